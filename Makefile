@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# One non-recursive Makefile. Quiet by default; V=1 shows full commands.
+# WERROR=1 adds -Werror (CI), SANITIZE=1 builds host code with ASan+UBSan.
+#
+# Layout it builds:
+#   src/lib/*.c         shared code -> build/{host,guest}/librapido.a
+#   src/cut/*.c         ./cut       (src/cut/main.c has main())
+#   src/vm/*.c          ./vm        (src/vm/main.c has main())
+#   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
+#                       (tools/NAME/main.c has main(); the rest is unit-testable)
+#   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
+#                       cut and vm objects except main, and for a test named
+#                       tool-NAME[-x].c the objects of tools/NAME except main.
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARNFLAGS := -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
+	-Wundef -Wvla -Wno-format-nonliteral
+ifeq ($(WERROR),1)
+WARNFLAGS += -Werror
+endif
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Itests
+HOST_CFLAGS := $(CFLAGS)
+HOST_LDFLAGS := $(LDFLAGS)
+ifeq ($(SANITIZE),1)
+HOST_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+HOST_LDFLAGS += -fsanitize=address,undefined
+endif
+# Guest helpers are static: the image needs no library resolution for them,
+# and they run as PID 1 before anything else is mounted.
+GUEST_CFLAGS := $(CFLAGS)
+GUEST_LDFLAGS := $(LDFLAGS) -static
+
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+B := build
+LIB_SRCS := $(wildcard src/lib/*.c)
+CUT_SRCS := $(wildcard src/cut/*.c)
+VM_SRCS := $(wildcard src/vm/*.c)
+TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
+GUEST_TOOLS := $(filter-out host,$(TOOLS))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+
+hostobj = $(patsubst %.c,$(B)/host/%.o,$(1))
+guestobj = $(patsubst %.c,$(B)/guest/%.o,$(1))
+
+HOST_LIB := $(B)/host/librapido.a
+GUEST_LIB := $(B)/guest/librapido.a
+GUEST_BINS := $(foreach t,$(GUEST_TOOLS),$(B)/guest/rapido-$(t))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS)))
+
+all: cut vm $(GUEST_BINS)
+
+$(B)/host/%.o: %.c
+	$(call quiet,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(HOST_CFLAGS) -c -o $@ $<
+
+$(B)/guest/%.o: %.c
+	$(call quiet,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(HOST_LIB): $(call hostobj,$(LIB_SRCS))
+	$(call quiet,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(GUEST_LIB): $(call guestobj,$(LIB_SRCS))
+	$(call quiet,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^
+
+vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^
+
+define guest_tool
+$(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
+	$$(call quiet,LD,$$@)
+	$(Q)$$(CC) $$(GUEST_LDFLAGS) -o $$@ $$^
+endef
+$(foreach t,$(GUEST_TOOLS),$(eval $(call guest_tool,$(t))))
+
+# tests/unit/tool-NAME*.c also links tools/NAME's non-main objects
+tool_of = $(word 2,$(subst -, ,$(1)))
+define unit_test
+$(B)/tests/$(1): $(B)/host/tests/unit/$(1).o $(CMD_NONMAIN_OBJS) \
+		$(if $(filter tool-%,$(1)),$(call hostobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
+		$(HOST_LIB)
+	$$(call quiet,LD,$$@)
+	@mkdir -p $$(dir $$@)
+	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$^
+endef
+$(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(u))))
+
+tests: $(UNIT_BINS)
+
+# Unit tests only (fast, no qemu).
+check-unit: all tests
+	$(Q)tests/run --unit
+
+# Everything: unit tests and boot tests with real dracut, qemu and kernel.
+check: all tests
+	$(Q)tests/run
+
+# Install what a fresh Debian 12 machine lacks. Safe to run twice.
+deps:
+	$(Q)tools/install-deps
+
+# Set up, build, cut the default profile and boot it in batch mode.
+demo: all
+	./cut simple
+	./vm --batch
+
+clean:
+	$(call quiet,CLEAN,build)
+	$(Q)rm -rf $(B) cut vm
+
+.PHONY: all tests check check-unit deps demo clean
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/* err.c: die/warn helpers and allocation wrappers that cannot fail. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+
+const char *err_prog = "rapido";
+int err_exit_status = 1;
+
+static void vreport(int err, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", err_prog);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(0, fmt, ap);
+	va_end(ap);
+	exit(err_exit_status);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(err, fmt, ap);
+	va_end(ap);
+	exit(err_exit_status);
+}
+
+void die_err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(err < 0 ? -err : err, fmt, ap);
+	va_end(ap);
+	exit(err_exit_status);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(0, fmt, ap);
+	va_end(ap);
+}
+
+void warn_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(err, fmt, ap);
+	va_end(ap);
+	errno = err;
+}
+
+void warn_err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(err < 0 ? -err : err, fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (!p)
+		die("out of memory allocating %zu x %zu bytes", n, sz);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("out of memory");
+	return s;
+}
+
+void close_stdout(void)
+{
+	int prev_fail = ferror(stdout);
+
+	if (fflush(stdout) != 0 || prev_fail) {
+		if (errno == EPIPE)
+			_exit(err_exit_status);
+		fprintf(stderr, "%s: write error on standard output%s%s\n", err_prog,
+			errno ? ": " : "", errno ? strerror(errno) : "");
+		_exit(err_exit_status);
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* err.h: die/warn helpers that print "prog: message[: strerror]". */
+#ifndef RAPIDO_ERR_H
+#define RAPIDO_ERR_H
+
+#include <stdnoreturn.h>
+
+/* Set once from main(); defaults to "rapido". */
+extern const char *err_prog;
+
+/* Exit status used by die*(); commands may change it (vm uses 125). */
+extern int err_exit_status;
+
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void die_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like warn_errno but with an explicit error number (a -errno return). */
+void warn_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+noreturn void die_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Allocation that cannot fail (dies with a message). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Flush stdout and die if any earlier write to it failed (util-linux closestream). */
+void close_stdout(void);
+
+#endif
