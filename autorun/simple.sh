@@ -1,0 +1,11 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# simple: the smallest useful image. Prints the kernel release, runs the
+# -x/-f extras, then leaves a shell (or powers off in batch mode).
+#@ description: print the kernel release, run the -x/-f extras, then a shell or power-off
+#@ bins: uname cat ls mkdir rm sleep
+#@ bins-optional: dmesg ps grep sed less
+#@ cpus: 1
+#@ memory: 512M
+
+echo "rapido: $(uname -r) up on $(hostname 2>/dev/null || cat /proc/sys/kernel/hostname)"

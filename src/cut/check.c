@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check.c: resolve a cut before dracut runs. Every missing binary, module,
+ * helper, config key and kconfig symbol is reported by name, all at once,
+ * so one run tells the user everything to fix.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cut.h"
+#include "err.h"
+#include "rapido.h"
+#include "run.h"
+
+static int problems;
+
+static void problem(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void problem(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", err_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	problems++;
+}
+
+static void resolve_bins(struct cut_plan *p)
+{
+	static const char *const base[] = { "bash" };
+	struct strv all = STRV_INIT;
+
+	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+		strv_push(&all, base[i]);
+	strv_push_all(&all, &p->prof.bins);
+	if (p->modules.n)
+		strv_push(&all, "modprobe");
+	for (size_t i = 0; i < all.n; i++) {
+		char *path = find_in_path(all.v[i]);
+
+		if (!path) {
+			problem("%s: host binary '%s' not found in PATH (needed by profile %s)",
+				p->prof.path, all.v[i], p->prof.name);
+			continue;
+		}
+		if (!strv_contains(&p->bins, path))
+			strv_push(&p->bins, path);
+		free(path);
+	}
+	for (size_t i = 0; i < p->prof.bins_opt.n; i++) {
+		char *path = find_in_path(p->prof.bins_opt.v[i]);
+
+		if (path && !strv_contains(&p->bins, path))
+			strv_push(&p->bins, path);
+		free(path);
+	}
+	strv_free(&all);
+}
+
+static void resolve_modules(struct cut_plan *p)
+{
+	for (size_t i = 0; i < p->prof.modules.n; i++) {
+		const char *m = p->prof.modules.v[i];
+		int has = kernel_has_module(&p->kern, m);
+
+		if (!has)
+			problem("kernel module '%s' not found for kernel %s (in %s; needed by profile %s)",
+				m, p->kern.release, p->kern.moddir ? p->kern.moddir : "no module directory",
+				p->prof.name);
+		else if (has == 2)
+			strv_push(&p->modules, m);
+	}
+	for (size_t i = 0; i < p->prof.modules_opt.n; i++)
+		if (kernel_has_module(&p->kern, p->prof.modules_opt.v[i]) == 2)
+			strv_push(&p->modules, p->prof.modules_opt.v[i]);
+}
+
+static void resolve_helpers(struct cut_plan *p)
+{
+	strv_push(&p->helpers, "init");
+	strv_push_all(&p->helpers, &p->prof.helpers);
+	for (size_t i = 0; i < p->helpers.n; i++) {
+		char *path = xasprintf("%s/build/guest/rapido-%s", p->rapido_dir, p->helpers.v[i]);
+
+		if (access(path, X_OK) < 0)
+			problem("helper %s: %s (run make)", path, strerror(errno));
+		free(p->helpers.v[i]);
+		p->helpers.v[i] = path;
+	}
+}
+
+static void check_conf(struct cut_plan *p)
+{
+	for (size_t i = 0; i < p->prof.conf.n; i++) {
+		const char *k = p->prof.conf.v[i];
+		const char *v = conf_get(&p->conf, k);
+
+		if (!v || !*v)
+			problem("config key %s is not set (needed by profile %s; see rapido.conf.example)",
+				k, p->prof.name);
+	}
+}
+
+static void check_kconfig(const struct cut_opts *o, struct cut_plan *p)
+{
+	struct strv missing = STRV_INIT;
+	int rc;
+
+	if (!p->prof.kconfig.n)
+		return;
+	rc = kernel_check_kconfig(&p->kern, &p->prof.kconfig, &missing);
+	if (rc) {
+		if (o->ignore_kconfig)
+			warn("cannot check kconfig symbols: %s: %s", p->kern.config ? p->kern.config :
+			     "no kernel config found", strerror(-rc));
+		else
+			problem("cannot check the kconfig symbols profile %s needs: %s: %s "
+				"(--ignore-kconfig goes on anyway)", p->prof.name,
+				p->kern.config ? p->kern.config : "no kernel config found", strerror(-rc));
+		return;
+	}
+	for (size_t i = 0; i < missing.n; i++) {
+		if (o->ignore_kconfig)
+			warn("%s: %s (ignored)", p->kern.config, missing.v[i]);
+		else
+			problem("%s: %s (profile %s; --ignore-kconfig goes on anyway)",
+				p->kern.config, missing.v[i], p->prof.name);
+	}
+	strv_free(&missing);
+}
+
+static void check_extras(const struct cut_opts *o)
+{
+	for (size_t i = 0; i < o->n_extras; i++)
+		if (o->extras[i].is_file && access(o->extras[i].arg, R_OK) < 0)
+			problem("-f %s: %s", o->extras[i].arg, strerror(errno));
+}
+
+/* "#@ files: ${FSTESTS_SRC}:/fstests" -> --include SRC DEST, skipped when the key is unset */
+static void resolve_files(struct cut_plan *p)
+{
+	for (size_t i = 0; i < p->prof.files.n; i++) {
+		char *spec = xstrdup(p->prof.files.v[i]), *colon, *src = spec;
+		char *expanded = NULL;
+
+		if (!strncmp(src, "${", 2)) {
+			char *end = strchr(src, '}');
+			const char *val;
+
+			if (!end) {
+				problem("%s: files: bad entry '%s'", p->prof.path, spec);
+				free(spec);
+				continue;
+			}
+			*end = '\0';
+			val = conf_get(&p->conf, src + 2);
+			if (!val || !*val) {
+				free(spec);
+				continue;	/* optional tree not configured */
+			}
+			expanded = xasprintf("%s%s", val, end + 1);
+			src = expanded;
+		}
+		colon = strrchr(src, ':');
+		if (!colon || colon[1] != '/') {
+			problem("%s: files: '%s' is not SRC:/DEST", p->prof.path, p->prof.files.v[i]);
+		} else {
+			*colon = '\0';
+			if (access(src, R_OK) < 0)
+				problem("%s: %s (files entry of profile %s)", src, strerror(errno),
+					p->prof.name);
+			strv_push(&p->includes, src);
+			strv_push(&p->includes, colon + 1);
+		}
+		free(expanded);
+		free(spec);
+	}
+}
+
+void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
+{
+	char *path, *err;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	problems = 0;
+	p->rapido_dir = xstrdup(rapido_dir());
+	rapido_conf_load_or_die(&p->conf);
+	if (!profile_name_valid(o->profile))
+		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", o->profile);
+	path = xasprintf("%s/autorun/%s.sh", p->rapido_dir, o->profile);
+	if (access(path, F_OK) < 0)
+		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
+		    o->profile, path);
+	rc = profile_load(&p->prof, o->profile, path, &err);
+	free(path);
+	if (rc)
+		die("%s", err);
+	rc = kernel_locate(&p->conf, "/boot", "/lib/modules", &p->kern, &err);
+	if (rc)
+		die("%s", err);
+	p->output = o->output ? xstrdup(o->output) : rapido_default_image(&p->conf);
+
+	check_extras(o);
+	check_conf(p);
+	resolve_modules(p);
+	resolve_bins(p);
+	resolve_helpers(p);
+	resolve_files(p);
+	check_kconfig(o, p);
+	if (problems)
+		die("%d problem%s found; no image written", problems, problems == 1 ? "" : "s");
+}
+
+void cut_plan_free(struct cut_plan *p)
+{
+	conf_free(&p->conf);
+	profile_free(&p->prof);
+	kernel_free(&p->kern);
+	free(p->rapido_dir);
+	free(p->output);
+	strv_free(&p->bins);
+	strv_free(&p->modules);
+	strv_free(&p->helpers);
+	strv_free(&p->includes);
+}

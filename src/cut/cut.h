@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cut.h: ./cut, which turns a profile and rapido.conf into a bootable image. */
+#ifndef RAPIDO_CUT_H
+#define RAPIDO_CUT_H
+
+#include "conf.h"
+#include "kernel.h"
+#include "profile.h"
+#include "strv.h"
+
+/* One -x or -f extra, in command-line order. */
+struct cut_extra {
+	int is_file;
+	char *arg;	/* the command, or the file's path */
+};
+
+struct cut_opts {
+	const char *profile;
+	struct cut_extra *extras;
+	size_t n_extras;
+	const char *output;	/* -o; NULL: rapido_default_image() */
+	int dry_run;
+	int verbose;
+	int ignore_kconfig;
+};
+
+/* Everything resolved before dracut runs. */
+struct cut_plan {
+	struct conf conf;
+	struct profile prof;
+	struct kernel kern;
+	char *rapido_dir;
+	char *output;
+	struct strv bins;	/* absolute host paths */
+	struct strv modules;	/* to include and load at boot */
+	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME */
+	struct strv includes;	/* SRC DEST pairs for dracut --include */
+};
+
+/* check.c: resolve the plan; reports every problem found, then dies if any. */
+void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
+void cut_plan_free(struct cut_plan *p);
+
+/* image.c: write rapido's own archive (metadata, env, autorun scripts) to fd. */
+int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);
+
+/* dracut.c: the dracut command line for the plan, writing to out. */
+void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
+		     struct strv *argv);
+
+/* list.c: ./cut --list */
+int cut_list(void);
+
+int cmd_cut(int argc, char **argv);
+
+#endif

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * image.c: rapido's own archive, placed in front of dracut's in the image.
+ *
+ *	rapido/vm.conf		what ./vm needs: kernel, release, cpus, memory
+ *	rapido/env		KEY=value lines the guest init puts in the environment
+ *	rapido/modules		modules the init loads, one per line
+ *	rapido/autorun.sh	sources lib, the profile and the extras in order
+ *	rapido/lib/NAME.sh	autorun/lib, shared guest shell functions
+ *	rapido/autorun/NN-*	the profile script, then each -x / -f extra
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpio.h"
+#include "cut.h"
+#include "err.h"
+#include "io.h"
+
+struct membuf {
+	char *s;
+	size_t len;
+	FILE *f;
+};
+
+static void mb_open(struct membuf *m)
+{
+	m->s = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->s, &m->len);
+	if (!m->f)
+		die_errno("open_memstream");
+}
+
+static void mb_close(struct membuf *m)
+{
+	if (fclose(m->f))
+		die_errno("open_memstream");
+}
+
+static void kv_quoted(FILE *f, const char *k, const char *v)
+{
+	fprintf(f, "%s=", k);
+	shell_quote(f, v);
+	fputc('\n', f);
+}
+
+static int add_path_file(struct cpio_writer *w, const char *name, const char *path, char **err)
+{
+	char *text;
+	size_t len;
+	int rc = read_file(path, &text, &len);
+
+	if (rc) {
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	cpio_add_file(w, name, 0755, text, len);
+	free(text);
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_guest_lib(struct cpio_writer *w, const struct cut_plan *p, FILE *autorun, char **err)
+{
+	char *dir = xasprintf("%s/autorun/lib", p->rapido_dir);
+	struct strv names = STRV_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int rc = 0;
+
+	cpio_add_dir(w, "rapido/lib", 0755);
+	if (!d) {
+		rc = errno == ENOENT ? 0 : -errno;
+		if (rc)
+			*err = xasprintf("%s: %s", dir, strerror(-rc));
+		free(dir);
+		return rc;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 3 && !strcmp(de->d_name + l - 3, ".sh"))
+			strv_push(&names, de->d_name);
+	}
+	closedir(d);
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	for (size_t i = 0; i < names.n && !rc; i++) {
+		char *src = xasprintf("%s/%s", dir, names.v[i]);
+		char *dst = xasprintf("rapido/lib/%s", names.v[i]);
+
+		rc = add_path_file(w, dst, src, err);
+		fprintf(autorun, "source /rapido/lib/%s\n", names.v[i]);
+		free(src);
+		free(dst);
+	}
+	strv_free(&names);
+	free(dir);
+	return rc;
+}
+
+static int add_autorun(struct cpio_writer *w, const struct cut_opts *o, const struct cut_plan *p,
+		       FILE *autorun, char **err)
+{
+	char *name;
+	int rc;
+
+	cpio_add_dir(w, "rapido/autorun", 0755);
+	name = xasprintf("rapido/autorun/00-%s.sh", p->prof.name);
+	rc = add_path_file(w, name, p->prof.path, err);
+	fprintf(autorun, "source /%s\n", name);
+	free(name);
+	for (size_t i = 0; i < o->n_extras && !rc; i++) {
+		const struct cut_extra *x = &o->extras[i];
+
+		name = xasprintf("rapido/autorun/%02zu-%s.sh", i + 1, x->is_file ? "file" : "cmd");
+		if (x->is_file) {
+			rc = add_path_file(w, name, x->arg, err);
+		} else {
+			char *body = xasprintf("%s\n", x->arg);
+
+			cpio_add_file(w, name, 0755, body, strlen(body));
+			free(body);
+		}
+		fprintf(autorun, "source /%s\n", name);
+		free(name);
+	}
+	return rc;
+}
+
+static int write_env(const struct cut_plan *p, FILE *f, char **err)
+{
+	const struct strv *lists[] = { &p->prof.conf, &p->prof.conf_opt };
+
+	fprintf(f, "RAPIDO_PROFILE=%s\n", p->prof.name);
+	fprintf(f, "RAPIDO_KERNEL_RELEASE=%s\n", p->kern.release);
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const char *k = lists[l]->v[i];
+			const char *v = conf_get(&p->conf, k);
+
+			if (!v)
+				continue;
+			if (strchr(v, '\n')) {
+				*err = xasprintf("config key %s: a newline in the value cannot be passed to the guest", k);
+				return -EINVAL;
+			}
+			fprintf(f, "%s=%s\n", k, v);
+		}
+	}
+	return 0;
+}
+
+int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err)
+{
+	struct cpio_writer w;
+	struct membuf vmconf, env, mods, autorun;
+	int rc;
+
+	*err = NULL;
+	cpio_init(&w, fd);
+	cpio_add_dir(&w, "rapido", 0755);
+
+	/* vm.conf comes first: ./vm reads it without scanning the whole image */
+	mb_open(&vmconf);
+	fprintf(vmconf.f, "# written by ./cut for ./vm\n");
+	kv_quoted(vmconf.f, "PROFILE", p->prof.name);
+	kv_quoted(vmconf.f, "KERNEL_IMAGE", p->kern.image);
+	kv_quoted(vmconf.f, "KERNEL_RELEASE", p->kern.release);
+	if (p->prof.cpus)
+		fprintf(vmconf.f, "CPUS=%u\n", p->prof.cpus);
+	if (p->prof.memory)
+		fprintf(vmconf.f, "MEMORY=%lluM\n", (unsigned long long)(p->prof.memory >> 20));
+	mb_close(&vmconf);
+	cpio_add_file(&w, "rapido/vm.conf", 0644, vmconf.s, vmconf.len);
+	free(vmconf.s);
+
+	mb_open(&env);
+	rc = write_env(p, env.f, err);
+	mb_close(&env);
+	cpio_add_file(&w, "rapido/env", 0644, env.s, env.len);
+	free(env.s);
+	if (rc)
+		return rc;
+
+	mb_open(&mods);
+	for (size_t i = 0; i < p->modules.n; i++)
+		fprintf(mods.f, "%s\n", p->modules.v[i]);
+	mb_close(&mods);
+	cpio_add_file(&w, "rapido/modules", 0644, mods.s, mods.len);
+	free(mods.s);
+
+	mb_open(&autorun);
+	fprintf(autorun.f, "# written by ./cut: guest library, profile %s, then the extras in order\n",
+		p->prof.name);
+	rc = add_guest_lib(&w, p, autorun.f, err);
+	if (!rc)
+		rc = add_autorun(&w, o, p, autorun.f, err);
+	mb_close(&autorun);
+	if (!rc)
+		cpio_add_file(&w, "rapido/autorun.sh", 0644, autorun.s, autorun.len);
+	free(autorun.s);
+	if (rc)
+		return rc;
+
+	rc = cpio_finish(&w);
+	if (rc)
+		*err = xasprintf("writing image: %s", strerror(-rc));
+	return rc;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* conf.h: strict parser for rapido.conf (KEY=value lines, no shell involved). */
+#ifndef RAPIDO_CONF_H
+#define RAPIDO_CONF_H
+
+#include <stddef.h>
+
+struct conf_entry {
+	char *key;
+	char *val;
+	int line;	/* 0 for values set by code */
+};
+
+struct conf {
+	struct conf_entry *e;
+	size_t n;
+	char *path;		/* file it was read from, NULL if none */
+	int env_override;	/* conf_get() prefers the environment */
+};
+
+/*
+ * Grammar, one assignment per line:
+ *	[export ]KEY=WORD [# comment]
+ * WORD is a run of unquoted text, '...' (literal) and "..." (with \" \\ \$
+ * \` escapes and ${KEY} expansion) pieces. ${KEY} expands a key assigned on
+ * an earlier line, or else a variable of the environment. Anything a shell
+ * would treat as code ($(...), `...`, unquoted ; & | < > ( ), $VAR without
+ * braces, ${KEY:-x}) is an error, as are unterminated quotes and unquoted
+ * whitespace inside a value.
+ *
+ * Returns 0, or -EINVAL with *err set to "FILE:LINE: message" (malloc'd).
+ */
+int conf_parse(struct conf *c, const char *file, const char *text, char **err);
+/* Read and parse PATH; -errno (with *err describing it) if it cannot be read. */
+int conf_load(struct conf *c, const char *path, char **err);
+
+/* Last value of KEY (or the environment's, when env_override is set). */
+const char *conf_get(const struct conf *c, const char *key);
+/* Line KEY was last set on, 0 if unset or from the environment. */
+int conf_line(const struct conf *c, const char *key);
+void conf_set(struct conf *c, const char *key, const char *val);
+void conf_free(struct conf *c);
+
+/* 1 if s is a valid KEY name. */
+int conf_key_valid(const char *s);
+
+#endif

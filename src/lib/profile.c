@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/* profile.c: parse the declarations at the top of an autorun/NAME.sh profile. */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "io.h"
+#include "profile.h"
+#include "size.h"
+
+int profile_name_valid(const char *name)
+{
+	if (!*name)
+		return 0;
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && *name != '_' && *name != '-')
+			return 0;
+	return 1;
+}
+
+static void split_words(struct strv *sv, const char *s)
+{
+	while (*s) {
+		size_t n;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		n = strcspn(s, " \t");
+		if (n) {
+			char *w = xstrndup(s, n);
+
+			strv_push(sv, w);
+			free(w);
+		}
+		s += n;
+	}
+}
+
+static struct strv *list_for(struct profile *p, const char *key)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} lists[] = {
+		{ "bins", offsetof(struct profile, bins) },
+		{ "bins-optional", offsetof(struct profile, bins_opt) },
+		{ "modules", offsetof(struct profile, modules) },
+		{ "modules-optional", offsetof(struct profile, modules_opt) },
+		{ "helpers", offsetof(struct profile, helpers) },
+		{ "conf", offsetof(struct profile, conf) },
+		{ "conf-optional", offsetof(struct profile, conf_opt) },
+		{ "kconfig", offsetof(struct profile, kconfig) },
+		{ "files", offsetof(struct profile, files) },
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(lists[i].key, key))
+			return (struct strv *)((char *)p + lists[i].off);
+	return NULL;
+}
+
+static int header_line(struct profile *p, const char *path, int lineno, char *s, char **err)
+{
+	char *colon = strchr(s, ':');
+	char *key, *val;
+	struct strv *list;
+
+	if (!colon) {
+		*err = xasprintf("%s:%d: expected '#@ key: value'", path, lineno);
+		return -EINVAL;
+	}
+	*colon = '\0';
+	key = s;
+	while (isspace((unsigned char)*key))
+		key++;
+	for (char *e = colon - 1; e >= key && isspace((unsigned char)*e); e--)
+		*e = '\0';
+	val = colon + 1;
+	while (isspace((unsigned char)*val))
+		val++;
+	for (char *e = val + strlen(val); e > val && isspace((unsigned char)e[-1]);)
+		*--e = '\0';
+
+	list = list_for(p, key);
+	if (list) {
+		split_words(list, val);
+		return 0;
+	}
+	if (!strcmp(key, "description")) {
+		free(p->description);
+		p->description = xstrdup(val);
+		return 0;
+	}
+	if (!strcmp(key, "cpus")) {
+		char *end;
+		unsigned long n = strtoul(val, &end, 10);
+
+		if (!*val || *end || n == 0 || n > 1024) {
+			*err = xasprintf("%s:%d: cpus: expected a number from 1 to 1024, got \"%s\"",
+					 path, lineno, val);
+			return -EINVAL;
+		}
+		p->cpus = (unsigned int)n;
+		return 0;
+	}
+	if (!strcmp(key, "memory")) {
+		uint64_t v;
+
+		if (parse_size(val, &v) || v < (64ULL << 20)) {
+			*err = xasprintf("%s:%d: memory: expected a size of at least 64M such as 512M or 2G, got \"%s\"",
+					 path, lineno, val);
+			return -EINVAL;
+		}
+		p->memory = v;
+		return 0;
+	}
+	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
+			 "modules, modules-optional, helpers, conf, conf-optional, kconfig, files, cpus, memory)",
+			 path, lineno, key);
+	return -EINVAL;
+}
+
+int profile_load(struct profile *p, const char *name, const char *path, char **err)
+{
+	char *text, *line, *save = NULL;
+	int lineno = 0, rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	*err = NULL;
+	rc = read_file(path, &text, NULL);
+	if (rc) {
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	p->name = xstrdup(name);
+	p->path = xstrdup(path);
+	/* strtok_r would merge empty lines and miscount; walk by hand */
+	for (line = text; line && *line; line = save) {
+		char *nl = strchr(line, '\n');
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		if (strncmp(line, "#@", 2))
+			continue;
+		rc = header_line(p, path, lineno, line + 2, err);
+		if (rc)
+			break;
+	}
+	free(text);
+	if (!rc && !p->description) {
+		*err = xasprintf("%s: no '#@ description:' line", path);
+		rc = -EINVAL;
+	}
+	if (rc)
+		profile_free(p);
+	return rc;
+}
+
+void profile_free(struct profile *p)
+{
+	free(p->name);
+	free(p->path);
+	free(p->description);
+	strv_free(&p->bins);
+	strv_free(&p->bins_opt);
+	strv_free(&p->modules);
+	strv_free(&p->modules_opt);
+	strv_free(&p->helpers);
+	strv_free(&p->conf);
+	strv_free(&p->conf_opt);
+	strv_free(&p->kconfig);
+	strv_free(&p->files);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* profile.h: a profile is autorun/NAME.sh; its "#@ key: value" header says what it needs. */
+#ifndef RAPIDO_PROFILE_H
+#define RAPIDO_PROFILE_H
+
+#include <stdint.h>
+
+#include "strv.h"
+
+/*
+ * Header lines, anywhere in the script's leading comment block:
+ *
+ *	#@ description: one line shown by ./cut --list
+ *	#@ bins: host binaries the image needs (names or absolute paths)
+ *	#@ bins-optional: binaries included when the host has them
+ *	#@ modules: kernel modules loaded at boot (must exist for the kernel)
+ *	#@ modules-optional: modules included and loaded when the kernel has them
+ *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
+ *	#@ conf: rapido.conf keys that must be set; passed to the guest
+ *	#@ conf-optional: keys passed to the guest when set
+ *	#@ kconfig: kernel config symbols needed, CONFIG_X=y or CONFIG_X (y or m)
+ *	#@ files: SRC[:DEST] trees or files copied in (${KEY} from rapido.conf)
+ *	#@ cpus: 2
+ *	#@ memory: 1G
+ *
+ * Keys may repeat; list values accumulate.
+ */
+struct profile {
+	char *name;
+	char *path;
+	char *description;
+	struct strv bins, bins_opt;
+	struct strv modules, modules_opt;
+	struct strv helpers;
+	struct strv conf, conf_opt;
+	struct strv kconfig;
+	struct strv files;
+	unsigned int cpus;	/* 0: not stated */
+	uint64_t memory;	/* bytes, 0: not stated */
+};
+
+/* Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...". */
+int profile_load(struct profile *p, const char *name, const char *path, char **err);
+void profile_free(struct profile *p);
+
+/* Valid profile names: [A-Za-z0-9_-]+ (they become file names). */
+int profile_name_valid(const char *name);
+
+#endif

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rapido.c: locate the checkout, the configuration and the per-user state. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "rapido.h"
+
+const char *rapido_dir(void)
+{
+	static char *dir;
+	char buf[PATH_MAX];
+	ssize_t n;
+
+	if (dir)
+		return dir;
+	if (getenv("RAPIDO_DIR") && *getenv("RAPIDO_DIR")) {
+		dir = xstrdup(getenv("RAPIDO_DIR"));
+		return dir;
+	}
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n < 0)
+		die_errno("readlink /proc/self/exe");
+	buf[n] = '\0';
+	dir = xstrdup(dirname(buf));
+	return dir;
+}
+
+void rapido_conf_load_or_die(struct conf *c)
+{
+	const char *env = getenv("RAPIDO_CONF");
+	char *path, *err;
+
+	memset(c, 0, sizeof(*c));
+	c->env_override = 1;
+	if (env && *env) {
+		path = xstrdup(env);
+	} else {
+		path = xasprintf("%s/rapido.conf", rapido_dir());
+		if (access(path, F_OK) < 0 && errno == ENOENT) {
+			free(path);
+			return;	/* defaults only */
+		}
+	}
+	if (conf_load(c, path, &err))
+		die("%s", err);
+	free(path);
+}
+
+char *rapido_state_dir_or_die(const struct conf *c)
+{
+	const char *v = conf_get(c, "VM_STATE_DIR");
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char *dir;
+	struct stat st;
+
+	if (v && *v)
+		dir = xstrdup(v);
+	else if (xdg && *xdg)
+		dir = xasprintf("%s/rapido", xdg);
+	else
+		dir = xasprintf("/tmp/rapido-%u", (unsigned int)getuid());
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		die_errno("cannot create state directory %s", dir);
+	if (stat(dir, &st) < 0)
+		die_errno("%s", dir);
+	if (!S_ISDIR(st.st_mode))
+		die("state directory %s is not a directory", dir);
+	if (st.st_uid != getuid())
+		die("state directory %s belongs to uid %u, not to you (set VM_STATE_DIR)",
+		    dir, (unsigned int)st.st_uid);
+	return dir;
+}
+
+char *rapido_default_image(const struct conf *c)
+{
+	const char *v = conf_get(c, "DRACUT_OUT");
+
+	if (v && *v)
+		return xstrdup(v);
+	return xasprintf("%s/initrds/myinitrd", rapido_dir());
+}

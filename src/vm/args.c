@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/* args.c: ./vm command line. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "rapido.h"
+#include "vm.h"
+
+static void usage(void)
+{
+	printf("Usage:\n"
+	       " vm [options] [IMAGE] [-- QEMU-ARGS...]\n"
+	       "\n"
+	       "Boot IMAGE (default: the last ./cut output) in qemu and exit with the\n"
+	       "guest's status.\n"
+	       "\n"
+	       "Options:\n"
+	       " -b, --batch            run the autorun scripts and power off (no shell)\n"
+	       " -t, --timeout SECS     kill the VM after SECS seconds (default VM_TIMEOUT)\n"
+	       " -n, --dry-run          print the qemu command line, one argument per line\n"
+	       "     --accel MODE       auto, kvm or tcg (default QEMU_ACCEL, else auto)\n"
+	       "     --cpus N           virtual CPUs (default: VM_CPUS, the profile, 1)\n"
+	       "     --memory SIZE      memory, e.g. 1G (default: VM_MEMORY, the profile, 512M)\n"
+	       "     --log PATH         also write the console to PATH\n"
+	       "                          (default VM_LOG_DIR/vmN.log)\n"
+	       "     --share DIR        share host DIR with the guest (9p) at /host\n"
+	       "                          (default VIRTFS_SHARE_PATH)\n"
+	       " -h, --help             display this help\n"
+	       "\n"
+	       "Exit status: the guest scripts' status, or\n"
+	       " %d  the guest died without reporting a status (kernel panic, crash)\n"
+	       " %d  the timeout expired; qemu was killed\n"
+	       " %d  vm or qemu failed to start (bad image, config or qemu arguments)\n"
+	       "\n"
+	       "Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n",
+	       VM_EXIT_NO_STATUS, VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
+}
+
+enum {
+	OPT_ACCEL = CHAR_MAX + 1,
+	OPT_CPUS,
+	OPT_MEMORY,
+	OPT_LOG,
+	OPT_SHARE,
+};
+
+void vm_parse_args(int argc, char **argv, struct vm_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "accel", required_argument, NULL, OPT_ACCEL },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "memory", required_argument, NULL, OPT_MEMORY },
+		{ "log", required_argument, NULL, OPT_LOG },
+		{ "share", required_argument, NULL, OPT_SHARE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, split = argc;
+
+	/* everything after the first "--" goes to qemu untouched */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			split = i;
+			break;
+		}
+	for (int i = split + 1; i < argc; i++)
+		strv_push(&o->extra, argv[i]);
+	argc = split;
+
+	while ((c = getopt_long(argc, argv, "bt:nh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->batch = 1;
+			break;
+		case 't': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || optarg[0] == '-' || v > 7 * 24 * 3600)
+				die("--timeout: expected seconds (0 for none), got '%s'", optarg);
+			o->timeout = (unsigned int)v;
+			o->timeout_set = 1;
+			break;
+		}
+		case 'n':
+			o->dry_run = 1;
+			break;
+		case OPT_ACCEL:
+			o->accel = optarg;
+			break;
+		case OPT_CPUS:
+			o->cpus = optarg;
+			break;
+		case OPT_MEMORY:
+			o->memory = optarg;
+			break;
+		case OPT_LOG:
+			o->log = optarg;
+			break;
+		case OPT_SHARE:
+			strv_push(&o->shares, optarg);
+			break;
+		case 'h':
+			usage();
+			close_stdout();
+			exit(0);
+		default:
+			fprintf(stderr, "Try 'vm --help' for more information.\n");
+			exit(VM_EXIT_FAILED);
+		}
+	}
+	if (optind < argc)
+		o->image = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "vm: unexpected argument '%s' (qemu arguments go after --)\n"
+			"Try 'vm --help' for more information.\n", argv[optind]);
+		exit(VM_EXIT_FAILED);
+	}
+}

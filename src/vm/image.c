@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* image.c: read what ./cut recorded at the front of an image (rapido/vm.conf). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "err.h"
+#include "size.h"
+#include "vm.h"
+
+int vm_image_read(const char *path, struct vm_image *im, char **err)
+{
+	struct conf c = { 0 };
+	const char *v;
+	char *text, *perr;
+	int fd, rc;
+
+	memset(im, 0, sizeof(*im));
+	*err = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		*err = xasprintf("%s: %s%s", path, strerror(errno),
+				 errno == ENOENT ? " (run ./cut PROFILE first)" : "");
+		return rc;
+	}
+	rc = cpio_find(fd, "rapido/vm.conf", 8, &text, NULL);
+	close(fd);
+	if (rc) {
+		*err = xasprintf("%s: not an image made by ./cut (no rapido/vm.conf at its start)", path);
+		return rc == -ENOENT ? -EINVAL : rc;
+	}
+	rc = conf_parse(&c, "rapido/vm.conf", text, &perr);
+	free(text);
+	if (rc) {
+		*err = xasprintf("%s: %s", path, perr);
+		free(perr);
+		conf_free(&c);
+		return rc;
+	}
+	im->path = xstrdup(path);
+	v = conf_get(&c, "PROFILE");
+	im->profile = xstrdup(v ? v : "?");
+	v = conf_get(&c, "KERNEL_IMAGE");
+	im->kernel = v ? xstrdup(v) : NULL;
+	v = conf_get(&c, "KERNEL_RELEASE");
+	im->release = xstrdup(v ? v : "?");
+	v = conf_get(&c, "CPUS");
+	if (v)
+		im->cpus = (unsigned int)strtoul(v, NULL, 10);
+	v = conf_get(&c, "MEMORY");
+	if (v && parse_size(v, &im->memory))
+		im->memory = 0;
+	conf_free(&c);
+	if (!im->kernel) {
+		*err = xasprintf("%s: rapido/vm.conf names no KERNEL_IMAGE", path);
+		vm_image_free(im);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void vm_image_free(struct vm_image *im)
+{
+	free(im->path);
+	free(im->profile);
+	free(im->kernel);
+	free(im->release);
+	memset(im, 0, sizeof(*im));
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* qemu.c: the qemu command line, as a vector: no value ever meets a shell. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "err.h"
+#include "vm.h"
+
+int vm_accel_parse(const char *s, enum vm_accel *out)
+{
+	if (!s || !*s || !strcasecmp(s, "auto"))
+		*out = ACCEL_AUTO;
+	else if (!strcasecmp(s, "kvm"))
+		*out = ACCEL_KVM;
+	else if (!strcasecmp(s, "tcg"))
+		*out = ACCEL_TCG;
+	else
+		return -1;
+	return 0;
+}
+
+/* qemu option values escape ',' as ",,": a path must not add options */
+static char *qopt(const char *s)
+{
+	size_t n = 0;
+	char *out, *p;
+
+	for (const char *q = s; *q; q++)
+		n += *q == ',' ? 2 : 1;
+	out = p = xmalloc(n + 1);
+	for (; *s; s++) {
+		*p++ = *s;
+		if (*s == ',')
+			*p++ = ',';
+	}
+	*p = '\0';
+	return out;
+}
+
+void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
+{
+	struct strv append = STRV_INIT;
+	char *log = qopt(l->console_log), *status = qopt(l->status_path), *qmp = qopt(l->qmp_path);
+	size_t len = 0;
+	char *cmdline, *p;
+
+	strv_push(argv, l->qemu);
+	strv_pushf(argv, "-name");
+	strv_pushf(argv, "rapido-vm%u", l->vm);
+	/* nothing we did not ask for: no default NIC, VGA, floppy or user config */
+	strv_push(argv, "-nodefaults");
+	strv_push(argv, "-no-user-config");
+	strv_push(argv, "-display");
+	strv_push(argv, "none");
+	/* with panic=-1 a panic reboots at once, and -no-reboot turns that into exit */
+	strv_push(argv, "-no-reboot");
+	strv_push(argv, "-machine");
+	strv_push(argv, "pc");
+	strv_push(argv, "-accel");
+	if (l->accel == ACCEL_KVM) {
+		strv_push(argv, "kvm");
+		strv_push(argv, "-cpu");
+		strv_push(argv, "host");
+	} else {
+		strv_push(argv, "tcg");
+		/* every feature TCG can emulate, so more kernel code paths get exercised */
+		strv_push(argv, "-cpu");
+		strv_push(argv, "max");
+	}
+	strv_push(argv, "-smp");
+	strv_pushf(argv, "%u", l->cpus);
+	strv_push(argv, "-m");
+	strv_pushf(argv, "%lluM", (unsigned long long)(l->memory >> 20));
+	strv_push(argv, "-kernel");
+	strv_push(argv, l->kernel);
+	strv_push(argv, "-initrd");
+	strv_push(argv, l->initrd);
+
+	strv_push(&append, "console=ttyS0");
+	strv_push(&append, "panic=-1");
+	strv_pushf(&append, "rapido.vm=%u", l->vm);
+	if (l->batch)
+		strv_push(&append, "rapido.batch=1");
+	if (l->kernel_params)
+		strv_push_all(&append, l->kernel_params);
+	for (size_t i = 0; i < append.n; i++)
+		len += strlen(append.v[i]) + 1;
+	cmdline = p = xmalloc(len + 1);
+	for (size_t i = 0; i < append.n; i++) {
+		size_t n = strlen(append.v[i]);
+
+		memcpy(p, append.v[i], n);
+		p += n;
+		*p++ = ' ';
+	}
+	p[append.n ? -1 : 0] = '\0';
+	strv_push(argv, "-append");
+	strv_push(argv, cmdline);
+	free(cmdline);
+	strv_free(&append);
+
+	/*
+	 * Console on ttyS0, copied to the log file. Interactive: multiplexed
+	 * with the monitor (Ctrl-a c), Ctrl-c goes to the guest. Batch: stdin
+	 * is /dev/null, so no monitor.
+	 */
+	strv_push(argv, "-chardev");
+	if (l->batch)
+		strv_pushf(argv, "stdio,id=con,signal=off,logfile=%s", log);
+	else
+		strv_pushf(argv, "stdio,id=con,mux=on,signal=off,logfile=%s", log);
+	strv_push(argv, "-serial");
+	strv_push(argv, "chardev:con");
+	if (!l->batch) {
+		strv_push(argv, "-mon");
+		strv_push(argv, "chardev=con,mode=readline");
+	}
+	/* ttyS1: the guest init writes its exit status here */
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "file,id=status,path=%s", status);
+	strv_push(argv, "-serial");
+	strv_push(argv, "chardev:status");
+	/* control socket, found from the VM number */
+	strv_push(argv, "-qmp");
+	strv_pushf(argv, "unix:%s,server=on,wait=off", qmp);
+
+	for (size_t i = 0; l->shares && i < l->shares->n; i++) {
+		char *dir = qopt(l->shares->v[i]);
+
+		strv_push(argv, "-fsdev");
+		strv_pushf(argv, "local,id=share%zu,path=%s,security_model=none", i, dir);
+		free(dir);
+		strv_push(argv, "-device");
+		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
+	}
+	if (l->extra)
+		strv_push_all(argv, l->extra);
+	free(log);
+	free(status);
+	free(qmp);
+}

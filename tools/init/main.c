@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapido-init: PID 1 of a rapido image.
+ *
+ * Mounts the API filesystems, loads the profile's modules, names the host
+ * rapido<N>, then runs /rapido/autorun.sh under bash with the console as
+ * controlling terminal: non-interactively in batch mode (rapido.batch=1),
+ * else as the rc file of an interactive shell. When bash exits, its status
+ * is written to the second serial port (ttyS1, a file on the host), then
+ * the guest syncs and powers off. The host never scrapes the console.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "init.h"
+
+static void mount_api(void)
+{
+	static const struct {
+		const char *src, *dir, *type;
+		unsigned long flags;
+		const char *data;
+	} mounts[] = {
+		{ "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+		{ "sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+		/* the Debian kernel does not mount devtmpfs by itself for an initramfs */
+		{ "devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755" },
+		{ "devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=620,ptmxmode=666" },
+		{ "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777" },
+		{ "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777" },
+		{ "tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755" },
+		{ "configfs", "/sys/kernel/config", "configfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+		{ "debugfs", "/sys/kernel/debug", "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+		/*
+		 * sysfs creates /sys/kernel/{config,debug} only when configfs
+		 * and debugfs are registered (a module may not be loaded yet).
+		 */
+		if (!strncmp(mounts[i].dir, "/sys/kernel/", 12) && access(mounts[i].dir, F_OK) < 0)
+			continue;
+		if (mkdir(mounts[i].dir, 0755) < 0 && errno != EEXIST)
+			warn_errno("mkdir %s", mounts[i].dir);
+		if (mount(mounts[i].src, mounts[i].dir, mounts[i].type, mounts[i].flags,
+			  mounts[i].data) < 0 && errno != EBUSY)
+			warn_errno("mount %s on %s", mounts[i].type, mounts[i].dir);
+	}
+	if (symlink("/proc/self/fd", "/dev/fd") < 0 && errno != EEXIST)
+		warn_errno("symlink /dev/fd");
+}
+
+/* stdin/out/err on /dev/console before anything prints */
+static void open_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+static void load_env(void)
+{
+	char *text;
+
+	if (read_file("/rapido/env", &text, NULL)) {
+		warn_errno("/rapido/env");
+		return;
+	}
+	for (char *line = text; line && *line;) {
+		char *nl = strchr(line, '\n'), *eq;
+
+		if (nl)
+			*nl = '\0';
+		eq = strchr(line, '=');
+		if (eq) {
+			*eq = '\0';
+			if (setenv(line, eq + 1, 1) < 0)
+				warn_errno("setenv %s", line);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	free(text);
+}
+
+static void load_modules(void)
+{
+	char *text;
+	char *argv[256];
+	int argc = 0, status;
+
+	if (read_file("/rapido/modules", &text, NULL))
+		return;
+	argv[argc++] = "modprobe";
+	argv[argc++] = "-a";
+	for (char *line = text; line && *line && argc < 254;) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (*line)
+			argv[argc++] = line;
+		line = nl ? nl + 1 : NULL;
+	}
+	argv[argc] = NULL;
+	if (argc > 2) {
+		status = init_run(argv);
+		if (status)
+			warn("modprobe failed (status %d): the profile's modules may be missing", status);
+	}
+	free(text);
+}
+
+int main(int argc, char **argv)
+{
+	struct init_cmdline cl;
+	int status;
+	char *env;
+
+	(void)argc;
+	(void)argv;
+	err_prog = "rapido-init";
+	open_console();
+	mount_api();
+	init_parse_cmdline(&cl);
+	init_set_hostname(cl.vm);
+	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	setenv("HOME", "/root", 1);
+	if (!getenv("TERM"))
+		setenv("TERM", "linux", 1);
+	env = xasprintf("%u", cl.vm);
+	setenv("RAPIDO_VM", env, 1);
+	free(env);
+	setenv("RAPIDO_BATCH", cl.batch ? "1" : "0", 1);
+	load_env();
+	if (mkdir("/root", 0700) < 0 && errno != EEXIST)
+		warn_errno("mkdir /root");
+	if (chdir("/root") < 0)
+		warn_errno("chdir /root");
+	load_modules();
+	init_net_up(&cl);
+
+	status = init_run_autorun(cl.batch);
+	init_report_status(status);
+	sync();
+	reboot(RB_POWER_OFF);
+	/* only reached if reboot() failed; PID 1 must not exit */
+	warn_errno("reboot(RB_POWER_OFF)");
+	for (;;)
+		pause();
+}
