@@ -19,7 +19,7 @@ WARNFLAGS := -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 ifeq ($(WERROR),1)
 WARNFLAGS += -Werror
 endif
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Itests
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm -Itests
 HOST_CFLAGS := $(CFLAGS)
 HOST_LDFLAGS := $(LDFLAGS)
 ifeq ($(SANITIZE),1)

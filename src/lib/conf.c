@@ -279,7 +279,9 @@ static int parse_line(struct parser *p, char *line)
 		free(key);
 		return perr(p, "space after '=' (write KEY=value or KEY=\"value\")");
 	}
-	buf_puts(&val, "");
+	buf_putc(&val, 'x');	/* allocate, then empty: "KEY=" is a valid empty value */
+	val.n = 0;
+	val.s[0] = '\0';
 	rc = parse_value(p, eq + 1, &val);
 	if (!rc)
 		conf_set_line(p->c, key, val.s, p->line);

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vm-qemu-argv.c: the qemu command line ./vm builds, argument by argument. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "vm.h"
+
+static int index_of(const struct strv *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], s))
+			return (int)i;
+	return -1;
+}
+
+static const char *after(const struct strv *sv, const char *opt)
+{
+	int i = index_of(sv, opt);
+
+	return i >= 0 && (size_t)i + 1 < sv->n ? sv->v[i + 1] : NULL;
+}
+
+int main(void)
+{
+	struct strv kp = STRV_INIT, extra = STRV_INIT, shares = STRV_INIT, argv = STRV_INIT;
+	struct vm_launch l = {
+		.qemu = "qemu-system-x86_64", .accel = ACCEL_TCG, .vm = 3, .cpus = 2,
+		.memory = 1ULL << 30, .kernel = "/boot/vmlinuz-x", .initrd = "/i/my initrd",
+		.batch = 1, .console_log = "/s/vm3.log", .status_path = "/s/a,b/vm3.status",
+		.qmp_path = "/s/vm3.qmp", .kernel_params = &kp, .shares = &shares, .extra = &extra,
+	};
+	enum vm_accel a;
+
+	tap_plan(19);
+	strv_push(&kp, "quiet");
+	strv_push(&kp, "foo=a;b");
+	strv_push(&extra, "-device");
+	strv_push(&extra, "virtio-rng-pci");
+	strv_push(&shares, "/host/results");
+	vm_qemu_argv(&l, &argv);
+
+	TAP_EQ_STR(argv.v[0], "qemu-system-x86_64", "qemu binary first");
+	TAP_EQ_STR(after(&argv, "-accel"), "tcg", "TCG accelerator");
+	TAP_EQ_STR(after(&argv, "-smp"), "2", "cpus");
+	TAP_EQ_STR(after(&argv, "-m"), "1024M", "memory in MiB");
+	TAP_EQ_STR(after(&argv, "-initrd"), "/i/my initrd", "initrd with a space stays one argument");
+	TAP_EQ_STR(after(&argv, "-append"),
+		   "console=ttyS0 panic=-1 rapido.vm=3 rapido.batch=1 quiet foo=a;b",
+		   "kernel command line: console, panic=-1, VM number, batch, extras");
+	tap_ok(index_of(&argv, "-no-reboot") > 0, "-no-reboot so a panic ends qemu");
+	tap_ok(index_of(&argv, "-nodefaults") > 0, "-nodefaults");
+	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/s/vm3.log",
+		   "batch console: stdio with a log file, no monitor");
+	tap_ok(index_of(&argv, "-mon") < 0, "no monitor in batch mode");
+	tap_ok(index_of(&argv, "file,id=status,path=/s/a,,b/vm3.status") > 0,
+	       "status port path with its comma escaped for qemu");
+	TAP_EQ_STR(after(&argv, "-qmp"), "unix:/s/vm3.qmp,server=on,wait=off", "QMP socket");
+	TAP_EQ_STR(after(&argv, "-fsdev"), "local,id=share0,path=/host/results,security_model=none",
+		   "9p share");
+	TAP_EQ_STR(argv.v[argv.n - 2], "-device", "extra args last");
+	TAP_EQ_STR(argv.v[argv.n - 1], "virtio-rng-pci", "  in order");
+	strv_free(&argv);
+
+	l.batch = 0;
+	l.accel = ACCEL_KVM;
+	vm_qemu_argv(&l, &argv);
+	TAP_EQ_STR(after(&argv, "-accel"), "kvm", "KVM accelerator with -cpu host");
+	TAP_EQ_STR(after(&argv, "-mon"), "chardev=con,mode=readline",
+		   "interactive: monitor multiplexed on the console");
+	strv_free(&argv);
+
+	tap_ok(vm_accel_parse("TCG", &a) == 0 && a == ACCEL_TCG && vm_accel_parse("", &a) == 0 &&
+	       a == ACCEL_AUTO, "accel names parse");
+	tap_ok(vm_accel_parse("hvf", &a) < 0, "unknown accel rejected");
+	strv_free(&kp);
+	strv_free(&extra);
+	strv_free(&shares);
+	return tap_done();
+}
