@@ -39,7 +39,7 @@ static void resolve_bins(struct cut_plan *p)
 	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
 		strv_push(&all, base[i]);
 	strv_push_all(&all, &p->prof.bins);
-	if (p->modules.n)
+	if (p->modules.n || p->extra_modules.n)
 		strv_push(&all, "modprobe");
 	for (size_t i = 0; i < all.n; i++) {
 		char *path = find_in_path(all.v[i]);
@@ -63,6 +63,8 @@ static void resolve_bins(struct cut_plan *p)
 	strv_free(&all);
 }
 
+static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p" };
+
 static void resolve_modules(struct cut_plan *p)
 {
 	for (size_t i = 0; i < p->prof.modules.n; i++) {
@@ -79,6 +81,14 @@ static void resolve_modules(struct cut_plan *p)
 	for (size_t i = 0; i < p->prof.modules_opt.n; i++)
 		if (kernel_has_module(&p->kern, p->prof.modules_opt.v[i]) == 2)
 			strv_push(&p->modules, p->prof.modules_opt.v[i]);
+	/*
+	 * Every image can mount a host share (./vm --share): the init loads
+	 * these only when the kernel command line says there is one.
+	 */
+	for (size_t i = 0; i < sizeof(share_modules) / sizeof(share_modules[0]); i++)
+		if (kernel_has_module(&p->kern, share_modules[i]) == 2 &&
+		    !strv_contains(&p->modules, share_modules[i]))
+			strv_push(&p->extra_modules, share_modules[i]);
 }
 
 static void resolve_helpers(struct cut_plan *p)
@@ -227,6 +237,7 @@ void cut_plan_free(struct cut_plan *p)
 	free(p->output);
 	strv_free(&p->bins);
 	strv_free(&p->modules);
+	strv_free(&p->extra_modules);
 	strv_free(&p->helpers);
 	strv_free(&p->includes);
 }

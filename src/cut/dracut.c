@@ -55,10 +55,16 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		strv_push(argv, "--kmoddir");
 		strv_push(argv, p->kern.moddir);
 	}
-	if (p->modules.n)
-		push_list(argv, "--drivers", &p->modules);
-	else
+	if (p->modules.n || p->extra_modules.n) {
+		struct strv all = STRV_INIT;
+
+		strv_push_all(&all, &p->modules);
+		strv_push_all(&all, &p->extra_modules);
+		push_list(argv, "--drivers", &all);
+		strv_free(&all);
+	} else {
 		strv_push(argv, "--no-kernel");
+	}
 	push_list(argv, "--install", &p->bins);
 	for (size_t i = 0; i < p->helpers.n; i++) {
 		const char *h = p->helpers.v[i];

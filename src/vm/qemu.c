@@ -82,6 +82,8 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_pushf(&append, "rapido.vm=%u", l->vm);
 	if (l->batch)
 		strv_push(&append, "rapido.batch=1");
+	if (l->shares && l->shares->n)
+		strv_pushf(&append, "rapido.shares=%zu", l->shares->n);
 	if (l->kernel_params)
 		strv_push_all(&append, l->kernel_params);
 	for (size_t i = 0; i < append.n; i++)

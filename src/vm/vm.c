@@ -168,13 +168,28 @@ int cmd_vm(int argc, char **argv)
 		vm_qemu_argv(&l, &qargv);
 		strv_print_quoted(stdout, &qargv);
 		close_stdout();
-		return 0;
+		rc = 0;
+	} else {
+		/* a stale log must not pass for this run's console, nor a stale socket block qemu */
+		if (truncate(log, 0) < 0 && errno != ENOENT)
+			die_errno("cannot truncate console log %s", log);
+		unlink(qmp);
+		rc = vm_run(&l, &o, timeout, probe, auto_accel, state, lock_fd);
+		unlink(qmp);
 	}
-	/* a stale log must not pass for this run's console, nor a stale socket block qemu */
-	if (truncate(log, 0) < 0 && errno != ENOENT)
-		die_errno("cannot truncate console log %s", log);
-	unlink(qmp);
-	rc = vm_run(&l, &o, timeout, probe, auto_accel, state, lock_fd);
-	unlink(qmp);
+	close(lock_fd);
+	strv_free(&qargv);
+	strv_free(&kparams);
+	strv_free(&extra);
+	strv_free(&o.shares);
+	strv_free(&o.extra);
+	vm_image_free(&im);
+	conf_free(&c);
+	free(image);
+	free(state);
+	free(log_dir);
+	free(log);
+	free(status_path);
+	free(qmp);
 	return rc;
 }

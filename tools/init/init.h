@@ -7,6 +7,7 @@ struct init_cmdline {
 	unsigned int vm;	/* rapido.vm=N, 0 if absent */
 	int batch;		/* rapido.batch=1 */
 	char *net;		/* rapido.net=..., NULL if absent */
+	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
 };
 
 /* Parse a kernel command line (the text of /proc/cmdline). */
@@ -16,6 +17,9 @@ void init_parse_cmdline(struct init_cmdline *cl);
 void init_set_hostname(unsigned int vm);
 /* Bring up lo (and, later, configured interfaces). */
 void init_net_up(const struct init_cmdline *cl);
+
+/* Mount the host shares: rapido0 on /host, rapidoN on /hostN. */
+void init_mount_shares(const struct init_cmdline *cl);
 
 /* fork/exec argv, reaping every child until it exits; returns its exit code. */
 int init_run(char *const argv[]);

@@ -156,6 +156,7 @@ int main(int argc, char **argv)
 	if (chdir("/root") < 0)
 		warn_errno("chdir /root");
 	load_modules();
+	init_mount_shares(&cl);
 	init_net_up(&cl);
 
 	status = init_run_autorun(cl.batch);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -27,6 +29,10 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 				cl->vm = (unsigned int)n;
 		} else if (!strcmp(w, "rapido.batch=1")) {
 			cl->batch = 1;
+		} else if (!strncmp(w, "rapido.shares=", 14)) {
+			cl->shares = (unsigned int)strtoul(w + 14, NULL, 10);
+			if (cl->shares > 16)
+				cl->shares = 16;
 		} else if (!strncmp(w, "rapido.net=", 11)) {
 			free(cl->net);
 			cl->net = xstrdup(w + 11);
@@ -75,4 +81,29 @@ void init_net_up(const struct init_cmdline *cl)
 			warn_errno("bring up lo");
 	}
 	close(fd);
+}
+
+void init_mount_shares(const struct init_cmdline *cl)
+{
+	char *argv[] = { "modprobe", "-a", "virtio_pci", "9pnet_virtio", "9p", NULL };
+
+	if (!cl->shares)
+		return;
+	/* modules in the Debian kernel; a kernel with them built in has no modprobe need */
+	if (access("/usr/sbin/modprobe", X_OK) == 0 || access("/sbin/modprobe", X_OK) == 0)
+		init_run(argv);
+	for (unsigned int i = 0; i < cl->shares; i++) {
+		char tag[24], dir[24];
+
+		snprintf(tag, sizeof(tag), "rapido%u", i);
+		if (i)
+			snprintf(dir, sizeof(dir), "/host%u", i);
+		else
+			snprintf(dir, sizeof(dir), "/host");
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			warn_errno("mkdir %s", dir);
+		/* msize: 9p's default 8 KiB makes large results slow to write */
+		if (mount(tag, dir, "9p", 0, "trans=virtio,version=9p2000.L,msize=262144,cache=none") < 0)
+			warn_errno("mount 9p share %s on %s", tag, dir);
+	}
 }
