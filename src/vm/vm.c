@@ -113,6 +113,13 @@ int cmd_vm(int argc, char **argv)
 	err_exit_status = VM_EXIT_FAILED;
 	vm_parse_args(argc, argv, &o);
 	rapido_conf_load_or_die(&c);
+	{
+		const char *a = o.accel ? o.accel : conf_get(&c, "QEMU_ACCEL");
+		enum vm_accel dummy;
+
+		if (vm_accel_parse(a, &dummy))
+			die("%s: expected auto, kvm or tcg, got '%s'", o.accel ? "--accel" : "QEMU_ACCEL", a);
+	}
 
 	image = o.image ? xstrdup(o.image) : rapido_default_image(&c);
 	if (vm_image_read(image, &im, &err))

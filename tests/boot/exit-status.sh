@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# exit-status.sh: ./vm exits with the guest scripts' status; -x and -f
+# extras run after the profile, in the order given, in one shell.
+. "$(dirname "$0")/lib.sh"
+
+printf 'echo extra-file-ran; FROM_FILE=yes\n' > "$T/extra.sh"
+"$CUT" simple -x 'echo extra-one' -f "$T/extra.sh" -x 'echo "file var: $FROM_FILE"; exit 7' > /dev/null
+expect_rc "cut with -x -f -x" 0 $?
+"$VM" --batch --timeout 300 > "$T/console" 2>&1
+expect_rc "vm exits with the guest's status" 7 $?
+order=$(grep -E '^(rapido: .* up on|extra-one|extra-file-ran|file var: yes)' "$T/console" | tr -d '\r' | cut -c1-14 | tr '\n' '|')
+check "profile, then extras in command-line order, same shell ($order)" \
+	test "$order" = "rapido: 6.1.0-|extra-one|extra-file-ran|file var: yes|"
+
+"$CUT" simple -x 'false' > /dev/null
+"$VM" --batch --timeout 300 > "$T/console" 2>&1
+expect_rc "a failing last command gives its status" 1 $?
+
+"$CUT" simple -x 'kill -9 $$' > /dev/null
+"$VM" --batch --timeout 300 > "$T/console" 2>&1
+expect_rc "a shell killed by SIGKILL reports 128+9" 137 $?
+done_testing

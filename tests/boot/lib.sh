@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# lib.sh: shared set-up for boot tests. Each test gets a private rapido
+# directory (the real build and profiles, plus fixture profiles), a private
+# rapido.conf, state dir and image path, and runs qemu under TCG.
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+T=$(mktemp -d /tmp/rapido-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+export QEMU_ACCEL=${TEST_QEMU_ACCEL:-tcg}
+export RAPIDO_CONF=$T/rapido.conf
+export VM_STATE_DIR=$T/state
+export DRACUT_OUT=$T/image
+: > "$RAPIDO_CONF"
+
+# a rapido dir whose autorun/ also holds the fixture profiles
+RD=$T/rapido
+mkdir -p "$RD/autorun"
+ln -s "$TOP/build" "$RD/build"
+ln -s "$TOP/dracut.conf.d" "$RD/dracut.conf.d"
+ln -s "$TOP/autorun/lib" "$RD/autorun/lib"
+for f in "$TOP"/autorun/*.sh "$TOP"/tests/fixtures/profiles/*.sh; do
+	[ -e "$f" ] && ln -s "$f" "$RD/autorun/"
+done
+export RAPIDO_DIR=$RD
+CUT=$TOP/cut
+VM=$TOP/vm
+
+fails=0
+n=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $*"
+}
+not_ok() {
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n - $*"
+}
+# check DESCRIPTION COMMAND...: ok if COMMAND succeeds
+check() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+# expect_rc DESCRIPTION WANT GOT
+expect_rc() {
+	if [ "$3" = "$2" ]; then ok "$1 (exit $3)"; else not_ok "$1: expected exit $2, got $3"; fi
+}
+# The kernel must not have complained while we were at it.
+console_clean() {
+	! grep -E 'BUG:|WARNING:|Oops|Call Trace' "$1"
+}
+done_testing() {
+	echo "1..$n"
+	[ $fails -eq 0 ]
+}
