@@ -47,10 +47,16 @@ TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
 GUEST_TOOLS := $(filter-out host,$(TOOLS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
-hostobj = $(patsubst %.c,$(B)/host/%.o,$(1))
+# Sanitized host objects live apart, so switching SANITIZE never mixes them.
+HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
+# Rebuild when the flags change (WERROR, SANITIZE, CFLAGS): a stamp per flag set.
+FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
+$(shell mkdir -p $(B); echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' > $(FLAGS_STAMP))
+
+hostobj = $(patsubst %.c,$(B)/$(HOSTDIR)/%.o,$(1))
 guestobj = $(patsubst %.c,$(B)/guest/%.o,$(1))
 
-HOST_LIB := $(B)/host/librapido.a
+HOST_LIB := $(B)/$(HOSTDIR)/librapido.a
 GUEST_LIB := $(B)/guest/librapido.a
 GUEST_BINS := $(foreach t,$(GUEST_TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
@@ -58,7 +64,7 @@ CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS))
 
 all: cut vm $(GUEST_BINS)
 
-$(B)/host/%.o: %.c
+$(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(HOST_CFLAGS) -c -o $@ $<
@@ -76,13 +82,13 @@ $(GUEST_LIB): $(call guestobj,$(LIB_SRCS))
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB)
+cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB)
+vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
 define guest_tool
 $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
@@ -94,12 +100,12 @@ $(foreach t,$(GUEST_TOOLS),$(eval $(call guest_tool,$(t))))
 # tests/unit/tool-NAME*.c also links tools/NAME's non-main objects
 tool_of = $(word 2,$(subst -, ,$(1)))
 define unit_test
-$(B)/tests/$(1): $(B)/host/tests/unit/$(1).o $(CMD_NONMAIN_OBJS) \
+$(B)/tests/$(1): $(B)/$(HOSTDIR)/tests/unit/$(1).o $(CMD_NONMAIN_OBJS) \
 		$(if $(filter tool-%,$(1)),$(call hostobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
-		$(HOST_LIB)
+		$(HOST_LIB) $(FLAGS_STAMP)
 	$$(call quiet,LD,$$@)
 	@mkdir -p $$(dir $$@)
-	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$^
+	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^)
 endef
 $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(u))))
 
@@ -110,7 +116,9 @@ check-unit: all tests
 	$(Q)tests/run --unit
 
 # Everything: unit tests and boot tests with real dracut, qemu and kernel.
-check: all tests
+# Installs what is missing first, so it works on a fresh machine.
+check: deps
+	$(Q)$(MAKE) --no-print-directory all tests
 	$(Q)tests/run
 
 # Install what a fresh Debian 12 machine lacks. Safe to run twice.
@@ -118,9 +126,10 @@ deps:
 	$(Q)tools/install-deps
 
 # Set up, build, cut the default profile and boot it in batch mode.
-demo: all
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
 	./cut simple
-	./vm --batch
+	./vm --batch --timeout 600
 
 clean:
 	$(call quiet,CLEAN,build)
