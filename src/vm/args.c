@@ -29,6 +29,10 @@ static void usage(void)
 	       "                          (default VM_LOG_DIR/vmN.log)\n"
 	       "     --share DIR        share host DIR with the guest (9p) at /host\n"
 	       "                          (default VIRTFS_SHARE_PATH)\n"
+	       "     --mpath FILE       attach FILE as a multipath disk: one SCSI LUN seen\n"
+	       "                          through several paths (repeatable; default\n"
+	       "                          QEMU_MPATH_DISKS)\n"
+	       "     --mpath-paths N    paths per multipath disk (default QEMU_MPATH_PATHS, 2)\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "Exit status: the guest scripts' status, or\n"
@@ -46,6 +50,8 @@ enum {
 	OPT_MEMORY,
 	OPT_LOG,
 	OPT_SHARE,
+	OPT_MPATH,
+	OPT_MPATH_PATHS,
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -59,6 +65,8 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "memory", required_argument, NULL, OPT_MEMORY },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "share", required_argument, NULL, OPT_SHARE },
+		{ "mpath", required_argument, NULL, OPT_MPATH },
+		{ "mpath-paths", required_argument, NULL, OPT_MPATH_PATHS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,6 +114,12 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_SHARE:
 			strv_push(&o->shares, optarg);
+			break;
+		case OPT_MPATH:
+			strv_push(&o->mpath, optarg);
+			break;
+		case OPT_MPATH_PATHS:
+			o->mpath_paths = optarg;
 			break;
 		case 'h':
 			usage();

@@ -21,7 +21,7 @@ int vm_accel_parse(const char *s, enum vm_accel *out)
 }
 
 /* qemu option values escape ',' as ",,": a path must not add options */
-static char *qopt(const char *s)
+char *qopt(const char *s)
 {
 	size_t n = 0;
 	char *out, *p;
@@ -136,6 +136,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "-device");
 		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
 	}
+	vm_mpath_argv(l, argv);
 	if (l->extra)
 		strv_push_all(argv, l->extra);
 	free(log);

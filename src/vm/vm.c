@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "io.h"
 #include "rapido.h"
 #include "shwords.h"
 #include "size.h"
@@ -97,6 +98,32 @@ static void check_share(const char *dir)
 		die("share directory %s is not a directory", dir);
 }
 
+/* vmN.mpath tells ./vmctl which paths exist: "mp0p1 SERIAL FILE" per line */
+static void write_mpath_list(const char *state, const struct vm_launch *l)
+{
+	char *path = xasprintf("%s/vm%u.mpath", state, l->vm);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f)
+		die_errno("open_memstream");
+	for (size_t d = 0; d < l->n_mpath; d++) {
+		char *serial = vm_mpath_serial(d);
+
+		for (unsigned int p = 0; p < l->mpath_paths; p++)
+			fprintf(f, "mp%zup%u %s %s\n", d, p, serial, l->mpath[d].file);
+		free(serial);
+	}
+	fclose(f);
+	rc = write_file_atomic(path, text, len, 0644);
+	if (rc)
+		die_err(rc, "%s", path);
+	free(text);
+	free(path);
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_opts o = { 0 };
@@ -104,6 +131,8 @@ int cmd_vm(int argc, char **argv)
 	struct vm_launch l = { 0 };
 	struct conf c;
 	struct strv kparams = STRV_INIT, extra = STRV_INIT, qargv = STRV_INIT;
+	struct vm_mpath_disk *mpath;
+	char *mpath_list;
 	char *image, *state, *log_dir, *log, *status_path, *qmp, *err;
 	const char *v;
 	unsigned int timeout, probe, max_vms;
@@ -145,6 +174,18 @@ int cmd_vm(int argc, char **argv)
 		strv_push(&o.shares, v);
 	for (size_t i = 0; i < o.shares.n; i++)
 		check_share(o.shares.v[i]);
+	if (!o.mpath.n)
+		split_or_die(&c, "QEMU_MPATH_DISKS", &o.mpath);
+	l.mpath_paths = (unsigned int)conf_number(&c, "QEMU_MPATH_PATHS", o.mpath_paths, 2, 16);
+	if (o.mpath.n && l.mpath_paths < 1)
+		die("a multipath disk needs at least one path");
+	mpath = xcalloc(o.mpath.n, sizeof(*mpath));
+	for (size_t i = 0; i < o.mpath.n; i++) {
+		mpath[i].file = o.mpath.v[i];
+		vm_mpath_check_or_die(o.mpath.v[i], &mpath[i].direct);
+	}
+	l.mpath = mpath;
+	l.n_mpath = o.mpath.n;
 
 	state = rapido_state_dir_or_die(&c);
 	rc = vm_slot_take(state, max_vms, &l.vm, &lock_fd);
@@ -161,6 +202,7 @@ int cmd_vm(int argc, char **argv)
 	log = o.log ? xstrdup(o.log) : xasprintf("%s/vm%u.log", log_dir, l.vm);
 	status_path = xasprintf("%s/vm%u.status", state, l.vm);
 	qmp = xasprintf("%s/vm%u.qmp", state, l.vm);
+	mpath_list = xasprintf("%s/vm%u.mpath", state, l.vm);
 	l.kernel = im.kernel;
 	l.initrd = image;
 	l.batch = o.batch;
@@ -181,14 +223,18 @@ int cmd_vm(int argc, char **argv)
 		if (truncate(log, 0) < 0 && errno != ENOENT)
 			die_errno("cannot truncate console log %s", log);
 		unlink(qmp);
+		write_mpath_list(state, &l);
 		rc = vm_run(&l, &o, timeout, probe, auto_accel, state, lock_fd);
 		unlink(qmp);
+		unlink(mpath_list);
 	}
 	close(lock_fd);
 	strv_free(&qargv);
 	strv_free(&kparams);
 	strv_free(&extra);
 	strv_free(&o.shares);
+	strv_free(&o.mpath);
+	free(mpath);
 	strv_free(&o.extra);
 	vm_image_free(&im);
 	conf_free(&c);
@@ -198,5 +244,6 @@ int cmd_vm(int argc, char **argv)
 	free(log);
 	free(status_path);
 	free(qmp);
+	free(mpath_list);
 	return rc;
 }

@@ -21,6 +21,8 @@ struct vm_opts {
 	const char *cpus;	/* --cpus */
 	const char *memory;	/* --memory */
 	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
+	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
+	const char *mpath_paths; /* --mpath-paths N */
 	struct strv extra;	/* after -- */
 };
 
@@ -32,6 +34,12 @@ struct vm_image {
 	char *release;
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
+};
+
+/* A multipath disk: one backing file, `paths` scsi-hd devices with one serial. */
+struct vm_mpath_disk {
+	const char *file;
+	int direct;		/* cache=none (O_DIRECT) works on its filesystem */
 };
 
 /* Everything the qemu command line is made of; filled by cmd_vm, tested alone. */
@@ -49,6 +57,9 @@ struct vm_launch {
 	const char *qmp_path;
 	const struct strv *kernel_params;	/* QEMU_EXTRA_KERNEL_PARAMS, split */
 	const struct strv *shares;		/* host dirs shared with 9p */
+	const struct vm_mpath_disk *mpath;	/* multipath disks */
+	size_t n_mpath;
+	unsigned int mpath_paths;		/* paths per disk */
 	const struct strv *extra;		/* QEMU_EXTRA_ARGS, then -- args */
 };
 
@@ -61,7 +72,16 @@ void vm_image_free(struct vm_image *im);
 
 /* qemu.c */
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
+/* A value for a qemu option list, with ',' doubled (malloc'd). */
+char *qopt(const char *s);
 int vm_accel_parse(const char *s, enum vm_accel *out);
+
+/* mpath.c: qemu devices for the multipath disks; ids are mp<DISK>p<PATH>. */
+void vm_mpath_argv(const struct vm_launch *l, struct strv *argv);
+/* Serial number of disk i (VPD page 0x80), the same on every path. */
+char *vm_mpath_serial(size_t disk);
+/* Validate FILE and probe O_DIRECT; dies with the path on errors. */
+void vm_mpath_check_or_die(const char *file, int *direct);
 
 /* slot.c: take the first free VM number under a lock; fd stays open (and locked). */
 int vm_slot_take(const char *state_dir, unsigned int max, unsigned int *vm, int *lock_fd);

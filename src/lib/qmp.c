@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qmp.c: talk to qemu's QMP socket. QMP sends one JSON object per line:
+ * a greeting, then for each command either {"return": ...} or
+ * {"error": {"class": ..., "desc": ...}}, with {"event": ...} lines
+ * interleaved at any time.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "qmp.h"
+
+char *json_quote(const char *s)
+{
+	size_t cap = strlen(s) * 6 + 3, n = 0;
+	char *out = xmalloc(cap);
+
+	out[n++] = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			out[n++] = '\\';
+			out[n++] = (char)c;
+		} else if (c < 0x20) {
+			n += (size_t)sprintf(out + n, "\\u%04x", c);
+		} else {
+			out[n++] = (char)c;
+		}
+	}
+	out[n++] = '"';
+	out[n] = '\0';
+	return out;
+}
+
+char *json_string_value(const char *line, const char *key)
+{
+	char *pat = xasprintf("\"%s\"", key);
+	const char *p = strstr(line, pat);
+	char *out, *o;
+
+	free(pat);
+	if (!p)
+		return NULL;
+	p += strlen(key) + 2;
+	while (*p == ' ' || *p == ':')
+		p++;
+	if (*p != '"')
+		return NULL;
+	p++;
+	out = o = xmalloc(strlen(p) + 1);
+	for (; *p && *p != '"'; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			switch (*p) {
+			case 'n': *o++ = '\n'; break;
+			case 't': *o++ = '\t'; break;
+			case 'u': *o++ = '?'; p += 4; break;
+			default: *o++ = *p;
+			}
+			continue;
+		}
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Next complete line, waiting up to timeout_ms (-1: forever). */
+static int read_line(struct qmp *q, char **line, int timeout_ms)
+{
+	for (;;) {
+		char *nl = memchr(q->buf, '\n', q->len);
+		struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
+		ssize_t n;
+		int rc;
+
+		if (nl) {
+			size_t l = (size_t)(nl - q->buf);
+
+			*line = xstrndup(q->buf, l);
+			memmove(q->buf, nl + 1, q->len - l - 1);
+			q->len -= l + 1;
+			return 0;
+		}
+		if (q->len == sizeof(q->buf) - 1)
+			return -EMSGSIZE;
+		rc = poll(&pfd, 1, timeout_ms);
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (rc == 0)
+			return -ETIMEDOUT;
+		n = read(q->fd, q->buf + q->len, sizeof(q->buf) - 1 - q->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ECONNRESET;
+		q->len += (size_t)n;
+	}
+}
+
+int qmp_connect(struct qmp *q, const char *path, char **err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char *line = NULL, *reply = NULL;
+	int rc;
+
+	*err = NULL;
+	q->len = 0;
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		*err = xasprintf("%s: socket path too long", path);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sa.sun_path, path);
+	q->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (q->fd < 0) {
+		rc = -errno;
+		*err = xasprintf("socket: %s", strerror(errno));
+		return rc;
+	}
+	if (connect(q->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		rc = -errno;
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	rc = read_line(q, &line, 5000);
+	if (rc || !strstr(line, "\"QMP\"")) {
+		*err = xasprintf("%s: no QMP greeting (%s)", path, rc ? strerror(-rc) : line);
+		rc = rc ? rc : -EPROTO;
+		goto fail;
+	}
+	free(line);
+	line = NULL;
+	rc = qmp_command(q, "{\"execute\": \"qmp_capabilities\"}", &reply, NULL, NULL);
+	if (rc) {
+		*err = xasprintf("%s: qmp_capabilities: %s", path, rc > 0 ? reply : strerror(-rc));
+		rc = rc > 0 ? -EPROTO : rc;
+		free(reply);
+		goto fail;
+	}
+	free(reply);
+	return 0;
+fail:
+	free(line);
+	close(q->fd);
+	q->fd = -1;
+	return rc;
+}
+
+int qmp_command(struct qmp *q, const char *json, char **reply,
+		void (*on_event)(const char *line, void *arg), void *arg)
+{
+	char *msg = xasprintf("%s\n", json);
+	int rc = write_all(q->fd, msg, strlen(msg));
+
+	free(msg);
+	*reply = NULL;
+	if (rc)
+		return rc;
+	for (;;) {
+		char *line;
+
+		rc = read_line(q, &line, 30000);
+		if (rc)
+			return rc;
+		/* replies start with "return" or "error"; anything else is an event */
+		if (!strncmp(line, "{\"error\"", 8)) {
+			char *desc = json_string_value(line, "desc");
+
+			if (desc) {
+				free(line);
+				*reply = desc;
+			} else {
+				*reply = line;
+			}
+			return 1;
+		}
+		if (strncmp(line, "{\"return\"", 9)) {
+			if (on_event)
+				on_event(line, arg);
+			free(line);
+			continue;
+		}
+		*reply = line;
+		return 0;
+	}
+}
+
+int qmp_wait_event(struct qmp *q, const char *needle, int timeout_ms)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		char *line;
+		long left;
+		int rc;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = timeout_ms - ((now.tv_sec - start.tv_sec) * 1000 +
+				     (now.tv_nsec - start.tv_nsec) / 1000000);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		rc = read_line(q, &line, (int)left);
+		if (rc)
+			return rc;
+		rc = strstr(line, needle) != NULL;
+		free(line);
+		if (rc)
+			return 0;
+	}
+}
+
+void qmp_close(struct qmp *q)
+{
+	if (q->fd >= 0)
+		close(q->fd);
+	q->fd = -1;
+}

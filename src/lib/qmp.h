@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* qmp.h: a minimal QMP client: one command at a time, replies one JSON per line. */
+#ifndef RAPIDO_QMP_H
+#define RAPIDO_QMP_H
+
+struct qmp {
+	int fd;
+	char buf[65536];
+	size_t len;
+};
+
+/* Connect to a QMP unix socket and negotiate capabilities. 0 or -errno. */
+int qmp_connect(struct qmp *q, const char *path, char **err);
+/*
+ * Send a command (a JSON object) and wait for its reply, skipping events.
+ * Returns 0 with *reply the "return" line, 1 with *reply qemu's error
+ * description (verbatim), or -errno. Events seen meanwhile are passed to
+ * on_event if non-NULL.
+ */
+int qmp_command(struct qmp *q, const char *json, char **reply,
+		void (*on_event)(const char *line, void *arg), void *arg);
+/* Wait up to timeout_ms for an event whose line contains needle. 0, -ETIMEDOUT or -errno. */
+int qmp_wait_event(struct qmp *q, const char *needle, int timeout_ms);
+void qmp_close(struct qmp *q);
+
+/* The string value of "key" in a JSON line (unescaped, malloc'd) or NULL. */
+char *json_string_value(const char *line, const char *key);
+/* Append s to out as a JSON string literal with quotes (malloc'd result). */
+char *json_quote(const char *s);
+
+#endif

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mpath.c: multipath disks. One backing file is one -blockdev node; each
+ * path is a scsi-hd on the virtio-scsi controller with the same serial, so
+ * the guest sees one LUN through N paths. -blockdev (not -drive) keeps the
+ * node alive when a path's device is unplugged, so ./vmctl can plug it back.
+ * share-rw=on lets the paths share the node; locking=off because qemu's
+ * own image locking would refuse the second writer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "vm.h"
+
+char *vm_mpath_serial(size_t disk)
+{
+	return xasprintf("RAPIDOMP%zu", disk);
+}
+
+void vm_mpath_check_or_die(const char *file, int *direct)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(file, &st) < 0)
+		die_errno("multipath backing file %s", file);
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		die("multipath backing file %s is not a regular file or block device", file);
+	if (access(file, R_OK | W_OK) < 0)
+		die_errno("multipath backing file %s", file);
+	/* cache=none needs O_DIRECT, which tmpfs and some others refuse */
+	fd = open(file, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		*direct = 1;
+		return;
+	}
+	if (errno != EINVAL)
+		die_errno("multipath backing file %s", file);
+	warn("%s: the filesystem does not support O_DIRECT; using cache=writeback instead of cache=none",
+	     file);
+	*direct = 0;
+}
+
+void vm_mpath_argv(const struct vm_launch *l, struct strv *argv)
+{
+	if (!l->n_mpath)
+		return;
+	strv_push(argv, "-device");
+	strv_push(argv, "virtio-scsi-pci,id=scsi0");
+	for (size_t d = 0; d < l->n_mpath; d++) {
+		char *file = qopt(l->mpath[d].file);
+		char *serial = vm_mpath_serial(d);
+
+		strv_push(argv, "-blockdev");
+		strv_pushf(argv, "driver=file,node-name=mp%zu,filename=%s,cache.direct=%s,locking=off",
+			   d, file, l->mpath[d].direct ? "on" : "off");
+		for (unsigned int p = 0; p < l->mpath_paths; p++) {
+			strv_push(argv, "-device");
+			strv_pushf(argv, "scsi-hd,bus=scsi0.0,drive=mp%zu,id=mp%zup%u,serial=%s,share-rw=on",
+				   d, d, p, serial);
+		}
+		free(serial);
+		free(file);
+	}
+}
