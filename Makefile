@@ -104,7 +104,8 @@ endef
 $(foreach t,$(GUEST_TOOLS),$(eval $(call guest_tool,$(t))))
 
 # tests/unit/tool-NAME*.c also links tools/NAME's non-main objects
-tool_of = $(word 2,$(subst -, ,$(1)))
+# (the longest tools/ dir name that the test name starts with: afalg-sum, not afalg)
+tool_of = $(lastword $(sort $(foreach t,$(TOOLS),$(if $(filter tool-$(t) tool-$(t)-%,$(1)),$(t)))))
 define unit_test
 $(B)/tests/$(1): $(B)/$(HOSTDIR)/tests/unit/$(1).o $(CMD_NONMAIN_OBJS) \
 		$(if $(filter tool-%,$(1)),$(call hostobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
