@@ -63,7 +63,8 @@ static void resolve_bins(struct cut_plan *p)
 	strv_free(&all);
 }
 
-static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p" };
+/* loaded by the init only when ./vm asks: a host share (9p) or a NIC */
+static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net" };
 
 static void resolve_modules(struct cut_plan *p)
 {
@@ -71,7 +72,12 @@ static void resolve_modules(struct cut_plan *p)
 		const char *m = p->prof.modules.v[i];
 		int has = kernel_has_module(&p->kern, m);
 
-		if (!has)
+		if (!has && !p->kern.moddir && p->kern.from_src)
+			problem("kernel module '%s' not found for kernel %s: not built in "
+				"(KERNEL_SRC/modules.builtin), and KERNEL_INSTALL_MOD_PATH is not set "
+				"for loadable modules (needed by profile %s)",
+				m, p->kern.release, p->prof.name);
+		else if (!has)
 			problem("kernel module '%s' not found for kernel %s (in %s; needed by profile %s)",
 				m, p->kern.release, p->kern.moddir ? p->kern.moddir : "no module directory",
 				p->prof.name);

@@ -87,7 +87,7 @@ static int load_module_lists(struct kernel *k, char **err)
 static int locate_src(const struct conf *c, const char *src, struct kernel *k, char **err)
 {
 	const char *modpath = conf_get(c, "KERNEL_INSTALL_MOD_PATH");
-	char *relfile, *rel;
+	char *relfile, *rel, *text;
 	size_t len;
 	int rc;
 
@@ -146,7 +146,25 @@ static int locate_src(const struct conf *c, const char *src, struct kernel *k, c
 			return -ENOENT;
 		}
 	}
-	return load_module_lists(k, err);
+	rc = load_module_lists(k, err);
+	if (rc)
+		return rc;
+	/*
+	 * Without installed modules (none built, or KERNEL_INSTALL_MOD_PATH
+	 * unset) what is built in is still listed in the tree: kbuild writes
+	 * modules.builtin next to vmlinux.o (Linux >= 5.2, even with
+	 * CONFIG_MODULES=n), so a profile's module that is =y is found.
+	 */
+	if (!k->builtin.n) {
+		char *path = xasprintf("%s/modules.builtin", src);
+
+		if (read_file(path, &text, NULL) == 0) {
+			add_module_names(&k->builtin, text);
+			free(text);
+		}
+		free(path);
+	}
+	return 0;
 }
 
 /* Newest release by version order that has both vmlinuz and modules. */

@@ -33,6 +33,13 @@ static void usage(void)
 	       "                          through several paths (repeatable; default\n"
 	       "                          QEMU_MPATH_DISKS)\n"
 	       "     --mpath-paths N    paths per multipath disk (default QEMU_MPATH_PATHS, 2)\n"
+	       "     --net MODE         eth0: tap (bridge, TAP_DEVS), user (no root) or none\n"
+	       "                          (default NET, else none)\n"
+	       "     --tap NAME         use TAP device NAME for eth0 (implies --net tap)\n"
+	       "     --hostfwd SPEC     user mode: forward a host port, e.g.\n"
+	       "                          tcp:127.0.0.1:2222-:22 (implies --net user)\n"
+	       "     --link-listen HOST:PORT   VM-to-VM link: wait for a peer on HOST:PORT\n"
+	       "     --link-connect HOST:PORT  VM-to-VM link: connect to a listening peer\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "Exit status: the guest scripts' status, or\n"
@@ -52,6 +59,11 @@ enum {
 	OPT_SHARE,
 	OPT_MPATH,
 	OPT_MPATH_PATHS,
+	OPT_NET,
+	OPT_TAP,
+	OPT_HOSTFWD,
+	OPT_LINK_LISTEN,
+	OPT_LINK_CONNECT,
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -67,6 +79,11 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "mpath", required_argument, NULL, OPT_MPATH },
 		{ "mpath-paths", required_argument, NULL, OPT_MPATH_PATHS },
+		{ "net", required_argument, NULL, OPT_NET },
+		{ "tap", required_argument, NULL, OPT_TAP },
+		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
+		{ "link-listen", required_argument, NULL, OPT_LINK_LISTEN },
+		{ "link-connect", required_argument, NULL, OPT_LINK_CONNECT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -120,6 +137,21 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_MPATH_PATHS:
 			o->mpath_paths = optarg;
+			break;
+		case OPT_NET:
+			o->net = optarg;
+			break;
+		case OPT_TAP:
+			o->tap = optarg;
+			break;
+		case OPT_HOSTFWD:
+			strv_push(&o->hostfwd, optarg);
+			break;
+		case OPT_LINK_LISTEN:
+			strv_pushf(&o->links, "L%s", optarg);
+			break;
+		case OPT_LINK_CONNECT:
+			strv_pushf(&o->links, "C%s", optarg);
 			break;
 		case 'h':
 			usage();

@@ -131,6 +131,7 @@ int cmd_vm(int argc, char **argv)
 	struct vm_launch l = { 0 };
 	struct conf c;
 	struct strv kparams = STRV_INIT, extra = STRV_INIT, qargv = STRV_INIT;
+	struct strv extra_net = STRV_INIT;
 	struct vm_mpath_disk *mpath;
 	char *mpath_list;
 	char *image, *state, *log_dir, *log, *status_path, *qmp, *err;
@@ -203,6 +204,11 @@ int cmd_vm(int argc, char **argv)
 	status_path = xasprintf("%s/vm%u.status", state, l.vm);
 	qmp = xasprintf("%s/vm%u.qmp", state, l.vm);
 	mpath_list = xasprintf("%s/vm%u.mpath", state, l.vm);
+	vm_net_plan(&c, &o, l.vm, &extra_net, &kparams);
+	/* NICs before the user's extra arguments, which may refer to them */
+	strv_push_all(&extra_net, &extra);
+	strv_free(&extra);
+	extra = extra_net;
 	l.kernel = im.kernel;
 	l.initrd = image;
 	l.batch = o.batch;
@@ -234,6 +240,8 @@ int cmd_vm(int argc, char **argv)
 	strv_free(&extra);
 	strv_free(&o.shares);
 	strv_free(&o.mpath);
+	strv_free(&o.hostfwd);
+	strv_free(&o.links);
 	free(mpath);
 	strv_free(&o.extra);
 	vm_image_free(&im);

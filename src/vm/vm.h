@@ -23,6 +23,10 @@ struct vm_opts {
 	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
 	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
 	const char *mpath_paths; /* --mpath-paths N */
+	const char *net;	/* --net tap|user|none, else NET */
+	const char *tap;	/* --tap NAME */
+	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
+	struct strv links;	/* "LHOST:PORT" listen / "CHOST:PORT" connect */
 	struct strv extra;	/* after -- */
 };
 
@@ -82,6 +86,10 @@ void vm_mpath_argv(const struct vm_launch *l, struct strv *argv);
 char *vm_mpath_serial(size_t disk);
 /* Validate FILE and probe O_DIRECT; dies with the path on errors. */
 void vm_mpath_check_or_die(const char *file, int *direct);
+
+/* net.c: qemu NIC arguments and the guest's rapido.ip= parameters; dies on bad config. */
+void vm_net_plan(const struct conf *c, const struct vm_opts *o, unsigned int vm,
+		 struct strv *args, struct strv *kparams);
 
 /* slot.c: take the first free VM number under a lock; fd stays open (and locked). */
 int vm_slot_take(const char *state_dir, unsigned int max, unsigned int *vm, int *lock_fd);

@@ -5,20 +5,27 @@
  * run/check code; stdout, stderr and exit status must match byte for
  * byte. Our side's digests come from the host's sha256sum too (the
  * hasher below runs it on each file): this test is about everything but
- * the hashing, which a guest with AF_ALG proves. Sources compiled in as
- * weak definitions: see tool-afalg-sum.c for why.
+ * the hashing, which a guest with AF_ALG proves.
  */
-#define AFSUM_API __attribute__((weak))
-#include "../../tools/afalg-sum/afalg.c"
-#include "../../tools/afalg-sum/check.c"
-#include "../../tools/afalg-sum/feed.c"
-#include "../../tools/afalg-sum/fmt.c"
-#include "../../tools/afalg-sum/opts.c"
-#include "../../tools/afalg-sum/run.c"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "../../tools/afalg-sum/afalg.h"
+#include "../../tools/afalg-sum/check.h"
+#include "../../tools/afalg-sum/feed.h"
+#include "../../tools/afalg-sum/fmt.h"
+#include "../../tools/afalg-sum/opts.h"
+#include "../../tools/afalg-sum/run.h"
 
 #include <ftw.h>
 #include <sys/wait.h>
 
+#include "../../tools/afalg-sum/sum.h"
 #include "tap.h"
 
 #define PLAN 75

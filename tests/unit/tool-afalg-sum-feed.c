@@ -3,21 +3,29 @@
 /*
  * Unix socket pairs stand in for the AF_ALG op socket: every byte must
  * arrive, in order, by the path the stats claim. The hashing itself is
- * proven in a guest with AF_ALG. Sources compiled in as weak definitions:
- * see tool-afalg-sum.c for why.
+ * proven in a guest with AF_ALG.
  */
-#define AFSUM_API __attribute__((weak))
-#include "../../tools/afalg-sum/afalg.c"
-#include "../../tools/afalg-sum/check.c"
-#include "../../tools/afalg-sum/feed.c"
-#include "../../tools/afalg-sum/fmt.c"
-#include "../../tools/afalg-sum/opts.c"
-#include "../../tools/afalg-sum/run.c"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "../../tools/afalg-sum/afalg.h"
+#include "../../tools/afalg-sum/check.h"
+#include "../../tools/afalg-sum/feed.h"
+#include "../../tools/afalg-sum/fmt.h"
+#include "../../tools/afalg-sum/opts.h"
+#include "../../tools/afalg-sum/run.h"
 
 #include <ftw.h>
 #include <signal.h>
 #include <sys/wait.h>
 
+#include "../../tools/afalg-sum/sum.h"
 #include "tap.h"
 
 #define PLAN 62

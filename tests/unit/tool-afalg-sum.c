@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tool-afalg-sum.c: unit tests for rapido-afalg-sum: options, output, check lines, digest reads. */
-/*
- * The Makefile's tool_of takes the word after "tool-" up to the next '-',
- * so it links tools/afalg/ (not tools/afalg-sum/) into this test. Compile
- * the sources in here as weak definitions: that links both before and
- * after tool_of learns about directory names with a '-'.
- */
-#define AFSUM_API __attribute__((weak))
-#include "../../tools/afalg-sum/afalg.c"
-#include "../../tools/afalg-sum/check.c"
-#include "../../tools/afalg-sum/feed.c"
-#include "../../tools/afalg-sum/fmt.c"
-#include "../../tools/afalg-sum/opts.c"
-#include "../../tools/afalg-sum/run.c"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "../../tools/afalg-sum/afalg.h"
+#include "../../tools/afalg-sum/check.h"
+#include "../../tools/afalg-sum/feed.h"
+#include "../../tools/afalg-sum/fmt.h"
+#include "../../tools/afalg-sum/opts.h"
+#include "../../tools/afalg-sum/run.h"
 
 #include <ftw.h>
 #include <stdarg.h>
 
+#include "../../tools/afalg-sum/sum.h"
 #include "tap.h"
 
 #define PLAN 127

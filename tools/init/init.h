@@ -6,7 +6,8 @@
 struct init_cmdline {
 	unsigned int vm;	/* rapido.vm=N, 0 if absent */
 	int batch;		/* rapido.batch=1 */
-	char *net;		/* rapido.net=..., NULL if absent */
+	char *ip[8];		/* rapido.ip=IFACE,ADDR/PREFIX[,GW] */
+	unsigned int n_ip;
 	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
 };
 
@@ -15,8 +16,17 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl);
 /* Read /proc/cmdline and parse it. */
 void init_parse_cmdline(struct init_cmdline *cl);
 void init_set_hostname(unsigned int vm);
-/* Bring up lo (and, later, configured interfaces). */
+/* Bring up lo and the interfaces named by rapido.ip=. */
 void init_net_up(const struct init_cmdline *cl);
+
+struct init_ip {
+	char ifname[16];
+	char addr[16];
+	unsigned int prefix;
+	char gw[16];	/* "" if none */
+};
+/* Parse "eth0,192.168.155.101/24[,GW]"; 0 or -EINVAL. */
+int init_ip_parse(const char *s, struct init_ip *ip);
 
 /* Mount the host shares: rapido0 on /host, rapidoN on /hostN. */
 void init_mount_shares(const struct init_cmdline *cl);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* setup.c: kernel command line, hostname and loopback for the guest. */
 #include <errno.h>
+#include <arpa/inet.h>
 #include <net/if.h>
+#include <net/route.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +36,9 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			cl->shares = (unsigned int)strtoul(w + 14, NULL, 10);
 			if (cl->shares > 16)
 				cl->shares = 16;
-		} else if (!strncmp(w, "rapido.net=", 11)) {
-			free(cl->net);
-			cl->net = xstrdup(w + 11);
+		} else if (!strncmp(w, "rapido.ip=", 10)) {
+			if (cl->n_ip < sizeof(cl->ip) / sizeof(cl->ip[0]))
+				cl->ip[cl->n_ip++] = xstrdup(w + 10);
 		}
 	}
 	free(copy);
@@ -63,22 +66,124 @@ void init_set_hostname(unsigned int vm)
 		warn_errno("sethostname %s", name);
 }
 
-void init_net_up(const struct init_cmdline *cl)
+int init_ip_parse(const char *s, struct init_ip *ip)
+{
+	char buf[96], *save = NULL, *ifn, *addr, *gw, *slash, *end;
+	struct in_addr a;
+	unsigned long pfx;
+
+	memset(ip, 0, sizeof(*ip));
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	ifn = strtok_r(buf, ",", &save);
+	addr = strtok_r(NULL, ",", &save);
+	gw = strtok_r(NULL, ",", &save);
+	if (!ifn || !addr || strtok_r(NULL, ",", &save) || strlen(ifn) >= sizeof(ip->ifname))
+		return -EINVAL;
+	slash = strchr(addr, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	pfx = strtoul(slash + 1, &end, 10);
+	if (*end || pfx > 32 || inet_pton(AF_INET, addr, &a) != 1)
+		return -EINVAL;
+	if (gw && (strlen(gw) >= sizeof(ip->gw) || inet_pton(AF_INET, gw, &a) != 1))
+		return -EINVAL;
+	strcpy(ip->ifname, ifn);
+	strcpy(ip->addr, addr);
+	ip->prefix = (unsigned int)pfx;
+	if (gw)
+		strcpy(ip->gw, gw);
+	return 0;
+}
+
+static int if_up(int fd, const char *name)
 {
 	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return -errno;
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		return -errno;
+	return 0;
+}
+
+static void set_sin(struct sockaddr *sa, const char *addr)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)sa;
+
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	inet_pton(AF_INET, addr, &sin->sin_addr);
+}
+
+static void configure(int fd, const struct init_ip *ip)
+{
+	struct ifreq ifr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	int rc = -ENODEV;
+
+	/* virtio_net registers its netdev during modprobe; allow a moment anyway */
+	for (int i = 0; i < 50 && rc == -ENODEV; i++) {
+		rc = if_up(fd, ip->ifname);
+		if (rc == -ENODEV)
+			usleep(20000);
+	}
+	if (rc) {
+		warn_err(rc, "bring up %s", ip->ifname);
+		return;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ip->ifname);
+	set_sin(&ifr.ifr_addr, ip->addr);
+	if (ioctl(fd, SIOCSIFADDR, &ifr) < 0)
+		warn_errno("set address %s on %s", ip->addr, ip->ifname);
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(ip->prefix ? 0xffffffffu << (32 - ip->prefix) : 0);
+	if (ioctl(fd, SIOCSIFNETMASK, &ifr) < 0)
+		warn_errno("set netmask /%u on %s", ip->prefix, ip->ifname);
+	if (ip->gw[0]) {
+		struct rtentry rt;
+
+		memset(&rt, 0, sizeof(rt));
+		set_sin(&rt.rt_dst, "0.0.0.0");
+		set_sin(&rt.rt_genmask, "0.0.0.0");
+		set_sin(&rt.rt_gateway, ip->gw);
+		rt.rt_flags = RTF_UP | RTF_GATEWAY;
+		if (ioctl(fd, SIOCADDRT, &rt) < 0)
+			warn_errno("default route via %s", ip->gw);
+	}
+}
+
+void init_net_up(const struct init_cmdline *cl)
+{
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	(void)cl;
 	if (fd < 0) {
 		warn_errno("socket");
 		return;
 	}
-	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
-		ifr.ifr_flags |= IFF_UP;
-		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
-			warn_errno("bring up lo");
+	if (if_up(fd, "lo"))
+		warn_errno("bring up lo");
+	if (cl->n_ip) {
+		char *argv[] = { "modprobe", "-a", "virtio_pci", "virtio_net", NULL };
+
+		if (access("/usr/sbin/modprobe", X_OK) == 0 || access("/sbin/modprobe", X_OK) == 0)
+			init_run(argv);
+	}
+	for (unsigned int i = 0; i < cl->n_ip; i++) {
+		struct init_ip ip;
+
+		if (init_ip_parse(cl->ip[i], &ip)) {
+			warn("bad rapido.ip=%s (expected IFACE,ADDR/PREFIX[,GATEWAY])", cl->ip[i]);
+			continue;
+		}
+		configure(fd, &ip);
 	}
 	close(fd);
 }

@@ -1,0 +1,12 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# net: a guest with its network up (./vm --net tap|user, --link-listen,
+# --link-connect) and the tools to look at it; runs the -x/-f extras.
+#@ description: network up (bridge, user-mode or VM-to-VM link) with ip and ping; runs the extras
+#@ bins: ip ping cat sleep
+#@ bins-optional: ss nc
+#@ modules: virtio_net
+#@ cpus: 1
+#@ memory: 512M
+
+ip -brief address show | grep -v '^lo ' || _fatal "no network interface: boot with ./vm --net or --link-*"
