@@ -7,6 +7,7 @@
 #   src/cut/*.c         ./cut       (src/cut/main.c has main())
 #   src/vm/*.c          ./vm        (src/vm/main.c has main())
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
+#   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable)
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
@@ -45,6 +46,7 @@ LIB_SRCS := $(wildcard src/lib/*.c)
 CUT_SRCS := $(wildcard src/cut/*.c)
 VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
+NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
 GUEST_TOOLS := $(filter-out host,$(TOOLS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -64,7 +66,7 @@ GUEST_BINS := $(foreach t,$(GUEST_TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS)))
 
-all: cut vm vmctl $(GUEST_BINS)
+all: cut vm vmctl netsetup $(GUEST_BINS)
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -93,6 +95,10 @@ vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
 vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
@@ -140,7 +146,7 @@ demo: deps
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl
+	$(Q)rm -rf $(B) cut vm vmctl netsetup
 
 .PHONY: all tests check check-unit deps demo clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

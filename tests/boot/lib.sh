@@ -5,7 +5,7 @@
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 T=$(mktemp -d /tmp/rapido-test.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
 
 export QEMU_ACCEL=${TEST_QEMU_ACCEL:-tcg}
 export RAPIDO_CONF=$T/rapido.conf

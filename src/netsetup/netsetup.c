@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netsetup.c: ./netsetup up|down [--netns NAME]: the bridge with an address
+ * and one TAP per VM owned by the user who runs ./vm, from rapido.conf
+ * (BR_DEV, BR_ADDR, TAP_DEVS, TAP_USER). Needs root (CAP_NET_ADMIN). Every
+ * step checks what exists first, so running it twice changes nothing, and
+ * each is an `ip` command run from an argv vector (shown by --dry-run).
+ * With --netns everything happens inside that namespace (made if absent),
+ * which is how tests keep their bridges away from the host's interfaces.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "netaddr.h"
+#include "netsetup.h"
+#include "rapido.h"
+#include "run.h"
+#include "shwords.h"
+
+static int dry_run;
+static int null_fd = -1;
+
+static void usage(void)
+{
+	printf("Usage:\n"
+	       " netsetup [options] up      create the bridge and the TAP devices\n"
+	       " netsetup [options] down    remove them\n"
+	       "\n"
+	       "Set up the network ./vm --net tap attaches VMs to (root needed).\n"
+	       "Configured in rapido.conf: BR_DEV (default rapido-br0), BR_ADDR\n"
+	       "(192.168.155.1/24), TAP_DEVS (rapido-tap1 rapido-tap2), TAP_USER\n"
+	       "(default: $SUDO_USER, else the caller).\n"
+	       "\n"
+	       "Options:\n"
+	       "     --netns NAME   work inside network namespace NAME (created by up)\n"
+	       " -n, --dry-run      print the ip commands instead of running them\n"
+	       " -h, --help         display this help\n");
+}
+
+static void ip_argv(const struct net_plan *p, struct strv *argv)
+{
+	strv_push(argv, "ip");
+	if (p->netns) {
+		strv_push(argv, "-n");
+		strv_push(argv, p->netns);
+	}
+}
+
+/* Run an ip command; returns its exit code. quiet: output to /dev/null */
+static int run_ip(struct strv *argv, int quiet)
+{
+	int st;
+
+	if (dry_run && !quiet) {
+		for (size_t i = 0; i < argv->n; i++) {
+			shell_quote(stdout, argv->v[i]);
+			putchar(i + 1 < argv->n ? ' ' : '\n');
+		}
+		return 0;
+	}
+	st = run_wait(strv_argv(argv), quiet ? null_fd : -1);
+	if (st < 0)
+		die_err(st, "cannot run ip");
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void step(const struct net_plan *p, const char *what, ...)
+{
+	struct strv argv = STRV_INIT;
+	va_list ap;
+	const char *a;
+
+	ip_argv(p, &argv);
+	va_start(ap, what);
+	while ((a = va_arg(ap, const char *)))
+		strv_push(&argv, a);
+	va_end(ap);
+	if (run_ip(&argv, 0))
+		die("%s failed (ip said why above)", what);
+	strv_free(&argv);
+}
+
+static int link_exists(const struct net_plan *p, const char *dev)
+{
+	struct strv argv = STRV_INIT;
+	int rc;
+
+	ip_argv(p, &argv);
+	strv_push(&argv, "link");
+	strv_push(&argv, "show");
+	strv_push(&argv, "dev");
+	strv_push(&argv, dev);
+	rc = run_ip(&argv, 1) == 0;
+	strv_free(&argv);
+	return rc;
+}
+
+static int netns_exists(const char *ns)
+{
+	char *path = xasprintf("/run/netns/%s", ns);
+	int rc = access(path, F_OK) == 0;
+
+	free(path);
+	return rc;
+}
+
+static void plan_or_die(struct net_plan *p, const struct conf *c)
+{
+	const char *v;
+	struct ipv4_prefix pfx;
+	struct passwd *pw;
+	char *err;
+
+	v = conf_get(c, "BR_DEV");
+	p->bridge = xstrdup(v && *v ? v : "rapido-br0");
+	v = conf_get(c, "BR_ADDR");
+	p->br_addr = xstrdup(v && *v ? v : "192.168.155.1/24");
+	if (ipv4_prefix_parse(p->br_addr, &pfx))
+		die("BR_ADDR%s%s: expected an IPv4 address with prefix length such as 192.168.155.1/24, "
+		    "got '%s'", conf_line(c, "BR_ADDR") ? " at " : "",
+		    conf_line(c, "BR_ADDR") ? c->path : "", p->br_addr);
+	v = conf_get(c, "TAP_DEVS");
+	if (v && *v) {
+		if (shwords_split(v, &p->taps, &err))
+			die("TAP_DEVS: %s", err);
+	} else {
+		strv_push(&p->taps, "rapido-tap1");
+		strv_push(&p->taps, "rapido-tap2");
+	}
+	for (size_t i = 0; i < p->taps.n; i++)
+		if (!*p->taps.v[i] || strlen(p->taps.v[i]) >= 16 || strchr(p->taps.v[i], '/'))
+			die("TAP_DEVS: '%s' is not a valid interface name (1-15 characters, no '/')",
+			    p->taps.v[i]);
+	if (!*p->bridge || strlen(p->bridge) >= 16 || strchr(p->bridge, '/'))
+		die("BR_DEV: '%s' is not a valid interface name", p->bridge);
+	v = conf_get(c, "TAP_USER");
+	if (!v || !*v)
+		v = getenv("SUDO_USER");
+	if (v && *v) {
+		pw = getpwnam(v);
+		if (!pw)
+			die("TAP_USER: no such user '%s'", v);
+	} else {
+		pw = getpwuid(getuid());
+		if (!pw)
+			die("cannot find the user name of uid %u", (unsigned int)getuid());
+	}
+	p->user = xstrdup(pw->pw_name);
+	p->uid = (unsigned int)pw->pw_uid;
+}
+
+static void up(struct net_plan *p)
+{
+	if (p->netns && !netns_exists(p->netns)) {
+		struct strv argv = STRV_INIT;
+
+		strv_push(&argv, "ip");
+		strv_push(&argv, "netns");
+		strv_push(&argv, "add");
+		strv_push(&argv, p->netns);
+		if (run_ip(&argv, 0))
+			die("cannot create network namespace %s", p->netns);
+		strv_free(&argv);
+	}
+	if (!link_exists(p, p->bridge))
+		step(p, "creating the bridge", "link", "add", p->bridge, "type", "bridge", NULL);
+	/* replace: adds the address, or does nothing if it is there */
+	step(p, "setting the bridge address", "address", "replace", p->br_addr, "dev", p->bridge, NULL);
+	step(p, "bringing the bridge up", "link", "set", p->bridge, "up", NULL);
+	for (size_t i = 0; i < p->taps.n; i++) {
+		const char *tap = p->taps.v[i];
+
+		if (!link_exists(p, tap))
+			step(p, "creating a TAP device", "tuntap", "add", "dev", tap, "mode", "tap",
+			     "user", p->user, NULL);
+		step(p, "adding the TAP to the bridge", "link", "set", tap, "master", p->bridge, NULL);
+		step(p, "bringing the TAP up", "link", "set", tap, "up", NULL);
+	}
+	if (!dry_run)
+		printf("bridge %s (%s) with %zu TAP device%s owned by %s%s%s\n", p->bridge, p->br_addr,
+		       p->taps.n, p->taps.n == 1 ? "" : "s", p->user, p->netns ? " in netns " : "",
+		       p->netns ? p->netns : "");
+}
+
+static void down(struct net_plan *p)
+{
+	if (p->netns && !netns_exists(p->netns)) {
+		printf("network namespace %s does not exist: nothing to remove\n", p->netns);
+		return;
+	}
+	for (size_t i = 0; i < p->taps.n; i++)
+		if (link_exists(p, p->taps.v[i]))
+			step(p, "removing a TAP device", "link", "del", p->taps.v[i], NULL);
+	if (link_exists(p, p->bridge))
+		step(p, "removing the bridge", "link", "del", p->bridge, NULL);
+}
+
+int cmd_netsetup(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "netns", required_argument, NULL, 'N' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct net_plan p = { 0 };
+	struct conf c;
+	const char *verb;
+	int ch;
+
+	err_prog = "netsetup";
+	while ((ch = getopt_long(argc, argv, "nh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'N':
+			p.netns = optarg;
+			if (!*optarg || strchr(optarg, '/'))
+				die("--netns: '%s' is not a valid namespace name", optarg);
+			break;
+		case 'n':
+			dry_run = 1;
+			break;
+		case 'h':
+			usage();
+			close_stdout();
+			return 0;
+		default:
+			fprintf(stderr, "Try 'netsetup --help' for more information.\n");
+			return 1;
+		}
+	}
+	if (optind + 1 != argc || (strcmp(argv[optind], "up") && strcmp(argv[optind], "down"))) {
+		fprintf(stderr, "netsetup: expected 'up' or 'down'\nTry 'netsetup --help' for more information.\n");
+		return 1;
+	}
+	verb = argv[optind];
+	rapido_conf_load_or_die(&c);
+	plan_or_die(&p, &c);
+	if (!dry_run && geteuid() != 0)
+		die("must run as root to %s network devices (try: sudo ./netsetup %s)",
+		    verb[0] == 'u' ? "create" : "remove", verb);
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null_fd < 0)
+		die_errno("/dev/null");
+	if (verb[0] == 'u')
+		up(&p);
+	else
+		down(&p);
+	close(null_fd);
+	strv_free(&p.taps);
+	free(p.bridge);
+	free(p.br_addr);
+	free(p.user);
+	conf_free(&c);
+	close_stdout();
+	return 0;
+}
