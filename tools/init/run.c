@@ -111,7 +111,7 @@ int init_run_autorun(int batch)
 		if (batch) {
 			execl("/bin/bash", "bash", "/rapido/autorun.sh", (char *)NULL);
 		} else {
-			execl("/bin/bash", "-bash", "--rcfile", "/rapido/autorun.sh", "-i",
+			execl("/bin/bash", "bash", "--rcfile", "/rapido/autorun.sh", "-i",
 			      (char *)NULL);
 		}
 		warn_errno("exec /bin/bash");
