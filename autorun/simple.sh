@@ -4,7 +4,7 @@
 # -x/-f extras, then leaves a shell (or powers off in batch mode).
 #@ description: print the kernel release, run the -x/-f extras, then a shell or power-off
 #@ bins: uname cat ls mkdir rm sleep
-#@ bins-optional: dmesg ps grep sed less
+#@ bins-optional: dmesg grep sed
 #@ cpus: 1
 #@ memory: 512M
 
