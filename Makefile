@@ -144,9 +144,16 @@ demo: deps
 	./cut simple
 	./vm --batch --timeout 600
 
+# Configure a kernel tree for rapido from the fragments in kernel/ (see
+# kernel/README.md): make kernel-config KERNEL_SRC=DIR [PROFILES="NAME ..."]
+# [BASE=tinyconfig|defconfig|keep] [O=BUILD-DIR]. The variables reach the
+# script through the environment (make exports command-line variables).
+kernel-config:
+	$(Q)tools/kernel-config
+
 clean:
 	$(call quiet,CLEAN,build)
 	$(Q)rm -rf $(B) cut vm vmctl netsetup
 
-.PHONY: all tests check check-unit deps demo clean
+.PHONY: all tests check check-unit deps demo clean kernel-config
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

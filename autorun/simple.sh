@@ -5,6 +5,9 @@
 #@ description: print the kernel release, run the -x/-f extras, then a shell or power-off
 #@ bins: uname cat ls mkdir rm sleep
 #@ bins-optional: dmesg grep sed
+# nothing beyond kernel/base.config; of that, what must be built in for the
+# image to boot at all (else a silent hang, not an error)
+#@ kconfig: CONFIG_BLK_DEV_INITRD=y CONFIG_BINFMT_ELF=y CONFIG_DEVTMPFS=y CONFIG_SERIAL_8250_CONSOLE=y
 #@ cpus: 1
 #@ memory: 512M
 

@@ -164,12 +164,26 @@ int cmd_vmctl(int argc, char **argv)
 	}
 	vm = parse_uint(argv[optind], "VM number");
 	cmd = argv[optind + 1];
+	/* check the command line before talking to anyone */
+	if (!((!strcmp(cmd, "paths") && argc - optind == 2) ||
+	      ((!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) && argc - optind == 4) ||
+	      (!strcmp(cmd, "qmp") && argc - optind == 3) ||
+	      (!strcmp(cmd, "quit") && argc - optind == 2))) {
+		fprintf(stderr, "vmctl: unknown command or wrong arguments: %s\n"
+			"Try 'vmctl --help' for more information.\n", cmd);
+		return 2;
+	}
 	rapido_conf_load_or_die(&c);
 	state = rapido_state_dir_or_die(&c);
 	sock = xasprintf("%s/vm%u.qmp", state, vm);
 	np = read_paths(state, vm, &paths);
 	if (qmp_connect(&q, sock, &err)) {
 		fprintf(stderr, "vmctl: vm%u is not running or does not answer: %s\n", vm, err);
+		free(err);
+		free(paths);
+		free(sock);
+		free(state);
+		conf_free(&c);
 		return 3;
 	}
 
@@ -179,7 +193,7 @@ int cmd_vmctl(int argc, char **argv)
 		for (size_t i = 0; i < np; i++)
 			printf("%-8s %-12s %s\n", paths[i].id, paths[i].serial,
 			       present(&q, paths[i].id) ? "attached" : "failed");
-	} else if ((!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) && argc - optind == 4) {
+	} else if (!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) {
 		unsigned int d = parse_uint(argv[optind + 2], "DISK");
 		unsigned int p = parse_uint(argv[optind + 3], "PATH");
 		char *id = xasprintf("mp%up%u", d, p), *json;
@@ -207,15 +221,11 @@ int cmd_vmctl(int argc, char **argv)
 		}
 		free(json);
 		free(id);
-	} else if (!strcmp(cmd, "qmp") && argc - optind == 3) {
+	} else if (!strcmp(cmd, "qmp")) {
 		run_qmp(&q, argv[optind + 2], &reply, NULL);
 		printf("%s\n", reply);
-	} else if (!strcmp(cmd, "quit") && argc - optind == 2) {
-		run_qmp(&q, "{\"execute\": \"quit\"}", &reply, NULL);
 	} else {
-		fprintf(stderr, "vmctl: unknown command or wrong arguments: %s\n"
-			"Try 'vmctl --help' for more information.\n", cmd);
-		return 2;
+		run_qmp(&q, "{\"execute\": \"quit\"}", &reply, NULL);
 	}
 	free(reply);
 	qmp_close(&q);
