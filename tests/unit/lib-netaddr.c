@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lib-netaddr.c: IPv4 prefixes, per-VM addresses and stable MACs. */
+#include <errno.h>
+
+#include "netaddr.h"
+#include "tap.h"
+
+static void host(const char *net, unsigned int h, const char *want)
+{
+	struct ipv4_prefix p, out;
+	char buf[32] = "";
+
+	if (ipv4_prefix_parse(net, &p) == 0 && ipv4_prefix_host(&p, h, &out) == 0)
+		ipv4_prefix_format(&out, buf, sizeof(buf));
+	TAP_EQ_STR(buf, want, "host %u of %s", h, net);
+}
+
+int main(void)
+{
+	struct ipv4_prefix p, out;
+	char mac[32];
+
+	tap_plan(14);
+	tap_ok(ipv4_prefix_parse("192.168.155.1/24", &p) == 0 && p.prefix == 24, "parse a.b.c.d/24");
+	tap_ok(ipv4_prefix_parse("192.168.155.1", &p) == -EINVAL, "prefix length required");
+	tap_ok(ipv4_prefix_parse("192.168.155.300/24", &p) == -EINVAL, "octet over 255 rejected");
+	tap_ok(ipv4_prefix_parse("10.0.0.1/33", &p) == -EINVAL, "prefix over 32 rejected");
+	tap_ok(ipv4_prefix_parse("10.0.0.1/2x", &p) == -EINVAL, "junk after prefix rejected");
+	tap_ok(ipv4_prefix_parse("10.0.0.1/", &p) == -EINVAL, "empty prefix rejected");
+	host("192.168.155.1/24", 101, "192.168.155.101/24");
+	host("192.168.156.0/24", 2, "192.168.156.2/24");
+	host("10.1.0.0/16", 300, "10.1.1.44/16");
+	ipv4_prefix_parse("192.168.155.1/24", &p);
+	TAP_EQ_INT(ipv4_prefix_host(&p, 255, &out), -ERANGE, "broadcast address refused");
+	TAP_EQ_INT(ipv4_prefix_host(&p, 0, &out), -ERANGE, "network address refused");
+	vm_mac(1, 0, mac, sizeof(mac));
+	TAP_EQ_STR(mac, "02:72:70:00:01:00", "MAC of vm1 eth0");
+	vm_mac(258, 3, mac, sizeof(mac));
+	TAP_EQ_STR(mac, "02:72:70:01:02:03", "MAC of vm258 eth3");
+	tap_ok((0x02 & 0x02) && !(0x02 & 0x01), "first octet 02: locally administered, unicast");
+	return tap_done();
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tool-init.c: the guest init's kernel command line and address parsing. */
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "../../tools/init/init.h"
+#include "tap.h"
+
+int main(void)
+{
+	struct init_cmdline cl;
+	struct init_ip ip;
+
+	tap_plan(16);
+	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 "
+			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
+	TAP_EQ_INT(cl.vm, 7, "VM number");
+	TAP_EQ_INT(cl.batch, 1, "batch mode");
+	TAP_EQ_INT(cl.shares, 2, "shares");
+	TAP_EQ_INT(cl.n_ip, 2, "two interfaces");
+	TAP_EQ_STR(cl.ip[1], "eth1,10.0.2.15/24,10.0.2.2", "second interface spec kept");
+	for (unsigned int i = 0; i < cl.n_ip; i++)
+		free(cl.ip[i]);
+
+	init_cmdline_parse("rapido.vm=x rapido.batch=0", &cl);
+	tap_ok(cl.vm == 0 && cl.batch == 0 && cl.n_ip == 0, "bad or absent values ignored");
+
+	tap_ok(init_ip_parse("eth0,192.168.155.101/24", &ip) == 0, "parse interface spec");
+	TAP_EQ_STR(ip.ifname, "eth0", "  interface");
+	TAP_EQ_STR(ip.addr, "192.168.155.101", "  address");
+	TAP_EQ_INT(ip.prefix, 24, "  prefix");
+	TAP_EQ_STR(ip.gw, "", "  no gateway");
+	tap_ok(init_ip_parse("eth0,10.0.2.15/24,10.0.2.2", &ip) == 0 && !strcmp(ip.gw, "10.0.2.2"),
+	       "gateway");
+	tap_ok(init_ip_parse("eth0,10.0.2.15", &ip) < 0, "prefix required");
+	tap_ok(init_ip_parse("eth0,10.0.2.15/24,not-an-ip", &ip) < 0, "bad gateway refused");
+	tap_ok(init_ip_parse("averyveryverylongname0,10.0.2.15/24", &ip) < 0, "long interface name refused");
+
+	TAP_EQ_INT(init_status_code(0x0700), 7, "exit status 7");
+	return tap_done();
+}
