@@ -158,7 +158,11 @@ static void check_extras(const struct cut_opts *o)
 			problem("-f %s: %s", o->extras[i].arg, strerror(errno));
 }
 
-/* "#@ files: ${FSTESTS_SRC}:/fstests" -> --include SRC DEST, skipped when the key is unset */
+/*
+ * "#@ files: ${FSTESTS_SRC}:/fstests" -> --include SRC DEST, skipped when the
+ * key is unset; "autorun/configfs/lio.spec:/rapido/lio.spec" is relative to
+ * the rapido directory.
+ */
 static void resolve_files(struct cut_plan *p)
 {
 	for (size_t i = 0; i < p->prof.files.n; i++) {
@@ -187,12 +191,19 @@ static void resolve_files(struct cut_plan *p)
 		if (!colon || colon[1] != '/') {
 			problem("%s: files: '%s' is not SRC:/DEST", p->prof.path, p->prof.files.v[i]);
 		} else {
+			char *dest = xstrdup(colon + 1);
+			char *abs;
+
 			*colon = '\0';
-			if (access(src, R_OK) < 0)
-				problem("%s: %s (files entry of profile %s)", src, strerror(errno),
+			/* a relative source is part of the rapido checkout */
+			abs = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
+			if (access(abs, R_OK) < 0)
+				problem("%s: %s (files entry of profile %s)", abs, strerror(errno),
 					p->prof.name);
-			strv_push(&p->includes, src);
-			strv_push(&p->includes, colon + 1);
+			strv_push(&p->includes, abs);
+			strv_push(&p->includes, dest);
+			free(abs);
+			free(dest);
 		}
 		free(expanded);
 		free(spec);

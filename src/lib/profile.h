@@ -19,7 +19,8 @@
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
  *	#@ kconfig: kernel config symbols needed, CONFIG_X=y or CONFIG_X (y or m)
- *	#@ files: SRC[:DEST] trees or files copied in (${KEY} from rapido.conf)
+ *	#@ files: SRC:/DEST trees or files copied in; SRC may start with ${KEY}
+ *		  (skipped when KEY is unset) or be relative to the rapido dir
  *	#@ cpus: 2
  *	#@ memory: 1G
  *

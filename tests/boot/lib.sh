@@ -19,6 +19,7 @@ mkdir -p "$RD/autorun"
 ln -s "$TOP/build" "$RD/build"
 ln -s "$TOP/dracut.conf.d" "$RD/dracut.conf.d"
 ln -s "$TOP/autorun/lib" "$RD/autorun/lib"
+ln -s "$TOP/autorun/configfs" "$RD/autorun/configfs"
 for f in "$TOP"/autorun/*.sh "$TOP"/tests/fixtures/profiles/*.sh; do
 	[ -e "$f" ] && ln -s "$f" "$RD/autorun/"
 done

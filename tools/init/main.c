@@ -27,7 +27,23 @@
 #include "io.h"
 #include "init.h"
 
-static void mount_api(void)
+static int is_mountpoint(const char *dir)
+{
+	struct stat a, b;
+	char *parent = xasprintf("%s/..", dir);
+	int rc = stat(dir, &a) == 0 && stat(parent, &b) == 0 && a.st_dev != b.st_dev;
+
+	free(parent);
+	return rc;
+}
+
+/*
+ * sysfs creates /sys/kernel/{config,debug} only once configfs and debugfs
+ * are registered; in the Debian kernel configfs is a module. So this runs
+ * again after the profile's modules are loaded (late = 1), mounting what
+ * has appeared meanwhile.
+ */
+static void mount_api(int late)
 {
 	static const struct {
 		const char *src, *dir, *type;
@@ -51,7 +67,13 @@ static void mount_api(void)
 		 * sysfs creates /sys/kernel/{config,debug} only when configfs
 		 * and debugfs are registered (a module may not be loaded yet).
 		 */
-		if (!strncmp(mounts[i].dir, "/sys/kernel/", 12) && access(mounts[i].dir, F_OK) < 0)
+		int kernel_dir = !strncmp(mounts[i].dir, "/sys/kernel/", 12);
+
+		if (late != kernel_dir)
+			continue;
+		if (kernel_dir && access(mounts[i].dir, F_OK) < 0)
+			continue;
+		if (late && is_mountpoint(mounts[i].dir))
 			continue;
 		if (mkdir(mounts[i].dir, 0755) < 0 && errno != EEXIST)
 			warn_errno("mkdir %s", mounts[i].dir);
@@ -139,7 +161,7 @@ int main(int argc, char **argv)
 	(void)argv;
 	err_prog = "rapido-init";
 	open_console();
-	mount_api();
+	mount_api(0);
 	init_parse_cmdline(&cl);
 	init_set_hostname(cl.vm);
 	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
@@ -156,6 +178,7 @@ int main(int argc, char **argv)
 	if (chdir("/root") < 0)
 		warn_errno("chdir /root");
 	load_modules();
+	mount_api(1);
 	init_mount_shares(&cl);
 	init_net_up(&cl);
 

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+# configfs.sh: shell functions for profiles that set up configfs trees
+# (LIO, USB gadgets, nvmet) with rapido-configfs. Sourced into every
+# profile's shell: only function definitions here, nothing runs.
+
+# cfs_fail MSG: report a failure of a configfs profile and stop with status 1
+cfs_fail() {
+	echo "rapido: FAILED: $*" >&2
+	# the kernel's last words, if the image has dmesg
+	command -v dmesg > /dev/null &&
+		dmesg | { mapfile -t l; printf '%s\n' "${l[@]: -30}"; } >&2
+	exit 1
+}
+
+# cfs_mount: mount configfs at /sys/kernel/config unless it is mounted. The
+# init mounts it only when it was there at boot, which it is not when
+# configfs is a module (Debian) loaded with the profile's modules.
+cfs_mount() {
+	local dev dir type rest
+
+	while read -r dev dir type rest; do
+		[ "$dir" = /sys/kernel/config ] && [ "$type" = configfs ] && return 0
+	done < /proc/mounts
+	[ -d /sys/kernel/config ] ||
+		cfs_fail "/sys/kernel/config missing: configfs is not in this kernel (modprobe configfs)"
+	mount -t configfs configfs /sys/kernel/config ||
+		cfs_fail "mount -t configfs configfs /sys/kernel/config"
+}
+
+# cfs_wait PATH [TENTHS]: wait for PATH to exist, up to TENTHS/10 s (default
+# 30 s: a TCG guest on a busy host is slow)
+cfs_wait() {
+	local i n=${2:-300}
+
+	for ((i = 0; i < n; i++)); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	[ -e "$1" ]
+}
+
+# cfs_wait_gone PATH [TENTHS]: wait for PATH to go away (default 30 s)
+cfs_wait_gone() {
+	local i n=${2:-300}
+
+	for ((i = 0; i < n; i++)); do
+		[ -e "$1" ] || return 0
+		sleep 0.1
+	done
+	! [ -e "$1" ]
+}
+
+# cfs_tree DIR...: a sorted listing of everything under the DIRs (missing ones
+# count as empty), to compare a configfs tree before and after
+cfs_tree() {
+	local d
+
+	for d in "$@"; do
+		[ -e "$d" ] && find "$d"
+	done | sort
+}
+
+# cfs_same_tree WHAT BEFORE-FILE DIR...: fail unless the tree under the DIRs
+# is the one listed in BEFORE-FILE
+cfs_same_tree() {
+	local what=$1 before=$2 after
+
+	shift 2
+	after=$(cfs_tree "$@")
+	if [ "$after" != "$(cat "$before")" ]; then
+		echo "rapido: $what: configfs differs from before the setup:" >&2
+		if command -v diff > /dev/null; then
+			diff "$before" <(echo "$after") >&2
+		else
+			echo "$after" >&2
+		fi
+		return 1
+	fi
+	echo "rapido: $what: configfs is as it was before the setup"
+}
+
+# cfs_empty_dir DIR: fail unless DIR holds nothing at all
+cfs_empty_dir() {
+	local left
+
+	[ -d "$1" ] || return 0
+	left=$(find "$1" -mindepth 1 -maxdepth 1)
+	[ -z "$left" ] && return 0
+	echo "rapido: left behind in $1:" $left >&2
+	return 1
+}
+
+# cfs_data_file FILE SIZE-MIB: SIZE-MIB MiB of random data in FILE (no two
+# files, nor two blocks, alike, so misplaced blocks show up)
+cfs_data_file() {
+	dd if=/dev/urandom of="$1" bs=1M count="$2" status=none ||
+		cfs_fail "dd if=/dev/urandom of=$1"
+}
+
+# cfs_rw_check DEV FILE WHAT: write FILE to the start of DEV with O_DIRECT,
+# read it back with O_DIRECT and compare
+cfs_rw_check() {
+	local dev=$1 f=$2 what=$3 size
+
+	size=$(stat -c %s "$f")
+	dd if="$f" of="$dev" bs=64K oflag=direct conv=fsync status=none ||
+		cfs_fail "$what: write $f to $dev"
+	dd if="$dev" of="$f.back" bs=64K iflag=direct count=$((size / 65536)) status=none ||
+		cfs_fail "$what: read back $dev"
+	cmp "$f" "$f.back" || cfs_fail "$what: $dev gave back other data than written"
+	rm -f "$f.back"
+	echo "rapido: $what: $((size >> 20)) MiB written to $dev and read back"
+}
