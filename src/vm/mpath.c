@@ -22,6 +22,21 @@ char *vm_mpath_serial(size_t disk)
 	return xasprintf("RAPIDOMP%zu", disk);
 }
 
+/*
+ * NAA-5 WWN for VPD page 0x83, the same on every path: without one, qemu's
+ * scsi-hd reports only a vendor-specific designator, which the kernel's
+ * sysfs wwid attribute and multipath's udev-free mode cannot use.
+ */
+char *vm_mpath_wwn(size_t disk)
+{
+	return xasprintf("0x5000c0de%08zx", disk);
+}
+
+size_t vm_mpath_scsi_id(size_t disk, unsigned int path, unsigned int paths)
+{
+	return disk * paths + path;
+}
+
 void vm_mpath_check_or_die(const char *file, int *direct)
 {
 	struct stat st;
@@ -60,11 +75,16 @@ void vm_mpath_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "-blockdev");
 		strv_pushf(argv, "driver=file,node-name=mp%zu,filename=%s,cache.direct=%s,locking=off",
 			   d, file, l->mpath[d].direct ? "on" : "off");
+		char *wwn = vm_mpath_wwn(d);
+
 		for (unsigned int p = 0; p < l->mpath_paths; p++) {
+			/* a fixed SCSI address per path, so a restored path comes back where it was */
 			strv_push(argv, "-device");
-			strv_pushf(argv, "scsi-hd,bus=scsi0.0,drive=mp%zu,id=mp%zup%u,serial=%s,share-rw=on",
-				   d, d, p, serial);
+			strv_pushf(argv, "scsi-hd,bus=scsi0.0,drive=mp%zu,id=mp%zup%u,serial=%s,wwn=%s,"
+				   "scsi-id=%zu,lun=0,share-rw=on", d, d, p, serial, wwn,
+				   vm_mpath_scsi_id(d, p, l->mpath_paths));
 		}
+		free(wwn);
 		free(serial);
 		free(file);
 	}

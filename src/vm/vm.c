@@ -98,7 +98,7 @@ static void check_share(const char *dir)
 		die("share directory %s is not a directory", dir);
 }
 
-/* vmN.mpath tells ./vmctl which paths exist: "mp0p1 SERIAL FILE" per line */
+/* vmN.mpath tells ./vmctl which paths exist: "mp0p1 SERIAL WWN SCSI-ID FILE" per line */
 static void write_mpath_list(const char *state, const struct vm_launch *l)
 {
 	char *path = xasprintf("%s/vm%u.mpath", state, l->vm);
@@ -110,11 +110,13 @@ static void write_mpath_list(const char *state, const struct vm_launch *l)
 	if (!f)
 		die_errno("open_memstream");
 	for (size_t d = 0; d < l->n_mpath; d++) {
-		char *serial = vm_mpath_serial(d);
+		char *serial = vm_mpath_serial(d), *wwn = vm_mpath_wwn(d);
 
 		for (unsigned int p = 0; p < l->mpath_paths; p++)
-			fprintf(f, "mp%zup%u %s %s\n", d, p, serial, l->mpath[d].file);
+			fprintf(f, "mp%zup%u %s %s %zu %s\n", d, p, serial, wwn,
+				vm_mpath_scsi_id(d, p, l->mpath_paths), l->mpath[d].file);
 		free(serial);
+		free(wwn);
 	}
 	fclose(f);
 	rc = write_file_atomic(path, text, len, 0644);
@@ -180,6 +182,9 @@ int cmd_vm(int argc, char **argv)
 	l.mpath_paths = (unsigned int)conf_number(&c, "QEMU_MPATH_PATHS", o.mpath_paths, 2, 16);
 	if (o.mpath.n && l.mpath_paths < 1)
 		die("a multipath disk needs at least one path");
+	if (o.mpath.n * l.mpath_paths > 256)
+		die("%zu multipath disks x %u paths need more than the 256 SCSI targets of one "
+		    "virtio-scsi controller", o.mpath.n, l.mpath_paths);
 	mpath = xcalloc(o.mpath.n, sizeof(*mpath));
 	for (size_t i = 0; i < o.mpath.n; i++) {
 		mpath[i].file = o.mpath.v[i];

@@ -84,6 +84,9 @@ int vm_accel_parse(const char *s, enum vm_accel *out);
 void vm_mpath_argv(const struct vm_launch *l, struct strv *argv);
 /* Serial number of disk i (VPD page 0x80), the same on every path. */
 char *vm_mpath_serial(size_t disk);
+char *vm_mpath_wwn(size_t disk);
+/* SCSI target id of a path: disk * paths + path (virtio-scsi allows 0..255) */
+size_t vm_mpath_scsi_id(size_t disk, unsigned int path, unsigned int paths);
 /* Validate FILE and probe O_DIRECT; dies with the path on errors. */
 void vm_mpath_check_or_die(const char *file, int *direct);
 

@@ -38,9 +38,11 @@ static void usage(void)
 struct path_info {
 	char id[32];
 	char serial[64];
+	char wwn[32];
+	unsigned int scsi_id;
 };
 
-/* vmN.mpath: "mp0p1 RAPIDOMP0 /backing/file" lines written by ./vm */
+/* vmN.mpath: "mp0p1 RAPIDOMP0 WWN SCSI-ID /backing/file" lines written by ./vm */
 static size_t read_paths(const char *state, unsigned int vm, struct path_info **out)
 {
 	char *path = xasprintf("%s/vm%u.mpath", state, vm), *text;
@@ -54,7 +56,7 @@ static size_t read_paths(const char *state, unsigned int vm, struct path_info **
 	}
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		p = xrealloc(p, (n + 1) * sizeof(*p));
-		if (sscanf(line, "%31s %63s", p[n].id, p[n].serial) == 2)
+		if (sscanf(line, "%31s %63s %31s %u", p[n].id, p[n].serial, p[n].wwn, &p[n].scsi_id) == 4)
 			n++;
 	}
 	free(text);
@@ -213,9 +215,12 @@ int cmd_vmctl(int argc, char **argv)
 			}
 			printf("vm%u: path %s failed\n", vm, id);
 		} else {
+			/* the same properties ./vm gave it (src/vm/mpath.c) */
 			json = xasprintf("{\"execute\": \"device_add\", \"arguments\": {\"driver\": \"scsi-hd\", "
 					 "\"bus\": \"scsi0.0\", \"drive\": \"mp%u\", \"id\": \"%s\", "
-					 "\"serial\": \"%s\", \"share-rw\": true}}", d, id, pi->serial);
+					 "\"serial\": \"%s\", \"wwn\": %llu, \"scsi-id\": %u, \"lun\": 0, "
+					 "\"share-rw\": true}}", d, id, pi->serial, strtoull(pi->wwn, NULL, 16),
+					 pi->scsi_id);
 			run_qmp(&q, json, &reply, NULL);
 			printf("vm%u: path %s restored\n", vm, id);
 		}
