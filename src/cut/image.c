@@ -9,7 +9,6 @@
  *	rapido/lib/NAME.sh	autorun/lib, shared guest shell functions
  *	rapido/autorun/NN-*	the profile script, then each -x / -f extra
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,36 +62,21 @@ static int add_path_file(struct cpio_writer *w, const char *name, const char *pa
 	return 0;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int add_guest_lib(struct cpio_writer *w, const struct cut_plan *p, FILE *autorun, char **err)
 {
 	char *dir = xasprintf("%s/autorun/lib", p->rapido_dir);
 	struct strv names = STRV_INIT;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int rc = 0;
+	int rc;
 
 	cpio_add_dir(w, "rapido/lib", 0755);
-	if (!d) {
-		rc = errno == ENOENT ? 0 : -errno;
-		if (rc)
-			*err = xasprintf("%s: %s", dir, strerror(-rc));
+	rc = strv_list_dir(&names, dir, ".sh");
+	if (rc == -ENOENT) {
+		rc = 0;
+	} else if (rc) {
+		*err = xasprintf("%s: %s", dir, strerror(-rc));
 		free(dir);
 		return rc;
 	}
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (l > 3 && !strcmp(de->d_name + l - 3, ".sh"))
-			strv_push(&names, de->d_name);
-	}
-	closedir(d);
-	if (names.n)
-		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
 	for (size_t i = 0; i < names.n && !rc; i++) {
 		char *src = xasprintf("%s/%s", dir, names.v[i]);
 		char *dst = xasprintf("rapido/lib/%s", names.v[i]);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* list.c: ./cut --list prints every profile with its one-line purpose. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,30 +8,15 @@
 #include "err.h"
 #include "rapido.h"
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int cut_list(void)
 {
 	char *dir = xasprintf("%s/autorun", rapido_dir());
 	struct strv names = STRV_INIT;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int bad = 0;
+	int bad = 0, rc;
 
-	if (!d)
-		die_errno("cannot list profiles in %s", dir);
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (l > 3 && !strcmp(de->d_name + l - 3, ".sh"))
-			strv_push(&names, de->d_name);
-	}
-	closedir(d);
-	if (names.n)
-		qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	rc = strv_list_dir(&names, dir, ".sh");
+	if (rc)
+		die_err(rc, "cannot list profiles in %s", dir);
 	for (size_t i = 0; i < names.n; i++) {
 		char *name = xstrndup(names.v[i], strlen(names.v[i]) - 3);
 		char *path = xasprintf("%s/%s", dir, names.v[i]);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* strv.c: growable argv vectors; command lines are built here, never as strings. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,4 +94,37 @@ void strv_print_quoted(FILE *f, const struct strv *sv)
 		shell_quote(f, sv->v[i]);
 		fputc('\n', f);
 	}
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strv_sort(struct strv *sv)
+{
+	if (sv->n)
+		qsort(sv->v, sv->n, sizeof(*sv->v), str_cmp);
+}
+
+int strv_list_dir(struct strv *sv, const char *dir, const char *suffix)
+{
+	struct strv names = STRV_INIT;
+	size_t sl = strlen(suffix);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > sl && !strcmp(de->d_name + l - sl, suffix))
+			strv_push(&names, de->d_name);
+	}
+	closedir(d);
+	strv_sort(&names);
+	strv_push_all(sv, &names);
+	strv_free(&names);
+	return 0;
 }

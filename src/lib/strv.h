@@ -21,6 +21,14 @@ void strv_push_all(struct strv *sv, const struct strv *from);
 char **strv_argv(struct strv *sv);
 void strv_free(struct strv *sv);
 int strv_contains(const struct strv *sv, const char *s);
+/* Sort the vector's strings (strcmp order). */
+void strv_sort(struct strv *sv);
+/*
+ * Append the names of the entries of DIR ending in SUFFIX, sorted.
+ * Returns 0, or -errno if DIR cannot be read (nothing appended).
+ */
+int strv_list_dir(struct strv *sv, const char *dir, const char *suffix);
+
 /* Print one argument per line, shell-quoted where needed (for --dry-run). */
 void strv_print_quoted(FILE *f, const struct strv *sv);
 /* Write s to f quoted so a POSIX shell would read it back as one word. */

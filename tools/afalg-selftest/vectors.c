@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex.h"
 #include "err.h"
 #include "vectors.h"
 
@@ -291,17 +292,6 @@ const struct hash_alg *hash_alg_by_name(const char *name)
 	return NULL;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len)
 {
 	size_t n = strlen(hex);
@@ -311,7 +301,7 @@ int hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len)
 	if (n / 2 > max)
 		return -ENOSPC;
 	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "hex.h"
 #include "fmt.h"
 
 static const struct {
@@ -44,17 +45,6 @@ void afsum_hex(char *out, const unsigned char *d, size_t n)
 	out[2 * n] = '\0';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 bool afsum_hex_equal(const char *hex, size_t hex_len, const unsigned char *d, size_t n)
 {
 	size_t i;
@@ -62,7 +52,7 @@ bool afsum_hex_equal(const char *hex, size_t hex_len, const unsigned char *d, si
 	if (hex_len != 2 * n)
 		return false;
 	for (i = 0; i < n; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0 || (unsigned)(hi << 4 | lo) != d[i])
 			return false;

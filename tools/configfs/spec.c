@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex.h"
 #include "err.h"
 #include "spec.h"
 
@@ -96,17 +97,6 @@ static int expand(struct parser *p, const char *line, size_t len, size_t *i)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A "..." part starting after the opening quote; leaves *i after the closing one. */
 static int lex_dquote(struct parser *p, const char *line, size_t len, size_t *i)
 {
@@ -134,8 +124,8 @@ static int lex_dquote(struct parser *p, const char *line, size_t len, size_t *i)
 			buf_putc(&p->b, c);
 			break;
 		case 'x':
-			hi = *i < len ? hexval(line[*i]) : -1;
-			lo = *i + 1 < len ? hexval(line[*i + 1]) : -1;
+			hi = *i < len ? hex_digit(line[*i]) : -1;
+			lo = *i + 1 < len ? hex_digit(line[*i + 1]) : -1;
 			if (hi < 0 || lo < 0)
 				return perr(p, "\\x needs two hex digits");
 			if (!hi && !lo)

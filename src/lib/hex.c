@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hex.c: hexadecimal digits, shared by the helpers that parse digests and values. */
+#include "hex.h"
+
+int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
