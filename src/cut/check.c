@@ -31,6 +31,15 @@ static void problem(const char *fmt, ...)
 	problems++;
 }
 
+static void add_optional_bin(struct cut_plan *p, const char *name)
+{
+	char *path = find_in_path(name);
+
+	if (path && !strv_contains(&p->bins, path))
+		strv_push(&p->bins, path);
+	free(path);
+}
+
 static void resolve_bins(struct cut_plan *p)
 {
 	static const char *const base[] = { "bash" };
@@ -53,12 +62,33 @@ static void resolve_bins(struct cut_plan *p)
 			strv_push(&p->bins, path);
 		free(path);
 	}
-	for (size_t i = 0; i < p->prof.bins_opt.n; i++) {
-		char *path = find_in_path(p->prof.bins_opt.v[i]);
+	for (size_t i = 0; i < p->prof.bins_opt.n; i++)
+		add_optional_bin(p, p->prof.bins_opt.v[i]);
+	/* "KEY=bin": only when rapido.conf sets KEY (e.g. xfstests' tools with FSTESTS_SRC) */
+	for (int opt = 0; opt < 2; opt++) {
+		const struct strv *l = opt ? &p->prof.bins_opt_if : &p->prof.bins_if;
 
-		if (path && !strv_contains(&p->bins, path))
-			strv_push(&p->bins, path);
-		free(path);
+		for (size_t i = 0; i < l->n; i++) {
+			char *key = xstrdup(l->v[i]), *bin = strchr(key, '=');
+			const char *v;
+			char *path;
+
+			*bin++ = '\0';
+			v = conf_get(&p->conf, key);
+			if (v && *v) {
+				if (opt) {
+					add_optional_bin(p, bin);
+				} else if (!(path = find_in_path(bin))) {
+					problem("%s: host binary '%s' not found in PATH (needed by profile %s "
+						"when %s is set)", p->prof.path, bin, p->prof.name, key);
+				} else {
+					if (!strv_contains(&p->bins, path))
+						strv_push(&p->bins, path);
+					free(path);
+				}
+			}
+			free(key);
+		}
 	}
 	strv_free(&all);
 }

@@ -9,6 +9,7 @@
 #include "err.h"
 #include "io.h"
 #include "profile.h"
+#include "conf.h"
 #include "size.h"
 
 int profile_name_valid(const char *name)
@@ -84,6 +85,24 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	for (char *e = val + strlen(val); e > val && isspace((unsigned char)e[-1]);)
 		*--e = '\0';
 
+	if (!strncmp(key, "bins-if ", 8) || !strncmp(key, "bins-optional-if ", 17)) {
+		const char *cond = strchr(key, ' ') + 1;
+		struct strv words = STRV_INIT;
+
+		while (*cond == ' ')
+			cond++;
+		if (!conf_key_valid(cond)) {
+			*err = xasprintf("%s:%d: %s: expected a rapido.conf key name after '%.*s'",
+					 path, lineno, key, (int)(strchr(key, ' ') - key), key);
+			return -EINVAL;
+		}
+		list = key[5] == 'i' ? &p->bins_if : &p->bins_opt_if;
+		split_words(&words, val);
+		for (size_t i = 0; i < words.n; i++)
+			strv_pushf(list, "%s=%s", cond, words.v[i]);
+		strv_free(&words);
+		return 0;
+	}
 	list = list_for(p, key);
 	if (list) {
 		split_words(list, val);
@@ -118,6 +137,7 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 		return 0;
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
+			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, helpers, conf, conf-optional, kconfig, files, cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
@@ -168,6 +188,8 @@ void profile_free(struct profile *p)
 	free(p->description);
 	strv_free(&p->bins);
 	strv_free(&p->bins_opt);
+	strv_free(&p->bins_if);
+	strv_free(&p->bins_opt_if);
 	strv_free(&p->modules);
 	strv_free(&p->modules_opt);
 	strv_free(&p->helpers);

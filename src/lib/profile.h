@@ -13,6 +13,8 @@
  *	#@ description: one line shown by ./cut --list
  *	#@ bins: host binaries the image needs (names or absolute paths)
  *	#@ bins-optional: binaries included when the host has them
+ *	#@ bins-if KEY: binaries required only when rapido.conf sets KEY
+ *	#@ bins-optional-if KEY: included when KEY is set and the host has them
  *	#@ modules: kernel modules loaded at boot (must exist for the kernel)
  *	#@ modules-optional: modules included and loaded when the kernel has them
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
@@ -31,6 +33,7 @@ struct profile {
 	char *path;
 	char *description;
 	struct strv bins, bins_opt;
+	struct strv bins_if, bins_opt_if;	/* "KEY=binary" entries */
 	struct strv modules, modules_opt;
 	struct strv helpers;
 	struct strv conf, conf_opt;

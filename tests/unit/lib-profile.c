@@ -40,7 +40,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(14);
+	tap_plan(17);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -53,6 +53,8 @@ int main(void)
 		  "#@ kconfig: CONFIG_ZRAM CONFIG_BTRFS_FS=y\n"
 		  "#@ cpus: 2\n"
 		  "#@ memory: 1G\n"
+		  "#@ bins-if FSTESTS_SRC: xfs_io fio\n"
+		  "#@ bins-optional-if FSTESTS_SRC: quota\n"
 		  "echo '#@ not a header: in code'\n", &p, &err);
 	tap_ok(rc == 0, "loads (%s)", err ? err : "ok");
 	TAP_EQ_STR(p.description, "test profile", "description");
@@ -62,12 +64,16 @@ int main(void)
 	TAP_EQ_INT(p.kconfig.n, 2, "kconfig symbols");
 	TAP_EQ_INT(p.cpus, 2, "cpus");
 	TAP_EQ_INT(p.memory, 1ULL << 30, "memory");
+	TAP_EQ_STR(p.bins_if.n == 2 ? p.bins_if.v[1] : NULL, "FSTESTS_SRC=fio", "bins-if KEY");
+	TAP_EQ_STR(p.bins_opt_if.n == 1 ? p.bins_opt_if.v[0] : NULL, "FSTESTS_SRC=quota",
+		   "bins-optional-if KEY");
 	profile_free(&p);
 
 	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\"");
 	bad("#@ description: x\n#@ cpus: lots\n", "p.sh:2: cpus: expected a number");
 	bad("#@ description: x\n\n#@ memory: 12\n", "p.sh:3: memory: expected a size");
 	bad("#@ bins: x\n", "no '#@ description:' line");
+	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");
 	tap_ok(profile_name_valid("fstests_local") && !profile_name_valid("../x") &&
 	       !profile_name_valid(""), "profile names are plain words");

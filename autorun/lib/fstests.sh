@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: GPL-2.0
+# fstests.sh: guest shell functions for the fstests_* profiles (xfstests set-up).
+# Sourced into every image before the profile, so it only defines functions.
+
+# Filesystems the fstests profiles can make and mount on a zram disk.
+_fstests_known_fs="btrfs xfs ext4"
+
+# _fstests_check_fs FS: fail with a clear message unless FS is usable here
+_fstests_check_fs() {
+	local fs=$1
+	case " $_fstests_known_fs " in
+	*" $fs "*) ;;
+	*) _fatal "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
+	esac
+	# the init loaded the modules the image has; a kernel may build it in
+	if ! grep -qw "$fs" /proc/filesystems && ! modprobe -q "$fs" 2>/dev/null; then
+		_fatal "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
+			"filesystem (no module $fs in the image, not built in)"
+	fi
+	grep -qw "$fs" /proc/filesystems ||
+		_fatal "modprobe $fs worked but $fs is not in /proc/filesystems"
+	command -v "mkfs.$fs" > /dev/null ||
+		_fatal "mkfs.$fs is not in the image: install it on the host" \
+			"(btrfs-progs, xfsprogs or e2fsprogs) and ./cut again"
+}
+
+# _fstests_mkfs_args FS: the --mkfs-arg options rapido-zram should pass:
+# overwrite any old signature (rapido-zram adds -F for ext*), and no
+# discard: a new zram disk holds nothing to discard
+_fstests_mkfs_args() {
+	case "$1" in
+	btrfs|xfs) echo "--mkfs-arg -f --mkfs-arg -K" ;;
+	ext4) echo "--mkfs-arg -E --mkfs-arg nodiscard" ;;
+	esac
+}
+
+# _fstests_zram_add LOG ARGS...: rapido-zram add ARGS; prints the device.
+# mkfs chatter goes to LOG and is shown only when something fails.
+_fstests_zram_add() {
+	local log=$1 dev
+	shift
+	if ! dev=$(rapido-zram add "$@" 2> "$log"); then
+		cat "$log" >&2
+		return 1
+	fi
+	echo "$dev"
+}
+
+# _fstests_missing NAME...: print the NAMEs not found in PATH, space separated
+_fstests_missing() {
+	local b out=()
+	for b; do
+		command -v "$b" > /dev/null 2>&1 || out+=("$b")
+	done
+	echo "${out[*]}"
+}
+
+# _fstests_required_bins FS: what xfstests' common/config refuses to run without
+_fstests_required_bins() {
+	local common="awk sed grep bc df wc xfs_io mount umount perl diff"
+	case "$1" in
+	btrfs) echo "$common mkfs.btrfs btrfs" ;;
+	xfs) echo "$common mkfs.xfs xfs_repair xfs_db" ;;
+	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
+	esac
+}
+
+# Wanted by many tests (_require_* skips or fails them without these).
+_fstests_wanted_bins="fio getfattr setfattr getfacl setfacl chattr lsattr findmnt blkid
+	blockdev dd hostname getconf killall fuser filefrag fallocate losetup dmsetup
+	mkswap swapon swapoff wipefs lsblk md5sum stat truncate xfs_db xfs_repair
+	xfs_admin xfs_growfs xfs_quota xfs_freeze xfs_logprint xfs_metadump
+	xfs_mdrestore xfs_spaceman btrfs btrfstune e2fsck tune2fs dumpe2fs debugfs
+	resize2fs fsck mkfs timeout dmesg"
+
+# _fstests_is_mounted DIR: 0 if something is mounted on DIR
+_fstests_is_mounted() {
+	local _ dir rest
+	while read -r _ dir rest; do
+		[ "$dir" = "$1" ] && return 0
+	done < /proc/mounts
+	return 1
+}
+
+# _fstests_add_users: the users and groups xfstests' tests run things as.
+# The initramfs has no /etc/passwd of its own; the root file system is
+# writable, so they are simply written (useradd is not needed).
+_fstests_add_users() {
+	local u uid=1000
+	[ -e /etc/passwd ] || echo "root:x:0:0:root:/root:/bin/bash" > /etc/passwd
+	[ -e /etc/group ] || echo "root:x:0:" > /etc/group
+	grep -q '^nobody:' /etc/passwd ||
+		echo "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin" >> /etc/passwd
+	grep -q '^nogroup:' /etc/group || echo "nogroup:x:65534:" >> /etc/group
+	for u in fsgqa fsgqa2 123456-fsgqa; do
+		grep -q "^$u:" /etc/passwd ||
+			echo "$u:x:$uid:$uid::/home/$u:/bin/bash" >> /etc/passwd
+		grep -q "^$u:" /etc/group || echo "$u:x:$uid:" >> /etc/group
+		mkdir -p "/home/$u" && chown "$uid:$uid" "/home/$u" 2>/dev/null
+		uid=$((uid + 1))
+	done
+}
+
+# _fstests_write_config FILE: xfstests' config for the devices set up at boot
+_fstests_write_config() {
+	local f=$1
+	if [ -e "$f" ] && ! grep -q '^# written by rapido' "$f"; then
+		mv "$f" "$f.orig" && echo "fstests: the tree's own $f kept as $f.orig"
+	fi
+	{
+		echo "# written by rapido (profile $RAPIDO_PROFILE) at boot; not used outside the VM"
+		echo "export FSTYP=$FSTYP"
+		echo "export TEST_DEV=$TEST_DEV"
+		echo "export TEST_DIR=$TEST_DIR"
+		echo "export SCRATCH_DEV=$SCRATCH_DEV"
+		echo "export SCRATCH_MNT=$SCRATCH_MNT"
+		[ -n "${RESULT_BASE:-}" ] && echo "export RESULT_BASE=$RESULT_BASE"
+	} > "$f"
+}
+
+# _fstests_missing_libs DIR...: shared libraries that ELF programs under DIR
+# need and the image lacks (./cut copies a files: tree as it is, without the
+# libraries its programs link). Prints them space separated. The loader
+# lists them as ldd does (ldd itself, a script, is not in the image); one
+# process per program, so the callers keep DIRs short (ltp/, not src/).
+_fstests_missing_libs() {
+	local ldso f line magic lib libs=()
+	local -A seen=()
+	for ldso in /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1 /lib/ld-linux.so.2; do
+		[ -x "$ldso" ] && break
+	done
+	[ -x "$ldso" ] || return 0
+	while read -r f; do
+		IFS= read -r -N 4 magic < "$f" 2> /dev/null
+		[ "$magic" = $'\x7fELF' ] || continue
+		while read -r line; do
+			case "$line" in
+			*"=> not found"*)
+				lib=${line%% *}
+				[ -n "${seen[$lib]:-}" ] || libs+=("$lib")
+				seen[$lib]=1
+				;;
+			esac
+		done < <(LD_TRACE_LOADED_OBJECTS=1 "$ldso" "$f" 2>/dev/null)
+	done < <(find "$@" -maxdepth 2 -type f -perm -u+x 2>/dev/null)
+	echo "${libs[*]}"
+}
