@@ -404,7 +404,12 @@ static int set_algorithm(struct zram_ctx *z, const struct zram_dev *d, const cha
 	rc = zram_write(z, path, alg);
 	if (rc == -EINVAL) {
 		list = alg_list(z, d);
-		if (list) {
+		if (list && zram_alg_listed(list, alg)) {
+			/* zram lists what it was built to know, not what the crypto API has loaded */
+			zram_seterr(z, "compression algorithm '%s' is listed for /dev/%s but the kernel "
+				    "refused it: its crypto module (e.g. %s) is probably not loaded or not "
+				    "in the image (%s)", alg, d->name, alg, z->msg);
+		} else if (list) {
 			char *names = zram_alg_names(list);
 
 			zram_seterr(z, "unknown compression algorithm '%s' for /dev/%s; available: %s (%s)",
