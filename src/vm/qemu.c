@@ -79,6 +79,12 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 
 	strv_push(&append, "console=ttyS0");
 	strv_push(&append, "panic=-1");
+	/*
+	 * Under TCG on a busy host the kernel's IO-APIC timer check can miss
+	 * its ticks and panic ("IO-APIC + timer doesn't work!"); skip it.
+	 */
+	if (l->accel == ACCEL_TCG)
+		strv_push(&append, "no_timer_check");
 	strv_pushf(&append, "rapido.vm=%u", l->vm);
 	if (l->batch)
 		strv_push(&append, "rapido.batch=1");

@@ -46,8 +46,8 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-m"), "1024M", "memory in MiB");
 	TAP_EQ_STR(after(&argv, "-initrd"), "/i/my initrd", "initrd with a space stays one argument");
 	TAP_EQ_STR(after(&argv, "-append"),
-		   "console=ttyS0 panic=-1 rapido.vm=3 rapido.batch=1 rapido.shares=1 quiet foo=a;b",
-		   "kernel command line: console, panic=-1, VM number, batch, shares, extras");
+		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 rapido.batch=1 rapido.shares=1 quiet foo=a;b",
+		   "kernel command line: console, panic=-1, TCG timer, VM number, batch, shares, extras");
 	tap_ok(index_of(&argv, "-no-reboot") > 0, "-no-reboot so a panic ends qemu");
 	tap_ok(index_of(&argv, "-nodefaults") > 0, "-nodefaults");
 	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/s/vm3.log",

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0
+# net.sh: shell functions for network server and client profiles (dropbear,
+# samba_local, cifs): users, addresses, TCP ports, serving until told to
+# stop. Sourced into every profile's shell: only function definitions here,
+# nothing runs. Bash builtins only (plus sleep), so any image can use them.
+
+# net_fail MSG: report a failure and stop the autorun with status 1
+net_fail() {
+	echo "rapido: FAILED: $*" >&2
+	exit 1
+}
+
+# net_addrs: this VM's addresses as ./vm gave them (rapido.ip= on the
+# kernel command line), one "IFACE ADDR/PREFIX" line each
+net_addrs() {
+	local w ifc addr rest
+
+	for w in $(< /proc/cmdline); do
+		case $w in
+		rapido.ip=*)
+			IFS=, read -r ifc addr rest <<< "${w#rapido.ip=}"
+			echo "$ifc $addr"
+			;;
+		esac
+	done
+}
+
+# net_users: /etc/passwd, /etc/group and /etc/shells with root (home /root,
+# shell /bin/bash). The image has none of them; servers need them
+# (getpwnam for the home directory and shell, getusershell).
+net_users() {
+	[ -e /etc/passwd ] || echo "root:x:0:0:root:/root:/bin/bash" > /etc/passwd || return 1
+	[ -e /etc/group ] || echo "root:x:0:" > /etc/group || return 1
+	[ -e /etc/shells ] || printf '/bin/sh\n/bin/bash\n/usr/bin/bash\n' > /etc/shells || return 1
+	# Samba's guest account, and what unmapped ids become
+	net_user_uid nobody > /dev/null ||
+		echo "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin" >> /etc/passwd || return 1
+	_net_has_group nogroup || echo "nogroup:x:65534:" >> /etc/group
+}
+
+# _net_has_group NAME: true if /etc/group has NAME
+_net_has_group() {
+	local name
+
+	while IFS=: read -r name _; do
+		[ "$name" = "$1" ] && return 0
+	done < /etc/group
+	return 1
+}
+
+# net_user_uid NAME: print NAME's uid from /etc/passwd; false if absent
+net_user_uid() {
+	local name uid
+
+	while IFS=: read -r name _ uid _; do
+		[ "$name" = "$1" ] && { echo "$uid"; return 0; }
+	done < /etc/passwd
+	return 1
+}
+
+# net_add_user NAME: a user with a group of its own, the first free uid
+# from 1000, home /home/NAME; nothing if NAME exists
+net_add_user() {
+	local uid=1000 u
+
+	net_users || return 1
+	net_user_uid "$1" > /dev/null && return 0
+	while IFS=: read -r _ _ u _; do
+		# system ids above 60000 (nobody) do not count
+		[ "$u" -ge "$uid" ] 2> /dev/null && [ "$u" -lt 60000 ] && uid=$((u + 1))
+	done < /etc/passwd
+	echo "$1:x:$uid:$uid::/home/$1:/bin/bash" >> /etc/passwd || return 1
+	echo "$1:x:$uid:" >> /etc/group || return 1
+	mkdir -p "/home/$1" && chown "$uid:$uid" "/home/$1"
+}
+
+# _net_tcp_count PORT STATE [remote]: sockets on local (or remote) TCP PORT
+# in STATE (0A listening, 01 established), IPv4 and IPv6, from /proc/net/tcp{,6}
+_net_tcp_count() {
+	local hex f laddr raddr st end n=0
+
+	printf -v hex '%04X' "$1"
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		[ -r "$f" ] || continue
+		while read -r _ laddr raddr st _; do
+			end=$laddr
+			[ "${3:-}" = remote ] && end=$raddr
+			[ "${end##*:}" = "$hex" ] && [ "$st" = "$2" ] && n=$((n + 1))
+		done < "$f"
+	done
+	echo $n
+}
+
+# net_tcp_listening PORT: true if something listens on TCP PORT
+net_tcp_listening() {
+	[ "$(_net_tcp_count "$1" 0A)" -gt 0 ]
+}
+
+# net_tcp_clients PORT: print how many connections to local TCP PORT are open
+net_tcp_clients() {
+	_net_tcp_count "$1" 01
+}
+
+# net_wait_disconnect PORT SECS: wait up to SECS for this VM's connections
+# to remote TCP PORT to close (a client making sure its server saw it leave)
+net_wait_disconnect() {
+	local i
+
+	for ((i = 0; i < $2 * 5; i++)); do
+		[ "$(_net_tcp_count "$1" 01 remote)" = 0 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# net_wait_listen PORT SECS [PID]: wait up to SECS for a listener on TCP
+# PORT; false at once if process PID (the server) is gone
+net_wait_listen() {
+	local i
+
+	for ((i = 0; i < $2 * 10; i++)); do
+		net_tcp_listening "$1" && return 0
+		[ -z "${3:-}" ] || [ -e "/proc/$3" ] || return 1
+		sleep 0.1
+	done
+	net_tcp_listening "$1"
+}
+
+# net_start_bg PIDFILE LOG CMD...: start CMD in the background (outside
+# the console shell's job table) with its output in LOG; PIDFILE gets its pid
+net_start_bg() {
+	local pidfile=$1 log=$2
+
+	shift 2
+	( "$@" > "$log" 2>&1 < /dev/null & echo $! > "$pidfile" )
+	[ -s "$pidfile" ]
+}
+
+# net_serve WHAT PORT MARKER SECS: in batch mode, keep serving until the
+# file MARKER exists or SECS seconds have passed (0 or empty: no limit; the
+# host's ./vm --timeout still applies), then give the clients connected to
+# TCP PORT up to 10 s to close, so the one that wrote MARKER sees its
+# command finish before the VM powers off. Returns at once when not in
+# batch mode (the console shell is the user's). Status 0 either way.
+net_serve() {
+	local what=$1 port=$2 marker=$3 secs=${4:-0} start=$SECONDS i
+
+	[ "${RAPIDO_BATCH:-0}" = 1 ] || return 0
+	case $secs in
+	'' | *[!0-9]*) net_fail "$what: serve time '$secs' is not a number of seconds" ;;
+	esac
+	if [ "$secs" -gt 0 ]; then
+		echo "rapido: $what: serving until $marker exists or ${secs}s pass"
+	else
+		echo "rapido: $what: serving until $marker exists"
+	fi
+	until [ -e "$marker" ]; do
+		if [ "$secs" -gt 0 ] && [ $((SECONDS - start)) -ge "$secs" ]; then
+			echo "rapido: $what: served ${secs}s, stopping"
+			return 0
+		fi
+		sleep 0.2
+	done
+	echo "rapido: $what: $marker appeared after $((SECONDS - start))s, stopping"
+	for ((i = 0; i < 50; i++)); do
+		[ "$(net_tcp_clients "$port")" = 0 ] && return 0
+		sleep 0.2
+	done
+	echo "rapido: $what: clients still connected to port $port after 10s; going on" >&2
+	return 0
+}

@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# samba_local: a Samba file server (the host's smbd) exporting a zram-backed
+# file system as //ADDR/CIFS_SHARE to the user CIFS_USER with password
+# CIFS_PASS, on TCP port 445 of every guest address (./vm --net tap,
+# --net user with a port forward, or --link-listen/--link-connect). The
+# cifs profile, in another VM, is its client.
+#
+# rapido.conf (or environment) keys:
+#   CIFS_USER, CIFS_PASS  the one Samba user (required; made a Unix user too
+#                         unless root) and its password
+#   CIFS_SHARE            share name (default "share"), path /mnt/share
+#   SAMBA_FS              ext4 (default) or xfs, made on the zram disk
+#   SAMBA_ZRAM_SIZE       size of the zram disk (default 512M; memory is used
+#                         only for what is written; xfs needs 300M or more)
+#   SAMBA_SERVE_SECS      batch mode: serve at most this long (default 0:
+#                         until told to stop, see below)
+#   SAMBA_LOG_LEVEL       smbd's debug level (default 1); its log is
+#                         /var/log/samba/smbd.log in the guest
+#
+# Interactive (./vm): smbd runs beside the console shell.
+# Batch (./vm --batch): the profile serves until a client writes a file
+# named rapido-done at the top of the share, or SAMBA_SERVE_SECS pass;
+# gives the clients up to 10 s to disconnect; prints one line per file
+# found at the top of the share, "SERVER-SAW NAME FIRST-LINE" (directories
+# "SERVER-SAW NAME/"); then the -x/-f extras run (they see the files in
+# /mnt/share) and the VM powers off with their status (0 without extras).
+#
+# Samba comes from the host's packages (Debian: samba, samba-common-bin):
+# smbd with its libraries; the plugins under the Samba module directory
+# (smbd -b: MODULESDIR) are not needed for a standalone file server with
+# tdbsam and are not copied. SAMBA_SRC (a Samba build tree) is not
+# supported: ./cut cannot yet take binaries from a configured tree.
+#@ description: Samba (smbd) sharing a zram ext4/xfs as //ADDR/CIFS_SHARE for CIFS_USER; batch: serves until rapido-done
+#@ bins: smbd smbpasswd cat mkdir chmod chown sleep
+#@ bins-optional: mkfs.ext4 mkfs.xfs
+#@ bins-optional: pdbedit smbstatus testparm smbcontrol
+#@ bins-optional: /usr/libexec/samba/samba-dcerpcd /usr/libexec/samba/rpcd_classic
+#@ bins-optional: /usr/libexec/samba/rpcd_epmapper /usr/libexec/samba/rpcd_lsad
+#@ bins-optional: /usr/libexec/samba/rpcd_winreg
+#@ bins-optional: ls cp mv rm touch stat df mount umount ip ping ps grep sed hostname dmesg
+#@ bins-optional: head tail less
+#@ modules: zram virtio_net
+#@ modules-optional: ext4 xfs
+#@ helpers: zram
+#@ kconfig: CONFIG_ZRAM
+#@ conf: CIFS_USER CIFS_PASS
+#@ conf-optional: CIFS_SHARE SAMBA_FS SAMBA_ZRAM_SIZE SAMBA_SERVE_SECS SAMBA_LOG_LEVEL
+#@ cpus: 1
+#@ memory: 1G
+
+SAMBA_SHARE=${CIFS_SHARE:-share}
+SAMBA_DIR=/mnt/share
+SAMBA_CONF=/etc/samba/smb.conf
+SAMBA_LOG=/var/log/samba/smbd.log
+SAMBA_DONE=$SAMBA_DIR/rapido-done
+SAMBA_PORT=445
+samba_fs=${SAMBA_FS:-ext4}
+
+case $SAMBA_SHARE in
+'' | *[!A-Za-z0-9._-]* | global | homes | printers)
+	net_fail "samba_local: CIFS_SHARE='$SAMBA_SHARE': use letters, digits, '.', '_' and '-'"
+	;;
+esac
+case $CIFS_USER in
+'' | *[!A-Za-z0-9._-]* | -*)
+	net_fail "samba_local: CIFS_USER='$CIFS_USER': use letters, digits, '.', '_' and '-'"
+	;;
+esac
+case $samba_fs in
+ext4 | xfs) ;;
+*) net_fail "samba_local: SAMBA_FS='$samba_fs': ext4 or xfs" ;;
+esac
+command -v "mkfs.$samba_fs" > /dev/null ||
+	net_fail "samba_local: mkfs.$samba_fs is not in the image (install it on the host and cut again)"
+
+# the file system the share lives on
+mkfs_args=()
+[ "$samba_fs" = xfs ] && mkfs_args=(--mkfs-arg -f)
+samba_zram=$(rapido-zram add -s "${SAMBA_ZRAM_SIZE:-512M}" --mkfs "$samba_fs" "${mkfs_args[@]}" \
+	--mount "$SAMBA_DIR" 2> /tmp/samba-zram.log) || {
+	cat /tmp/samba-zram.log >&2
+	net_fail "samba_local: rapido-zram add -s ${SAMBA_ZRAM_SIZE:-512M} --mkfs $samba_fs --mount $SAMBA_DIR"
+}
+
+# the user, Unix and Samba
+net_users || net_fail "samba_local: cannot write /etc/passwd"
+if [ "$CIFS_USER" != root ]; then
+	net_add_user "$CIFS_USER" || net_fail "samba_local: cannot add the user $CIFS_USER"
+fi
+chown "$CIFS_USER:" "$SAMBA_DIR" || net_fail "samba_local: chown $CIFS_USER $SAMBA_DIR"
+chmod 0755 "$SAMBA_DIR"
+
+mkdir -p /etc/samba /var/lib/samba/private /var/cache/samba /var/log/samba /run/samba \
+	/run/lock || net_fail "samba_local: cannot make Samba's directories"
+cat > "$SAMBA_CONF" <<EOF || net_fail "samba_local: cannot write $SAMBA_CONF"
+# written by rapido's samba_local profile
+[global]
+	server role = standalone server
+	workgroup = RAPIDO
+	netbios name = RAPIDO${RAPIDO_VM}
+	security = user
+	passdb backend = tdbsam
+	map to guest = never
+	smb ports = $SAMBA_PORT
+	disable netbios = yes
+	load printers = no
+	printing = bsd
+	printcap name = /dev/null
+	disable spoolss = yes
+	# CP850 (the default) needs glibc's gconv modules, not in the image
+	dos charset = ASCII
+	unix charset = UTF-8
+	log level = ${SAMBA_LOG_LEVEL:-1}
+	max log size = 0
+
+[$SAMBA_SHARE]
+	path = $SAMBA_DIR
+	read only = no
+	valid users = $CIFS_USER
+EOF
+printf '%s\n%s\n' "$CIFS_PASS" "$CIFS_PASS" | smbpasswd -c "$SAMBA_CONF" -s -a "$CIFS_USER" \
+	> /tmp/smbpasswd.log 2>&1 || {
+	cat /tmp/smbpasswd.log >&2
+	net_fail "samba_local: smbpasswd -a $CIFS_USER"
+}
+
+# --foreground --debug-stdout: the log stays in one file, shown on failure
+net_start_bg /run/samba/smbd.rapido.pid "$SAMBA_LOG" \
+	smbd --foreground --no-process-group --debug-stdout -s "$SAMBA_CONF" ||
+	net_fail "samba_local: cannot start smbd"
+net_wait_listen "$SAMBA_PORT" 120 "$(< /run/samba/smbd.rapido.pid)" || {
+	cat "$SAMBA_LOG" >&2
+	net_fail "samba_local: smbd does not listen on port $SAMBA_PORT (exited, or not within 120s)"
+}
+echo "rapido: samba_local: $samba_fs on $samba_zram at $SAMBA_DIR, shared as $SAMBA_SHARE for $CIFS_USER"
+while read -r ifc addr; do
+	echo "rapido: samba_local: //${addr%/*}/$SAMBA_SHARE ($ifc)"
+done < <(net_addrs)
+
+if [ "${RAPIDO_BATCH:-0}" = 1 ]; then
+	net_serve samba_local "$SAMBA_PORT" "$SAMBA_DONE" "${SAMBA_SERVE_SECS:-0}"
+	for f in "$SAMBA_DIR"/*; do
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		case $name in
+		rapido-done | lost+found) continue ;;
+		esac
+		if [ -d "$f" ]; then
+			echo "SERVER-SAW $name/"
+		else
+			line=
+			read -r line < "$f"
+			echo "SERVER-SAW $name ${line:0:200}"
+		fi
+	done
+fi
