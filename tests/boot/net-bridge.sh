@@ -22,7 +22,7 @@ check "bridge has its address" ip -n "$NS" -br addr show dev rapido-br0 | grep -
 check "two TAPs on the bridge" test "$(ip -n "$NS" -br link show master rapido-br0 | grep -c rapido-tap)" = 2
 
 # the VMs boot at their own pace: wait for the peer, then linger for it
-"$CUT" net -x 'peer=192.168.155.$((100 + 3 - RAPIDO_VM)); ping -c 2 -W 10 192.168.155.1 && for i in $(seq 120); do ping -c 1 -W 1 $peer > /dev/null && break; done; ping -c 3 -W 5 $peer && echo "PING-OK from $RAPIDO_VM" && sleep 15' > /dev/null
+"$CUT" net -x 'peer=192.168.155.$((100 + 3 - RAPIDO_VM)); ping -c 2 -W 10 192.168.155.1 && for ((i = 0; i < 120; i++)); do ping -c 1 -W 1 $peer > /dev/null && break; done; ping -c 3 -W 5 $peer && echo "PING-OK from $RAPIDO_VM" && sleep 15' > /dev/null
 expect_rc "cut net" 0 $?
 ip netns exec "$NS" "$VM" --batch --net tap --timeout 240 > "$T/c1" 2>&1 &
 p1=$!

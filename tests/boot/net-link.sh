@@ -7,7 +7,7 @@
 port=$((20000 + $$ % 20000))
 # the peers boot at their own pace: wait for each other, then linger so the
 # slower one can still reach this one
-"$CUT" net -x 'peer=192.168.156.$((3 - RAPIDO_VM)); for i in $(seq 120); do ping -c 1 -W 1 $peer > /dev/null && break; done; ping -c 3 -W 5 $peer && echo "LINK-OK from $RAPIDO_VM" && sleep 15' > /dev/null
+"$CUT" net -x 'peer=192.168.156.$((3 - RAPIDO_VM)); for ((i = 0; i < 120; i++)); do ping -c 1 -W 1 $peer > /dev/null && break; done; ping -c 3 -W 5 $peer && echo "LINK-OK from $RAPIDO_VM" && sleep 15' > /dev/null
 expect_rc "cut net" 0 $?
 "$VM" --batch --link-listen "127.0.0.1:$port" --timeout 240 > "$T/c1" 2>&1 &
 p1=$!
