@@ -36,6 +36,7 @@
 # Under TCG the whole run takes 2-3 minutes, most of it the self-test
 # (~1800 tests, every driver) and the 32 MiB file (see AFALG_BIG_ALGS).
 #@ description: AF_ALG: KAT self-test (TAP), rapido-afalg-sum vs coreutils *sum (splice, --no-splice), -c, exit codes
+#@ kconfig: CONFIG_CRYPTO_MD5 CONFIG_CRYPTO_SHA1 CONFIG_CRYPTO_SHA256 CONFIG_CRYPTO_SHA512 CONFIG_CRYPTO_HMAC CONFIG_CRYPTO_AES CONFIG_CRYPTO_CBC CONFIG_CRYPTO_CTR CONFIG_CRYPTO_GCM CONFIG_CRYPTO_GHASH CONFIG_CRYPTO_AUTHENC
 #@ bins: cat cp mkdir rm head tee sed grep od dd stat cmp tr seq uname
 #@ bins: md5sum sha1sum sha224sum sha256sum sha384sum sha512sum
 #@ bins-optional: openssl dmesg

@@ -27,6 +27,7 @@
 # stops serving and reports what it found. The unmount at exit lets it see
 # the session end.
 #@ description: mount //CIFS_SERVER/CIFS_SHARE (SMB, kernel cifs) at /mnt/cifs as CIFS_USER, then run the extras
+#@ kconfig: CONFIG_VIRTIO_NET CONFIG_CIFS
 #@ bins: mount umount cat mkdir sleep timeout
 #@ bins-optional: mount.cifs
 #@ bins-optional: ls cp mv rm touch stat df dd cmp sync ip ping ps grep sed hostname dmesg

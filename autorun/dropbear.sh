@@ -30,6 +30,7 @@
 # pass, waits up to 10 s for SSH sessions to close, then the -x/-f extras
 # run and the VM powers off with their status (0 without extras).
 #@ description: SSH server (dropbear): root login with SSH_AUTHORIZED_KEY; batch: serves until /tmp/rapido-done
+#@ kconfig: CONFIG_VIRTIO_NET
 #@ bins: dropbear dropbearkey cat mkdir chmod sleep
 #@ bins-optional: scp /usr/lib/sftp-server /usr/lib/openssh/sftp-server
 #@ bins-optional: ls cp mv rm ln touch ip ping ps grep sed hostname uname dmesg id tty env

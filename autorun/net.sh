@@ -3,6 +3,7 @@
 # net: a guest with its network up (./vm --net tap|user, --link-listen,
 # --link-connect) and the tools to look at it; runs the -x/-f extras.
 #@ description: network up (bridge, user-mode or VM-to-VM link) with ip and ping; runs the extras
+#@ kconfig: CONFIG_VIRTIO_NET
 #@ bins: ip ping cat sleep grep
 #@ bins-optional: ss nc
 #@ modules: virtio_net

@@ -32,6 +32,7 @@
 # tdbsam and are not copied. SAMBA_SRC (a Samba build tree) is not
 # supported: ./cut cannot yet take binaries from a configured tree.
 #@ description: Samba (smbd) sharing a zram ext4/xfs as //ADDR/CIFS_SHARE for CIFS_USER; batch: serves until rapido-done
+#@ kconfig: CONFIG_VIRTIO_NET
 #@ bins: smbd smbpasswd cat mkdir chmod chown sleep
 #@ bins-optional: mkfs.ext4 mkfs.xfs
 #@ bins-optional: pdbedit smbstatus testparm smbcontrol

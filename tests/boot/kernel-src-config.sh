@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernel-src-config.sh: tools/kernel-config's checks, without a kernel
+# source: a fake tree (a few Kconfig entries and a .config) checked with
+# --check against fragments names every requested symbol that did not
+# survive, with the value asked and got, what it depends on and what
+# selects it; bad arguments get a clear error. tests/slow/kernel-src.sh
+# runs the whole thing (make tinyconfig, merge, olddefconfig) on a real tree.
+. "$(dirname "$0")/lib.sh"
+
+KC=$TOP/tools/kernel-config
+src=$T/linux
+mkdir -p "$src/scripts/kconfig" "$src/drivers/foo" "$src/kernel"
+echo "# fake top Makefile" > "$src/Makefile"
+printf '#!/bin/sh\nexit 1\n' > "$src/scripts/kconfig/merge_config.sh"
+cat > "$src/drivers/foo/Kconfig" <<'EOF'
+menuconfig FOO_DEVICES
+	bool "Foo devices"
+
+if FOO_DEVICES
+
+config FOO
+	tristate "Foo driver"
+	depends on BAR
+	select FOO_LIB
+
+config FOO_EXTRA
+	bool "Foo extras"
+	depends on FOO
+
+endif
+
+config FOO_LIB
+	tristate
+
+config WIDGET
+	bool "Widget"
+
+config QUUX
+	bool "Quux"
+	select WIDGET
+EOF
+cat > "$src/.config" <<'EOF'
+# CONFIG_FOO_DEVICES is not set
+# CONFIG_BAR is not set
+CONFIG_FOO_LIB=y
+CONFIG_WIDGET=y
+CONFIG_QUUX=y
+CONFIG_NR=4
+CONFIG_NAME="rapido"
+EOF
+cat > "$T/frag.config" <<'EOF'
+CONFIG_FOO=m
+CONFIG_FOO_EXTRA=y
+# CONFIG_WIDGET is not set
+CONFIG_FOO_LIB=m
+CONFIG_NR=8
+CONFIG_NAME="rapido"
+CONFIG_NO_SUCH=y
+# CONFIG_BAR is not set
+EOF
+
+"$KC" --check --no-base -k "$src" "$T/frag.config" > "$T/out" 2>&1
+expect_rc "--check with symbols that did not survive fails" 1 $?
+has() { grep -qF -- "$1" "$T/out"; }
+check "  a tristate asked m, got n" has "CONFIG_FOO: requested m, got n (not set) [$T/frag.config]"
+check "  where it is defined" has "defined in drivers/foo/Kconfig:6"
+check "  its depends on, with the value now" has "depends on BAR  [now: BAR=n]"
+check "  the if block around it" has "inside if FOO_DEVICES  [now: FOO_DEVICES=n]"
+check "  a bool asked y" has "CONFIG_FOO_EXTRA: requested y, got n (not set)"
+check "  asked off but selected: by whom" has "selected by QUUX [now: QUUX=y] (drivers/foo/Kconfig:25)"
+check "  CONFIG_WIDGET: requested n, got y" has "CONFIG_WIDGET: requested n, got y"
+check "  an int with another value" has "CONFIG_NR: requested 8, got 4"
+check "  a symbol no Kconfig defines" has "CONFIG_NO_SUCH: requested y, got n (not set)"
+check "  ... said to be unknown" has "this kernel has no such symbol"
+check "  asked m, got y is a note, not a failure" \
+	has "note: CONFIG_FOO_LIB: requested m, got y (built in; something built in selects it)"
+check "  the count" has "5 of 8 requested symbols did not survive"
+check "  a string that survived is not named" bash -c "! grep -q CONFIG_NAME '$T/out'"
+check "  an off symbol that stayed off is not named" bash -c "! grep -q 'CONFIG_BAR:' '$T/out'"
+
+printf 'CONFIG_QUUX=y\nCONFIG_NAME="rapido"\n# CONFIG_BAR is not set\n' > "$T/good.config"
+"$KC" --check --no-base -k "$src" "$T/good.config" > "$T/out" 2>&1
+expect_rc "--check with every symbol as asked" 0 $?
+check "  says so" has "all 3 requested symbols as asked"
+
+# later fragments win, as with merge_config.sh
+printf 'CONFIG_QUUX=y\n' > "$T/a.config"
+printf '# CONFIG_QUUX is not set\n' > "$T/b.config"
+"$KC" --check --no-base -k "$src" "$T/b.config" "$T/a.config" > "$T/out" 2>&1
+expect_rc "the last fragment's value is the one checked" 0 $?
+
+# argument errors
+run_err() {	# DESCRIPTION PATTERN COMMAND...
+	local d=$1 pat=$2
+	shift 2
+	"$@" > "$T/out" 2>&1
+	local rc=$?
+	if [ $rc -ne 0 ] && grep -qF -- "$pat" "$T/out"; then
+		ok "$d"
+	else
+		not_ok "$d (exit $rc)"
+		sed 's/^/# /' "$T/out"
+	fi
+}
+KERNEL_SRC= run_err "no KERNEL_SRC" "no kernel tree: set KERNEL_SRC=DIR" "$KC"
+run_err "KERNEL_SRC that is not a kernel tree" "not a kernel source tree" "$KC" -k "$T"
+run_err "a profile without a fragment" "no fragment for profile 'nosuch'" "$KC" -k "$src" nosuch
+run_err "a bad BASE" "BASE=foo: expected a kernel config target" "$KC" -k "$src" -b foo
+run_err "a bad option" "Try 'tools/kernel-config --help'" "$KC" --bogus
+run_err "merge_config.sh failing is reported" "merge_config.sh failed" "$KC" -k "$src" -b keep simple
+"$KC" -n -k "$src" -O "$T/obj" fstests_local > "$T/out" 2>&1
+expect_rc "--dry-run" 0 $?
+check "  shows make tinyconfig with O= and ARCH=x86_64" \
+	has "+ make -C $src ARCH=x86_64 O=$T/obj -s tinyconfig"
+check "  merges base then the profile fragment" \
+	has "merge_config.sh -m .config $TOP/kernel/base.config $TOP/kernel/fstests_local.config"
+check "  then olddefconfig" has "O=$T/obj -s olddefconfig"
+"$KC" --help > "$T/out" 2>&1
+expect_rc "--help" 0 $?
+check "  lists the fragments" grep -q "Fragments available: .*base.*fstests_local" "$T/out"
+(cd "$TOP" && make -s kernel-config KERNEL_SRC="$src" BASE=keep PROFILES=simple) > "$T/out" 2>&1
+check "make kernel-config passes KERNEL_SRC, BASE and PROFILES" \
+	has "merge_config.sh -m .config $TOP/kernel/base.config $TOP/kernel/simple.config"
+done_testing
