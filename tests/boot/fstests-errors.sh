@@ -6,23 +6,6 @@
 # names it and the choices, and a non-zero exit.
 . "$(dirname "$0")/lib.sh"
 
-# the guest's own console output: kernel messages (which may land in the
-# middle of a line the guest is printing) cut out, carriage returns dropped
-guest_text() {
-	perl -0pe 's/\r//g; s/\[ *\d+\.\d+\] [^\n]*\n//g' "$1"
-}
-# guest_says FILE TEXT: the guest printed TEXT (a fixed string) on its console
-guest_says() {
-	guest_text "$1" | grep -qF -- "$2"
-}
-# diag: after a boot's checks, show what the guest printed if any failed
-seen_fails=0
-diag() {
-	[ "$fails" -eq "$seen_fails" ] && return
-	seen_fails=$fails
-	guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
-}
-
 FSTESTS_SRC=$T/no-such-tree "$CUT" fstests_local > "$T/out" 2>&1
 rc=$?
 check "FSTESTS_SRC that does not exist: cut fails (exit $rc) naming it" \

@@ -53,6 +53,22 @@ expect_rc() {
 console_clean() {
 	! grep -aE '^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|Call Trace)' "$1"
 }
+# the guest's own console output: kernel messages (which may land in the
+# middle of a line the guest is printing) cut out, carriage returns dropped
+guest_text() {
+	perl -0pe 's/\r//g; s/\[ *\d+\.\d+\] [^\n]*\n//g' "$1"
+}
+# guest_says FILE TEXT: the guest printed TEXT (a fixed string) on its console
+guest_says() {
+	guest_text "$1" | grep -qF -- "$2"
+}
+# diag: after a boot's checks, show what the guest printed if any failed
+seen_fails=0
+diag() {
+	[ "$fails" -eq "$seen_fails" ] && return
+	seen_fails=$fails
+	guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
+}
 done_testing() {
 	echo "1..$n"
 	[ $fails -eq 0 ]
