@@ -82,7 +82,7 @@ static enum vm_accel choose_accel(const struct conf *c, const struct vm_opts *o,
 		return ACCEL_TCG;
 	}
 	if (vm_kvm_known_broken(state_dir)) {
-		warn("KVM hung earlier on this host boot (%s/kvm-unusable); using TCG", state_dir);
+		warn("KVM failed earlier on this host boot (%s/kvm-unusable); using TCG", state_dir);
 		return ACCEL_TCG;
 	}
 	return ACCEL_KVM;
