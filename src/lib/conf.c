@@ -118,23 +118,11 @@ struct parser {
 	char **err;
 };
 
-static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int perr(struct parser *p, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		die("out of memory");
-	va_end(ap);
-	*p->err = xasprintf("%s:%d: %s", p->file, p->line, msg);
-	free(msg);
-	return -EINVAL;
-}
+/* Report at the current line: "FILE:LINE: message" */
+#define perr(p, ...) err_at((p)->err, (p)->file, (unsigned int)(p)->line, __VA_ARGS__)
 
 /* At *s == '$': expand ${KEY} into out, advance *s past it. */
-static int expand_var(struct parser *p, const char **s, struct buf *out, int quoted)
+static int expand_var(struct parser *p, const char **s, struct buf *out)
 {
 	const char *q = *s + 1, *end;
 	const char *val;
@@ -174,7 +162,6 @@ static int expand_var(struct parser *p, const char **s, struct buf *out, int quo
 	if (*q == '$' || *q == '!' || *q == '?' || *q == '#' || *q == '@' || *q == '*' ||
 	    isdigit((unsigned char)*q) || *q == '-')
 		return perr(p, "special parameter '$%c' is not allowed", *q);
-	(void)quoted;
 	/* a lone '$' before a space, quote or end is literal, as in the shell */
 	buf_putc(out, '$');
 	*s = q;
@@ -206,7 +193,7 @@ static int parse_value(struct parser *p, const char *s, struct buf *out)
 				if (*s == '`')
 					return perr(p, "command substitution '`' is not allowed");
 				if (*s == '$') {
-					int rc = expand_var(p, &s, out, 1);
+					int rc = expand_var(p, &s, out);
 
 					if (rc)
 						return rc;
@@ -220,7 +207,7 @@ static int parse_value(struct parser *p, const char *s, struct buf *out)
 				buf_putc(out, *s++);
 			}
 		} else if (ch == '$') {
-			int rc = expand_var(p, &s, out, 0);
+			int rc = expand_var(p, &s, out);
 
 			if (rc)
 				return rc;

@@ -139,6 +139,20 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+int err_at(char **err, const char *file, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	*err = xasprintf("%s:%u: %s", file, line, msg);
+	free(msg);
+	return -EINVAL;
+}
+
 void close_stdout(void)
 {
 	int prev_fail = ferror(stdout);

@@ -27,6 +27,13 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Set *err to "FILE:LINE: message" (malloc'd) and return -EINVAL: the one
+ * shape every parser here reports a bad line in.
+ */
+int err_at(char **err, const char *file, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Flush stdout and die if any earlier write to it failed (util-linux closestream). */
 void close_stdout(void);
 

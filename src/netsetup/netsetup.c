@@ -155,7 +155,6 @@ static void plan_or_die(struct net_plan *p, const struct conf *c)
 			die("cannot find the user name of uid %u", (unsigned int)getuid());
 	}
 	p->user = xstrdup(pw->pw_name);
-	p->uid = (unsigned int)pw->pw_uid;
 }
 
 static void up(struct net_plan *p)

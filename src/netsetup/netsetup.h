@@ -11,7 +11,6 @@ struct net_plan {
 	char *br_addr;		/* a.b.c.d/p, validated */
 	struct strv taps;
 	char *user;		/* owner of the TAPs */
-	unsigned int uid;
 };
 
 int cmd_netsetup(int argc, char **argv);

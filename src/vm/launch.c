@@ -164,7 +164,7 @@ static enum wait_result wait_qemu(pid_t pid, const struct vm_launch *l, unsigned
 	}
 }
 
-int vm_run(struct vm_launch *l, const struct vm_opts *o, unsigned int timeout,
+int vm_run(struct vm_launch *l, unsigned int timeout,
 	   unsigned int kvm_probe_secs, int auto_accel, const char *state_dir, int lock_fd)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -172,7 +172,6 @@ int vm_run(struct vm_launch *l, const struct vm_opts *o, unsigned int timeout,
 	int wstatus = 0, status;
 	pid_t pid;
 
-	(void)o;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);

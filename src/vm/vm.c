@@ -235,7 +235,7 @@ int cmd_vm(int argc, char **argv)
 			die_errno("cannot truncate console log %s", log);
 		unlink(qmp);
 		write_mpath_list(state, &l);
-		rc = vm_run(&l, &o, timeout, probe, auto_accel, state, lock_fd);
+		rc = vm_run(&l, timeout, probe, auto_accel, state, lock_fd);
 		unlink(qmp);
 		unlink(mpath_list);
 	}

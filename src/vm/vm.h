@@ -105,7 +105,7 @@ void vm_kvm_mark_broken(const char *state_dir);
 int vm_kvm_known_broken(const char *state_dir);
 
 /* launch.c: run qemu, wait with timeout, return ./vm's exit status. */
-int vm_run(struct vm_launch *l, const struct vm_opts *o, unsigned int timeout,
+int vm_run(struct vm_launch *l, unsigned int timeout,
 	   unsigned int kvm_probe_secs, int auto_accel, const char *state_dir, int lock_fd);
 
 int cmd_vm(int argc, char **argv);

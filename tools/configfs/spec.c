@@ -62,20 +62,8 @@ static void words_free(struct words *ws)
 	ws->n = ws->cap = 0;
 }
 
-static int perr(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int perr(struct parser *p, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		die("out of memory");
-	va_end(ap);
-	*p->err = xasprintf("%s:%u: %s", p->s->file, p->line, msg);
-	free(msg);
-	return -EINVAL;
-}
+/* Report at the current line: "FILE:LINE: message" */
+#define perr(p, ...) err_at((p)->err, (p)->s->file, (p)->line, __VA_ARGS__)
 
 /* ${NAME} at line[*i] (which is '$', followed by '{'): append its value. */
 static int expand(struct parser *p, const char *line, size_t len, size_t *i)
