@@ -41,7 +41,7 @@ char *qopt(const char *s)
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 {
 	struct strv append = STRV_INIT;
-	char *log = qopt(l->console_log), *status = qopt(l->status_path), *qmp = qopt(l->qmp_path);
+	char *qmp = qopt(l->qmp_path);
 	size_t len = 0;
 	char *cmdline, *p;
 
@@ -86,6 +86,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	if (l->accel == ACCEL_TCG)
 		strv_push(&append, "no_timer_check");
 	strv_pushf(&append, "rapido.vm=%u", l->vm);
+	strv_pushf(&append, "rapido.nonce=%s", l->nonce);
 	if (l->batch)
 		strv_push(&append, "rapido.batch=1");
 	if (l->shares && l->shares->n)
@@ -109,29 +110,32 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_free(&append);
 
 	/*
-	 * Console on ttyS0, copied to the log file. Interactive: multiplexed
-	 * with the monitor (Ctrl-a c), Ctrl-c goes to the guest. Batch: stdin
-	 * is /dev/null, so no monitor.
+	 * Console on ttyS0, copied to ./vm through a pipe (which keeps the log
+	 * file). Interactive: multiplexed with the monitor (Ctrl-a c), Ctrl-c
+	 * goes to the guest. Batch: stdin is /dev/null, so no monitor.
 	 */
 	strv_push(argv, "-chardev");
-	if (l->batch)
-		strv_pushf(argv, "stdio,id=con,signal=off,logfile=%s", log);
-	else
-		strv_pushf(argv, "stdio,id=con,mux=on,signal=off,logfile=%s", log);
+	strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d", l->batch ? "" : "mux=on,",
+		   VM_FD_CONSOLE);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:con");
 	if (!l->batch) {
 		strv_push(argv, "-mon");
 		strv_push(argv, "chardev=con,mode=readline");
 	}
-	/* ttyS1: the guest init writes its exit status here */
+	/* ttyS1: the guest init writes its framed status record here */
 	strv_push(argv, "-chardev");
-	strv_pushf(argv, "file,id=status,path=%s", status);
+	strv_pushf(argv, "file,id=status,path=/dev/fd/%d", VM_FD_STATUS);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:status");
-	/* control socket, found from the VM number */
+	/* control socket for ./vmctl, found from the VM number */
 	strv_push(argv, "-qmp");
 	strv_pushf(argv, "unix:%s,server=on,wait=off", qmp);
+	/* ./vm's own monitor: events such as SHUTDOWN with its reason */
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "socket,id=rapido-mon,fd=%d", VM_FD_MONITOR);
+	strv_push(argv, "-mon");
+	strv_push(argv, "chardev=rapido-mon,mode=control");
 
 	for (size_t i = 0; l->shares && i < l->shares->n; i++) {
 		char *dir = qopt(l->shares->v[i]);
@@ -145,7 +149,5 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	vm_mpath_argv(l, argv);
 	if (l->extra)
 		strv_push_all(argv, l->extra);
-	free(log);
-	free(status);
 	free(qmp);
 }

@@ -136,7 +136,7 @@ int cmd_vm(int argc, char **argv)
 	struct strv extra_net = STRV_INIT;
 	struct vm_mpath_disk *mpath;
 	char *mpath_list;
-	char *image, *state, *log_dir, *log, *status_path, *qmp, *err;
+	char *image, *state, *lock_dir, *log_dir, *log, *qmp, *err;
 	const char *v;
 	unsigned int timeout, probe, max_vms;
 	int lock_fd, auto_accel, rc;
@@ -194,11 +194,13 @@ int cmd_vm(int argc, char **argv)
 	l.n_mpath = o.mpath.n;
 
 	state = rapido_state_dir_or_die(&c);
-	rc = vm_slot_take(state, max_vms, &l.vm, &lock_fd);
+	lock_dir = vm_lock_dir_or_die(&c);
+	rc = vm_slot_take(lock_dir, max_vms, &l.vm, &lock_fd);
 	if (rc == -EBUSY)
-		die("all %u VM numbers are taken (VM_MAX in rapido.conf)", max_vms);
+		die("all %u VM numbers are taken (VM_MAX in rapido.conf; holders in %s)", max_vms,
+		    lock_dir);
 	if (rc)
-		die_err(rc, "cannot take a VM number in %s", state);
+		die_err(rc, "cannot take a VM number in %s", lock_dir);
 	l.accel = choose_accel(&c, &o, state, &auto_accel);
 
 	v = conf_get(&c, "VM_LOG_DIR");
@@ -206,7 +208,6 @@ int cmd_vm(int argc, char **argv)
 	if (mkdir(log_dir, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create log directory %s", log_dir);
 	log = o.log ? xstrdup(o.log) : xasprintf("%s/vm%u.log", log_dir, l.vm);
-	status_path = xasprintf("%s/vm%u.status", state, l.vm);
 	qmp = xasprintf("%s/vm%u.qmp", state, l.vm);
 	mpath_list = xasprintf("%s/vm%u.mpath", state, l.vm);
 	vm_net_plan(&c, &o, l.vm, &extra_net, &kparams);
@@ -218,21 +219,19 @@ int cmd_vm(int argc, char **argv)
 	l.initrd = image;
 	l.batch = o.batch;
 	l.console_log = log;
-	l.status_path = status_path;
 	l.qmp_path = qmp;
 	l.kernel_params = &kparams;
 	l.shares = &o.shares;
 	l.extra = &extra;
 
 	if (o.dry_run) {
+		vm_new_nonce(l.nonce);	/* each real boot draws its own */
 		vm_qemu_argv(&l, &qargv);
 		strv_print_quoted(stdout, &qargv);
 		close_stdout();
 		rc = 0;
 	} else {
-		/* a stale log must not pass for this run's console, nor a stale socket block qemu */
-		if (truncate(log, 0) < 0 && errno != ENOENT)
-			die_errno("cannot truncate console log %s", log);
+		/* a stale socket must not block qemu (launch.c truncates the log) */
 		unlink(qmp);
 		write_mpath_list(state, &l);
 		rc = vm_run(&l, timeout, probe, auto_accel, state, lock_fd);
@@ -253,9 +252,9 @@ int cmd_vm(int argc, char **argv)
 	conf_free(&c);
 	free(image);
 	free(state);
+	free(lock_dir);
 	free(log_dir);
 	free(log);
-	free(status_path);
 	free(qmp);
 	free(mpath_list);
 	return rc;

@@ -56,9 +56,9 @@ struct vm_launch {
 	const char *kernel;
 	const char *initrd;
 	int batch;
-	const char *console_log;
-	const char *status_path;
-	const char *qmp_path;
+	const char *console_log;	/* written by ./vm from the console pipe */
+	const char *qmp_path;		/* the QMP socket for ./vmctl */
+	char nonce[33];			/* per boot: frames the guest's status record */
 	const struct strv *kernel_params;	/* QEMU_EXTRA_KERNEL_PARAMS, split */
 	const struct strv *shares;		/* host dirs shared with 9p */
 	const struct vm_mpath_disk *mpath;	/* multipath disks */
@@ -74,7 +74,15 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o);
 int vm_image_read(const char *path, struct vm_image *im, char **err);
 void vm_image_free(struct vm_image *im);
 
-/* qemu.c */
+/*
+ * qemu.c. ./vm hands qemu three descriptors at fixed numbers: the status
+ * port (ttyS1) and the console's log copy are pipes that ./vm reads, so
+ * neither depends on free space in the state dir; the third is ./vm's own
+ * QMP monitor, which says why qemu stopped (a QMP quit, a signal, a panic).
+ */
+#define VM_FD_STATUS 3
+#define VM_FD_CONSOLE 4
+#define VM_FD_MONITOR 5
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
 /* A value for a qemu option list, with ',' doubled (malloc'd). */
 char *qopt(const char *s);
@@ -95,7 +103,9 @@ void vm_net_plan(const struct conf *c, const struct vm_opts *o, unsigned int vm,
 		 struct strv *args, struct strv *kparams);
 
 /* slot.c: take the first free VM number under a lock; fd stays open (and locked). */
-int vm_slot_take(const char *state_dir, unsigned int max, unsigned int *vm, int *lock_fd);
+int vm_slot_take(const char *lock_dir, unsigned int max, unsigned int *vm, int *lock_fd);
+/* VM_LOCK_DIR, else /run/lock/rapido (or /tmp/rapido-locks): one per machine. */
+char *vm_lock_dir_or_die(const struct conf *c);
 
 /* accel.c */
 /* 0 if /dev/kvm can create a VM, else -errno with *why set. */
@@ -107,6 +117,8 @@ int vm_kvm_known_broken(const char *state_dir);
 /* launch.c: run qemu, wait with timeout, return ./vm's exit status. */
 int vm_run(struct vm_launch *l, unsigned int timeout,
 	   unsigned int kvm_probe_secs, int auto_accel, const char *state_dir, int lock_fd);
+/* A fresh random nonce (32 hex digits) for one boot. */
+void vm_new_nonce(char nonce[33]);
 
 int cmd_vm(int argc, char **argv);
 

@@ -10,6 +10,9 @@ trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
 export QEMU_ACCEL=${TEST_QEMU_ACCEL:-tcg}
 export RAPIDO_CONF=$T/rapido.conf
 export VM_STATE_DIR=$T/state
+# VM numbers private to the test (tests run in parallel and expect rapido1);
+# slot-global.sh checks the machine-wide default
+export VM_LOCK_DIR=$T/locks
 export DRACUT_OUT=$T/image
 : > "$RAPIDO_CONF"
 

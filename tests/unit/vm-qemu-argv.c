@@ -27,12 +27,13 @@ int main(void)
 	struct vm_launch l = {
 		.qemu = "qemu-system-x86_64", .accel = ACCEL_TCG, .vm = 3, .cpus = 2,
 		.memory = 1ULL << 30, .kernel = "/boot/vmlinuz-x", .initrd = "/i/my initrd",
-		.batch = 1, .console_log = "/s/vm3.log", .status_path = "/s/a,b/vm3.status",
-		.qmp_path = "/s/vm3.qmp", .kernel_params = &kp, .shares = &shares, .extra = &extra,
+		.batch = 1, .console_log = "/s/vm3.log", .qmp_path = "/s/a,b/vm3.qmp",
+		.kernel_params = &kp, .shares = &shares, .extra = &extra,
+		.nonce = "0123456789abcdef0123456789abcdef",
 	};
 	enum vm_accel a;
 
-	tap_plan(19);
+	tap_plan(21);
 	strv_push(&kp, "quiet");
 	strv_push(&kp, "foo=a;b");
 	strv_push(&extra, "-device");
@@ -46,16 +47,21 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-m"), "1024M", "memory in MiB");
 	TAP_EQ_STR(after(&argv, "-initrd"), "/i/my initrd", "initrd with a space stays one argument");
 	TAP_EQ_STR(after(&argv, "-append"),
-		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 rapido.batch=1 rapido.shares=1 quiet foo=a;b",
-		   "kernel command line: console, panic=-1, TCG timer, VM number, batch, shares, extras");
+		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 "
+		   "rapido.nonce=0123456789abcdef0123456789abcdef rapido.batch=1 rapido.shares=1 quiet foo=a;b",
+		   "kernel command line: console, panic=-1, TCG timer, VM number, nonce, batch, shares, extras");
 	tap_ok(index_of(&argv, "-no-reboot") > 0, "-no-reboot so a panic ends qemu");
 	tap_ok(index_of(&argv, "-nodefaults") > 0, "-nodefaults");
-	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/s/vm3.log",
-		   "batch console: stdio with a log file, no monitor");
-	tap_ok(index_of(&argv, "-mon") < 0, "no monitor in batch mode");
-	tap_ok(index_of(&argv, "file,id=status,path=/s/a,,b/vm3.status") > 0,
-	       "status port path with its comma escaped for qemu");
-	TAP_EQ_STR(after(&argv, "-qmp"), "unix:/s/vm3.qmp,server=on,wait=off", "QMP socket");
+	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/dev/fd/4",
+		   "batch console: stdio, its log copy to ./vm's pipe, no monitor");
+	tap_ok(index_of(&argv, "chardev=con,mode=readline") < 0, "no human monitor in batch mode");
+	tap_ok(index_of(&argv, "file,id=status,path=/dev/fd/3") > 0,
+	       "status port: ./vm's pipe at fd 3");
+	TAP_EQ_STR(after(&argv, "-qmp"), "unix:/s/a,,b/vm3.qmp,server=on,wait=off",
+		   "QMP socket with its comma escaped for qemu");
+	tap_ok(index_of(&argv, "socket,id=rapido-mon,fd=5") > 0, "./vm's own monitor at fd 5");
+	TAP_EQ_STR(after(&argv, "-mon"), "chardev=rapido-mon,mode=control",
+		   "batch: only ./vm's control monitor");
 	TAP_EQ_STR(after(&argv, "-fsdev"), "local,id=share0,path=/host/results,security_model=none",
 		   "9p share");
 	TAP_EQ_STR(argv.v[argv.n - 2], "-device", "extra args last");

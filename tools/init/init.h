@@ -3,12 +3,15 @@
 #ifndef RAPIDO_INIT_H
 #define RAPIDO_INIT_H
 
+#include "status.h"
+
 struct init_cmdline {
 	unsigned int vm;	/* rapido.vm=N, 0 if absent */
 	int batch;		/* rapido.batch=1 */
 	char *ip[8];		/* rapido.ip=IFACE,ADDR/PREFIX[,GW] */
 	unsigned int n_ip;
 	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
+	char nonce[STATUS_NONCE_LEN + 1];	/* rapido.nonce=: frames the status record */
 };
 
 /* Parse a kernel command line (the text of /proc/cmdline). */
@@ -33,10 +36,16 @@ void init_mount_shares(const struct init_cmdline *cl);
 
 /* fork/exec argv, reaping every child until it exits; returns its exit code. */
 int init_run(char *const argv[]);
-/* Run the autorun scripts under bash on the console; returns the status to report. */
-int init_run_autorun(int batch);
-/* Write "N\n" to the status port. */
-void init_report_status(int status);
+/*
+ * Run the autorun scripts under bash on the console and fill *r with what
+ * to report: the scripts' status, or an init error when bash could not be
+ * started at all (so that it never passes for the scripts' own 127).
+ */
+void init_run_autorun(int batch, struct status_record *r);
+/* Kill every process but PID 1 and reap them: nothing may write after the report. */
+void init_kill_all(void);
+/* Write the framed status record (status.h) to the status port. */
+void init_report_status(const char *nonce, const struct status_record *r);
 /* Exit code for a wait status: the code, or 128+signal as the shell does. */
 int init_status_code(int wstatus);
 

@@ -5,9 +5,10 @@
  * Mounts the API filesystems, loads the profile's modules, names the host
  * rapido<N>, then runs /rapido/autorun.sh under bash with the console as
  * controlling terminal: non-interactively in batch mode (rapido.batch=1),
- * else as the rc file of an interactive shell. When bash exits, its status
- * is written to the second serial port (ttyS1, a file on the host), then
- * the guest syncs and powers off. The host never scrapes the console.
+ * else as the rc file of an interactive shell. When bash exits, every other
+ * process is killed, and its status goes to the second serial port (ttyS1,
+ * read by ./vm) as a framed record (status.h), then the guest syncs and
+ * powers off. The host never scrapes the console for the verdict.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -154,7 +155,7 @@ static void load_modules(void)
 int main(int argc, char **argv)
 {
 	struct init_cmdline cl;
-	int status;
+	struct status_record rec;
 	char *env;
 
 	(void)argc;
@@ -182,8 +183,9 @@ int main(int argc, char **argv)
 	init_mount_shares(&cl);
 	init_net_up(&cl);
 
-	status = init_run_autorun(cl.batch);
-	init_report_status(status);
+	init_run_autorun(cl.batch, &rec);
+	init_kill_all();
+	init_report_status(cl.nonce, &rec);
 	sync();
 	reboot(RB_POWER_OFF);
 	/* only reached if reboot() failed; PID 1 must not exit */

@@ -36,6 +36,9 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			cl->shares = (unsigned int)strtoul(w + 14, NULL, 10);
 			if (cl->shares > 16)
 				cl->shares = 16;
+		} else if (!strncmp(w, "rapido.nonce=", 13)) {
+			if (status_nonce_valid(w + 13))
+				strcpy(cl->nonce, w + 13);
 		} else if (!strncmp(w, "rapido.ip=", 10)) {
 			if (cl->n_ip < sizeof(cl->ip) / sizeof(cl->ip[0]))
 				cl->ip[cl->n_ip++] = xstrdup(w + 10);
