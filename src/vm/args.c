@@ -43,12 +43,14 @@ static void usage(void)
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "Exit status: the guest scripts' status, or\n"
-	       " %d  the guest died without reporting a status (kernel panic, crash)\n"
+	       " %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
+	       " %d  the guest died without reporting a status (kernel panic, crash),\n"
+	       "      or the guest init failed (its message is printed)\n"
 	       " %d  the timeout expired; qemu was killed\n"
 	       " %d  vm or qemu failed to start (bad image, config or qemu arguments)\n"
 	       "\n"
 	       "Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n",
-	       VM_EXIT_NO_STATUS, VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
+	       VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS, VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
 
 enum {
