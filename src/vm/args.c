@@ -106,16 +106,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		case 'b':
 			o->batch = 1;
 			break;
-		case 't': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-
-			if (!*optarg || *end || optarg[0] == '-' || v > 7 * 24 * 3600)
-				die("--timeout: expected seconds (0 for none), got '%s'", optarg);
-			o->timeout = (unsigned int)v;
-			o->timeout_set = 1;
+		case 't':
+			o->timeout = optarg;	/* checked with the other settings */
 			break;
-		}
 		case 'n':
 			o->dry_run = 1;
 			break;

@@ -259,7 +259,7 @@ static pid_t spawn_qemu(const struct vm_launch *l, int lock_fd, const sigset_t *
 		if (s < 0 || c < 0 || m < 0 || k < 0 || child_fd(s, VM_FD_STATUS) ||
 		    child_fd(c, VM_FD_CONSOLE) || child_fd(m, VM_FD_MONITOR))
 			_exit(VM_EXIT_FAILED);
-		if (l->batch) {
+		if (l->s->batch) {
 			int null = open("/dev/null", O_RDONLY);
 
 			if (null < 0 || dup2(null, 0) < 0)
@@ -496,9 +496,11 @@ static int explain_no_status(const struct watch *w, const struct vm_launch *l, i
 	return VM_EXIT_FAILED;
 }
 
-int vm_run(struct vm_launch *l, unsigned int timeout,
-	   unsigned int kvm_probe_secs, int auto_accel, const char *state_dir, int lock_fd)
+int vm_run(struct vm_launch *l, int lock_fd)
 {
+	const struct vm_settings *s = l->s;
+	unsigned int timeout = s->timeout, kvm_probe_secs = s->kvm_probe_secs;
+	int auto_accel = s->accel == ACCEL_AUTO;
 	struct status_record rec;
 	struct watch w;
 	sigset_t mask, oldmask;
@@ -509,7 +511,7 @@ int vm_run(struct vm_launch *l, unsigned int timeout,
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
-	if (l->batch)
+	if (s->batch)
 		sigaddset(&mask, SIGINT);
 	else
 		signal(SIGINT, SIG_IGN);
@@ -535,7 +537,7 @@ int vm_run(struct vm_launch *l, unsigned int timeout,
 		} else {
 			break;
 		}
-		vm_kvm_mark_broken(state_dir);
+		vm_kvm_mark_broken(s->state_dir);
 		l->accel = ACCEL_TCG;
 		reset_for_retry(&w);
 	}

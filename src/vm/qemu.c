@@ -2,23 +2,9 @@
 /* qemu.c: the qemu command line, as a vector: no value ever meets a shell. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "err.h"
 #include "vm.h"
-
-int vm_accel_parse(const char *s, enum vm_accel *out)
-{
-	if (!s || !*s || !strcasecmp(s, "auto"))
-		*out = ACCEL_AUTO;
-	else if (!strcasecmp(s, "kvm"))
-		*out = ACCEL_KVM;
-	else if (!strcasecmp(s, "tcg"))
-		*out = ACCEL_TCG;
-	else
-		return -1;
-	return 0;
-}
 
 /* qemu option values escape ',' as ",,": a path must not add options */
 char *qopt(const char *s)
@@ -40,12 +26,13 @@ char *qopt(const char *s)
 
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 {
+	const struct vm_settings *s = l->s;
 	struct strv append = STRV_INIT;
 	char *qmp = qopt(l->qmp_path);
 	size_t len = 0;
 	char *cmdline, *p;
 
-	strv_push(argv, l->qemu);
+	strv_push(argv, s->qemu);
 	strv_pushf(argv, "-name");
 	strv_pushf(argv, "rapido-vm%u", l->vm);
 	/* nothing we did not ask for: no default NIC, VGA, floppy or user config */
@@ -69,13 +56,13 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "max");
 	}
 	strv_push(argv, "-smp");
-	strv_pushf(argv, "%u", l->cpus);
+	strv_pushf(argv, "%u", s->cpus);
 	strv_push(argv, "-m");
-	strv_pushf(argv, "%lluM", (unsigned long long)(l->memory >> 20));
+	strv_pushf(argv, "%lluM", (unsigned long long)(s->memory >> 20));
 	strv_push(argv, "-kernel");
-	strv_push(argv, l->kernel);
+	strv_push(argv, s->im.kernel);
 	strv_push(argv, "-initrd");
-	strv_push(argv, l->initrd);
+	strv_push(argv, s->image);
 
 	strv_push(&append, "console=ttyS0");
 	strv_push(&append, "panic=-1");
@@ -87,12 +74,12 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(&append, "no_timer_check");
 	strv_pushf(&append, "rapido.vm=%u", l->vm);
 	strv_pushf(&append, "rapido.nonce=%s", l->nonce);
-	if (l->batch)
+	if (s->batch)
 		strv_push(&append, "rapido.batch=1");
-	if (l->shares && l->shares->n)
-		strv_pushf(&append, "rapido.shares=%zu", l->shares->n);
-	if (l->kernel_params)
-		strv_push_all(&append, l->kernel_params);
+	if (s->shares.n)
+		strv_pushf(&append, "rapido.shares=%zu", s->shares.n);
+	strv_push_all(&append, &l->net_kparams);
+	strv_push_all(&append, &s->kparams);
 	for (size_t i = 0; i < append.n; i++)
 		len += strlen(append.v[i]) + 1;
 	cmdline = p = xmalloc(len + 1);
@@ -115,11 +102,11 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	 * goes to the guest. Batch: stdin is /dev/null, so no monitor.
 	 */
 	strv_push(argv, "-chardev");
-	strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d", l->batch ? "" : "mux=on,",
+	strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d", s->batch ? "" : "mux=on,",
 		   VM_FD_CONSOLE);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:con");
-	if (!l->batch) {
+	if (!s->batch) {
 		strv_push(argv, "-mon");
 		strv_push(argv, "chardev=con,mode=readline");
 	}
@@ -137,8 +124,8 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push(argv, "-mon");
 	strv_push(argv, "chardev=rapido-mon,mode=control");
 
-	for (size_t i = 0; l->shares && i < l->shares->n; i++) {
-		char *dir = qopt(l->shares->v[i]);
+	for (size_t i = 0; i < s->shares.n; i++) {
+		char *dir = qopt(s->shares.v[i]);
 
 		strv_push(argv, "-fsdev");
 		strv_pushf(argv, "local,id=share%zu,path=%s,security_model=none", i, dir);
@@ -146,8 +133,9 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "-device");
 		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
 	}
-	vm_mpath_argv(l, argv);
-	if (l->extra)
-		strv_push_all(argv, l->extra);
+	vm_mpath_argv(s, argv);
+	/* NICs before the user's extra arguments, which may refer to them */
+	strv_push_all(argv, &l->net_args);
+	strv_push_all(argv, &s->extra);
 	free(qmp);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "mpath.h"
 #include "io.h"
 #include "qmp.h"
 #include "rapido.h"
@@ -35,18 +36,11 @@ static void usage(void)
 	       "3 the VM is not running or its socket does not answer.\n");
 }
 
-struct path_info {
-	char id[32];
-	char serial[64];
-	char wwn[32];
-	unsigned int scsi_id;
-};
-
-/* vmN.mpath: "mp0p1 RAPIDOMP0 WWN SCSI-ID /backing/file" lines written by ./vm */
-static size_t read_paths(const char *state, unsigned int vm, struct path_info **out)
+/* vmN.mpath: the paths ./vm made, one line each (src/lib/mpath.h) */
+static size_t read_paths(const char *state, unsigned int vm, struct mpath_path **out)
 {
 	char *path = xasprintf("%s/vm%u.mpath", state, vm), *text;
-	struct path_info *p = NULL;
+	struct mpath_path *p = NULL;
 	size_t n = 0;
 
 	if (read_file(path, &text, NULL)) {
@@ -56,7 +50,7 @@ static size_t read_paths(const char *state, unsigned int vm, struct path_info **
 	}
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		p = xrealloc(p, (n + 1) * sizeof(*p));
-		if (sscanf(line, "%31s %63s %31s %u", p[n].id, p[n].serial, p[n].wwn, &p[n].scsi_id) == 4)
+		if (mpath_path_parse_line(line, &p[n]) == 0)
 			n++;
 	}
 	free(text);
@@ -123,7 +117,7 @@ static unsigned int parse_uint(const char *s, const char *what)
 	return (unsigned int)v;
 }
 
-static const struct path_info *find_path(const struct path_info *p, size_t n, const char *id,
+static const struct mpath_path *find_path(const struct mpath_path *p, size_t n, const char *id,
 					 unsigned int vm)
 {
 	for (size_t i = 0; i < n; i++)
@@ -139,7 +133,7 @@ int cmd_vmctl(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct path_info *paths;
+	struct mpath_path *paths;
 	struct conf c;
 	struct qmp q;
 	char *state, *sock, *err, *reply = NULL;
@@ -199,7 +193,7 @@ int cmd_vmctl(int argc, char **argv)
 		unsigned int d = parse_uint(argv[optind + 2], "DISK");
 		unsigned int p = parse_uint(argv[optind + 3], "PATH");
 		char *id = xasprintf("mp%up%u", d, p), *json;
-		const struct path_info *pi = find_path(paths, np, id, vm);
+		const struct mpath_path *pi = find_path(paths, np, id, vm);
 		struct deleted del = { .id = id };
 
 		if (cmd[0] == 'f') {
@@ -215,12 +209,8 @@ int cmd_vmctl(int argc, char **argv)
 			}
 			printf("vm%u: path %s failed\n", vm, id);
 		} else {
-			/* the same properties ./vm gave it (src/vm/mpath.c) */
-			json = xasprintf("{\"execute\": \"device_add\", \"arguments\": {\"driver\": \"scsi-hd\", "
-					 "\"bus\": \"scsi0.0\", \"drive\": \"mp%u\", \"id\": \"%s\", "
-					 "\"serial\": \"%s\", \"wwn\": %llu, \"scsi-id\": %u, \"lun\": 0, "
-					 "\"share-rw\": true}}", d, id, pi->serial, strtoull(pi->wwn, NULL, 16),
-					 pi->scsi_id);
+			/* the same properties ./vm gave it (src/lib/mpath.c) */
+			json = mpath_path_device_add_json(pi);
 			run_qmp(&q, json, &reply, NULL);
 			printf("vm%u: path %s restored\n", vm, id);
 		}

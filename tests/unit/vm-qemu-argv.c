@@ -23,22 +23,24 @@ static const char *after(const struct strv *sv, const char *opt)
 
 int main(void)
 {
-	struct strv kp = STRV_INIT, extra = STRV_INIT, shares = STRV_INIT, argv = STRV_INIT;
-	struct vm_launch l = {
-		.qemu = "qemu-system-x86_64", .accel = ACCEL_TCG, .vm = 3, .cpus = 2,
-		.memory = 1ULL << 30, .kernel = "/boot/vmlinuz-x", .initrd = "/i/my initrd",
-		.batch = 1, .console_log = "/s/vm3.log", .qmp_path = "/s/a,b/vm3.qmp",
-		.kernel_params = &kp, .shares = &shares, .extra = &extra,
-		.nonce = "0123456789abcdef0123456789abcdef",
+	struct strv argv = STRV_INIT;
+	struct vm_settings s = {
+		.qemu = "qemu-system-x86_64", .cpus = 2, .memory = 1ULL << 30,
+		.im = { .kernel = "/boot/vmlinuz-x" }, .image = "/i/my initrd", .batch = 1,
 	};
+	struct vm_launch l = {
+		.s = &s, .accel = ACCEL_TCG, .vm = 3, .console_log = "/s/vm3.log",
+		.qmp_path = "/s/a,b/vm3.qmp", .nonce = "0123456789abcdef0123456789abcdef",
+	};
+	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
 	tap_plan(21);
-	strv_push(&kp, "quiet");
-	strv_push(&kp, "foo=a;b");
-	strv_push(&extra, "-device");
-	strv_push(&extra, "virtio-rng-pci");
-	strv_push(&shares, "/host/results");
+	strv_push(kp, "quiet");
+	strv_push(kp, "foo=a;b");
+	strv_push(extra, "-device");
+	strv_push(extra, "virtio-rng-pci");
+	strv_push(shares, "/host/results");
 	vm_qemu_argv(&l, &argv);
 
 	TAP_EQ_STR(argv.v[0], "qemu-system-x86_64", "qemu binary first");
@@ -68,7 +70,7 @@ int main(void)
 	TAP_EQ_STR(argv.v[argv.n - 1], "virtio-rng-pci", "  in order");
 	strv_free(&argv);
 
-	l.batch = 0;
+	s.batch = 0;
 	l.accel = ACCEL_KVM;
 	vm_qemu_argv(&l, &argv);
 	TAP_EQ_STR(after(&argv, "-accel"), "kvm", "KVM accelerator with -cpu host");
@@ -79,8 +81,8 @@ int main(void)
 	tap_ok(vm_accel_parse("TCG", &a) == 0 && a == ACCEL_TCG && vm_accel_parse("", &a) == 0 &&
 	       a == ACCEL_AUTO, "accel names parse");
 	tap_ok(vm_accel_parse("hvf", &a) < 0, "unknown accel rejected");
-	strv_free(&kp);
-	strv_free(&extra);
-	strv_free(&shares);
+	strv_free(kp);
+	strv_free(extra);
+	strv_free(shares);
 	return tap_done();
 }
