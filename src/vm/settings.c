@@ -141,12 +141,6 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 	struct vm_src src;
 	const char *v;
 
-	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
-	s->qemu = v ? v : "qemu-system-x86_64";
-	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
-	if (vm_accel_parse(v, &s->accel))
-		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
-
 	s->cpus = number(c, "--cpus", o->cpus, "VM_CPUS", 0, 1024, &s->cpus_src);
 	if (s->cpus_src.kind == SRC_DEFAULT && s->im.cpus) {
 		s->cpus = s->im.cpus;
@@ -365,11 +359,19 @@ static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const s
 
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
+	const char *v;
 	char *err;
 
 	memset(s, 0, sizeof(*s));
 	s->batch = o->batch;
 	s->dry_run = o->dry_run;
+	/* what needs no image first: a typo must not hide behind a missing image */
+	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
+	s->qemu = v ? v : "qemu-system-x86_64";
+	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
+	if (vm_accel_parse(v, &s->accel))
+		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
+
 	if (o->image) {
 		s->image = xstrdup(o->image);
 		s->image_src.kind = SRC_OPTION;
