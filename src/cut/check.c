@@ -96,8 +96,12 @@ static void resolve_bins(struct cut_plan *p)
 	strv_free(&all);
 }
 
-/* loaded by the init only when ./vm asks: a host share (9p) or a NIC */
-static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net" };
+/*
+ * loaded by the init only when ./vm asks: a host share (9p), a NIC, the
+ * virtio console's shell; pvpanic and fw_cfg for memory dumps on a panic
+ */
+static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net",
+					     "virtio_console", "pvpanic_mmio", "pvpanic", "qemu_fw_cfg" };
 
 static void resolve_modules(struct cut_plan *p)
 {

@@ -40,6 +40,11 @@ static void usage(void)
 	       "                          tcp:127.0.0.1:2222-:22 (implies --net user)\n"
 	       "     --link-listen HOST:PORT   VM-to-VM link: wait for a peer on HOST:PORT\n"
 	       "     --link-connect HOST:PORT  VM-to-VM link: connect to a listening peer\n"
+	       "     --append ARGS      add ARGS to the kernel command line (after\n"
+	       "                          QEMU_EXTRA_KERNEL_PARAMS)\n"
+	       "     --gdb[=HOST:PORT]  gdb stub (default 127.0.0.1, port 1233+N for VM N);\n"
+	       "                          turns KASLR off and prints the gdb command\n"
+	       "     --gdb-wait         with --gdb: stop the CPUs until gdb continues\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "Exit status: the guest scripts' status, or\n"
@@ -66,6 +71,9 @@ enum {
 	OPT_HOSTFWD,
 	OPT_LINK_LISTEN,
 	OPT_LINK_CONNECT,
+	OPT_APPEND,
+	OPT_GDB,
+	OPT_GDB_WAIT,
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -86,6 +94,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
 		{ "link-listen", required_argument, NULL, OPT_LINK_LISTEN },
 		{ "link-connect", required_argument, NULL, OPT_LINK_CONNECT },
+		{ "append", required_argument, NULL, OPT_APPEND },
+		{ "gdb", optional_argument, NULL, OPT_GDB },
+		{ "gdb-wait", no_argument, NULL, OPT_GDB_WAIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -147,6 +158,15 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_LINK_CONNECT:
 			strv_pushf(&o->links, "C%s", optarg);
+			break;
+		case OPT_APPEND:
+			strv_push(&o->append, optarg);
+			break;
+		case OPT_GDB:
+			o->gdb = optarg ? optarg : "";
+			break;
+		case OPT_GDB_WAIT:
+			o->gdb_wait = 1;
 			break;
 		case 'h':
 			usage();

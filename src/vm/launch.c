@@ -72,6 +72,10 @@ struct watch {
 	size_t mon_len;
 	char shutdown_reason[64];	/* from QMP SHUTDOWN, "" if none seen */
 	int panicked;			/* QMP GUEST_PANICKED */
+	enum { MON_GREETING, MON_READY, MON_DUMPING, MON_QUITTING } mon_state;
+	char *vmcore;			/* the dump asked for, NULL if none */
+	int vmcore_ok;			/* qemu said it was written */
+	char vmcore_err[256];
 };
 
 void vm_new_nonce(char nonce[33])
@@ -135,6 +139,53 @@ static void json_str(const char *line, const char *key, char *out, size_t size)
 	out[i] = '\0';
 }
 
+/* A JSON string body for s: quotes, backslashes and control characters escaped. */
+static char *json_escape(const char *s)
+{
+	char *out = xmalloc(strlen(s) * 6 + 1), *p = out;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			p += sprintf(p, "\\%c", c);
+		else if (c < 0x20)
+			p += sprintf(p, "\\u%04x", c);
+		else
+			*p++ = (char)c;
+	}
+	*p = '\0';
+	return out;
+}
+
+/*
+ * The guest panicked and qemu paused it (-action panic=pause): dump its
+ * memory if asked, then quit. Both are answered in order on the monitor.
+ */
+static void on_panic(struct watch *w)
+{
+	const struct vm_settings *s = w->l->s;
+
+	w->panicked = 1;
+	if (w->mon_state != MON_READY)
+		return;
+	if (s->vmcore_keep) {
+		char *path, *cmd;
+
+		w->vmcore = vm_vmcore_path(s, w->l->vm);
+		path = json_escape(w->vmcore);
+		cmd = xasprintf("{\"execute\": \"dump-guest-memory\", \"arguments\": {\"paging\": false, "
+				"\"protocol\": \"file:%s\", \"format\": \"%s\"}}\n", path, s->vmcore_format);
+		mon_send(w, cmd);
+		free(cmd);
+		free(path);
+		w->mon_state = MON_DUMPING;
+	} else {
+		mon_send(w, "{\"execute\": \"quit\"}\n");
+		w->mon_state = MON_QUITTING;
+	}
+}
+
 static void mon_line(struct watch *w, const char *line)
 {
 	char ev[64];
@@ -144,10 +195,25 @@ static void mon_line(struct watch *w, const char *line)
 		return;
 	}
 	json_str(line, "event", ev, sizeof(ev));
-	if (!strcmp(ev, "SHUTDOWN"))
+	if (!strcmp(ev, "SHUTDOWN")) {
 		json_str(line, "reason", w->shutdown_reason, sizeof(w->shutdown_reason));
-	else if (!strcmp(ev, "GUEST_PANICKED"))
-		w->panicked = 1;
+	} else if (!strcmp(ev, "GUEST_PANICKED")) {
+		if (!w->panicked)
+			on_panic(w);
+	} else if (!*ev && (strstr(line, "\"return\"") || strstr(line, "\"error\""))) {
+		/* a reply: to qmp_capabilities, then to the dump */
+		if (w->mon_state == MON_GREETING) {
+			w->mon_state = MON_READY;
+			if (w->panicked)	/* the panic came before we were ready */
+				on_panic(w);
+		} else if (w->mon_state == MON_DUMPING) {
+			w->vmcore_ok = strstr(line, "\"return\"") != NULL;
+			if (!w->vmcore_ok)
+				json_str(line, "desc", w->vmcore_err, sizeof(w->vmcore_err));
+			mon_send(w, "{\"execute\": \"quit\"}\n");
+			w->mon_state = MON_QUITTING;
+		}
+	}
 }
 
 static void mon_input(struct watch *w, const char *p, size_t n)
@@ -176,7 +242,8 @@ static void drain(struct watch *w, int *fd)
 		if (n < 0 && errno == EAGAIN)
 			return;
 		if (n <= 0) {
-			if (n < 0)
+			/* qemu closing its monitor as it quits resets the socket: that is EOF */
+			if (n < 0 && errno != ECONNRESET)
 				warn_errno("reading from qemu");
 			epoll_ctl(w->epfd, EPOLL_CTL_DEL, *fd, NULL);
 			close(*fd);
@@ -415,6 +482,7 @@ static void watch_free(struct watch *w)
 		close(w->pidfd);
 	free(w->status.buf);
 	free(w->console.buf);
+	free(w->vmcore);
 }
 
 /* One qemu run: pipes, spawn, wait. */
@@ -459,6 +527,10 @@ static void reset_for_retry(struct watch *w)
 	w->mon_len = 0;
 	w->shutdown_reason[0] = '\0';
 	w->panicked = 0;
+	w->mon_state = MON_GREETING;
+	free(w->vmcore);
+	w->vmcore = NULL;
+	w->vmcore_ok = 0;
 	if (w->log_fd >= 0)
 		close(w->log_fd);
 	w->log_fd = -1;
@@ -471,6 +543,18 @@ static int explain_no_status(const struct watch *w, const struct vm_launch *l, i
 {
 	const char *r = w->shutdown_reason;
 
+	if (w->panicked) {
+		report_panic(&w->console);
+		warn("vm%u: kernel panic: the guest stopped without reporting an exit status "
+		     "(console log: %s)", l->vm, l->console_log);
+		if (w->vmcore && w->vmcore_ok)
+			warn("vm%u: memory dump (%s) in %s; open it with crash or drgn and the vmlinux "
+			     "that has the symbols", l->vm, l->s->vmcore_format, w->vmcore);
+		else if (w->vmcore)
+			warn("vm%u: no memory dump: qemu: %s", l->vm,
+			     *w->vmcore_err ? w->vmcore_err : "no answer");
+		return VM_EXIT_NO_STATUS;
+	}
 	if (!strcmp(r, "host-qmp-quit")) {
 		warn("vm%u was stopped from the host by a QMP 'quit' (./vmctl %u quit or another "
 		     "QMP client) before the guest reported a status", l->vm, l->vm);

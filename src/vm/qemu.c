@@ -28,7 +28,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 {
 	const struct vm_settings *s = l->s;
 	struct strv append = STRV_INIT;
-	char *qmp = qopt(l->qmp_path);
+	char *qmp = qopt(l->qmp_path), *hvc = qopt(l->hvc_path);
 	size_t len = 0;
 	char *cmdline, *p;
 
@@ -78,6 +78,10 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(&append, "rapido.batch=1");
 	if (s->shares.n)
 		strv_pushf(&append, "rapido.shares=%zu", s->shares.n);
+	strv_push(&append, "rapido.hvc=1");
+	/* gdb needs the addresses of vmlinux and System.map */
+	if (s->gdb)
+		strv_push(&append, "nokaslr");
 	strv_push_all(&append, &l->net_kparams);
 	strv_push_all(&append, &s->kparams);
 	for (size_t i = 0; i < append.n; i++)
@@ -118,6 +122,33 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	/* control socket for ./vmctl, found from the VM number */
 	strv_push(argv, "-qmp");
 	strv_pushf(argv, "unix:%s,server=on,wait=off", qmp);
+	/*
+	 * A panic reaches qemu through pvpanic (the guest init loads its
+	 * driver) and pauses the VM, so ./vm can dump its memory before it
+	 * quits; vmcoreinfo puts the kernel's VMCOREINFO note in that dump.
+	 */
+	strv_push(argv, "-device");
+	strv_push(argv, "pvpanic");
+	strv_push(argv, "-device");
+	strv_push(argv, "vmcoreinfo");
+	strv_push(argv, "-action");
+	strv_push(argv, "panic=pause");
+	/* a second shell on the virtio console (/dev/hvc0), for ./vmctl N shell and exec */
+	strv_push(argv, "-device");
+	strv_push(argv, "virtio-serial-pci,id=vser0");
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "socket,id=hvc,path=%s,server=on,wait=off", hvc);
+	strv_push(argv, "-device");
+	strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+	if (s->gdb) {
+		char *host = qopt(s->gdb_host);
+
+		strv_push(argv, "-gdb");
+		strv_pushf(argv, "tcp:%s:%u", host, l->gdb_port);
+		if (s->gdb_wait)
+			strv_push(argv, "-S");
+		free(host);
+	}
 	/* ./vm's own monitor: events such as SHUTDOWN with its reason */
 	strv_push(argv, "-chardev");
 	strv_pushf(argv, "socket,id=rapido-mon,fd=%d", VM_FD_MONITOR);
@@ -138,4 +169,5 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push_all(argv, &l->net_args);
 	strv_push_all(argv, &s->extra);
 	free(qmp);
+	free(hvc);
 }

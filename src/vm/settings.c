@@ -343,6 +343,44 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 	}
 }
 
+/* gdb's stub listens on loopback unless a host is given: a debug port is root on the guest */
+static void resolve_debug(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+
+	if (o->gdb) {
+		const char *colon = strrchr(o->gdb, ':');
+
+		s->gdb = 1;
+		s->gdb_wait = o->gdb_wait;
+		if (!*o->gdb) {
+			s->gdb_host = xstrdup("127.0.0.1");
+		} else {
+			char *end;
+			unsigned long port;
+
+			if (!colon || colon == o->gdb)
+				die("--gdb: expected HOST:PORT such as 127.0.0.1:1234, got '%s'", o->gdb);
+			errno = 0;
+			port = strtoul(colon + 1, &end, 10);
+			if (!colon[1] || *end || errno || port == 0 || port > 65535 ||
+			    strchr(o->gdb, ','))
+				die("--gdb: expected HOST:PORT with a port from 1 to 65535, got '%s'", o->gdb);
+			s->gdb_host = xstrndup(o->gdb, (size_t)(colon - o->gdb));
+			s->gdb_port = (unsigned int)port;
+		}
+	} else if (o->gdb_wait) {
+		die("--gdb-wait needs --gdb");
+	}
+	s->vmcore_keep = number(c, NULL, NULL, "VM_VMCORE_KEEP", 3, 1000, &src);
+	v = setting(c, NULL, NULL, "VM_VMCORE_FORMAT", &src);
+	s->vmcore_format = v ? v : "elf";
+	if (strcmp(s->vmcore_format, "elf") && strcmp(s->vmcore_format, "kdump-zlib") &&
+	    strcmp(s->vmcore_format, "kdump-lzo") && strcmp(s->vmcore_format, "kdump-snappy"))
+		die_src(&src, "expected elf, kdump-zlib, kdump-lzo or kdump-snappy", v);
+}
+
 static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
@@ -390,6 +428,10 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	resolve_net(s, o, c);
 	/* the user's extra qemu arguments come after everything ./vm adds */
 	strv_push_all(&s->extra, &o->extra);
+	for (size_t i = 0; i < o->append.n; i++)
+		if (shwords_split(o->append.v[i], &s->kparams, &err))
+			die("--append: %s", err);
+	resolve_debug(s, o, c);
 	resolve_dirs(s, o, c);
 }
 
@@ -409,6 +451,7 @@ void vm_settings_free(struct vm_settings *s)
 	for (size_t i = 0; i < s->n_links; i++)
 		free((char *)s->links[i].hostport);
 	free(s->links);
+	free(s->gdb_host);
 	free(s->state_dir);
 	free(s->lock_dir);
 	free(s->log_dir);
@@ -422,4 +465,5 @@ void vm_opts_free(struct vm_opts *o)
 	strv_free(&o->hostfwd);
 	strv_free(&o->links);
 	strv_free(&o->extra);
+	strv_free(&o->append);
 }

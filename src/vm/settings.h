@@ -50,6 +50,9 @@ struct vm_opts {
 	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
 	struct strv links;	/* "LHOST:PORT" listen / "CHOST:PORT" connect */
 	struct strv extra;	/* after -- */
+	struct strv append;	/* --append ARGS (each split into words) */
+	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
+	int gdb_wait;		/* --gdb-wait */
 };
 void vm_opts_free(struct vm_opts *o);
 
@@ -100,7 +103,7 @@ struct vm_settings {
 	unsigned int kvm_probe_secs;
 	unsigned int max_vms;
 
-	struct strv kparams;	/* QEMU_EXTRA_KERNEL_PARAMS, split */
+	struct strv kparams;	/* QEMU_EXTRA_KERNEL_PARAMS, split, then --append */
 	struct strv extra;	/* QEMU_EXTRA_ARGS, then the -- arguments */
 	struct strv shares;	/* host directories shared over 9p, checked */
 	struct vm_mpath_disk *mpath;
@@ -119,6 +122,14 @@ struct vm_settings {
 	size_t n_ips;
 	struct vm_link *links;
 	size_t n_links;
+
+	/* debugging */
+	int gdb;		/* a gdb stub on gdb_host:gdb_port (+ VM number if not given) */
+	char *gdb_host;
+	unsigned int gdb_port;	/* 0: derived from the VM number */
+	int gdb_wait;		/* stop the CPUs until gdb continues them */
+	unsigned int vmcore_keep;	/* dumps kept per VM number; 0: no dumps */
+	const char *vmcore_format;	/* elf, kdump-zlib, kdump-lzo, kdump-snappy */
 
 	char *state_dir;
 	char *lock_dir;

@@ -19,6 +19,8 @@ static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsign
 	l->console_log = s->log ? xstrdup(s->log) : xasprintf("%s/vm%u.log", s->log_dir, vm);
 	l->qmp_path = xasprintf("%s/vm%u.qmp", s->state_dir, vm);
 	l->mpath_list = xasprintf("%s/vm%u.mpath", s->state_dir, vm);
+	l->hvc_path = xasprintf("%s/vm%u.hvc", s->state_dir, vm);
+	l->gdb_port = s->gdb_port ? s->gdb_port : 1233 + vm;
 	vm_net_plan(s, vm, &l->net_args, &l->net_kparams);
 	l->accel = vm_accel_choose(s);
 }
@@ -28,6 +30,7 @@ static void launch_free(struct vm_launch *l)
 	free(l->console_log);
 	free(l->qmp_path);
 	free(l->mpath_list);
+	free(l->hvc_path);
 	strv_free(&l->net_args);
 	strv_free(&l->net_kparams);
 }
@@ -67,9 +70,13 @@ int cmd_vm(int argc, char **argv)
 	} else {
 		/* a stale socket must not block qemu (launch.c truncates the log) */
 		unlink(l.qmp_path);
+		unlink(l.hvc_path);
+		if (s.gdb)
+			vm_gdb_prepare_or_die(&l);
 		vm_mpath_write_list(&s, l.mpath_list);
 		rc = vm_run(&l, lock_fd);
 		unlink(l.qmp_path);
+		unlink(l.hvc_path);
 		unlink(l.mpath_list);
 	}
 	close(lock_fd);

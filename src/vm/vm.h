@@ -21,6 +21,8 @@ struct vm_launch {
 	char *console_log;		/* written by ./vm from the console pipe */
 	char *qmp_path;			/* the QMP socket for ./vmctl */
 	char *mpath_list;		/* vmN.mpath: the paths, for ./vmctl */
+	char *hvc_path;			/* vmN.hvc: the virtio console's shell, for ./vmctl */
+	unsigned int gdb_port;		/* --gdb: the port, derived from the VM number if not given */
 	struct strv net_args;		/* -netdev/-device pairs (vm_net_plan) */
 	struct strv net_kparams;	/* rapido.ip= for the guest init */
 	char nonce[33];			/* per boot: frames the guest's status record */
@@ -74,6 +76,12 @@ void vm_kvm_mark_broken(const char *state_dir);
 int vm_kvm_known_broken(const char *state_dir);
 /* KVM or TCG for this run, from the setting and what the host can do. */
 enum vm_accel vm_accel_choose(const struct vm_settings *s);
+
+/* debug.c: gdb and vmcore support */
+/* Check the gdb port is free and print the gdb command line for the user. */
+void vm_gdb_prepare_or_die(const struct vm_launch *l);
+/* Name of the next vmcore of VM vm in the state dir (malloc'd); prune to keep-1 older ones. */
+char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
 
 /* launch.c: run qemu, wait with the settings' timeout, return ./vm's exit status. */
 int vm_run(struct vm_launch *l, int lock_fd);

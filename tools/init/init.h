@@ -12,6 +12,7 @@ struct init_cmdline {
 	unsigned int n_ip;
 	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
 	char nonce[STATUS_NONCE_LEN + 1];	/* rapido.nonce=: frames the status record */
+	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
 };
 
 /* Parse a kernel command line (the text of /proc/cmdline). */
@@ -30,6 +31,9 @@ struct init_ip {
 };
 /* Parse "eth0,192.168.155.101/24[,GW]"; 0 or -EINVAL. */
 int init_ip_parse(const char *s, struct init_ip *ip);
+
+/* debug.c: pvpanic and VMCOREINFO for dumps; a shell on the virtio console. */
+void init_debug_setup(const struct init_cmdline *cl);
 
 /* Mount the host shares: rapido0 on /host, rapidoN on /hostN. */
 void init_mount_shares(const struct init_cmdline *cl);

@@ -182,6 +182,7 @@ int main(int argc, char **argv)
 	mount_api(1);
 	init_mount_shares(&cl);
 	init_net_up(&cl);
+	init_debug_setup(&cl);
 
 	init_run_autorun(cl.batch, &rec);
 	init_kill_all();

@@ -32,6 +32,8 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 				cl->vm = (unsigned int)n;
 		} else if (!strcmp(w, "rapido.batch=1")) {
 			cl->batch = 1;
+		} else if (!strcmp(w, "rapido.hvc=1")) {
+			cl->hvc = 1;
 		} else if (!strncmp(w, "rapido.shares=", 14)) {
 			cl->shares = (unsigned int)strtoul(w + 14, NULL, 10);
 			if (cl->shares > 16)
