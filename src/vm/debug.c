@@ -118,5 +118,14 @@ char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm)
 	}
 	if (unlink(path) < 0 && errno != ENOENT)
 		warn_errno("%s", path);
+	/* older dumps beyond the limit (it may have been lowered) */
+	for (unsigned int i = s->vmcore_keep ? s->vmcore_keep : 1;; i++) {
+		char *old = xasprintf("%s.%u", path, i);
+		int gone = unlink(old) < 0 && errno == ENOENT;
+
+		free(old);
+		if (gone)
+			break;
+	}
 	return path;
 }

@@ -26,6 +26,8 @@ static void usage(void)
 	       " vmctl N restore DISK PATH     plug a pulled path back (device_add)\n"
 	       " vmctl N qmp JSON              send a raw QMP command, print the reply\n"
 	       " vmctl N quit                  stop the VM at once\n"
+	       " vmctl N shell                 a shell in the guest on its virtio console\n"
+	       " vmctl N exec CMD              run CMD there; print its output, exit with its status\n"
 	       "\n"
 	       "Act on running VM number N (its hostname is rapidoN) through its QMP socket.\n"
 	       "\n"
@@ -33,7 +35,7 @@ static void usage(void)
 	       " -h, --help     display this help\n"
 	       "\n"
 	       "Exit status: 0 done, 1 qemu refused (its message is printed), 2 usage,\n"
-	       "3 the VM is not running or its socket does not answer.\n");
+	       "3 the VM is not running or its socket does not answer; exec: CMD's status.\n");
 }
 
 /* vmN.mpath: the paths ./vm made, one line each (src/lib/mpath.h) */
@@ -164,13 +166,24 @@ int cmd_vmctl(int argc, char **argv)
 	if (!((!strcmp(cmd, "paths") && argc - optind == 2) ||
 	      ((!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) && argc - optind == 4) ||
 	      (!strcmp(cmd, "qmp") && argc - optind == 3) ||
-	      (!strcmp(cmd, "quit") && argc - optind == 2))) {
+	      (!strcmp(cmd, "quit") && argc - optind == 2) ||
+	      (!strcmp(cmd, "shell") && argc - optind == 2) ||
+	      (!strcmp(cmd, "exec") && argc - optind == 3))) {
 		fprintf(stderr, "vmctl: unknown command or wrong arguments: %s\n"
 			"Try 'vmctl --help' for more information.\n", cmd);
 		return 2;
 	}
 	rapido_conf_load_or_die(&c);
 	state = rapido_state_dir_or_die(&c);
+	if (!strcmp(cmd, "shell") || !strcmp(cmd, "exec")) {
+		char *hvc = xasprintf("%s/vm%u.hvc", state, vm);
+		int rc = cmd[0] == 's' ? vmctl_shell(hvc, vm) : vmctl_exec(hvc, vm, argv[optind + 2], 60);
+
+		free(hvc);
+		free(state);
+		conf_free(&c);
+		return rc;
+	}
 	sock = xasprintf("%s/vm%u.qmp", state, vm);
 	np = read_paths(state, vm, &paths);
 	if (qmp_connect(&q, sock, &err)) {
