@@ -53,6 +53,7 @@ static struct strv *list_for(struct profile *p, const char *key)
 		{ "helpers", offsetof(struct profile, helpers) },
 		{ "conf", offsetof(struct profile, conf) },
 		{ "conf-optional", offsetof(struct profile, conf_opt) },
+		{ "secret", offsetof(struct profile, secret) },
 		{ "kconfig", offsetof(struct profile, kconfig) },
 		{ "files", offsetof(struct profile, files) },
 	};
@@ -61,6 +62,35 @@ static struct strv *list_for(struct profile *p, const char *key)
 		if (!strcmp(lists[i].key, key))
 			return (struct strv *)((char *)p + lists[i].off);
 	return NULL;
+}
+
+/*
+ * A secret must name a key the profile passes to the guest: a typo would
+ * otherwise leave the real secret in an image anyone can read. conf lines
+ * may follow; the lines are remembered and checked once the header is read.
+ */
+static int secret_lines(struct profile *p, const char *path, int lineno, size_t first, char **err)
+{
+	for (size_t i = first; i < p->secret.n; i++) {
+		if (!conf_key_valid(p->secret.v[i]))
+			return err_at(err, path, (unsigned int)lineno,
+				      "secret: expected rapido.conf key names, got \"%s\"",
+				      p->secret.v[i]);
+		p->secret_line = xrealloc(p->secret_line, (i + 1) * sizeof(*p->secret_line));
+		p->secret_line[i] = lineno;
+	}
+	return 0;
+}
+
+static int check_secrets(struct profile *p, const char *path, char **err)
+{
+	for (size_t i = 0; i < p->secret.n; i++)
+		if (!strv_contains(&p->conf, p->secret.v[i]) &&
+		    !strv_contains(&p->conf_opt, p->secret.v[i]))
+			return err_at(err, path, (unsigned int)p->secret_line[i],
+				      "secret: %s is not a conf or conf-optional key of this profile",
+				      p->secret.v[i]);
+	return 0;
 }
 
 static int header_line(struct profile *p, const char *path, int lineno, char *s, char **err)
@@ -105,7 +135,11 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	}
 	list = list_for(p, key);
 	if (list) {
+		size_t first = list->n;
+
 		split_words(list, val);
+		if (list == &p->secret)
+			return secret_lines(p, path, lineno, first, err);
 		return 0;
 	}
 	if (!strcmp(key, "description")) {
@@ -138,7 +172,8 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
-			 "modules, modules-optional, helpers, conf, conf-optional, kconfig, files, cpus, memory)",
+			 "modules, modules-optional, helpers, conf, conf-optional, secret, kconfig, files, "
+			 "cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
 }
@@ -172,6 +207,8 @@ int profile_load(struct profile *p, const char *name, const char *path, char **e
 			break;
 	}
 	free(text);
+	if (!rc)
+		rc = check_secrets(p, path, err);
 	if (!rc && !p->description) {
 		*err = xasprintf("%s: no '#@ description:' line", path);
 		rc = -EINVAL;
@@ -195,6 +232,8 @@ void profile_free(struct profile *p)
 	strv_free(&p->helpers);
 	strv_free(&p->conf);
 	strv_free(&p->conf_opt);
+	strv_free(&p->secret);
+	free(p->secret_line);
 	strv_free(&p->kconfig);
 	strv_free(&p->files);
 	memset(p, 0, sizeof(*p));

@@ -20,6 +20,8 @@
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
+ *	#@ secret: conf or conf-optional keys whose values are secrets (passwords,
+ *		   private keys): an image holding one is readable by its owner only
  *	#@ kconfig: kernel config symbols needed, CONFIG_X=y or CONFIG_X (y or m)
  *	#@ files: SRC:/DEST trees or files copied in; SRC may start with ${KEY}
  *		  (skipped when KEY is unset) or be relative to the rapido dir
@@ -37,6 +39,8 @@ struct profile {
 	struct strv modules, modules_opt;
 	struct strv helpers;
 	struct strv conf, conf_opt;
+	struct strv secret;	/* each also in conf or conf_opt (checked) */
+	int *secret_line;	/* the header line of each secret, for errors */
 	struct strv kconfig;
 	struct strv files;
 	unsigned int cpus;	/* 0: not stated */
