@@ -126,6 +126,18 @@ static void resolve_modules(struct cut_plan *p)
 		if (kernel_has_module(&p->kern, p->prof.modules_opt.v[i]) == 2)
 			strv_push(&p->modules, p->prof.modules_opt.v[i]);
 	/*
+	 * In the image but not in rapido/modules: the profile loads the one
+	 * its configuration needs (fstests_local: only FSTESTS_FS's module),
+	 * or its tests do (xfstests modprobes dm targets and loop itself).
+	 */
+	for (size_t i = 0; i < p->prof.modules_demand.n; i++) {
+		const char *m = p->prof.modules_demand.v[i];
+
+		if (kernel_has_module(&p->kern, m) == 2 && !strv_contains(&p->modules, m) &&
+		    !strv_contains(&p->extra_modules, m))
+			strv_push(&p->extra_modules, m);
+	}
+	/*
 	 * Every image can mount a host share (./vm --share): the init loads
 	 * these only when the kernel command line says there is one.
 	 */

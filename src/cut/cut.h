@@ -37,7 +37,7 @@ struct cut_plan {
 	char *output;
 	struct strv bins;	/* absolute host paths */
 	struct strv modules;	/* to include and load at boot */
-	struct strv extra_modules; /* included, loaded by the init when needed (9p) */
+	struct strv extra_modules; /* included, loaded by the init when needed (9p) or by the profile */
 	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME */
 	struct strv includes;	/* SRC DEST pairs for dracut --include */
 	int secret;		/* holds a value of a key the profile marks secret */

@@ -50,6 +50,7 @@ static struct strv *list_for(struct profile *p, const char *key)
 		{ "bins-optional", offsetof(struct profile, bins_opt) },
 		{ "modules", offsetof(struct profile, modules) },
 		{ "modules-optional", offsetof(struct profile, modules_opt) },
+		{ "modules-on-demand", offsetof(struct profile, modules_demand) },
 		{ "helpers", offsetof(struct profile, helpers) },
 		{ "conf", offsetof(struct profile, conf) },
 		{ "conf-optional", offsetof(struct profile, conf_opt) },
@@ -172,7 +173,7 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
-			 "modules, modules-optional, helpers, conf, conf-optional, secret, kconfig, files, "
+			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, secret, kconfig, files, "
 			 "cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
@@ -229,6 +230,7 @@ void profile_free(struct profile *p)
 	strv_free(&p->bins_opt_if);
 	strv_free(&p->modules);
 	strv_free(&p->modules_opt);
+	strv_free(&p->modules_demand);
 	strv_free(&p->helpers);
 	strv_free(&p->conf);
 	strv_free(&p->conf_opt);

@@ -17,6 +17,9 @@
  *	#@ bins-optional-if KEY: included when KEY is set and the host has them
  *	#@ modules: kernel modules loaded at boot (must exist for the kernel)
  *	#@ modules-optional: modules included and loaded when the kernel has them
+ *	#@ modules-on-demand: modules included when the kernel has them, not
+ *		  loaded at boot: the profile (or the tests it runs) modprobe
+ *		  the ones a configuration needs
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
@@ -37,6 +40,7 @@ struct profile {
 	struct strv bins, bins_opt;
 	struct strv bins_if, bins_opt_if;	/* "KEY=binary" entries */
 	struct strv modules, modules_opt;
+	struct strv modules_demand;	/* in the image, loaded by the profile */
 	struct strv helpers;
 	struct strv conf, conf_opt;
 	struct strv secret;	/* each also in conf or conf_opt (checked) */

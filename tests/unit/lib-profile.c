@@ -40,7 +40,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(20);
+	tap_plan(21);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -48,6 +48,7 @@ int main(void)
 		  "#@ bins: uname  cat\n"
 		  "#@ bins: ls\n"
 		  "#@ modules: zram dm-delay\n"
+		  "#@ modules-on-demand: btrfs xfs\n"
 		  "#@ helpers: zram\n"
 		  "#@ conf: FSTESTS_FS\n"
 		  "#@ kconfig: CONFIG_ZRAM CONFIG_BTRFS_FS=y\n"
@@ -61,6 +62,8 @@ int main(void)
 	TAP_EQ_INT(p.bins.n, 3, "bins accumulate over repeated keys");
 	TAP_EQ_STR(p.bins.v[2], "ls", "  in order");
 	TAP_EQ_STR(p.modules.v[1], "dm-delay", "modules");
+	TAP_EQ_STR(p.modules_demand.n == 2 ? p.modules_demand.v[1] : NULL, "xfs",
+		   "modules-on-demand, apart from modules");
 	TAP_EQ_INT(p.kconfig.n, 2, "kconfig symbols");
 	TAP_EQ_INT(p.cpus, 2, "cpus");
 	TAP_EQ_INT(p.memory, 1ULL << 30, "memory");
