@@ -1,19 +1,57 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# fstests_local: xfstests on two zram disks. The test device gets a
-# filesystem and is mounted at /mnt/test; the scratch device is left bare
-# and unmounted (/mnt/scratch made) for the tests to mkfs, as xfstests
-# expects. With FSTESTS_SRC (a built xfstests tree) the image carries it at
-# /fstests, local.config is written, the fsgqa users are made, the shell
-# moves to /fstests (so -x './check generic/001' works) and
-# FSTESTS_AUTORUN_CMD runs. Results go to /host/results when ./vm --share
-# (or VIRTFS_SHARE_PATH) gives a host directory.
+# fstests_local: xfstests on zram disks, set up as xfstests users configure
+# it. The test device gets a filesystem and is mounted at /mnt/test; the
+# scratch device (or, for btrfs, a pool of scratch devices) is left bare and
+# unmounted (/mnt/scratch made) for the tests to mkfs; a dm-log-writes log
+# device and, when sized, an external log and realtime device are made too.
+# With FSTESTS_SRC (a built xfstests tree) the image carries it at /fstests,
+# local.config is written, the fsgqa users are made, the shell moves to
+# /fstests (so -x './check generic/001' works) and the tests picked in
+# rapido.conf (or FSTESTS_AUTORUN_CMD) run. Results go to /host/results
+# when ./vm --share (or VIRTFS_SHARE_PATH) gives a host directory.
 #
-# rapido.conf (or environment) keys:
-#   FSTESTS_FS           btrfs (default), xfs or ext4
-#   FSTESTS_ZRAM_SIZE    size of each zram disk (default 1G)
-#   FSTESTS_SRC          a built xfstests tree on the host (optional)
-#   FSTESTS_AUTORUN_CMD  command run in /fstests after set-up (optional)
+# rapido.conf (or environment) keys, all optional:
+#   FSTESTS_FS           btrfs (default), xfs or ext4; only its module is
+#                        loaded (the others are in the image, not loaded)
+#   FSTESTS_ZRAM_SIZE    size of the test disk and of each scratch disk (1G)
+#   FSTESTS_SCRATCH_POOL N scratch disks in SCRATCH_DEV_POOL, SCRATCH_DEV
+#                        unset (xfstests takes the first); default 5 for
+#                        btrfs (4 for the raid tests + the spare that the
+#                        replace tests take with _spare_dev_get), 0 (one
+#                        SCRATCH_DEV) for xfs and ext4, where xfstests uses
+#                        no pool
+#   FSTESTS_LOGWRITES_SIZE  LOGWRITES_DEV for the dm-log-writes tests
+#                        (default FSTESTS_ZRAM_SIZE; 0: none)
+#   FSTESTS_SCRATCH_LOGDEV_SIZE  SCRATCH_LOGDEV, an external log (xfs, ext4)
+#   FSTESTS_SCRATCH_RTDEV_SIZE   SCRATCH_RTDEV, a realtime device (xfs);
+#                        either one adds a local.config section FSTYP_external
+#                        with USE_EXTERNAL=yes (default 0: none)
+#   FSTESTS_MKFS_OPTIONS MKFS_OPTIONS, also for the test disk (default: no
+#                        discard, -K or -E nodiscard; set it empty for none)
+#   FSTESTS_MOUNT_OPTIONS MOUNT_OPTIONS, also for /mnt/test (e.g. -o compress)
+#   FSTESTS_CONFIG       a host file of [section]s (KEY=value lines): each
+#                        becomes a local.config section after the devices
+#   FSTESTS_SECTION      the sections ./check runs (-s); with several
+#                        configurations and none picked, check runs them all
+#   FSTESTS_GROUPS, FSTESTS_TESTS   run ./check -g GROUPS TESTS after set-up
+#   FSTESTS_EXCLUDE_GROUPS (-x), FSTESTS_EXCLUDE_TESTS (-e), FSTESTS_EXCLUDE_FILE
+#                        (-E, a host file of test names, one a line)
+#   FSTESTS_SRC          a built xfstests tree on the host
+#   FSTESTS_AUTORUN_CMD  command run in /fstests after set-up, instead of
+#                        FSTESTS_GROUPS/FSTESTS_TESTS; it may call
+#                        fstests_check, which is ./check with the sections
+#                        and exclusions above (so may -x commands)
+# e.g. CI: FSTESTS_GROUPS=quick FSTESTS_EXCLUDE_FILE=ci/known-failures
+#
+# How long: bench/fstests runs a fixed sample and prints the wall time of
+# each test and an estimate for -g quick on the tree given. Measured on the
+# machine this was written on (2 shared cores, no /dev/kvm, so TCG only;
+# no real xfstests tree there, so with the fixture tree): boot and set-up of
+# this profile with the default btrfs pool and log device took about Ns,
+# see bench/fstests. -g quick itself could not be run there; the estimate
+# from a tree's own group lists is what bench/fstests prints. KVM was not
+# available to compare.
 #
 # bins holds what the profile itself needs in every configuration, with a
 # few tools for looking at the disks; the mkfs tools are optional (the guest
@@ -22,15 +60,26 @@
 # run without (./cut names each one missing on the host), "bins-optional-if"
 # what tests want. fio brings ~80 MB of libraries (ceph, gluster, ICU), so an
 # image without xfstests stays small; xfs_scrub is left out: it alone brings
-# ICU (~38 MB) for a few scrub tests.
+# ICU (~38 MB) for a few scrub tests. The filesystem, dm target and loop
+# modules are on demand: packed, not loaded at boot; the profile loads
+# FSTESTS_FS's, xfstests modprobes dm-log-writes, dm-thin-pool, loop... when
+# a test asks (lsmod after boot shows zram, crc32c and FSTESTS_FS's module).
 #
-#@ description: xfstests on zram: FSTESTS_FS on /mnt/test, a bare scratch disk, FSTESTS_SRC at /fstests
+#@ description: xfstests on zram: FSTESTS_FS on /mnt/test, bare scratch disk or btrfs pool, log-writes/external devices, FSTESTS_SRC at /fstests
 #@ helpers: zram
 #@ modules: zram
-#@ modules-optional: btrfs xfs ext4 crc32c_generic
+#@ modules-optional: crc32c_generic
+#@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey
+#@ modules-on-demand: dm-snapshot dm-delay dm-zero
 #@ kconfig: CONFIG_ZRAM
 #@ conf-optional: FSTESTS_FS FSTESTS_ZRAM_SIZE FSTESTS_SRC FSTESTS_AUTORUN_CMD
+#@ conf-optional: FSTESTS_SCRATCH_POOL FSTESTS_LOGWRITES_SIZE FSTESTS_SCRATCH_LOGDEV_SIZE
+#@ conf-optional: FSTESTS_SCRATCH_RTDEV_SIZE FSTESTS_MKFS_OPTIONS FSTESTS_MOUNT_OPTIONS
+#@ conf-optional: FSTESTS_CONFIG FSTESTS_SECTION FSTESTS_GROUPS FSTESTS_TESTS
+#@ conf-optional: FSTESTS_EXCLUDE_GROUPS FSTESTS_EXCLUDE_TESTS FSTESTS_EXCLUDE_FILE
 #@ files: ${FSTESTS_SRC}:/fstests
+#@ files: ${FSTESTS_EXCLUDE_FILE}:/etc/rapido/fstests.exclude
+#@ files: ${FSTESTS_CONFIG}:/etc/rapido/fstests.config
 #@ cpus: 2
 #@ memory: 2G
 #@ bins: cat grep mkdir chown uname mount umount
@@ -53,23 +102,12 @@
 #@ bins-optional-if FSTESTS_SRC: stdbuf base64 shuf rmdir printf getconf getent tar gzip xz
 #@ bins-optional-if FSTESTS_SRC: quota quotacheck quotaon quotaoff setquota repquota
 
-FSTYP=${FSTESTS_FS:-btrfs}
 TEST_DIR=/mnt/test
 SCRATCH_MNT=/mnt/scratch
-_fstests_check_fs "$FSTYP"
-
-_fstests_size=${FSTESTS_ZRAM_SIZE:-1G}
-# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
-TEST_DEV=$(_fstests_zram_add /tmp/fstests-zram-test.log -s "$_fstests_size" \
-	--mkfs "$FSTYP" $(_fstests_mkfs_args "$FSTYP") --mount "$TEST_DIR") ||
-	_fatal "cannot set up the test device ($FSTYP, $_fstests_size, on $TEST_DIR): see above" \
-		"(FSTESTS_ZRAM_SIZE: mkfs.btrfs 6.2 wants 109M or more, mkfs.xfs 6.1 300M)"
-SCRATCH_DEV=$(_fstests_zram_add /tmp/fstests-zram-scratch.log -s "$_fstests_size") ||
-	_fatal "cannot set up the scratch device ($_fstests_size): see above"
-mkdir -p "$SCRATCH_MNT" || _fatal "mkdir $SCRATCH_MNT failed"
-export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT
-echo "fstests: $FSTYP on TEST_DEV=$TEST_DEV ($_fstests_size) mounted at $TEST_DIR;" \
-	"SCRATCH_DEV=$SCRATCH_DEV ($_fstests_size) unmounted, SCRATCH_MNT=$SCRATCH_MNT"
+_fstests_settings
+_fstests_devices
+_fstests_export
+_fstests_summary
 
 if [ -z "${FSTESTS_SRC:-}" ]; then
 	echo "fstests: xfstests not included (FSTESTS_SRC unset)"
@@ -100,7 +138,14 @@ else
 	[ -z "$_fstests_miss" ] ||
 		echo "fstests: warning: /fstests/ltp programs need shared libraries not in" \
 			"the image: $_fstests_miss"
+	if [ -n "$LOGWRITES_DEV" ] && ! modprobe -n -q dm-log-writes 2> /dev/null; then
+		echo "fstests: warning: no dm-log-writes module for this kernel: the" \
+			"LOGWRITES_DEV tests will not run"
+	fi
 	unset _fstests_miss
+	# no udev here: libdevmapper (dmsetup in the dm tests) makes
+	# /dev/mapper/NAME itself rather than wait for udev
+	export DM_DISABLE_UDEV=1
 
 	# results on the host when it shares a directory (./vm --share DIR)
 	if _fstests_is_mounted /host; then
@@ -111,11 +156,23 @@ else
 	# xfstests reads configs/$(hostname -s).config before local.config
 	export HOST_OPTIONS=/fstests/local.config
 	_fstests_add_users
+	_fstests_check_args
 	cd /fstests || _fatal "cd /fstests failed"
 	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
 		"results in ${RESULT_BASE:-/fstests/results}"
+	[ "$_fst_sections" = "$FSTYP" ] ||
+		echo "fstests: local.config sections: $_fst_sections"
+	echo "fstests: fstests_check is: ./check ${_fst_check_args[*]}"
 	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
 		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
 		eval "$FSTESTS_AUTORUN_CMD"
+	elif [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
+		_fstests_sel=()
+		[ -z "${FSTESTS_GROUPS:-}" ] ||
+			_fstests_sel+=(-g "$(echo ${FSTESTS_GROUPS//,/ } | tr ' ' ,)")
+		# shellcheck disable=SC2206 # test names are words
+		_fstests_sel+=(${FSTESTS_TESTS//,/ })
+		echo "fstests: running ./check ${_fst_check_args[*]} ${_fstests_sel[*]}"
+		fstests_check "${_fstests_sel[@]}"
 	fi
 fi

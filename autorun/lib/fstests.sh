@@ -5,14 +5,20 @@
 # Filesystems the fstests profiles can make and mount on a zram disk.
 _fstests_known_fs="btrfs xfs ext4"
 
-# _fstests_check_fs FS: fail with a clear message unless FS is usable here
+# Where ./cut puts FSTESTS_EXCLUDE_FILE and FSTESTS_CONFIG (the profile's
+# "#@ files:" lines say the same)
+_fstests_exclude_path=/etc/rapido/fstests.exclude
+_fstests_user_config=/etc/rapido/fstests.config
+
+# _fstests_check_fs FS: fail with a clear message unless FS is usable here.
+# The filesystem modules are in the image but not loaded at boot
+# (modules-on-demand): only FS's is loaded, here.
 _fstests_check_fs() {
 	local fs=$1
 	case " $_fstests_known_fs " in
 	*" $fs "*) ;;
 	*) _fatal "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
 	esac
-	# the init loaded the modules the image has; a kernel may build it in
 	if ! grep -qw "$fs" /proc/filesystems && ! modprobe -q "$fs" 2>/dev/null; then
 		_fatal "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
 			"filesystem (no module $fs in the image, not built in)"
@@ -24,14 +30,115 @@ _fstests_check_fs() {
 			"(btrfs-progs, xfsprogs or e2fsprogs) and ./cut again"
 }
 
-# _fstests_mkfs_args FS: the --mkfs-arg options rapido-zram should pass:
-# overwrite any old signature (rapido-zram adds -F for ext*), and no
-# discard: a new zram disk holds nothing to discard
-_fstests_mkfs_args() {
+# _fstests_default_mkfs_options FS: MKFS_OPTIONS unless FSTESTS_MKFS_OPTIONS
+# is set: no discard, a new zram disk holds nothing to discard
+_fstests_default_mkfs_options() {
 	case "$1" in
-	btrfs|xfs) echo "--mkfs-arg -f --mkfs-arg -K" ;;
-	ext4) echo "--mkfs-arg -E --mkfs-arg nodiscard" ;;
+	btrfs|xfs) echo "-K" ;;
+	ext4) echo "-E nodiscard" ;;
 	esac
+}
+
+# _fstests_size_ok KEY VALUE [0]: VALUE is a disk size (1G, 512M, bytes);
+# with a third argument 0 is allowed too (the device is left out)
+_fstests_size_ok() {
+	[[ "$2" =~ ^[1-9][0-9]*[KMGT]?$ ]] && return 0
+	[ -n "${3:-}" ] && [ "$2" = 0 ] && return 0
+	_fatal "$1='$2': expected a size such as 512M or 1G${3:+ (0: none)}"
+}
+
+# _fstests_opts_ok KEY VALUE: VALUE can go through local.config: xfstests
+# reads a section with sed and eval, cutting at '#' and dropping quotes
+_fstests_opts_ok() {
+	[[ "$2" =~ ^[A-Za-z0-9\ ,=._:/+@-]*$ ]] ||
+		_fatal "$1='$2': only letters, digits, spaces and , = . _ : / + @ -" \
+			"can pass through xfstests' local.config (it cuts at # and drops quotes)"
+}
+
+# _fstests_names_ok KEY VALUE WHAT PATTERN: each word of VALUE (spaces or
+# commas between) matches PATTERN, a bash regular expression
+_fstests_names_ok() {
+	local w
+	for w in ${2//,/ }; do
+		[[ "$w" =~ ^$4$ ]] || _fatal "$1: '$w' is not $3"
+	done
+}
+
+# _fstests_settings: read and check every FSTESTS_* key before a disk is
+# made, into _fst_* variables. The defaults make what xfstests' device
+# tests need: a pool of five scratch disks for btrfs (four for the raid
+# tests and a spare for the replace tests) and a dm-log-writes log device.
+_fstests_settings() {
+	local def_pool=0
+	FSTYP=${FSTESTS_FS:-btrfs}
+	_fstests_check_fs "$FSTYP"
+	_fst_size=${FSTESTS_ZRAM_SIZE:-1G}
+	_fstests_size_ok FSTESTS_ZRAM_SIZE "$_fst_size"
+	[ "$FSTYP" = btrfs ] && def_pool=5
+	_fst_pool=${FSTESTS_SCRATCH_POOL:-$def_pool}
+	[[ "$_fst_pool" =~ ^([0-9]|1[0-6])$ ]] && [ "$_fst_pool" != 1 ] ||
+		_fatal "FSTESTS_SCRATCH_POOL='$_fst_pool': expected 0 (one SCRATCH_DEV)" \
+			"or a number of disks from 2 to 16"
+	[ "$_fst_pool" = 0 ] || [ "$FSTYP" = btrfs ] ||
+		_fatal "FSTESTS_SCRATCH_POOL=$_fst_pool: xfstests uses SCRATCH_DEV_POOL for" \
+			"btrfs only (FSTESTS_FS=$FSTYP): set it to 0"
+	_fst_logw_size=${FSTESTS_LOGWRITES_SIZE:-$_fst_size}
+	_fstests_size_ok FSTESTS_LOGWRITES_SIZE "$_fst_logw_size" 0
+	_fst_logdev_size=${FSTESTS_SCRATCH_LOGDEV_SIZE:-0}
+	_fstests_size_ok FSTESTS_SCRATCH_LOGDEV_SIZE "$_fst_logdev_size" 0
+	_fst_rtdev_size=${FSTESTS_SCRATCH_RTDEV_SIZE:-0}
+	_fstests_size_ok FSTESTS_SCRATCH_RTDEV_SIZE "$_fst_rtdev_size" 0
+	[ "$_fst_logdev_size" = 0 ] || [ "$FSTYP" != btrfs ] ||
+		_fatal "FSTESTS_SCRATCH_LOGDEV_SIZE: an external log is for xfs and ext4," \
+			"not $FSTYP"
+	[ "$_fst_rtdev_size" = 0 ] || [ "$FSTYP" = xfs ] ||
+		_fatal "FSTESTS_SCRATCH_RTDEV_SIZE: a realtime device is for xfs, not $FSTYP"
+	if [ -n "${FSTESTS_MKFS_OPTIONS+set}" ]; then
+		_fst_mkfs_opts=$FSTESTS_MKFS_OPTIONS
+	else
+		_fst_mkfs_opts=$(_fstests_default_mkfs_options "$FSTYP")
+	fi
+	_fstests_opts_ok FSTESTS_MKFS_OPTIONS "$_fst_mkfs_opts"
+	_fst_mount_opts=${FSTESTS_MOUNT_OPTIONS:-}
+	_fstests_opts_ok FSTESTS_MOUNT_OPTIONS "$_fst_mount_opts"
+	# test selection: ./check's -s, -g, -x, -e and test names
+	_fstests_names_ok FSTESTS_SECTION "${FSTESTS_SECTION:-}" "a section name" '[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_GROUPS "${FSTESTS_GROUPS:-}" "a group name" '[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_EXCLUDE_GROUPS "${FSTESTS_EXCLUDE_GROUPS:-}" "a group name" \
+		'[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_TESTS "${FSTESTS_TESTS:-}" "a test name such as generic/001" \
+		'[A-Za-z0-9_-]+/[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_EXCLUDE_TESTS "${FSTESTS_EXCLUDE_TESTS:-}" \
+		"a test name such as generic/001" '[A-Za-z0-9_-]+/[A-Za-z0-9_-]+'
+	if [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
+		[ -n "${FSTESTS_SRC:-}" ] ||
+			_fatal "FSTESTS_GROUPS/FSTESTS_TESTS select xfstests tests to run, but" \
+				"there is no xfstests tree: set FSTESTS_SRC and ./cut again"
+		[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
+			_fatal "FSTESTS_AUTORUN_CMD and FSTESTS_GROUPS/FSTESTS_TESTS are both set:" \
+				"use one (FSTESTS_AUTORUN_CMD may call fstests_check, which adds" \
+				"the sections and exclusions from rapido.conf)"
+	fi
+	# the files: lines of the profile copied these in
+	[ -z "${FSTESTS_EXCLUDE_FILE:-}" ] || [ -f "$_fstests_exclude_path" ] ||
+		_fatal "FSTESTS_EXCLUDE_FILE=$FSTESTS_EXCLUDE_FILE is not in the image" \
+			"at $_fstests_exclude_path"
+	[ -z "${FSTESTS_CONFIG:-}" ] || [ -f "$_fstests_user_config" ] ||
+		_fatal "FSTESTS_CONFIG=$FSTESTS_CONFIG is not in the image at $_fstests_user_config"
+	return 0
+}
+
+# _fstests_mkfs_args: the --mkfs-arg options rapido-zram needs to make the
+# test filesystem as xfstests' _test_mkfs would: overwrite any old
+# signature (rapido-zram adds -F for ext*), then MKFS_OPTIONS
+_fstests_mkfs_args() {
+	local o
+	case "$FSTYP" in
+	btrfs|xfs) echo "--mkfs-arg -f" ;;
+	esac
+	for o in $_fst_mkfs_opts; do
+		echo "--mkfs-arg $o"
+	done
 }
 
 # _fstests_zram_add LOG ARGS...: rapido-zram add ARGS; prints the device.
@@ -44,6 +151,93 @@ _fstests_zram_add() {
 		return 1
 	fi
 	echo "$dev"
+}
+
+# _fstests_devices: the zram disks, in this order: TEST_DEV (made and
+# mounted on TEST_DIR), SCRATCH_DEV or the SCRATCH_DEV_POOL disks (bare),
+# LOGWRITES_DEV, SCRATCH_LOGDEV, SCRATCH_RTDEV (each only when sized)
+_fstests_devices() {
+	local i dev
+	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
+	TEST_DEV=$(_fstests_zram_add /tmp/fstests-zram-test.log -s "$_fst_size" \
+		--mkfs "$FSTYP" $(_fstests_mkfs_args)) ||
+		_fatal "cannot set up the test device ($FSTYP, $_fst_size, MKFS_OPTIONS" \
+			"'$_fst_mkfs_opts'): see above (FSTESTS_ZRAM_SIZE: mkfs.btrfs 6.2" \
+			"wants 109M or more, mkfs.xfs 6.1 300M)"
+	mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || _fatal "mkdir $TEST_DIR $SCRATCH_MNT failed"
+	# shellcheck disable=SC2086 # MOUNT_OPTIONS are words, as xfstests uses them
+	mount -t "$FSTYP" $_fst_mount_opts "$TEST_DEV" "$TEST_DIR" ||
+		_fatal "mount -t $FSTYP $_fst_mount_opts $TEST_DEV $TEST_DIR failed" \
+			"(FSTESTS_MOUNT_OPTIONS?)"
+	SCRATCH_DEV=
+	SCRATCH_DEV_POOL=
+	if [ "$_fst_pool" = 0 ]; then
+		SCRATCH_DEV=$(_fstests_zram_add /tmp/fstests-zram-scratch.log -s "$_fst_size") ||
+			_fatal "cannot set up the scratch device ($_fst_size): see above"
+	else
+		for ((i = 0; i < _fst_pool; i++)); do
+			dev=$(_fstests_zram_add /tmp/fstests-zram-pool.log -s "$_fst_size") ||
+				_fatal "cannot set up scratch pool disk $((i + 1)) of $_fst_pool" \
+					"($_fst_size): see above"
+			SCRATCH_DEV_POOL="$SCRATCH_DEV_POOL${SCRATCH_DEV_POOL:+ }$dev"
+		done
+	fi
+	LOGWRITES_DEV= SCRATCH_LOGDEV= SCRATCH_RTDEV=
+	if [ "$_fst_logw_size" != 0 ]; then
+		LOGWRITES_DEV=$(_fstests_zram_add /tmp/fstests-zram-logw.log -s "$_fst_logw_size") ||
+			_fatal "cannot set up LOGWRITES_DEV ($_fst_logw_size): see above"
+	fi
+	if [ "$_fst_logdev_size" != 0 ]; then
+		SCRATCH_LOGDEV=$(_fstests_zram_add /tmp/fstests-zram-logdev.log \
+			-s "$_fst_logdev_size") ||
+			_fatal "cannot set up SCRATCH_LOGDEV ($_fst_logdev_size): see above"
+	fi
+	if [ "$_fst_rtdev_size" != 0 ]; then
+		SCRATCH_RTDEV=$(_fstests_zram_add /tmp/fstests-zram-rtdev.log \
+			-s "$_fst_rtdev_size") ||
+			_fatal "cannot set up SCRATCH_RTDEV ($_fst_rtdev_size): see above"
+	fi
+}
+
+# _fstests_export: the environment the -x/-f extras and ./check get. With a
+# pool, SCRATCH_DEV stays unset: xfstests' common/config refuses both and
+# takes the pool's first disk as SCRATCH_DEV itself. The external devices
+# belong to one local.config section, so they are not exported.
+_fstests_export() {
+	export FSTYP TEST_DEV TEST_DIR SCRATCH_MNT MKFS_OPTIONS="$_fst_mkfs_opts"
+	if [ -n "$SCRATCH_DEV_POOL" ]; then
+		unset SCRATCH_DEV
+		export SCRATCH_DEV_POOL
+	else
+		unset SCRATCH_DEV_POOL
+		export SCRATCH_DEV
+	fi
+	if [ -n "$LOGWRITES_DEV" ]; then export LOGWRITES_DEV; else unset LOGWRITES_DEV; fi
+	if [ -n "$_fst_mount_opts" ]; then
+		export MOUNT_OPTIONS="$_fst_mount_opts"
+	else
+		unset MOUNT_OPTIONS
+	fi
+}
+
+# _fstests_summary: what was set up, one line each, for the console
+_fstests_summary() {
+	echo "fstests: $FSTYP on TEST_DEV=$TEST_DEV ($_fst_size) mounted at $TEST_DIR;" \
+		"SCRATCH_MNT=$SCRATCH_MNT"
+	if [ -n "$SCRATCH_DEV_POOL" ]; then
+		echo "fstests: SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\" ($_fst_pool x $_fst_size," \
+			"bare; SCRATCH_DEV unset, xfstests takes the first)"
+	else
+		echo "fstests: SCRATCH_DEV=$SCRATCH_DEV ($_fst_size) bare, unmounted"
+	fi
+	[ -z "$LOGWRITES_DEV" ] || echo "fstests: LOGWRITES_DEV=$LOGWRITES_DEV ($_fst_logw_size)"
+	[ -z "$SCRATCH_LOGDEV" ] ||
+		echo "fstests: SCRATCH_LOGDEV=$SCRATCH_LOGDEV ($_fst_logdev_size)," \
+			"USE_EXTERNAL=yes in section ${FSTYP}_external"
+	[ -z "$SCRATCH_RTDEV" ] ||
+		echo "fstests: SCRATCH_RTDEV=$SCRATCH_RTDEV ($_fst_rtdev_size)," \
+			"USE_EXTERNAL=yes in section ${FSTYP}_external"
+	echo "fstests: MKFS_OPTIONS='$_fst_mkfs_opts' MOUNT_OPTIONS='$_fst_mount_opts'"
 }
 
 # _fstests_missing NAME...: print the NAMEs not found in PATH, space separated
@@ -101,21 +295,131 @@ _fstests_add_users() {
 	done
 }
 
-# _fstests_write_config FILE: xfstests' config for the devices set up at boot
+# _fstests_device_lines: the settings every local.config section starts
+# with, KEY="value" as xfstests' section parser wants them
+_fstests_device_lines() {
+	echo "FSTYP=$FSTYP"
+	echo "TEST_DEV=$TEST_DEV"
+	echo "TEST_DIR=$TEST_DIR"
+	if [ -n "$SCRATCH_DEV_POOL" ]; then
+		echo "SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\""
+	else
+		echo "SCRATCH_DEV=$SCRATCH_DEV"
+	fi
+	echo "SCRATCH_MNT=$SCRATCH_MNT"
+	[ -z "$LOGWRITES_DEV" ] || echo "LOGWRITES_DEV=$LOGWRITES_DEV"
+	echo "MKFS_OPTIONS=\"$_fst_mkfs_opts\""
+	[ -z "$_fst_mount_opts" ] || echo "MOUNT_OPTIONS=\"$_fst_mount_opts\""
+	[ -z "${RESULT_BASE:-}" ] || echo "RESULT_BASE=$RESULT_BASE"
+}
+
+# _fstests_external_lines: what the FSTYP_external section adds
+_fstests_external_lines() {
+	echo "USE_EXTERNAL=yes"
+	[ -z "$SCRATCH_LOGDEV" ] || echo "SCRATCH_LOGDEV=$SCRATCH_LOGDEV"
+	[ -z "$SCRATCH_RTDEV" ] || echo "SCRATCH_RTDEV=$SCRATCH_RTDEV"
+}
+
+# _fstests_user_sections FILE: check FSTESTS_CONFIG's sections and print
+# their names. Its lines are "[name]", KEY=value, comments and blank lines;
+# a setting before the first section would be ignored by xfstests, so it
+# is refused.
+_fstests_user_sections() {
+	local line n=0 sect= names=()
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		line=${line%$'\r'}
+		[[ "$line" =~ ^[[:space:]]*(#.*)?$ ]] && continue
+		if [[ "$line" =~ ^\[([A-Za-z0-9_-]+)\][[:space:]]*$ ]]; then
+			sect=${BASH_REMATCH[1]}
+			case " $FSTYP ${FSTYP}_external ${names[*]} " in
+			*" $sect "*) _fatal "FSTESTS_CONFIG line $n: section [$sect] is there twice" \
+				"or is one rapido writes ($FSTYP, ${FSTYP}_external)" ;;
+			esac
+			names+=("$sect")
+			continue
+		fi
+		[[ "$line" =~ ^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*= ]] ||
+			_fatal "FSTESTS_CONFIG line $n: expected [section], KEY=value or" \
+				"a comment, got: $line"
+		[ -n "$sect" ] ||
+			_fatal "FSTESTS_CONFIG line $n: a setting before the first [section]" \
+				"(xfstests would ignore it): $line"
+	done < "$1"
+	[ ${#names[@]} -gt 0 ] || _fatal "FSTESTS_CONFIG has no [section]"
+	echo "${names[*]}"
+}
+
+# _fstests_write_config FILE: xfstests' config for the devices set up at
+# boot. One configuration is written plain (export KEY=value, as before).
+# Sections are written when there are several configurations or
+# FSTESTS_SECTION picks one: [FSTYP] with the devices, [FSTYP_external]
+# with USE_EXTERNAL=yes and the external log/realtime devices when they
+# were sized, then each FSTESTS_CONFIG section with the devices first and
+# its own lines after (they win). Sets _fst_sections.
 _fstests_write_config() {
-	local f=$1
+	local f=$1 user= line s
 	if [ -e "$f" ] && ! grep -q '^# written by rapido' "$f"; then
 		mv "$f" "$f.orig" && echo "fstests: the tree's own $f kept as $f.orig"
 	fi
+	[ -z "${FSTESTS_CONFIG:-}" ] || user=$(_fstests_user_sections "$_fstests_user_config") ||
+		exit 1
+	_fst_sections=$FSTYP
+	[ -z "$SCRATCH_LOGDEV$SCRATCH_RTDEV" ] || _fst_sections="$_fst_sections ${FSTYP}_external"
+	_fst_sections="$_fst_sections${user:+ $user}"
+	for s in ${FSTESTS_SECTION:-}; do
+		case " $_fst_sections " in
+		*" $s "*) ;;
+		*) _fatal "FSTESTS_SECTION: no section '$s' in local.config (it has: $_fst_sections)" ;;
+		esac
+	done
 	{
 		echo "# written by rapido (profile $RAPIDO_PROFILE) at boot; not used outside the VM"
-		echo "export FSTYP=$FSTYP"
-		echo "export TEST_DEV=$TEST_DEV"
-		echo "export TEST_DIR=$TEST_DIR"
-		echo "export SCRATCH_DEV=$SCRATCH_DEV"
-		echo "export SCRATCH_MNT=$SCRATCH_MNT"
-		[ -n "${RESULT_BASE:-}" ] && echo "export RESULT_BASE=$RESULT_BASE"
-	} > "$f"
+		if [ "$_fst_sections" = "$FSTYP" ] && [ -z "${FSTESTS_SECTION:-}" ]; then
+			_fstests_device_lines | sed 's/^/export /'
+		else
+			echo "[$FSTYP]"
+			_fstests_device_lines
+			if [ -n "$SCRATCH_LOGDEV$SCRATCH_RTDEV" ]; then
+				echo
+				echo "[${FSTYP}_external]"
+				_fstests_device_lines
+				_fstests_external_lines
+			fi
+			if [ -n "$user" ]; then
+				while IFS= read -r line || [ -n "$line" ]; do
+					line=${line%$'\r'}
+					echo "$line"
+					[[ "$line" =~ ^\[[A-Za-z0-9_-]+\] ]] && _fstests_device_lines
+				done < "$_fstests_user_config"
+			fi
+		fi
+		true	# the status is the redirection's
+	} > "$f" || _fatal "cannot write $f"
+}
+
+# _fstests_check_args: ./check's options from rapido.conf, in the array
+# _fst_check_args: the sections (-s) and exclusions (-x, -e, -E)
+_fstests_check_args() {
+	local s
+	_fst_check_args=()
+	for s in ${FSTESTS_SECTION:-}; do
+		_fst_check_args+=(-s "$s")
+	done
+	[ -z "${FSTESTS_EXCLUDE_GROUPS:-}" ] ||
+		_fst_check_args+=(-x "$(echo ${FSTESTS_EXCLUDE_GROUPS//,/ } | tr ' ' ,)")
+	[ -z "${FSTESTS_EXCLUDE_TESTS:-}" ] ||
+		_fst_check_args+=(-e "$(echo ${FSTESTS_EXCLUDE_TESTS//,/ } | tr ' ' ,)")
+	[ -z "${FSTESTS_EXCLUDE_FILE:-}" ] || _fst_check_args+=(-E "$_fstests_exclude_path")
+	return 0
+}
+
+# fstests_check ARGS...: ./check with the sections and exclusions from
+# rapido.conf, then ARGS (groups, tests): for -x commands and
+# FSTESTS_AUTORUN_CMD; the profile runs it itself for FSTESTS_GROUPS and
+# FSTESTS_TESTS
+fstests_check() {
+	./check "${_fst_check_args[@]}" "$@"
 }
 
 # _fstests_missing_libs DIR...: shared libraries that ELF programs under DIR

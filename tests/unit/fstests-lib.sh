@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fstests-lib.sh: autorun/lib/fstests.sh without a VM: the FSTESTS_* keys'
+# defaults and every bad value refused with a message naming the key (before
+# a disk is made), local.config written plain or in sections (external
+# devices, FSTESTS_CONFIG's sections, FSTESTS_SECTION), and ./check's
+# arguments from the selection keys. The boot tests (tests/boot/fstests*.sh)
+# check the same in a guest with real disks.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fstests-lib.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $1"
+	sed 's/^/#   out: /' "$tmp/out"
+}
+
+# in_lib SHELL-CODE: run it in a clean shell with the library sourced, no
+# FSTESTS_ key from the caller's environment, _fatal as in rapido.sh and
+# the filesystem check (modprobe, mkfs in PATH) stubbed; output to $tmp/out
+in_lib() {
+	env -i PATH="$PATH" RAPIDO_PROFILE=fstests_local bash -c '
+		_fatal() { echo "rapido: FATAL: $*" >&2; exit 1; }
+		source "$1/autorun/lib/fstests.sh"
+		_fstests_check_fs() { :; }
+		_fstests_exclude_path=$2/exclude
+		_fstests_user_config=$2/user.config
+		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
+}
+
+# good DESC CODE EXPECTED: CODE succeeds and prints exactly EXPECTED
+good() {
+	if in_lib "$2" && [ "$(cat "$tmp/out")" = "$3" ]; then ok "$1"; else
+		not_ok "$1"
+		echo "#   expected: $3"
+	fi
+}
+
+# bad DESC CODE MESSAGE: CODE fails saying MESSAGE (a fixed string)
+bad() {
+	if ! in_lib "$2" && grep -qF -- "$3" "$tmp/out"; then ok "$1"; else not_ok "$1"; fi
+}
+
+show='_fstests_settings && echo "$FSTYP pool=$_fst_pool size=$_fst_size logw=$_fst_logw_size" \
+	"log=$_fst_logdev_size rt=$_fst_rtdev_size mkfs=[$_fst_mkfs_opts] mount=[$_fst_mount_opts]"'
+
+good "defaults: btrfs, a pool of 5, a log-writes disk, no discard" "$show" \
+	"btrfs pool=5 size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]"
+good "xfs: no pool by default" "FSTESTS_FS=xfs FSTESTS_ZRAM_SIZE=512M; $show" \
+	"xfs pool=0 size=512M logw=512M log=0 rt=0 mkfs=[-K] mount=[]"
+good "ext4: -E nodiscard, external log sized" \
+	"FSTESTS_FS=ext4 FSTESTS_SCRATCH_LOGDEV_SIZE=64M FSTESTS_LOGWRITES_SIZE=0; $show" \
+	"ext4 pool=0 size=1G logw=0 log=64M rt=0 mkfs=[-E nodiscard] mount=[]"
+good "FSTESTS_MKFS_OPTIONS set empty: no options at all" \
+	"FSTESTS_MKFS_OPTIONS= FSTESTS_SCRATCH_POOL=0; $show" \
+	"btrfs pool=0 size=1G logw=1G log=0 rt=0 mkfs=[] mount=[]"
+good "mkfs and mount options passed through" \
+	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1,reflink=1' FSTESTS_MOUNT_OPTIONS='-o noatime' FSTESTS_SCRATCH_RTDEV_SIZE=128M; $show" \
+	"xfs pool=0 size=1G logw=1G log=0 rt=128M mkfs=[-m crc=1,reflink=1] mount=[-o noatime]"
+good "the test disk's mkfs arguments: force, then MKFS_OPTIONS" \
+	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1'; _fstests_settings && echo \$(_fstests_mkfs_args)" \
+	"--mkfs-arg -f --mkfs-arg -m --mkfs-arg crc=1"
+
+bad "a size that is not one" "FSTESTS_ZRAM_SIZE=1X; $show" \
+	"FSTESTS_ZRAM_SIZE='1X': expected a size such as 512M or 1G"
+bad "0 is no size for the test disk" "FSTESTS_ZRAM_SIZE=0; $show" "FSTESTS_ZRAM_SIZE='0'"
+bad "a log-writes size that is not one" "FSTESTS_LOGWRITES_SIZE=-1; $show" \
+	"FSTESTS_LOGWRITES_SIZE='-1': expected a size such as 512M or 1G (0: none)"
+bad "a pool of one" "FSTESTS_SCRATCH_POOL=1; $show" \
+	"FSTESTS_SCRATCH_POOL='1': expected 0 (one SCRATCH_DEV) or a number of disks from 2 to 16"
+bad "a pool of 17" "FSTESTS_SCRATCH_POOL=17; $show" "FSTESTS_SCRATCH_POOL='17'"
+bad "a pool for xfs" "FSTESTS_FS=xfs FSTESTS_SCRATCH_POOL=4; $show" \
+	"FSTESTS_SCRATCH_POOL=4: xfstests uses SCRATCH_DEV_POOL for btrfs only (FSTESTS_FS=xfs): set it to 0"
+bad "an external log for btrfs" "FSTESTS_SCRATCH_LOGDEV_SIZE=64M; $show" \
+	"FSTESTS_SCRATCH_LOGDEV_SIZE: an external log is for xfs and ext4, not btrfs"
+bad "a realtime device for ext4" "FSTESTS_FS=ext4 FSTESTS_SCRATCH_RTDEV_SIZE=64M; $show" \
+	"FSTESTS_SCRATCH_RTDEV_SIZE: a realtime device is for xfs, not ext4"
+bad "a # in MKFS_OPTIONS (local.config would cut it)" "FSTESTS_MKFS_OPTIONS='-L a#b'; $show" \
+	"FSTESTS_MKFS_OPTIONS='-L a#b': only letters, digits, spaces and"
+bad "a quote in MOUNT_OPTIONS" "FSTESTS_MOUNT_OPTIONS='-o context=\"x\"'; $show" \
+	"FSTESTS_MOUNT_OPTIONS='-o context=\"x\"': only letters"
+bad "a test name without its directory" "FSTESTS_SRC=/x FSTESTS_TESTS='generic/001 002'; $show" \
+	"FSTESTS_TESTS: '002' is not a test name such as generic/001"
+bad "a group name with a slash" "FSTESTS_EXCLUDE_GROUPS='dangerous,a/b'; $show" \
+	"FSTESTS_EXCLUDE_GROUPS: 'a/b' is not a group name"
+bad "a section name with a space-less oddity" "FSTESTS_SECTION='x;y'; $show" \
+	"FSTESTS_SECTION: 'x;y' is not a section name"
+bad "tests picked without a tree" "FSTESTS_GROUPS=quick; $show" \
+	"FSTESTS_GROUPS/FSTESTS_TESTS select xfstests tests to run, but there is no xfstests tree"
+bad "tests picked and FSTESTS_AUTORUN_CMD both" \
+	"FSTESTS_SRC=/x FSTESTS_GROUPS=quick FSTESTS_AUTORUN_CMD=./check; $show" \
+	"FSTESTS_AUTORUN_CMD and FSTESTS_GROUPS/FSTESTS_TESTS are both set: use one"
+bad "an exclude file that is not in the image" "FSTESTS_EXCLUDE_FILE=/ci/known; $show" \
+	"FSTESTS_EXCLUDE_FILE=/ci/known is not in the image at $tmp/exclude"
+
+# devices as _fstests_devices leaves them
+devs='TEST_DEV=/dev/zram0 TEST_DIR=/mnt/test SCRATCH_MNT=/mnt/scratch RESULT_BASE=/host/results'
+pool="$devs SCRATCH_DEV= SCRATCH_DEV_POOL='/dev/zram1 /dev/zram2' LOGWRITES_DEV=/dev/zram3 SCRATCH_LOGDEV= SCRATCH_RTDEV="
+write='_fstests_settings && _fstests_write_config $tmp_cfg && cat $tmp_cfg && echo "sections: $_fst_sections"'
+cfg="tmp_cfg=$tmp/local.config"
+
+good "one configuration: plain local.config, pool without SCRATCH_DEV" "$cfg; $pool; $write" \
+"# written by rapido (profile fstests_local) at boot; not used outside the VM
+export FSTYP=btrfs
+export TEST_DEV=/dev/zram0
+export TEST_DIR=/mnt/test
+export SCRATCH_DEV_POOL=\"/dev/zram1 /dev/zram2\"
+export SCRATCH_MNT=/mnt/scratch
+export LOGWRITES_DEV=/dev/zram3
+export MKFS_OPTIONS=\"-K\"
+export RESULT_BASE=/host/results
+sections: btrfs"
+
+ext="$devs SCRATCH_DEV=/dev/zram1 SCRATCH_DEV_POOL= LOGWRITES_DEV= SCRATCH_LOGDEV=/dev/zram2 SCRATCH_RTDEV=/dev/zram3"
+printf '%s\n' '# my sections' '[xfs_reflink]' 'MKFS_OPTIONS="-m reflink=1"' '' \
+	'[xfs_nodiscard_off]' 'MKFS_OPTIONS=' > "$tmp/user.config"
+good "external devices and FSTESTS_CONFIG: sections, the devices in each" \
+	"$cfg; FSTESTS_FS=xfs FSTESTS_SCRATCH_RTDEV_SIZE=1G FSTESTS_CONFIG=/host/my.config FSTESTS_MOUNT_OPTIONS='-o noatime'; $ext; $write" \
+"# written by rapido (profile fstests_local) at boot; not used outside the VM
+[xfs]
+FSTYP=xfs
+TEST_DEV=/dev/zram0
+TEST_DIR=/mnt/test
+SCRATCH_DEV=/dev/zram1
+SCRATCH_MNT=/mnt/scratch
+MKFS_OPTIONS=\"-K\"
+MOUNT_OPTIONS=\"-o noatime\"
+RESULT_BASE=/host/results
+
+[xfs_external]
+FSTYP=xfs
+TEST_DEV=/dev/zram0
+TEST_DIR=/mnt/test
+SCRATCH_DEV=/dev/zram1
+SCRATCH_MNT=/mnt/scratch
+MKFS_OPTIONS=\"-K\"
+MOUNT_OPTIONS=\"-o noatime\"
+RESULT_BASE=/host/results
+USE_EXTERNAL=yes
+SCRATCH_LOGDEV=/dev/zram2
+SCRATCH_RTDEV=/dev/zram3
+# my sections
+[xfs_reflink]
+FSTYP=xfs
+TEST_DEV=/dev/zram0
+TEST_DIR=/mnt/test
+SCRATCH_DEV=/dev/zram1
+SCRATCH_MNT=/mnt/scratch
+MKFS_OPTIONS=\"-K\"
+MOUNT_OPTIONS=\"-o noatime\"
+RESULT_BASE=/host/results
+MKFS_OPTIONS=\"-m reflink=1\"
+
+[xfs_nodiscard_off]
+FSTYP=xfs
+TEST_DEV=/dev/zram0
+TEST_DIR=/mnt/test
+SCRATCH_DEV=/dev/zram1
+SCRATCH_MNT=/mnt/scratch
+MKFS_OPTIONS=\"-K\"
+MOUNT_OPTIONS=\"-o noatime\"
+RESULT_BASE=/host/results
+MKFS_OPTIONS=
+sections: xfs xfs_external xfs_reflink xfs_nodiscard_off"
+
+good "FSTESTS_SECTION alone makes a sectioned local.config" \
+	"$cfg; FSTESTS_SECTION=btrfs; $pool; { $write; } | head -n 2" \
+	"# written by rapido (profile fstests_local) at boot; not used outside the VM
+[btrfs]"
+bad "FSTESTS_SECTION naming a section that is not there" \
+	"$cfg; FSTESTS_SECTION='btrfs xfs_external'; $pool; $write" \
+	"FSTESTS_SECTION: no section 'xfs_external' in local.config (it has: btrfs)"
+printf '%s\n' 'MKFS_OPTIONS=-K' '[late]' > "$tmp/user.config"
+bad "FSTESTS_CONFIG: a setting before the first section" \
+	"$cfg; FSTESTS_CONFIG=/host/my.config; $pool; $write" \
+	"FSTESTS_CONFIG line 1: a setting before the first [section] (xfstests would ignore it): MKFS_OPTIONS=-K"
+printf '%s\n' '[btrfs]' 'X=1' > "$tmp/user.config"
+bad "FSTESTS_CONFIG: a section rapido writes" "$cfg; FSTESTS_CONFIG=/host/my.config; $pool; $write" \
+	"FSTESTS_CONFIG line 1: section [btrfs] is there twice or is one rapido writes"
+printf '%s\n' '[a]' 'X=1' '[a]' > "$tmp/user.config"
+bad "FSTESTS_CONFIG: a section twice" "$cfg; FSTESTS_CONFIG=/host/my.config; $pool; $write" \
+	"FSTESTS_CONFIG line 3: section [a] is there twice"
+printf '%s\n' '[a]' 'export X=1' > "$tmp/user.config"
+bad "FSTESTS_CONFIG: a line that is no setting" "$cfg; FSTESTS_CONFIG=/host/my.config; $pool; $write" \
+	"FSTESTS_CONFIG line 2: expected [section], KEY=value or a comment, got: export X=1"
+printf '# nothing\n' > "$tmp/user.config"
+bad "FSTESTS_CONFIG without a section" "$cfg; FSTESTS_CONFIG=/host/my.config; $pool; $write" \
+	"FSTESTS_CONFIG has no [section]"
+
+: > "$tmp/exclude"
+good "check's arguments: sections, -x, -e and -E from the keys" \
+	"FSTESTS_SECTION='a b' FSTESTS_EXCLUDE_GROUPS='dangerous stress' FSTESTS_EXCLUDE_TESTS='generic/001,btrfs/002' FSTESTS_EXCLUDE_FILE=/ci/known; _fstests_settings && _fstests_check_args && echo \"\${_fst_check_args[*]}\"" \
+	"-s a -s b -x dangerous,stress -e generic/001,btrfs/002 -E $tmp/exclude"
+good "no selection keys: check gets no arguments" \
+	"_fstests_settings && _fstests_check_args && echo \"[\${_fst_check_args[*]}]\"" "[]"
+
+echo "1..$n"
+[ $failed -eq 0 ]
