@@ -15,8 +15,8 @@
 #   FSTESTS_FS           btrfs (default), xfs or ext4; only its module is
 #                        loaded (the others are in the image, not loaded)
 #   FSTESTS_ZRAM_SIZE    size of the test disk and of each scratch disk (1G)
-#   FSTESTS_SCRATCH_POOL N scratch disks in SCRATCH_DEV_POOL, SCRATCH_DEV
-#                        unset (xfstests takes the first); default 5 for
+#   FSTESTS_SCRATCH_POOL how many scratch disks go in SCRATCH_DEV_POOL,
+#                        SCRATCH_DEV unset (xfstests takes the first); 5 for
 #                        btrfs (4 for the raid tests + the spare that the
 #                        replace tests take with _spare_dev_get), 0 (one
 #                        SCRATCH_DEV) for xfs and ext4, where xfstests uses
@@ -169,7 +169,7 @@ else
 	elif [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
 		_fstests_sel=()
 		[ -z "${FSTESTS_GROUPS:-}" ] ||
-			_fstests_sel+=(-g "$(echo ${FSTESTS_GROUPS//,/ } | tr ' ' ,)")
+			_fstests_sel+=(-g "$(_fstests_commas "$FSTESTS_GROUPS")")
 		# shellcheck disable=SC2206 # test names are words
 		_fstests_sel+=(${FSTESTS_TESTS//,/ })
 		echo "fstests: running ./check ${_fst_check_args[*]} ${_fstests_sel[*]}"

@@ -295,8 +295,27 @@ _fstests_add_users() {
 	done
 }
 
-# _fstests_device_lines: the settings every local.config section starts
-# with, KEY="value" as xfstests' section parser wants them
+# sysfs, for the external log's sector size (tests point it elsewhere)
+_fstests_sysfs=/sys
+
+# _fstests_external_mkfs_options: MKFS_OPTIONS for the FSTYP_external
+# section. A zram disk's logical block size is 4096, and mkfs.xfs 6.1
+# gives an external log 512-byte sectors all the same ("the log subvolume
+# sector size 512 is less than the sector size reported by the device"),
+# then fails its writes with EINVAL: the log's sector size is given.
+_fstests_external_mkfs_options() {
+	local lbs=
+	[ "$FSTYP" = xfs ] && [ -n "$SCRATCH_LOGDEV" ] &&
+		read -r lbs < "$_fstests_sysfs/block/${SCRATCH_LOGDEV#/dev/}/queue/logical_block_size"
+	if [ -n "$lbs" ] && [ "$lbs" -gt 512 ]; then
+		echo "$_fst_mkfs_opts${_fst_mkfs_opts:+ }-l sectsize=$lbs"
+	else
+		echo "$_fst_mkfs_opts"
+	fi
+}
+
+# _fstests_device_lines [MKFS_OPTIONS]: the settings every local.config
+# section starts with, KEY="value" as xfstests' section parser wants them
 _fstests_device_lines() {
 	echo "FSTYP=$FSTYP"
 	echo "TEST_DEV=$TEST_DEV"
@@ -308,7 +327,7 @@ _fstests_device_lines() {
 	fi
 	echo "SCRATCH_MNT=$SCRATCH_MNT"
 	[ -z "$LOGWRITES_DEV" ] || echo "LOGWRITES_DEV=$LOGWRITES_DEV"
-	echo "MKFS_OPTIONS=\"$_fst_mkfs_opts\""
+	echo "MKFS_OPTIONS=\"${1-$_fst_mkfs_opts}\""
 	[ -z "$_fst_mount_opts" ] || echo "MOUNT_OPTIONS=\"$_fst_mount_opts\""
 	[ -z "${RESULT_BASE:-}" ] || echo "RESULT_BASE=$RESULT_BASE"
 }
@@ -383,7 +402,7 @@ _fstests_write_config() {
 			if [ -n "$SCRATCH_LOGDEV$SCRATCH_RTDEV" ]; then
 				echo
 				echo "[${FSTYP}_external]"
-				_fstests_device_lines
+				_fstests_device_lines "$(_fstests_external_mkfs_options)"
 				_fstests_external_lines
 			fi
 			if [ -n "$user" ]; then
@@ -398,6 +417,14 @@ _fstests_write_config() {
 	} > "$f" || _fatal "cannot write $f"
 }
 
+# _fstests_commas WORDS: the words (spaces or commas between) joined by commas
+_fstests_commas() {
+	# shellcheck disable=SC2206 # split on purpose
+	local w=(${1//,/ })
+	local IFS=,
+	echo "${w[*]}"
+}
+
 # _fstests_check_args: ./check's options from rapido.conf, in the array
 # _fst_check_args: the sections (-s) and exclusions (-x, -e, -E)
 _fstests_check_args() {
@@ -407,9 +434,9 @@ _fstests_check_args() {
 		_fst_check_args+=(-s "$s")
 	done
 	[ -z "${FSTESTS_EXCLUDE_GROUPS:-}" ] ||
-		_fst_check_args+=(-x "$(echo ${FSTESTS_EXCLUDE_GROUPS//,/ } | tr ' ' ,)")
+		_fst_check_args+=(-x "$(_fstests_commas "$FSTESTS_EXCLUDE_GROUPS")")
 	[ -z "${FSTESTS_EXCLUDE_TESTS:-}" ] ||
-		_fst_check_args+=(-e "$(echo ${FSTESTS_EXCLUDE_TESTS//,/ } | tr ' ' ,)")
+		_fst_check_args+=(-e "$(_fstests_commas "$FSTESTS_EXCLUDE_TESTS")")
 	[ -z "${FSTESTS_EXCLUDE_FILE:-}" ] || _fst_check_args+=(-E "$_fstests_exclude_path")
 	return 0
 }

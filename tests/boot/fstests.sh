@@ -166,6 +166,8 @@ if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -s xfs_crc generic/002 gen
 		guest_says "$T/console" "fstests: local.config sections: xfs xfs_external xfs_crc"
 	check "xfs: fstests_check has the sections and the exclusion" \
 		guest_says "$T/console" "fstests: fstests_check is: ./check -s xfs -s xfs_external -e generic/900"
+	check "xfs: the external section gives the log zram's 4096-byte sectors" \
+		grep -qx 'config: MKFS_OPTIONS="-K -l sectsize=4096"' "$SHARE/probe.txt"
 	check "xfs: local.config: three sections, each with the devices" \
 		test "$(grep -c '^config: \[' "$SHARE/probe.txt") $(grep -c '^config: TEST_DEV=/dev/zram0$' "$SHARE/probe.txt")" = "3 3"
 	check "xfs: only the sections picked ran" \
@@ -174,9 +176,9 @@ if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -s xfs_crc generic/002 gen
 			! grep -q 'SECTION       -- xfs_crc' '$SHARE/autorun.out'"
 	check "xfs: generic/900 expunged (-e) in both" \
 		test "$(grep -c 'generic/900  \[expunged\]' "$SHARE/autorun.out")" = 2
-	check "xfs: section xfs: generic/001 passed, xfs/901 not run (no USE_EXTERNAL)" \
+	check "xfs: section xfs: generic/001 passed, xfs/901 not run (no external log there)" \
 		bash -c "test '$(xml "$R/xfs/result.xml")' = '0 1 2' &&
-			grep -q 'USE_EXTERNAL' '$R/xfs/xfs/901.notrun'"
+			grep -q 'SCRATCH_LOGDEV' '$R/xfs/xfs/901.notrun'"
 	check "xfs: section xfs_external: both passed" test "$(xml "$R/xfs_external/result.xml")" = "0 0 2"
 	check "xfs: xfs/901 mounted the scratch fs with the external log and realtime device" \
 		bash -c "grep -q 'logdev=/dev/zram2' '$R/xfs_external/xfs/901.full' &&

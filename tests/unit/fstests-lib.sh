@@ -29,6 +29,7 @@ in_lib() {
 		_fstests_check_fs() { :; }
 		_fstests_exclude_path=$2/exclude
 		_fstests_user_config=$2/user.config
+		_fstests_sysfs=$2/sys
 		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
 }
 
@@ -115,6 +116,9 @@ export MKFS_OPTIONS=\"-K\"
 export RESULT_BASE=/host/results
 sections: btrfs"
 
+# the external log's logical block size, as a zram disk has it
+mkdir -p "$tmp/sys/block/zram2/queue"
+echo 4096 > "$tmp/sys/block/zram2/queue/logical_block_size"
 ext="$devs SCRATCH_DEV=/dev/zram1 SCRATCH_DEV_POOL= LOGWRITES_DEV= SCRATCH_LOGDEV=/dev/zram2 SCRATCH_RTDEV=/dev/zram3"
 printf '%s\n' '# my sections' '[xfs_reflink]' 'MKFS_OPTIONS="-m reflink=1"' '' \
 	'[xfs_nodiscard_off]' 'MKFS_OPTIONS=' > "$tmp/user.config"
@@ -137,7 +141,7 @@ TEST_DEV=/dev/zram0
 TEST_DIR=/mnt/test
 SCRATCH_DEV=/dev/zram1
 SCRATCH_MNT=/mnt/scratch
-MKFS_OPTIONS=\"-K\"
+MKFS_OPTIONS=\"-K -l sectsize=4096\"
 MOUNT_OPTIONS=\"-o noatime\"
 RESULT_BASE=/host/results
 USE_EXTERNAL=yes
