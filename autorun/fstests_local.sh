@@ -44,14 +44,20 @@
 #                        and exclusions above (so may -x commands)
 # e.g. CI: FSTESTS_GROUPS=quick FSTESTS_EXCLUDE_FILE=ci/known-failures
 #
-# How long: bench/fstests runs a fixed sample and prints the wall time of
-# each test and an estimate for -g quick on the tree given. Measured on the
-# machine this was written on (2 shared cores, no /dev/kvm, so TCG only;
-# no real xfstests tree there, so with the fixture tree): boot and set-up of
-# this profile with the default btrfs pool and log device took about Ns,
-# see bench/fstests. -g quick itself could not be run there; the estimate
-# from a tree's own group lists is what bench/fstests prints. KVM was not
-# available to compare.
+# How long: bench/fstests boots this profile, runs a fixed sample of quick
+# tests (FSTESTS_SRC's, or the fixture's without one) and prints the wall
+# time of each, and an estimate for -g quick: the tree's quick tests for
+# FSTESTS_FS times the sample's mean. Measured where this was written
+# (2 cores shared with other jobs, load 11-15; no /dev/kvm, so TCG only;
+# no real xfstests tree, so with the fixture): ./cut 90s (dracut), boot
+# and set-up of the default btrfs (test disk, pool of five, log disk) 60s,
+# then 5-20s a test for a
+# fixture test that makes a filesystem and mounts it a few times (raid10
+# over four pool disks 17s, dm-log-writes 21s). Real quick tests do that
+# and more, and a tree has hundreds of them for one filesystem: -g
+# quick under TCG is hours, not minutes; run bench/fstests on your tree
+# for its figure. KVM was not there to measure; expect it to be several
+# times faster.
 #
 # bins holds what the profile itself needs in every configuration, with a
 # few tools for looking at the disks; the mkfs tools are optional (the guest
