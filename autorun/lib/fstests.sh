@@ -69,7 +69,7 @@ _fstests_names_ok() {
 # tests need: a pool of five scratch disks for btrfs (four for the raid
 # tests and a spare for the replace tests) and a dm-log-writes log device.
 _fstests_settings() {
-	local def_pool=0
+	local def_pool=0 s
 	FSTYP=${FSTESTS_FS:-btrfs}
 	_fstests_check_fs "$FSTYP"
 	_fst_size=${FSTESTS_ZRAM_SIZE:-1G}
@@ -125,6 +125,20 @@ _fstests_settings() {
 			"at $_fstests_exclude_path"
 	[ -z "${FSTESTS_CONFIG:-}" ] || [ -f "$_fstests_user_config" ] ||
 		_fatal "FSTESTS_CONFIG=$FSTESTS_CONFIG is not in the image at $_fstests_user_config"
+	# local.config's sections (see _fstests_write_config)
+	_fst_user_sections=
+	if [ -n "${FSTESTS_CONFIG:-}" ]; then
+		_fst_user_sections=$(_fstests_user_sections "$_fstests_user_config") || exit 1
+	fi
+	_fst_sections=$FSTYP
+	[ "$_fst_logdev_size$_fst_rtdev_size" = 00 ] || _fst_sections="$_fst_sections ${FSTYP}_external"
+	_fst_sections="$_fst_sections${_fst_user_sections:+ $_fst_user_sections}"
+	for s in ${FSTESTS_SECTION:-}; do
+		case " $_fst_sections " in
+		*" $s "*) ;;
+		*) _fatal "FSTESTS_SECTION: no section '$s' in local.config (it has: $_fst_sections)" ;;
+		esac
+	done
 	return 0
 }
 
@@ -375,23 +389,13 @@ _fstests_user_sections() {
 # FSTESTS_SECTION picks one: [FSTYP] with the devices, [FSTYP_external]
 # with USE_EXTERNAL=yes and the external log/realtime devices when they
 # were sized, then each FSTESTS_CONFIG section with the devices first and
-# its own lines after (they win). Sets _fst_sections.
+# its own lines after (they win). _fstests_settings has checked
+# FSTESTS_CONFIG and FSTESTS_SECTION and set _fst_sections.
 _fstests_write_config() {
-	local f=$1 user= line s
+	local f=$1 line
 	if [ -e "$f" ] && ! grep -q '^# written by rapido' "$f"; then
 		mv "$f" "$f.orig" && echo "fstests: the tree's own $f kept as $f.orig"
 	fi
-	[ -z "${FSTESTS_CONFIG:-}" ] || user=$(_fstests_user_sections "$_fstests_user_config") ||
-		exit 1
-	_fst_sections=$FSTYP
-	[ -z "$SCRATCH_LOGDEV$SCRATCH_RTDEV" ] || _fst_sections="$_fst_sections ${FSTYP}_external"
-	_fst_sections="$_fst_sections${user:+ $user}"
-	for s in ${FSTESTS_SECTION:-}; do
-		case " $_fst_sections " in
-		*" $s "*) ;;
-		*) _fatal "FSTESTS_SECTION: no section '$s' in local.config (it has: $_fst_sections)" ;;
-		esac
-	done
 	{
 		echo "# written by rapido (profile $RAPIDO_PROFILE) at boot; not used outside the VM"
 		if [ "$_fst_sections" = "$FSTYP" ] && [ -z "${FSTESTS_SECTION:-}" ]; then
@@ -405,7 +409,7 @@ _fstests_write_config() {
 				_fstests_device_lines "$(_fstests_external_mkfs_options)"
 				_fstests_external_lines
 			fi
-			if [ -n "$user" ]; then
+			if [ -n "$_fst_user_sections" ]; then
 				while IFS= read -r line || [ -n "$line" ]; do
 					line=${line%$'\r'}
 					echo "$line"

@@ -196,8 +196,9 @@ bad "FSTESTS_CONFIG without a section" "$cfg; FSTESTS_CONFIG=/host/my.config; $p
 	"FSTESTS_CONFIG has no [section]"
 
 : > "$tmp/exclude"
+printf '[a]\n[b]\n' > "$tmp/user.config"
 good "check's arguments: sections, -x, -e and -E from the keys" \
-	"FSTESTS_SECTION='a b' FSTESTS_EXCLUDE_GROUPS='dangerous stress' FSTESTS_EXCLUDE_TESTS='generic/001,btrfs/002' FSTESTS_EXCLUDE_FILE=/ci/known; _fstests_settings && _fstests_check_args && echo \"\${_fst_check_args[*]}\"" \
+	"FSTESTS_CONFIG=/host/my.config FSTESTS_SECTION='a b' FSTESTS_EXCLUDE_GROUPS='dangerous stress' FSTESTS_EXCLUDE_TESTS='generic/001,btrfs/002' FSTESTS_EXCLUDE_FILE=/ci/known; _fstests_settings && _fstests_check_args && echo \"\${_fst_check_args[*]}\"" \
 	"-s a -s b -x dangerous,stress -e generic/001,btrfs/002 -E $tmp/exclude"
 good "no selection keys: check gets no arguments" \
 	"_fstests_settings && _fstests_check_args && echo \"[\${_fst_check_args[*]}]\"" "[]"
