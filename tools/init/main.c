@@ -161,6 +161,13 @@ int main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	err_prog = "rapido-init";
+	/*
+	 * Started by hand on a host it would remount, rename and power off
+	 * that host: it is only ever the kernel's first process in an image.
+	 */
+	if (getpid() != 1)
+		die("must run as PID 1 of a rapido image (it mounts, sets the hostname and powers off"
+		    " the machine); this is PID %d", (int)getpid());
 	open_console();
 	mount_api(0);
 	init_parse_cmdline(&cl);
