@@ -57,6 +57,11 @@ HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
 FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
 $(shell mkdir -p $(B); echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' > $(FLAGS_STAMP))
 
+# The top-level programs are linked from either object set: relink them when
+# the set changes (a stamp whose content is the set, rewritten only then).
+HOSTDIR_STAMP := $(B)/hostdir
+$(shell echo '$(HOSTDIR)' | cmp -s - $(HOSTDIR_STAMP) || echo '$(HOSTDIR)' > $(HOSTDIR_STAMP))
+
 hostobj = $(patsubst %.c,$(B)/$(HOSTDIR)/%.o,$(1))
 guestobj = $(patsubst %.c,$(B)/guest/%.o,$(1))
 
@@ -86,19 +91,19 @@ $(GUEST_LIB): $(call guestobj,$(LIB_SRCS))
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
