@@ -25,10 +25,7 @@ static const char *where(const struct conf *c, const char *key)
 {
 	static char buf[512];
 
-	if (conf_line(c, key))
-		snprintf(buf, sizeof(buf), "%s:%d: %s", c->path, conf_line(c, key), key);
-	else
-		snprintf(buf, sizeof(buf), "%s", key);
+	snprintf(buf, sizeof(buf), "%s: %s", conf_origin(c, key), key);
 	return buf;
 }
 

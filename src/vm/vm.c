@@ -28,8 +28,8 @@ static unsigned long conf_number(const struct conf *c, const char *key, const ch
 	if (*end || v[0] == '-' || n > max) {
 		if (opt)
 			die("expected a number up to %lu, got '%s'", max, v);
-		die("%s:%d: %s: expected a number up to %lu, got '%s'",
-		    c->path ? c->path : "environment", conf_line(c, key), key, max, v);
+		die("%s: %s: expected a number up to %lu, got '%s'",
+		    conf_origin(c, key), key, max, v);
 	}
 	return n;
 }
@@ -42,7 +42,7 @@ static void split_or_die(const struct conf *c, const char *key, struct strv *out
 	if (!v)
 		return;
 	if (shwords_split(v, out, &err))
-		die("%s:%d: %s: %s", c->path ? c->path : "environment", conf_line(c, key), key, err);
+		die("%s: %s: %s", conf_origin(c, key), key, err);
 }
 
 static uint64_t memory_or_die(const struct conf *c, const struct vm_opts *o, uint64_t profile)
@@ -55,8 +55,8 @@ static uint64_t memory_or_die(const struct conf *c, const struct vm_opts *o, uin
 	if (parse_size(v, &m) || m < (64ULL << 20)) {
 		if (o->memory)
 			die("--memory: expected a size of at least 64M such as 512M or 2G, got '%s'", v);
-		die("%s:%d: VM_MEMORY: expected a size of at least 64M such as 512M or 2G, got '%s'",
-		    c->path ? c->path : "environment", conf_line(c, "VM_MEMORY"), v);
+		die("%s: VM_MEMORY: expected a size of at least 64M such as 512M or 2G, got '%s'",
+		    conf_origin(c, "VM_MEMORY"), v);
 	}
 	return m;
 }
