@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confkeys.h"
 #include "err.h"
 #include "rapido.h"
 
@@ -31,6 +32,23 @@ const char *rapido_dir(void)
 	return dir;
 }
 
+/* Warn, once per key, about the keys of the file that no program or profile reads. */
+static void warn_unknown_keys(const struct conf *c)
+{
+	struct strv known = STRV_INIT, msgs = STRV_INIT;
+	char *dir = xasprintf("%s/autorun", rapido_dir());
+
+	/* without the profiles, every profile's key would look unknown: say nothing */
+	if (!confkeys_from_profiles(dir, &known)) {
+		confkeys_check(c, &known, &msgs);
+		for (size_t i = 0; i < msgs.n; i++)
+			warn("%s", msgs.v[i]);
+	}
+	strv_free(&msgs);
+	strv_free(&known);
+	free(dir);
+}
+
 void rapido_conf_load_or_die(struct conf *c)
 {
 	const char *env = getenv("RAPIDO_CONF");
@@ -50,6 +68,7 @@ void rapido_conf_load_or_die(struct conf *c)
 	if (conf_load(c, path, &err))
 		die("%s", err);
 	free(path);
+	warn_unknown_keys(c);
 }
 
 char *rapido_state_dir_or_die(const struct conf *c)
