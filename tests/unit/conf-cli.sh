@@ -4,7 +4,7 @@
 # qemu, no root): the environment wins in ${KEY} of later lines, messages
 # say where a value came from, unknown keys are warned about once.
 . "$(dirname "$0")/../boot/lib.sh"
-for b in "$CUT" "$TOP/netsetup"; do
+for b in "$CUT" "$TOP/netsetup" "$TOP/vmctl"; do
 	if [ ! -x "$b" ]; then
 		echo "SKIP: $b not built (make)"
 		exit 77
@@ -46,6 +46,11 @@ said
 BR_ADDR=10.9/8 "$NETSETUP" -n up > /dev/null 2> "$T/err"
 check "the same key overridden by the environment: environment" \
 	has "netsetup: environment: BR_ADDR: expected an IPv4 address"
+said
+: > "$T/not-a-dir"
+VM_STATE_DIR=$T/not-a-dir "$TOP/vmctl" 1 paths > /dev/null 2> "$T/err"
+check "the state directory's origin is named" \
+	has "vmctl: environment: VM_STATE_DIR: state directory $T/not-a-dir is not a directory"
 said
 
 # 13. unknown keys: warned about once each, with the nearest known key; a
