@@ -178,22 +178,18 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	return -EINVAL;
 }
 
-int profile_load(struct profile *p, const char *name, const char *path, char **err)
+int profile_parse(struct profile *p, const char *name, const char *path, const char *text,
+		  char **err)
 {
-	char *text, *line, *save = NULL;
+	char *copy = xstrdup(text), *line, *save = NULL;
 	int lineno = 0, rc = 0;
 
 	memset(p, 0, sizeof(*p));
 	*err = NULL;
-	rc = read_file(path, &text, NULL);
-	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
-		return rc;
-	}
 	p->name = xstrdup(name);
 	p->path = xstrdup(path);
 	/* strtok_r would merge empty lines and miscount; walk by hand */
-	for (line = text; line && *line; line = save) {
+	for (line = copy; line && *line; line = save) {
 		char *nl = strchr(line, '\n');
 
 		save = nl ? nl + 1 : NULL;
@@ -206,7 +202,7 @@ int profile_load(struct profile *p, const char *name, const char *path, char **e
 		if (rc)
 			break;
 	}
-	free(text);
+	free(copy);
 	if (!rc)
 		rc = check_secrets(p, path, err);
 	if (!rc && !p->description) {
@@ -216,6 +212,58 @@ int profile_load(struct profile *p, const char *name, const char *path, char **e
 	if (rc)
 		profile_free(p);
 	return rc;
+}
+
+int profile_load(struct profile *p, const char *name, const char *path, char **err)
+{
+	char *text;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	*err = NULL;
+	rc = read_file(path, &text, NULL);
+	if (rc) {
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = profile_parse(p, name, path, text, err);
+	free(text);
+	return rc;
+}
+
+static void push_key(struct strv *out, const char *key)
+{
+	if (!strv_contains(out, key))
+		strv_push(out, key);
+}
+
+void profile_conf_keys(const struct profile *p, struct strv *out)
+{
+	const struct strv *lists[] = { &p->conf, &p->conf_opt };
+	const struct strv *cond[] = { &p->bins_if, &p->bins_opt_if };
+
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++)
+			push_key(out, lists[l]->v[i]);
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < cond[l]->n; i++) {
+			char *key = xstrndup(cond[l]->v[i], strcspn(cond[l]->v[i], "="));
+
+			push_key(out, key);
+			free(key);
+		}
+	/* files: ${KEY}/sub:/dest */
+	for (size_t i = 0; i < p->files.n; i++) {
+		const char *f = p->files.v[i], *end = strchr(f, '}');
+		char *key;
+
+		if (strncmp(f, "${", 2) || !end)
+			continue;
+		key = xstrndup(f + 2, (size_t)(end - f - 2));
+		if (conf_key_valid(key))
+			push_key(out, key);
+		free(key);
+	}
 }
 
 void profile_free(struct profile *p)

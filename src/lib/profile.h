@@ -49,6 +49,15 @@ struct profile {
 
 /* Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...". */
 int profile_load(struct profile *p, const char *name, const char *path, char **err);
+/* The same for a profile's text already in memory; path is for messages. */
+int profile_parse(struct profile *p, const char *name, const char *path, const char *text,
+		  char **err);
+
+/*
+ * Append the rapido.conf keys p names (conf, conf-optional, the KEY of
+ * bins-if and bins-optional-if, ${KEY} in files), each once.
+ */
+void profile_conf_keys(const struct profile *p, struct strv *out);
 void profile_free(struct profile *p);
 
 /* Valid profile names: [A-Za-z0-9_-]+ (they become file names). */

@@ -11,7 +11,8 @@ const char *rapido_dir(void);
 /*
  * Load rapido.conf: $RAPIDO_CONF if set (it must exist), else
  * RAPIDO_DIR/rapido.conf if present, else defaults only. Variables of the
- * environment override the file's values. Dies with FILE:LINE on errors.
+ * environment override the file's values. Dies with FILE:LINE on errors;
+ * warns about each key of the file that no program or profile reads.
  */
 void rapido_conf_load_or_die(struct conf *c);
 

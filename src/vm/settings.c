@@ -33,7 +33,7 @@ const char *vm_src_str(const struct vm_src *s, char *buf, size_t len)
 		snprintf(buf, len, "environment: %s", s->name);
 		break;
 	case SRC_FILE:
-		snprintf(buf, len, "%s:%d: %s", s->file, s->line, s->name);
+		snprintf(buf, len, "%s: %s", s->file, s->name);
 		break;
 	case SRC_IMAGE:
 		snprintf(buf, len, "profile %s", s->name);
@@ -58,21 +58,17 @@ int vm_accel_parse(const char *s, enum vm_accel *out)
 	return 0;
 }
 
-/* The source of KEY in c: the file's line, or the environment. */
+/* The source of KEY in c: the file's line, or the environment (conf_origin decides). */
 static void key_src(const struct conf *c, const char *key, struct vm_src *src)
 {
-	int line = conf_line(c, key);
-	const char *env = getenv(key);
+	const char *origin = conf_origin(c, key);
 
 	src->name = key;
-	if (env && c->env_override) {
+	if (!strcmp(origin, "environment") || !strcmp(origin, "default")) {
 		src->kind = SRC_ENV;
-	} else if (line > 0) {
-		src->kind = SRC_FILE;
-		src->file = c->path;
-		src->line = line;
 	} else {
-		src->kind = SRC_ENV;
+		src->kind = SRC_FILE;
+		src->file = origin;	/* FILE:LINE */
 	}
 }
 

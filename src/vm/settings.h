@@ -23,8 +23,7 @@ enum vm_src_kind { SRC_DEFAULT, SRC_OPTION, SRC_ENV, SRC_FILE, SRC_IMAGE };
 struct vm_src {
 	enum vm_src_kind kind;
 	const char *name;	/* option (with dashes), key, or profile */
-	const char *file;	/* SRC_FILE: rapido.conf's path */
-	int line;		/* SRC_FILE */
+	const char *file;	/* SRC_FILE: "FILE:LINE" (conf_origin) */
 };
 /*
  * Render a source into buf: "--cpus", "environment: VM_CPUS",

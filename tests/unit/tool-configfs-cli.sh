@@ -79,6 +79,12 @@ expect_rc 2 "--root without argument"
 run --root "$root" "$tmp/nonexistent.spec"
 expect_rc 2 "missing spec file"
 contains "$err" "nonexistent.spec: No such file or directory" "missing spec file named"
+# a variable doubled line after line: a spec error (2) at the line that
+# passes 64 KiB, at once, not "out of memory" (1) after gigabytes
+{ echo "set A0 x"; for i in $(seq 1 33); do echo "set A$i \${A$((i-1))}\${A$((i-1))}"; done; } > "$tmp/double.spec"
+run --root "$root" --emulate "$tmp/double.spec"
+expect_rc 2 "a value doubled 33 times"
+contains "$err" "double.spec:18: with \${A16} a word would be longer than 65536 bytes" "  refused at line 18"
 
 # --- fixture: good.spec ---
 cfs -D name=cli --emulate --dry-run $fix/good.spec
