@@ -399,13 +399,12 @@ static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const s
 /* mkdir -p: every missing directory of path */
 static void mkdir_p_or_die(const char *what, const char *path)
 {
-	char *p = xstrdup(path);
+	char *p = xstrdup(path), c;
 
 	for (char *q = p + 1; ; q++) {
 		if (*q != '/' && *q)
 			continue;
-		char c = *q;
-
+		c = *q;
 		*q = '\0';
 		if (mkdir(p, 0755) < 0 && errno != EEXIST)
 			die_errno("%s: cannot create %s", what, p);

@@ -150,7 +150,7 @@ struct vm_settings {
  * Resolve settings from options, the configuration (with the environment
  * over the file) and the image; dies with the value's source on any error.
  * Takes over the option lists of o. Creates the state, lock and log
- * directories (nothing else).
+ * directories, and --results DIR with DIR/files (nothing else).
  */
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
 void vm_settings_free(struct vm_settings *s);
