@@ -201,7 +201,9 @@ _rapido_test_tap() {
 			continue
 			;;
 		"#"*)
-			diag+=$stripped$'\n'
+			# the diagnostic's text; KTAP puts its "# " back
+			stripped=${stripped#\#}
+			diag+=${stripped# }$'\n'
 			continue
 			;;
 		esac
