@@ -17,6 +17,7 @@
 
 #include "err.h"
 #include "rapido.h"
+#include "results.h"
 #include "shwords.h"
 #include "size.h"
 #include "vm.h"
@@ -391,6 +392,69 @@ static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const s
 	s->log = o->log;
 }
 
+/* mkdir -p: every missing directory of path */
+static void mkdir_p_or_die(const char *what, const char *path)
+{
+	char *p = xstrdup(path), c;
+
+	for (char *q = p + 1; ; q++) {
+		if (*q != '/' && *q)
+			continue;
+		c = *q;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die_errno("%s: cannot create %s", what, p);
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
+}
+
+static void resolve_results(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+	char where[512], *files;
+
+	v = setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src);
+	if (v) {
+		vm_src_str(&s->results_src, where, sizeof(where));
+		if (strchr(v, ','))
+			die_src(&s->results_src, "expected a directory without ',' (qemu's option syntax)", v);
+		files = xasprintf("%s/files", v);
+		mkdir_p_or_die(where, files);
+		free(files);
+		s->results_dir = realpath(v, NULL);
+		if (!s->results_dir)
+			die_errno("%s: %s", where, v);
+	}
+	v = setting(c, "--shard", o->shard, "VM_SHARD", &src);
+	if (v) {
+		char *end;
+		unsigned long i, n;
+
+		errno = 0;
+		i = strtoul(v, &end, 10);
+		if (end == v || *end != '/' || v[0] == '-' || end[1] == '-')
+			die_src(&src, "expected I/N with 1 <= I <= N, such as 2/4", v);
+		n = strtoul(end + 1, &end, 10);
+		if (*end || errno || i < 1 || n < 1 || i > n || n > 10000)
+			die_src(&src, "expected I/N with 1 <= I <= N <= 10000, such as 2/4", v);
+		s->shard_i = (unsigned int)i;
+		s->shard_n = (unsigned int)n;
+	}
+	v = setting(c, "--splats", o->splats, "VM_SPLATS", &src);
+	s->splat_mask = SPLAT_ALL;
+	if (v) {
+		char *err;
+
+		if (splat_mask_parse(v, &s->splat_mask, &err)) {
+			die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
+		}
+	}
+}
+
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
 	const char *v;
@@ -428,6 +492,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		if (shwords_split(o->append.v[i], &s->kparams, &err))
 			die("--append: %s", err);
 	resolve_debug(s, o, c);
+	resolve_results(s, o, c);
 	resolve_dirs(s, o, c);
 }
 
@@ -448,6 +513,7 @@ void vm_settings_free(struct vm_settings *s)
 		free((char *)s->links[i].hostport);
 	free(s->links);
 	free(s->gdb_host);
+	free(s->results_dir);
 	free(s->state_dir);
 	free(s->lock_dir);
 	free(s->log_dir);

@@ -52,6 +52,9 @@ struct vm_opts {
 	struct strv append;	/* --append ARGS (each split into words) */
 	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
 	int gdb_wait;		/* --gdb-wait */
+	const char *results;	/* --results DIR */
+	const char *shard;	/* --shard I/N */
+	const char *splats;	/* --splats LIST */
 };
 void vm_opts_free(struct vm_opts *o);
 
@@ -130,6 +133,12 @@ struct vm_settings {
 	unsigned int vmcore_keep;	/* dumps kept per VM number; 0: no dumps */
 	const char *vmcore_format;	/* elf, kdump-zlib, kdump-lzo, kdump-snappy */
 
+	/* per-test results (results.h) */
+	char *results_dir;	/* absolute, created with files/ in it; NULL: none */
+	struct vm_src results_src;
+	unsigned int shard_i, shard_n;	/* shard I of N; 0/0: no sharding */
+	unsigned int splat_mask;	/* splat kinds that fail a passing run */
+
 	char *state_dir;
 	char *lock_dir;
 	char *log_dir;
@@ -140,7 +149,7 @@ struct vm_settings {
  * Resolve settings from options, the configuration (with the environment
  * over the file) and the image; dies with the value's source on any error.
  * Takes over the option lists of o. Creates the state, lock and log
- * directories (nothing else).
+ * directories, and --results DIR with DIR/files (nothing else).
  */
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
 void vm_settings_free(struct vm_settings *s);

@@ -190,6 +190,7 @@ int main(int argc, char **argv)
 	init_mount_shares(&cl);
 	init_net_up(&cl);
 	init_debug_setup(&cl);
+	init_results_setup(&cl);
 
 	init_run_autorun(cl.batch, &rec);
 	init_kill_all();
