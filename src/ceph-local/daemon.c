@@ -168,23 +168,16 @@ static void wait_exit(int *fds, size_t n, long long ms)
 	}
 }
 
-int cl_daemons_stop(const char *dir, unsigned int grace_secs)
+/*
+ * SIGTERM the daemons of d[] that are still ours, all at once, wait up to
+ * grace_secs, SIGKILL the rest. Returns how many survived that.
+ */
+static int stop_all(const struct cl_daemon *d, size_t n, const char *conf,
+		    unsigned int grace_secs)
 {
-	char *conf = xasprintf("%s/ceph.conf", dir);
-	struct cl_daemon *d;
-	size_t n;
-	int *fds, left = 0, rc;
+	int *fds = xcalloc(n ? n : 1, sizeof(*fds)), left = 0;
 
-	rc = cl_daemons_read(dir, &d, &n);
-	if (rc) {
-		/* no die(): this runs at exit too, when up fails */
-		warn_err(rc, "%s/%s: cannot tell which daemons to stop", dir, CL_DAEMONS);
-		free(conf);
-		return 1;
-	}
-	fds = xcalloc(n ? n : 1, sizeof(*fds));
-	/* all at once, last started first: an OSD stops faster with its mon there */
-	for (size_t i = n; i-- > 0;) {
+	for (size_t i = 0; i < n; i++) {
 		fds[i] = (int)syscall(SYS_pidfd_open, d[i].pid, 0);
 		if (fds[i] < 0)
 			continue;	/* gone already */
@@ -197,12 +190,13 @@ int cl_daemons_stop(const char *dir, unsigned int grace_secs)
 			warn_errno("cannot stop %s (pid %ld)", d[i].name, (long)d[i].pid);
 	}
 	wait_exit(fds, n, grace_secs * 1000LL);
+	/*
+	 * An MDS takes some 10s to leave after SIGTERM; its cluster is about
+	 * to be deleted, so there is nothing to wait for.
+	 */
 	for (size_t i = 0; i < n; i++)
-		if (fds[i] >= 0) {
-			warn("%s (pid %ld) still running %us after SIGTERM: SIGKILL", d[i].name,
-			     (long)d[i].pid, grace_secs);
+		if (fds[i] >= 0)
 			syscall(SYS_pidfd_send_signal, fds[i], SIGKILL, NULL, 0);
-		}
 	wait_exit(fds, n, 10000);
 	for (size_t i = 0; i < n; i++)
 		if (fds[i] >= 0) {
@@ -211,6 +205,24 @@ int cl_daemons_stop(const char *dir, unsigned int grace_secs)
 			left++;
 		}
 	free(fds);
+	return left;
+}
+
+int cl_daemons_stop(const char *dir, unsigned int grace_secs)
+{
+	char *conf = xasprintf("%s/ceph.conf", dir);
+	struct cl_daemon *d;
+	size_t n;
+	int left, rc;
+
+	rc = cl_daemons_read(dir, &d, &n);
+	if (rc) {
+		/* no die(): this runs at exit too, when up fails */
+		warn_err(rc, "%s/%s: cannot tell which daemons to stop", dir, CL_DAEMONS);
+		free(conf);
+		return 1;
+	}
+	left = stop_all(d, n, conf, grace_secs);
 	free(d);
 	free(conf);
 	return left;

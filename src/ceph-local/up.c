@@ -539,7 +539,7 @@ int cl_down(const struct cl_plan *p, int quiet)
 	free(marker);
 	if (!cl_daemons_read(p->dir, &d, &n))
 		free(d);
-	left = cl_daemons_stop(p->dir, 20);
+	left = cl_daemons_stop(p->dir, 3);
 	if (left) {
 		warn("%d daemon%s would not stop: %s kept", left, left == 1 ? "" : "s", p->dir);
 		return 1;

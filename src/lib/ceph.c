@@ -326,30 +326,39 @@ int ceph_keyring_key(const char *file, const char *text, const char *entity, cha
 	return 0;
 }
 
-void ceph_conf_defaults(struct conf *c)
+char *ceph_conf_path(const struct conf *c)
 {
 	const char *conf = conf_get(c, "CEPH_CONF");
-	const char *keyring = conf_get(c, "CEPH_KEYRING");
 	const char *dir = conf_get(c, "CEPH_LOCAL_DIR");
-	char *path = NULL;
 
-	if (!dir || !*dir)
-		dir = CEPH_LOCAL_DIR_DEFAULT;
-	if (!conf || !*conf) {
-		path = xasprintf("%s/ceph.conf", dir);
-		conf_set(c, "CEPH_CONF", path);
-		conf = path;
-	}
-	if (!keyring || !*keyring) {
-		/* vstart.sh writes build/ceph.conf and build/keyring side by side */
-		const char *slash = strrchr(conf, '/');
-		char *p = slash ? xasprintf("%.*s/keyring", (int)(slash - conf), conf) :
-				  xstrdup("keyring");
+	if (conf && *conf)
+		return xstrdup(conf);
+	return xasprintf("%s/ceph.conf", dir && *dir ? dir : CEPH_LOCAL_DIR_DEFAULT);
+}
 
-		conf_set(c, "CEPH_KEYRING", p);
-		free(p);
-	}
-	free(path);
+char *ceph_keyring_path(const struct conf *c)
+{
+	const char *keyring = conf_get(c, "CEPH_KEYRING");
+	char *conf, *slash, *path;
+
+	if (keyring && *keyring)
+		return xstrdup(keyring);
+	/* ceph-local and vstart.sh alike write ceph.conf and keyring side by side */
+	conf = ceph_conf_path(c);
+	slash = strrchr(conf, '/');
+	path = slash ? xasprintf("%.*s/keyring", (int)(slash - conf), conf) : xstrdup("keyring");
+	free(conf);
+	return path;
+}
+
+void ceph_conf_defaults(struct conf *c)
+{
+	char *conf = ceph_conf_path(c), *keyring = ceph_keyring_path(c);
+
+	conf_set(c, "CEPH_CONF", conf);
+	conf_set(c, "CEPH_KEYRING", keyring);
+	free(conf);
+	free(keyring);
 }
 
 int ceph_name_valid(const char *s)

@@ -42,11 +42,17 @@ int ceph_keyring_key(const char *file, const char *text, const char *entity, cha
 		     char **err);
 
 /*
- * Fill in CEPH_CONF and CEPH_KEYRING when unset: the ./ceph-local cluster's
- * (CEPH_LOCAL_DIR, else CEPH_LOCAL_DIR_DEFAULT: ceph.conf and keyring),
- * and for a CEPH_CONF of the user's own (a vstart.sh build/ceph.conf) the
- * keyring next to it.
+ * CEPH_CONF, else the ./ceph-local cluster's: CEPH_LOCAL_DIR (else
+ * CEPH_LOCAL_DIR_DEFAULT)/ceph.conf. malloc'd.
  */
+char *ceph_conf_path(const struct conf *c);
+/*
+ * CEPH_KEYRING, else the file "keyring" next to ceph_conf_path(): the
+ * ./ceph-local cluster's, or a vstart.sh build's (build/ceph.conf,
+ * build/keyring). malloc'd.
+ */
+char *ceph_keyring_path(const struct conf *c);
+/* Set CEPH_CONF and CEPH_KEYRING in c to the two paths above. */
 void ceph_conf_defaults(struct conf *c);
 
 /* 1 if s can be a pool, image or file system name: [A-Za-z0-9_.-]+, not "." or "..". */
