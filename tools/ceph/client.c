@@ -223,8 +223,8 @@ char *rceph_advice(const struct rceph_client *cl, const char *what, int err,
 		   const struct strv *klines)
 {
 	if (klines_have(klines, "authentication failed") || err == EACCES || err == EPERM)
-		return xasprintf("the cluster refused client.%s's key from %s (a wrong key, or "
-				 "a keyring of another cluster: check CEPH_KEYRING and CEPH_USER)",
+		return xasprintf("the cluster refused client.%s's key from %s (CEPH_KEYRING on "
+				 "the host: a wrong key, or another cluster's; or a wrong CEPH_USER)",
 				 cl->name, cl->keyring);
 	if (klines_have(klines, "does not exist"))
 		return xasprintf("%s: no such %s on the cluster (see the kernel's line above; "
@@ -233,8 +233,8 @@ char *rceph_advice(const struct rceph_client *cl, const char *what, int err,
 	if (!klines_have(klines, "session established") &&
 	    (err == ETIMEDOUT || err == EHOSTUNREACH || err == EIO || err == ECONNREFUSED))
 		return xasprintf("no monitor answered at %s within %us (is the cluster up? "
-				 "./ceph-local status; is 'mon host' in %s its address?)",
-				 cl->mons, cl->timeout, cl->conf);
+				 "./ceph-local status; is 'mon host' of %s, CEPH_CONF on the host, "
+				 "its address?)", cl->mons, cl->timeout, cl->conf);
 	if (klines_have(klines, "No mds server is up"))
 		return xasprintf("the monitors answered, but no MDS serves the file system "
 				 "(a wrong CEPH_FS_NAME, or no MDS running)");
