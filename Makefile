@@ -8,6 +8,7 @@
 #   src/vm/*.c          ./vm        (src/vm/main.c has main())
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
 #   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
+#   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable)
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
@@ -21,7 +22,8 @@ WARNFLAGS := -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 ifeq ($(WERROR),1)
 WARNFLAGS += -Werror
 endif
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm -Itests
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm \
+	-Isrc/ceph-local -Itests
 HOST_CFLAGS := $(CFLAGS)
 HOST_LDFLAGS := $(LDFLAGS)
 ifeq ($(SANITIZE),1)
@@ -47,6 +49,7 @@ CUT_SRCS := $(wildcard src/cut/*.c)
 VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
+CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
 GUEST_TOOLS := $(filter-out host,$(TOOLS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -69,9 +72,9 @@ HOST_LIB := $(B)/$(HOSTDIR)/librapido.a
 GUEST_LIB := $(B)/guest/librapido.a
 GUEST_BINS := $(foreach t,$(GUEST_TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS)))
+CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(CEPH_LOCAL_SRCS)))
 
-all: cut vm vmctl netsetup $(GUEST_BINS)
+all: cut vm vmctl netsetup ceph-local $(GUEST_BINS)
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -104,6 +107,10 @@ vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
 netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
@@ -189,7 +196,7 @@ fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local
 
 .PHONY: all tests check check-unit deps demo clean kernel-config fuzz
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -62,6 +62,7 @@ _fstests_required_bins() {
 	btrfs) echo "$common mkfs.btrfs btrfs" ;;
 	xfs) echo "$common mkfs.xfs xfs_repair xfs_db" ;;
 	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
+	ceph) echo "$common" ;;
 	esac
 }
 
@@ -115,6 +116,10 @@ _fstests_write_config() {
 		echo "export SCRATCH_DEV=$SCRATCH_DEV"
 		echo "export SCRATCH_MNT=$SCRATCH_MNT"
 		[ -n "${RESULT_BASE:-}" ] && echo "export RESULT_BASE=$RESULT_BASE"
+		# ceph: "-o name=...,secret=..." (with blanks, so quoted)
+		if [ -n "${CEPHFS_MOUNT_OPTIONS:-}" ]; then
+			printf 'export CEPHFS_MOUNT_OPTIONS=%q\n' "$CEPHFS_MOUNT_OPTIONS"
+		fi
 	} > "$f"
 }
 

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ceph.h"
 #include "cut.h"
 #include "err.h"
 #include "rapido.h"
@@ -396,6 +397,8 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	problems = 0;
 	p->rapido_dir = xstrdup(rapido_dir());
 	rapido_conf_load_or_die(&p->conf);
+	/* the Ceph profiles' files: entries name the ./ceph-local cluster by default */
+	ceph_conf_defaults(&p->conf);
 	if (!profile_name_valid(o->profile))
 		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", o->profile);
 	path = xasprintf("%s/autorun/%s.sh", p->rapido_dir, o->profile);

@@ -169,6 +169,9 @@ static void up(struct net_plan *p)
 			die("cannot create network namespace %s", p->netns);
 		strv_free(&argv);
 	}
+	/* a new namespace's loopback is down; servers there reach themselves through it */
+	if (p->netns)
+		step(p, "bringing the namespace's loopback up", "link", "set", "lo", "up", NULL);
 	if (!link_exists(p, p->bridge))
 		step(p, "creating the bridge", "link", "add", p->bridge, "type", "bridge", NULL);
 	/* replace: adds the address, or does nothing if it is there */

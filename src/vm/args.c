@@ -33,6 +33,9 @@ static void usage(void)
 	       "                          through several paths (repeatable; default\n"
 	       "                          QEMU_MPATH_DISKS)\n"
 	       "     --mpath-paths N    paths per multipath disk (default QEMU_MPATH_PATHS, 2)\n"
+	       "     --rbd POOL/IMAGE   attach a Ceph RBD image as a virtio disk (serial rbdN)\n"
+	       "                          through qemu's rbd driver, with CEPH_CONF and\n"
+	       "                          CEPH_KEYRING (repeatable; default QEMU_RBD_DISKS)\n"
 	       "     --net MODE         eth0: tap (bridge, TAP_DEVS), user (no root) or none\n"
 	       "                          (default NET, else none)\n"
 	       "     --tap NAME         use TAP device NAME for eth0 (implies --net tap)\n"
@@ -79,6 +82,7 @@ enum {
 	OPT_SHARE,
 	OPT_MPATH,
 	OPT_MPATH_PATHS,
+	OPT_RBD,
 	OPT_NET,
 	OPT_TAP,
 	OPT_HOSTFWD,
@@ -105,6 +109,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "mpath", required_argument, NULL, OPT_MPATH },
 		{ "mpath-paths", required_argument, NULL, OPT_MPATH_PATHS },
+		{ "rbd", required_argument, NULL, OPT_RBD },
 		{ "net", required_argument, NULL, OPT_NET },
 		{ "tap", required_argument, NULL, OPT_TAP },
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
@@ -162,6 +167,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_MPATH_PATHS:
 			o->mpath_paths = optarg;
+			break;
+		case OPT_RBD:
+			strv_push(&o->rbd, optarg);
 			break;
 		case OPT_NET:
 			o->net = optarg;

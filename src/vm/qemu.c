@@ -189,6 +189,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
 	}
 	vm_mpath_argv(s, argv);
+	vm_rbd_argv(s, argv);
 	/* NICs before the user's extra arguments, which may refer to them */
 	strv_push_all(argv, &l->net_args);
 	strv_push_all(argv, &s->extra);

@@ -485,6 +485,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 
 	resolve_machine(s, o, c);
 	resolve_disks(s, o, c);
+	vm_rbd_resolve_or_die(s, o, c);
 	resolve_net(s, o, c);
 	/* the user's extra qemu arguments come after everything ./vm adds */
 	strv_push_all(&s->extra, &o->extra);
@@ -506,6 +507,7 @@ void vm_settings_free(struct vm_settings *s)
 	for (size_t i = 0; i < s->n_mpath; i++)
 		free((char *)s->mpath[i].file);
 	free(s->mpath);
+	vm_rbd_free(&s->rbd);
 	strv_free(&s->tap_devs);
 	strv_free(&s->hostfwd);
 	free(s->ips);
@@ -524,6 +526,7 @@ void vm_opts_free(struct vm_opts *o)
 {
 	strv_free(&o->shares);
 	strv_free(&o->mpath);
+	strv_free(&o->rbd);
 	strv_free(&o->hostfwd);
 	strv_free(&o->links);
 	strv_free(&o->extra);

@@ -44,6 +44,7 @@ struct vm_opts {
 	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
 	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
 	const char *mpath_paths; /* --mpath-paths N */
+	struct strv rbd;	/* --rbd POOL/IMAGE: an RBD image through qemu's rbd driver */
 	const char *net;	/* --net tap|user|none */
 	const char *tap;	/* --tap NAME */
 	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
@@ -72,6 +73,15 @@ struct vm_image {
 struct vm_mpath_disk {
 	const char *file;
 	int direct;		/* cache=none (O_DIRECT) works on its filesystem */
+};
+
+/* RBD images as virtio disks (rbd.c), with the cluster's files qemu reads. */
+struct vm_rbd {
+	struct strv disks;	/* POOL/IMAGE, checked */
+	char *conf;		/* CEPH_CONF (default: the ./ceph-local cluster's) */
+	char *keyring;		/* CEPH_KEYRING */
+	char *user;		/* CEPH_USER without "client." */
+	unsigned int timeout;	/* CEPH_TIMEOUT: seconds to reach the monitors */
 };
 
 /* A static guest address from rapido.conf: VM<vm>_IP (nic 0) or VM<vm>_IP<nic>. */
@@ -111,6 +121,7 @@ struct vm_settings {
 	struct vm_mpath_disk *mpath;
 	size_t n_mpath;
 	unsigned int mpath_paths;
+	struct vm_rbd rbd;
 
 	enum vm_net_mode net;
 	struct vm_src net_src;

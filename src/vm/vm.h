@@ -57,6 +57,11 @@ void vm_mpath_check_or_die(const char *file, int *direct);
 /* Write the vmN.mpath list ./vmctl reads; dies on errors. */
 void vm_mpath_write_list(const struct vm_settings *s, const char *path);
 
+/* rbd.c: --rbd / QEMU_RBD_DISKS, resolved (dies on errors) and as qemu devices rbdN. */
+void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
+void vm_rbd_free(struct vm_rbd *r);
+void vm_rbd_argv(const struct vm_settings *s, struct strv *argv);
+
 /*
  * net.c: qemu NIC arguments and the guest's rapido.ip= parameters for VM
  * number vm; dies only where the number matters (the TAP device, an
