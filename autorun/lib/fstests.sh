@@ -30,7 +30,7 @@ _fstests_check_fs() {
 _fstests_mkfs_args() {
 	case "$1" in
 	btrfs|xfs) echo "--mkfs-arg -f --mkfs-arg -K" ;;
-	ext4) echo "--mkfs-arg -E --mkfs-arg nodiscard" ;;
+	ext2|ext3|ext4) echo "--mkfs-arg -E --mkfs-arg nodiscard" ;;
 	esac
 }
 

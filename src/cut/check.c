@@ -36,9 +36,32 @@ static void problem(const char *fmt, ...)
 	problems++;
 }
 
+/*
+ * A bins entry is a program found in PATH, or an absolute path: a program,
+ * or a shared library that a program loads with dlopen(), which no ldd run
+ * finds (NSS's soft token for libecryptfs). dracut --install copies such
+ * a library without resolving what it links: the profile lists those too.
+ */
+static char *find_bin(const char *name)
+{
+	unsigned char magic[4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (name[0] != '/' || !strstr(name, ".so"))
+		return find_in_path(name);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, magic, sizeof(magic)) : -1;
+	close(fd);
+	return n == 4 && !memcmp(magic, "\177ELF", 4) ? xstrdup(name) : NULL;
+}
+
 static void add_optional_bin(struct cut_plan *p, const char *name)
 {
-	char *path = find_in_path(name);
+	char *path = find_bin(name);
 
 	if (path && !strv_contains(&p->bins, path))
 		strv_push(&p->bins, path);
@@ -56,7 +79,7 @@ static void resolve_bins(struct cut_plan *p)
 	if (p->modules.n || p->extra_modules.n)
 		strv_push(&all, "modprobe");
 	for (size_t i = 0; i < all.n; i++) {
-		char *path = find_in_path(all.v[i]);
+		char *path = find_bin(all.v[i]);
 
 		if (!path) {
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s)",
@@ -83,7 +106,7 @@ static void resolve_bins(struct cut_plan *p)
 			if (v && *v) {
 				if (opt) {
 					add_optional_bin(p, bin);
-				} else if (!(path = find_in_path(bin))) {
+				} else if (!(path = find_bin(bin))) {
 					problem("%s: host binary '%s' not found in PATH (needed by profile %s "
 						"when %s is set)", p->prof.path, bin, p->prof.name, key);
 				} else {
