@@ -21,13 +21,11 @@
 /* "FILE:LINE: KEY" or "environment: KEY", for messages */
 static char *origin(const struct conf *c, const char *key)
 {
-	int line = conf_line(c, key);
+	const char *o = conf_origin(c, key);
 
-	if (getenv(key) && c->env_override)
-		return xasprintf("environment: %s", key);
-	if (line > 0)
-		return xasprintf("%s:%d: %s", c->path, line, key);
-	return xstrdup(key);
+	if (!strcmp(o, "default"))
+		return xstrdup(key);
+	return xasprintf("%s: %s", o, key);
 }
 
 static noreturn void die_key(const struct conf *c, const char *key, const char *expected,
