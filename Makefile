@@ -159,6 +159,33 @@ $(B)/man/rapido.conf.5: rapido.conf.example docs/man/conf2man
 	@mkdir -p $(B)/man
 	$(Q)awk -v version='$(VERSION)' -f docs/man/conf2man rapido.conf.example > $@.tmp && mv $@.tmp $@
 
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the programs to BINDIR;
+# the profiles, dracut.conf.d and the static guest helpers (build/guest/, the
+# layout ./cut expects) to PREFIX/lib/rapido, which an installed program finds
+# as BINDIR/../lib/rapido; the man pages; the bash completion. PROGRAM_PREFIX
+# (e.g. rapido-) renames the programs, as cut(1) would otherwise shadow
+# coreutils' cut in a PATH that lists BINDIR first.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+RAPIDO_LIBDIR := $(BINDIR)/../lib/rapido
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+PROGRAM_PREFIX ?=
+PROGRAMS := cut vm vmctl netsetup
+
+install: all man
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
+	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
+	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	$(Q)install -m 644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
+	$(Q)install -m 644 $(filter %.8,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man8/
+
 # Unit tests only (fast, no qemu).
 check-unit: all tests
 	$(Q)tests/run --unit
@@ -221,5 +248,5 @@ clean:
 	$(call quiet,CLEAN,build)
 	$(Q)rm -rf $(B) cut vm vmctl netsetup
 
-.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man
+.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

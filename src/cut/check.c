@@ -394,7 +394,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 
 	memset(p, 0, sizeof(*p));
 	problems = 0;
-	p->rapido_dir = xstrdup(rapido_dir());
+	p->rapido_dir = xstrdup(cut_rapido_dir());
 	rapido_conf_load_or_die(&p->conf);
 	if (!profile_name_valid(o->profile))
 		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", o->profile);

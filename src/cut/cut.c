@@ -56,8 +56,9 @@ static void usage(void)
 	       "Options:\n"
 	       " -x, --cmd CMD          run CMD in the guest after the profile (repeatable)\n"
 	       " -f, --file FILE        run the script FILE after the profile (repeatable)\n"
-	       " -o, --output IMAGE     write the image to IMAGE (default: DRACUT_OUT or\n"
-	       "                          initrds/myinitrd in the rapido directory)\n"
+	       " -o, --output IMAGE     write the image to IMAGE (default: DRACUT_OUT, else\n"
+	       "                          initrds/myinitrd in the checkout or, installed,\n"
+	       "                          in $XDG_CACHE_HOME/rapido)\n"
 	       " -l, --list             list the profiles with their purpose\n"
 	       " -n, --dry-run          check everything, print the dracut command, write nothing\n"
 	       "     --ignore-kconfig   go on when the kernel config lacks a symbol the profile needs\n"
@@ -65,8 +66,9 @@ static void usage(void)
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "-x and -f extras run in the order given, after the profile script, in the\n"
-	       "same shell. Configuration: rapido.conf in the rapido directory, or\n"
-	       "$RAPIDO_CONF; environment variables override its keys.\n");
+	       "same shell. Configuration: $RAPIDO_CONF, else the first rapido.conf found in\n"
+	       "the checkout, $XDG_CONFIG_HOME/rapido (~/.config/rapido), /etc/rapido;\n"
+	       "environment variables override its keys (see rapido.conf(5)).\n");
 }
 
 static void add_extra(struct cut_opts *o, int is_file, const char *arg)
