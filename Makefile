@@ -185,6 +185,8 @@ install: all man
 	$(Q)install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
 	$(Q)install -m 644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
 	$(Q)install -m 644 $(filter %.8,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man8/
+	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)cut
+	$(Q)for p in vm vmctl netsetup; do ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
 
 # Unit tests only (fast, no qemu).
 check-unit: all tests

@@ -18,7 +18,8 @@ expect_rc "make install DESTDIR PREFIX=/usr" 0 $?
 for f in usr/bin/cut usr/bin/vm usr/bin/vmctl usr/bin/netsetup \
 	usr/lib/rapido/autorun/simple.sh usr/lib/rapido/autorun/lib/rapido.sh \
 	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/lib/rapido/build/guest/rapido-init \
-	usr/share/man/man1/cut.1 usr/share/man/man5/rapido.conf.5 usr/share/man/man8/netsetup.8; do
+	usr/share/man/man1/cut.1 usr/share/man/man5/rapido.conf.5 usr/share/man/man8/netsetup.8 \
+	usr/share/bash-completion/completions/cut usr/share/bash-completion/completions/vmctl; do
 	check "installed $f" test -s "$R/$f"
 done
 touch "$T/installed"
