@@ -23,21 +23,23 @@
 # lower file system in /tmp/image and loop-mounts it; /tmp/image is itself
 # a zram disk, so the images live in compressed memory. A suite that fails
 # stops the autorun with its exit status (the VM's status); one that passes
-# lets -x/-f extras run. ECRYPTFS_TEST_CATEGORY=none runs nothing: call
-# _ecryptfs_suite [-t TEST] from -x or the shell instead.
+# lets -x/-f extras run, which may run it again with more options:
+# -x '_ecryptfs_suite -t lp-926292.sh' (later options win).
 #
 # Logs: with ./vm --share DIR (or VIRTFS_SHARE_PATH), DIR/ecryptfs/ on the
-# host gets builtin.txt (one ok / not ok line per check) or run_tests.log,
-# run_tests.args (one argument a line), run_tests.status and dmesg.txt;
-# without a share they are in /tmp/ecryptfs in the guest.
+# host gets builtin.txt (one ok / not ok line per check) and lower-FS.bin
+# (the encrypted lower copy of the file the check wrote) or run_tests.log,
+# run_tests.args (one argument a line), run_tests.status (the exit status)
+# and dmesg.txt, run_tests.2.log and so on for later runs; without a share
+# they are in /tmp/ecryptfs in the guest.
 #
 # rapido.conf (or environment) keys:
 #   ECRYPTFS_LOWER_FS       comma list of ext2, ext3, ext4, xfs, btrfs (default ext4)
 #   ECRYPTFS_ZRAM_SIZE      size of each lower file system (default 512M;
 #                           mkfs.xfs 6.1 wants 300M or more)
 #   ECRYPTFS_SRC            a built ecryptfs-utils tree on the host (optional)
-#   ECRYPTFS_TEST_CATEGORY  the suite's -c: safe (default), destructive,
-#                           both comma separated, or none
+#   ECRYPTFS_TEST_CATEGORY  the suite's -c: safe (default), destructive or
+#                           both, comma separated
 #   ECRYPTFS_TESTS          the suite's -t: comma list of tests in
 #                           tests/kernel (lp-926292.sh, ...), instead of the
 #                           category's
@@ -114,7 +116,7 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: tests/lib/etl-add-passphrase-key-to-keyring is missing (make)")
 	if [ ! -f $_ecryptfs_t/kernel/tests.rc ]; then
 		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/kernel/tests.rc is missing: is it an ecryptfs-utils tree?")
-	elif [ "$ECRYPTFS_TEST_CATEGORY" != none ]; then
+	else
 		# run_tests.sh would run nothing for a category tests.rc does not set
 		_ecryptfs_cats=$(sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' $_ecryptfs_t/kernel/tests.rc | tr '\n' ' ')
 		IFS=, read -r -a _ecryptfs_list <<< "$ECRYPTFS_TEST_CATEGORY"
@@ -122,7 +124,7 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 		for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
 			[ -n "$_ecryptfs_f" ] && [[ " $_ecryptfs_cats" == *" $_ecryptfs_f "* ]] && continue
 			_ecryptfs_problems+=("ECRYPTFS_TEST_CATEGORY='$ECRYPTFS_TEST_CATEGORY': '$_ecryptfs_f' is not a category" \
-				"of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% }; or none)")
+				"of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% })")
 		done
 	fi
 	IFS=, read -r -a _ecryptfs_list <<< "${ECRYPTFS_TESTS:-}"
@@ -176,18 +178,13 @@ else
 		_fatal "cannot make the zram disk for the suite's disk images on /tmp/image: see above"
 	echo "ecryptfs: suite disk images on $_ecryptfs_dev (${_ecryptfs_fs_list[0]}) at /tmp/image," \
 		"$_ecryptfs_kib KiB each; ecryptfs-utils from $ECRYPTFS_SRC at /ecryptfs"
-	_ecryptfs_suite_args=(-K -b "$_ecryptfs_kib" -D /tmp/image -l /lower -u /upper
-		-f "$ECRYPTFS_LOWER_FS")
+	_ecryptfs_suite_args=(-K -c "$ECRYPTFS_TEST_CATEGORY" -b "$_ecryptfs_kib" -D /tmp/image
+		-l /lower -u /upper -f "$ECRYPTFS_LOWER_FS")
 	[ -z "${ECRYPTFS_TESTS:-}" ] || _ecryptfs_suite_args+=(-t "$ECRYPTFS_TESTS")
-	if [ "$ECRYPTFS_TEST_CATEGORY" = none ]; then
-		echo "ecryptfs: ECRYPTFS_TEST_CATEGORY=none: run the suite with _ecryptfs_suite -c CATEGORY [-t TEST]"
-	else
-		_ecryptfs_suite_args=(-K -c "$ECRYPTFS_TEST_CATEGORY" "${_ecryptfs_suite_args[@]:1}")
-		_ecryptfs_suite
-		_ecryptfs_rc=$?
-		[ $_ecryptfs_rc -eq 0 ] || {
-			echo "rapido: FAILED: ecryptfs-utils tests/run_tests.sh: exit status $_ecryptfs_rc" >&2
-			exit $_ecryptfs_rc
-		}
-	fi
+	_ecryptfs_suite
+	_ecryptfs_rc=$?
+	[ $_ecryptfs_rc -eq 0 ] || {
+		echo "rapido: FAILED: ecryptfs-utils tests/run_tests.sh: exit status $_ecryptfs_rc" >&2
+		exit $_ecryptfs_rc
+	}
 fi
