@@ -24,7 +24,7 @@
 #@ conf-optional: FSTESTS_SRC FSTESTS_AUTORUN_CMD
 #@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
 #@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
+#@ secret: CEPH_KEYRING
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ cpus: 2
 #@ memory: 1G

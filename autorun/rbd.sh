@@ -28,7 +28,7 @@
 #@ conf-optional: CEPH_RBD_POOL CEPH_RBD_IMAGE CEPH_RBD_FS CEPH_RBD_MKFS
 #@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
 #@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
+#@ secret: CEPH_KEYRING
 #@ cpus: 1
 #@ memory: 512M
 

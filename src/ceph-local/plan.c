@@ -18,16 +18,10 @@
 #include "netaddr.h"
 #include "size.h"
 
-/* "FILE:LINE: KEY" or "environment: KEY", for messages */
+/* "FILE:LINE: KEY", "environment: KEY" or "default: KEY", for messages */
 static char *origin(const struct conf *c, const char *key)
 {
-	int line = conf_line(c, key);
-
-	if (getenv(key) && c->env_override)
-		return xasprintf("environment: %s", key);
-	if (line > 0)
-		return xasprintf("%s:%d: %s", c->path, line, key);
-	return xstrdup(key);
+	return xasprintf("%s: %s", conf_origin(c, key), key);
 }
 
 static noreturn void die_key(const struct conf *c, const char *key, const char *expected,

@@ -9,7 +9,6 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,25 +18,31 @@
 
 #include "cut.h"
 #include "err.h"
+#include "fsinfo.h"
 #include "io.h"
 #include "rapido.h"
-#include "run.h"
 
-/* Temporaries removed on any exit path, including SIGINT/SIGTERM. */
-static char *tmp_paths[3];
+/* This run's private directory (work.c), removed on every exit path. */
+static struct cut_work work = { NULL, -1 };
 
-static void tmp_cleanup(void)
+static void cleanup(void)
 {
-	for (size_t i = 0; i < sizeof(tmp_paths) / sizeof(tmp_paths[0]); i++)
-		if (tmp_paths[i])
-			unlink(tmp_paths[i]);
+	int rc;
+
+	/* nothing of the run may still write in the directory being removed */
+	cut_child_kill();
+	rc = cut_work_remove(&work);
+	if (rc)
+		warn_err(rc, "cannot remove this run's temporary directory");
 }
 
-static void on_signal(int sig)
+/* A signal taken while no dracut ran: stop here, clean, die of it. */
+static void stop_if_signalled(void)
 {
-	tmp_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	int sig = cut_signal_pending();
+
+	if (sig)
+		cut_die_signal(sig, cleanup);
 }
 
 static void usage(void)
@@ -172,72 +177,111 @@ static int append_file(int dst, const char *src_path)
 	return err;
 }
 
-static void dracut_log_tail(const char *log)
+static const char *space_text(int err)
 {
-	char *text;
-
-	if (read_file(log, &text, NULL))
-		return;
-	fprintf(stderr, "---- dracut output ----\n%s---- end of dracut output ----\n", text);
-	free(text);
+	return err == ENOSPC ? "no space left on device" : "disk quota exceeded";
 }
 
+/* Writing PATH failed with -err: on a full disk, say which disk and how full. */
+static noreturn void die_write(int err, const char *what, const char *path)
+{
+	if (err == -ENOSPC || err == -EDQUOT) {
+		char *copy = xstrdup(path);
+
+		die("%s %s: %s on %s; no image written", what, path, space_text(-err),
+		    fs_describe(dirname(copy)));
+	}
+	die_err(err, "%s %s", what, path);
+}
+
+static void run_dracut(const struct cut_opts *o, struct cut_plan *p, const char *out)
+{
+	struct cut_child_result r;
+	struct strv argv = STRV_INIT;
+	char *tmpdir = cut_work_path(&work, "tmp");
+	int rc;
+
+	if (mkdir(tmpdir, 0700) < 0)
+		die_write(-errno, "creating", tmpdir);
+	cut_dracut_argv(o, p, out, tmpdir, &argv);
+	rc = cut_child_run(strv_argv(&argv), o->verbose, &r);
+	if (rc)
+		die_err(rc, "cannot run %s", argv.v[0]);
+	if (r.stop_sig)
+		cut_die_signal(r.stop_sig, cleanup);
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
+		char *copy = xstrdup(p->output);
+		char *how = WIFEXITED(r.status) ? xasprintf("exit status %d", WEXITSTATUS(r.status)) :
+			xasprintf("signal %d", WTERMSIG(r.status));
+
+		if (!o->verbose && r.len)
+			fprintf(stderr, "---- dracut output%s ----\n%s%s---- end of dracut output ----\n",
+				r.truncated ? " (its end)" : "", r.tail,
+				r.tail[r.len - 1] == '\n' ? "" : "\n");
+		if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 127)
+			die("%s could not be run (is dracut-core installed? make deps)", argv.v[0]);
+		/* dracut's tools say ENOSPC in words; the file system is ours to name */
+		if (r.space_err)
+			die("dracut failed (%s): %s on %s; no image written", how,
+			    space_text(r.space_err), fs_describe(dirname(copy)));
+		die("dracut failed (%s); no image written", how);
+	}
+	cut_child_result_free(&r);
+	strv_free(&argv);
+	free(tmpdir);
+}
+
+/*
+ * Everything is written in this run's own directory next to the image:
+ * rapido's archive, then dracut's appended to it, then one rename() puts
+ * the image in place.
+ */
 static int build_image(const struct cut_opts *o, struct cut_plan *p)
 {
 	char *dir_copy = xstrdup(p->output), *outdir = dirname(dir_copy);
-	struct strv argv = STRV_INIT;
-	int fd, logfd = -1, status, rc;
+	char *image, *dracut_out;
+	int fd, rc;
 	char *err;
 
-	if (mkdir(outdir, 0755) < 0 && errno != EEXIST)
+	if (p->make_outdir && mkdir(outdir, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create %s", outdir);
-	tmp_paths[0] = xasprintf("%s.tmpXXXXXX", p->output);
-	fd = mkostemp(tmp_paths[0], O_CLOEXEC);
-	if (fd < 0)
-		die_errno("cannot create a temporary file next to %s", p->output);
-	tmp_paths[1] = xasprintf("%s.dracutXXXXXX", p->output);
-	rc = mkostemp(tmp_paths[1], O_CLOEXEC);
-	if (rc < 0)
-		die_errno("cannot create a temporary file next to %s", p->output);
-	close(rc);
-	if (!o->verbose) {
-		tmp_paths[2] = xasprintf("%s.logXXXXXX", p->output);
-		logfd = mkostemp(tmp_paths[2], O_CLOEXEC);
-		if (logfd < 0)
-			die_errno("cannot create a temporary file next to %s", p->output);
-	}
-
-	if (cut_write_rapido_cpio(o, p, fd, &err))
-		die("%s", err);
-
-	cut_dracut_argv(o, p, tmp_paths[1], &argv);
-	status = run_wait(strv_argv(&argv), logfd);
-	if (status < 0)
-		die_err(status, "cannot run %s", argv.v[0]);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		if (logfd >= 0)
-			dracut_log_tail(tmp_paths[2]);
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			die("%s could not be run (is dracut-core installed? make deps)", argv.v[0]);
-		die("dracut failed (%s %d); no image written",
-		    WIFEXITED(status) ? "exit status" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	}
-	rc = append_file(fd, tmp_paths[1]);
+	cut_work_reap_stale(p->output);
+	rc = cut_work_create(&work, p->output);
 	if (rc)
-		die_err(rc, "appending dracut's archive to %s", tmp_paths[0]);
-	if (fchmod(fd, 0644) < 0)
-		die_errno("chmod %s", tmp_paths[0]);
+		die_write(rc, "cannot create a temporary directory next to", p->output);
+	stop_if_signalled();
+
+	/*
+	 * Born with its final mode: a secret is never readable by others,
+	 * not even for a moment; anything else follows the umask.
+	 */
+	image = cut_work_path(&work, "image");
+	fd = open(image, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, p->secret ? 0600 : 0666);
+	if (fd < 0)
+		die_write(-errno, "cannot create", image);
+	rc = cut_write_rapido_cpio(o, p, fd, &err);
+	if (rc == -ENOSPC || rc == -EDQUOT)
+		die_write(rc, "writing", image);
+	if (rc)
+		die("%s", err);
+	stop_if_signalled();
+
+	dracut_out = cut_work_path(&work, "dracut.img");
+	run_dracut(o, p, dracut_out);
+	rc = append_file(fd, dracut_out);
+	if (rc)
+		die_write(rc, "appending dracut's archive to", image);
 	if (close(fd) < 0)
-		die_errno("writing %s", tmp_paths[0]);
-	if (rename(tmp_paths[0], p->output) < 0)
-		die_errno("rename %s to %s", tmp_paths[0], p->output);
-	free(tmp_paths[0]);
-	tmp_paths[0] = NULL;
-	strv_free(&argv);
+		die_write(-errno, "writing", image);
+	stop_if_signalled();
+	if (rename(image, p->output) < 0)
+		die_errno("rename %s to %s", image, p->output);
+	rc = cut_work_remove(&work);
+	if (rc)
+		warn_err(rc, "cannot remove this run's temporary directory");
+	free(image);
+	free(dracut_out);
 	free(dir_copy);
-	if (logfd >= 0)
-		close(logfd);
 	return 0;
 }
 
@@ -255,18 +299,22 @@ int cmd_cut(int argc, char **argv)
 	cut_plan_or_die(&o, &p);
 	if (o.dry_run) {
 		struct strv dargv = STRV_INIT;
+		char *out = xasprintf("%s.cut-XXXXXX/dracut.img", p.output);
+		char *tmp = xasprintf("%s.cut-XXXXXX/tmp", p.output);
 
-		cut_dracut_argv(&o, &p, p.output, &dargv);
+		/* what a real run passes, up to the random letters */
+		cut_dracut_argv(&o, &p, out, tmp, &dargv);
+		free(out);
+		free(tmp);
 		strv_print_quoted(stdout, &dargv);
 		strv_free(&dargv);
 		close_stdout();
 		cut_plan_free(&p);
 		return 0;
 	}
-	atexit(tmp_cleanup);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	/* from here on a signal is taken in turn, so that it can stop dracut and clean up */
+	cut_signals_take();
+	atexit(cleanup);
 	build_image(&o, &p);
 	printf("%s: profile %s, kernel %s\n", p.output, p.prof.name, p.kern.release);
 	close_stdout();

@@ -32,7 +32,7 @@ static void push_list(struct strv *argv, const char *opt, const struct strv *ite
 }
 
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
-		     struct strv *argv)
+		     const char *tmpdir, struct strv *argv)
 {
 	const char *dracut = conf_get(&p->conf, "DRACUT");
 
@@ -81,6 +81,14 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		strv_push(argv, "--include");
 		strv_push(argv, p->includes.v[i]);
 		strv_push(argv, p->includes.v[i + 1]);
+	}
+	/*
+	 * dracut's tree goes where the image goes (default /var/tmp): cut
+	 * removes it even after a kill, and a full disk is one disk
+	 */
+	if (tmpdir) {
+		strv_push(argv, "--tmpdir");
+		strv_push(argv, tmpdir);
 	}
 	if (!o->verbose)
 		strv_push(argv, "--quiet");

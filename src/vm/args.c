@@ -43,9 +43,27 @@ static void usage(void)
 	       "                          tcp:127.0.0.1:2222-:22 (implies --net user)\n"
 	       "     --link-listen HOST:PORT   VM-to-VM link: wait for a peer on HOST:PORT\n"
 	       "     --link-connect HOST:PORT  VM-to-VM link: connect to a listening peer\n"
+	       "     --append ARGS      add ARGS to the kernel command line (after\n"
+	       "                          QEMU_EXTRA_KERNEL_PARAMS)\n"
+	       "     --gdb[=HOST:PORT]  gdb stub (default 127.0.0.1, port 1233+N for VM N);\n"
+	       "                          turns KASLR off and prints the gdb command\n"
+	       "     --gdb-wait         with --gdb: stop the CPUs until gdb continues\n"
+	       "     --results DIR      per-test results in DIR: junit.xml, results.tap (KTAP),\n"
+	       "                          results.txt (records as they came), console.log,\n"
+	       "                          files/ (the guest's $RAPIDO_RESULTS_DIR, over 9p)\n"
+	       "                          (default VM_RESULTS_DIR)\n"
+	       "     --shard I/N        run shard I of N of the profile's tests (default VM_SHARD)\n"
+	       "     --splats LIST      kernel report kinds that fail a passing run: all, none,\n"
+	       "                          kinds, -KIND to leave one out, e.g. all,-warning\n"
+	       "                          (default VM_SPLATS, else all)\n"
+	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
+	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
+	       "                          test failed (must be the first option)\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "Exit status: the guest scripts' status, or\n"
+	       " %d  the scripts passed but the kernel reported an Oops, BUG, WARNING, KASAN,\n"
+	       "      lockdep, hung task, RCU stall, soft lockup... (see --splats)\n"
 	       " %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
 	       " %d  the guest died without reporting a status (kernel panic, crash),\n"
 	       "      or the guest init failed (its message is printed)\n"
@@ -53,7 +71,7 @@ static void usage(void)
 	       " %d  vm or qemu failed to start (bad image, config or qemu arguments)\n"
 	       "\n"
 	       "Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n",
-	       VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS, VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
+	       VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS, VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
 
 enum {
@@ -70,6 +88,12 @@ enum {
 	OPT_HOSTFWD,
 	OPT_LINK_LISTEN,
 	OPT_LINK_CONNECT,
+	OPT_APPEND,
+	OPT_GDB,
+	OPT_GDB_WAIT,
+	OPT_RESULTS,
+	OPT_SHARD,
+	OPT_SPLATS,
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -91,6 +115,12 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
 		{ "link-listen", required_argument, NULL, OPT_LINK_LISTEN },
 		{ "link-connect", required_argument, NULL, OPT_LINK_CONNECT },
+		{ "append", required_argument, NULL, OPT_APPEND },
+		{ "gdb", optional_argument, NULL, OPT_GDB },
+		{ "gdb-wait", no_argument, NULL, OPT_GDB_WAIT },
+		{ "results", required_argument, NULL, OPT_RESULTS },
+		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "splats", required_argument, NULL, OPT_SPLATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -155,6 +185,24 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_LINK_CONNECT:
 			strv_pushf(&o->links, "C%s", optarg);
+			break;
+		case OPT_APPEND:
+			strv_push(&o->append, optarg);
+			break;
+		case OPT_GDB:
+			o->gdb = optarg ? optarg : "";
+			break;
+		case OPT_GDB_WAIT:
+			o->gdb_wait = 1;
+			break;
+		case OPT_RESULTS:
+			o->results = optarg;
+			break;
+		case OPT_SHARD:
+			o->shard = optarg;
+			break;
+		case OPT_SPLATS:
+			o->splats = optarg;
 			break;
 		case 'h':
 			usage();

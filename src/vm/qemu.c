@@ -28,7 +28,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 {
 	const struct vm_settings *s = l->s;
 	struct strv append = STRV_INIT;
-	char *qmp = qopt(l->qmp_path);
+	char *qmp = qopt(l->qmp_path), *hvc = qopt(l->hvc_path);
 	size_t len = 0;
 	char *cmdline, *p;
 
@@ -78,6 +78,14 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(&append, "rapido.batch=1");
 	if (s->shares.n)
 		strv_pushf(&append, "rapido.shares=%zu", s->shares.n);
+	strv_push(&append, "rapido.hvc=1");
+	if (s->results_dir)
+		strv_push(&append, "rapido.results=1");
+	if (s->shard_n)
+		strv_pushf(&append, "rapido.shard=%u/%u", s->shard_i, s->shard_n);
+	/* gdb needs the addresses of vmlinux and System.map */
+	if (s->gdb)
+		strv_push(&append, "nokaslr");
 	strv_push_all(&append, &l->net_kparams);
 	strv_push_all(&append, &s->kparams);
 	for (size_t i = 0; i < append.n; i++)
@@ -118,6 +126,53 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	/* control socket for ./vmctl, found from the VM number */
 	strv_push(argv, "-qmp");
 	strv_pushf(argv, "unix:%s,server=on,wait=off", qmp);
+	/*
+	 * A panic reaches qemu through pvpanic (the guest init loads its
+	 * driver) and pauses the VM, so ./vm can dump its memory before it
+	 * quits; vmcoreinfo puts the kernel's VMCOREINFO note in that dump.
+	 */
+	strv_push(argv, "-device");
+	strv_push(argv, "pvpanic");
+	strv_push(argv, "-device");
+	strv_push(argv, "vmcoreinfo");
+	strv_push(argv, "-action");
+	strv_push(argv, "panic=pause");
+	/* a second shell on the virtio console (/dev/hvc0), for ./vmctl N shell and exec */
+	strv_push(argv, "-device");
+	strv_push(argv, "virtio-serial-pci,id=vser0");
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "socket,id=hvc,path=%s,server=on,wait=off", hvc);
+	strv_push(argv, "-device");
+	strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+	if (s->results_dir) {
+		char *files = xasprintf("%s/files", s->results_dir), *q = qopt(files);
+
+		/*
+		 * The test records stream over a virtio serial port: a write
+		 * returns once qemu has taken the bytes, so a later panic
+		 * loses none of them. The files tests write go to DIR/files
+		 * over 9p (security_model=none: no root needed).
+		 */
+		strv_push(argv, "-chardev");
+		strv_pushf(argv, "file,id=results,path=/dev/fd/%d", VM_FD_RESULTS);
+		strv_push(argv, "-device");
+		strv_push(argv, "virtserialport,chardev=results,name=rapido.results");
+		strv_push(argv, "-fsdev");
+		strv_pushf(argv, "local,id=resultsfs,path=%s,security_model=none", q);
+		strv_push(argv, "-device");
+		strv_push(argv, "virtio-9p-pci,fsdev=resultsfs,mount_tag=rapido.results");
+		free(q);
+		free(files);
+	}
+	if (s->gdb) {
+		char *host = qopt(s->gdb_host);
+
+		strv_push(argv, "-gdb");
+		strv_pushf(argv, "tcp:%s:%u", host, l->gdb_port);
+		if (s->gdb_wait)
+			strv_push(argv, "-S");
+		free(host);
+	}
 	/* ./vm's own monitor: events such as SHUTDOWN with its reason */
 	strv_push(argv, "-chardev");
 	strv_pushf(argv, "socket,id=rapido-mon,fd=%d", VM_FD_MONITOR);
@@ -139,4 +194,5 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push_all(argv, &l->net_args);
 	strv_push_all(argv, &s->extra);
 	free(qmp);
+	free(hvc);
 }

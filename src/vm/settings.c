@@ -17,6 +17,7 @@
 
 #include "err.h"
 #include "rapido.h"
+#include "results.h"
 #include "shwords.h"
 #include "size.h"
 #include "vm.h"
@@ -33,7 +34,7 @@ const char *vm_src_str(const struct vm_src *s, char *buf, size_t len)
 		snprintf(buf, len, "environment: %s", s->name);
 		break;
 	case SRC_FILE:
-		snprintf(buf, len, "%s:%d: %s", s->file, s->line, s->name);
+		snprintf(buf, len, "%s: %s", s->file, s->name);
 		break;
 	case SRC_IMAGE:
 		snprintf(buf, len, "profile %s", s->name);
@@ -58,21 +59,17 @@ int vm_accel_parse(const char *s, enum vm_accel *out)
 	return 0;
 }
 
-/* The source of KEY in c: the file's line, or the environment. */
+/* The source of KEY in c: the file's line, or the environment (conf_origin decides). */
 static void key_src(const struct conf *c, const char *key, struct vm_src *src)
 {
-	int line = conf_line(c, key);
-	const char *env = getenv(key);
+	const char *origin = conf_origin(c, key);
 
 	src->name = key;
-	if (env && c->env_override) {
+	if (!strcmp(origin, "environment") || !strcmp(origin, "default")) {
 		src->kind = SRC_ENV;
-	} else if (line > 0) {
-		src->kind = SRC_FILE;
-		src->file = c->path;
-		src->line = line;
 	} else {
-		src->kind = SRC_ENV;
+		src->kind = SRC_FILE;
+		src->file = origin;	/* FILE:LINE */
 	}
 }
 
@@ -140,12 +137,6 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 {
 	struct vm_src src;
 	const char *v;
-
-	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
-	s->qemu = v ? v : "qemu-system-x86_64";
-	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
-	if (vm_accel_parse(v, &s->accel))
-		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
 
 	s->cpus = number(c, "--cpus", o->cpus, "VM_CPUS", 0, 1024, &s->cpus_src);
 	if (s->cpus_src.kind == SRC_DEFAULT && s->im.cpus) {
@@ -349,6 +340,44 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 	}
 }
 
+/* gdb's stub listens on loopback unless a host is given: a debug port is root on the guest */
+static void resolve_debug(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+
+	if (o->gdb) {
+		const char *colon = strrchr(o->gdb, ':');
+
+		s->gdb = 1;
+		s->gdb_wait = o->gdb_wait;
+		if (!*o->gdb) {
+			s->gdb_host = xstrdup("127.0.0.1");
+		} else {
+			char *end;
+			unsigned long port;
+
+			if (!colon || colon == o->gdb)
+				die("--gdb: expected HOST:PORT such as 127.0.0.1:1234, got '%s'", o->gdb);
+			errno = 0;
+			port = strtoul(colon + 1, &end, 10);
+			if (!colon[1] || *end || errno || port == 0 || port > 65535 ||
+			    strchr(o->gdb, ','))
+				die("--gdb: expected HOST:PORT with a port from 1 to 65535, got '%s'", o->gdb);
+			s->gdb_host = xstrndup(o->gdb, (size_t)(colon - o->gdb));
+			s->gdb_port = (unsigned int)port;
+		}
+	} else if (o->gdb_wait) {
+		die("--gdb-wait needs --gdb");
+	}
+	s->vmcore_keep = number(c, NULL, NULL, "VM_VMCORE_KEEP", 3, 1000, &src);
+	v = setting(c, NULL, NULL, "VM_VMCORE_FORMAT", &src);
+	s->vmcore_format = v ? v : "elf";
+	if (strcmp(s->vmcore_format, "elf") && strcmp(s->vmcore_format, "kdump-zlib") &&
+	    strcmp(s->vmcore_format, "kdump-lzo") && strcmp(s->vmcore_format, "kdump-snappy"))
+		die_src(&src, "expected elf, kdump-zlib, kdump-lzo or kdump-snappy", v);
+}
+
 static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
@@ -363,13 +392,84 @@ static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const s
 	s->log = o->log;
 }
 
+/* mkdir -p: every missing directory of path */
+static void mkdir_p_or_die(const char *what, const char *path)
+{
+	char *p = xstrdup(path), c;
+
+	for (char *q = p + 1; ; q++) {
+		if (*q != '/' && *q)
+			continue;
+		c = *q;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die_errno("%s: cannot create %s", what, p);
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
+}
+
+static void resolve_results(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+	char where[512], *files;
+
+	v = setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src);
+	if (v) {
+		vm_src_str(&s->results_src, where, sizeof(where));
+		if (strchr(v, ','))
+			die_src(&s->results_src, "expected a directory without ',' (qemu's option syntax)", v);
+		files = xasprintf("%s/files", v);
+		mkdir_p_or_die(where, files);
+		free(files);
+		s->results_dir = realpath(v, NULL);
+		if (!s->results_dir)
+			die_errno("%s: %s", where, v);
+	}
+	v = setting(c, "--shard", o->shard, "VM_SHARD", &src);
+	if (v) {
+		char *end;
+		unsigned long i, n;
+
+		errno = 0;
+		i = strtoul(v, &end, 10);
+		if (end == v || *end != '/' || v[0] == '-' || end[1] == '-')
+			die_src(&src, "expected I/N with 1 <= I <= N, such as 2/4", v);
+		n = strtoul(end + 1, &end, 10);
+		if (*end || errno || i < 1 || n < 1 || i > n || n > 10000)
+			die_src(&src, "expected I/N with 1 <= I <= N <= 10000, such as 2/4", v);
+		s->shard_i = (unsigned int)i;
+		s->shard_n = (unsigned int)n;
+	}
+	v = setting(c, "--splats", o->splats, "VM_SPLATS", &src);
+	s->splat_mask = SPLAT_ALL;
+	if (v) {
+		char *err;
+
+		if (splat_mask_parse(v, &s->splat_mask, &err)) {
+			die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
+		}
+	}
+}
+
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
+	const char *v;
 	char *err;
 
 	memset(s, 0, sizeof(*s));
 	s->batch = o->batch;
 	s->dry_run = o->dry_run;
+	/* what needs no image first: a typo must not hide behind a missing image */
+	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
+	s->qemu = v ? v : "qemu-system-x86_64";
+	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
+	if (vm_accel_parse(v, &s->accel))
+		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
+
 	if (o->image) {
 		s->image = xstrdup(o->image);
 		s->image_src.kind = SRC_OPTION;
@@ -389,6 +489,11 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	resolve_net(s, o, c);
 	/* the user's extra qemu arguments come after everything ./vm adds */
 	strv_push_all(&s->extra, &o->extra);
+	for (size_t i = 0; i < o->append.n; i++)
+		if (shwords_split(o->append.v[i], &s->kparams, &err))
+			die("--append: %s", err);
+	resolve_debug(s, o, c);
+	resolve_results(s, o, c);
 	resolve_dirs(s, o, c);
 }
 
@@ -409,6 +514,8 @@ void vm_settings_free(struct vm_settings *s)
 	for (size_t i = 0; i < s->n_links; i++)
 		free((char *)s->links[i].hostport);
 	free(s->links);
+	free(s->gdb_host);
+	free(s->results_dir);
 	free(s->state_dir);
 	free(s->lock_dir);
 	free(s->log_dir);
@@ -423,4 +530,5 @@ void vm_opts_free(struct vm_opts *o)
 	strv_free(&o->hostfwd);
 	strv_free(&o->links);
 	strv_free(&o->extra);
+	strv_free(&o->append);
 }

@@ -23,8 +23,7 @@ enum vm_src_kind { SRC_DEFAULT, SRC_OPTION, SRC_ENV, SRC_FILE, SRC_IMAGE };
 struct vm_src {
 	enum vm_src_kind kind;
 	const char *name;	/* option (with dashes), key, or profile */
-	const char *file;	/* SRC_FILE: rapido.conf's path */
-	int line;		/* SRC_FILE */
+	const char *file;	/* SRC_FILE: "FILE:LINE" (conf_origin) */
 };
 /*
  * Render a source into buf: "--cpus", "environment: VM_CPUS",
@@ -51,6 +50,12 @@ struct vm_opts {
 	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
 	struct strv links;	/* "LHOST:PORT" listen / "CHOST:PORT" connect */
 	struct strv extra;	/* after -- */
+	struct strv append;	/* --append ARGS (each split into words) */
+	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
+	int gdb_wait;		/* --gdb-wait */
+	const char *results;	/* --results DIR */
+	const char *shard;	/* --shard I/N */
+	const char *splats;	/* --splats LIST */
 };
 void vm_opts_free(struct vm_opts *o);
 
@@ -110,7 +115,7 @@ struct vm_settings {
 	unsigned int kvm_probe_secs;
 	unsigned int max_vms;
 
-	struct strv kparams;	/* QEMU_EXTRA_KERNEL_PARAMS, split */
+	struct strv kparams;	/* QEMU_EXTRA_KERNEL_PARAMS, split, then --append */
 	struct strv extra;	/* QEMU_EXTRA_ARGS, then the -- arguments */
 	struct strv shares;	/* host directories shared over 9p, checked */
 	struct vm_mpath_disk *mpath;
@@ -131,6 +136,20 @@ struct vm_settings {
 	struct vm_link *links;
 	size_t n_links;
 
+	/* debugging */
+	int gdb;		/* a gdb stub on gdb_host:gdb_port (+ VM number if not given) */
+	char *gdb_host;
+	unsigned int gdb_port;	/* 0: derived from the VM number */
+	int gdb_wait;		/* stop the CPUs until gdb continues them */
+	unsigned int vmcore_keep;	/* dumps kept per VM number; 0: no dumps */
+	const char *vmcore_format;	/* elf, kdump-zlib, kdump-lzo, kdump-snappy */
+
+	/* per-test results (results.h) */
+	char *results_dir;	/* absolute, created with files/ in it; NULL: none */
+	struct vm_src results_src;
+	unsigned int shard_i, shard_n;	/* shard I of N; 0/0: no sharding */
+	unsigned int splat_mask;	/* splat kinds that fail a passing run */
+
 	char *state_dir;
 	char *lock_dir;
 	char *log_dir;
@@ -141,7 +160,7 @@ struct vm_settings {
  * Resolve settings from options, the configuration (with the environment
  * over the file) and the image; dies with the value's source on any error.
  * Takes over the option lists of o. Creates the state, lock and log
- * directories (nothing else).
+ * directories, and --results DIR with DIR/files (nothing else).
  */
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
 void vm_settings_free(struct vm_settings *s);

@@ -21,6 +21,8 @@ struct vm_launch {
 	char *console_log;		/* written by ./vm from the console pipe */
 	char *qmp_path;			/* the QMP socket for ./vmctl */
 	char *mpath_list;		/* vmN.mpath: the paths, for ./vmctl */
+	char *hvc_path;			/* vmN.hvc: the virtio console's shell, for ./vmctl */
+	unsigned int gdb_port;		/* --gdb: the port, derived from the VM number if not given */
 	struct strv net_args;		/* -netdev/-device pairs (vm_net_plan) */
 	struct strv net_kparams;	/* rapido.ip= for the guest init */
 	char nonce[33];			/* per boot: frames the guest's status record */
@@ -42,6 +44,8 @@ void vm_image_free(struct vm_image *im);
 #define VM_FD_STATUS 3
 #define VM_FD_CONSOLE 4
 #define VM_FD_MONITOR 5
+/* --results: the guest's results port (a virtio serial port), a pipe too */
+#define VM_FD_RESULTS 6
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
 /* A value for a qemu option list, with ',' doubled (malloc'd). */
 char *qopt(const char *s);
@@ -80,10 +84,36 @@ int vm_kvm_known_broken(const char *state_dir);
 /* KVM or TCG for this run, from the setting and what the host can do. */
 enum vm_accel vm_accel_choose(const struct vm_settings *s);
 
+/* debug.c: gdb and vmcore support */
+/* Check the gdb port is free and print the gdb command line for the user. */
+void vm_gdb_prepare_or_die(const struct vm_launch *l);
+/* Name of the next vmcore of VM vm in the state dir (malloc'd); prune to keep-1 older ones. */
+char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
+
 /* launch.c: run qemu, wait with the settings' timeout, return ./vm's exit status. */
 int vm_run(struct vm_launch *l, int lock_fd);
 /* A fresh random nonce (32 hex digits) for one boot. */
 void vm_new_nonce(char nonce[33]);
+
+/* collect.c: --results while the VM runs (results.h); every call takes NULL (no --results). */
+struct vm_results;
+struct splat_scan;
+/* NULL without --results; dies if DIR's files cannot be written. */
+struct vm_results *vm_results_open(const struct vm_launch *l);
+/* Start over (a KVM run that fell back to TCG). */
+void vm_results_reset(struct vm_results *r);
+void vm_results_input(struct vm_results *r, const char *p, size_t n, double now);
+void vm_results_console(struct vm_results *r, const char *p, size_t n);
+/*
+ * After the VM: report the splats (stderr, and as testcases), write the
+ * reports; returns rc, or VM_EXIT_SPLAT for a passing run whose kernel
+ * reported a counted splat.
+ */
+int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
+		      int rc, double secs, double now);
+void vm_results_free(struct vm_results *r);
+/* merge.c: vm --merge-results OUT DIR... (argv[0] is "--merge-results") */
+int cmd_merge_results(int argc, char **argv);
 
 int cmd_vm(int argc, char **argv);
 

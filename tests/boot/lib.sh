@@ -51,6 +51,22 @@ check() {
 expect_rc() {
 	if [ "$3" = "$2" ]; then ok "$1 (exit $3)"; else not_ok "$1: expected exit $2, got $3"; fi
 }
+# run_err DESCRIPTION PATTERN COMMAND...: COMMAND fails and prints PATTERN (a
+# grep regular expression); a test may define run_err_also, a further check that must hold
+# (for instance that no image was left behind)
+run_err() {
+	local d=$1 pat=$2 rc
+	shift 2
+	"$@" > "$T/out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q -- "$pat" "$T/out" &&
+		{ ! declare -F run_err_also > /dev/null || run_err_also; }; then
+		ok "$d"
+	else
+		not_ok "$d (exit $rc)"
+		sed 's/^/# /' "$T/out"
+	fi
+}
 # The kernel must not have complained while we were at it (kernel lines
 # only: a guest program may print its own "WARNING:").
 console_clean() {

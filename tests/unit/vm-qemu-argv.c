@@ -31,11 +31,12 @@ int main(void)
 	struct vm_launch l = {
 		.s = &s, .accel = ACCEL_TCG, .vm = 3, .console_log = "/s/vm3.log",
 		.qmp_path = "/s/a,b/vm3.qmp", .nonce = "0123456789abcdef0123456789abcdef",
+		.hvc_path = "/s/vm3.hvc", .gdb_port = 1236,
 	};
 	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
-	tap_plan(21);
+	tap_plan(27);
 	strv_push(kp, "quiet");
 	strv_push(kp, "foo=a;b");
 	strv_push(extra, "-device");
@@ -50,8 +51,16 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-initrd"), "/i/my initrd", "initrd with a space stays one argument");
 	TAP_EQ_STR(after(&argv, "-append"),
 		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 "
-		   "rapido.nonce=0123456789abcdef0123456789abcdef rapido.batch=1 rapido.shares=1 quiet foo=a;b",
-		   "kernel command line: console, panic=-1, TCG timer, VM number, nonce, batch, shares, extras");
+		   "rapido.nonce=0123456789abcdef0123456789abcdef rapido.batch=1 rapido.shares=1 "
+		   "rapido.hvc=1 quiet foo=a;b",
+		   "kernel command line: console, panic=-1, TCG timer, VM number, nonce, batch, shares, "
+		   "console shell, extras");
+	tap_ok(index_of(&argv, "pvpanic") > 0 && index_of(&argv, "panic=pause") > 0,
+	       "pvpanic, and a panic pauses the VM for its dump");
+	tap_ok(index_of(&argv, "socket,id=hvc,path=/s/vm3.hvc,server=on,wait=off") > 0 &&
+	       index_of(&argv, "virtconsole,chardev=hvc,name=rapido.shell") > 0,
+	       "the virtio console's socket for vmctl shell/exec");
+	tap_ok(index_of(&argv, "-gdb") < 0 && index_of(&argv, "-S") < 0, "no gdb stub unless asked");
 	tap_ok(index_of(&argv, "-no-reboot") > 0, "-no-reboot so a panic ends qemu");
 	tap_ok(index_of(&argv, "-nodefaults") > 0, "-nodefaults");
 	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/dev/fd/4",
@@ -71,8 +80,14 @@ int main(void)
 	strv_free(&argv);
 
 	s.batch = 0;
+	s.gdb = 1;
+	s.gdb_host = "127.0.0.1";
+	s.gdb_wait = 1;
 	l.accel = ACCEL_KVM;
 	vm_qemu_argv(&l, &argv);
+	TAP_EQ_STR(after(&argv, "-gdb"), "tcp:127.0.0.1:1236", "--gdb: the stub on loopback");
+	tap_ok(index_of(&argv, "-S") > 0, "--gdb-wait: -S");
+	tap_ok(strstr(after(&argv, "-append"), " nokaslr") != NULL, "--gdb: KASLR off");
 	TAP_EQ_STR(after(&argv, "-accel"), "kvm", "KVM accelerator with -cpu host");
 	TAP_EQ_STR(after(&argv, "-mon"), "chardev=con,mode=readline",
 		   "interactive: monitor multiplexed on the console");
