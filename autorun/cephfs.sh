@@ -30,7 +30,7 @@
 #@ conf-optional: CEPH_CONF CEPH_KEYRING CEPH_USER CEPH_FS_NAME CEPH_MOUNT_OPTS CEPH_TIMEOUT
 #@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
 #@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
+#@ secret: CEPH_KEYRING
 #@ cpus: 1
 #@ memory: 512M
 

@@ -24,7 +24,7 @@
 #@ conf-optional: FSTESTS_SRC FSTESTS_AUTORUN_CMD
 #@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
 #@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
+#@ secret: CEPH_KEYRING
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ cpus: 2
 #@ memory: 1G
@@ -70,26 +70,6 @@ if [ -z "${FSTESTS_SRC:-}" ]; then
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
 else
-	[ -x /fstests/check ] ||
-		_fatal "FSTESTS_SRC=$FSTESTS_SRC has no executable check script: is it an xfstests tree?"
-	# shellcheck disable=SC2046 # a list of words
-	_fstests_miss=$(_fstests_missing $(_fstests_required_bins ceph))
-	[ -z "$_fstests_miss" ] ||
-		_fatal "xfstests needs these programs, not in the image: $_fstests_miss" \
-			"(install them on the host and ./cut again)"
-	unset _fstests_miss
-	if _fstests_is_mounted /host; then
-		RESULT_BASE=/host/results
-		export RESULT_BASE
-	fi
-	_fstests_write_config /fstests/local.config
-	export HOST_OPTIONS=/fstests/local.config
-	_fstests_add_users
-	cd /fstests || _fatal "cd /fstests failed"
-	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
-		"results in ${RESULT_BASE:-/fstests/results}"
-	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
-		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
-		eval "$FSTESTS_AUTORUN_CMD"
-	fi
+	_fstests_check_tree ceph
+	_fstests_run
 fi

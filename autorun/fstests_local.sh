@@ -76,54 +76,12 @@ if [ -z "${FSTESTS_SRC:-}" ]; then
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
 else
-	[ -x /fstests/check ] ||
-		_fatal "FSTESTS_SRC=$FSTESTS_SRC has no executable check script:" \
-			"is it an xfstests tree?"
-	# shellcheck disable=SC2046 # a list of words
-	_fstests_miss=$(_fstests_missing $(_fstests_required_bins "$FSTYP"))
-	[ -z "$_fstests_miss" ] ||
-		_fatal "xfstests needs these programs, not in the image: $_fstests_miss" \
-			"(install them on the host and ./cut again)"
+	_fstests_check_tree "$FSTYP"
 	# shellcheck disable=SC2086,SC2154 # a list of words, from lib/fstests.sh
 	_fstests_miss=$(_fstests_missing $_fstests_wanted_bins)
 	[ -z "$_fstests_miss" ] ||
 		echo "fstests: warning: not in the image, tests needing them will be" \
 			"skipped or fail: $_fstests_miss"
-	perl -e 'use strict; use warnings; use POSIX;' 2> /dev/null ||
-		echo "fstests: warning: perl has no modules in the image (use strict fails):" \
-			"tests that need them will fail"
-	[ -d /fstests/ltp ] && [ ! -x /fstests/ltp/fsstress ] &&
-		echo "fstests: warning: /fstests/ltp/fsstress is missing: is FSTESTS_SRC built (make)?"
-	# ltp/ only: a loader run per program is slow under TCG, and src/'s
-	# programs mostly link the same libraries
-	_fstests_miss=$(_fstests_missing_libs /fstests/ltp)
-	[ -z "$_fstests_miss" ] ||
-		echo "fstests: warning: /fstests/ltp programs need shared libraries not in" \
-			"the image: $_fstests_miss"
 	unset _fstests_miss
-
-	# results on the host: ./vm --results DIR (DIR/files/fstests), or --share DIR
-	if [ -n "${RAPIDO_RESULTS_DIR:-}" ]; then
-		RESULT_BASE=$RAPIDO_RESULTS_DIR/fstests
-		export RESULT_BASE
-	elif _fstests_is_mounted /host; then
-		RESULT_BASE=/host/results
-		export RESULT_BASE
-	fi
-	_fstests_write_config /fstests/local.config
-	# xfstests reads configs/$(hostname -s).config before local.config
-	export HOST_OPTIONS=/fstests/local.config
-	_fstests_add_users
-	cd /fstests || _fatal "cd /fstests failed"
-	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
-		"results in ${RESULT_BASE:-/fstests/results}"
-	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
-		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
-		_fstests_res_done=/tmp/fstests-recorded
-		: > "$_fstests_res_done"
-		rm -f "${RESULT_BASE:-/fstests/results}/result.xml" 2> /dev/null
-		eval "$FSTESTS_AUTORUN_CMD"
-		# a plain ./check in the command: its result.xml gives the testcases
-		[ -z "${RAPIDO_RESULTS_PORT:-}" ] || _fstests_res_import
-	fi
+	_fstests_run
 fi

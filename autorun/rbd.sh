@@ -17,7 +17,7 @@
 #   CEPH_RBD_FS      filesystem made on it (default ext4; xfs, btrfs)
 #   CEPH_RBD_MKFS    1: always make it, 0: never, unset: when the image has none
 #@ description: map CEPH_RBD_POOL/CEPH_RBD_IMAGE with the kernel rbd client, filesystem at /mnt/rbd, write/fsync/read check, then the extras
-#@ kconfig: CONFIG_VIRTIO_NET CONFIG_BLK_DEV_RBD
+#@ kconfig: CONFIG_VIRTIO_NET CONFIG_BLK_DEV_RBD CONFIG_EXT4_FS
 #@ helpers: ceph
 #@ modules: rbd virtio_net
 #@ modules-optional: ext4 xfs btrfs crc32c_generic
@@ -28,7 +28,7 @@
 #@ conf-optional: CEPH_RBD_POOL CEPH_RBD_IMAGE CEPH_RBD_FS CEPH_RBD_MKFS
 #@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
 #@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
+#@ secret: CEPH_KEYRING
 #@ cpus: 1
 #@ memory: 512M
 
