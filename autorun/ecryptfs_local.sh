@@ -123,8 +123,7 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 		[[ ",$ECRYPTFS_TEST_CATEGORY," == *,,* ]] && _ecryptfs_list+=("")
 		for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
 			[ -n "$_ecryptfs_f" ] && [[ " $_ecryptfs_cats" == *" $_ecryptfs_f "* ]] && continue
-			_ecryptfs_problems+=("ECRYPTFS_TEST_CATEGORY='$ECRYPTFS_TEST_CATEGORY': '$_ecryptfs_f' is not a category" \
-				"of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% })")
+			_ecryptfs_problems+=("ECRYPTFS_TEST_CATEGORY='$ECRYPTFS_TEST_CATEGORY': '$_ecryptfs_f' is not a category of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% })")
 		done
 	fi
 	IFS=, read -r -a _ecryptfs_list <<< "${ECRYPTFS_TESTS:-}"
@@ -132,8 +131,7 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 	for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
 		[ -n "$_ecryptfs_f" ] && [ "${_ecryptfs_f//\//}" = "$_ecryptfs_f" ] &&
 			[ -x "$_ecryptfs_t/kernel/$_ecryptfs_f" ] && continue
-		_ecryptfs_problems+=("ECRYPTFS_TESTS='$ECRYPTFS_TESTS': '$_ecryptfs_f' is not an executable test in" \
-			"tests/kernel (such as: $(cd $_ecryptfs_t/kernel 2>/dev/null && echo *.sh))")
+		_ecryptfs_problems+=("ECRYPTFS_TESTS='$ECRYPTFS_TESTS': '$_ecryptfs_f' is not an executable test in tests/kernel (such as: $(cd $_ecryptfs_t/kernel 2>/dev/null && echo *.sh))")
 	done
 	# the suite loop-mounts its disk images
 	[ -e /dev/loop-control ] || modprobe -q loop 2>/dev/null
