@@ -62,11 +62,12 @@
 #@ bins: ecryptfs-add-passphrase keyctl mount umount cat grep od cmp stat tr sed tee mkdir ln uname sync head
 #@ bins-optional: dmesg ls rm modprobe
 #@ bins-optional: mkfs.ext2 mkfs.ext3 mkfs.ext4 mke2fs e2fsck mkfs.xfs xfs_repair mkfs.btrfs btrfs
-# NSS, which libecryptfs hashes passphrases with, loads its soft token
-# (and the libfreeblpriv3, libsqlite3 and libm it needs) at run time: no program
-# links them, so they are listed, and dracut copies each as it is
-#@ bins-optional: /usr/lib/x86_64-linux-gnu/libsoftokn3.so /usr/lib/x86_64-linux-gnu/libfreeblpriv3.so
-#@ bins-optional: /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 /usr/lib/x86_64-linux-gnu/libm.so.6
+# NSS, which libecryptfs hashes passphrases with, loads its soft token (and
+# the libfreeblpriv3, libsqlite3 and libm that needs) at run time: no
+# program links them, so they are listed, and dracut copies each as it is.
+# Without them ecryptfs-add-passphrase fails ("Inserting key ... [-22]").
+#@ bins: /usr/lib/x86_64-linux-gnu/libsoftokn3.so /usr/lib/x86_64-linux-gnu/libfreeblpriv3.so
+#@ bins: /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 /usr/lib/x86_64-linux-gnu/libm.so.6
 # what the suite's harness and tests run (tests/run_tests.sh, tests/lib/etl_funcs.sh)
 #@ bins-if ECRYPTFS_SRC: mkfs dd mktemp awk basename dirname sync rm
 #@ bins-optional-if ECRYPTFS_SRC: setfacl getfacl chmod touch truncate losetup find xargs
@@ -82,40 +83,43 @@ ECRYPTFS_TEST_CATEGORY=${ECRYPTFS_TEST_CATEGORY:-safe}
 
 # Every bad setting is named before anything is made.
 _ecryptfs_problems=()
+_ecryptfs_problem() {
+	_ecryptfs_problems+=("$*")
+}
 IFS=, read -r -a _ecryptfs_fs_list <<< "$ECRYPTFS_LOWER_FS"
 [[ ",$ECRYPTFS_LOWER_FS," == *,,* ]] &&
-	_ecryptfs_problems+=("ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': an empty name in the list")
+	_ecryptfs_problem "ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': an empty name in the list"
 declare -A _ecryptfs_seen=()
 for _ecryptfs_fs in "${_ecryptfs_fs_list[@]}"; do
 	[ -n "$_ecryptfs_fs" ] || continue
 	if [ -n "${_ecryptfs_seen[$_ecryptfs_fs]:-}" ]; then
-		_ecryptfs_problems+=("ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': $_ecryptfs_fs is listed twice")
+		_ecryptfs_problem "ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': $_ecryptfs_fs is listed twice"
 		continue
 	fi
 	_ecryptfs_seen[$_ecryptfs_fs]=1
 	mapfile -t -O ${#_ecryptfs_problems[@]} _ecryptfs_problems < <(_ecryptfs_fs_problems "$_ecryptfs_fs")
 done
 _ecryptfs_kib=$(_ecryptfs_size_kib "$ECRYPTFS_ZRAM_SIZE") && [ "$_ecryptfs_kib" -ge 1024 ] ||
-	_ecryptfs_problems+=("ECRYPTFS_ZRAM_SIZE='$ECRYPTFS_ZRAM_SIZE': expected a size of 1M or more, such as 512M or 1G")
+	_ecryptfs_problem "ECRYPTFS_ZRAM_SIZE='$ECRYPTFS_ZRAM_SIZE': expected a size of 1M or more, such as 512M or 1G"
 grep -qw ecryptfs /proc/filesystems ||
-	_ecryptfs_problems+=("kernel $(uname -r) has no ecryptfs file system (the init did not load it)")
+	_ecryptfs_problem "kernel $(uname -r) has no ecryptfs file system (the init did not load it)"
 
 if [ -n "${ECRYPTFS_SRC:-}" ]; then
 	_ecryptfs_t=/ecryptfs/tests
 	[ -x $_ecryptfs_t/run_tests.sh ] ||
-		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/run_tests.sh is missing or not executable")
+		_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/run_tests.sh is missing or not executable"
 	# the programs that ./configure --enable-tests && make build
 	for _ecryptfs_f in "$_ecryptfs_t"/kernel/*/test.c; do
 		_ecryptfs_f=${_ecryptfs_f#/ecryptfs/}
 		[ -e "/ecryptfs/$_ecryptfs_f" ] && [ ! -x "/ecryptfs/${_ecryptfs_f%.c}" ] &&
-			_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: ${_ecryptfs_f%.c} is missing" \
-				"(./configure --enable-tests --disable-pywrap && make)")
+			_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: ${_ecryptfs_f%.c} is missing" \
+				"(./configure --enable-tests --disable-pywrap && make)"
 	done
 	[ -e $_ecryptfs_t/lib/etl_add_passphrase_key_to_keyring.c ] &&
 		[ ! -x $_ecryptfs_t/lib/etl-add-passphrase-key-to-keyring ] &&
-		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: tests/lib/etl-add-passphrase-key-to-keyring is missing (make)")
+		_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: tests/lib/etl-add-passphrase-key-to-keyring is missing (make)"
 	if [ ! -f $_ecryptfs_t/kernel/tests.rc ]; then
-		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/kernel/tests.rc is missing: is it an ecryptfs-utils tree?")
+		_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/kernel/tests.rc is missing: is it an ecryptfs-utils tree?"
 	else
 		# run_tests.sh would run nothing for a category tests.rc does not set
 		_ecryptfs_cats=$(sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' $_ecryptfs_t/kernel/tests.rc | tr '\n' ' ')
@@ -123,7 +127,8 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 		[[ ",$ECRYPTFS_TEST_CATEGORY," == *,,* ]] && _ecryptfs_list+=("")
 		for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
 			[ -n "$_ecryptfs_f" ] && [[ " $_ecryptfs_cats" == *" $_ecryptfs_f "* ]] && continue
-			_ecryptfs_problems+=("ECRYPTFS_TEST_CATEGORY='$ECRYPTFS_TEST_CATEGORY': '$_ecryptfs_f' is not a category of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% })")
+			_ecryptfs_problem "ECRYPTFS_TEST_CATEGORY='$ECRYPTFS_TEST_CATEGORY': '$_ecryptfs_f' is not a category" \
+				"of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% })"
 		done
 	fi
 	IFS=, read -r -a _ecryptfs_list <<< "${ECRYPTFS_TESTS:-}"
@@ -131,12 +136,13 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 	for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
 		[ -n "$_ecryptfs_f" ] && [ "${_ecryptfs_f//\//}" = "$_ecryptfs_f" ] &&
 			[ -x "$_ecryptfs_t/kernel/$_ecryptfs_f" ] && continue
-		_ecryptfs_problems+=("ECRYPTFS_TESTS='$ECRYPTFS_TESTS': '$_ecryptfs_f' is not an executable test in tests/kernel (such as: $(cd $_ecryptfs_t/kernel 2>/dev/null && echo *.sh))")
+		_ecryptfs_problem "ECRYPTFS_TESTS='$ECRYPTFS_TESTS': '$_ecryptfs_f' is not an executable test in" \
+			"tests/kernel (such as: $(cd $_ecryptfs_t/kernel 2>/dev/null && echo *.sh))"
 	done
 	# the suite loop-mounts its disk images
 	[ -e /dev/loop-control ] || modprobe -q loop 2>/dev/null
 	[ -e /dev/loop-control ] ||
-		_ecryptfs_problems+=("the suite loop-mounts its disk images: kernel $(uname -r) has no loop device (CONFIG_BLK_DEV_LOOP)")
+		_ecryptfs_problem "the suite loop-mounts its disk images: kernel $(uname -r) has no loop device (CONFIG_BLK_DEV_LOOP)"
 elif [ -n "${ECRYPTFS_TESTS:-}" ]; then
 	echo "ecryptfs: ECRYPTFS_TESTS is not used without ECRYPTFS_SRC (the built-in check runs)"
 fi
@@ -145,6 +151,7 @@ if [ ${#_ecryptfs_problems[@]} -gt 0 ]; then
 	_fatal "ecryptfs_local: ${#_ecryptfs_problems[@]} problem(s) in the settings above; nothing was run"
 fi
 unset _ecryptfs_f _ecryptfs_fs _ecryptfs_list _ecryptfs_cats _ecryptfs_problems _ecryptfs_seen
+unset -f _ecryptfs_problem
 
 _ecryptfs_logdir=/tmp/ecryptfs
 _fstests_is_mounted /host && _ecryptfs_logdir=/host/ecryptfs

@@ -228,8 +228,8 @@ _ecryptfs_check() {
 	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
 	if ! dev=$(_fstests_zram_add "$log" -s "$ECRYPTFS_ZRAM_SIZE" --mkfs "$fs" \
 		$(_fstests_mkfs_args "$fs") --mount /lower); then
-		_ecryptfs_result not_ok "$fs: zram disk of $ECRYPTFS_ZRAM_SIZE with $fs on /lower" \
-			"(ECRYPTFS_ZRAM_SIZE: mkfs.xfs 6.1 wants 300M or more, mkfs.btrfs 6.2 109M)"
+		out="ECRYPTFS_ZRAM_SIZE: mkfs.xfs 6.1 wants 300M or more, mkfs.btrfs 6.2 109M"
+		_ecryptfs_result not_ok "$fs: zram disk of $ECRYPTFS_ZRAM_SIZE with $fs on /lower (see above; $out)"
 		return
 	fi
 	_ecryptfs_expect "$fs: $dev ($ECRYPTFS_ZRAM_SIZE) made, mkfs.$fs, mounted on /lower" \
@@ -344,7 +344,7 @@ _ecryptfs_suite() {
 	# The real run_tests.sh passes when a category names no test, and its
 	# status is the count of failed tests: 256 failures would exit 0
 	summary=$(grep -A2 -x 'Test Summary:' "$log" | tr '\n' ' ')
-	if [ $rc -ne 0 ]; then
+	if [ "$rc" -ne 0 ]; then
 		:
 	elif ! [[ $summary =~ ([0-9]+)\ passed\ ([0-9]+)\ failed ]]; then
 		echo "ecryptfs: tests/run_tests.sh exited 0 without its Test Summary" >&2
