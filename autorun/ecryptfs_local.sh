@@ -50,10 +50,18 @@
 # a tree without tests/run_tests.sh before dracut runs.
 #
 #@ description: eCryptfs on zram lower fs (ECRYPTFS_LOWER_FS): built-in mount check, or the ecryptfs-utils suite from ECRYPTFS_SRC
-#@ helpers: zram
-#@ modules: zram ecryptfs
+#@ include: zram
+#@ modules: ecryptfs
 #@ modules-optional: ecb cbc md5 aesni_intel ext4 ext2 ext3 xfs btrfs crc32c_generic loop
-#@ kconfig: CONFIG_ZRAM CONFIG_ECRYPT_FS CONFIG_KEYS CONFIG_CRYPTO_AES CONFIG_CRYPTO_CBC CONFIG_CRYPTO_ECB CONFIG_CRYPTO_MD5
+# eCryptfs, zram, the file systems and loop (the suite mounts its disk
+# images with it) are modules, as in Debian's kernel; the keyring and the
+# ciphers eCryptfs asks the crypto API for are built in: ecb(aes) wraps the
+# file keys and encrypts names, cbc(aes) the data, md5 derives the IVs
+#@ kconfig: CONFIG_ECRYPT_FS=m CONFIG_KEYS CONFIG_CRYPTO_AES CONFIG_CRYPTO_CBC CONFIG_CRYPTO_ECB CONFIG_CRYPTO_MD5
+# lower file systems: ext2 and ext3 through the ext4 driver
+#@ kconfig-optional: CONFIG_EXT4_FS=m CONFIG_EXT4_USE_FOR_EXT2=y CONFIG_EXT4_FS_POSIX_ACL=y
+#@ kconfig-optional: CONFIG_XFS_FS=m CONFIG_XFS_POSIX_ACL=y CONFIG_BTRFS_FS=m CONFIG_BTRFS_FS_POSIX_ACL=y
+#@ kconfig-optional: CONFIG_BLK_DEV_LOOP=m
 #@ conf-optional: ECRYPTFS_LOWER_FS ECRYPTFS_ZRAM_SIZE ECRYPTFS_SRC ECRYPTFS_TEST_CATEGORY ECRYPTFS_TESTS
 #@ files: ${ECRYPTFS_SRC}:/ecryptfs
 #@ files: ${ECRYPTFS_SRC}/tests/run_tests.sh:/ecryptfs/tests/run_tests.sh
@@ -76,7 +84,7 @@
 export HOME=${HOME:-/root}
 # libecryptfs finds sysfs (and so the kernel's eCryptfs features, filename
 # encryption among them) through /etc/mtab, which the image does not have
-[ -e /etc/mtab ] || ln -s /proc/self/mounts /etc/mtab || _fatal "cannot make /etc/mtab"
+[ -e /etc/mtab ] || ln -s /proc/self/mounts /etc/mtab || rapido_fail "cannot make /etc/mtab"
 ECRYPTFS_LOWER_FS=${ECRYPTFS_LOWER_FS:-ext4}
 ECRYPTFS_ZRAM_SIZE=${ECRYPTFS_ZRAM_SIZE:-512M}
 ECRYPTFS_TEST_CATEGORY=${ECRYPTFS_TEST_CATEGORY:-safe}
@@ -148,14 +156,14 @@ elif [ -n "${ECRYPTFS_TESTS:-}" ]; then
 fi
 if [ ${#_ecryptfs_problems[@]} -gt 0 ]; then
 	printf 'ecryptfs: %s\n' "${_ecryptfs_problems[@]}" >&2
-	_fatal "ecryptfs_local: ${#_ecryptfs_problems[@]} problem(s) in the settings above; nothing was run"
+	rapido_fail "ecryptfs_local: ${#_ecryptfs_problems[@]} problem(s) in the settings above; nothing was run"
 fi
 unset _ecryptfs_f _ecryptfs_fs _ecryptfs_list _ecryptfs_cats _ecryptfs_problems _ecryptfs_seen
 unset -f _ecryptfs_problem
 
 _ecryptfs_logdir=/tmp/ecryptfs
 _fstests_is_mounted /host && _ecryptfs_logdir=/host/ecryptfs
-mkdir -p "$_ecryptfs_logdir" /lower /upper || _fatal "cannot make $_ecryptfs_logdir, /lower and /upper"
+mkdir -p "$_ecryptfs_logdir" /lower /upper || rapido_fail "cannot make $_ecryptfs_logdir, /lower and /upper"
 
 if [ -z "${ECRYPTFS_SRC:-}" ]; then
 	_ecryptfs_results=$_ecryptfs_logdir/builtin.txt
@@ -168,7 +176,7 @@ if [ -z "${ECRYPTFS_SRC:-}" ]; then
 	dmesg > "$_ecryptfs_logdir/dmesg.txt" 2>/dev/null
 	echo "1..$_ecryptfs_n" >> "$_ecryptfs_results"
 	[ "$_ecryptfs_failed" -eq 0 ] ||
-		_fatal "ecryptfs: $_ecryptfs_failed of $_ecryptfs_n checks failed on ${_ecryptfs_fs_list[*]}" \
+		rapido_fail "ecryptfs: $_ecryptfs_failed of $_ecryptfs_n checks failed on ${_ecryptfs_fs_list[*]}" \
 			"(see above and $_ecryptfs_results)"
 	echo "ecryptfs: built-in check passed on ${_ecryptfs_fs_list[*]}: $_ecryptfs_n checks" \
 		"(results in $_ecryptfs_results)"
@@ -180,7 +188,7 @@ else
 	_ecryptfs_dev=$(_fstests_zram_add /tmp/ecryptfs-image.log \
 		-s "$((_ecryptfs_kib + _ecryptfs_kib / 4 + 65536))K" --mkfs "${_ecryptfs_fs_list[0]}" \
 		$(_fstests_mkfs_args "${_ecryptfs_fs_list[0]}") --mount /tmp/image) ||
-		_fatal "cannot make the zram disk for the suite's disk images on /tmp/image: see above"
+		rapido_fail "cannot make the zram disk for the suite's disk images on /tmp/image: see above"
 	echo "ecryptfs: suite disk images on $_ecryptfs_dev (${_ecryptfs_fs_list[0]}) at /tmp/image," \
 		"$_ecryptfs_kib KiB each; ecryptfs-utils from $ECRYPTFS_SRC at /ecryptfs"
 	_ecryptfs_suite_args=(-K -c "$ECRYPTFS_TEST_CATEGORY" -b "$_ecryptfs_kib" -D /tmp/image

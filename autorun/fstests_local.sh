@@ -25,10 +25,13 @@
 # ICU (~38 MB) for a few scrub tests.
 #
 #@ description: xfstests on zram: FSTESTS_FS on /mnt/test, a bare scratch disk, FSTESTS_SRC at /fstests
-#@ helpers: zram
-#@ modules: zram
+#@ include: zram
 #@ modules-optional: btrfs xfs ext4 crc32c_generic
-#@ kconfig: CONFIG_ZRAM
+# the file systems are modules, as in Debian's kernel; what xfstests itself
+# uses: AIO (fsstress, aio-dio tests), SysV IPC
+#@ kconfig-optional: CONFIG_EXT4_FS=m CONFIG_EXT4_FS_POSIX_ACL=y CONFIG_XFS_FS=m
+#@ kconfig-optional: CONFIG_XFS_POSIX_ACL=y CONFIG_BTRFS_FS=m CONFIG_BTRFS_FS_POSIX_ACL=y
+#@ kconfig-optional: CONFIG_AIO=y CONFIG_SYSVIPC=y
 #@ conf-optional: FSTESTS_FS FSTESTS_ZRAM_SIZE FSTESTS_SRC FSTESTS_AUTORUN_CMD
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ cpus: 2
@@ -62,11 +65,11 @@ _fstests_size=${FSTESTS_ZRAM_SIZE:-1G}
 # shellcheck disable=SC2046 # the mkfs arguments are words on purpose
 TEST_DEV=$(_fstests_zram_add /tmp/fstests-zram-test.log -s "$_fstests_size" \
 	--mkfs "$FSTYP" $(_fstests_mkfs_args "$FSTYP") --mount "$TEST_DIR") ||
-	_fatal "cannot set up the test device ($FSTYP, $_fstests_size, on $TEST_DIR): see above" \
+	rapido_fail "cannot set up the test device ($FSTYP, $_fstests_size, on $TEST_DIR): see above" \
 		"(FSTESTS_ZRAM_SIZE: mkfs.btrfs 6.2 wants 109M or more, mkfs.xfs 6.1 300M)"
 SCRATCH_DEV=$(_fstests_zram_add /tmp/fstests-zram-scratch.log -s "$_fstests_size") ||
-	_fatal "cannot set up the scratch device ($_fstests_size): see above"
-mkdir -p "$SCRATCH_MNT" || _fatal "mkdir $SCRATCH_MNT failed"
+	rapido_fail "cannot set up the scratch device ($_fstests_size): see above"
+mkdir -p "$SCRATCH_MNT" || rapido_fail "mkdir $SCRATCH_MNT failed"
 export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT
 echo "fstests: $FSTYP on TEST_DEV=$TEST_DEV ($_fstests_size) mounted at $TEST_DIR;" \
 	"SCRATCH_DEV=$SCRATCH_DEV ($_fstests_size) unmounted, SCRATCH_MNT=$SCRATCH_MNT"

@@ -10,17 +10,17 @@ _fstests_check_fs() {
 	local fs=$1
 	case " $_fstests_known_fs " in
 	*" $fs "*) ;;
-	*) _fatal "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
+	*) rapido_fail "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
 	esac
 	# the init loaded the modules the image has; a kernel may build it in
 	if ! grep -qw "$fs" /proc/filesystems && ! modprobe -q "$fs" 2>/dev/null; then
-		_fatal "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
+		rapido_fail "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
 			"filesystem (no module $fs in the image, not built in)"
 	fi
 	grep -qw "$fs" /proc/filesystems ||
-		_fatal "modprobe $fs worked but $fs is not in /proc/filesystems"
+		rapido_fail "modprobe $fs worked but $fs is not in /proc/filesystems"
 	command -v "mkfs.$fs" > /dev/null ||
-		_fatal "mkfs.$fs is not in the image: install it on the host" \
+		rapido_fail "mkfs.$fs is not in the image: install it on the host" \
 			"(btrfs-progs, xfsprogs or e2fsprogs) and ./cut again"
 }
 
@@ -158,12 +158,12 @@ _fstests_check_tree() {
 	local miss
 
 	[ -x /fstests/check ] ||
-		_fatal "FSTESTS_SRC=$FSTESTS_SRC has no executable check script:" \
+		rapido_fail "FSTESTS_SRC=$FSTESTS_SRC has no executable check script:" \
 			"is it an xfstests tree?"
 	# shellcheck disable=SC2046 # a list of words
 	miss=$(_fstests_missing $(_fstests_required_bins "$1"))
 	[ -z "$miss" ] ||
-		_fatal "xfstests needs these programs, not in the image: $miss" \
+		rapido_fail "xfstests needs these programs, not in the image: $miss" \
 			"(install them on the host and ./cut again)"
 	perl -e 'use strict; use warnings; use POSIX;' 2> /dev/null ||
 		echo "fstests: warning: perl has no modules in the image (use strict fails):" \
@@ -195,7 +195,7 @@ _fstests_run() {
 	# xfstests reads configs/$(hostname -s).config before local.config
 	export HOST_OPTIONS=/fstests/local.config
 	_fstests_add_users
-	cd /fstests || _fatal "cd /fstests failed"
+	cd /fstests || rapido_fail "cd /fstests failed"
 	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
 		"results in ${RESULT_BASE:-/fstests/results}"
 	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then

@@ -51,6 +51,7 @@ static void usage(void)
 	       " cut [options] PROFILE\n"
 	       " cut --list\n"
 	       " cut --check-conf\n"
+	       " cut --kconfig PROFILE\n"
 	       "\n"
 	       "Build a bootable test image (initramfs) for PROFILE with dracut.\n"
 	       "\n"
@@ -61,6 +62,8 @@ static void usage(void)
 	       "                          initrds/myinitrd in the checkout or, installed,\n"
 	       "                          in $XDG_CACHE_HOME/rapido)\n"
 	       " -l, --list             list the profiles with their purpose\n"
+	       "     --kconfig          print the kernel config fragment PROFILE asks for\n"
+	       "                          (its #@ kconfig lines; make kernel-config merges it)\n"
 	       " -n, --dry-run          check everything, print the dracut command, write nothing\n"
 	       "     --ignore-kconfig   go on when the kernel config lacks a symbol the profile needs\n"
 	       "     --check-conf       lint rapido.conf: each value and where it came from,\n"
@@ -82,8 +85,9 @@ static void add_extra(struct cut_opts *o, int is_file, const char *arg)
 	o->n_extras++;
 }
 
-enum { OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_CHECK_CONF };
+enum { OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_CHECK_CONF, OPT_KCONFIG };
 
+/* *list: 1 for --list, 2 for --check-conf, 3 for --kconfig PROFILE (print, no cut) */
 static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 {
 	static const struct option longopts[] = {
@@ -95,6 +99,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "ignore-kconfig", no_argument, NULL, OPT_IGNORE_KCONFIG },
 		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
+		{ "kconfig", no_argument, NULL, OPT_KCONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -126,6 +131,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 		case OPT_CHECK_CONF:
 			*list = 2;	/* like --list: no profile */
 			break;
+		case OPT_KCONFIG:
+			*list = 3;
+			break;
 		case 'h':
 			usage();
 			close_stdout();
@@ -135,7 +143,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 			exit(1);
 		}
 	}
-	if (*list)
+	if (*list && *list != 3)
 		return;
 	if (optind >= argc) {
 		fprintf(stderr, "cut: no profile given\nTry 'cut --help' for more information.\n");
@@ -304,8 +312,10 @@ int cmd_cut(int argc, char **argv)
 	parse_args(argc, argv, &o, &list);
 	if (list == 2)
 		return cut_check_conf();
-	if (list)
+	if (list == 1)
 		return cut_list();
+	if (list == 3)
+		return cut_kconfig(o.profile);
 
 	cut_plan_or_die(&o, &p);
 	if (o.dry_run) {

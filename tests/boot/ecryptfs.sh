@@ -75,7 +75,7 @@ for msg in \
 	"is not built: tests/kernel/extend-file-random/test is missing" \
 	"ECRYPTFS_TEST_CATEGORY='safe,quick': 'quick' is not a category of tests/kernel/tests.rc (it has: destructive safe)" \
 	"ECRYPTFS_TESTS='no-such.sh': 'no-such.sh' is not an executable test in tests/kernel" \
-	"rapido: FATAL: ecryptfs_local: 6 problem(s) in the settings above; nothing was run"; do
+	"rapido: FAILED: ecryptfs_local: 6 problem(s) in the settings above; nothing was run"; do
 	check "  names: $msg" guest_says "$T/console" "$msg"
 done
 check "  before any zram disk is made" bash -c "! grep -q 'zram0: detected capacity' '$T/console'"
