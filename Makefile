@@ -8,8 +8,11 @@
 #   src/vm/*.c          ./vm        (src/vm/main.c has main())
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
 #   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
+#   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable)
+#   host/*              host scripts, not built: install-deps (make deps),
+#                       kernel-config (make kernel-config), mpath-failover
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
 #                       cut and vm objects except main, and for a test named
 #                       tool-NAME[-x].c the objects of tools/NAME except main.
@@ -21,7 +24,8 @@ WARNFLAGS := -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 ifeq ($(WERROR),1)
 WARNFLAGS += -Werror
 endif
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm -Itests
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm \
+	-Isrc/ceph-local -Itests
 HOST_CFLAGS := $(CFLAGS)
 HOST_LDFLAGS := $(LDFLAGS)
 ifeq ($(SANITIZE),1)
@@ -47,8 +51,9 @@ CUT_SRCS := $(wildcard src/cut/*.c)
 VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
+CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
+# tools/ holds guest helpers only, one directory each (host scripts are in host/)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
-GUEST_TOOLS := $(filter-out host,$(TOOLS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
 # Sanitized host objects live apart, so switching SANITIZE never mixes them.
@@ -57,16 +62,21 @@ HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
 FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
 $(shell mkdir -p $(B); echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' > $(FLAGS_STAMP))
 
+# The top-level programs are linked from either object set: relink them when
+# the set changes (a stamp whose content is the set, rewritten only then).
+HOSTDIR_STAMP := $(B)/hostdir
+$(shell echo '$(HOSTDIR)' | cmp -s - $(HOSTDIR_STAMP) || echo '$(HOSTDIR)' > $(HOSTDIR_STAMP))
+
 hostobj = $(patsubst %.c,$(B)/$(HOSTDIR)/%.o,$(1))
 guestobj = $(patsubst %.c,$(B)/guest/%.o,$(1))
 
 HOST_LIB := $(B)/$(HOSTDIR)/librapido.a
 GUEST_LIB := $(B)/guest/librapido.a
-GUEST_BINS := $(foreach t,$(GUEST_TOOLS),$(B)/guest/rapido-$(t))
+GUEST_BINS := $(foreach t,$(TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS)))
+CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(CEPH_LOCAL_SRCS)))
 
-all: cut vm vmctl netsetup $(GUEST_BINS)
+all: cut vm vmctl netsetup ceph-local $(GUEST_BINS)
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -86,19 +96,23 @@ $(GUEST_LIB): $(call guestobj,$(LIB_SRCS))
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
@@ -107,7 +121,7 @@ $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
 	$$(call quiet,LD,$$@)
 	$(Q)$$(CC) $$(GUEST_LDFLAGS) -o $$@ $$^
 endef
-$(foreach t,$(GUEST_TOOLS),$(eval $(call guest_tool,$(t))))
+$(foreach t,$(TOOLS),$(eval $(call guest_tool,$(t))))
 
 # tests/unit/tool-NAME*.c also links tools/NAME's non-main objects
 # (the longest tools/ dir name that the test name starts with: afalg-sum, not afalg)
@@ -124,6 +138,65 @@ $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(
 
 tests: $(UNIT_BINS)
 
+# Man pages, generated so they cannot drift: cut(1), vm(1), vmctl(1) and
+# netsetup(8) by help2man from each program's --help (docs/man/gnu-help turns
+# the util-linux usage block into the form help2man reads) plus
+# docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
+# rapido.conf.example by docs/man/conf2man.
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+MAN1 := cut vm vmctl
+MAN8 := netsetup
+MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5
+HELP2MAN ?= help2man
+
+man: $(MAN_PAGES)
+
+define man_page
+$(B)/man/$(1).$(2): $(1) docs/man/$(1).h2m docs/man/gnu-help
+	$$(call quiet,MAN,$$@)
+	@mkdir -p $(B)/man/bin
+	$(Q)printf '#!/bin/sh\nexec "%s" "%s" "$$$$@"\n' $(abspath docs/man/gnu-help) $(abspath $(1)) > $(B)/man/bin/$(1)
+	$(Q)chmod +x $(B)/man/bin/$(1)
+	$(Q)$(HELP2MAN) --no-info --no-discard-stderr --section=$(2) --version-string='$(VERSION)' \
+		--source=rapido --include=docs/man/$(1).h2m -o $$@.tmp $(B)/man/bin/$(1) && mv $$@.tmp $$@
+endef
+$(foreach p,$(MAN1),$(eval $(call man_page,$(p),1)))
+$(foreach p,$(MAN8),$(eval $(call man_page,$(p),8)))
+
+$(B)/man/rapido.conf.5: rapido.conf.example docs/man/conf2man
+	$(call quiet,MAN,$@)
+	@mkdir -p $(B)/man
+	$(Q)awk -v version='$(VERSION)' -f docs/man/conf2man rapido.conf.example > $@.tmp && mv $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the programs to BINDIR;
+# the profiles, dracut.conf.d and the static guest helpers (build/guest/, the
+# layout ./cut expects) to PREFIX/lib/rapido, which an installed program finds
+# as BINDIR/../lib/rapido; the man pages; the bash completion. PROGRAM_PREFIX
+# (e.g. rapido-) renames the programs, as cut(1) would otherwise shadow
+# coreutils' cut in a PATH that lists BINDIR first.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+RAPIDO_LIBDIR := $(BINDIR)/../lib/rapido
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+PROGRAM_PREFIX ?=
+PROGRAMS := cut vm vmctl netsetup
+
+install: all man
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
+	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
+	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	$(Q)install -m 644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
+	$(Q)install -m 644 $(filter %.8,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man8/
+	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)cut
+	$(Q)for p in vm vmctl netsetup; do ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+
 # Unit tests only (fast, no qemu).
 check-unit: all tests
 	$(Q)tests/run --unit
@@ -136,7 +209,7 @@ check: deps
 
 # Install what a fresh Debian 12 machine lacks. Safe to run twice.
 deps:
-	$(Q)tools/install-deps
+	$(Q)host/install-deps
 
 # Set up, build, cut the default profile and boot it in batch mode.
 demo: deps
@@ -144,16 +217,48 @@ demo: deps
 	./cut simple
 	./vm --batch --timeout 600
 
-# Configure a kernel tree for rapido from the fragments in kernel/ (see
+# Configure a kernel tree for rapido from kernel/base.config and each
+# profile's #@ kconfig lines (./cut --kconfig; run make first; see
 # kernel/README.md): make kernel-config KERNEL_SRC=DIR [PROFILES="NAME ..."]
 # [BASE=tinyconfig|defconfig|keep] [O=BUILD-DIR]. The variables reach the
 # script through the environment (make exports command-line variables).
 kernel-config:
-	$(Q)tools/kernel-config
+	$(Q)host/kernel-config
+
+# libFuzzer targets: tests/fuzz/NAME.c -> build/fuzz/NAME, each parser built
+# with clang's fuzzer, ASan and UBSan (Debian: clang, libclang-rt-14-dev);
+# tests/unit/fuzz.sh runs them over tests/fuzz/corpus/NAME. A target named
+# tool-NAME[-x] also links tools/NAME's objects, as unit tests do.
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := $(CFLAGS) -Itests/fuzz -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
+
+$(B)/fuzz/obj/%.o: %.c
+	$(call quiet,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(B)/fuzz/librapido.a: $(call fuzzobj,$(LIB_SRCS))
+	$(call quiet,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+define fuzz_target
+$(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
+		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
+		$(B)/fuzz/librapido.a
+	$$(call quiet,LD,$$@)
+	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^
+endef
+$(foreach f,$(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_target,$(f))))
+
+fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local
 
-.PHONY: all tests check check-unit deps demo clean kernel-config
+.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -8,8 +8,10 @@
 # With FSTESTS_SRC (a built xfstests tree) the image carries it at /fstests,
 # local.config is written, the fsgqa users are made, the shell moves to
 # /fstests (so -x './check generic/001' works) and the tests picked in
-# rapido.conf (or FSTESTS_AUTORUN_CMD) run. Results go to /host/results
-# when ./vm --share (or VIRTFS_SHARE_PATH) gives a host directory.
+# rapido.conf (or FSTESTS_AUTORUN_CMD) run. Results go to
+# DIR/files/fstests with ./vm --results DIR (each test a testcase there),
+# or to /host/results when ./vm --share (or VIRTFS_SHARE_PATH) gives a host
+# directory.
 #
 # rapido.conf (or environment) keys, all optional:
 #   FSTESTS_FS           btrfs (default), xfs or ext4; only its module is
@@ -40,8 +42,9 @@
 #   FSTESTS_SRC          a built xfstests tree on the host
 #   FSTESTS_AUTORUN_CMD  command run in /fstests after set-up, instead of
 #                        FSTESTS_GROUPS/FSTESTS_TESTS; it may call
-#                        fstests_check, which is ./check with the sections
-#                        and exclusions above (so may -x commands)
+#                        rapido_fstests_check, which is ./check with the
+#                        sections and exclusions above and per-test
+#                        results for ./vm --results (so may -x commands)
 # e.g. CI: FSTESTS_GROUPS=quick FSTESTS_EXCLUDE_FILE=ci/known-failures
 #
 # How long: bench/fstests boots this profile, runs a fixed sample of quick
@@ -72,12 +75,21 @@
 # a test asks (lsmod after boot shows zram, crc32c and FSTESTS_FS's module).
 #
 #@ description: xfstests on zram: FSTESTS_FS on /mnt/test, bare scratch disk or btrfs pool, log-writes/external devices, FSTESTS_SRC at /fstests
-#@ helpers: zram
-#@ modules: zram
+#@ include: zram
 #@ modules-optional: crc32c_generic
 #@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey
 #@ modules-on-demand: dm-snapshot dm-delay dm-zero
-#@ kconfig: CONFIG_ZRAM
+# the file systems are modules, as in Debian's kernel; XFS_RT for
+# SCRATCH_RTDEV; the device-mapper targets xfstests modprobes: log-writes
+# (LOGWRITES_DEV tests), thin-pool (their replay target), flakey, snapshot,
+# delay, zero; loop; what xfstests itself uses: AIO (fsstress, aio-dio
+# tests), SysV IPC
+#@ kconfig-optional: CONFIG_EXT4_FS=m CONFIG_EXT4_FS_POSIX_ACL=y CONFIG_XFS_FS=m
+#@ kconfig-optional: CONFIG_XFS_POSIX_ACL=y CONFIG_XFS_RT=y CONFIG_BTRFS_FS=m
+#@ kconfig-optional: CONFIG_BTRFS_FS_POSIX_ACL=y CONFIG_MD=y CONFIG_BLK_DEV_DM=m
+#@ kconfig-optional: CONFIG_DM_LOG_WRITES=m CONFIG_DM_THIN_PROVISIONING=m CONFIG_DM_FLAKEY=m
+#@ kconfig-optional: CONFIG_DM_SNAPSHOT=m CONFIG_DM_DELAY=m CONFIG_DM_ZERO=m
+#@ kconfig-optional: CONFIG_BLK_DEV_LOOP=m CONFIG_AIO=y CONFIG_SYSVIPC=y
 #@ conf-optional: FSTESTS_FS FSTESTS_ZRAM_SIZE FSTESTS_SRC FSTESTS_AUTORUN_CMD
 #@ conf-optional: FSTESTS_SCRATCH_POOL FSTESTS_LOGWRITES_SIZE FSTESTS_SCRATCH_LOGDEV_SIZE
 #@ conf-optional: FSTESTS_SCRATCH_RTDEV_SIZE FSTESTS_MKFS_OPTIONS FSTESTS_MOUNT_OPTIONS
@@ -120,65 +132,19 @@ if [ -z "${FSTESTS_SRC:-}" ]; then
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
 else
-	[ -x /fstests/check ] ||
-		_fatal "FSTESTS_SRC=$FSTESTS_SRC has no executable check script:" \
-			"is it an xfstests tree?"
-	# shellcheck disable=SC2046 # a list of words
-	_fstests_miss=$(_fstests_missing $(_fstests_required_bins "$FSTYP"))
-	[ -z "$_fstests_miss" ] ||
-		_fatal "xfstests needs these programs, not in the image: $_fstests_miss" \
-			"(install them on the host and ./cut again)"
+	_fstests_check_tree "$FSTYP"
 	# shellcheck disable=SC2086,SC2154 # a list of words, from lib/fstests.sh
 	_fstests_miss=$(_fstests_missing $_fstests_wanted_bins)
 	[ -z "$_fstests_miss" ] ||
 		echo "fstests: warning: not in the image, tests needing them will be" \
 			"skipped or fail: $_fstests_miss"
-	perl -e 'use strict; use warnings; use POSIX;' 2> /dev/null ||
-		echo "fstests: warning: perl has no modules in the image (use strict fails):" \
-			"tests that need them will fail"
-	[ -d /fstests/ltp ] && [ ! -x /fstests/ltp/fsstress ] &&
-		echo "fstests: warning: /fstests/ltp/fsstress is missing: is FSTESTS_SRC built (make)?"
-	# ltp/ only: a loader run per program is slow under TCG, and src/'s
-	# programs mostly link the same libraries
-	_fstests_miss=$(_fstests_missing_libs /fstests/ltp)
-	[ -z "$_fstests_miss" ] ||
-		echo "fstests: warning: /fstests/ltp programs need shared libraries not in" \
-			"the image: $_fstests_miss"
+	unset _fstests_miss
 	if [ -n "$LOGWRITES_DEV" ] && ! modprobe -n -q dm-log-writes 2> /dev/null; then
 		echo "fstests: warning: no dm-log-writes module for this kernel: the" \
 			"LOGWRITES_DEV tests will not run"
 	fi
-	unset _fstests_miss
 	# no udev here: libdevmapper (dmsetup in the dm tests) makes
 	# /dev/mapper/NAME itself rather than wait for udev
 	export DM_DISABLE_UDEV=1
-
-	# results on the host when it shares a directory (./vm --share DIR)
-	if _fstests_is_mounted /host; then
-		RESULT_BASE=/host/results
-		export RESULT_BASE
-	fi
-	_fstests_write_config /fstests/local.config
-	# xfstests reads configs/$(hostname -s).config before local.config
-	export HOST_OPTIONS=/fstests/local.config
-	_fstests_add_users
-	_fstests_check_args
-	cd /fstests || _fatal "cd /fstests failed"
-	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
-		"results in ${RESULT_BASE:-/fstests/results}"
-	[ "$_fst_sections" = "$FSTYP" ] ||
-		echo "fstests: local.config sections: $_fst_sections"
-	echo "fstests: fstests_check is: ./check ${_fst_check_args[*]}"
-	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
-		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
-		eval "$FSTESTS_AUTORUN_CMD"
-	elif [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
-		_fstests_sel=()
-		[ -z "${FSTESTS_GROUPS:-}" ] ||
-			_fstests_sel+=(-g "$(_fstests_commas "$FSTESTS_GROUPS")")
-		# shellcheck disable=SC2206 # test names are words
-		_fstests_sel+=(${FSTESTS_TESTS//,/ })
-		echo "fstests: running ./check ${_fst_check_args[*]} ${_fstests_sel[*]}"
-		fstests_check "${_fstests_sel[@]}"
-	fi
+	_fstests_run
 fi

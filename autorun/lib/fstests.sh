@@ -17,16 +17,16 @@ _fstests_check_fs() {
 	local fs=$1
 	case " $_fstests_known_fs " in
 	*" $fs "*) ;;
-	*) _fatal "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
+	*) rapido_fail "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
 	esac
 	if ! grep -qw "$fs" /proc/filesystems && ! modprobe -q "$fs" 2>/dev/null; then
-		_fatal "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
+		rapido_fail "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
 			"filesystem (no module $fs in the image, not built in)"
 	fi
 	grep -qw "$fs" /proc/filesystems ||
-		_fatal "modprobe $fs worked but $fs is not in /proc/filesystems"
+		rapido_fail "modprobe $fs worked but $fs is not in /proc/filesystems"
 	command -v "mkfs.$fs" > /dev/null ||
-		_fatal "mkfs.$fs is not in the image: install it on the host" \
+		rapido_fail "mkfs.$fs is not in the image: install it on the host" \
 			"(btrfs-progs, xfsprogs or e2fsprogs) and ./cut again"
 }
 
@@ -35,7 +35,7 @@ _fstests_check_fs() {
 _fstests_default_mkfs_options() {
 	case "$1" in
 	btrfs|xfs) echo "-K" ;;
-	ext4) echo "-E nodiscard" ;;
+	ext2|ext3|ext4) echo "-E nodiscard" ;;
 	esac
 }
 
@@ -44,14 +44,14 @@ _fstests_default_mkfs_options() {
 _fstests_size_ok() {
 	[[ "$2" =~ ^[1-9][0-9]*[KMGT]?$ ]] && return 0
 	[ -n "${3:-}" ] && [ "$2" = 0 ] && return 0
-	_fatal "$1='$2': expected a size such as 512M or 1G${3:+ (0: none)}"
+	rapido_fail "$1='$2': expected a size such as 512M or 1G${3:+ (0: none)}"
 }
 
 # _fstests_opts_ok KEY VALUE: VALUE can go through local.config: xfstests
 # reads a section with sed and eval, cutting at '#' and dropping quotes
 _fstests_opts_ok() {
 	[[ "$2" =~ ^[A-Za-z0-9\ ,=._:/+@-]*$ ]] ||
-		_fatal "$1='$2': only letters, digits, spaces and , = . _ : / + @ -" \
+		rapido_fail "$1='$2': only letters, digits, spaces and , = . _ : / + @ -" \
 			"can pass through xfstests' local.config (it cuts at # and drops quotes)"
 }
 
@@ -60,7 +60,7 @@ _fstests_opts_ok() {
 _fstests_names_ok() {
 	local w
 	for w in ${2//,/ }; do
-		[[ "$w" =~ ^$4$ ]] || _fatal "$1: '$w' is not $3"
+		[[ "$w" =~ ^$4$ ]] || rapido_fail "$1: '$w' is not $3"
 	done
 }
 
@@ -77,10 +77,10 @@ _fstests_settings() {
 	[ "$FSTYP" = btrfs ] && def_pool=5
 	_fst_pool=${FSTESTS_SCRATCH_POOL:-$def_pool}
 	[[ "$_fst_pool" =~ ^([0-9]|1[0-6])$ ]] && [ "$_fst_pool" != 1 ] ||
-		_fatal "FSTESTS_SCRATCH_POOL='$_fst_pool': expected 0 (one SCRATCH_DEV)" \
+		rapido_fail "FSTESTS_SCRATCH_POOL='$_fst_pool': expected 0 (one SCRATCH_DEV)" \
 			"or a number of disks from 2 to 16"
 	[ "$_fst_pool" = 0 ] || [ "$FSTYP" = btrfs ] ||
-		_fatal "FSTESTS_SCRATCH_POOL=$_fst_pool: xfstests uses SCRATCH_DEV_POOL for" \
+		rapido_fail "FSTESTS_SCRATCH_POOL=$_fst_pool: xfstests uses SCRATCH_DEV_POOL for" \
 			"btrfs only (FSTESTS_FS=$FSTYP): set it to 0"
 	_fst_logw_size=${FSTESTS_LOGWRITES_SIZE:-$_fst_size}
 	_fstests_size_ok FSTESTS_LOGWRITES_SIZE "$_fst_logw_size" 0
@@ -89,10 +89,10 @@ _fstests_settings() {
 	_fst_rtdev_size=${FSTESTS_SCRATCH_RTDEV_SIZE:-0}
 	_fstests_size_ok FSTESTS_SCRATCH_RTDEV_SIZE "$_fst_rtdev_size" 0
 	[ "$_fst_logdev_size" = 0 ] || [ "$FSTYP" != btrfs ] ||
-		_fatal "FSTESTS_SCRATCH_LOGDEV_SIZE: an external log is for xfs and ext4," \
+		rapido_fail "FSTESTS_SCRATCH_LOGDEV_SIZE: an external log is for xfs and ext4," \
 			"not $FSTYP"
 	[ "$_fst_rtdev_size" = 0 ] || [ "$FSTYP" = xfs ] ||
-		_fatal "FSTESTS_SCRATCH_RTDEV_SIZE: a realtime device is for xfs, not $FSTYP"
+		rapido_fail "FSTESTS_SCRATCH_RTDEV_SIZE: a realtime device is for xfs, not $FSTYP"
 	if [ -n "${FSTESTS_MKFS_OPTIONS+set}" ]; then
 		_fst_mkfs_opts=$FSTESTS_MKFS_OPTIONS
 	else
@@ -112,19 +112,19 @@ _fstests_settings() {
 		"a test name such as generic/001" '[A-Za-z0-9_-]+/[A-Za-z0-9_-]+'
 	if [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
 		[ -n "${FSTESTS_SRC:-}" ] ||
-			_fatal "FSTESTS_GROUPS/FSTESTS_TESTS select xfstests tests to run, but" \
+			rapido_fail "FSTESTS_GROUPS/FSTESTS_TESTS select xfstests tests to run, but" \
 				"there is no xfstests tree: set FSTESTS_SRC and ./cut again"
 		[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
-			_fatal "FSTESTS_AUTORUN_CMD and FSTESTS_GROUPS/FSTESTS_TESTS are both set:" \
-				"use one (FSTESTS_AUTORUN_CMD may call fstests_check, which adds" \
-				"the sections and exclusions from rapido.conf)"
+			rapido_fail "FSTESTS_AUTORUN_CMD and FSTESTS_GROUPS/FSTESTS_TESTS are both set:" \
+				"use one (FSTESTS_AUTORUN_CMD may call rapido_fstests_check, which" \
+				"adds the sections and exclusions from rapido.conf)"
 	fi
 	# the files: lines of the profile copied these in
 	[ -z "${FSTESTS_EXCLUDE_FILE:-}" ] || [ -f "$_fstests_exclude_path" ] ||
-		_fatal "FSTESTS_EXCLUDE_FILE=$FSTESTS_EXCLUDE_FILE is not in the image" \
+		rapido_fail "FSTESTS_EXCLUDE_FILE=$FSTESTS_EXCLUDE_FILE is not in the image" \
 			"at $_fstests_exclude_path"
 	[ -z "${FSTESTS_CONFIG:-}" ] || [ -f "$_fstests_user_config" ] ||
-		_fatal "FSTESTS_CONFIG=$FSTESTS_CONFIG is not in the image at $_fstests_user_config"
+		rapido_fail "FSTESTS_CONFIG=$FSTESTS_CONFIG is not in the image at $_fstests_user_config"
 	# local.config's sections (see _fstests_write_config)
 	_fst_user_sections=
 	if [ -n "${FSTESTS_CONFIG:-}" ]; then
@@ -136,21 +136,23 @@ _fstests_settings() {
 	for s in ${FSTESTS_SECTION:-}; do
 		case " $_fst_sections " in
 		*" $s "*) ;;
-		*) _fatal "FSTESTS_SECTION: no section '$s' in local.config (it has: $_fst_sections)" ;;
+		*) rapido_fail "FSTESTS_SECTION: no section '$s' in local.config (it has: $_fst_sections)" ;;
 		esac
 	done
 	return 0
 }
 
-# _fstests_mkfs_args: the --mkfs-arg options rapido-zram needs to make the
-# test filesystem as xfstests' _test_mkfs would: overwrite any old
-# signature (rapido-zram adds -F for ext*), then MKFS_OPTIONS
+# _fstests_mkfs_args FS [MKFS_OPTIONS]: the --mkfs-arg options rapido-zram
+# should pass to make FS as xfstests' _test_mkfs would: overwrite any old
+# signature (rapido-zram adds -F for ext*), then MKFS_OPTIONS (words; by
+# default no discard, see _fstests_default_mkfs_options; given empty: none)
 _fstests_mkfs_args() {
-	local o
-	case "$FSTYP" in
+	local o opts
+	if [ $# -ge 2 ]; then opts=$2; else opts=$(_fstests_default_mkfs_options "$1"); fi
+	case "$1" in
 	btrfs|xfs) echo "--mkfs-arg -f" ;;
 	esac
-	for o in $_fst_mkfs_opts; do
+	for o in $opts; do
 		echo "--mkfs-arg $o"
 	done
 }
@@ -174,24 +176,24 @@ _fstests_devices() {
 	local i dev
 	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
 	TEST_DEV=$(_fstests_zram_add /tmp/fstests-zram-test.log -s "$_fst_size" \
-		--mkfs "$FSTYP" $(_fstests_mkfs_args)) ||
-		_fatal "cannot set up the test device ($FSTYP, $_fst_size, MKFS_OPTIONS" \
+		--mkfs "$FSTYP" $(_fstests_mkfs_args "$FSTYP" "$_fst_mkfs_opts")) ||
+		rapido_fail "cannot set up the test device ($FSTYP, $_fst_size, MKFS_OPTIONS" \
 			"'$_fst_mkfs_opts'): see above (FSTESTS_ZRAM_SIZE: mkfs.btrfs 6.2" \
 			"wants 109M or more, mkfs.xfs 6.1 300M)"
-	mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || _fatal "mkdir $TEST_DIR $SCRATCH_MNT failed"
+	mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || rapido_fail "mkdir $TEST_DIR $SCRATCH_MNT failed"
 	# shellcheck disable=SC2086 # MOUNT_OPTIONS are words, as xfstests uses them
 	mount -t "$FSTYP" $_fst_mount_opts "$TEST_DEV" "$TEST_DIR" ||
-		_fatal "mount -t $FSTYP $_fst_mount_opts $TEST_DEV $TEST_DIR failed" \
+		rapido_fail "mount -t $FSTYP $_fst_mount_opts $TEST_DEV $TEST_DIR failed" \
 			"(FSTESTS_MOUNT_OPTIONS?)"
 	SCRATCH_DEV=
 	SCRATCH_DEV_POOL=
 	if [ "$_fst_pool" = 0 ]; then
 		SCRATCH_DEV=$(_fstests_zram_add /tmp/fstests-zram-scratch.log -s "$_fst_size") ||
-			_fatal "cannot set up the scratch device ($_fst_size): see above"
+			rapido_fail "cannot set up the scratch device ($_fst_size): see above"
 	else
 		for ((i = 0; i < _fst_pool; i++)); do
 			dev=$(_fstests_zram_add /tmp/fstests-zram-pool.log -s "$_fst_size") ||
-				_fatal "cannot set up scratch pool disk $((i + 1)) of $_fst_pool" \
+				rapido_fail "cannot set up scratch pool disk $((i + 1)) of $_fst_pool" \
 					"($_fst_size): see above"
 			SCRATCH_DEV_POOL="$SCRATCH_DEV_POOL${SCRATCH_DEV_POOL:+ }$dev"
 		done
@@ -199,17 +201,17 @@ _fstests_devices() {
 	LOGWRITES_DEV= SCRATCH_LOGDEV= SCRATCH_RTDEV=
 	if [ "$_fst_logw_size" != 0 ]; then
 		LOGWRITES_DEV=$(_fstests_zram_add /tmp/fstests-zram-logw.log -s "$_fst_logw_size") ||
-			_fatal "cannot set up LOGWRITES_DEV ($_fst_logw_size): see above"
+			rapido_fail "cannot set up LOGWRITES_DEV ($_fst_logw_size): see above"
 	fi
 	if [ "$_fst_logdev_size" != 0 ]; then
 		SCRATCH_LOGDEV=$(_fstests_zram_add /tmp/fstests-zram-logdev.log \
 			-s "$_fst_logdev_size") ||
-			_fatal "cannot set up SCRATCH_LOGDEV ($_fst_logdev_size): see above"
+			rapido_fail "cannot set up SCRATCH_LOGDEV ($_fst_logdev_size): see above"
 	fi
 	if [ "$_fst_rtdev_size" != 0 ]; then
 		SCRATCH_RTDEV=$(_fstests_zram_add /tmp/fstests-zram-rtdev.log \
 			-s "$_fst_rtdev_size") ||
-			_fatal "cannot set up SCRATCH_RTDEV ($_fst_rtdev_size): see above"
+			rapido_fail "cannot set up SCRATCH_RTDEV ($_fst_rtdev_size): see above"
 	fi
 }
 
@@ -270,6 +272,7 @@ _fstests_required_bins() {
 	btrfs) echo "$common mkfs.btrfs btrfs" ;;
 	xfs) echo "$common mkfs.xfs xfs_repair xfs_db" ;;
 	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
+	ceph) echo "$common" ;;
 	esac
 }
 
@@ -329,21 +332,26 @@ _fstests_external_mkfs_options() {
 }
 
 # _fstests_device_lines [MKFS_OPTIONS]: the settings every local.config
-# section starts with, KEY="value" as xfstests' section parser wants them
+# section starts with, KEY="value" as xfstests' section parser wants them.
+# MKFS_OPTIONS when fstests_local made the disks (fstests_cephfs has none).
 _fstests_device_lines() {
+	local mkfs=${1-${_fst_mkfs_opts-}}
 	echo "FSTYP=$FSTYP"
 	echo "TEST_DEV=$TEST_DEV"
 	echo "TEST_DIR=$TEST_DIR"
-	if [ -n "$SCRATCH_DEV_POOL" ]; then
+	if [ -n "${SCRATCH_DEV_POOL:-}" ]; then
 		echo "SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\""
 	else
 		echo "SCRATCH_DEV=$SCRATCH_DEV"
 	fi
 	echo "SCRATCH_MNT=$SCRATCH_MNT"
-	[ -z "$LOGWRITES_DEV" ] || echo "LOGWRITES_DEV=$LOGWRITES_DEV"
-	echo "MKFS_OPTIONS=\"${1-$_fst_mkfs_opts}\""
-	[ -z "$_fst_mount_opts" ] || echo "MOUNT_OPTIONS=\"$_fst_mount_opts\""
+	[ -z "${LOGWRITES_DEV:-}" ] || echo "LOGWRITES_DEV=$LOGWRITES_DEV"
+	[ -z "${_fst_mkfs_opts+set}" ] || echo "MKFS_OPTIONS=\"$mkfs\""
+	[ -z "${_fst_mount_opts:-}" ] || echo "MOUNT_OPTIONS=\"$_fst_mount_opts\""
 	[ -z "${RESULT_BASE:-}" ] || echo "RESULT_BASE=$RESULT_BASE"
+	# ceph: "-o name=...,secret=..." (blanks, so quoted; plain config only)
+	[ -z "${CEPHFS_MOUNT_OPTIONS:-}" ] ||
+		printf 'CEPHFS_MOUNT_OPTIONS=%q\n' "$CEPHFS_MOUNT_OPTIONS"
 }
 
 # _fstests_external_lines: what the FSTYP_external section adds
@@ -366,20 +374,20 @@ _fstests_user_sections() {
 		if [[ "$line" =~ ^\[([A-Za-z0-9_-]+)\][[:space:]]*$ ]]; then
 			sect=${BASH_REMATCH[1]}
 			case " $FSTYP ${FSTYP}_external ${names[*]} " in
-			*" $sect "*) _fatal "FSTESTS_CONFIG line $n: section [$sect] is there twice" \
+			*" $sect "*) rapido_fail "FSTESTS_CONFIG line $n: section [$sect] is there twice" \
 				"or is one rapido writes ($FSTYP, ${FSTYP}_external)" ;;
 			esac
 			names+=("$sect")
 			continue
 		fi
 		[[ "$line" =~ ^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*= ]] ||
-			_fatal "FSTESTS_CONFIG line $n: expected [section], KEY=value or" \
+			rapido_fail "FSTESTS_CONFIG line $n: expected [section], KEY=value or" \
 				"a comment, got: $line"
 		[ -n "$sect" ] ||
-			_fatal "FSTESTS_CONFIG line $n: a setting before the first [section]" \
+			rapido_fail "FSTESTS_CONFIG line $n: a setting before the first [section]" \
 				"(xfstests would ignore it): $line"
 	done < "$1"
-	[ ${#names[@]} -gt 0 ] || _fatal "FSTESTS_CONFIG has no [section]"
+	[ ${#names[@]} -gt 0 ] || rapido_fail "FSTESTS_CONFIG has no [section]"
 	echo "${names[*]}"
 }
 
@@ -390,7 +398,8 @@ _fstests_user_sections() {
 # with USE_EXTERNAL=yes and the external log/realtime devices when they
 # were sized, then each FSTESTS_CONFIG section with the devices first and
 # its own lines after (they win). _fstests_settings has checked
-# FSTESTS_CONFIG and FSTESTS_SECTION and set _fst_sections.
+# FSTESTS_CONFIG and FSTESTS_SECTION and set _fst_sections (fstests_cephfs
+# does not: one plain configuration).
 _fstests_write_config() {
 	local f=$1 line
 	if [ -e "$f" ] && ! grep -q '^# written by rapido' "$f"; then
@@ -398,18 +407,18 @@ _fstests_write_config() {
 	fi
 	{
 		echo "# written by rapido (profile $RAPIDO_PROFILE) at boot; not used outside the VM"
-		if [ "$_fst_sections" = "$FSTYP" ] && [ -z "${FSTESTS_SECTION:-}" ]; then
+		if [ "${_fst_sections:-$FSTYP}" = "$FSTYP" ] && [ -z "${FSTESTS_SECTION:-}" ]; then
 			_fstests_device_lines | sed 's/^/export /'
 		else
 			echo "[$FSTYP]"
 			_fstests_device_lines
-			if [ -n "$SCRATCH_LOGDEV$SCRATCH_RTDEV" ]; then
+			if [ -n "${SCRATCH_LOGDEV:-}${SCRATCH_RTDEV:-}" ]; then
 				echo
 				echo "[${FSTYP}_external]"
 				_fstests_device_lines "$(_fstests_external_mkfs_options)"
 				_fstests_external_lines
 			fi
-			if [ -n "$_fst_user_sections" ]; then
+			if [ -n "${_fst_user_sections:-}" ]; then
 				while IFS= read -r line || [ -n "$line" ]; do
 					line=${line%$'\r'}
 					echo "$line"
@@ -418,7 +427,7 @@ _fstests_write_config() {
 			fi
 		fi
 		true	# the status is the redirection's
-	} > "$f" || _fatal "cannot write $f"
+	} > "$f" || rapido_fail "cannot write $f"
 }
 
 # _fstests_commas WORDS: the words (spaces or commas between) joined by commas
@@ -430,7 +439,8 @@ _fstests_commas() {
 }
 
 # _fstests_check_args: ./check's options from rapido.conf, in the array
-# _fst_check_args: the sections (-s) and exclusions (-x, -e, -E)
+# _fst_check_args: the sections (-s) and exclusions (-x, -e, -E);
+# rapido_fstests_check puts them before its own arguments
 _fstests_check_args() {
 	local s
 	_fst_check_args=()
@@ -443,14 +453,6 @@ _fstests_check_args() {
 		_fst_check_args+=(-e "$(_fstests_commas "$FSTESTS_EXCLUDE_TESTS")")
 	[ -z "${FSTESTS_EXCLUDE_FILE:-}" ] || _fst_check_args+=(-E "$_fstests_exclude_path")
 	return 0
-}
-
-# fstests_check ARGS...: ./check with the sections and exclusions from
-# rapido.conf, then ARGS (groups, tests): for -x commands and
-# FSTESTS_AUTORUN_CMD; the profile runs it itself for FSTESTS_GROUPS and
-# FSTESTS_TESTS
-fstests_check() {
-	./check "${_fst_check_args[@]}" "$@"
 }
 
 # _fstests_missing_libs DIR...: shared libraries that ELF programs under DIR
@@ -479,4 +481,219 @@ _fstests_missing_libs() {
 		done < <(LD_TRACE_LOADED_OBJECTS=1 "$ldso" "$f" 2>/dev/null)
 	done < <(find "$@" -maxdepth 2 -type f -perm -u+x 2>/dev/null)
 	echo "${libs[*]}"
+}
+
+# _fstests_check_tree FSTYP: /fstests (FSTESTS_SRC) is a built xfstests tree
+# with the programs it refuses to run without on FSTYP; warns about what
+# would make tests fail (perl modules, an unbuilt ltp/, missing libraries)
+_fstests_check_tree() {
+	local miss
+
+	[ -x /fstests/check ] ||
+		rapido_fail "FSTESTS_SRC=$FSTESTS_SRC has no executable check script:" \
+			"is it an xfstests tree?"
+	# shellcheck disable=SC2046 # a list of words
+	miss=$(_fstests_missing $(_fstests_required_bins "$1"))
+	[ -z "$miss" ] ||
+		rapido_fail "xfstests needs these programs, not in the image: $miss" \
+			"(install them on the host and ./cut again)"
+	perl -e 'use strict; use warnings; use POSIX;' 2> /dev/null ||
+		echo "fstests: warning: perl has no modules in the image (use strict fails):" \
+			"tests that need them will fail"
+	[ -d /fstests/ltp ] && [ ! -x /fstests/ltp/fsstress ] &&
+		echo "fstests: warning: /fstests/ltp/fsstress is missing: is FSTESTS_SRC built (make)?"
+	# ltp/ only: a loader run per program is slow under TCG, and src/'s
+	# programs mostly link the same libraries
+	miss=$(_fstests_missing_libs /fstests/ltp)
+	[ -z "$miss" ] ||
+		echo "fstests: warning: /fstests/ltp programs need shared libraries not in" \
+			"the image: $miss"
+	return 0
+}
+
+# _fstests_run: local.config for the devices exported by the profile,
+# results on the host (./vm --results DIR: DIR/files/fstests, or --share
+# DIR), the users, then in /fstests the tests rapido.conf picks:
+# FSTESTS_AUTORUN_CMD, or FSTESTS_GROUPS/FSTESTS_TESTS through
+# rapido_fstests_check (the shell stays in /fstests for the -x/-f extras)
+_fstests_run() {
+	local sel=()
+	if [ -n "${RAPIDO_RESULTS_DIR:-}" ]; then
+		RESULT_BASE=$RAPIDO_RESULTS_DIR/fstests
+		export RESULT_BASE
+	elif _fstests_is_mounted /host; then
+		RESULT_BASE=/host/results
+		export RESULT_BASE
+	fi
+	_fstests_write_config /fstests/local.config
+	# xfstests reads configs/$(hostname -s).config before local.config
+	export HOST_OPTIONS=/fstests/local.config
+	_fstests_add_users
+	_fstests_check_args
+	cd /fstests || rapido_fail "cd /fstests failed"
+	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
+		"results in ${RESULT_BASE:-/fstests/results}"
+	[ "${_fst_sections:-$FSTYP}" = "$FSTYP" ] ||
+		echo "fstests: local.config sections: $_fst_sections"
+	[ ${#_fst_check_args[@]} -eq 0 ] ||
+		echo "fstests: rapido_fstests_check adds: ${_fst_check_args[*]}"
+	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
+		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
+		_fstests_res_done=/tmp/fstests-recorded
+		: > "$_fstests_res_done"
+		rm -f "${RESULT_BASE:-/fstests/results}"/result.xml \
+			"${RESULT_BASE:-/fstests/results}"/*/result.xml 2> /dev/null
+		eval "$FSTESTS_AUTORUN_CMD"
+		# a plain ./check in the command: its result.xml gives the testcases
+		[ -z "${RAPIDO_RESULTS_PORT:-}" ] || _fstests_res_import
+	elif [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
+		[ -z "${FSTESTS_GROUPS:-}" ] || sel+=(-g "$(_fstests_commas "$FSTESTS_GROUPS")")
+		# shellcheck disable=SC2206 # test names are words
+		sel+=(${FSTESTS_TESTS//,/ })
+		echo "fstests: running ./check ${_fst_check_args[*]} ${sel[*]}"
+		rapido_fstests_check "${sel[@]}"
+	fi
+}
+
+# ---- per-test results (autorun/lib/results.sh) ----
+# rapido_fstests_check [CHECK-ARGS...]: ./check -R xunit, the sections and
+# exclusions rapido.conf asks for (FSTESTS_SECTION, FSTESTS_EXCLUDE_*:
+# _fst_check_args), then ARGS, in the current directory (/fstests). Each
+# test is a testcase of ./vm --results as soon as check prints its line:
+# "[not run] why" is skipped with the reason, an output mismatch or
+# "[failed, ...]" a failure with its .out.bad and .dmesg, anything else
+# with a time a pass; with local.config sections a test is named
+# SECTION:TEST (check runs it once per section). Tests the console lines
+# missed are taken from result.xml at the end. With ./vm --shard I/N only
+# this shard's part of the list `./check -n ARGS` prints is run, so groups
+# (-g) and excludes (-x, -e, -E, -X) work as in xfstests. Returns check's
+# status.
+rapido_fstests_check() {
+	local -a opts=() list=() _fstests_sel=()
+	local -A seen=()
+	local a t rest rc
+	_fstests_res_done=/tmp/fstests-recorded
+	: > "$_fstests_res_done"
+	set -- "${_fst_check_args[@]}" "$@"
+	if [ -n "${RAPIDO_SHARD:-}" ]; then
+		while [ $# -gt 0 ]; do
+			a=$1
+			shift
+			case $a in
+			-g|-x|-e|-E|-X) _fstests_sel+=("$a" "${1:-}"); shift ;;
+			-s|-S|-R|-i|-I|-L) opts+=("$a" "${1:-}"); shift ;;
+			-n) ;;
+			-*) opts+=("$a") ;;
+			*) _fstests_sel+=("$a") ;;
+			esac
+		done
+		# each section lists its tests: a test once
+		while read -r t rest; do
+			[[ $t =~ ^[a-z0-9_.-]+/[0-9]+$ ]] || continue
+			[[ $rest == *"[expunged]"* ]] && continue
+			[ -z "${seen[$t]:-}" ] || continue
+			seen[$t]=1
+			rapido_test_in_shard "$t" && list+=("$t")
+		done < <(./check -n "${opts[@]}" "${_fstests_sel[@]}" 2>&1)
+		echo "fstests: shard $RAPIDO_SHARD: ${#list[@]} tests: ${list[*]}"
+		[ ${#list[@]} -gt 0 ] || return 0
+		set -- "${opts[@]}" "${list[@]}"
+	fi
+	_fstests_res_sect=
+	./check -R xunit "$@" 2>&1 | _fstests_res_stream
+	rc=${PIPESTATUS[0]}
+	_fstests_res_import
+	return "$rc"
+}
+
+# check prints a test's name, runs it, then ends the line with the result:
+# a read that times out with the name alone means the test has started.
+# "SECTION       -- NAME" starts a section (local.config has sections).
+_fstests_res_stream() {
+	local buf= chunk st cur=
+	while :; do
+		chunk=
+		IFS= read -r -t 1 chunk
+		st=$?
+		buf+=$chunk
+		if [ $st -gt 128 ]; then
+			if [ -z "$cur" ] && [[ $buf =~ ^([a-z0-9_.-]+/[0-9]+)[[:space:]] ]]; then
+				cur=${_fstests_res_sect:+$_fstests_res_sect:}${BASH_REMATCH[1]}
+				rapido_test_start "$cur"
+			fi
+			continue
+		fi
+		[ $st -ne 0 ] && [ -z "$buf" ] && break
+		printf '%s\n' "$buf"
+		[[ $buf =~ ^SECTION[[:space:]]+--[[:space:]]+([A-Za-z0-9_-]+) ]] &&
+			_fstests_res_sect=${BASH_REMATCH[1]}
+		_fstests_res_line "$buf" "$cur"
+		cur=
+		buf=
+		[ $st -eq 0 ] || break
+	done
+}
+
+# _fstests_res_line LINE STARTED: record the test LINE is the result of
+_fstests_res_line() {
+	local name rest secs=0 out= f dir=${RESULT_BASE:-results}
+	[[ $1 =~ ^([a-z0-9_.-]+/[0-9]+)[[:space:]]+(.*)$ ]] || return 0
+	name=${BASH_REMATCH[1]}
+	rest=${BASH_REMATCH[2]}
+	[[ $rest =~ ([0-9]+)s[[:space:]]*$ ]] && secs=${BASH_REMATCH[1]}
+	if [ -n "${_fstests_res_sect:-}" ]; then
+		dir+=/$_fstests_res_sect
+		name=$_fstests_res_sect:$name
+	fi
+	if [ "$2" != "$name" ]; then
+		# no start seen: check's own time for the test
+		_rapido_res_now
+		_rapido_res_t0[$name]=$((REPLY - secs * 1000000))
+	fi
+	case $rest in
+	*"[not run]"*) rapido_test_skip "$name" "${rest#*"[not run]" }" > /dev/null ;;
+	*"[expunged]"*) rapido_test_skip "$name" "expunged" > /dev/null ;;
+	*"output mismatch"*|*"[failed"*|*_check_*|*"no qualified output"*)
+		for f in "$dir/${name#*:}.out.bad" "$dir/${name#*:}.dmesg"; do
+			[ -r "$f" ] && out+="==> $f <=="$'\n'"$(< "$f")"$'\n'
+		done
+		rapido_test_fail "$name" "$rest" "$out" > /dev/null
+		;;
+	*[0-9]s) rapido_test_pass "$name" > /dev/null ;;
+	*) rapido_test_fail "$name" "$rest" > /dev/null ;;
+	esac
+	echo "$name" >> "$_fstests_res_done"
+}
+
+# _fstests_res_import: the testcases of result.xml not recorded from the
+# console; a section's (RESULT_BASE/SECTION/result.xml) named SECTION:TEST
+_fstests_res_import() {
+	local f xml chunk name msg sect base=${RESULT_BASE:-results}
+	local -A done=()
+	while read -r name; do done[$name]=1; done < "$_fstests_res_done"
+	for f in "$base"/result.xml "$base"/*/result.xml; do
+		[ -r "$f" ] || continue
+		sect=
+		[ "$f" = "$base/result.xml" ] || { sect=${f%/result.xml}; sect=${sect##*/}:; }
+		xml=$(< "$f")
+		while [[ $xml == *"<testcase"* ]]; do
+			xml=${xml#*<testcase}
+			chunk=${xml%%<testcase*}
+			[[ $chunk =~ [[:space:]]name=\"([^\"]*)\" ]] || continue
+			name=$sect${BASH_REMATCH[1]}
+			[ -z "${done[$name]:-}" ] || continue
+			done[$name]=1
+			msg=
+			[[ $chunk =~ message=\"([^\"]*)\" ]] && msg=${BASH_REMATCH[1]}
+			msg=${msg//&lt;/<}
+			msg=${msg//&gt;/>}
+			msg=${msg//&quot;/\"}
+			msg=${msg//&amp;/&}
+			case $chunk in
+			*"<skipped"*) rapido_test_skip "$name" "$msg" ;;
+			*"<failure"*|*"<error"*) rapido_test_fail "$name" "${msg:-failed}" ;;
+			*) rapido_test_pass "$name" ;;
+			esac
+		done
+	done
 }

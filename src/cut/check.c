@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ceph.h"
 #include "cut.h"
 #include "err.h"
 #include "rapido.h"
@@ -35,9 +36,32 @@ static void problem(const char *fmt, ...)
 	problems++;
 }
 
+/*
+ * A bins entry is a program found in PATH, or an absolute path: a program,
+ * or a shared library that a program loads with dlopen(), which no ldd run
+ * finds (NSS's soft token for libecryptfs). dracut --install copies such
+ * a library without resolving what it links: the profile lists those too.
+ */
+static char *find_bin(const char *name)
+{
+	unsigned char magic[4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (name[0] != '/' || !strstr(name, ".so"))
+		return find_in_path(name);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, magic, sizeof(magic)) : -1;
+	close(fd);
+	return n == 4 && !memcmp(magic, "\177ELF", 4) ? xstrdup(name) : NULL;
+}
+
 static void add_optional_bin(struct cut_plan *p, const char *name)
 {
-	char *path = find_in_path(name);
+	char *path = find_bin(name);
 
 	if (path && !strv_contains(&p->bins, path))
 		strv_push(&p->bins, path);
@@ -55,7 +79,7 @@ static void resolve_bins(struct cut_plan *p)
 	if (p->modules.n || p->extra_modules.n)
 		strv_push(&all, "modprobe");
 	for (size_t i = 0; i < all.n; i++) {
-		char *path = find_in_path(all.v[i]);
+		char *path = find_bin(all.v[i]);
 
 		if (!path) {
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s)",
@@ -82,7 +106,7 @@ static void resolve_bins(struct cut_plan *p)
 			if (v && *v) {
 				if (opt) {
 					add_optional_bin(p, bin);
-				} else if (!(path = find_in_path(bin))) {
+				} else if (!(path = find_bin(bin))) {
 					problem("%s: host binary '%s' not found in PATH (needed by profile %s "
 						"when %s is set)", p->prof.path, bin, p->prof.name, key);
 				} else {
@@ -399,25 +423,33 @@ static void resolve_files(struct cut_plan *p)
 	}
 }
 
-void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
+void cut_profile_load_or_die(const char *dir, const char *name, struct profile *prof)
 {
 	char *path, *err;
+
+	if (!profile_name_valid(name))
+		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", name);
+	path = xasprintf("%s/autorun/%s.sh", dir, name);
+	if (access(path, F_OK) < 0)
+		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
+		    name, path);
+	if (profile_load(prof, name, path, &err))
+		die("%s", err);
+	free(path);
+}
+
+void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
+{
+	char *err;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	problems = 0;
-	p->rapido_dir = xstrdup(rapido_dir());
+	p->rapido_dir = xstrdup(cut_rapido_dir());
 	rapido_conf_load_or_die(&p->conf);
-	if (!profile_name_valid(o->profile))
-		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", o->profile);
-	path = xasprintf("%s/autorun/%s.sh", p->rapido_dir, o->profile);
-	if (access(path, F_OK) < 0)
-		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
-		    o->profile, path);
-	rc = profile_load(&p->prof, o->profile, path, &err);
-	free(path);
-	if (rc)
-		die("%s", err);
+	/* the Ceph profiles' files: entries name the ./ceph-local cluster by default */
+	ceph_conf_defaults(&p->conf);
+	cut_profile_load_or_die(p->rapido_dir, o->profile, &p->prof);
 	rc = kernel_locate(&p->conf, "/boot", "/lib/modules", &p->kern, &err);
 	if (rc)
 		die("%s", err);

@@ -50,23 +50,31 @@ static void usage(void)
 	printf("Usage:\n"
 	       " cut [options] PROFILE\n"
 	       " cut --list\n"
+	       " cut --check-conf\n"
+	       " cut --kconfig PROFILE\n"
 	       "\n"
 	       "Build a bootable test image (initramfs) for PROFILE with dracut.\n"
 	       "\n"
 	       "Options:\n"
 	       " -x, --cmd CMD          run CMD in the guest after the profile (repeatable)\n"
 	       " -f, --file FILE        run the script FILE after the profile (repeatable)\n"
-	       " -o, --output IMAGE     write the image to IMAGE (default: DRACUT_OUT or\n"
-	       "                          initrds/myinitrd in the rapido directory)\n"
+	       " -o, --output IMAGE     write the image to IMAGE (default: DRACUT_OUT, else\n"
+	       "                          initrds/myinitrd in the checkout or, installed,\n"
+	       "                          in $XDG_CACHE_HOME/rapido)\n"
 	       " -l, --list             list the profiles with their purpose\n"
+	       "     --kconfig          print the kernel config fragment PROFILE asks for\n"
+	       "                          (its #@ kconfig lines; make kernel-config merges it)\n"
 	       " -n, --dry-run          check everything, print the dracut command, write nothing\n"
 	       "     --ignore-kconfig   go on when the kernel config lacks a symbol the profile needs\n"
+	       "     --check-conf       lint rapido.conf: each value and where it came from,\n"
+	       "                          unknown keys, values of the wrong type (exit 1)\n"
 	       " -v, --verbose          show dracut's output\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "-x and -f extras run in the order given, after the profile script, in the\n"
-	       "same shell. Configuration: rapido.conf in the rapido directory, or\n"
-	       "$RAPIDO_CONF; environment variables override its keys.\n");
+	       "same shell. Configuration: $RAPIDO_CONF, else the first rapido.conf found in\n"
+	       "the checkout, $XDG_CONFIG_HOME/rapido (~/.config/rapido), /etc/rapido;\n"
+	       "environment variables override its keys (see rapido.conf(5)).\n");
 }
 
 static void add_extra(struct cut_opts *o, int is_file, const char *arg)
@@ -77,8 +85,9 @@ static void add_extra(struct cut_opts *o, int is_file, const char *arg)
 	o->n_extras++;
 }
 
-enum { OPT_IGNORE_KCONFIG = CHAR_MAX + 1 };
+enum { OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_CHECK_CONF, OPT_KCONFIG };
 
+/* *list: 1 for --list, 2 for --check-conf, 3 for --kconfig PROFILE (print, no cut) */
 static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 {
 	static const struct option longopts[] = {
@@ -89,6 +98,8 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "ignore-kconfig", no_argument, NULL, OPT_IGNORE_KCONFIG },
+		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
+		{ "kconfig", no_argument, NULL, OPT_KCONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -117,6 +128,12 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 		case OPT_IGNORE_KCONFIG:
 			o->ignore_kconfig = 1;
 			break;
+		case OPT_CHECK_CONF:
+			*list = 2;	/* like --list: no profile */
+			break;
+		case OPT_KCONFIG:
+			*list = 3;
+			break;
 		case 'h':
 			usage();
 			close_stdout();
@@ -126,7 +143,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 			exit(1);
 		}
 	}
-	if (*list)
+	if (*list && *list != 3)
 		return;
 	if (optind >= argc) {
 		fprintf(stderr, "cut: no profile given\nTry 'cut --help' for more information.\n");
@@ -293,8 +310,12 @@ int cmd_cut(int argc, char **argv)
 
 	err_prog = "cut";
 	parse_args(argc, argv, &o, &list);
-	if (list)
+	if (list == 2)
+		return cut_check_conf();
+	if (list == 1)
 		return cut_list();
+	if (list == 3)
+		return cut_kconfig(o.profile);
 
 	cut_plan_or_die(&o, &p);
 	if (o.dry_run) {

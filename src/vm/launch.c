@@ -30,6 +30,7 @@
 #include "err.h"
 #include "io.h"
 #include "rapido.h"
+#include "results.h"
 #include "status.h"
 #include "vm.h"
 
@@ -65,6 +66,10 @@ struct watch {
 	const struct vm_launch *l;
 	int epfd, pidfd, timerfd, sigfd;
 	int status_rd, console_rd, mon_fd;	/* -1 once at EOF */
+	int results_rd;			/* --results: the results port; -1 if none or at EOF */
+	struct vm_results *results;	/* NULL without --results */
+	struct splat_scan splats;	/* kernel reports on the console */
+	double started;
 	struct tail status, console;
 	unsigned long long console_bytes;
 	int log_fd, log_failed;
@@ -77,6 +82,14 @@ struct watch {
 	int vmcore_ok;			/* qemu said it was written */
 	char vmcore_err[256];
 };
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 void vm_new_nonce(char nonce[33])
 {
@@ -252,10 +265,14 @@ static void drain(struct watch *w, int *fd)
 		}
 		if (*fd == w->status_rd) {
 			tail_add(&w->status, buf, (size_t)n);
+		} else if (*fd == w->results_rd) {
+			vm_results_input(w->results, buf, (size_t)n, now());
 		} else if (*fd == w->console_rd) {
 			tail_add(&w->console, buf, (size_t)n);
 			w->console_bytes += (unsigned long long)n;
 			log_write(w, buf, (size_t)n);
+			splat_feed(&w->splats, buf, (size_t)n);
+			vm_results_console(w->results, buf, (size_t)n);
 		} else {
 			mon_input(w, buf, (size_t)n);
 		}
@@ -282,14 +299,6 @@ static void arm_timer(int fd, double secs)
 		die_errno("timerfd_settime");
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * Put fd at number `to` in the child without clobbering the others: every
  * source was first moved above 10 (dup2 clears close-on-exec on the copy).
@@ -300,7 +309,7 @@ static int child_fd(int from, int to)
 }
 
 static pid_t spawn_qemu(const struct vm_launch *l, int lock_fd, const sigset_t *oldmask,
-			int status_wr, int console_wr, int mon_peer)
+			int status_wr, int console_wr, int mon_peer, int results_wr)
 {
 	struct strv argv = STRV_INIT;
 	pid_t pid;
@@ -311,7 +320,7 @@ static pid_t spawn_qemu(const struct vm_launch *l, int lock_fd, const sigset_t *
 	if (pid < 0)
 		die_errno("fork");
 	if (pid == 0) {
-		int s, c, m, k;
+		int s, c, m, k, r = -1;
 
 		/* qemu dies with us: a killed ./vm never leaves a VM running */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
@@ -323,8 +332,11 @@ static pid_t spawn_qemu(const struct vm_launch *l, int lock_fd, const sigset_t *
 		m = fcntl(mon_peer, F_DUPFD_CLOEXEC, 10);
 		/* qemu keeps the slot locked for as long as it runs */
 		k = fcntl(lock_fd, F_DUPFD, 10);
+		if (results_wr >= 0)
+			r = fcntl(results_wr, F_DUPFD_CLOEXEC, 10);
 		if (s < 0 || c < 0 || m < 0 || k < 0 || child_fd(s, VM_FD_STATUS) ||
-		    child_fd(c, VM_FD_CONSOLE) || child_fd(m, VM_FD_MONITOR))
+		    child_fd(c, VM_FD_CONSOLE) || child_fd(m, VM_FD_MONITOR) ||
+		    (results_wr >= 0 && (r < 0 || child_fd(r, VM_FD_RESULTS))))
 			_exit(VM_EXIT_FAILED);
 		if (l->s->batch) {
 			int null = open("/dev/null", O_RDONLY);
@@ -397,9 +409,11 @@ static enum wait_result wait_qemu(struct watch *w, pid_t pid, unsigned int timeo
 		for (int i = 0; i < n; i++) {
 			int fd = evs[i].data.fd;
 
-			if (fd == w->status_rd || fd == w->console_rd || fd == w->mon_fd) {
+			if (fd == w->status_rd || fd == w->console_rd || fd == w->mon_fd ||
+			    fd == w->results_rd) {
 				drain(w, fd == w->status_rd ? &w->status_rd :
-					 fd == w->console_rd ? &w->console_rd : &w->mon_fd);
+					 fd == w->console_rd ? &w->console_rd :
+					 fd == w->results_rd ? &w->results_rd : &w->mon_fd);
 			} else if (fd == w->pidfd) {
 				while (waitpid(pid, wstatus, 0) < 0)
 					if (errno != EINTR)
@@ -450,6 +464,8 @@ done:
 		drain(w, &w->console_rd);
 	while (w->mon_fd >= 0)
 		drain(w, &w->mon_fd);
+	while (w->results_rd >= 0)
+		drain(w, &w->results_rd);
 	return res;
 }
 
@@ -470,6 +486,10 @@ static void watch_init(struct watch *w, const struct vm_launch *l, int sigfd)
 	watch_add(w, w->sigfd);
 	w->log_fd = -1;
 	log_open(w);
+	w->results_rd = -1;
+	w->results = vm_results_open(l);
+	splat_scan_init(&w->splats);
+	w->started = now();
 }
 
 static void watch_free(struct watch *w)
@@ -483,6 +503,8 @@ static void watch_free(struct watch *w)
 	free(w->status.buf);
 	free(w->console.buf);
 	free(w->vmcore);
+	vm_results_free(w->results);
+	splat_scan_free(&w->splats);
 }
 
 /* One qemu run: pipes, spawn, wait. */
@@ -490,20 +512,25 @@ static enum wait_result run_once(struct watch *w, const struct vm_launch *l, int
 				 const sigset_t *oldmask, unsigned int timeout,
 				 unsigned int probe, int *wstatus, int *sig)
 {
-	int sp[2], cp[2], mp[2];
+	int sp[2], cp[2], mp[2], rp[2] = { -1, -1 };
 	pid_t pid;
 
 	if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(cp, O_CLOEXEC | O_NONBLOCK) < 0 ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, mp) < 0)
 		die_errno("pipe");
+	if (w->results && (pipe2(rp, O_CLOEXEC | O_NONBLOCK) < 0 || fcntl(rp[1], F_SETFL, 0) < 0))
+		die_errno("pipe");
 	/* qemu's ends block: a guest must not lose console bytes to EAGAIN */
 	if (fcntl(sp[1], F_SETFL, 0) < 0 || fcntl(cp[1], F_SETFL, 0) < 0 ||
 	    fcntl(mp[0], F_SETFL, O_NONBLOCK) < 0)
 		die_errno("fcntl");
-	pid = spawn_qemu(l, lock_fd, oldmask, sp[1], cp[1], mp[1]);
+	pid = spawn_qemu(l, lock_fd, oldmask, sp[1], cp[1], mp[1], rp[1]);
 	close(sp[1]);
 	close(cp[1]);
 	close(mp[1]);
+	if (rp[1] >= 0)
+		close(rp[1]);
+	w->results_rd = rp[0];
 	w->status_rd = sp[0];
 	w->console_rd = cp[0];
 	w->mon_fd = mp[0];
@@ -513,6 +540,8 @@ static enum wait_result run_once(struct watch *w, const struct vm_launch *l, int
 	watch_add(w, w->status_rd);
 	watch_add(w, w->console_rd);
 	watch_add(w, w->mon_fd);
+	if (w->results_rd >= 0)
+		watch_add(w, w->results_rd);
 	watch_add(w, w->pidfd);
 	return wait_qemu(w, pid, timeout, probe, wstatus, sig);
 }
@@ -536,6 +565,10 @@ static void reset_for_retry(struct watch *w)
 	w->log_fd = -1;
 	w->log_failed = 0;
 	log_open(w);
+	vm_results_reset(w->results);
+	splat_scan_free(&w->splats);
+	splat_scan_init(&w->splats);
+	w->started = now();
 }
 
 /* No record from the guest: say what stopped it, and with which code. */
@@ -646,6 +679,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 		}
 		break;
 	}
+	rc = vm_results_finish(w.results, l, &w.splats, rc, now() - w.started, now());
 	watch_free(&w);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

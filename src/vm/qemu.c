@@ -79,6 +79,10 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	if (s->shares.n)
 		strv_pushf(&append, "rapido.shares=%zu", s->shares.n);
 	strv_push(&append, "rapido.hvc=1");
+	if (s->results_dir)
+		strv_push(&append, "rapido.results=1");
+	if (s->shard_n)
+		strv_pushf(&append, "rapido.shard=%u/%u", s->shard_i, s->shard_n);
 	/* gdb needs the addresses of vmlinux and System.map */
 	if (s->gdb)
 		strv_push(&append, "nokaslr");
@@ -140,6 +144,26 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_pushf(argv, "socket,id=hvc,path=%s,server=on,wait=off", hvc);
 	strv_push(argv, "-device");
 	strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+	if (s->results_dir) {
+		char *files = xasprintf("%s/files", s->results_dir), *q = qopt(files);
+
+		/*
+		 * The test records stream over a virtio serial port: a write
+		 * returns once qemu has taken the bytes, so a later panic
+		 * loses none of them. The files tests write go to DIR/files
+		 * over 9p (security_model=none: no root needed).
+		 */
+		strv_push(argv, "-chardev");
+		strv_pushf(argv, "file,id=results,path=/dev/fd/%d", VM_FD_RESULTS);
+		strv_push(argv, "-device");
+		strv_push(argv, "virtserialport,chardev=results,name=rapido.results");
+		strv_push(argv, "-fsdev");
+		strv_pushf(argv, "local,id=resultsfs,path=%s,security_model=none", q);
+		strv_push(argv, "-device");
+		strv_push(argv, "virtio-9p-pci,fsdev=resultsfs,mount_tag=rapido.results");
+		free(q);
+		free(files);
+	}
 	if (s->gdb) {
 		char *host = qopt(s->gdb_host);
 
@@ -165,6 +189,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
 	}
 	vm_mpath_argv(s, argv);
+	vm_rbd_argv(s, argv);
 	/* NICs before the user's extra arguments, which may refer to them */
 	strv_push_all(argv, &l->net_args);
 	strv_push_all(argv, &s->extra);

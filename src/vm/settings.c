@@ -17,6 +17,7 @@
 
 #include "err.h"
 #include "rapido.h"
+#include "results.h"
 #include "shwords.h"
 #include "size.h"
 #include "vm.h"
@@ -33,7 +34,7 @@ const char *vm_src_str(const struct vm_src *s, char *buf, size_t len)
 		snprintf(buf, len, "environment: %s", s->name);
 		break;
 	case SRC_FILE:
-		snprintf(buf, len, "%s:%d: %s", s->file, s->line, s->name);
+		snprintf(buf, len, "%s: %s", s->file, s->name);
 		break;
 	case SRC_IMAGE:
 		snprintf(buf, len, "profile %s", s->name);
@@ -58,21 +59,17 @@ int vm_accel_parse(const char *s, enum vm_accel *out)
 	return 0;
 }
 
-/* The source of KEY in c: the file's line, or the environment. */
+/* The source of KEY in c: the file's line, or the environment (conf_origin decides). */
 static void key_src(const struct conf *c, const char *key, struct vm_src *src)
 {
-	int line = conf_line(c, key);
-	const char *env = getenv(key);
+	const char *origin = conf_origin(c, key);
 
 	src->name = key;
-	if (env && c->env_override) {
+	if (!strcmp(origin, "environment") || !strcmp(origin, "default")) {
 		src->kind = SRC_ENV;
-	} else if (line > 0) {
-		src->kind = SRC_FILE;
-		src->file = c->path;
-		src->line = line;
 	} else {
-		src->kind = SRC_ENV;
+		src->kind = SRC_FILE;
+		src->file = origin;	/* FILE:LINE */
 	}
 }
 
@@ -395,6 +392,69 @@ static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const s
 	s->log = o->log;
 }
 
+/* mkdir -p: every missing directory of path */
+static void mkdir_p_or_die(const char *what, const char *path)
+{
+	char *p = xstrdup(path), c;
+
+	for (char *q = p + 1; ; q++) {
+		if (*q != '/' && *q)
+			continue;
+		c = *q;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die_errno("%s: cannot create %s", what, p);
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
+}
+
+static void resolve_results(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+	char where[512], *files;
+
+	v = setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src);
+	if (v) {
+		vm_src_str(&s->results_src, where, sizeof(where));
+		if (strchr(v, ','))
+			die_src(&s->results_src, "expected a directory without ',' (qemu's option syntax)", v);
+		files = xasprintf("%s/files", v);
+		mkdir_p_or_die(where, files);
+		free(files);
+		s->results_dir = realpath(v, NULL);
+		if (!s->results_dir)
+			die_errno("%s: %s", where, v);
+	}
+	v = setting(c, "--shard", o->shard, "VM_SHARD", &src);
+	if (v) {
+		char *end;
+		unsigned long i, n;
+
+		errno = 0;
+		i = strtoul(v, &end, 10);
+		if (end == v || *end != '/' || v[0] == '-' || end[1] == '-')
+			die_src(&src, "expected I/N with 1 <= I <= N, such as 2/4", v);
+		n = strtoul(end + 1, &end, 10);
+		if (*end || errno || i < 1 || n < 1 || i > n || n > 10000)
+			die_src(&src, "expected I/N with 1 <= I <= N <= 10000, such as 2/4", v);
+		s->shard_i = (unsigned int)i;
+		s->shard_n = (unsigned int)n;
+	}
+	v = setting(c, "--splats", o->splats, "VM_SPLATS", &src);
+	s->splat_mask = SPLAT_ALL;
+	if (v) {
+		char *err;
+
+		if (splat_mask_parse(v, &s->splat_mask, &err)) {
+			die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
+		}
+	}
+}
+
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
 	const char *v;
@@ -425,6 +485,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 
 	resolve_machine(s, o, c);
 	resolve_disks(s, o, c);
+	vm_rbd_resolve_or_die(s, o, c);
 	resolve_net(s, o, c);
 	/* the user's extra qemu arguments come after everything ./vm adds */
 	strv_push_all(&s->extra, &o->extra);
@@ -432,6 +493,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		if (shwords_split(o->append.v[i], &s->kparams, &err))
 			die("--append: %s", err);
 	resolve_debug(s, o, c);
+	resolve_results(s, o, c);
 	resolve_dirs(s, o, c);
 }
 
@@ -445,6 +507,7 @@ void vm_settings_free(struct vm_settings *s)
 	for (size_t i = 0; i < s->n_mpath; i++)
 		free((char *)s->mpath[i].file);
 	free(s->mpath);
+	vm_rbd_free(&s->rbd);
 	strv_free(&s->tap_devs);
 	strv_free(&s->hostfwd);
 	free(s->ips);
@@ -452,6 +515,7 @@ void vm_settings_free(struct vm_settings *s)
 		free((char *)s->links[i].hostport);
 	free(s->links);
 	free(s->gdb_host);
+	free(s->results_dir);
 	free(s->state_dir);
 	free(s->lock_dir);
 	free(s->log_dir);
@@ -462,6 +526,7 @@ void vm_opts_free(struct vm_opts *o)
 {
 	strv_free(&o->shares);
 	strv_free(&o->mpath);
+	strv_free(&o->rbd);
 	strv_free(&o->hostfwd);
 	strv_free(&o->links);
 	strv_free(&o->extra);

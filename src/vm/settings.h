@@ -23,8 +23,7 @@ enum vm_src_kind { SRC_DEFAULT, SRC_OPTION, SRC_ENV, SRC_FILE, SRC_IMAGE };
 struct vm_src {
 	enum vm_src_kind kind;
 	const char *name;	/* option (with dashes), key, or profile */
-	const char *file;	/* SRC_FILE: rapido.conf's path */
-	int line;		/* SRC_FILE */
+	const char *file;	/* SRC_FILE: "FILE:LINE" (conf_origin) */
 };
 /*
  * Render a source into buf: "--cpus", "environment: VM_CPUS",
@@ -45,6 +44,7 @@ struct vm_opts {
 	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
 	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
 	const char *mpath_paths; /* --mpath-paths N */
+	struct strv rbd;	/* --rbd POOL/IMAGE: an RBD image through qemu's rbd driver */
 	const char *net;	/* --net tap|user|none */
 	const char *tap;	/* --tap NAME */
 	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
@@ -53,6 +53,9 @@ struct vm_opts {
 	struct strv append;	/* --append ARGS (each split into words) */
 	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
 	int gdb_wait;		/* --gdb-wait */
+	const char *results;	/* --results DIR */
+	const char *shard;	/* --shard I/N */
+	const char *splats;	/* --splats LIST */
 };
 void vm_opts_free(struct vm_opts *o);
 
@@ -70,6 +73,15 @@ struct vm_image {
 struct vm_mpath_disk {
 	const char *file;
 	int direct;		/* cache=none (O_DIRECT) works on its filesystem */
+};
+
+/* RBD images as virtio disks (rbd.c), with the cluster's files qemu reads. */
+struct vm_rbd {
+	struct strv disks;	/* POOL/IMAGE, checked */
+	char *conf;		/* CEPH_CONF (default: the ./ceph-local cluster's) */
+	char *keyring;		/* CEPH_KEYRING */
+	char *user;		/* CEPH_USER without "client." */
+	unsigned int timeout;	/* CEPH_TIMEOUT: seconds to reach the monitors */
 };
 
 /* A static guest address from rapido.conf: VM<vm>_IP (nic 0) or VM<vm>_IP<nic>. */
@@ -109,6 +121,7 @@ struct vm_settings {
 	struct vm_mpath_disk *mpath;
 	size_t n_mpath;
 	unsigned int mpath_paths;
+	struct vm_rbd rbd;
 
 	enum vm_net_mode net;
 	struct vm_src net_src;
@@ -131,6 +144,12 @@ struct vm_settings {
 	unsigned int vmcore_keep;	/* dumps kept per VM number; 0: no dumps */
 	const char *vmcore_format;	/* elf, kdump-zlib, kdump-lzo, kdump-snappy */
 
+	/* per-test results (results.h) */
+	char *results_dir;	/* absolute, created with files/ in it; NULL: none */
+	struct vm_src results_src;
+	unsigned int shard_i, shard_n;	/* shard I of N; 0/0: no sharding */
+	unsigned int splat_mask;	/* splat kinds that fail a passing run */
+
 	char *state_dir;
 	char *lock_dir;
 	char *log_dir;
@@ -141,7 +160,7 @@ struct vm_settings {
  * Resolve settings from options, the configuration (with the environment
  * over the file) and the image; dies with the value's source on any error.
  * Takes over the option lists of o. Creates the state, lock and log
- * directories (nothing else).
+ * directories, and --results DIR with DIR/files (nothing else).
  */
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
 void vm_settings_free(struct vm_settings *s);

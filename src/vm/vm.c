@@ -4,11 +4,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "rapido.h"
 #include "vm.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * One line at the end for a person at a terminal (CI reads the exit
+ * status and the log): which VM, what it ended with, how long, where the
+ * console is. Not on a pipe, so scripts that read stderr see no change.
+ */
+static void print_summary(const struct vm_launch *l, int rc, double secs)
+{
+	const char *what = rc == VM_EXIT_HOST_STOPPED ? "stopped from the host" :
+			   rc == VM_EXIT_NO_STATUS ? "no status (panic, crash or init failure)" :
+			   rc == VM_EXIT_TIMEOUT ? "timed out" :
+			   rc == VM_EXIT_FAILED ? "failed to start" : NULL;
+
+	if (!isatty(2))
+		return;
+	if (what)
+		fprintf(stderr, "vm: vm%u: %s (exit %d) after %.1fs; console log %s\n", l->vm, what, rc,
+			secs, l->console_log);
+	else
+		fprintf(stderr, "vm: vm%u: the guest exited %d after %.1fs; console log %s\n", l->vm,
+			rc, secs, l->console_log);
+}
 
 /* Everything that needs the VM number: paths, NICs, the accelerator. */
 static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsigned int vm)
@@ -46,6 +77,8 @@ int cmd_vm(int argc, char **argv)
 
 	err_prog = "vm";
 	err_exit_status = VM_EXIT_FAILED;
+	if (argc > 1 && !strcmp(argv[1], "--merge-results"))
+		return cmd_merge_results(argc - 1, argv + 1);
 	vm_parse_args(argc, argv, &o);
 	rapido_conf_load_or_die(&c);
 	vm_settings_resolve_or_die(&s, &o, &c);
@@ -73,8 +106,11 @@ int cmd_vm(int argc, char **argv)
 		unlink(l.hvc_path);
 		if (s.gdb)
 			vm_gdb_prepare_or_die(&l);
+		double start = now();
+
 		vm_mpath_write_list(&s, l.mpath_list);
 		rc = vm_run(&l, lock_fd);
+		print_summary(&l, rc, now() - start);
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
 		unlink(l.mpath_list);

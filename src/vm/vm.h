@@ -44,6 +44,8 @@ void vm_image_free(struct vm_image *im);
 #define VM_FD_STATUS 3
 #define VM_FD_CONSOLE 4
 #define VM_FD_MONITOR 5
+/* --results: the guest's results port (a virtio serial port), a pipe too */
+#define VM_FD_RESULTS 6
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
 /* A value for a qemu option list, with ',' doubled (malloc'd). */
 char *qopt(const char *s);
@@ -54,6 +56,11 @@ void vm_mpath_argv(const struct vm_settings *s, struct strv *argv);
 void vm_mpath_check_or_die(const char *file, int *direct);
 /* Write the vmN.mpath list ./vmctl reads; dies on errors. */
 void vm_mpath_write_list(const struct vm_settings *s, const char *path);
+
+/* rbd.c: --rbd / QEMU_RBD_DISKS, resolved (dies on errors) and as qemu devices rbdN. */
+void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
+void vm_rbd_free(struct vm_rbd *r);
+void vm_rbd_argv(const struct vm_settings *s, struct strv *argv);
 
 /*
  * net.c: qemu NIC arguments and the guest's rapido.ip= parameters for VM
@@ -87,6 +94,26 @@ char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
 int vm_run(struct vm_launch *l, int lock_fd);
 /* A fresh random nonce (32 hex digits) for one boot. */
 void vm_new_nonce(char nonce[33]);
+
+/* collect.c: --results while the VM runs (results.h); every call takes NULL (no --results). */
+struct vm_results;
+struct splat_scan;
+/* NULL without --results; dies if DIR's files cannot be written. */
+struct vm_results *vm_results_open(const struct vm_launch *l);
+/* Start over (a KVM run that fell back to TCG). */
+void vm_results_reset(struct vm_results *r);
+void vm_results_input(struct vm_results *r, const char *p, size_t n, double now);
+void vm_results_console(struct vm_results *r, const char *p, size_t n);
+/*
+ * After the VM: report the splats (stderr, and as testcases), write the
+ * reports; returns rc, or VM_EXIT_SPLAT for a passing run whose kernel
+ * reported a counted splat.
+ */
+int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
+		      int rc, double secs, double now);
+void vm_results_free(struct vm_results *r);
+/* merge.c: vm --merge-results OUT DIR... (argv[0] is "--merge-results") */
+int cmd_merge_results(int argc, char **argv);
 
 int cmd_vm(int argc, char **argv);
 

@@ -164,7 +164,7 @@ done:
 	free(pending);
 	close(fd);
 	if (status < 0)
-		return 3;
+		return 4;	/* there, but no answer (vmctl's EXIT_NO_ANSWER) */
 	close_stdout();
 	return status;
 }

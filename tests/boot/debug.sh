@@ -105,13 +105,13 @@ for cpu in 0 1; do
 	case $rip in ffffffffc*) mods=$((mods + 1)) ;; esac
 done
 check "exactly one CPU was in module code (pvpanic's notifier) at the panic" test $mods = 1
-"$VM" --batch --timeout 300 --memory 256M > /dev/null 2>&1
+"$VM" --batch --timeout 300 --memory 128M > /dev/null 2>&1
 check "a second panic rotates the first to vm1.vmcore.1" test -e "$core" -a -e "$core.1"
-"$VM" --batch --timeout 300 --memory 256M > /dev/null 2>&1
+"$VM" --batch --timeout 300 --memory 128M > /dev/null 2>&1
 check "VM_VMCORE_KEEP=2 keeps two" test -e "$core.1" -a ! -e "$core.2"
 echo 'VM_VMCORE_KEEP=0' > "$RAPIDO_CONF"
 rm -f "$core" "$core.1"
-"$VM" --batch --timeout 300 --memory 256M > /dev/null 2>&1
+"$VM" --batch --timeout 300 --memory 128M > /dev/null 2>&1
 expect_rc "VM_VMCORE_KEEP=0: still 123" 123 $?
 check "  and no dump" test ! -e "$core"
 done_testing

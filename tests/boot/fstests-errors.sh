@@ -29,7 +29,7 @@ start=$(date +%s)
 rc=$?
 expect_rc "FSTESTS_FS=ntfs: the guest stops with status 1 ($(( $(date +%s) - start ))s)" 1 $rc
 check "  saying what is wrong and what is supported" \
-	guest_says "$T/console" "rapido: FATAL: FSTESTS_FS='ntfs' is not supported: use one of: btrfs xfs ext4"
+	guest_says "$T/console" "rapido: FAILED: FSTESTS_FS='ntfs' is not supported: use one of: btrfs xfs ext4"
 check "  before any zram disk is made" bash -c "! grep -q 'zram0: detected capacity' '$T/console'"
 check "  and before the extras" bash -c "! grep -q 'extras-ran' '$T/console'"
 check "  kernel console clean" console_clean "$T/console"
@@ -41,7 +41,7 @@ expect_rc "cut with FSTESTS_FS=xfs FSTESTS_SCRATCH_POOL=3" 0 $?
 "$VM" --batch --timeout 300 > "$T/console" 2>&1
 expect_rc "a pool for xfs: the guest stops with status 1" 1 $?
 check "  saying xfstests uses a pool for btrfs only" \
-	guest_says "$T/console" "rapido: FATAL: FSTESTS_SCRATCH_POOL=3: xfstests uses SCRATCH_DEV_POOL for btrfs only (FSTESTS_FS=xfs): set it to 0"
+	guest_says "$T/console" "rapido: FAILED: FSTESTS_SCRATCH_POOL=3: xfstests uses SCRATCH_DEV_POOL for btrfs only (FSTESTS_FS=xfs): set it to 0"
 check "  before any zram disk is made" bash -c "! grep -q 'zram0: detected capacity' '$T/console'"
 check "  kernel console clean" console_clean "$T/console"
 diag

@@ -12,8 +12,9 @@
 #  2. xfs, 512M: external log and realtime device in section xfs_external,
 #     a user section from FSTESTS_CONFIG, FSTESTS_SECTION picking two of the
 #     three, FSTESTS_EXCLUDE_TESTS, FSTESTS_MOUNT_OPTIONS on /mnt/test,
-#     FSTESTS_AUTORUN_CMD calling fstests_check; a failing test's exit
-#     status; only xfs loaded.
+#     FSTESTS_AUTORUN_CMD calling rapido_fstests_check under ./vm --results
+#     (each test a SECTION:TEST testcase); a failing test's exit status;
+#     only xfs loaded.
 #  3. ext4, 512M, no xfstests: /mnt/test mounted, data survives a remount,
 #     scratch and log-writes disks bare and of the right size; only ext4.
 . "$(dirname "$0")/lib.sh"
@@ -65,8 +66,10 @@ probe() {
 	sed -n "s/^$1=//p" "$SHARE/probe.txt"
 }
 
-# boot DESC WANT_RC CUT-ARGS...: cut, boot with a fresh share, check the
-# exit status; leaves the console in $T/console
+# boot DESC WANT_RC CUT-ARGS...: cut, boot with a fresh share (and the
+# ./vm options in the array vm_args), check the exit status; leaves the
+# console in $T/console
+vm_args=()
 boot() {
 	local d=$1 want=$2 start rc
 	shift 2
@@ -79,7 +82,7 @@ boot() {
 		sed 's/^/# /' "$T/cut.out"
 		return 1
 	fi
-	"$VM" --batch --timeout 1500 --share "$SHARE" > "$T/console" 2>&1
+	"$VM" --batch --timeout 1500 --share "$SHARE" "${vm_args[@]}" > "$T/console" 2>&1
 	rc=$?
 	expect_rc "$d: ./vm exits with the last command's status ($(( $(date +%s) - start ))s)" \
 		"$want" $rc
@@ -94,6 +97,13 @@ boot() {
 
 head -c 3M /dev/urandom > "$T/data.bin"
 sum=$(sha256sum < "$T/data.bin" | cut -d ' ' -f 1)
+
+# testcases JUNIT: "NAME pass|failure|skipped" for each testcase
+testcases() {
+	perl -ne 'if (/<testcase [^>]*name="([^"]*)"/) { $n = $1; print "$n pass\n" if m{/>\s*$}; next }
+		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
+		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
+}
 
 # xml FILE: "failures skipped tests" of a result.xml
 xml() {
@@ -155,17 +165,21 @@ printf '# a section of my own\n[xfs_crc]\nMKFS_OPTIONS="-m crc=1"\n' > "$T/user.
 	printf 'FSTESTS_LOGWRITES_SIZE=0\nFSTESTS_CONFIG=%s\n' "$T/user.config"
 	printf '%s\n' "FSTESTS_SECTION='xfs xfs_external'" FSTESTS_EXCLUDE_TESTS=generic/900
 	printf '%s\n' "FSTESTS_MOUNT_OPTIONS='-o noatime'"
-	printf '%s\n' "FSTESTS_AUTORUN_CMD='fstests_check generic/001 generic/900 xfs/901 > /host/autorun.out 2>&1; echo \"autorun status \$?\" >> /host/autorun.out'"
+	printf '%s\n' "FSTESTS_AUTORUN_CMD='rapido_fstests_check generic/001 generic/900 xfs/901 > /host/autorun.out 2>&1; echo \"autorun status \$?\" >> /host/autorun.out'"
 } > "$RAPIDO_CONF"
+vm_args=(--results "$T/res")
 if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -s xfs_crc generic/002 generic/900'; then
-	R=$SHARE/results
+	R=$T/res/files/fstests
 	sed 's/^/# autorun.out: /' "$SHARE/autorun.out"
-	check "xfs: FSTESTS_AUTORUN_CMD's fstests_check passed" \
+	check "xfs: FSTESTS_AUTORUN_CMD's rapido_fstests_check passed" \
 		grep -qx "autorun status 0" "$SHARE/autorun.out"
 	check "xfs: the profile listed the sections" \
 		guest_says "$T/console" "fstests: local.config sections: xfs xfs_external xfs_crc"
-	check "xfs: fstests_check has the sections and the exclusion" \
-		guest_says "$T/console" "fstests: fstests_check is: ./check -s xfs -s xfs_external -e generic/900"
+	check "xfs: rapido_fstests_check adds the sections and the exclusion" \
+		guest_says "$T/console" "fstests: rapido_fstests_check adds: -s xfs -s xfs_external -e generic/900"
+	check "xfs: junit.xml: a testcase per section and test" \
+		test "$(testcases "$T/res/junit.xml" | LC_ALL=C sort | tr '\n' ' ')" = \
+		"xfs:generic/001 pass xfs:generic/900 skipped xfs:xfs/901 skipped xfs_external:generic/001 pass xfs_external:generic/900 skipped xfs_external:xfs/901 pass "
 	check "xfs: the external section gives the log zram's 4096-byte sectors" \
 		grep -qx 'config: MKFS_OPTIONS="-K -l sectsize=4096"' "$SHARE/probe.txt"
 	check "xfs: local.config: three sections, each with the devices" \
@@ -186,7 +200,7 @@ if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -s xfs_crc generic/002 gen
 	check "xfs: the user section's MKFS_OPTIONS reached check (-s xfs_crc)" \
 		grep -q '<property name="MKFS_OPTIONS" value="-m crc=1"/>' "$R/xfs_crc/result.xml"
 	check "xfs: the failing test's mismatch is reported, exit 1 above" \
-		guest_says "$T/console" "- output mismatch (see /host/results/xfs_crc/generic/900.out.bad)"
+		guest_says "$T/console" "- output mismatch (see /results/fstests/xfs_crc/generic/900.out.bad)"
 	check "xfs: no pool, SCRATCH_DEV set, LOGWRITES_DEV unset (size 0)" \
 		test "$(probe env_pool) $(probe env_scratch) $(probe env_logw)" = "unset /dev/zram1 unset"
 	check "xfs: /mnt/test is xfs, mounted noatime (FSTESTS_MOUNT_OPTIONS)" \
@@ -194,6 +208,7 @@ if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -s xfs_crc generic/002 gen
 	check "xfs: xfs loaded; btrfs and ext4 in the image, not loaded" \
 		test "$(probe mod_btrfs) $(probe mod_xfs) $(probe mod_ext4)" = "image loaded image"
 fi
+vm_args=()
 diag
 
 # 3. ext4, 512M, no xfstests: disks bare, data survives a remount, exit 3

@@ -23,6 +23,7 @@ ln -s "$TOP/build" "$RD/build"
 ln -s "$TOP/dracut.conf.d" "$RD/dracut.conf.d"
 ln -s "$TOP/autorun/lib" "$RD/autorun/lib"
 ln -s "$TOP/autorun/configfs" "$RD/autorun/configfs"
+ln -s "$TOP/autorun/include" "$RD/autorun/include"
 for f in "$TOP"/autorun/*.sh "$TOP"/tests/fixtures/profiles/*.sh; do
 	[ -e "$f" ] && ln -s "$f" "$RD/autorun/"
 done
@@ -51,15 +52,15 @@ check() {
 expect_rc() {
 	if [ "$3" = "$2" ]; then ok "$1 (exit $3)"; else not_ok "$1: expected exit $2, got $3"; fi
 }
-# run_err DESCRIPTION TEXT COMMAND...: COMMAND fails and says TEXT (a fixed
-# string); a test may define run_err_also, a further check that must hold
+# run_err DESCRIPTION PATTERN COMMAND...: COMMAND fails and prints PATTERN (a
+# grep regular expression); a test may define run_err_also, a further check that must hold
 # (for instance that no image was left behind)
 run_err() {
 	local d=$1 pat=$2 rc
 	shift 2
 	"$@" > "$T/out" 2>&1
 	rc=$?
-	if [ $rc -ne 0 ] && grep -qF -- "$pat" "$T/out" &&
+	if [ $rc -ne 0 ] && grep -q -- "$pat" "$T/out" &&
 		{ ! declare -F run_err_also > /dev/null || run_err_also; }; then
 		ok "$d"
 	else

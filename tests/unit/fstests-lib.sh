@@ -20,11 +20,12 @@ not_ok() {
 }
 
 # in_lib SHELL-CODE: run it in a clean shell with the library sourced, no
-# FSTESTS_ key from the caller's environment, _fatal as in rapido.sh and
+# FSTESTS_ key from the caller's environment, rapido_fail from rapido.sh,
 # the filesystem check (modprobe, mkfs in PATH) stubbed; output to $tmp/out
 in_lib() {
 	env -i PATH="$PATH" RAPIDO_PROFILE=fstests_local bash -c '
-		_fatal() { echo "rapido: FATAL: $*" >&2; exit 1; }
+		source "$1/autorun/lib/rapido.sh"
+		source "$1/autorun/lib/results.sh"
 		source "$1/autorun/lib/fstests.sh"
 		_fstests_check_fs() { :; }
 		_fstests_exclude_path=$2/exclude
@@ -63,8 +64,13 @@ good "mkfs and mount options passed through" \
 	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1,reflink=1' FSTESTS_MOUNT_OPTIONS='-o noatime' FSTESTS_SCRATCH_RTDEV_SIZE=128M; $show" \
 	"xfs pool=0 size=1G logw=1G log=0 rt=128M mkfs=[-m crc=1,reflink=1] mount=[-o noatime]"
 good "the test disk's mkfs arguments: force, then MKFS_OPTIONS" \
-	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1'; _fstests_settings && echo \$(_fstests_mkfs_args)" \
+	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1'; _fstests_settings && echo \$(_fstests_mkfs_args xfs \"\$_fst_mkfs_opts\")" \
 	"--mkfs-arg -f --mkfs-arg -m --mkfs-arg crc=1"
+good "mkfs arguments given empty options: only the force" \
+	"echo \$(_fstests_mkfs_args btrfs '')" "--mkfs-arg -f"
+good "mkfs arguments for other profiles (ecryptfs_local): no discard by default" \
+	"echo \$(_fstests_mkfs_args xfs) / \$(_fstests_mkfs_args ext3)" \
+	"--mkfs-arg -f --mkfs-arg -K / --mkfs-arg -E --mkfs-arg nodiscard"
 
 bad "a size that is not one" "FSTESTS_ZRAM_SIZE=1X; $show" \
 	"FSTESTS_ZRAM_SIZE='1X': expected a size such as 512M or 1G"
@@ -202,6 +208,45 @@ good "check's arguments: sections, -x, -e and -E from the keys" \
 	"-s a -s b -x dangerous,stress -e generic/001,btrfs/002 -E $tmp/exclude"
 good "no selection keys: check gets no arguments" \
 	"_fstests_settings && _fstests_check_args && echo \"[\${_fst_check_args[*]}]\"" "[]"
+
+# fstests_cephfs: no _fstests_settings, one plain configuration, the
+# client's key quoted for the shell
+good "fstests_cephfs: plain local.config, no MKFS_OPTIONS, CEPHFS_MOUNT_OPTIONS quoted" \
+	"FSTYP=ceph TEST_DEV=10.0.0.1:/t TEST_DIR=/mnt/test SCRATCH_DEV=10.0.0.1:/s SCRATCH_MNT=/mnt/scratch CEPHFS_MOUNT_OPTIONS='-o name=admin,secret=K'; _fstests_write_config $tmp/c.config && cat $tmp/c.config" \
+"# written by rapido (profile fstests_local) at boot; not used outside the VM
+export FSTYP=ceph
+export TEST_DEV=10.0.0.1:/t
+export TEST_DIR=/mnt/test
+export SCRATCH_DEV=10.0.0.1:/s
+export SCRATCH_MNT=/mnt/scratch
+export CEPHFS_MOUNT_OPTIONS=-o\\ name=admin\\,secret=K"
+
+# rapido_fstests_check: rapido.conf's sections and exclusions before its
+# own arguments; with sections each test recorded as SECTION:TEST, a
+# failure with that section's .out.bad. A stand-in ./check prints what
+# xfstests' does.
+mkdir -p "$tmp/tree/results/b/generic"
+cat > "$tmp/tree/check" <<'EOF2'
+#!/bin/bash
+echo "$*" > args
+printf 'SECTION       -- a\n\ngeneric/001 1s\ngeneric/002 [not run] no scratch\n'
+printf 'SECTION       -- b\n\ngeneric/001 - output mismatch (see results/b/generic/001.out.bad)\n'
+exit 1
+EOF2
+chmod +x "$tmp/tree/check"
+echo "-bad line" > "$tmp/tree/results/b/generic/001.out.bad"
+good "rapido_fstests_check: conf's -s/-x first, SECTION:TEST records, check's status" \
+	"cd $tmp/tree; RESULT_BASE=$tmp/tree/results RAPIDO_RESULTS_PORT=$tmp/port
+	FSTESTS_SECTION='a b' FSTESTS_EXCLUDE_GROUPS=dangerous; _fstests_check_args
+	rapido_fstests_check generic/001 generic/002 > /dev/null; echo \"rc \$?\"; cat args
+	while read -r r ev name secs rest; do echo \"\$ev \$name\"; done < $tmp/port
+	grep -c 'bad%20line' $tmp/port" \
+"rc 1
+-R xunit -s a -s b -x dangerous generic/001 generic/002
+pass a:generic/001
+skip a:generic/002
+fail b:generic/001
+1"
 
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -13,6 +13,8 @@ struct init_cmdline {
 	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
 	char nonce[STATUS_NONCE_LEN + 1];	/* rapido.nonce=: frames the status record */
 	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
+	int results;		/* rapido.results=1: ./vm --results, see results.c */
+	char shard[24];		/* rapido.shard=I/N, "" if none */
 };
 
 /* Parse a kernel command line (the text of /proc/cmdline). */
@@ -37,6 +39,13 @@ void init_debug_setup(const struct init_cmdline *cl);
 
 /* Mount the host shares: rapido0 on /host, rapidoN on /hostN. */
 void init_mount_shares(const struct init_cmdline *cl);
+
+/*
+ * results.c: for ./vm --results, mount DIR/files (9p tag rapido.results) on
+ * /results and find the results port; export RAPIDO_RESULTS_DIR,
+ * RAPIDO_RESULTS_PORT and RAPIDO_SHARD for autorun/lib/results.sh.
+ */
+void init_results_setup(const struct init_cmdline *cl);
 
 /* fork/exec argv, reaping every child until it exits; returns its exit code. */
 int init_run(char *const argv[]);

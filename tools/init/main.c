@@ -161,6 +161,13 @@ int main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	err_prog = "rapido-init";
+	/*
+	 * Started by hand on a host it would remount, rename and power off
+	 * that host: it is only ever the kernel's first process in an image.
+	 */
+	if (getpid() != 1)
+		die("must run as PID 1 of a rapido image (it mounts, sets the hostname and powers off"
+		    " the machine); this is PID %d", (int)getpid());
 	open_console();
 	mount_api(0);
 	init_parse_cmdline(&cl);
@@ -183,6 +190,7 @@ int main(int argc, char **argv)
 	init_mount_shares(&cl);
 	init_net_up(&cl);
 	init_debug_setup(&cl);
+	init_results_setup(&cl);
 
 	init_run_autorun(cl.batch, &rec);
 	init_kill_all();
