@@ -41,17 +41,8 @@ CFS=/sys/kernel/config
 
 # lio_sd LUN VAR: set VAR to the SCSI disk tcm_loop made for LUN (waits)
 lio_sd() {
-	local addr dev d
-
-	addr=$(cat "$CFS/target/loopback/$LIO_WWN/tpgt_1/address") ||
-		rapido_fail "tcm_loop: no SCSI address for $LIO_WWN"
-	d=/sys/bus/scsi/devices/$addr:$1/block
-	rapido_wait 30 test -e "$d" ||
-		rapido_fail "tcm_loop: LUN $1: no SCSI disk at $addr:$1 (sd_mod loaded?)"
-	for dev in "$d"/*; do
-		[ -e "$dev" ] && { printf -v "$2" '/dev/%s' "${dev##*/}"; return 0; }
-	done
-	rapido_fail "tcm_loop: LUN $1: no block device in $d"
+	cfs_loop_disk "$LIO_WWN" "$1" "$2" ||
+		rapido_fail "tcm_loop: LUN $1: no SCSI disk for $LIO_WWN (sd_mod loaded?)"
 }
 
 # lio_iscsid_up: iscsid listens for iscsiadm (its abstract UNIX socket)

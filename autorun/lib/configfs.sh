@@ -80,3 +80,24 @@ cfs_rw_check() {
 	rm -f "$f.back"
 	echo "rapido: $what: $((size >> 20)) MiB written to $dev and read back"
 }
+
+# _cfs_scsi_block H:C:T:L: the block device of that SCSI device, in REPLY
+_cfs_scsi_block() {
+	local b
+
+	for b in "/sys/bus/scsi/devices/$1/block"/*; do
+		[ -e "$b" ] && { REPLY=${b##*/}; return 0; }
+	done
+	return 1
+}
+
+# cfs_loop_disk WWN LUN VAR: set VAR to the SCSI disk (/dev/sdX) that
+# tcm_loop made for LUN of its target port WWN (tpgt_1), waiting up to
+# 30 s for it (sd_mod must be loaded); false if none came
+cfs_loop_disk() {
+	local addr
+
+	addr=$(cat "/sys/kernel/config/target/loopback/$1/tpgt_1/address") || return 1
+	rapido_wait 30 _cfs_scsi_block "$addr:$2" || return 1
+	printf -v "$3" '/dev/%s' "$REPLY"
+}

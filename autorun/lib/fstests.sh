@@ -82,6 +82,13 @@ _fstests_settings() {
 	[ "$_fst_pool" = 0 ] || [ "$FSTYP" = btrfs ] ||
 		rapido_fail "FSTESTS_SCRATCH_POOL=$_fst_pool: xfstests uses SCRATCH_DEV_POOL for" \
 			"btrfs only (FSTESTS_FS=$FSTYP): set it to 0"
+	_fst_pool_devs=${FSTESTS_SCRATCH_POOL_DEVS:-scsi}
+	case "$_fst_pool_devs" in
+	scsi|zram) ;;
+	*) rapido_fail "FSTESTS_SCRATCH_POOL_DEVS='$_fst_pool_devs': expected scsi (zram disks" \
+		"seen as SCSI disks through tcm_loop, which tests can drop and bring back" \
+		"as btrfs/003 does) or zram (plain zram disks)" ;;
+	esac
 	_fst_logw_size=${FSTESTS_LOGWRITES_SIZE:-$_fst_size}
 	_fstests_size_ok FSTESTS_LOGWRITES_SIZE "$_fst_logw_size" 0
 	_fst_logdev_size=${FSTESTS_SCRATCH_LOGDEV_SIZE:-0}
@@ -170,7 +177,8 @@ _fstests_zram_add() {
 }
 
 # _fstests_devices: the zram disks, in this order: TEST_DEV (made and
-# mounted on TEST_DIR), SCRATCH_DEV or the SCRATCH_DEV_POOL disks (bare),
+# mounted on TEST_DIR), SCRATCH_DEV or the SCRATCH_DEV_POOL disks (bare;
+# by default seen through tcm_loop as SCSI disks: _fstests_scsi_pool),
 # LOGWRITES_DEV, SCRATCH_LOGDEV, SCRATCH_RTDEV (each only when sized)
 _fstests_devices() {
 	local i dev
@@ -197,6 +205,7 @@ _fstests_devices() {
 					"($_fst_size): see above"
 			SCRATCH_DEV_POOL="$SCRATCH_DEV_POOL${SCRATCH_DEV_POOL:+ }$dev"
 		done
+		[ "$_fst_pool_devs" = zram ] || _fstests_scsi_pool
 	fi
 	LOGWRITES_DEV= SCRATCH_LOGDEV= SCRATCH_RTDEV=
 	if [ "$_fst_logw_size" != 0 ]; then
@@ -213,6 +222,66 @@ _fstests_devices() {
 			-s "$_fst_rtdev_size") ||
 			rapido_fail "cannot set up SCRATCH_RTDEV ($_fst_rtdev_size): see above"
 	fi
+}
+
+# tcm_loop's port names for the SCSI pool (NAA WWNs, made up, as LIO's)
+_fstests_loop_wwn=naa.5001405f57e57001
+_fstests_loop_initiator=naa.5001405f57e57002
+
+# _fstests_scsi_pool_spec DEV...: the rapido-configfs spec that exports each
+# DEV through tcm_loop as LUN 0, 1, ... (a local SCSI host: each LUN
+# becomes an sd disk). Kernel rules as in autorun/configfs/lio.spec: a
+# backstore enabled before a LUN links it, the nexus before any LUN.
+_fstests_scsi_pool_spec() {
+	local i d loop=target/loopback/$_fstests_loop_wwn/tpgt_1
+
+	echo "wait target/core 30"
+	echo "ensure target/core/iblock_0"
+	i=0
+	for d; do
+		echo "mkdir target/core/iblock_0/fstests_pool$i"
+		echo "write target/core/iblock_0/fstests_pool$i/control udev_path=$d"
+		echo "write target/core/iblock_0/fstests_pool$i/enable 1"
+		i=$((i + 1))
+	done
+	echo "ensure target/loopback"
+	echo "mkdir target/loopback/$_fstests_loop_wwn"
+	echo "mkdir $loop"
+	echo "write $loop/nexus $_fstests_loop_initiator"
+	echo "wait $loop/lun"
+	i=0
+	for d; do
+		echo "mkdir $loop/lun/lun_$i"
+		echo "link target/core/iblock_0/fstests_pool$i $loop/lun/lun_$i/fstests_pool$i"
+		i=$((i + 1))
+	done
+}
+
+# _fstests_scsi_pool: SCRATCH_DEV_POOL's zram disks become SCSI disks
+# through LIO (iblock) and tcm_loop, in the same order. xfstests' device
+# tests need a SCSI disk: btrfs/003 (_require_deletable_scratch_dev_pool)
+# drops a pool disk through /sys/class/scsi_device/H:C:T:L/device/delete
+# and brings it back with a scan of the host, which a zram disk cannot do.
+_fstests_scsi_pool() {
+	local m devs=() lun=0 d sd
+	for m in target_core_mod target_core_iblock tcm_loop sd_mod; do
+		modprobe "$m" ||
+			rapido_fail "modprobe $m failed: FSTESTS_SCRATCH_POOL_DEVS=scsi needs LIO's" \
+				"iblock and tcm_loop (CONFIG_TCM_IBLOCK, CONFIG_LOOPBACK_TARGET) and sd" \
+				"(CONFIG_BLK_DEV_SD); FSTESTS_SCRATCH_POOL_DEVS=zram does without"
+	done
+	cfs_mount
+	# shellcheck disable=SC2086 # the pool's disks are words
+	_fstests_scsi_pool_spec $SCRATCH_DEV_POOL | rapido-configfs - ||
+		rapido_fail "rapido-configfs: cannot export the scratch pool through tcm_loop (see above)"
+	for d in $SCRATCH_DEV_POOL; do
+		cfs_loop_disk "$_fstests_loop_wwn" "$lun" sd ||
+			rapido_fail "tcm_loop: no SCSI disk for LUN $lun (pool disk $d) in 30 s"
+		devs+=("$sd")
+		lun=$((lun + 1))
+	done
+	_fst_pool_backing=$SCRATCH_DEV_POOL
+	SCRATCH_DEV_POOL=${devs[*]}
 }
 
 # _fstests_export: the environment the -x/-f extras and ./check get. With a
@@ -243,6 +312,8 @@ _fstests_summary() {
 	if [ -n "$SCRATCH_DEV_POOL" ]; then
 		echo "fstests: SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\" ($_fst_pool x $_fst_size," \
 			"bare; SCRATCH_DEV unset, xfstests takes the first)"
+		[ -z "${_fst_pool_backing:-}" ] ||
+			echo "fstests: the pool's SCSI disks are tcm_loop LUNs over $_fst_pool_backing"
 	else
 		echo "fstests: SCRATCH_DEV=$SCRATCH_DEV ($_fst_size) bare, unmounted"
 	fi
@@ -278,7 +349,7 @@ _fstests_required_bins() {
 
 # Wanted by many tests (_require_* skips or fails them without these).
 _fstests_wanted_bins="fio getfattr setfattr getfacl setfacl chattr lsattr findmnt blkid
-	blockdev dd hostname getconf killall fuser filefrag fallocate losetup dmsetup
+	blockdev dd hostname getconf killall fuser filefrag fallocate losetup dmsetup rev
 	mkswap swapon swapoff wipefs lsblk md5sum stat truncate xfs_db xfs_repair
 	xfs_admin xfs_growfs xfs_quota xfs_freeze xfs_logprint xfs_metadump
 	xfs_mdrestore xfs_spaceman btrfs btrfstune e2fsck tune2fs dumpe2fs debugfs

@@ -9,11 +9,6 @@
 
 FIX=$TOP/tests/fixtures/xfstests
 XSD=$TOP/tests/fixtures/junit.xsd
-testcases() {
-	perl -ne 'if (/<testcase [^>]*name="([^"]*)"/) { $n = $1; print "$n pass\n" if m{/>\s*$}; next }
-		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
-		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
-}
 
 printf 'FSTESTS_FS=btrfs\nFSTESTS_ZRAM_SIZE=256M\nFSTESTS_SRC=%s\n' "$FIX" > "$RAPIDO_CONF"
 "$CUT" fstests_local -x 'rapido_fstests_check generic/001 generic/002 generic/900' > "$T/cut.out" 2>&1

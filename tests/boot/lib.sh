@@ -82,6 +82,13 @@ guest_text() {
 guest_says() {
 	guest_text "$1" | grep -qF -- "$2"
 }
+# testcases FILE: "NAME STATE" lines of a junit.xml, in order (STATE: pass,
+# failure or skipped)
+testcases() {
+	perl -ne 'if (/<testcase [^>]*name="([^"]*)"/) { $n = $1; print "$n pass\n" if m{/>\s*$}; next }
+		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
+		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
+}
 # diag: after a boot's checks, show what the guest printed if any failed
 seen_fails=0
 diag() {

@@ -11,13 +11,6 @@
 
 XSD=$TOP/tests/fixtures/junit.xsd
 
-# testcases FILE: "NAME STATE" lines of a junit.xml, in order
-testcases() {
-	perl -ne 'if (/<testcase [^>]*name="([^"]*)"/) { $n = $1; $s = m{/>\s*$} ? "pass" : "";
-		print "$n pass\n" if $s; next }
-		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
-		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
-}
 # ktap_cases FILE: "NAME STATE" lines of the tests inside the suites of a results.tap
 ktap_cases() {
 	perl -ne 'if (/^    (not )?ok \d+ (.*?)( # SKIP.*)?$/) {
