@@ -23,11 +23,13 @@
 #                        replace tests take with _spare_dev_get), 0 (one
 #                        SCRATCH_DEV) for xfs and ext4, where xfstests uses
 #                        no pool
-#   FSTESTS_SCRATCH_POOL_DEVS  scsi (default): the pool's zram disks are
-#                        seen through LIO (iblock) and tcm_loop as SCSI
-#                        disks, /dev/sdX, which tests drop and bring back
-#                        (btrfs/003: sysfs delete, host scan); zram: the
-#                        zram disks themselves (no LIO modules needed)
+#   FSTESTS_SCRATCH_POOL_DEVS  scsi (default): the pool's disks are SCSI
+#                        disks (scsi_debug, /dev/sdX), which tests drop and
+#                        bring back (btrfs/003: sysfs delete, host scan);
+#                        zram: zram disks (can't be dropped)
+#   FSTESTS_SCRATCH_POOL_SIZE  each pool disk: 256M for scsi (scsi_debug
+#                        takes it all from guest memory at once; whole M or
+#                        G), FSTESTS_ZRAM_SIZE for zram
 #   FSTESTS_LOGWRITES_SIZE  LOGWRITES_DEV for the dm-log-writes tests
 #                        (default FSTESTS_ZRAM_SIZE; 0: none)
 #   FSTESTS_SCRATCH_LOGDEV_SIZE  SCRATCH_LOGDEV, an external log (xfs, ext4)
@@ -77,20 +79,20 @@
 # ICU (~38 MB) for a few scrub tests. The filesystem, dm target and loop
 # modules are on demand: packed, not loaded at boot; the profile loads
 # FSTESTS_FS's, xfstests modprobes dm-log-writes, dm-thin-pool, loop... when
-# a test asks (lsmod after set-up shows zram, configfs, crc32c, FSTESTS_FS's
-# module and, with a SCSI pool, LIO's).
+# a test asks (lsmod after set-up shows zram, crc32c, FSTESTS_FS's module
+# and, with a SCSI pool, scsi_debug and sd_mod).
 #
 #@ description: xfstests on zram: FSTESTS_FS on /mnt/test, bare scratch disk or btrfs pool, log-writes/external devices, FSTESTS_SRC at /fstests
-#@ include: zram configfs
+#@ include: zram
 #@ modules-optional: crc32c_generic
 #@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey
 #@ modules-on-demand: dm-snapshot dm-delay dm-zero
-#@ modules-on-demand: target_core_mod target_core_iblock tcm_loop sd_mod
+#@ modules-on-demand: scsi_debug sd_mod
 # the file systems are modules, as in Debian's kernel; XFS_RT for
 # SCRATCH_RTDEV; the device-mapper targets xfstests modprobes: log-writes
 # (LOGWRITES_DEV tests), thin-pool (their replay target), flakey, snapshot,
-# delay, zero; loop; LIO's iblock and tcm_loop and sd for the SCSI pool;
-# what xfstests itself uses: AIO (fsstress, aio-dio
+# delay, zero; loop; scsi_debug and sd for the SCSI pool; what xfstests
+# itself uses: AIO (fsstress, aio-dio
 # tests), SysV IPC
 #@ kconfig-optional: CONFIG_EXT4_FS=m CONFIG_EXT4_FS_POSIX_ACL=y CONFIG_XFS_FS=m
 #@ kconfig-optional: CONFIG_XFS_POSIX_ACL=y CONFIG_XFS_RT=y CONFIG_BTRFS_FS=m
@@ -98,11 +100,11 @@
 #@ kconfig-optional: CONFIG_DM_LOG_WRITES=m CONFIG_DM_THIN_PROVISIONING=m CONFIG_DM_FLAKEY=m
 #@ kconfig-optional: CONFIG_DM_SNAPSHOT=m CONFIG_DM_DELAY=m CONFIG_DM_ZERO=m
 #@ kconfig-optional: CONFIG_BLK_DEV_LOOP=m CONFIG_AIO=y CONFIG_SYSVIPC=y
-#@ kconfig-optional: CONFIG_SCSI=y CONFIG_BLK_DEV_SD=m CONFIG_TARGET_CORE=m
-#@ kconfig-optional: CONFIG_TCM_IBLOCK=m CONFIG_LOOPBACK_TARGET=m
+#@ kconfig-optional: CONFIG_SCSI=y CONFIG_BLK_DEV_SD=m CONFIG_SCSI_LOWLEVEL=y
+#@ kconfig-optional: CONFIG_SCSI_DEBUG=m
 #@ conf-optional: FSTESTS_FS FSTESTS_ZRAM_SIZE FSTESTS_SRC FSTESTS_AUTORUN_CMD
-#@ conf-optional: FSTESTS_SCRATCH_POOL FSTESTS_SCRATCH_POOL_DEVS FSTESTS_LOGWRITES_SIZE
-#@ conf-optional: FSTESTS_SCRATCH_LOGDEV_SIZE
+#@ conf-optional: FSTESTS_SCRATCH_POOL FSTESTS_SCRATCH_POOL_DEVS FSTESTS_SCRATCH_POOL_SIZE
+#@ conf-optional: FSTESTS_LOGWRITES_SIZE FSTESTS_SCRATCH_LOGDEV_SIZE
 #@ conf-optional: FSTESTS_SCRATCH_RTDEV_SIZE FSTESTS_MKFS_OPTIONS FSTESTS_MOUNT_OPTIONS
 #@ conf-optional: FSTESTS_CONFIG FSTESTS_SECTION FSTESTS_GROUPS FSTESTS_TESTS
 #@ conf-optional: FSTESTS_EXCLUDE_GROUPS FSTESTS_EXCLUDE_TESTS FSTESTS_EXCLUDE_FILE

@@ -84,11 +84,16 @@ _fstests_settings() {
 			"btrfs only (FSTESTS_FS=$FSTYP): set it to 0"
 	_fst_pool_devs=${FSTESTS_SCRATCH_POOL_DEVS:-scsi}
 	case "$_fst_pool_devs" in
-	scsi|zram) ;;
-	*) rapido_fail "FSTESTS_SCRATCH_POOL_DEVS='$_fst_pool_devs': expected scsi (zram disks" \
-		"seen as SCSI disks through tcm_loop, which tests can drop and bring back" \
-		"as btrfs/003 does) or zram (plain zram disks)" ;;
+	scsi) _fst_pool_size=${FSTESTS_SCRATCH_POOL_SIZE:-256M} ;;
+	zram) _fst_pool_size=${FSTESTS_SCRATCH_POOL_SIZE:-$_fst_size} ;;
+	*) rapido_fail "FSTESTS_SCRATCH_POOL_DEVS='$_fst_pool_devs': expected scsi (scsi_debug" \
+		"disks, which tests can drop and scan back as btrfs/003 does) or zram" \
+		"(plain zram disks)" ;;
 	esac
+	_fstests_size_ok FSTESTS_SCRATCH_POOL_SIZE "$_fst_pool_size"
+	[ "$_fst_pool_devs" = zram ] || [[ "$_fst_pool_size" =~ ^[0-9]+[MG]$ ]] ||
+		rapido_fail "FSTESTS_SCRATCH_POOL_SIZE='$_fst_pool_size': a scsi_debug disk is" \
+			"sized in whole MiB or GiB (e.g. 256M)"
 	_fst_logw_size=${FSTESTS_LOGWRITES_SIZE:-$_fst_size}
 	_fstests_size_ok FSTESTS_LOGWRITES_SIZE "$_fst_logw_size" 0
 	_fst_logdev_size=${FSTESTS_SCRATCH_LOGDEV_SIZE:-0}
@@ -178,8 +183,8 @@ _fstests_zram_add() {
 
 # _fstests_devices: the zram disks, in this order: TEST_DEV (made and
 # mounted on TEST_DIR), SCRATCH_DEV or the SCRATCH_DEV_POOL disks (bare;
-# by default seen through tcm_loop as SCSI disks: _fstests_scsi_pool),
-# LOGWRITES_DEV, SCRATCH_LOGDEV, SCRATCH_RTDEV (each only when sized)
+# by default SCSI disks: _fstests_scsi_pool), LOGWRITES_DEV,
+# SCRATCH_LOGDEV, SCRATCH_RTDEV (each only when sized)
 _fstests_devices() {
 	local i dev
 	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
@@ -198,14 +203,15 @@ _fstests_devices() {
 	if [ "$_fst_pool" = 0 ]; then
 		SCRATCH_DEV=$(_fstests_zram_add /tmp/fstests-zram-scratch.log -s "$_fst_size") ||
 			rapido_fail "cannot set up the scratch device ($_fst_size): see above"
+	elif [ "$_fst_pool_devs" = scsi ]; then
+		_fstests_scsi_pool
 	else
 		for ((i = 0; i < _fst_pool; i++)); do
-			dev=$(_fstests_zram_add /tmp/fstests-zram-pool.log -s "$_fst_size") ||
+			dev=$(_fstests_zram_add /tmp/fstests-zram-pool.log -s "$_fst_pool_size") ||
 				rapido_fail "cannot set up scratch pool disk $((i + 1)) of $_fst_pool" \
-					"($_fst_size): see above"
+					"($_fst_pool_size): see above"
 			SCRATCH_DEV_POOL="$SCRATCH_DEV_POOL${SCRATCH_DEV_POOL:+ }$dev"
 		done
-		[ "$_fst_pool_devs" = zram ] || _fstests_scsi_pool
 	fi
 	LOGWRITES_DEV= SCRATCH_LOGDEV= SCRATCH_RTDEV=
 	if [ "$_fst_logw_size" != 0 ]; then
@@ -224,64 +230,40 @@ _fstests_devices() {
 	fi
 }
 
-# tcm_loop's port names for the SCSI pool (NAA WWNs, made up, as LIO's)
-_fstests_loop_wwn=naa.5001405f57e57001
-_fstests_loop_initiator=naa.5001405f57e57002
-
-# _fstests_scsi_pool_spec DEV...: the rapido-configfs spec that exports each
-# DEV through tcm_loop as LUN 0, 1, ... (a local SCSI host: each LUN
-# becomes an sd disk). Kernel rules as in autorun/configfs/lio.spec: a
-# backstore enabled before a LUN links it, the nexus before any LUN.
-_fstests_scsi_pool_spec() {
-	local i d loop=target/loopback/$_fstests_loop_wwn/tpgt_1
-
-	echo "wait target/core 30"
-	echo "ensure target/core/iblock_0"
-	i=0
-	for d; do
-		echo "mkdir target/core/iblock_0/fstests_pool$i"
-		echo "write target/core/iblock_0/fstests_pool$i/control udev_path=$d"
-		echo "write target/core/iblock_0/fstests_pool$i/enable 1"
-		i=$((i + 1))
+# _fstests_scsi_disks: the disks of scsi_debug's hosts, /dev/sdX in host
+# order, in REPLY; false until there are _fst_pool of them
+_fstests_scsi_disks() {
+	local h b devs=()
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(< "$h/proc_name")" = scsi_debug ] 2> /dev/null || continue
+		for b in "/sys/bus/scsi/devices/${h##*/host}:0:0:0/block"/*; do
+			[ -e "$b" ] && [ -b "/dev/${b##*/}" ] && devs+=("/dev/${b##*/}")
+		done
 	done
-	echo "ensure target/loopback"
-	echo "mkdir target/loopback/$_fstests_loop_wwn"
-	echo "mkdir $loop"
-	echo "write $loop/nexus $_fstests_loop_initiator"
-	echo "wait $loop/lun"
-	i=0
-	for d; do
-		echo "mkdir $loop/lun/lun_$i"
-		echo "link target/core/iblock_0/fstests_pool$i $loop/lun/lun_$i/fstests_pool$i"
-		i=$((i + 1))
-	done
+	REPLY=${devs[*]}
+	[ ${#devs[@]} -eq "$_fst_pool" ]
 }
 
-# _fstests_scsi_pool: SCRATCH_DEV_POOL's zram disks become SCSI disks
-# through LIO (iblock) and tcm_loop, in the same order. xfstests' device
-# tests need a SCSI disk: btrfs/003 (_require_deletable_scratch_dev_pool)
+# _fstests_scsi_pool: SCRATCH_DEV_POOL as SCSI disks, one scsi_debug host
+# each, each with its own RAM store (per_host_store). xfstests' device
+# tests need SCSI disks: btrfs/003 (_require_deletable_scratch_dev_pool)
 # drops a pool disk through /sys/class/scsi_device/H:C:T:L/device/delete
-# and brings it back with a scan of the host, which a zram disk cannot do.
+# and brings it back by scanning its host for C T L, which zram cannot do
+# and tcm_loop refuses (its hosts take no scan: max_lun 0). The stores
+# take their whole size of guest memory at once, hence the small default.
 _fstests_scsi_pool() {
-	local m devs=() lun=0 d sd
-	for m in target_core_mod target_core_iblock tcm_loop sd_mod; do
-		modprobe "$m" ||
-			rapido_fail "modprobe $m failed: FSTESTS_SCRATCH_POOL_DEVS=scsi needs LIO's" \
-				"iblock and tcm_loop (CONFIG_TCM_IBLOCK, CONFIG_LOOPBACK_TARGET) and sd" \
-				"(CONFIG_BLK_DEV_SD); FSTESTS_SCRATCH_POOL_DEVS=zram does without"
-	done
-	cfs_mount
-	# shellcheck disable=SC2086 # the pool's disks are words
-	_fstests_scsi_pool_spec $SCRATCH_DEV_POOL | rapido-configfs - ||
-		rapido_fail "rapido-configfs: cannot export the scratch pool through tcm_loop (see above)"
-	for d in $SCRATCH_DEV_POOL; do
-		cfs_loop_disk "$_fstests_loop_wwn" "$lun" sd ||
-			rapido_fail "tcm_loop: no SCSI disk for LUN $lun (pool disk $d) in 30 s"
-		devs+=("$sd")
-		lun=$((lun + 1))
-	done
-	_fst_pool_backing=$SCRATCH_DEV_POOL
-	SCRATCH_DEV_POOL=${devs[*]}
+	local mb=${_fst_pool_size%[MG]}
+	[ "${_fst_pool_size: -1}" = G ] && mb=$((mb * 1024))
+	# 4096-byte sectors as zram has: dm-log-writes writes its log in the
+	# data disk's sector size, which a zram LOGWRITES_DEV fails if smaller
+	modprobe scsi_debug add_host="$_fst_pool" per_host_store=1 num_tgts=1 max_luns=1 \
+		dev_size_mb="$mb" sector_size=4096 ||
+		rapido_fail "modprobe scsi_debug failed: FSTESTS_SCRATCH_POOL_DEVS=scsi needs it" \
+			"(CONFIG_SCSI_DEBUG) and sd_mod; FSTESTS_SCRATCH_POOL_DEVS=zram does without"
+	modprobe sd_mod || rapido_fail "modprobe sd_mod failed (CONFIG_BLK_DEV_SD)"
+	rapido_wait 60 _fstests_scsi_disks ||
+		rapido_fail "scsi_debug: $_fst_pool disks expected, found: ${REPLY:-none}"
+	SCRATCH_DEV_POOL=$REPLY
 }
 
 # _fstests_export: the environment the -x/-f extras and ./check get. With a
@@ -310,10 +292,9 @@ _fstests_summary() {
 	echo "fstests: $FSTYP on TEST_DEV=$TEST_DEV ($_fst_size) mounted at $TEST_DIR;" \
 		"SCRATCH_MNT=$SCRATCH_MNT"
 	if [ -n "$SCRATCH_DEV_POOL" ]; then
-		echo "fstests: SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\" ($_fst_pool x $_fst_size," \
-			"bare; SCRATCH_DEV unset, xfstests takes the first)"
-		[ -z "${_fst_pool_backing:-}" ] ||
-			echo "fstests: the pool's SCSI disks are tcm_loop LUNs over $_fst_pool_backing"
+		echo "fstests: SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\" ($_fst_pool x" \
+			"$_fst_pool_size $_fst_pool_devs disks, bare; SCRATCH_DEV unset, xfstests" \
+			"takes the first)"
 	else
 		echo "fstests: SCRATCH_DEV=$SCRATCH_DEV ($_fst_size) bare, unmounted"
 	fi

@@ -4,8 +4,8 @@
 # FSTESTS_SRC at the fixture tree (tests/fixtures/xfstests, not xfstests,
 # but reading the same variables the same way):
 #  1. defaults (btrfs, 1G): a pool of five bare scratch disks in
-#     SCRATCH_DEV_POOL with SCRATCH_DEV unset, SCSI disks (tcm_loop over
-#     zram), raid10 over four of them, a replace onto the spare, a disk
+#     SCRATCH_DEV_POOL with SCRATCH_DEV unset, SCSI disks (scsi_debug),
+#     raid10 over four of them, a replace onto the spare, a disk
 #     dropped and scanned back as btrfs/003 does; LOGWRITES_DEV and a dm-log-writes test
 #     that reads the log back; FSTESTS_GROUPS=quick + FSTESTS_TESTS run by
 #     the profile, FSTESTS_EXCLUDE_FILE expunges the failing test (CI's
@@ -118,19 +118,18 @@ printf 'FSTESTS_SRC=%s\nFSTESTS_GROUPS=quick\nFSTESTS_TESTS="btrfs/902 btrfs/903
 	"$FIX" "$T/known-failures" > "$RAPIDO_CONF"
 if boot "btrfs defaults" 0 -f "$T/probe.sh"; then
 	R=$SHARE/results
+	pool=($(probe env_pool))
 	check "btrfs: the profile said what it set up" \
-		guest_says "$T/console" "fstests: SCRATCH_DEV_POOL=\"/dev/sda /dev/sdb /dev/sdc /dev/sdd /dev/sde\" (5 x 1G, bare; SCRATCH_DEV unset, xfstests takes the first)"
-	check "btrfs: the pool's SCSI disks are tcm_loop LUNs over zram disks" \
-		guest_says "$T/console" "fstests: the pool's SCSI disks are tcm_loop LUNs over /dev/zram1 /dev/zram2 /dev/zram3 /dev/zram4 /dev/zram5"
-	check "btrfs: the extras see SCRATCH_DEV_POOL with five disks, SCRATCH_DEV unset" \
-		test "$(probe env_pool | wc -w) $(probe env_scratch)" = "5 unset"
+		guest_says "$T/console" "fstests: SCRATCH_DEV_POOL=\"${pool[*]}\" (5 x 256M scsi disks, bare; SCRATCH_DEV unset, xfstests takes the first)"
+	check "btrfs: the extras see SCRATCH_DEV_POOL with five SCSI disks, SCRATCH_DEV unset" \
+		test "$(printf '%s\n' "${pool[@]}" | grep -c '^/dev/sd[a-z]$') $(probe env_scratch)" = "5 unset"
 	check "btrfs: local.config has the pool and LOGWRITES_DEV, no SCRATCH_DEV" \
-		bash -c "grep -qx 'config: export SCRATCH_DEV_POOL=\"$(probe env_pool)\"' '$SHARE/probe.txt' &&
+		bash -c "grep -qx 'config: export SCRATCH_DEV_POOL=\"${pool[*]}\"' '$SHARE/probe.txt' &&
 			grep -qx 'config: export LOGWRITES_DEV=$(probe env_logw)' '$SHARE/probe.txt' &&
 			! grep -q 'config: export SCRATCH_DEV=' '$SHARE/probe.txt' &&
 			grep -qx 'config: export MKFS_OPTIONS=\"-K\"' '$SHARE/probe.txt'"
-	check "btrfs: the pool and log disks are 1G each" \
-		test "$(grep '^dev ' "$SHARE/probe.txt" | awk '{print $3}' | sort -u)" = $((1 << 30))
+	check "btrfs: the pool disks are 256M each, the log disk 1G" \
+		test "$(grep '^dev /dev/sd' "$SHARE/probe.txt" | awk '{print $3}' | sort -u) $(grep "^dev $(probe env_logw) " "$SHARE/probe.txt" | awk '{print $3}')" = "$((256 << 20)) $((1 << 30))"
 	check "btrfs: the profile ran check -E (the exclude file) -g quick and the test named" \
 		guest_says "$T/console" "fstests: running ./check -E /etc/rapido/fstests.exclude -g quick btrfs/902 btrfs/903"
 	check "btrfs: the known failure was expunged" guest_says "$T/console" "generic/900  [expunged]"
@@ -138,17 +137,17 @@ if boot "btrfs defaults" 0 -f "$T/probe.sh"; then
 		test "$(xml "$R/result.xml")" = "0 0 6"
 	check "btrfs: the fixture's check saw the pool (SCRATCH_DEV its first disk)" \
 		bash -c "grep -qx 'pool disks: 5' '$R/btrfs/901.full' &&
-			grep -qx 'SCRATCH_DEV=/dev/sda' '$R/btrfs/901.full'"
+			grep -qx 'SCRATCH_DEV=${pool[0]}' '$R/btrfs/901.full'"
 	check "btrfs: raid10 over four pool disks passed (btrfs/901)" \
 		test -s "$R/btrfs/901.full" -a ! -e "$R/btrfs/901.out.bad" -a ! -e "$R/btrfs/901.notrun"
 	check "btrfs: replace onto the spare passed (btrfs/902)" \
-		bash -c "grep -q 'spare: /dev/sdc, replacing /dev/sdb' '$R/btrfs/902.full' &&
+		bash -c "grep -q 'spare: ${pool[2]}, replacing ${pool[1]}' '$R/btrfs/902.full' &&
 			test ! -e '$R/btrfs/902.out.bad'"
 	check "btrfs: a pool disk dropped as failed, replaced, scanned back (btrfs/903)" \
-		bash -c "grep -q 'dropping /dev/sdc ([0-9]*:0:1:2), adding /dev/sdd' '$R/btrfs/903.full' &&
+		bash -c "grep -q 'dropping ${pool[2]} ([0-9]*:0:0:0), adding ${pool[3]}' '$R/btrfs/903.full' &&
 			test ! -e '$R/btrfs/903.out.bad' -a ! -e '$R/btrfs/903.notrun'"
 	check "btrfs: the dm-log-writes test ran and passed (generic/901)" \
-		bash -c "grep -q 'LOGWRITES_DEV=/dev/zram6' '$R/generic/901.full' &&
+		bash -c "grep -q 'LOGWRITES_DEV=$(probe env_logw)' '$R/generic/901.full' &&
 			test ! -e '$R/generic/901.out.bad' -a ! -e '$R/generic/901.notrun'"
 	check "btrfs: btrfs loaded; xfs and ext4 in the image, not loaded" \
 		test "$(probe mod_btrfs) $(probe mod_xfs) $(probe mod_ext4)" = "loaded image image"

@@ -47,22 +47,22 @@ bad() {
 	if ! in_lib "$2" && grep -qF -- "$3" "$tmp/out"; then ok "$1"; else not_ok "$1"; fi
 }
 
-show='_fstests_settings && echo "$FSTYP pool=$_fst_pool/$_fst_pool_devs size=$_fst_size logw=$_fst_logw_size" \
+show='_fstests_settings && echo "$FSTYP pool=$_fst_pool/$_fst_pool_devs/$_fst_pool_size size=$_fst_size logw=$_fst_logw_size" \
 	"log=$_fst_logdev_size rt=$_fst_rtdev_size mkfs=[$_fst_mkfs_opts] mount=[$_fst_mount_opts]"'
 
 good "defaults: btrfs, a pool of 5, a log-writes disk, no discard" "$show" \
-	"btrfs pool=5/scsi size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]"
+	"btrfs pool=5/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]"
 good "xfs: no pool by default" "FSTESTS_FS=xfs FSTESTS_ZRAM_SIZE=512M; $show" \
-	"xfs pool=0/scsi size=512M logw=512M log=0 rt=0 mkfs=[-K] mount=[]"
+	"xfs pool=0/scsi/256M size=512M logw=512M log=0 rt=0 mkfs=[-K] mount=[]"
 good "ext4: -E nodiscard, external log sized" \
 	"FSTESTS_FS=ext4 FSTESTS_SCRATCH_LOGDEV_SIZE=64M FSTESTS_LOGWRITES_SIZE=0; $show" \
-	"ext4 pool=0/scsi size=1G logw=0 log=64M rt=0 mkfs=[-E nodiscard] mount=[]"
+	"ext4 pool=0/scsi/256M size=1G logw=0 log=64M rt=0 mkfs=[-E nodiscard] mount=[]"
 good "FSTESTS_MKFS_OPTIONS set empty: no options at all" \
 	"FSTESTS_MKFS_OPTIONS= FSTESTS_SCRATCH_POOL=0; $show" \
-	"btrfs pool=0/scsi size=1G logw=1G log=0 rt=0 mkfs=[] mount=[]"
+	"btrfs pool=0/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[] mount=[]"
 good "mkfs and mount options passed through" \
 	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1,reflink=1' FSTESTS_MOUNT_OPTIONS='-o noatime' FSTESTS_SCRATCH_RTDEV_SIZE=128M; $show" \
-	"xfs pool=0/scsi size=1G logw=1G log=0 rt=128M mkfs=[-m crc=1,reflink=1] mount=[-o noatime]"
+	"xfs pool=0/scsi/256M size=1G logw=1G log=0 rt=128M mkfs=[-m crc=1,reflink=1] mount=[-o noatime]"
 good "the test disk's mkfs arguments: force, then MKFS_OPTIONS" \
 	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1'; _fstests_settings && echo \$(_fstests_mkfs_args xfs \"\$_fst_mkfs_opts\")" \
 	"--mkfs-arg -f --mkfs-arg -m --mkfs-arg crc=1"
@@ -73,9 +73,13 @@ good "mkfs arguments for other profiles (ecryptfs_local): no discard by default"
 	"--mkfs-arg -f --mkfs-arg -K / --mkfs-arg -E --mkfs-arg nodiscard"
 
 good "a pool of plain zram disks" "FSTESTS_SCRATCH_POOL=3 FSTESTS_SCRATCH_POOL_DEVS=zram; $show" \
-	"btrfs pool=3/zram size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]"
+	"btrfs pool=3/zram/1G size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]"
 bad "a pool of other disks" "FSTESTS_SCRATCH_POOL_DEVS=nvme; $show" \
-	"FSTESTS_SCRATCH_POOL_DEVS='nvme': expected scsi (zram disks seen as SCSI disks through tcm_loop"
+	"FSTESTS_SCRATCH_POOL_DEVS='nvme': expected scsi (scsi_debug disks, which tests can drop"
+good "a pool of 1G scsi_debug disks" "FSTESTS_SCRATCH_POOL_SIZE=1G; $show" \
+	"btrfs pool=5/scsi/1G size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]"
+bad "a scsi_debug disk in bytes" "FSTESTS_SCRATCH_POOL_SIZE=1000000; $show" \
+	"FSTESTS_SCRATCH_POOL_SIZE='1000000': a scsi_debug disk is sized in whole MiB or GiB"
 bad "a size that is not one" "FSTESTS_ZRAM_SIZE=1X; $show" \
 	"FSTESTS_ZRAM_SIZE='1X': expected a size such as 512M or 1G"
 bad "0 is no size for the test disk" "FSTESTS_ZRAM_SIZE=0; $show" "FSTESTS_ZRAM_SIZE='0'"
@@ -212,21 +216,6 @@ good "check's arguments: sections, -x, -e and -E from the keys" \
 	"-s a -s b -x dangerous,stress -e generic/001,btrfs/002 -E $tmp/exclude"
 good "no selection keys: check gets no arguments" \
 	"_fstests_settings && _fstests_check_args && echo \"[\${_fst_check_args[*]}]\"" "[]"
-
-# the SCSI pool's configfs spec, applied by rapido-configfs to a plain
-# directory standing in for configfs: each zram disk an iblock backstore,
-# linked in order as the LUNs of one tcm_loop port, the nexus first
-cfg_root=$tmp/cfs
-mkdir -p "$cfg_root/target/core"
-good "SCSI pool: the spec rapido-configfs applies (zram disks as tcm_loop LUNs)" \
-	"_fstests_scsi_pool_spec /dev/zram1 /dev/zram2 |
-		$top/build/guest/rapido-configfs --emulate --root $cfg_root - &&
-	cd $cfg_root/target && for f in core/iblock_0/fstests_pool1/control loopback/*/tpgt_1/nexus; do echo \"\$(< \$f)\"; done &&
-	readlink loopback/*/tpgt_1/lun/lun_0/* loopback/*/tpgt_1/lun/lun_1/*" \
-"udev_path=/dev/zram2
-naa.5001405f57e57002
-$cfg_root/target/core/iblock_0/fstests_pool0
-$cfg_root/target/core/iblock_0/fstests_pool1"
 
 # fstests_cephfs: no _fstests_settings, one plain configuration, the
 # client's key quoted for the shell
