@@ -28,8 +28,8 @@
 #                        bring back (btrfs/003: sysfs delete, host scan);
 #                        zram: zram disks (can't be dropped)
 #   FSTESTS_SCRATCH_POOL_SIZE  each pool disk: 256M for scsi (scsi_debug
-#                        takes it all from guest memory at once; whole M or
-#                        G), FSTESTS_ZRAM_SIZE for zram
+#                        takes it all from guest memory at once, hence the
+#                        3G guest; whole M or G), FSTESTS_ZRAM_SIZE for zram
 #   FSTESTS_LOGWRITES_SIZE  LOGWRITES_DEV for the dm-log-writes tests
 #                        (default FSTESTS_ZRAM_SIZE; 0: none)
 #   FSTESTS_SCRATCH_LOGDEV_SIZE  SCRATCH_LOGDEV, an external log (xfs, ext4)
@@ -112,7 +112,7 @@
 #@ files: ${FSTESTS_EXCLUDE_FILE}:/etc/rapido/fstests.exclude
 #@ files: ${FSTESTS_CONFIG}:/etc/rapido/fstests.config
 #@ cpus: 2
-#@ memory: 2G
+#@ memory: 3G
 #@ bins: cat grep mkdir chown uname mount umount
 #@ bins-optional: findmnt blkid blockdev df ls cp mv rm sync dd stat head tail cut tr sha256sum
 #@ bins-optional: mkfs.btrfs btrfs mkfs.xfs xfs_repair xfs_db mkfs.ext4 mke2fs e2fsck tune2fs
