@@ -139,15 +139,13 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 			close_stdout();
 			exit(0);
 		default:
-			fprintf(stderr, "Try 'cut --help' for more information.\n");
-			exit(1);
+			usage_die(1, NULL);
 		}
 	}
 	if (*list && *list != 3)
 		return;
 	if (optind >= argc) {
-		fprintf(stderr, "cut: no profile given\nTry 'cut --help' for more information.\n");
-		exit(1);
+		usage_die(1, "no profile given");
 	}
 	o->profile = argv[optind++];
 	if (optind < argc) {

@@ -11,6 +11,7 @@
 
 #include "confkeys.h"
 #include "err.h"
+#include "num.h"
 #include "profile.h"
 #include "size.h"
 #include "strbuf.h"
@@ -222,26 +223,29 @@ static int enum_has(const char *words, const char *v)
 	return 0;
 }
 
-int confkeys_check_type(const char *key, const char *val, char **err)
+const struct confkey_type *confkeys_type(const char *key)
 {
 	const struct confkey_type *t;
-	unsigned long long n;
-	uint64_t size;
-	char *end;
 
-	*err = NULL;
 	for (t = confkeys_types; t->key; t++)
 		if (!strcmp(t->key, key))
-			break;
-	if (!t->key)
+			return t;
+	return NULL;
+}
+
+int confkeys_check_type(const char *key, const char *val, char **err)
+{
+	const struct confkey_type *t = confkeys_type(key);
+	char why[NUM_WHY_LEN];
+	uint64_t size;
+
+	*err = NULL;
+	if (!t)
 		return 0;
 	switch (t->type) {
 	case CONFKEY_UINT:
-		errno = 0;
-		n = strtoull(val, &end, 10);
-		if (!*val || *end || val[0] == '-' || errno || n < t->min || n > t->max) {
-			*err = xasprintf("expected a number from %llu to %llu, got '%s'",
-					 t->min, t->max, val);
+		if (num_parse(val, t->min, t->max, &size, why)) {
+			*err = xstrdup(why);
 			return -EINVAL;
 		}
 		return 0;

@@ -48,11 +48,11 @@ Try 'vmctl --help' for more information."
 run --timeout 0 1 paths
 t "--timeout 0 refused" eval '[ $rc -eq 2 ] && grep -q -- "--timeout: expected 1 to [0-9]* seconds, got '\''0'\''" "$tmp/err"'
 run x paths
-t "bad VM number" eval '[ $rc -eq 2 ] && grep -q "VM number: expected a number, got '\''x'\''" "$tmp/err"'
+t "bad VM number" eval '[ $rc -eq 2 ] && grep -q "VM number: expected a number from 0 to 100000, got '\''x'\''" "$tmp/err"'
 run 1 fail 0
 t "fail without PATH" eval '[ $rc -eq 2 ] && grep -q "unknown command or wrong arguments: fail" "$tmp/err"'
 run 1 restore 0 -1
-t "negative PATH" eval '[ $rc -eq 2 ] && grep -q "PATH: expected a number, got '\''-1'\''" "$tmp/err"'
+t "negative PATH" eval '[ $rc -eq 2 ] && grep -q "PATH: expected a number from 0 to 100000, got '\''-1'\''" "$tmp/err"'
 
 # the JSON is checked before anything else: no VM needed, no waiting
 start=$SECONDS
