@@ -84,9 +84,14 @@ void vm_gdb_prepare_or_die(const struct vm_launch *l)
 			py = NULL;
 		}
 	}
+	/*
+	 * gdb only auto-loads the tree's vmlinux-gdb.py (lx-symbols and the
+	 * other lx- commands) from a safe path: the command says which.
+	 */
 	fprintf(stderr, "vm: gdb stub for vm%u on %s:%u (KASLR off)%s; attach with:\n"
-		"  gdb%s%s -ex 'target remote %s:%u'%s\n", l->vm, s->gdb_host, l->gdb_port,
+		"  gdb%s%s%s%s%s -ex 'target remote %s:%u'%s\n", l->vm, s->gdb_host, l->gdb_port,
 		s->gdb_wait ? ", the CPUs wait for gdb's 'continue'" : "",
+		py ? " -iex 'add-auto-load-safe-path " : "", py ? tree : "", py ? "'" : "",
 		vmlinux ? " " : "", vmlinux ? vmlinux : "", s->gdb_host, l->gdb_port,
 		py ? " -ex 'lx-symbols'" : "");
 	if (!vmlinux)
