@@ -46,7 +46,8 @@ static const struct arch arches[] = {
 const struct arch *arch_find(const char *name)
 {
 	for (size_t i = 0; i < N_ARCHES; i++)
-		if (!strcmp(name, arches[i].name) || !strcmp(name, arches[i].uname))
+		if (!strcmp(name, arches[i].name) || !strcmp(name, arches[i].uname) ||
+		    !strcmp(name, arches[i].kbuild))
 			return &arches[i];
 	return NULL;
 }

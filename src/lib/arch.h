@@ -32,7 +32,7 @@ struct arch {
 	const char *tcg_kparams; /* kernel parameters under TCG, "" if none */
 };
 
-/* By Debian name or uname -m ("arm64", "aarch64"); NULL if unknown. */
+/* By Debian name, uname -m or kbuild ARCH ("amd64", "x86_64", "x86"); NULL if unknown. */
 const struct arch *arch_find(const char *name);
 /* The architecture this program was built for. */
 const struct arch *arch_host(void);
