@@ -216,6 +216,8 @@ install: all man
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
 	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
+	$(Q)for a in $(ARCHES); do install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a && \
+		install -m 755 $(B)/$$a/rapido-* $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a/ || exit; done
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
 	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
