@@ -33,12 +33,14 @@ struct cut_plan {
 	struct conf conf;
 	struct profile prof;
 	struct kernel kern;
+	const struct arch *arch;	/* ARCH: the guest's architecture */
+	char *sysroot;		/* a foreign ARCH's sysroot (dracut --sysroot); NULL: the host's */
 	char *rapido_dir;
 	char *output;
-	struct strv bins;	/* absolute host paths */
+	struct strv bins;	/* absolute host paths; with a sysroot, paths in it and every library */
 	struct strv modules;	/* to include and load at boot */
 	struct strv extra_modules; /* included, loaded by the init when needed (9p) */
-	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME */
+	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME (build/ARCH/ when foreign) */
 	struct strv includes;	/* SRC DEST pairs for dracut --include */
 	int secret;		/* holds a value of a key the profile marks secret */
 	int make_outdir;	/* the default initrds/ directory is missing: create it */
@@ -55,6 +57,20 @@ void cut_plan_free(struct cut_plan *p);
 
 /* check.c: "a directory", "a character device"... for what stat() said */
 const char *cut_file_type(mode_t mode);
+
+/*
+ * sysroot.c, for a foreign ARCH: the guest path in p->sysroot of a program
+ * (looked up in /usr/sbin, /usr/bin, /sbin, /bin) or of an absolute name;
+ * NULL if missing.
+ */
+char *cut_sysroot_find(const struct cut_plan *p, const char *name);
+/* How to get the missing program NAME into the sysroot (which package), malloc'd. */
+char *cut_sysroot_bin_hint(const struct cut_plan *p, const char *name);
+/*
+ * Add the libraries the program at guest path `guest` needs to p->bins;
+ * 0, or -errno with *err saying what is wrong or missing (and its package).
+ */
+int cut_sysroot_libs(struct cut_plan *p, const char *guest, const char *what, char **err);
 
 /* image.c: write rapido's own archive (metadata, env, autorun scripts) to fd. */
 int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);

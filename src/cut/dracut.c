@@ -36,7 +36,23 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 {
 	const char *dracut = conf_get(&p->conf, "DRACUT");
 
+	if (p->sysroot) {
+		/*
+		 * A foreign sysroot: dracut would look for its own modules in
+		 * it and run ldd on programs the host cannot run; the plan
+		 * lists every library already (sysroot.c), so dracut's ldd
+		 * is told to find none, and its test binary is our bash.
+		 */
+		strv_push(argv, "env");
+		strv_push(argv, "dracutbasedir=/usr/lib/dracut");
+		strv_push(argv, "DRACUT_LDD=true");
+		strv_push(argv, "DRACUT_TESTBIN=/bin/bash");
+	}
 	strv_push(argv, dracut && *dracut ? dracut : "dracut");
+	if (p->sysroot) {
+		strv_push(argv, "--sysroot");
+		strv_push(argv, p->sysroot);
+	}
 	/* a generic image, not one tailored to (or reading config from) this host */
 	strv_push(argv, "--no-hostonly");
 	strv_push(argv, "--no-hostonly-cmdline");
@@ -66,7 +82,8 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		strv_push(argv, "--no-kernel");
 	}
 	push_list(argv, "--install", &p->bins);
-	for (size_t i = 0; i < p->helpers.n; i++) {
+	/* with a sysroot, dracut finds files only in it: image.c packs the host's */
+	for (size_t i = 0; !p->sysroot && i < p->helpers.n; i++) {
 		const char *h = p->helpers.v[i];
 		const char *base = strrchr(h, '/') + 1;
 
@@ -77,7 +94,7 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		else
 			strv_pushf(argv, "/usr/bin/%s", base);
 	}
-	for (size_t i = 0; i + 1 < p->includes.n; i += 2) {
+	for (size_t i = 0; !p->sysroot && i + 1 < p->includes.n; i += 2) {
 		strv_push(argv, "--include");
 		strv_push(argv, p->includes.v[i]);
 		strv_push(argv, p->includes.v[i + 1]);

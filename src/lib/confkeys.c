@@ -19,6 +19,8 @@
 const char *const confkeys_programs[] = {
 	/* the kernel (./cut finds it, ./vm boots what ./cut recorded) */
 	"KERNEL_SRC", "KERNEL_INSTALL_MOD_PATH", "KERNEL_RELEASE",
+	/* the guest's architecture, and a foreign one's userspace and kernel */
+	"ARCH", "SYSROOT",
 	/* ./cut */
 	"DRACUT_OUT", "DRACUT",
 	/* ./vm */

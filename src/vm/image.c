@@ -45,6 +45,16 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 	im->path = xstrdup(path);
 	v = conf_get(&c, "PROFILE");
 	im->profile = xstrdup(v ? v : "?");
+	/* an image from before ARCH was recorded is the host's */
+	v = conf_get(&c, "ARCH");
+	im->arch = v ? arch_find(v) : arch_host();
+	if (!im->arch) {
+		*err = xasprintf("%s: rapido/vm.conf: ARCH=%s: unknown architecture (known: %s; "
+				 "cut by a newer rapido?)", path, v, arch_names());
+		conf_free(&c);
+		vm_image_free(im);
+		return -EINVAL;
+	}
 	v = conf_get(&c, "KERNEL_IMAGE");
 	im->kernel = v ? xstrdup(v) : NULL;
 	v = conf_get(&c, "KERNEL_RELEASE");

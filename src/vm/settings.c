@@ -445,7 +445,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	s->dry_run = o->dry_run;
 	/* what needs no image first: a typo must not hide behind a missing image */
 	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
-	s->qemu = v ? v : "qemu-system-x86_64";
+	s->qemu = v;
 	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
 	if (vm_accel_parse(v, &s->accel))
 		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
@@ -462,6 +462,16 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		die("%s", err);
 	if (access(s->im.kernel, R_OK) < 0)
 		die_errno("kernel %s recorded in %s", s->im.kernel, s->image);
+	/* the image's architecture decides qemu's; QEMU_BIN still overrides it */
+	if (!s->qemu)
+		s->qemu = s->im.arch->qemu;
+	if (s->accel == ACCEL_KVM && arch_foreign(s->im.arch)) {
+		char buf[128];
+
+		die("%s: kvm: the image %s is for %s, this host is %s; KVM runs only the host's "
+		    "architecture (use tcg or auto)", vm_src_str(&s->accel_src, buf, sizeof(buf)),
+		    s->image, s->im.arch->name, arch_host()->name);
+	}
 
 	resolve_machine(s, o, c);
 	resolve_disks(s, o, c);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "conf.h"
 #include "netaddr.h"
 #include "strv.h"
@@ -63,6 +64,7 @@ void vm_opts_free(struct vm_opts *o);
 struct vm_image {
 	char *path;
 	char *profile;
+	const struct arch *arch;	/* ARCH the image was cut for */
 	char *kernel;
 	char *release;
 	unsigned int cpus;	/* 0: not stated */

@@ -104,14 +104,14 @@ expect_rc "--dry-run" 0 $?
 check "  shows make tinyconfig with O= and ARCH=x86_64" \
 	has "+ make -C $src ARCH=x86_64 O=$T/obj -s tinyconfig"
 check "  merges base then the profile's fragment" \
-	grep -qE "merge_config.sh -m \.config $TOP/kernel/base.config /[^ ]*/rapido-kconfig\.[^ /]*/fstests_local\.config\$" "$T/out"
+	grep -qE "merge_config.sh -m \.config $TOP/kernel/base.config $TOP/kernel/x86_64.config /[^ ]*/rapido-kconfig\.[^ /]*/fstests_local\.config\$" "$T/out"
 check "  then olddefconfig" has "O=$T/obj -s olddefconfig"
 "$KC" --help > "$T/out" 2>&1
 expect_rc "--help" 0 $?
 check "  lists the profiles" grep -q "Profiles: .*fstests_local.* net " "$T/out"
 (cd "$TOP" && make -s kernel-config KERNEL_SRC="$src" BASE=keep PROFILES=simple) > "$T/out" 2>&1
 check "make kernel-config passes KERNEL_SRC, BASE and PROFILES" \
-	grep -qE "merge_config.sh -m \.config $TOP/kernel/base.config /[^ ]*/simple\.config\$" "$T/out"
+	grep -qE "merge_config.sh -m \.config $TOP/kernel/base.config $TOP/kernel/x86_64.config /[^ ]*/simple\.config\$" "$T/out"
 
 # a profile's fragment: its #@ kconfig lines and its includes', each group
 # under the line it comes from; bare is built in, =n is "is not set"

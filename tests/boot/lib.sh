@@ -93,3 +93,15 @@ done_testing() {
 	echo "1..$n"
 	[ $fails -eq 0 ]
 }
+# need_arm64: the arm64 guests' set-up (make deps ARCHES=arm64, as CI does)
+# or skip with what is missing; exports SYSROOT
+need_arm64() {
+	SYSROOT=${SYSROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/rapido/arm64/sysroot}
+	export SYSROOT
+	local need
+	for need in "$TOP/build/arm64/rapido-init" "$SYSROOT/.rapido-packages"; do
+		[ -e "$need" ] || { echo "# SKIP $need is missing (make deps ARCHES=arm64; make ARCHES=arm64)"; exit 77; }
+	done
+	command -v qemu-system-aarch64 > /dev/null ||
+		{ echo "# SKIP qemu-system-aarch64 is missing (make deps ARCHES=arm64)"; exit 77; }
+}

@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 
 	init_run_autorun(cl.batch, &rec);
 	init_kill_all();
-	init_report_status(cl.nonce, &rec);
+	init_report_status(&cl, &rec);
 	sync();
 	reboot(RB_POWER_OFF);
 	/* only reached if reboot() failed; PID 1 must not exit */

@@ -40,6 +40,8 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 				cl->shares = 0;
 		} else if (!strcmp(w, "rapido.results=1")) {
 			cl->results = 1;
+		} else if (!strncmp(w, "rapido.status=", 14)) {
+			snprintf(cl->status_port, sizeof(cl->status_port), "%s", w + 14);
 		} else if (!strncmp(w, "rapido.shard=", 13)) {
 			snprintf(cl->shard, sizeof(cl->shard), "%s", w + 13);
 		} else if (!strncmp(w, "rapido.nonce=", 13)) {
