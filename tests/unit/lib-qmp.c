@@ -171,14 +171,18 @@ static void session(void)
 	TAP_EQ_INT(served(pid), 0, "the monitor read qmp_capabilities and each command in order");
 }
 
-/* A handshake that fails: rc, and the message naming the socket. */
-static void bad_handshake(const struct step *steps, size_t n, int hold, int want_rc,
-			  const char *want_msg, const char *name)
+/*
+ * A handshake that fails: rc, and the message naming the socket. timeout_ms
+ * is short where the test waits it out, long where an answer is due (a
+ * loaded machine may be slow to run the monitor).
+ */
+static void bad_handshake(const struct step *steps, size_t n, int hold, int timeout_ms,
+			  int want_rc, const char *want_msg, const char *name)
 {
 	struct qmp q;
 	char *err, *want = xasprintf("%s: %s", sock, want_msg);
 	pid_t pid = serve(steps, n, hold);
-	int rc = qmp_connect_timeout(&q, sock, 300, &err);
+	int rc = qmp_connect_timeout(&q, sock, timeout_ms, &err);
 
 	TAP_EQ_INT(rc, want_rc, "%s", name);
 	TAP_EQ_STR(err, want, "  %s: message", name);
@@ -207,16 +211,16 @@ static void handshakes(void)
 	char *err, *want, *longpath;
 	int fd, rc;
 
-	bad_handshake(silent, 1, 1, -ETIMEDOUT, "connected, but no QMP greeting within 300 ms",
+	bad_handshake(silent, 1, 1, 1000, -ETIMEDOUT, "connected, but no QMP greeting within 1000 ms",
 		      "no greeting in time");
-	bad_handshake(silent, 1, 0, -ECONNRESET, "closed before the QMP greeting",
+	bad_handshake(silent, 1, 0, 10000, -ECONNRESET, "closed before the QMP greeting",
 		      "hung up before the greeting");
-	bad_handshake(not_qmp, 1, 1, -EPROTO, "no QMP greeting (SSH-2.0-OpenSSH_9.2)",
+	bad_handshake(not_qmp, 1, 1, 10000, -EPROTO, "no QMP greeting (SSH-2.0-OpenSSH_9.2)",
 		      "something else than QMP");
-	bad_handshake(refused, 2, 1, -EPROTO,
+	bad_handshake(refused, 2, 1, 10000, -EPROTO,
 		      "qmp_capabilities: Capabilities negotiation is already complete",
 		      "qmp_capabilities refused");
-	bad_handshake(no_answer, 2, 1, -ETIMEDOUT, "no answer to qmp_capabilities within 300 ms",
+	bad_handshake(no_answer, 2, 1, 1000, -ETIMEDOUT, "no answer to qmp_capabilities within 1000 ms",
 		      "qmp_capabilities unanswered");
 
 	/* no qemu: no socket, or a socket nobody listens on */
