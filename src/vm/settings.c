@@ -238,11 +238,14 @@ static void prefix_or_die(const struct conf *c, const char *key, const char *def
 /* VM<n>_IP or VM<n>_IP<m>: 0 and the numbers, or -1 */
 static int ip_key(const char *key, unsigned int *vm, unsigned int *nic)
 {
-	size_t digits = strspn(key + 2, "0123456789");
+	size_t digits;
 	char num[16];
 
-	if (strncmp(key, "VM", 2) || !digits || digits >= sizeof(num) ||
-	    strncmp(key + 2 + digits, "_IP", 3))
+	/* "VM" first: a shorter name (the environment's "_") has no key + 2 */
+	if (strncmp(key, "VM", 2))
+		return -1;
+	digits = strspn(key + 2, "0123456789");
+	if (!digits || digits >= sizeof(num) || strncmp(key + 2 + digits, "_IP", 3))
 		return -1;
 	memcpy(num, key + 2, digits);
 	num[digits] = '\0';

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-src-config.sh: host/kernel-config's checks, without a kernel
+# kernel-config.sh: host/kernel-config's checks, without a kernel
 # source: a fake tree (a few Kconfig entries and a .config) checked with
 # --check against fragments names every requested symbol that did not
 # survive, with the value asked and got, what it depends on and what
@@ -8,7 +8,7 @@
 # a profile's fragment from its #@ kconfig lines and its includes'); bad
 # arguments get a clear error. tests/slow/kernel-src.sh runs the whole
 # thing (make tinyconfig, merge, olddefconfig) on a real tree.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../boot/lib.sh"
 
 KC=$TOP/host/kernel-config
 src=$T/linux
