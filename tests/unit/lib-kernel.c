@@ -12,6 +12,7 @@
 
 #include "conf.h"
 #include "err.h"
+#include "arch.h"
 #include "kernel.h"
 #include "tap.h"
 
@@ -70,7 +71,7 @@ static int locate(const char *conftext, const char *boot, const char *mods,
 	int rc;
 
 	load(&c, conftext);
-	rc = kernel_locate(&c, b, m, k, err);
+	rc = kernel_locate(&c, arch_host(), b, m, k, err);
 	if (!*err)
 		*err = xstrdup("");
 	conf_free(&c);
@@ -235,13 +236,13 @@ static void src_tree(void)
 
 	put("unbuilt/Makefile", "");
 	conf = xasprintf("KERNEL_SRC=%s/unbuilt\n", dir);
-	want = xasprintf("rapido.conf:1: KERNEL_SRC=%s/unbuilt is not built: "
+	want = xasprintf("rapido.conf:1: KERNEL_SRC=%s/unbuilt is not built for amd64: "
 			 "%s/unbuilt/arch/x86/boot/bzImage is missing (run make in the tree)", dir, dir);
 	expect_err(conf, "boot", "mods", -ENOENT, want, "KERNEL_SRC without bzImage");
 	free(want);
 
 	put("unbuilt/arch/x86/boot/bzImage", "kernel");
-	want = xasprintf("rapido.conf:1: KERNEL_SRC=%s/unbuilt is not built: "
+	want = xasprintf("rapido.conf:1: KERNEL_SRC=%s/unbuilt is not built for amd64: "
 			 "%s/unbuilt/include/config/kernel.release: No such file or directory", dir, dir);
 	expect_err(conf, "boot", "mods", -ENOENT, want, "KERNEL_SRC without kernel.release");
 	free(want);
