@@ -130,6 +130,7 @@ int cmd_vm(int argc, char **argv)
 {
 	struct vm_opts o = { 0 };
 	struct vm_image im;
+	struct vm_initrd ird;
 	struct vm_launch l = { 0 };
 	struct conf c;
 	struct strv kparams = STRV_INIT, extra = STRV_INIT, qargv = STRV_INIT;
@@ -215,7 +216,12 @@ int cmd_vm(int argc, char **argv)
 	strv_free(&extra);
 	extra = extra_net;
 	l.kernel = im.kernel;
-	l.initrd = image;
+	if (vm_initrd_prepare(image, o.dry_run, &ird, &err))
+		die("%s", err);
+	if (ird.needs_cache)
+		warn("%s takes its layers from ./cut's cache: qemu alone cannot boot it "
+		     "(./cut --standalone writes one that it can)", image);
+	l.initrd = ird.path;
 	l.batch = o.batch;
 	l.console_log = log;
 	l.status_path = status_path;
@@ -250,6 +256,7 @@ int cmd_vm(int argc, char **argv)
 	free(mpath);
 	strv_free(&o.extra);
 	vm_image_free(&im);
+	vm_initrd_free(&ird);
 	conf_free(&c);
 	free(image);
 	free(state);

@@ -74,6 +74,15 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o);
 int vm_image_read(const char *path, struct vm_image *im, char **err);
 void vm_image_free(struct vm_image *im);
 
+/* initrd.c: what qemu gets as -initrd for an image (assembled from ./cut's cache if need be). */
+struct vm_initrd {
+	char *path;		/* the image, or /proc/self/fd/N of an assembled memfd */
+	int fd;			/* the memfd (inherited by qemu), or -1 */
+	int needs_cache;	/* dry run of a cached image: path alone does not boot */
+};
+int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, char **err);
+void vm_initrd_free(struct vm_initrd *ird);
+
 /* qemu.c */
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
 /* A value for a qemu option list, with ',' doubled (malloc'd). */

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * layers.h: an image made of cached layers. The head archive of such an
+ * image holds rapido/layers, naming each layer (kind, size, XXH64, path);
+ * the image file is either head + tail, whose layers ./vm splices in from
+ * the cache, or head + layers + tail (standalone), the same bytes.
+ */
+#ifndef RAPIDO_LAYERS_H
+#define RAPIDO_LAYERS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define IMG_LAYERS_NAME "rapido/layers"
+
+struct img_layer {
+	char *kind;	/* modules, bins, tree */
+	uint64_t size;
+	uint64_t xxh;	/* XXH64 of the layer's bytes */
+	char *path;	/* the cache file */
+};
+
+struct img_layers {
+	struct img_layer *v;
+	size_t n;
+	uint64_t tail;	/* bytes of the tail archive, at the end of the image */
+};
+
+enum img_form {
+	IMG_PLAIN,	/* no rapido/layers: one file, boot it as it is */
+	IMG_CACHED,	/* head + tail: the layers come from the cache */
+	IMG_STANDALONE,	/* head + layers + tail */
+};
+
+void img_layers_add(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
+		    const char *path);
+/* rapido/layers text (malloc'd). */
+char *img_layers_format(const struct img_layers *l);
+/* Returns 0 or -EINVAL with *err (malloc'd) naming the bad line. */
+int img_layers_parse(const char *text, struct img_layers *l, char **err);
+void img_layers_free(struct img_layers *l);
+
+/*
+ * Which form the image open on fd has; for a layered image also its
+ * layers and the length of its head. -EINVAL with *err when the size fits
+ * neither form (a truncated copy), or the head cannot be read.
+ */
+int img_probe(int fd, const char *path, struct img_layers *l, off_t *head_len,
+	      enum img_form *form, char **err);
+
+/*
+ * Append a layer file to out, checking its size and XXH64 on the way.
+ * Returns 0, -ENOENT (gone), -EBADMSG (size or checksum differ), or -errno.
+ */
+int img_layer_copy(const struct img_layer *ly, int out);
+
+/*
+ * Write the whole image (head, layers, tail) of the IMG_CACHED image open
+ * on fd to out. A layer that fails its checksum is removed from the cache
+ * (so the next ./cut rebuilds it). Returns 0 or -errno with *err.
+ */
+int img_assemble(int fd, const char *path, const struct img_layers *l, off_t head_len, int out,
+		 char **err);
+
+/* The cache's record of a layer file: KEY.cpio -> KEY.meta (malloc'd). */
+char *img_layer_meta_path(const char *layer_path);
+/* Remove a layer and its record from the cache. 0 or -errno. */
+int img_layer_discard(const char *layer_path);
+
+#endif
