@@ -22,6 +22,8 @@ struct cut_opts {
 	int dry_run;
 	int verbose;
 	int ignore_kconfig;
+	int no_cache;		/* --no-cache: neither read nor write the layer cache */
+	int standalone;		/* --standalone: the layers go into the image file */
 };
 
 /* Everything resolved before dracut runs. */
@@ -42,12 +44,19 @@ struct cut_plan {
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);
 
-/* image.c: write rapido's own archive (metadata, env, autorun scripts) to fd. */
-int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);
+/*
+ * image.c: rapido's own archives. The head (rapido/vm.conf for ./vm, and
+ * rapido/layers, the text naming the layers) starts the image; the tail
+ * (env, modules to load, autorun scripts, extras, /init and the helpers)
+ * ends it, after the layers, so its files win.
+ */
+int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **err);
+int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);
 
-/* dracut.c: the dracut command line for the plan, writing to out. */
+/* dracut.c: the dracut command line for the plan, writing to out (see layer.h). */
+enum cut_dracut_part { DRACUT_ALL, DRACUT_MODULES, DRACUT_BINS };
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
-		     struct strv *argv);
+		     enum cut_dracut_part part, const struct strv *libs, struct strv *argv);
 
 /* list.c: ./cut --list */
 int cut_list(void);

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * build.c: a cut as layers (docs/CACHE.md): the trees, then dracut's
+ * modules and bins layers, each found in the cache or built (one dracut
+ * run for whatever is missing), then the image: head + tail naming the
+ * cached layers, or head + layers + tail when standalone. Everything is
+ * written in a work directory next to the image and renamed into place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "err.h"
+#include "io.h"
+#include "layer.h"
+#include "layers.h"
+#include "run.h"
+
+enum { L_MODULES, L_BINS };
+
+static char *work;	/* IMAGE.cut-XXXXXX */
+
+static void work_create(const char *output)
+{
+	char *copy = xstrdup(output), *dir = dirname(copy);
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", dir);
+	work = xasprintf("%s.cut-XXXXXX", output);
+	if (!mkdtemp(work))
+		die_errno("cannot create a work directory next to %s", output);
+	cut_tmp_add(work);	/* first in, last removed: after the files in it */
+	free(copy);
+}
+
+static char *work_file(const char *what, int *fd)
+{
+	char *path = xasprintf("%s/%s.XXXXXX", work, what);
+
+	*fd = mkostemp(path, O_CLOEXEC);
+	if (*fd < 0)
+		die_errno("cannot create a file in %s", work);
+	cut_tmp_add(path);
+	return path;
+}
+
+static void dracut_log_tail(const char *log)
+{
+	char *text;
+
+	if (read_file(log, &text, NULL))
+		return;
+	fprintf(stderr, "---- dracut output ----\n%s---- end of dracut output ----\n", text);
+	free(text);
+}
+
+static void run_dracut(const struct cut_opts *o, struct strv *argv)
+{
+	int logfd = -1, status;
+	char *log = NULL;
+
+	if (!o->verbose)
+		log = work_file("dracut-log", &logfd);
+	status = run_wait(strv_argv(argv), logfd);
+	if (status < 0)
+		die_err(status, "cannot run %s", argv->v[0]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (log)
+			dracut_log_tail(log);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			die("%s could not be run (is dracut-core installed? make deps)", argv->v[0]);
+		die("dracut failed (%s %d); no image written",
+		    WIFEXITED(status) ? "exit status" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	}
+	if (logfd >= 0)
+		close(logfd);
+	free(log);
+}
+
+struct split_ctx {
+	const struct cut_plan *p;
+	int want[2];
+	FILE *deps[2];
+};
+
+static int under(const char *name, const char *dir)
+{
+	size_t l = strlen(dir);
+
+	return !strncmp(name, dir, l) && (name[l] == '/' || !name[l]);
+}
+
+static int is_module_path(const char *name)
+{
+	return under(name, "usr/lib/modules") || under(name, "lib/modules") ||
+	       under(name, "usr/lib/firmware") || under(name, "lib/firmware");
+}
+
+/* Where an image file came from on the host (modules: the kernel's module directory). */
+static char *host_path(const struct cut_plan *p, const char *name)
+{
+	const char *rel = NULL;
+
+	if (p->kern.moddir) {
+		const char *r = p->kern.release;
+		size_t rl = strlen(r);
+
+		if (!strncmp(name, "usr/lib/modules/", 16) && !strncmp(name + 16, r, rl) &&
+		    name[16 + rl] == '/')
+			rel = name + 16 + rl;
+		else if (!strncmp(name, "lib/modules/", 12) && !strncmp(name + 12, r, rl) &&
+			 name[12 + rl] == '/')
+			rel = name + 12 + rl;
+	}
+	return rel ? xasprintf("%s%s", p->kern.moddir, rel) : xasprintf("/%s", name);
+}
+
+static int route(const char *name, mode_t mode, void *arg)
+{
+	struct split_ctx *s = arg;
+	int to = is_module_path(name) ? L_MODULES : L_BINS;
+
+	/* dracut's record of its own command line: the only bytes a split run changes */
+	if (!strcmp(name, "usr/lib/dracut/build-parameter.txt") || !s->want[to])
+		return -1;
+	if (S_ISREG(mode) || S_ISLNK(mode)) {
+		char *host = host_path(s->p, name);
+
+		cut_dep_note(s->deps[to], host);
+		free(host);
+	}
+	return to;
+}
+
+static int space_error(int rc)
+{
+	return rc == -ENOSPC || rc == -EDQUOT || rc == -EROFS || rc == -EACCES || rc == -EPERM ||
+	       rc == -EFBIG;
+}
+
+/* Split dracut's archive into the wanted layers, in the cache if it takes them. */
+static void split_layers(const struct cut_plan *p, struct cut_cache *c, const char *raw,
+			 const int need[2], struct cut_layer ly[2])
+{
+	static struct cpio_writer w[2];
+	struct xxh64 x[2];
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct split_ctx s = { .p = p };
+		char *tmp[2] = { NULL, NULL }, *dtext[2] = { NULL, NULL }, *bad;
+		size_t dlen[2];
+		int fd[2] = { -1, -1 }, in, rc, werr = 0, failed = 0;
+
+		for (int i = 0; i < 2; i++) {
+			if (!need[i])
+				continue;
+			s.want[i] = 1;
+			if (attempt == 0 && c->dir && ly[i].key_lock >= 0) {
+				fd[i] = cut_cache_tmp(c, &tmp[i]);
+				if (fd[i] < 0) {
+					cut_cache_give_up(c, fd[i], "cannot take a new layer");
+					failed = 1;
+				}
+			}
+			if (fd[i] < 0)
+				tmp[i] = work_file(ly[i].kind, &fd[i]);
+			cpio_init(&w[i], fd[i]);
+			xxh64_init(&x[i], 0);
+			w[i].hash = &x[i];
+			s.deps[i] = open_memstream(&dtext[i], &dlen[i]);
+			if (!s.deps[i])
+				die_errno("open_memstream");
+		}
+		in = open(raw, O_RDONLY | O_CLOEXEC);
+		if (in < 0)
+			die_errno("%s", raw);
+		rc = cpio_split(in, w, route, &s, &bad);
+		close(in);
+		if (rc == -EMLINK)
+			die("dracut's archive %s holds a hard link (%s), which cannot be split into layers",
+			    raw, bad);
+		if (rc)
+			die_err(rc, "reading dracut's archive %s", raw);
+		for (int i = 0; i < 2; i++) {
+			if (!need[i])
+				continue;
+			rc = cpio_finish(&w[i]);
+			if (close(fd[i]) < 0 && !rc)
+				rc = -errno;
+			if (rc && !werr)
+				werr = rc;
+			fclose(s.deps[i]);
+		}
+		if (werr && attempt == 0 && space_error(werr) && c->dir && !failed &&
+		    strncmp(tmp[need[0] ? 0 : 1], work, strlen(work))) {
+			cut_cache_give_up(c, werr, "cannot take a new layer");
+			for (int i = 0; i < 2; i++) {
+				if (tmp[i]) {
+					unlink(tmp[i]);
+					cut_tmp_forget(tmp[i]);
+				}
+				free(tmp[i]);
+				free(dtext[i]);
+				cut_cache_unlock_key(&ly[i]);
+			}
+			continue;
+		}
+		if (werr)
+			die_err(werr, "writing a layer in %s", tmp[need[0] ? 0 : 1]);
+		for (int i = 0; i < 2; i++) {
+			struct stat st;
+
+			if (!need[i])
+				continue;
+			if (stat(tmp[i], &st) < 0)
+				die_errno("%s", tmp[i]);
+			ly[i].size = (uint64_t)st.st_size;
+			ly[i].xxh = xxh64_digest(&x[i]);
+			ly[i].deps = dtext[i];
+			free(ly[i].path);
+			ly[i].path = tmp[i];
+			if (c->dir && strncmp(tmp[i], work, strlen(work))) {
+				rc = cut_cache_insert(c, &ly[i], tmp[i]);
+				if (rc)
+					cut_cache_give_up(c, rc, "cannot record a new layer");
+			}
+		}
+		return;
+	}
+}
+
+/* Find or build the modules and bins layers; exists[i]: the image has that layer. */
+static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, struct cut_cache *c,
+			  const struct strv *libs, const int exists[2], struct cut_layer ly[2],
+			  const char *state[2])
+{
+	int need[2] = { 0, 0 }, order[2] = { L_MODULES, L_BINS };
+	enum cut_dracut_part part;
+	struct strv argv = STRV_INIT;
+	char *raw;
+	int fd;
+
+	for (int i = 0; i < 2; i++) {
+		if (!exists[i])
+			continue;
+		state[i] = "cached";
+		need[i] = !cut_cache_lookup(c, &ly[i]);
+	}
+	if (!need[0] && !need[1])
+		return;
+	/* one key at a time in key order: two cuts never wait on each other in a circle */
+	if (strcmp(ly[0].key, ly[1].key) > 0) {
+		order[0] = L_BINS;
+		order[1] = L_MODULES;
+	}
+	for (int k = 0; k < 2 && c->dir; k++) {
+		int i = order[k];
+
+		if (need[i] && !cut_cache_lock_key(c, &ly[i]) && cut_cache_lookup(c, &ly[i])) {
+			need[i] = 0;	/* a parallel cut built it while we waited */
+			cut_cache_unlock_key(&ly[i]);
+		}
+	}
+	if (!need[0] && !need[1])
+		return;
+	part = need[0] && need[1] ? DRACUT_ALL : need[0] ? DRACUT_MODULES : DRACUT_BINS;
+	raw = work_file("dracut", &fd);
+	close(fd);
+	cut_dracut_argv(o, p, raw, part, libs, &argv);
+	run_dracut(o, &argv);
+	split_layers(p, c, raw, need, ly);
+	unlink(raw);
+	cut_tmp_forget(raw);
+	for (int i = 0; i < 2; i++) {
+		if (need[i])
+			state[i] = "built";
+		cut_cache_unlock_key(&ly[i]);
+	}
+	strv_free(&argv);
+	free(raw);
+}
+
+static int copy_fd(int out, int in, uint64_t len)
+{
+	off_t off = 0;
+
+	while (len) {
+		ssize_t n = sendfile(out, in, &off, len > (1 << 30) ? (1 << 30) : len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+static void write_image(const struct cut_opts *o, const struct cut_plan *p, struct cut_layer *v,
+			size_t n, int standalone)
+{
+	struct img_layers l = { 0 };
+	int tail = memfd_create("rapido-tail", MFD_CLOEXEC), fd, rc;
+	char *err, *text, *tmp;
+	off_t tail_len;
+
+	if (tail < 0)
+		die_errno("memfd_create");
+	if (cut_write_tail(o, p, tail, &err))
+		die("%s", err);
+	tail_len = lseek(tail, 0, SEEK_END);
+	if (tail_len < 0)
+		die_errno("memfd");
+	for (size_t i = 0; i < n; i++)
+		img_layers_add(&l, v[i].kind, v[i].size, v[i].xxh, v[i].path);
+	l.tail = (uint64_t)tail_len;
+	text = img_layers_format(&l);
+
+	tmp = work_file("image", &fd);
+	if (cut_write_head(p, text, fd, &err))
+		die("%s: %s", tmp, err);
+	for (size_t i = 0; standalone && i < l.n; i++) {
+		rc = img_layer_copy(&l.v[i], fd);
+		if (rc == -EBADMSG)
+			die("%s layer %s changed while this cut used it; cut again", l.v[i].kind,
+			    l.v[i].path);
+		if (rc)
+			die_err(rc, "copying %s layer %s into %s", l.v[i].kind, l.v[i].path, tmp);
+	}
+	rc = copy_fd(fd, tail, (uint64_t)tail_len);
+	if (rc)
+		die_err(rc, "writing %s", tmp);
+	if (fchmod(fd, 0644) < 0)
+		die_errno("chmod %s", tmp);
+	if (close(fd) < 0)
+		die_errno("writing %s", tmp);
+	if (rename(tmp, p->output) < 0)
+		die_errno("rename %s to %s", tmp, p->output);
+	cut_tmp_forget(tmp);
+	close(tail);
+	free(tmp);
+	free(text);
+	img_layers_free(&l);
+}
+
+void cut_build(const struct cut_opts *o, struct cut_plan *p)
+{
+	struct cut_cache c;
+	struct cut_layer dl[2] = { { .key_lock = -1 }, { .key_lock = -1 } }, *v;
+	size_t ntrees = p->includes.n / 2, n = 0;
+	const char *state[2] = { NULL, NULL };
+	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
+	struct strv libs = STRV_INIT;
+	char *err;
+
+	cut_cache_open(&c, &p->conf, o->no_cache);
+	work_create(p->output);
+	v = xcalloc(ntrees + 2, sizeof(*v));
+
+	/* trees first: the libraries their programs need belong to the bins layer */
+	for (size_t i = 0; i < ntrees; i++) {
+		struct cut_layer *t = &v[2 + i];
+
+		t->key_lock = -1;
+		if (cut_tree_layer(&c, p->includes.v[2 * i], p->includes.v[2 * i + 1], work, t, &err))
+			die("%s", err);
+		for (size_t k = 0; k < t->libs.n; k++)
+			if (!strv_contains(&libs, t->libs.v[k]))
+				strv_push(&libs, t->libs.v[k]);
+	}
+	strv_sort(&libs);
+	if (exists[L_MODULES])
+		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
+	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
+	dracut_layers(o, p, &c, &libs, exists, dl, state);
+
+	/* image order: modules, bins, trees; the tail (helpers, scripts) after them all */
+	for (int i = 0; i < 2; i++)
+		if (exists[i])
+			v[n++] = dl[i];
+	for (size_t i = 0; i < ntrees; i++)
+		v[n++] = v[2 + i];
+	standalone = o->standalone || !c.dir;
+	for (size_t i = 0; i < n; i++)
+		standalone |= !v[i].cached;
+	write_image(o, p, v, n, standalone);
+
+	printf("%s: profile %s, kernel %s", p->output, p->prof.name, p->kern.release);
+	if (o->verbose || standalone)
+		printf(" (%s)", standalone ? "standalone" : "layers in the cache");
+	printf("\n");
+	if (o->verbose) {
+		for (int i = 0; i < 2; i++)
+			if (exists[i])
+				printf("  %-8s %s %s\n", dl[i].kind, state[i], dl[i].path);
+		for (size_t i = 0; i < ntrees; i++)
+			printf("  %-8s %s\n", "tree", v[2 + i].desc);
+	}
+	cut_cache_close(&c);
+	cut_tmp_cleanup();
+	for (size_t i = 0; i < n; i++)
+		cut_layer_free(&v[i]);
+	free(v);
+	strv_free(&libs);
+	free(work);
+	work = NULL;
+}
