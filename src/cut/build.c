@@ -309,7 +309,7 @@ static int copy_fd(int out, int in, uint64_t len)
 }
 
 static void write_image(const struct cut_opts *o, const struct cut_plan *p, struct cut_layer *v,
-			size_t n, int standalone)
+			size_t n, const char *cache_dir)
 {
 	struct img_layers l = { 0 };
 	int tail = memfd_create("rapido-tail", MFD_CLOEXEC), fd, rc;
@@ -324,14 +324,14 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	if (tail_len < 0)
 		die_errno("memfd");
 	for (size_t i = 0; i < n; i++)
-		img_layers_add(&l, v[i].kind, v[i].size, v[i].xxh, v[i].path);
+		img_layers_add(&l, v[i].kind, v[i].size, v[i].xxh, v[i].key, v[i].path);
 	l.tail = (uint64_t)tail_len;
 	text = img_layers_format(&l);
 
 	tmp = work_file("image", &fd);
 	if (cut_write_head(p, text, fd, &err))
 		die("%s: %s", tmp, err);
-	for (size_t i = 0; standalone && i < l.n; i++) {
+	for (size_t i = 0; !cache_dir && i < l.n; i++) {
 		rc = img_layer_copy(&l.v[i], fd);
 		if (rc == -EBADMSG)
 			die("%s layer %s changed while this cut used it; cut again", l.v[i].kind,
@@ -340,6 +340,8 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 			die_err(rc, "copying %s layer %s into %s", l.v[i].kind, l.v[i].path, tmp);
 	}
 	rc = copy_fd(fd, tail, (uint64_t)tail_len);
+	if (!rc && cache_dir)
+		rc = img_write_locator(fd, cache_dir);
 	if (rc)
 		die_err(rc, "writing %s", tmp);
 	if (fchmod(fd, 0644) < 0)
@@ -395,7 +397,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p)
 	standalone = o->standalone || !c.dir;
 	for (size_t i = 0; i < n; i++)
 		standalone |= !v[i].cached;
-	write_image(o, p, v, n, standalone);
+	write_image(o, p, v, n, standalone ? NULL : c.dir);
 
 	printf("%s: profile %s, kernel %s", p->output, p->prof.name, p->kern.release);
 	if (o->verbose || standalone)

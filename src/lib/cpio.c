@@ -198,7 +198,13 @@ static int pread_entry(int fd, off_t off, unsigned long f[13], char **name, off_
 
 int cpio_find(int fd, const char *name, unsigned int max_entries, char **data, size_t *len)
 {
-	off_t off = 0;
+	return cpio_find_at(fd, 0, name, max_entries, data, len);
+}
+
+int cpio_find_at(int fd, off_t start, const char *name, unsigned int max_entries, char **data,
+		 size_t *len)
+{
+	off_t off = start;
 
 	for (unsigned int i = 0; i < max_entries; i++) {
 		unsigned long f[13];

@@ -53,6 +53,9 @@ int cpio_finish(struct cpio_writer *w);
  * max_entries entries so a huge image is never read whole.
  */
 int cpio_find(int fd, const char *name, unsigned int max_entries, char **data, size_t *len);
+/* The same in the archive that starts at offset start. */
+int cpio_find_at(int fd, off_t start, const char *name, unsigned int max_entries, char **data,
+		 size_t *len);
 
 /*
  * The end of the archive that starts at offset start in fd: just past its

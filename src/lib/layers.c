@@ -16,13 +16,14 @@
 #include "layers.h"
 
 void img_layers_add(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
-		    const char *path)
+		    const char *key, const char *path)
 {
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n].kind = xstrdup(kind);
 	l->v[l->n].size = size;
 	l->v[l->n].xxh = xxh;
-	l->v[l->n].path = xstrdup(path);
+	l->v[l->n].key = xstrdup(key);
+	l->v[l->n].path = path ? xstrdup(path) : NULL;
 	l->n++;
 }
 
@@ -37,7 +38,7 @@ char *img_layers_format(const struct img_layers *l)
 	fprintf(f, "# written by ./cut: ./vm puts these cached layers after this archive, in order\n");
 	for (size_t i = 0; i < l->n; i++)
 		fprintf(f, "layer %s %" PRIu64 " %016" PRIx64 " %s\n", l->v[i].kind, l->v[i].size,
-			l->v[i].xxh, l->v[i].path);
+			l->v[i].xxh, l->v[i].key);
 	fprintf(f, "tail %" PRIu64 "\n", l->tail);
 	if (fclose(f))
 		die_errno("open_memstream");
@@ -52,19 +53,19 @@ int img_layers_parse(const char *text, struct img_layers *l, char **err)
 	memset(l, 0, sizeof(*l));
 	*err = NULL;
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char kind[32], hex[17], *end;
+		char kind[32], hex[17], key[65], *end;
 		unsigned long long size;
 		int n = 0;
 
 		lineno++;
 		if (line[0] == '#')
 			continue;
-		if (sscanf(line, "layer %31s %llu %16s %n", kind, &size, hex, &n) == 3 && n &&
-		    line[n] == '/' && strlen(hex) == 16) {
+		if (sscanf(line, "layer %31s %llu %16s %64[0-9a-f]%n", kind, &size, hex, key, &n) == 4 &&
+		    !line[n] && strlen(hex) == 16 && strlen(key) == 64) {
 			uint64_t x = strtoull(hex, &end, 16);
 
 			if (!*end) {
-				img_layers_add(l, kind, size, x, line + n);
+				img_layers_add(l, kind, size, x, key, NULL);
 				continue;
 			}
 		} else if (sscanf(line, "tail %llu%n", &size, &n) == 1 && !line[n]) {
@@ -72,7 +73,7 @@ int img_layers_parse(const char *text, struct img_layers *l, char **err)
 			have_tail = 1;
 			continue;
 		}
-		*err = xasprintf("%s line %d: expected 'layer KIND SIZE XXH64 /PATH' or 'tail SIZE', "
+		*err = xasprintf("%s line %d: expected 'layer KIND SIZE XXH64 KEY' or 'tail SIZE', "
 				 "got '%s'", IMG_LAYERS_NAME, lineno, line);
 		break;
 	}
@@ -90,10 +91,45 @@ void img_layers_free(struct img_layers *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].kind);
+		free(l->v[i].key);
 		free(l->v[i].path);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The locator at off must end the file and name the cache: fills the layers' paths. */
+static int locate(int fd, off_t off, off_t size, struct img_layers *l)
+{
+	char *dir, *nl;
+	off_t end;
+	int rc = cpio_archive_end(fd, off, 8, &end);
+
+	if (rc || end != size)
+		return -EINVAL;
+	rc = cpio_find_at(fd, off, IMG_CACHE_NAME, 8, &dir, NULL);
+	if (rc)
+		return rc;
+	nl = strchr(dir, '\n');
+	if (nl)
+		*nl = '\0';
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		l->v[i].path = xasprintf("%s/layers/%s.cpio", dir, l->v[i].key);
+	}
+	free(dir);
+	return 0;
+}
+
+int img_write_locator(int fd, const char *cache_dir)
+{
+	static struct cpio_writer w;
+	char *text = xasprintf("%s\n", cache_dir);
+
+	cpio_init(&w, fd);
+	cpio_add_file(&w, IMG_CACHE_NAME, 0644, text, strlen(text));
+	free(text);
+	return cpio_finish(&w);
 }
 
 int img_probe(int fd, const char *path, struct img_layers *l, off_t *head_len,
@@ -138,20 +174,20 @@ int img_probe(int fd, const char *path, struct img_layers *l, off_t *head_len,
 	}
 	for (size_t i = 0; i < l->n; i++)
 		sum += l->v[i].size;
-	if ((uint64_t)st.st_size == (uint64_t)*head_len + l->tail) {
-		*form = IMG_CACHED;
-	} else if ((uint64_t)st.st_size == (uint64_t)*head_len + sum + l->tail) {
+	if ((uint64_t)st.st_size == (uint64_t)*head_len + sum + l->tail) {
 		*form = IMG_STANDALONE;
-	} else {
-		*err = xasprintf("%s: %lld bytes, but its %s says %llu (layers in the cache) or %llu "
-				 "(standalone): a truncated or damaged copy; cut it again",
-				 path, (long long)st.st_size, IMG_LAYERS_NAME,
-				 (unsigned long long)(*head_len + (off_t)l->tail),
-				 (unsigned long long)(*head_len + (off_t)(sum + l->tail)));
-		img_layers_free(l);
-		return -EINVAL;
+		return 0;
 	}
-	return 0;
+	rc = locate(fd, (off_t)((uint64_t)*head_len + l->tail), st.st_size, l);
+	if (!rc) {
+		*form = IMG_CACHED;
+		return 0;
+	}
+	*err = xasprintf("%s: %lld bytes, which is neither head + layers + tail (%llu, standalone) "
+			 "nor head + tail + the cache's name: a truncated or damaged copy; cut it again",
+			 path, (long long)st.st_size, (unsigned long long)(*head_len + (off_t)(sum + l->tail)));
+	img_layers_free(l);
+	return -EINVAL;
 }
 
 /* Copy len bytes from in (at its offset) to out, hashing into x if set. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * layers.h: an image made of cached layers. The head archive of such an
- * image holds rapido/layers, naming each layer (kind, size, XXH64, path);
- * the image file is either head + tail, whose layers ./vm splices in from
- * the cache, or head + layers + tail (standalone), the same bytes.
+ * image holds rapido/layers, naming each layer (kind, size, XXH64, cache
+ * key). The image file is either head + layers + tail (standalone), or
+ * head + tail + a locator archive (rapido/cache: the cache directory), from
+ * which ./vm puts together the same head + layers + tail. The locator
+ * stays outside the assembled archive, so a cached image, a standalone one
+ * and one cut without the cache boot the very same bytes.
  */
 #ifndef RAPIDO_LAYERS_H
 #define RAPIDO_LAYERS_H
@@ -12,12 +15,14 @@
 #include <sys/types.h>
 
 #define IMG_LAYERS_NAME "rapido/layers"
+#define IMG_CACHE_NAME "rapido/cache"
 
 struct img_layer {
 	char *kind;	/* modules, bins, tree */
 	uint64_t size;
 	uint64_t xxh;	/* XXH64 of the layer's bytes */
-	char *path;	/* the cache file */
+	char *key;	/* its cache key: CACHE/layers/KEY.cpio */
+	char *path;	/* that file, once the cache is known (img_probe); else NULL */
 };
 
 struct img_layers {
@@ -28,12 +33,12 @@ struct img_layers {
 
 enum img_form {
 	IMG_PLAIN,	/* no rapido/layers: one file, boot it as it is */
-	IMG_CACHED,	/* head + tail: the layers come from the cache */
+	IMG_CACHED,	/* head + tail + locator: the layers come from the cache */
 	IMG_STANDALONE,	/* head + layers + tail */
 };
 
 void img_layers_add(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
-		    const char *path);
+		    const char *key, const char *path);
 /* rapido/layers text (malloc'd). */
 char *img_layers_format(const struct img_layers *l);
 /* Returns 0 or -EINVAL with *err (malloc'd) naming the bad line. */
@@ -42,11 +47,15 @@ void img_layers_free(struct img_layers *l);
 
 /*
  * Which form the image open on fd has; for a layered image also its
- * layers and the length of its head. -EINVAL with *err when the size fits
- * neither form (a truncated copy), or the head cannot be read.
+ * layers (with their paths in the cache the locator names) and the length
+ * of its head. -EINVAL with *err when the size fits neither form (a
+ * truncated copy), or the head cannot be read.
  */
 int img_probe(int fd, const char *path, struct img_layers *l, off_t *head_len,
 	      enum img_form *form, char **err);
+
+/* The locator archive ending a cached image: the cache directory. 0 or -errno. */
+int img_write_locator(int fd, const char *cache_dir);
 
 /*
  * Append a layer file to out, checking its size and XXH64 on the way.
