@@ -125,6 +125,20 @@ static char *host_path(const struct cut_plan *p, const char *name)
 	return rel ? xasprintf("%s%s", p->kern.moddir, rel) : xasprintf("/%s", name);
 }
 
+/*
+ * Files dracut makes in the image rather than copies (ldconfig's cache,
+ * depmod's indexes): their inputs are tracked, and the host's own copies
+ * change on every package install.
+ */
+static int generated(const char *name)
+{
+	const char *base = strrchr(name, '/');
+
+	if (!strcmp(name, "etc/ld.so.cache"))
+		return 1;
+	return base && !strncmp(base + 1, "modules.", 8) && is_module_path(name);
+}
+
 static int route(const char *name, mode_t mode, void *arg)
 {
 	struct split_ctx *s = arg;
@@ -133,7 +147,7 @@ static int route(const char *name, mode_t mode, void *arg)
 	/* dracut's record of its own command line: the only bytes a split run changes */
 	if (!strcmp(name, "usr/lib/dracut/build-parameter.txt") || !s->want[to])
 		return -1;
-	if (S_ISREG(mode) || S_ISLNK(mode)) {
+	if ((S_ISREG(mode) || S_ISLNK(mode)) && !generated(name)) {
 		char *host = host_path(s->p, name);
 
 		cut_dep_note(s->deps[to], host);
