@@ -240,6 +240,7 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 				die_errno("%s", tmp[i]);
 			ly[i].size = (uint64_t)st.st_size;
 			ly[i].xxh = xxh64_digest(&x[i]);
+			ly[i].built = 1;
 			ly[i].deps = dtext[i];
 			free(ly[i].path);
 			ly[i].path = tmp[i];
@@ -255,8 +256,7 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 
 /* Find or build the modules and bins layers; exists[i]: the image has that layer. */
 static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, struct cut_cache *c,
-			  const struct strv *libs, const int exists[2], struct cut_layer ly[2],
-			  const char *state[2])
+			  const struct strv *libs, const int exists[2], struct cut_layer ly[2])
 {
 	int need[2] = { 0, 0 }, order[2] = { L_MODULES, L_BINS };
 	enum cut_dracut_part part;
@@ -267,7 +267,6 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	for (int i = 0; i < 2; i++) {
 		if (!exists[i])
 			continue;
-		state[i] = "cached";
 		need[i] = !cut_cache_lookup(c, &ly[i]);
 	}
 	if (!need[0] && !need[1])
@@ -295,11 +294,8 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	split_layers(p, c, raw, need, ly);
 	unlink(raw);
 	cut_tmp_forget(raw);
-	for (int i = 0; i < 2; i++) {
-		if (need[i])
-			state[i] = "built";
+	for (int i = 0; i < 2; i++)
 		cut_cache_unlock_key(&ly[i]);
-	}
 	strv_free(&argv);
 	free(raw);
 }
@@ -376,7 +372,6 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p)
 	struct cut_cache c;
 	struct cut_layer dl[2] = { { .key_lock = -1 }, { .key_lock = -1 } }, *v;
 	size_t ntrees = p->includes.n / 2, n = 0;
-	const char *state[2] = { NULL, NULL };
 	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
 	struct strv libs = STRV_INIT;
 	char *err;
@@ -400,7 +395,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p)
 	if (exists[L_MODULES])
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
 	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
-	dracut_layers(o, p, &c, &libs, exists, dl, state);
+	dracut_layers(o, p, &c, &libs, exists, dl);
 
 	/* image order: modules, bins, trees; the tail (helpers, scripts) after them all */
 	for (int i = 0; i < 2; i++)
@@ -417,13 +412,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p)
 	if (o->verbose || standalone)
 		printf(" (%s)", standalone ? "standalone" : "layers in the cache");
 	printf("\n");
-	if (o->verbose) {
-		for (int i = 0; i < 2; i++)
-			if (exists[i])
-				printf("  %-8s %s %s\n", dl[i].kind, state[i], dl[i].path);
-		for (size_t i = 0; i < ntrees; i++)
-			printf("  %-8s %s\n", "tree", v[2 + i].desc);
-	}
+	for (size_t i = 0; o->verbose && i < n; i++)
+		printf("  %-8s %-6s %s\n", v[i].kind, v[i].built ? "built" : "cached", v[i].desc);
 	cut_cache_close(&c);
 	cut_tmp_cleanup();
 	for (size_t i = 0; i < n; i++)

@@ -26,6 +26,7 @@ struct cut_layer {
 	char *desc;		/* one line for --cache-info */
 	char *path;		/* the layer's file: in the cache, or the work directory */
 	int cached;		/* path is the cache's entry */
+	int built;		/* by this cut (else found in the cache) */
 	uint64_t size, xxh;
 	struct strv libs;	/* tree: host libraries its programs need */
 	char *ldcache;		/* tree: /etc/ld.so.cache those were found with */

@@ -422,6 +422,7 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 			ly->size = (uint64_t)st.st_size;
 	}
 	ly->xxh = xxh64_digest(&x);
+	ly->built = 1;
 	real_src = realpath(src, NULL);
 	for (size_t i = 0; i < g.reps.n; i++)
 		resolve_group(g.interps.v[i], g.reps.v[i], real_src ? real_src : src, &ly->libs);
