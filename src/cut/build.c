@@ -139,21 +139,40 @@ static int generated(const char *name)
 	return base && !strncmp(base + 1, "modules.", 8) && is_module_path(name);
 }
 
+/* usr, usr/lib: the kernel makes no parent directories, so each layer carries its own */
+static int is_module_parent(const char *name)
+{
+	static const char *const dirs[] = { "usr/lib/modules", "lib/modules", "usr/lib/firmware",
+					    "lib/firmware" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t l = strlen(name);
+
+		if (!strncmp(dirs[i], name, l) && dirs[i][l] == '/')
+			return 1;
+	}
+	return 0;
+}
+
 static int route(const char *name, mode_t mode, void *arg)
 {
 	struct split_ctx *s = arg;
 	int to = is_module_path(name) ? L_MODULES : L_BINS;
 
 	/* dracut's record of its own command line: the only bytes a split run changes */
-	if (!strcmp(name, "usr/lib/dracut/build-parameter.txt") || !s->want[to])
-		return -1;
+	if (!strcmp(name, "usr/lib/dracut/build-parameter.txt"))
+		return 0;
+	if (S_ISDIR(mode) && is_module_parent(name))
+		return (s->want[L_MODULES] ? 1 << L_MODULES : 0) | (s->want[L_BINS] ? 1 << L_BINS : 0);
+	if (!s->want[to])
+		return 0;
 	if ((S_ISREG(mode) || S_ISLNK(mode)) && !generated(name)) {
 		char *host = host_path(s->p, name);
 
 		cut_dep_note(s->deps[to], host);
 		free(host);
 	}
-	return to;
+	return 1 << to;
 }
 
 static int space_error(int rc)

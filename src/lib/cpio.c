@@ -309,8 +309,9 @@ static int rd_need(struct reader *r, size_t want)
 	return 0;
 }
 
-/* Pass n bytes to w (or drop them if w is NULL), then skip the 4-byte padding. */
-static int rd_copy(struct reader *r, struct cpio_writer *w, uint64_t n, uint64_t pad)
+/* Pass n bytes to the writers in mask (none: drop them), then skip the 4-byte padding. */
+static int rd_copy(struct reader *r, struct cpio_writer *w, unsigned int mask, uint64_t n,
+		   uint64_t pad)
 {
 	uint64_t total = n + pad;
 
@@ -328,13 +329,13 @@ static int rd_copy(struct reader *r, struct cpio_writer *w, uint64_t n, uint64_t
 		chunk = r->len - r->pos;
 		if (chunk > total)
 			chunk = (size_t)total;
-		if (w && n) {
+		if (n) {
 			size_t data = chunk < n ? chunk : (size_t)n;
 
-			cpio_write(w, r->buf + r->pos, data);
+			for (unsigned int i = 0; mask >> i; i++)
+				if (mask & (1U << i))
+					cpio_write(&w[i], r->buf + r->pos, data);
 			n -= data;
-		} else if (n) {
-			n -= chunk < n ? chunk : n;
 		}
 		r->pos += chunk;
 		total -= chunk;
@@ -371,7 +372,7 @@ int cpio_split(int in, struct cpio_writer *outs, cpio_route_fn route, void *arg,
 		unsigned long f[13];
 		struct cpio_hdr h;
 		char *name;
-		int to;
+		unsigned int to;
 
 		rc = rd_skip_zeros(&r);
 		if (rc) {
@@ -393,7 +394,7 @@ int cpio_split(int in, struct cpio_writer *outs, cpio_route_fn route, void *arg,
 			break;
 		}
 		name = xstrdup(name);
-		rc = rd_copy(&r, NULL, f[F_NAMESIZE], ((NEWC_HDR_LEN + f[F_NAMESIZE] + 3) & ~3UL) -
+		rc = rd_copy(&r, NULL, 0, f[F_NAMESIZE], ((NEWC_HDR_LEN + f[F_NAMESIZE] + 3) & ~3UL) -
 			     NEWC_HDR_LEN - f[F_NAMESIZE]);
 		if (rc) {
 			free(name);
@@ -403,25 +404,28 @@ int cpio_split(int in, struct cpio_writer *outs, cpio_route_fn route, void *arg,
 			free(name);
 			continue;	/* another archive may follow */
 		}
-		to = route(name, (mode_t)f[F_MODE], arg);
-		if (to >= 0 && S_ISREG(f[F_MODE]) && f[F_NLINK] > 1) {
+		to = (unsigned int)route(name, (mode_t)f[F_MODE], arg);
+		if (to && S_ISREG(f[F_MODE]) && f[F_NLINK] > 1) {
 			*bad = name;
 			rc = -EMLINK;
 			break;
 		}
-		if (to >= 0) {
+		if (to) {
 			h = (struct cpio_hdr){ .mode = (mode_t)f[F_MODE], .uid = (uint32_t)f[F_UID],
 					       .gid = (uint32_t)f[F_GID], .mtime = (uint32_t)f[F_MTIME],
 					       .rdevmajor = (uint32_t)f[F_RDEVMAJ],
 					       .rdevminor = (uint32_t)f[F_RDEVMIN] };
-			cpio_header(&outs[to], name, &h, f[F_SIZE]);
+			for (unsigned int i = 0; to >> i; i++)
+				if (to & (1U << i))
+					cpio_header(&outs[i], name, &h, f[F_SIZE]);
 		}
 		free(name);
-		rc = rd_copy(&r, to >= 0 ? &outs[to] : NULL, f[F_SIZE], (4 - f[F_SIZE] % 4) % 4);
+		rc = rd_copy(&r, outs, to, f[F_SIZE], (4 - f[F_SIZE] % 4) % 4);
 		if (rc)
 			break;
-		if (to >= 0 && f[F_SIZE])
-			cpio_pad(&outs[to], 4);
+		for (unsigned int i = 0; f[F_SIZE] && to >> i; i++)
+			if (to & (1U << i))
+				cpio_pad(&outs[i], 4);
 	}
 	free(r.buf);
 	return rc;

@@ -65,8 +65,8 @@ int cpio_find_at(int fd, off_t start, const char *name, unsigned int max_entries
 int cpio_archive_end(int fd, off_t start, unsigned int max_entries, off_t *end);
 
 /*
- * Route: for each entry of the archive(s) read from in, the index of the
- * writer that gets it, or -1 to drop it.
+ * Route: for each entry of the archive(s) read from in, the writers that
+ * get it, as a bit mask (bit i: outs[i]); 0 drops it.
  */
 typedef int (*cpio_route_fn)(const char *name, mode_t mode, void *arg);
 

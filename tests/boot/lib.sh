@@ -11,6 +11,8 @@ export QEMU_ACCEL=${TEST_QEMU_ACCEL:-tcg}
 export RAPIDO_CONF=$T/rapido.conf
 export VM_STATE_DIR=$T/state
 export DRACUT_OUT=$T/image
+# a private layer cache: a test never reads another's layers, nor the user's
+export CUT_CACHE_DIR=$T/cache
 : > "$RAPIDO_CONF"
 
 # a rapido dir whose autorun/ also holds the fixture profiles

@@ -22,8 +22,10 @@ static int route(const char *name, mode_t mode, void *arg)
 	(void)mode;
 	(void)arg;
 	if (!strcmp(name, "drop/me"))
-		return -1;
-	return !strncmp(name, "mods", 4) ? 0 : 1;
+		return 0;
+	if (!strcmp(name, "usr"))
+		return 3;	/* a parent directory both layers need */
+	return !strncmp(name, "mods", 4) ? 1 : 2;
 }
 
 /* a raw newc entry with chosen inode and link count, as GNU cpio may write */
@@ -89,7 +91,7 @@ int main(void)
 	size_t la, lb, dl;
 	off_t end;
 
-	tap_plan(12);
+	tap_plan(13);
 	if (!mkdtemp(tmpl))
 		return 1;
 	if (chdir(tmpl) < 0)
@@ -126,6 +128,8 @@ int main(void)
 	       "symlink target kept in layer 1");
 	free(data);
 	TAP_EQ_INT(cpio_find(a1, "drop/me", 8, &data, &dl), -ENOENT, "dropped entry gone");
+	tap_ok(cpio_find(a0, "usr", 8, &data, &dl) == 0 && cpio_find(a1, "usr", 8, &data, &dl) == 0,
+	       "an entry routed to both layers is in both");
 
 	tap_ok(cpio_archive_end(src2, 0, 8, &end) == 0 && end == 512,
 	       "end of the leading empty archive");
