@@ -88,12 +88,10 @@ char *cut_stat_sig(const char *path, int with_ctime)
 
 	if (stat(path, &st) < 0)
 		return NULL;
-	if (!with_ctime)
-		return xasprintf("%llu %lld %lld.%09ld", (unsigned long long)st.st_ino,
-				 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	return xasprintf("%llu %lld %lld.%09ld %lld.%09ld", (unsigned long long)st.st_ino,
-			 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-			 (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	if (with_ctime)
+		return img_stat_sig(&st);
+	return xasprintf("%llu %lld %lld.%09ld", (unsigned long long)st.st_ino,
+			 (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 }
 
 void cut_key_stat(struct sha256 *s, const char *path)
@@ -233,7 +231,7 @@ static char *cache_dir(const struct conf *conf)
 
 void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)
 {
-	static const char *const subdirs[] = { "layers", "tmp", "locks" };
+	static const char *const subdirs[] = { "layers", "tmp", "locks", "ldlist" };
 	char *lock;
 	int rc = 0;
 
@@ -254,7 +252,7 @@ void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)
 		c->dir = NULL;
 		return;
 	}
-	for (size_t i = 0; i < 3 && !rc; i++) {
+	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]) && !rc; i++) {
 		char *d = xasprintf("%s/%s", c->dir, subdirs[i]);
 
 		rc = mkdir_p(d);
@@ -589,13 +587,30 @@ static void empty_subdir(const char *dir, const char *sub)
 
 	if (!strv_list_dir(&names, path, ""))
 		for (size_t i = 0; i < names.n; i++) {
-			char *f = xasprintf("%s/%s", path, names.v[i]);
+			char *f;
+
+			if (names.v[i][0] == '.')
+				continue;
+			f = xasprintf("%s/%s", path, names.v[i]);
 
 			unlink(f);
 			free(f);
 		}
 	strv_free(&names);
 	free(path);
+}
+
+static int over_count(const char *dir, const char *sub, size_t max)
+{
+	char *path = xasprintf("%s/%s", dir, sub);
+	struct strv names = STRV_INIT;
+	int over;
+
+	strv_list_dir(&names, path, "");
+	over = names.n > max;
+	strv_free(&names);
+	free(path);
+	return over;
 }
 
 static int is_key(const char *s, size_t len)
@@ -613,7 +628,7 @@ static int is_key(const char *s, size_t len)
  * (a layer without its record, a record without its layer, a temporary of
  * write_file_atomic) are removed when tidy is set.
  */
-static struct entry *list_entries(const char *dir, size_t *n, int tidy)
+static struct entry *list_entries(const char *dir, size_t *n, int tidy, int describe)
 {
 	char *layers = xasprintf("%s/layers", dir);
 	struct strv names = STRV_INIT;
@@ -626,6 +641,11 @@ static struct entry *list_entries(const char *dir, size_t *n, int tidy)
 		char *path = xasprintf("%s/%s", layers, name);
 		struct stat st, lst;
 		char *cpio;
+
+		if (name[0] == '.') {
+			free(path);
+			continue;
+		}
 
 		if (dot && is_key(name, (size_t)(dot - name)) && !strcmp(dot, ".meta") &&
 		    stat(path, &st) == 0) {
@@ -641,7 +661,7 @@ static struct entry *list_entries(const char *dir, size_t *n, int tidy)
 				v[*n].used = st.st_mtim;
 				v[*n].kind = NULL;
 				v[*n].desc = NULL;
-				if (!read_file(path, &text, NULL)) {
+				if (describe && !read_file(path, &text, NULL)) {
 					if (!meta_parse(text, &m)) {
 						v[*n].kind = xstrdup(m.kind);
 						v[*n].desc = xstrdup(m.desc ? m.desc : "");
@@ -688,7 +708,10 @@ static void evict(struct cut_cache *c)
 
 	empty_subdir(c->dir, "tmp");
 	empty_subdir(c->dir, "locks");
-	v = list_entries(c->dir, &n, 1);
+	/* the loader's answers are small, but every ld.so.cache change adds a set */
+	if (over_count(c->dir, "ldlist", 4096))
+		empty_subdir(c->dir, "ldlist");
+	v = list_entries(c->dir, &n, 1, 0);
 	for (size_t i = 0; i < n; i++)
 		total += v[i].size;
 	for (size_t i = 0; i < n && total > c->cap; i++) {
@@ -740,7 +763,7 @@ int cut_cache_info(void)
 		conf_free(&conf);
 		return 0;
 	}
-	v = list_entries(c.dir, &n, 0);
+	v = list_entries(c.dir, &n, 0, 1);
 	for (size_t i = 0; i < n; i++)
 		total += v[i].size;
 	printf("cache: %s%s\n", c.dir, c.cap ? "" : " (not used: CUT_CACHE_SIZE=0)");

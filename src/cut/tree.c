@@ -225,17 +225,42 @@ static char *host_loader(void)
 	return interp;
 }
 
-/* "INTERP --list PROGRAM": the libraries it loads, as ldd would print them. */
-static void resolve_group(const char *interp, const char *rep, const char *root, struct strv *libs)
+/* Where the loader's answer for a group is kept: it depends on the group, the loader, ld.so.cache. */
+static char *ldlist_path(const struct cut_cache *c, const char *group, const char *interp)
+{
+	const char *llp = getenv("LD_LIBRARY_PATH");
+	struct sha256 s;
+	char hex[65];
+
+	if (!c->dir)
+		return NULL;
+	sha256_init(&s);
+	sha256_update(&s, CACHE_FORMAT " ldlist", sizeof(CACHE_FORMAT " ldlist"));
+	sha256_update(&s, group, strlen(group) + 1);
+	cut_key_stat(&s, interp);
+	cut_key_stat(&s, "/etc/ld.so.cache");
+	sha256_update(&s, llp ? llp : "", strlen(llp ? llp : "") + 1);
+	sha256_hex(&s, hex);
+	return xasprintf("%s/ldlist/%s", c->dir, hex);
+}
+
+/* "INTERP --list PROGRAM" (what ldd prints), run once per group and kept in the cache. */
+static char *loader_list(struct cut_cache *c, const char *group, const char *interp, const char *rep)
 {
 	char *argv[] = { (char *)interp, "--list", (char *)rep, NULL };
-	int out = memfd_create("rapido-ldlist", MFD_CLOEXEC), status;
-	char *text = NULL;
+	char *kept = ldlist_path(c, group, interp), *text = NULL;
+	int out, status;
 	size_t len = 0;
 
+	if (kept && !read_file(kept, &text, NULL)) {
+		free(kept);
+		return text;
+	}
+	out = memfd_create("rapido-ldlist", MFD_CLOEXEC);
 	if (out < 0) {
 		warn_errno("memfd_create");
-		return;
+		free(kept);
+		return NULL;
 	}
 	status = run_wait(argv, out);
 	if (status >= 0 && lseek(out, 0, SEEK_SET) == 0) {
@@ -252,8 +277,23 @@ static void resolve_group(const char *interp, const char *rep, const char *root,
 		warn("%s --list %s failed: its libraries are not added to the image%s%s", interp, rep,
 		     text && *text ? ":\n" : "", text ? text : "");
 		free(text);
-		return;
+		free(kept);
+		return NULL;
 	}
+	if (kept)
+		write_file_atomic(kept, text, strlen(text), 0644);	/* a later cut asks again if this fails */
+	free(kept);
+	return text;
+}
+
+/* Add the libraries of one group (outside the tree) to libs. */
+static void resolve_group(struct cut_cache *c, const char *group, const char *interp, const char *rep,
+			  const char *root, struct strv *libs)
+{
+	char *text = loader_list(c, group, interp, rep);
+
+	if (!text)
+		return;
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *arrow = strstr(line, " => "), *path, *sp;
@@ -425,7 +465,8 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 	ly->built = 1;
 	real_src = realpath(src, NULL);
 	for (size_t i = 0; i < g.reps.n; i++)
-		resolve_group(g.interps.v[i], g.reps.v[i], real_src ? real_src : src, &ly->libs);
+		resolve_group(c, g.keys.v[i], g.interps.v[i], g.reps.v[i], real_src ? real_src : src,
+			      &ly->libs);
 	free(real_src);
 	strv_sort(&ly->libs);
 	ly->ldcache = cut_stat_sig("/etc/ld.so.cache", 0);

@@ -12,6 +12,7 @@
 #define RAPIDO_LAYERS_H
 
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #define IMG_LAYERS_NAME "rapido/layers"
@@ -58,8 +59,16 @@ int img_probe(int fd, const char *path, struct img_layers *l, off_t *head_len,
 int img_write_locator(int fd, const char *cache_dir);
 
 /*
- * Append a layer file to out, checking its size and XXH64 on the way.
- * Returns 0, -ENOENT (gone), -EBADMSG (size or checksum differ), or -errno.
+ * A layer file's stat as the cache records it ("INO SIZE MTIME CTIME",
+ * nanoseconds): any write, chmod or replacement changes it (malloc'd).
+ */
+char *img_stat_sig(const struct stat *st);
+
+/*
+ * Append a layer file to out. When its stat still matches the signature in
+ * its record (KEY.meta), nothing wrote to it since its XXH64 was taken and
+ * the kernel copies it; otherwise it is hashed on the way. Returns 0,
+ * -ENOENT (gone), -EBADMSG (size or checksum differ), or -errno.
  */
 int img_layer_copy(const struct img_layer *ly, int out);
 
