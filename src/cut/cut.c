@@ -4,25 +4,15 @@
  * (build.c) in a temporary file that is renamed over the image, so a VM
  * booting meanwhile never reads half an image.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cut.h"
-#include "layer.h"
 #include "err.h"
-#include "io.h"
-#include "rapido.h"
-#include "run.h"
+#include "layer.h"
 
 static void on_signal(int sig)
 {
