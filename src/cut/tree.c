@@ -323,7 +323,7 @@ static int tree_write(const struct tree *t, const char *dest, int fd, struct xxh
 {
 	static struct cpio_writer w;
 	char *d = xstrdup(dest + 1), *name;
-	int is_dir = S_ISDIR(t->v[0].st.st_mode), rc = 0;
+	int rc = 0;
 
 	cpio_init(&w, fd);
 	w.hash = x;
@@ -371,7 +371,6 @@ static int tree_write(const struct tree *t, const char *dest, int fd, struct xxh
 		free(name);
 		free(host);
 	}
-	(void)is_dir;
 	free(d);
 	if (!rc) {
 		rc = cpio_finish(&w);
