@@ -8,6 +8,7 @@
 #   src/vm/*.c          ./vm        (src/vm/main.c has main())
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
 #   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
+#   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable)
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
@@ -21,7 +22,8 @@ WARNFLAGS := -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 ifeq ($(WERROR),1)
 WARNFLAGS += -Werror
 endif
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm -Itests
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm \
+	-Isrc/ceph-local -Itests
 HOST_CFLAGS := $(CFLAGS)
 HOST_LDFLAGS := $(LDFLAGS)
 ifeq ($(SANITIZE),1)
@@ -47,6 +49,7 @@ CUT_SRCS := $(wildcard src/cut/*.c)
 VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
+CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
 GUEST_TOOLS := $(filter-out host,$(TOOLS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -57,6 +60,11 @@ HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
 FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
 $(shell mkdir -p $(B); echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' > $(FLAGS_STAMP))
 
+# The top-level programs are linked from either object set: relink them when
+# the set changes (a stamp whose content is the set, rewritten only then).
+HOSTDIR_STAMP := $(B)/hostdir
+$(shell echo '$(HOSTDIR)' | cmp -s - $(HOSTDIR_STAMP) || echo '$(HOSTDIR)' > $(HOSTDIR_STAMP))
+
 hostobj = $(patsubst %.c,$(B)/$(HOSTDIR)/%.o,$(1))
 guestobj = $(patsubst %.c,$(B)/guest/%.o,$(1))
 
@@ -64,9 +72,9 @@ HOST_LIB := $(B)/$(HOSTDIR)/librapido.a
 GUEST_LIB := $(B)/guest/librapido.a
 GUEST_BINS := $(foreach t,$(GUEST_TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS)))
+CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(CEPH_LOCAL_SRCS)))
 
-all: cut vm vmctl netsetup $(GUEST_BINS)
+all: cut vm vmctl netsetup ceph-local $(GUEST_BINS)
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -86,19 +94,23 @@ $(GUEST_LIB): $(call guestobj,$(LIB_SRCS))
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
-netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
@@ -151,9 +163,40 @@ demo: deps
 kernel-config:
 	$(Q)tools/kernel-config
 
+# libFuzzer targets: tests/fuzz/NAME.c -> build/fuzz/NAME, each parser built
+# with clang's fuzzer, ASan and UBSan (Debian: clang, libclang-rt-14-dev);
+# tests/unit/fuzz.sh runs them over tests/fuzz/corpus/NAME. A target named
+# tool-NAME[-x] also links tools/NAME's objects, as unit tests do.
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := $(CFLAGS) -Itests/fuzz -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
+
+$(B)/fuzz/obj/%.o: %.c
+	$(call quiet,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(B)/fuzz/librapido.a: $(call fuzzobj,$(LIB_SRCS))
+	$(call quiet,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+define fuzz_target
+$(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
+		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
+		$(B)/fuzz/librapido.a
+	$$(call quiet,LD,$$@)
+	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^
+endef
+$(foreach f,$(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_target,$(f))))
+
+fuzz: $(FUZZ_BINS)
+
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local
 
-.PHONY: all tests check check-unit deps demo clean kernel-config
+.PHONY: all tests check check-unit deps demo clean kernel-config fuzz
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -35,6 +35,7 @@
 #@ modules: cifs virtio_net
 #@ modules-optional: gcm ccm cmac ecb ctr ghash_generic sha512_generic nls_utf8
 #@ conf: CIFS_SERVER CIFS_USER CIFS_PASS
+#@ secret: CIFS_PASS
 #@ conf-optional: CIFS_SHARE CIFS_MOUNT_OPTS CIFS_WAIT_SECS
 #@ cpus: 1
 #@ memory: 512M

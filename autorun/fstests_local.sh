@@ -102,8 +102,11 @@ else
 			"the image: $_fstests_miss"
 	unset _fstests_miss
 
-	# results on the host when it shares a directory (./vm --share DIR)
-	if _fstests_is_mounted /host; then
+	# results on the host: ./vm --results DIR (DIR/files/fstests), or --share DIR
+	if [ -n "${RAPIDO_RESULTS_DIR:-}" ]; then
+		RESULT_BASE=$RAPIDO_RESULTS_DIR/fstests
+		export RESULT_BASE
+	elif _fstests_is_mounted /host; then
 		RESULT_BASE=/host/results
 		export RESULT_BASE
 	fi
@@ -116,6 +119,11 @@ else
 		"results in ${RESULT_BASE:-/fstests/results}"
 	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
 		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
+		_fstests_res_done=/tmp/fstests-recorded
+		: > "$_fstests_res_done"
+		rm -f "${RESULT_BASE:-/fstests/results}/result.xml" 2> /dev/null
 		eval "$FSTESTS_AUTORUN_CMD"
+		# a plain ./check in the command: its result.xml gives the testcases
+		[ -z "${RAPIDO_RESULTS_PORT:-}" ] || _fstests_res_import
 	fi
 fi

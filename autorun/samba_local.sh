@@ -46,6 +46,7 @@
 #@ helpers: zram
 #@ kconfig: CONFIG_ZRAM
 #@ conf: CIFS_USER CIFS_PASS
+#@ secret: CIFS_PASS
 #@ conf-optional: CIFS_SHARE SAMBA_FS SAMBA_ZRAM_SIZE SAMBA_SERVE_SECS SAMBA_LOG_LEVEL
 #@ cpus: 1
 #@ memory: 1G

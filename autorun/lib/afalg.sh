@@ -122,6 +122,8 @@ afalg_selftest() {
 	rc=${PIPESTATUS[0]}
 	secs=$(afalg_secs "$start" "$EPOCHREALTIME")
 	afalg_save afalg-selftest.tap "$tap"
+	# ./vm --results: each self-test result a testcase (autorun/lib/results.sh)
+	[ -z "${RAPIDO_RESULTS_PORT:-}" ] || rapido_test_tap afalg-selftest "$tap" > /dev/null
 	while IFS= read -r line; do
 		case $line in
 		"not ok"*) nok=$((nok + 1)) ;;

@@ -30,7 +30,7 @@ _fstests_check_fs() {
 _fstests_mkfs_args() {
 	case "$1" in
 	btrfs|xfs) echo "--mkfs-arg -f --mkfs-arg -K" ;;
-	ext4) echo "--mkfs-arg -E --mkfs-arg nodiscard" ;;
+	ext2|ext3|ext4) echo "--mkfs-arg -E --mkfs-arg nodiscard" ;;
 	esac
 }
 
@@ -62,6 +62,7 @@ _fstests_required_bins() {
 	btrfs) echo "$common mkfs.btrfs btrfs" ;;
 	xfs) echo "$common mkfs.xfs xfs_repair xfs_db" ;;
 	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
+	ceph) echo "$common" ;;
 	esac
 }
 
@@ -115,6 +116,10 @@ _fstests_write_config() {
 		echo "export SCRATCH_DEV=$SCRATCH_DEV"
 		echo "export SCRATCH_MNT=$SCRATCH_MNT"
 		[ -n "${RESULT_BASE:-}" ] && echo "export RESULT_BASE=$RESULT_BASE"
+		# ceph: "-o name=...,secret=..." (with blanks, so quoted)
+		if [ -n "${CEPHFS_MOUNT_OPTIONS:-}" ]; then
+			printf 'export CEPHFS_MOUNT_OPTIONS=%q\n' "$CEPHFS_MOUNT_OPTIONS"
+		fi
 	} > "$f"
 }
 
@@ -144,4 +149,127 @@ _fstests_missing_libs() {
 		done < <(LD_TRACE_LOADED_OBJECTS=1 "$ldso" "$f" 2>/dev/null)
 	done < <(find "$@" -maxdepth 2 -type f -perm -u+x 2>/dev/null)
 	echo "${libs[*]}"
+}
+
+# ---- per-test results (autorun/lib/results.sh) ----
+# rapido_fstests_check [CHECK-ARGS...]: ./check -R xunit ARGS in the current
+# directory (/fstests), each test a testcase of ./vm --results as soon as
+# check prints its line: "[not run] why" is skipped with the reason, an
+# output mismatch or "[failed, ...]" a failure with its .out.bad and
+# .dmesg, anything else with a time a pass. Tests the console lines missed
+# are taken from result.xml at the end. With ./vm --shard I/N only this
+# shard's part of the list `./check -n ARGS` prints is run, so groups (-g)
+# and excludes (-x, -e, -E, -X) work as in xfstests. Returns check's status.
+rapido_fstests_check() {
+	local -a opts=() list=() _fstests_sel=()
+	local a t rest rc
+	_fstests_res_done=/tmp/fstests-recorded
+	: > "$_fstests_res_done"
+	if [ -n "${RAPIDO_SHARD:-}" ]; then
+		while [ $# -gt 0 ]; do
+			a=$1
+			shift
+			case $a in
+			-g|-x|-e|-E|-X) _fstests_sel+=("$a" "${1:-}"); shift ;;
+			-s|-S|-R|-i|-I|-L) opts+=("$a" "${1:-}"); shift ;;
+			-n) ;;
+			-*) opts+=("$a") ;;
+			*) _fstests_sel+=("$a") ;;
+			esac
+		done
+		while read -r t rest; do
+			[[ $t =~ ^[a-z0-9_.-]+/[0-9]+$ ]] || continue
+			[[ $rest == *"[expunged]"* ]] && continue
+			rapido_test_in_shard "$t" && list+=("$t")
+		done < <(./check -n "${opts[@]}" "${_fstests_sel[@]}" 2>&1)
+		echo "fstests: shard $RAPIDO_SHARD: ${#list[@]} tests: ${list[*]}"
+		[ ${#list[@]} -gt 0 ] || return 0
+		set -- "${opts[@]}" "${list[@]}"
+	fi
+	./check -R xunit "$@" 2>&1 | _fstests_res_stream
+	rc=${PIPESTATUS[0]}
+	_fstests_res_import
+	return "$rc"
+}
+
+# check prints a test's name, runs it, then ends the line with the result:
+# a read that times out with the name alone means the test has started
+_fstests_res_stream() {
+	local buf= chunk st cur=
+	while :; do
+		chunk=
+		IFS= read -r -t 1 chunk
+		st=$?
+		buf+=$chunk
+		if [ $st -gt 128 ]; then
+			if [ -z "$cur" ] && [[ $buf =~ ^([a-z0-9_.-]+/[0-9]+)[[:space:]] ]]; then
+				cur=${BASH_REMATCH[1]}
+				rapido_test_start "$cur"
+			fi
+			continue
+		fi
+		[ $st -ne 0 ] && [ -z "$buf" ] && break
+		printf '%s\n' "$buf"
+		_fstests_res_line "$buf" "$cur"
+		cur=
+		buf=
+		[ $st -eq 0 ] || break
+	done
+}
+
+# _fstests_res_line LINE STARTED: record the test LINE is the result of
+_fstests_res_line() {
+	local name rest secs=0 out= f
+	[[ $1 =~ ^([a-z0-9_.-]+/[0-9]+)[[:space:]]+(.*)$ ]] || return 0
+	name=${BASH_REMATCH[1]}
+	rest=${BASH_REMATCH[2]}
+	[[ $rest =~ ([0-9]+)s[[:space:]]*$ ]] && secs=${BASH_REMATCH[1]}
+	if [ "$2" != "$name" ]; then
+		# no start seen: check's own time for the test
+		_rapido_res_now
+		_rapido_res_t0[$name]=$((REPLY - secs * 1000000))
+	fi
+	case $rest in
+	*"[not run]"*) rapido_test_skip "$name" "${rest#*"[not run]" }" > /dev/null ;;
+	*"[expunged]"*) rapido_test_skip "$name" "expunged" > /dev/null ;;
+	*"output mismatch"*|*"[failed"*|*_check_*|*"no qualified output"*)
+		for f in "${RESULT_BASE:-results}/$name.out.bad" "${RESULT_BASE:-results}/$name.dmesg"; do
+			[ -r "$f" ] && out+="==> $f <=="$'\n'"$(< "$f")"$'\n'
+		done
+		rapido_test_fail "$name" "$rest" "$out" > /dev/null
+		;;
+	*[0-9]s) rapido_test_pass "$name" > /dev/null ;;
+	*) rapido_test_fail "$name" "$rest" > /dev/null ;;
+	esac
+	echo "$name" >> "$_fstests_res_done"
+}
+
+# _fstests_res_import: the testcases of result.xml not recorded from the console
+_fstests_res_import() {
+	local f xml chunk name msg
+	local -A done=()
+	while read -r name; do done[$name]=1; done < "$_fstests_res_done"
+	for f in "${RESULT_BASE:-results}"/result.xml "${RESULT_BASE:-results}"/*/result.xml; do
+		[ -r "$f" ] || continue
+		xml=$(< "$f")
+		while [[ $xml == *"<testcase"* ]]; do
+			xml=${xml#*<testcase}
+			chunk=${xml%%<testcase*}
+			[[ $chunk =~ [[:space:]]name=\"([^\"]*)\" ]] || continue
+			name=${BASH_REMATCH[1]}
+			[ -z "${done[$name]:-}" ] || continue
+			done[$name]=1
+			msg=
+			[[ $chunk =~ message=\"([^\"]*)\" ]] && msg=${BASH_REMATCH[1]}
+			msg=${msg//&lt;/<}
+			msg=${msg//&gt;/>}
+			msg=${msg//&quot;/\"}
+			msg=${msg//&amp;/&}
+			case $chunk in
+			*"<skipped"*) rapido_test_skip "$name" "$msg" ;;
+			*"<failure"*|*"<error"*) rapido_test_fail "$name" "${msg:-failed}" ;;
+			*) rapido_test_pass "$name" ;;
+			esac
+		done
+	done
 }

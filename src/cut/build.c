@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <stdnoreturn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,68 +24,96 @@
 #include "io.h"
 #include "layer.h"
 #include "layers.h"
-#include "run.h"
+#include "fsinfo.h"
 
 enum { L_MODULES, L_BINS };
 
-static char *work;	/* IMAGE.cut-XXXXXX */
+/* This run's private directory (work.c) and cut.c's exit path for a signal. */
+static struct cut_work *work;
+static void (*cleanup)(void);
 
-static void work_create(const char *output)
+/* A signal taken while no dracut ran: stop here, clean, die of it. */
+static void stop_if_signalled(void)
 {
-	char *copy = xstrdup(output), *dir = dirname(copy);
+	int sig = cut_signal_pending();
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", dir);
-	work = xasprintf("%s.cut-XXXXXX", output);
-	if (!mkdtemp(work))
-		die_errno("cannot create a work directory next to %s", output);
-	cut_tmp_add(work);	/* first in, last removed: after the files in it */
-	free(copy);
+	if (sig)
+		cut_die_signal(sig, cleanup);
 }
 
+static const char *space_text(int err)
+{
+	return err == ENOSPC ? "no space left on device" : "disk quota exceeded";
+}
+
+/* Writing PATH failed with -err: on a full disk, say which disk and how full. */
+static noreturn void die_write(int err, const char *what, const char *path)
+{
+	if (err == -ENOSPC || err == -EDQUOT) {
+		char *copy = xstrdup(path);
+
+		die("%s %s: %s on %s; no image written", what, path, space_text(-err),
+		    fs_describe(dirname(copy)));
+	}
+	die_err(err, "%s %s", what, path);
+}
+
+static void work_create(const struct cut_plan *p)
+{
+	char *copy = xstrdup(p->output), *outdir = dirname(copy);
+	int rc;
+
+	if (p->make_outdir && mkdir(outdir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", outdir);
+	cut_work_reap_stale(p->output);
+	rc = cut_work_create(work, p->output);
+	if (rc)
+		die_write(rc, "cannot create a temporary directory next to", p->output);
+	free(copy);
+	stop_if_signalled();
+}
+
+/* A new file in the work directory; it goes with the directory. */
 static char *work_file(const char *what, int *fd)
 {
-	char *path = xasprintf("%s/%s.XXXXXX", work, what);
+	char *path = xasprintf("%s/%s.XXXXXX", work->dir, what);
 
 	*fd = mkostemp(path, O_CLOEXEC);
 	if (*fd < 0)
-		die_errno("cannot create a file in %s", work);
-	cut_tmp_add(path);
+		die_write(-errno, "cannot create a file in", work->dir);
 	return path;
 }
 
-static void dracut_log_tail(const char *log)
+/* One dracut run, in its own process group (child.c): a signal to cut stops all of it. */
+static void run_dracut(const struct cut_opts *o, const struct cut_plan *p, struct strv *argv)
 {
-	char *text;
+	struct cut_child_result r;
+	int rc;
 
-	if (read_file(log, &text, NULL))
-		return;
-	fprintf(stderr, "---- dracut output ----\n%s---- end of dracut output ----\n", text);
-	free(text);
-}
+	rc = cut_child_run(strv_argv(argv), o->verbose, &r);
+	if (rc)
+		die_err(rc, "cannot run %s", argv->v[0]);
+	if (r.stop_sig)
+		cut_die_signal(r.stop_sig, cleanup);
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
+		char *copy = xstrdup(p->output);
+		char *how = WIFEXITED(r.status) ? xasprintf("exit status %d", WEXITSTATUS(r.status)) :
+			xasprintf("signal %d", WTERMSIG(r.status));
 
-static void run_dracut(const struct cut_opts *o, struct strv *argv)
-{
-	int logfd = -1, status;
-	char *log = NULL;
-
-	if (!o->verbose)
-		log = work_file("dracut-log", &logfd);
-	status = run_wait(strv_argv(argv), logfd);
-	if (status < 0)
-		die_err(status, "cannot run %s", argv->v[0]);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		if (log)
-			dracut_log_tail(log);
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		if (!o->verbose && r.len)
+			fprintf(stderr, "---- dracut output%s ----\n%s%s---- end of dracut output ----\n",
+				r.truncated ? " (its end)" : "", r.tail,
+				r.tail[r.len - 1] == '\n' ? "" : "\n");
+		if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 127)
 			die("%s could not be run (is dracut-core installed? make deps)", argv->v[0]);
-		die("dracut failed (%s %d); no image written",
-		    WIFEXITED(status) ? "exit status" : "signal",
-		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		/* dracut's tools say ENOSPC in words; the file system is ours to name */
+		if (r.space_err)
+			die("dracut failed (%s): %s on %s; no image written", how,
+			    space_text(r.space_err), fs_describe(dirname(copy)));
+		die("dracut failed (%s); no image written", how);
 	}
-	if (logfd >= 0)
-		close(logfd);
-	free(log);
+	cut_child_result_free(&r);
+	stop_if_signalled();
 }
 
 struct split_ctx {
@@ -235,7 +264,7 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 			fclose(s.deps[i]);
 		}
 		if (werr && attempt == 0 && space_error(werr) && c->dir && !failed &&
-		    strncmp(tmp[need[0] ? 0 : 1], work, strlen(work))) {
+		    strncmp(tmp[need[0] ? 0 : 1], work->dir, strlen(work->dir))) {
 			cut_cache_give_up(c, werr, "cannot take a new layer");
 			for (int i = 0; i < 2; i++) {
 				if (tmp[i]) {
@@ -249,7 +278,7 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 			continue;
 		}
 		if (werr)
-			die_err(werr, "writing a layer in %s", tmp[need[0] ? 0 : 1]);
+			die_write(werr, "writing a layer in", tmp[need[0] ? 0 : 1]);
 		for (int i = 0; i < 2; i++) {
 			struct stat st;
 
@@ -263,7 +292,7 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 			ly[i].deps = dtext[i];
 			free(ly[i].path);
 			ly[i].path = tmp[i];
-			if (c->dir && strncmp(tmp[i], work, strlen(work))) {
+			if (c->dir && strncmp(tmp[i], work->dir, strlen(work->dir))) {
 				rc = cut_cache_insert(c, &ly[i], tmp[i]);
 				if (rc)
 					cut_cache_give_up(c, rc, "cannot record a new layer");
@@ -280,7 +309,7 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	int need[2] = { 0, 0 }, order[2] = { L_MODULES, L_BINS };
 	enum cut_dracut_part part;
 	struct strv argv = STRV_INIT;
-	char *raw;
+	char *raw, *tmpdir;
 	int fd;
 
 	for (int i = 0; i < 2; i++) {
@@ -308,11 +337,15 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	part = need[0] && need[1] ? DRACUT_ALL : need[0] ? DRACUT_MODULES : DRACUT_BINS;
 	raw = work_file("dracut", &fd);
 	close(fd);
-	cut_dracut_argv(o, p, raw, part, libs, &argv);
-	run_dracut(o, &argv);
+	/* dracut's tree goes in the work directory too: removed even after a kill */
+	tmpdir = cut_work_path(work, "tmp");
+	if (mkdir(tmpdir, 0700) < 0 && errno != EEXIST)
+		die_write(-errno, "creating", tmpdir);
+	cut_dracut_argv(o, p, raw, part, libs, tmpdir, &argv);
+	run_dracut(o, p, &argv);
 	split_layers(p, c, raw, need, ly);
 	unlink(raw);
-	cut_tmp_forget(raw);
+	free(tmpdir);
 	for (int i = 0; i < 2; i++)
 		cut_cache_unlock_key(&ly[i]);
 	strv_free(&argv);
@@ -357,14 +390,26 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	l.tail = (uint64_t)tail_len;
 	text = img_layers_format(&l);
 
-	tmp = work_file("image", &fd);
-	if (cut_write_head(p, text, fd, &err))
+	/*
+	 * Born with its final mode: an image holding a secret is never
+	 * readable by others, not even for a moment; any other follows the umask.
+	 */
+	tmp = cut_work_path(work, "image");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, p->secret ? 0600 : 0666);
+	if (fd < 0)
+		die_write(-errno, "cannot create", tmp);
+	rc = cut_write_head(p, text, fd, &err);
+	if (rc == -ENOSPC || rc == -EDQUOT)
+		die_write(rc, "writing", tmp);
+	if (rc)
 		die("%s: %s", tmp, err);
 	for (size_t i = 0; !cache_dir && i < l.n; i++) {
 		rc = img_layer_copy(&l.v[i], fd);
 		if (rc == -EBADMSG)
 			die("%s layer %s changed while this cut used it; cut again", l.v[i].kind,
 			    l.v[i].path);
+		if (rc == -ENOSPC || rc == -EDQUOT)
+			die_write(rc, "writing", tmp);
 		if (rc)
 			die_err(rc, "copying %s layer %s into %s", l.v[i].kind, l.v[i].path, tmp);
 	}
@@ -372,21 +417,20 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	if (!rc && cache_dir)
 		rc = img_write_locator(fd, cache_dir);
 	if (rc)
-		die_err(rc, "writing %s", tmp);
-	if (fchmod(fd, 0644) < 0)
-		die_errno("chmod %s", tmp);
+		die_write(rc, "writing", tmp);
 	if (close(fd) < 0)
-		die_errno("writing %s", tmp);
+		die_write(-errno, "writing", tmp);
+	stop_if_signalled();
 	if (rename(tmp, p->output) < 0)
 		die_errno("rename %s to %s", tmp, p->output);
-	cut_tmp_forget(tmp);
 	close(tail);
 	free(tmp);
 	free(text);
 	img_layers_free(&l);
 }
 
-void cut_build(const struct cut_opts *o, struct cut_plan *p)
+void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
+	       void (*on_stop)(void))
 {
 	struct cut_cache c;
 	struct cut_layer dl[2] = { { .key_lock = -1 }, { .key_lock = -1 } }, *v;
@@ -394,9 +438,12 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p)
 	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
 	struct strv libs = STRV_INIT;
 	char *err;
+	int rc;
 
+	work = w;
+	cleanup = on_stop;
 	cut_cache_open(&c, &p->conf, o->no_cache);
-	work_create(p->output);
+	work_create(p);
 	v = xcalloc(ntrees + 2, sizeof(*v));
 
 	/* trees first: the libraries their programs need belong to the bins layer */
@@ -404,7 +451,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p)
 		struct cut_layer *t = &v[2 + i];
 
 		t->key_lock = -1;
-		if (cut_tree_layer(&c, p->includes.v[2 * i], p->includes.v[2 * i + 1], work, t, &err))
+		if (cut_tree_layer(&c, p->includes.v[2 * i], p->includes.v[2 * i + 1], work->dir, t,
+				   &err))
 			die("%s", err);
 		for (size_t k = 0; k < t->libs.n; k++)
 			if (!strv_contains(&libs, t->libs.v[k]))
@@ -435,10 +483,12 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p)
 		printf("  %-8s %-6s %s\n", v[i].kind, v[i].built ? "built" : "cached", v[i].desc);
 	cut_cache_close(&c);
 	cut_tmp_cleanup();
+	rc = cut_work_remove(work);
+	if (rc)
+		warn_err(rc, "cannot remove this run's temporary directory");
 	for (size_t i = 0; i < n; i++)
 		cut_layer_free(&v[i]);
 	free(v);
 	strv_free(&libs);
-	free(work);
 	work = NULL;
 }

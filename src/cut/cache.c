@@ -25,7 +25,7 @@
 
 #define DEFAULT_CAP (4ULL << 30)
 
-/* Temporaries of this cut (cache tmp/ files, the work directory's files), removed at exit. */
+/* Temporaries of this cut in the cache (its tmp/), removed at exit. */
 static struct strv tmps;
 
 void cut_tmp_add(const char *path)
@@ -209,8 +209,8 @@ static uint64_t cap_or_die(const struct conf *conf)
 	if (!v || !*v)
 		return DEFAULT_CAP;
 	if (parse_size(v, &cap))
-		die("%s:%d: CUT_CACHE_SIZE: expected a size such as 4G, or 0 for no cache, got '%s'",
-		    conf->path ? conf->path : "environment", conf_line(conf, "CUT_CACHE_SIZE"), v);
+		die("%s: CUT_CACHE_SIZE: expected a size such as 4G, or 0 for no cache, got '%s'",
+		    conf_origin(conf, "CUT_CACHE_SIZE"), v);
 	return cap;
 }
 

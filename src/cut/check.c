@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ceph.h"
 #include "cut.h"
 #include "err.h"
 #include "rapido.h"
@@ -33,9 +35,32 @@ static void problem(const char *fmt, ...)
 	problems++;
 }
 
+/*
+ * A bins entry is a program found in PATH, or an absolute path: a program,
+ * or a shared library that a program loads with dlopen(), which no ldd run
+ * finds (NSS's soft token for libecryptfs). dracut --install copies such
+ * a library without resolving what it links: the profile lists those too.
+ */
+static char *find_bin(const char *name)
+{
+	unsigned char magic[4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (name[0] != '/' || !strstr(name, ".so"))
+		return find_in_path(name);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, magic, sizeof(magic)) : -1;
+	close(fd);
+	return n == 4 && !memcmp(magic, "\177ELF", 4) ? xstrdup(name) : NULL;
+}
+
 static void add_optional_bin(struct cut_plan *p, const char *name)
 {
-	char *path = find_in_path(name);
+	char *path = find_bin(name);
 
 	if (path && !strv_contains(&p->bins, path))
 		strv_push(&p->bins, path);
@@ -53,7 +78,7 @@ static void resolve_bins(struct cut_plan *p)
 	if (p->modules.n || p->extra_modules.n)
 		strv_push(&all, "modprobe");
 	for (size_t i = 0; i < all.n; i++) {
-		char *path = find_in_path(all.v[i]);
+		char *path = find_bin(all.v[i]);
 
 		if (!path) {
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s)",
@@ -80,7 +105,7 @@ static void resolve_bins(struct cut_plan *p)
 			if (v && *v) {
 				if (opt) {
 					add_optional_bin(p, bin);
-				} else if (!(path = find_in_path(bin))) {
+				} else if (!(path = find_bin(bin))) {
 					problem("%s: host binary '%s' not found in PATH (needed by profile %s "
 						"when %s is set)", p->prof.path, bin, p->prof.name, key);
 				} else {
@@ -95,8 +120,12 @@ static void resolve_bins(struct cut_plan *p)
 	strv_free(&all);
 }
 
-/* loaded by the init only when ./vm asks: a host share (9p) or a NIC */
-static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net" };
+/*
+ * loaded by the init only when ./vm asks: a host share (9p), a NIC, the
+ * virtio console's shell; pvpanic and fw_cfg for memory dumps on a panic
+ */
+static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net",
+					     "virtio_console", "pvpanic_mmio", "pvpanic", "qemu_fw_cfg" };
 
 static void resolve_modules(struct cut_plan *p)
 {
@@ -183,11 +212,108 @@ static void check_kconfig(const struct cut_opts *o, struct cut_plan *p)
 	strv_free(&missing);
 }
 
+const char *cut_file_type(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "regular file";
+	case S_IFDIR: return "directory";
+	case S_IFCHR: return "character device";
+	case S_IFBLK: return "block device";
+	case S_IFIFO: return "fifo";
+	case S_IFSOCK: return "socket";
+	case S_IFLNK: return "symbolic link";
+	default: return "special file";
+	}
+}
+
+/* -f /dev/zero would be read until memory ran out: each must be a sane script file */
 static void check_extras(const struct cut_opts *o)
 {
-	for (size_t i = 0; i < o->n_extras; i++)
-		if (o->extras[i].is_file && access(o->extras[i].arg, R_OK) < 0)
-			problem("-f %s: %s", o->extras[i].arg, strerror(errno));
+	for (size_t i = 0; i < o->n_extras; i++) {
+		const char *f = o->extras[i].arg;
+		struct stat st;
+
+		if (!o->extras[i].is_file)
+			continue;
+		if (stat(f, &st) < 0)
+			problem("-f %s: %s", f, strerror(errno));
+		else if (!S_ISREG(st.st_mode))
+			problem("-f %s: is a %s, not a regular file", f, cut_file_type(st.st_mode));
+		else if (st.st_size > CUT_EXTRA_MAX)
+			problem("-f %s: %lld bytes, more than the %d a -f script may have",
+				f, (long long)st.st_size, CUT_EXTRA_MAX);
+		else if (access(f, R_OK) < 0)
+			problem("-f %s: %s", f, strerror(errno));
+	}
+}
+
+/*
+ * Everything that would make writing the image fail, found before dracut
+ * spends its minute: the image is a file name (not a directory, device or
+ * fifo, which the final rename() would replace) in a directory we can
+ * write in.
+ */
+static void check_output(const struct cut_opts *o, struct cut_plan *p)
+{
+	const char *out = p->output, *conf_out = conf_get(&p->conf, "DRACUT_OUT");
+	int is_default = !o->output && !(conf_out && *conf_out);
+	const char *src = o->output ? "-o " : is_default ? "image " : "DRACUT_OUT ";
+	char *copy, *dir;
+	struct stat st;
+	size_t len = strlen(out);
+
+	if (!len) {
+		problem("-o '': expected the image's file name");
+		return;
+	}
+	if (stat(out, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			problem("%s%s: is a directory; expected the image's file name (such as %.*s/myinitrd)",
+				src, out, (int)(out[len - 1] == '/' ? len - 1 : len), out);
+			return;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			problem("%s%s: is a %s, not a regular file; expected the image's file name",
+				src, out, cut_file_type(st.st_mode));
+			return;
+		}
+	} else if (errno != ENOENT) {
+		problem("%s%s: %s", src, out, strerror(errno));
+		return;
+	} else if (out[len - 1] == '/') {
+		problem("%s%s: expected the image's file name, not a directory", src, out);
+		return;
+	}
+	copy = xstrdup(out);
+	dir = dirname(copy);
+	if (stat(dir, &st) < 0 && errno == ENOENT && is_default) {
+		/* the default initrds/ of a fresh checkout: made on the way */
+		char *parent = xstrdup(dir);
+
+		p->make_outdir = 1;
+		if (access(dirname(parent), W_OK | X_OK) < 0)
+			problem("cannot create %s: %s", dir, strerror(errno));
+		free(parent);
+	} else if (stat(dir, &st) < 0) {
+		problem("%s: %s (the directory for the image %s)", dir, strerror(errno), out);
+	} else if (!S_ISDIR(st.st_mode)) {
+		problem("%s: is a %s, not a directory (the image %s goes there)", dir,
+			cut_file_type(st.st_mode), out);
+	} else if (access(dir, W_OK | X_OK) < 0) {
+		problem("cannot write in %s: %s (the image %s goes there)", dir, strerror(errno), out);
+	}
+	free(copy);
+}
+
+/* An image holding a secret's value is made readable by its owner only. */
+static void note_secrets(struct cut_plan *p)
+{
+	for (size_t i = 0; i < p->prof.secret.n; i++) {
+		const char *v = conf_get(&p->conf, p->prof.secret.v[i]);
+
+		if (v && *v)
+			p->secret = 1;
+	}
 }
 
 /*
@@ -252,6 +378,8 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	problems = 0;
 	p->rapido_dir = xstrdup(rapido_dir());
 	rapido_conf_load_or_die(&p->conf);
+	/* the Ceph profiles' files: entries name the ./ceph-local cluster by default */
+	ceph_conf_defaults(&p->conf);
 	if (!profile_name_valid(o->profile))
 		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", o->profile);
 	path = xasprintf("%s/autorun/%s.sh", p->rapido_dir, o->profile);
@@ -267,8 +395,10 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 		die("%s", err);
 	p->output = o->output ? xstrdup(o->output) : rapido_default_image(&p->conf);
 
+	check_output(o, p);
 	check_extras(o);
 	check_conf(p);
+	note_secrets(p);
 	resolve_modules(p);
 	resolve_bins(p);
 	resolve_helpers(p);

@@ -6,7 +6,6 @@
  */
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,11 +13,20 @@
 #include "err.h"
 #include "layer.h"
 
-static void on_signal(int sig)
+/* This run's private directory (work.c), removed on every exit path. */
+static struct cut_work work = { NULL, -1 };
+
+static void cleanup(void)
 {
+	int rc;
+
+	/* nothing of the run may still write in the directory being removed */
+	cut_child_kill();
+	/* the cache's temporaries (its tmp/), outside the work directory */
 	cut_tmp_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	rc = cut_work_remove(&work);
+	if (rc)
+		warn_err(rc, "cannot remove this run's temporary directory");
 }
 
 static void usage(void)
@@ -134,6 +142,13 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int
 	}
 }
 
+static void cut_opts_free(struct cut_opts *o)
+{
+	for (size_t i = 0; i < o->n_extras; i++)
+		free(o->extras[i].arg);
+	free(o->extras);
+}
+
 int cmd_cut(int argc, char **argv)
 {
 	struct cut_opts o = { 0 };
@@ -150,23 +165,26 @@ int cmd_cut(int argc, char **argv)
 	cut_plan_or_die(&o, &p);
 	if (o.dry_run) {
 		struct strv dargv = STRV_INIT;
+		char *out = xasprintf("%s.cut-XXXXXX/dracut.img", p.output);
+		char *tmp = xasprintf("%s.cut-XXXXXX/tmp", p.output);
 
-		cut_dracut_argv(&o, &p, p.output, DRACUT_ALL, NULL, &dargv);
+		/* what a real run passes, up to the random letters */
+		cut_dracut_argv(&o, &p, out, DRACUT_ALL, NULL, tmp, &dargv);
+		free(out);
+		free(tmp);
 		strv_print_quoted(stdout, &dargv);
 		strv_free(&dargv);
 		close_stdout();
 		cut_plan_free(&p);
+		cut_opts_free(&o);	/* -n -x CMD: the extras are ours to free here too */
 		return 0;
 	}
-	atexit(cut_tmp_cleanup);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	cut_build(&o, &p);
+	/* from here on a signal is taken in turn, so that it can stop dracut and clean up */
+	cut_signals_take();
+	atexit(cleanup);
+	cut_build(&o, &p, &work, cleanup);
 	close_stdout();
 	cut_plan_free(&p);
-	for (size_t i = 0; i < o.n_extras; i++)
-		free(o.extras[i].arg);
-	free(o.extras);
+	cut_opts_free(&o);
 	return 0;
 }

@@ -3,6 +3,10 @@
 #ifndef RAPIDO_CUT_H
 #define RAPIDO_CUT_H
 
+#include <stddef.h>
+#include <stdnoreturn.h>
+#include <sys/types.h>
+
 #include "conf.h"
 #include "kernel.h"
 #include "profile.h"
@@ -38,7 +42,12 @@ struct cut_plan {
 	struct strv extra_modules; /* included, loaded by the init when needed (9p) */
 	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME */
 	struct strv includes;	/* SRC DEST pairs for dracut --include */
+	int secret;		/* holds a value of a key the profile marks secret */
+	int make_outdir;	/* the default initrds/ directory is missing: create it */
 };
+
+/* A -f script larger than this is refused (it is read whole into the image). */
+#define CUT_EXTRA_MAX (16 << 20)
 
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
@@ -53,10 +62,50 @@ void cut_plan_free(struct cut_plan *p);
 int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **err);
 int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);
 
-/* dracut.c: the dracut command line for the plan, writing to out (see layer.h). */
+/*
+ * dracut.c: the dracut command line for the plan, writing to out (see
+ * layer.h); tmpdir may be NULL.
+ */
 enum cut_dracut_part { DRACUT_ALL, DRACUT_MODULES, DRACUT_BINS };
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
-		     enum cut_dracut_part part, const struct strv *libs, struct strv *argv);
+		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
+		     struct strv *argv);
+
+/* check.c: "a directory", "a character device"... for what stat() said */
+const char *cut_file_type(mode_t mode);
+
+/* work.c: a cut's private directory IMAGE.cut-XXXXXX, locked while its run lives */
+struct cut_work {
+	char *dir;
+	int fd;		/* the directory, flock()ed; not close-on-exec */
+};
+int cut_work_create(struct cut_work *w, const char *image);
+char *cut_work_path(const struct cut_work *w, const char *name);
+/* Remove the directory and what is in it; returns 0 or the first -errno. */
+int cut_work_remove(struct cut_work *w);
+/* Remove the IMAGE.cut-* that no live process holds (warns for each). */
+void cut_work_reap_stale(const char *image);
+
+/* child.c: run dracut so that a signal to cut stops every process of it */
+struct cut_child_result {
+	int status;	/* dracut's wait status */
+	int stop_sig;	/* SIGTERM, SIGINT or SIGHUP that cut received, or 0 */
+	int space_err;	/* ENOSPC or EDQUOT when dracut's output reports it */
+	char *tail;	/* the end of dracut's output, NUL-terminated */
+	size_t len;
+	int truncated;	/* tail is not all of it */
+};
+/* Take SIGINT, SIGTERM, SIGHUP through a signalfd from now on; become a subreaper. */
+void cut_signals_take(void);
+/* A stop signal received since (and not yet returned), or 0. */
+int cut_signal_pending(void);
+/* Run cleanup, then die of sig (the caller's shell sees 128+sig). */
+noreturn void cut_die_signal(int sig, void (*cleanup)(void));
+/* Run argv, output captured (and copied to stderr when verbose). 0 or -errno. */
+int cut_child_run(char *const argv[], int verbose, struct cut_child_result *r);
+/* Exit path: SIGKILL a dracut run still going and reap it. */
+void cut_child_kill(void);
+void cut_child_result_free(struct cut_child_result *r);
 
 /* list.c: ./cut --list */
 int cut_list(void);

@@ -45,7 +45,8 @@ static void push_list(struct strv *argv, const char *opt, const struct strv *ite
  * rapido's tail and the tree layers. libs: what the trees' programs need.
  */
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
-		     enum cut_dracut_part part, const struct strv *libs, struct strv *argv)
+		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
+		     struct strv *argv)
 {
 	const char *dracut = conf_get(&p->conf, "DRACUT");
 	int mods = part != DRACUT_BINS && (p->modules.n || p->extra_modules.n);
@@ -90,6 +91,14 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 				strv_push(&all, libs->v[i]);
 		push_list(argv, "--install", &all);
 		strv_free(&all);
+	}
+	/*
+	 * dracut's tree goes where the image goes (default /var/tmp): cut
+	 * removes it even after a kill, and a full disk is one disk
+	 */
+	if (tmpdir) {
+		strv_push(argv, "--tmpdir");
+		strv_push(argv, tmpdir);
 	}
 	if (!o->verbose)
 		strv_push(argv, "--quiet");
@@ -162,9 +171,9 @@ static void key_argv(const struct cut_opts *o, const struct cut_plan *p, enum cu
 	struct cut_opts quiet = *o;
 	struct strv argv = STRV_INIT;
 
-	/* neither the output path nor --verbose changes the bytes */
+	/* neither the output path, dracut's --tmpdir nor --verbose changes the bytes */
 	quiet.verbose = 0;
-	cut_dracut_argv(&quiet, p, "OUT", part, libs, &argv);
+	cut_dracut_argv(&quiet, p, "OUT", part, libs, NULL, &argv);
 	for (size_t i = 0; i < argv.n; i++)
 		sha256_update(s, argv.v[i], strlen(argv.v[i]) + 1);
 	strv_free(&argv);

@@ -70,6 +70,43 @@ static int add_path_file(struct cpio_writer *w, const char *name, const char *pa
 	return 0;
 }
 
+/*
+ * A -f script, checked again as it is read (it may have changed since the
+ * checks): a regular file of at most CUT_EXTRA_MAX bytes. O_NONBLOCK: a
+ * fifo put in its place must not hang the open.
+ */
+static int add_extra_file(struct cpio_writer *w, const char *name, const char *path, char **err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	ssize_t n = 0;
+	char *text;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		*err = xasprintf("-f %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*err = xasprintf("-f %s: is a %s, not a regular file", path, cut_file_type(st.st_mode));
+		close(fd);
+		return -EINVAL;
+	}
+	text = xmalloc(CUT_EXTRA_MAX + 1);
+	n = read_full(fd, text, CUT_EXTRA_MAX + 1);
+	close(fd);
+	if (n < 0 || n > CUT_EXTRA_MAX) {
+		*err = n < 0 ? xasprintf("-f %s: %s", path, strerror((int)-n)) :
+			xasprintf("-f %s: more than the %d bytes a -f script may have", path, CUT_EXTRA_MAX);
+		free(text);
+		return -EINVAL;
+	}
+	cpio_add_file(w, name, 0755, text, (size_t)n);
+	free(text);
+	return 0;
+}
+
 static int add_guest_lib(struct cpio_writer *w, const struct cut_plan *p, FILE *autorun, char **err)
 {
 	char *dir = xasprintf("%s/autorun/lib", p->rapido_dir);
@@ -115,7 +152,7 @@ static int add_autorun(struct cpio_writer *w, const struct cut_opts *o, const st
 
 		name = xasprintf("rapido/autorun/%02zu-%s.sh", i + 1, x->is_file ? "file" : "cmd");
 		if (x->is_file) {
-			rc = add_path_file(w, name, x->arg, err);
+			rc = add_extra_file(w, name, x->arg, err);
 		} else {
 			char *body = xasprintf("%s\n", x->arg);
 

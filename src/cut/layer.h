@@ -75,7 +75,11 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut_dracut_part part,
 		    const struct strv *libs, struct cut_layer *ly);
 
-/* build.c: build (or find) every layer and write the image. */
-void cut_build(const struct cut_opts *o, struct cut_plan *p);
+/*
+ * build.c: build (or find) every layer and write the image, its
+ * temporaries in w (created here); on_stop runs before cut dies of a signal.
+ */
+void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
+	       void (*on_stop)(void));
 
 #endif

@@ -13,37 +13,13 @@
 
 #include "conf.h"
 #include "err.h"
+#include "expand.h"
 #include "io.h"
-
-struct buf {
-	char *s;
-	size_t n, cap;
-};
-
-static void buf_putc(struct buf *b, char c)
-{
-	if (b->n + 2 > b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->s[b->n++] = c;
-	b->s[b->n] = '\0';
-}
-
-static void buf_puts(struct buf *b, const char *s)
-{
-	while (*s)
-		buf_putc(b, *s++);
-}
+#include "strbuf.h"
 
 int conf_key_valid(const char *s)
 {
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return 0;
-	for (s++; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return 0;
-	return 1;
+	return s && expand_name_valid(s, strlen(s));
 }
 
 static struct conf_entry *conf_find(const struct conf *c, const char *key)
@@ -54,26 +30,26 @@ static struct conf_entry *conf_find(const struct conf *c, const char *key)
 	return NULL;
 }
 
-static void conf_set_line(struct conf *c, const char *key, const char *val, int line)
+/* origin: "FILE:LINE" (malloc'd, taken over), NULL for a value set by code */
+static void conf_set_origin(struct conf *c, const char *key, const char *val, char *origin)
 {
 	struct conf_entry *e = conf_find(c, key);
 
-	if (e) {
-		free(e->val);
-		e->val = xstrdup(val);
-		e->line = line;
-		return;
+	if (!e) {
+		c->e = xrealloc(c->e, (c->n + 1) * sizeof(*c->e));
+		e = &c->e[c->n++];
+		memset(e, 0, sizeof(*e));
+		e->key = xstrdup(key);
 	}
-	c->e = xrealloc(c->e, (c->n + 1) * sizeof(*c->e));
-	c->e[c->n].key = xstrdup(key);
-	c->e[c->n].val = xstrdup(val);
-	c->e[c->n].line = line;
-	c->n++;
+	free(e->val);
+	free(e->origin);
+	e->val = xstrdup(val);
+	e->origin = origin;
 }
 
 void conf_set(struct conf *c, const char *key, const char *val)
 {
-	conf_set_line(c, key, val, 0);
+	conf_set_origin(c, key, val, NULL);
 }
 
 const char *conf_get(const struct conf *c, const char *key)
@@ -90,14 +66,14 @@ const char *conf_get(const struct conf *c, const char *key)
 	return e ? e->val : NULL;
 }
 
-int conf_line(const struct conf *c, const char *key)
+const char *conf_origin(const struct conf *c, const char *key)
 {
 	struct conf_entry *e;
 
 	if (c->env_override && getenv(key))
-		return 0;
+		return "environment";
 	e = conf_find(c, key);
-	return e ? e->line : 0;
+	return e && e->origin ? e->origin : "default";
 }
 
 void conf_free(struct conf *c)
@@ -105,6 +81,7 @@ void conf_free(struct conf *c)
 	for (size_t i = 0; i < c->n; i++) {
 		free(c->e[i].key);
 		free(c->e[i].val);
+		free(c->e[i].origin);
 	}
 	free(c->e);
 	free(c->path);
@@ -115,47 +92,61 @@ struct parser {
 	struct conf *c;
 	const char *file;
 	int line;
+	const char *key;	/* the key being assigned, for messages */
+	struct expander x;
 	char **err;
 };
 
 /* Report at the current line: "FILE:LINE: message" */
 #define perr(p, ...) err_at((p)->err, (p)->file, (unsigned int)(p)->line, __VA_ARGS__)
 
-/* At *s == '$': expand ${KEY} into out, advance *s past it. */
-static int expand_var(struct parser *p, const char **s, struct buf *out)
+/*
+ * ${KEY}: a key of an earlier line, else the environment. With env_override
+ * the environment wins here too, as in a shell: KERNEL_SRC=x ./cut makes
+ * "${KERNEL_SRC}/mods" of a later line x/mods.
+ */
+static const char *conf_lookup(void *ctx, const char *name)
 {
-	const char *q = *s + 1, *end;
-	const char *val;
-	char *name;
+	struct parser *p = ctx;
+	const char *env = getenv(name);
+	struct conf_entry *e = conf_find(p->c, name);
+
+	if (e)
+		e->used = 1;
+	if (p->c->env_override && env)
+		return env;
+	return e ? e->val : env;
+}
+
+/* At *s == '$': expand ${KEY} into out, advance *s past it. */
+static int expand_var(struct parser *p, const char **s, struct strbuf *out)
+{
+	const char *q = *s + 1;
+	size_t used, nl;
 
 	if (*q == '(')
 		return perr(p, "command substitution '$(' is not allowed");
 	if (*q == '{') {
-		end = strchr(q, '}');
-		if (!end)
+		switch (expand_braced(&p->x, *s, strlen(*s), out, &used, &nl)) {
+		case EXPAND_OK:
+			*s += used;
+			return 0;
+		case EXPAND_UNTERMINATED:
 			return perr(p, "unterminated '${'");
-		name = xstrndup(q + 1, (size_t)(end - q - 1));
-		if (!conf_key_valid(name)) {
-			int rc = perr(p, "unsupported expansion '${%s}': only ${KEY} is allowed", name);
-
-			free(name);
-			return rc;
+		case EXPAND_BAD_NAME:
+			return perr(p, "unsupported expansion '${%.*s}': only ${KEY} is allowed",
+				    (int)nl, q + 1);
+		case EXPAND_UNSET:
+			return perr(p, "'${%.*s}' is not set on an earlier line nor in the environment",
+				    (int)nl, q + 1);
+		case EXPAND_TOO_LONG:
+			return perr(p, "%s: with ${%.*s} the value would be longer than %d bytes, "
+				    "the limit for one value", p->key, (int)nl, q + 1, EXPAND_VALUE_MAX);
+		case EXPAND_TOO_MUCH:
+			return perr(p, "%s: with ${%.*s} the expansions in this file would pass "
+				    "%d bytes, the limit for one file",
+				    p->key, (int)nl, q + 1, EXPAND_TOTAL_MAX);
 		}
-		{
-			struct conf_entry *e = conf_find(p->c, name);
-
-			val = e ? e->val : getenv(name);
-		}
-		if (!val) {
-			int rc = perr(p, "'${%s}' is not set on an earlier line nor in the environment", name);
-
-			free(name);
-			return rc;
-		}
-		free(name);
-		buf_puts(out, val);
-		*s = end + 1;
-		return 0;
 	}
 	if (isalpha((unsigned char)*q) || *q == '_')
 		return perr(p, "unbraced variable '$%c...': write ${NAME}", *q);
@@ -163,12 +154,12 @@ static int expand_var(struct parser *p, const char **s, struct buf *out)
 	    isdigit((unsigned char)*q) || *q == '-')
 		return perr(p, "special parameter '$%c' is not allowed", *q);
 	/* a lone '$' before a space, quote or end is literal, as in the shell */
-	buf_putc(out, '$');
+	strbuf_addc(out, '$');
 	*s = q;
 	return 0;
 }
 
-static int parse_value(struct parser *p, const char *s, struct buf *out)
+static int parse_value(struct parser *p, const char *s, struct strbuf *out)
 {
 	while (*s && !isspace((unsigned char)*s)) {
 		char ch = *s;
@@ -179,7 +170,7 @@ static int parse_value(struct parser *p, const char *s, struct buf *out)
 			if (!end)
 				return perr(p, "unterminated single quote");
 			for (s++; s < end; s++)
-				buf_putc(out, *s);
+				strbuf_addc(out, *s);
 			s++;
 		} else if (ch == '"') {
 			s++;
@@ -200,11 +191,11 @@ static int parse_value(struct parser *p, const char *s, struct buf *out)
 					continue;
 				}
 				if (*s == '\\' && s[1] && strchr("$`\"\\", s[1])) {
-					buf_putc(out, s[1]);
+					strbuf_addc(out, s[1]);
 					s += 2;
 					continue;
 				}
-				buf_putc(out, *s++);
+				strbuf_addc(out, *s++);
 			}
 		} else if (ch == '$') {
 			int rc = expand_var(p, &s, out);
@@ -216,14 +207,17 @@ static int parse_value(struct parser *p, const char *s, struct buf *out)
 		} else if (ch == '\\') {
 			if (!s[1])
 				return perr(p, "line continuation with '\\' is not supported");
-			buf_putc(out, s[1]);
+			strbuf_addc(out, s[1]);
 			s += 2;
 		} else if (strchr(";&|<>(){}", ch)) {
 			return perr(p, "unquoted '%c' in value: quote the value if it is meant literally", ch);
 		} else {
-			buf_putc(out, *s++);
+			strbuf_addc(out, *s++);
 		}
 	}
+	if (out->len > EXPAND_VALUE_MAX)
+		return perr(p, "%s: the value is %zu bytes, longer than the limit of %d",
+			    p->key, out->len, EXPAND_VALUE_MAX);
 	/* only whitespace and a comment may follow */
 	while (isspace((unsigned char)*s))
 		s++;
@@ -234,7 +228,7 @@ static int parse_value(struct parser *p, const char *s, struct buf *out)
 
 static int parse_line(struct parser *p, char *line)
 {
-	struct buf val = { 0 };
+	struct strbuf val = STRBUF_INIT;
 	char *s = line, *eq, *key;
 	int rc;
 
@@ -266,13 +260,12 @@ static int parse_line(struct parser *p, char *line)
 		free(key);
 		return perr(p, "space after '=' (write KEY=value or KEY=\"value\")");
 	}
-	buf_putc(&val, 'x');	/* allocate, then empty: "KEY=" is a valid empty value */
-	val.n = 0;
-	val.s[0] = '\0';
+	strbuf_reset(&val);	/* "KEY=" is a valid empty value */
+	p->key = key;
 	rc = parse_value(p, eq + 1, &val);
 	if (!rc)
-		conf_set_line(p->c, key, val.s, p->line);
-	free(val.s);
+		conf_set_origin(p->c, key, val.s, xasprintf("%s:%d", p->file, p->line));
+	strbuf_free(&val);
 	free(key);
 	return rc;
 }
@@ -283,6 +276,8 @@ int conf_parse(struct conf *c, const char *file, const char *text, char **err)
 	const char *s = text;
 
 	*err = NULL;
+	p.x.lookup = conf_lookup;
+	p.x.ctx = &p;
 	while (*s) {
 		const char *nl = strchr(s, '\n');
 		size_t len = nl ? (size_t)(nl - s) : strlen(s);

@@ -8,7 +8,8 @@
 struct conf_entry {
 	char *key;
 	char *val;
-	int line;	/* 0 for values set by code */
+	char *origin;	/* "FILE:LINE" of the last assignment; NULL if set by code */
+	int used;	/* a later line expanded ${KEY} */
 };
 
 struct conf {
@@ -23,10 +24,13 @@ struct conf {
  *	[export ]KEY=WORD [# comment]
  * WORD is a run of unquoted text, '...' (literal) and "..." (with \" \\ \$
  * \` escapes and ${KEY} expansion) pieces. ${KEY} expands a key assigned on
- * an earlier line, or else a variable of the environment. Anything a shell
+ * an earlier line, or else a variable of the environment; with env_override
+ * set before parsing, the environment comes first, as in a shell, so that
+ * KEY=x in the environment changes every "${KEY}" as well. Anything a shell
  * would treat as code ($(...), `...`, unquoted ; & | < > ( ), $VAR without
  * braces, ${KEY:-x}) is an error, as are unterminated quotes and unquoted
- * whitespace inside a value.
+ * whitespace inside a value. A value holds at most EXPAND_VALUE_MAX bytes
+ * and the expansions of one file make at most EXPAND_TOTAL_MAX (expand.h).
  *
  * Returns 0, or -EINVAL with *err set to "FILE:LINE: message" (malloc'd).
  */
@@ -36,8 +40,12 @@ int conf_load(struct conf *c, const char *path, char **err);
 
 /* Last value of KEY (or the environment's, when env_override is set). */
 const char *conf_get(const struct conf *c, const char *key);
-/* Line KEY was last set on, 0 if unset or from the environment. */
-int conf_line(const struct conf *c, const char *key);
+/*
+ * Where conf_get(c, KEY) comes from, to start a message with: "FILE:LINE"
+ * of the assignment, "environment", or "default" when KEY is unset (or set
+ * by code). Valid until KEY is set again or c is freed.
+ */
+const char *conf_origin(const struct conf *c, const char *key);
 void conf_set(struct conf *c, const char *key, const char *val);
 void conf_free(struct conf *c);
 

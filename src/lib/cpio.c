@@ -14,6 +14,7 @@
 
 #include "cpio.h"
 #include "err.h"
+#include "hex.h"
 #include "io.h"
 
 #define NEWC_HDR_LEN 110
@@ -144,15 +145,18 @@ int cpio_finish(struct cpio_writer *w)
 	return w->err;
 }
 
+/* Eight hex digits, nothing else: strtoul() would also take " +1", "-1" and "0x1". */
 static int hexfield(const char *p, unsigned long *out)
 {
-	char buf[9];
-	char *end;
+	*out = 0;
+	for (int i = 0; i < 8; i++) {
+		int d = hex_digit(p[i]);
 
-	memcpy(buf, p, 8);
-	buf[8] = '\0';
-	*out = strtoul(buf, &end, 16);
-	return *end ? -EINVAL : 0;
+		if (d < 0)
+			return -EINVAL;
+		*out = *out << 4 | (unsigned long)d;
+	}
+	return 0;
 }
 
 /* The 13 numeric fields of a newc header, after checking its magic. */

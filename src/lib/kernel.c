@@ -87,25 +87,27 @@ static int load_module_lists(struct kernel *k, char **err)
 static int locate_src(const struct conf *c, const char *src, struct kernel *k, char **err)
 {
 	const char *modpath = conf_get(c, "KERNEL_INSTALL_MOD_PATH");
+	const char *at = conf_origin(c, "KERNEL_SRC");	/* messages start with it */
 	char *relfile, *rel, *text;
 	size_t len;
 	int rc;
 
 	k->from_src = 1;
 	if (!is_dir(src)) {
-		*err = xasprintf("KERNEL_SRC=%s: not a directory", src);
+		*err = xasprintf("%s: KERNEL_SRC=%s: not a directory", at, src);
 		return -ENOENT;
 	}
 	k->image = xasprintf("%s/arch/x86/boot/bzImage", src);
 	if (!is_file(k->image)) {
-		*err = xasprintf("KERNEL_SRC=%s is not built: %s is missing (run make in the tree)",
-				 src, k->image);
+		*err = xasprintf("%s: KERNEL_SRC=%s is not built: %s is missing (run make in the tree)",
+				 at, src, k->image);
 		return -ENOENT;
 	}
 	relfile = xasprintf("%s/include/config/kernel.release", src);
 	rc = read_file(relfile, &rel, &len);
 	if (rc) {
-		*err = xasprintf("KERNEL_SRC=%s is not built: %s: %s", src, relfile, strerror(-rc));
+		*err = xasprintf("%s: KERNEL_SRC=%s is not built: %s: %s", at, src, relfile,
+				 strerror(-rc));
 		free(relfile);
 		return rc;
 	}
@@ -113,14 +115,15 @@ static int locate_src(const struct conf *c, const char *src, struct kernel *k, c
 	while (len && (rel[len - 1] == '\n' || rel[len - 1] == ' '))
 		rel[--len] = '\0';
 	if (!len) {
-		*err = xasprintf("KERNEL_SRC=%s: include/config/kernel.release is empty", src);
+		*err = xasprintf("%s: KERNEL_SRC=%s: include/config/kernel.release is empty",
+				 at, src);
 		free(rel);
 		return -EINVAL;
 	}
 	k->release = rel;
 	k->config = xasprintf("%s/.config", src);
 	if (!is_file(k->config)) {
-		*err = xasprintf("KERNEL_SRC=%s: %s is missing", src, k->config);
+		*err = xasprintf("%s: KERNEL_SRC=%s: %s is missing", at, src, k->config);
 		return -ENOENT;
 	}
 	if (modpath && *modpath) {
@@ -137,9 +140,9 @@ static int locate_src(const struct conf *c, const char *src, struct kernel *k, c
 					strv_push(&have, de->d_name);
 			if (d)
 				closedir(d);
-			*err = xasprintf("KERNEL_INSTALL_MOD_PATH=%s has no modules for release %s "
+			*err = xasprintf("%s: KERNEL_INSTALL_MOD_PATH=%s has no modules for release %s "
 					 "(found: %s); run 'make modules_install INSTALL_MOD_PATH=%s' "
-					 "in KERNEL_SRC", modpath, rel,
+					 "in KERNEL_SRC", conf_origin(c, "KERNEL_INSTALL_MOD_PATH"), modpath, rel,
 					 have.n ? have.v[0] : "none", modpath);
 			strv_free(&have);
 			free(dir);
@@ -211,7 +214,8 @@ static int locate_installed(const struct conf *c, const char *boot_dir, const ch
 	}
 	k->image = xasprintf("%s/vmlinuz-%s", boot_dir, k->release);
 	if (!is_file(k->image)) {
-		*err = xasprintf("KERNEL_RELEASE=%s: %s is missing", k->release, k->image);
+		*err = xasprintf("%s: KERNEL_RELEASE=%s: %s is missing", conf_origin(c, "KERNEL_RELEASE"),
+				 k->release, k->image);
 		return -ENOENT;
 	}
 	if (access(k->image, R_OK) < 0) {

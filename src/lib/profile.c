@@ -53,6 +53,7 @@ static struct strv *list_for(struct profile *p, const char *key)
 		{ "helpers", offsetof(struct profile, helpers) },
 		{ "conf", offsetof(struct profile, conf) },
 		{ "conf-optional", offsetof(struct profile, conf_opt) },
+		{ "secret", offsetof(struct profile, secret) },
 		{ "kconfig", offsetof(struct profile, kconfig) },
 		{ "files", offsetof(struct profile, files) },
 	};
@@ -61,6 +62,35 @@ static struct strv *list_for(struct profile *p, const char *key)
 		if (!strcmp(lists[i].key, key))
 			return (struct strv *)((char *)p + lists[i].off);
 	return NULL;
+}
+
+/*
+ * A secret must name a key the profile passes to the guest: a typo would
+ * otherwise leave the real secret in an image anyone can read. conf lines
+ * may follow; the lines are remembered and checked once the header is read.
+ */
+static int secret_lines(struct profile *p, const char *path, int lineno, size_t first, char **err)
+{
+	for (size_t i = first; i < p->secret.n; i++) {
+		if (!conf_key_valid(p->secret.v[i]))
+			return err_at(err, path, (unsigned int)lineno,
+				      "secret: expected rapido.conf key names, got \"%s\"",
+				      p->secret.v[i]);
+		p->secret_line = xrealloc(p->secret_line, (i + 1) * sizeof(*p->secret_line));
+		p->secret_line[i] = lineno;
+	}
+	return 0;
+}
+
+static int check_secrets(struct profile *p, const char *path, char **err)
+{
+	for (size_t i = 0; i < p->secret.n; i++)
+		if (!strv_contains(&p->conf, p->secret.v[i]) &&
+		    !strv_contains(&p->conf_opt, p->secret.v[i]))
+			return err_at(err, path, (unsigned int)p->secret_line[i],
+				      "secret: %s is not a conf or conf-optional key of this profile",
+				      p->secret.v[i]);
+	return 0;
 }
 
 static int header_line(struct profile *p, const char *path, int lineno, char *s, char **err)
@@ -105,7 +135,11 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	}
 	list = list_for(p, key);
 	if (list) {
+		size_t first = list->n;
+
 		split_words(list, val);
+		if (list == &p->secret)
+			return secret_lines(p, path, lineno, first, err);
 		return 0;
 	}
 	if (!strcmp(key, "description")) {
@@ -138,27 +172,24 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
-			 "modules, modules-optional, helpers, conf, conf-optional, kconfig, files, cpus, memory)",
+			 "modules, modules-optional, helpers, conf, conf-optional, secret, kconfig, files, "
+			 "cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
 }
 
-int profile_load(struct profile *p, const char *name, const char *path, char **err)
+int profile_parse(struct profile *p, const char *name, const char *path, const char *text,
+		  char **err)
 {
-	char *text, *line, *save = NULL;
+	char *copy = xstrdup(text), *line, *save = NULL;
 	int lineno = 0, rc = 0;
 
 	memset(p, 0, sizeof(*p));
 	*err = NULL;
-	rc = read_file(path, &text, NULL);
-	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
-		return rc;
-	}
 	p->name = xstrdup(name);
 	p->path = xstrdup(path);
 	/* strtok_r would merge empty lines and miscount; walk by hand */
-	for (line = text; line && *line; line = save) {
+	for (line = copy; line && *line; line = save) {
 		char *nl = strchr(line, '\n');
 
 		save = nl ? nl + 1 : NULL;
@@ -171,7 +202,9 @@ int profile_load(struct profile *p, const char *name, const char *path, char **e
 		if (rc)
 			break;
 	}
-	free(text);
+	free(copy);
+	if (!rc)
+		rc = check_secrets(p, path, err);
 	if (!rc && !p->description) {
 		*err = xasprintf("%s: no '#@ description:' line", path);
 		rc = -EINVAL;
@@ -179,6 +212,58 @@ int profile_load(struct profile *p, const char *name, const char *path, char **e
 	if (rc)
 		profile_free(p);
 	return rc;
+}
+
+int profile_load(struct profile *p, const char *name, const char *path, char **err)
+{
+	char *text;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	*err = NULL;
+	rc = read_file(path, &text, NULL);
+	if (rc) {
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = profile_parse(p, name, path, text, err);
+	free(text);
+	return rc;
+}
+
+static void push_key(struct strv *out, const char *key)
+{
+	if (!strv_contains(out, key))
+		strv_push(out, key);
+}
+
+void profile_conf_keys(const struct profile *p, struct strv *out)
+{
+	const struct strv *lists[] = { &p->conf, &p->conf_opt };
+	const struct strv *cond[] = { &p->bins_if, &p->bins_opt_if };
+
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++)
+			push_key(out, lists[l]->v[i]);
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < cond[l]->n; i++) {
+			char *key = xstrndup(cond[l]->v[i], strcspn(cond[l]->v[i], "="));
+
+			push_key(out, key);
+			free(key);
+		}
+	/* files: ${KEY}/sub:/dest */
+	for (size_t i = 0; i < p->files.n; i++) {
+		const char *f = p->files.v[i], *end = strchr(f, '}');
+		char *key;
+
+		if (strncmp(f, "${", 2) || !end)
+			continue;
+		key = xstrndup(f + 2, (size_t)(end - f - 2));
+		if (conf_key_valid(key))
+			push_key(out, key);
+		free(key);
+	}
 }
 
 void profile_free(struct profile *p)
@@ -195,6 +280,8 @@ void profile_free(struct profile *p)
 	strv_free(&p->helpers);
 	strv_free(&p->conf);
 	strv_free(&p->conf_opt);
+	strv_free(&p->secret);
+	free(p->secret_line);
 	strv_free(&p->kconfig);
 	strv_free(&p->files);
 	memset(p, 0, sizeof(*p));

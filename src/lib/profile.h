@@ -20,6 +20,8 @@
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
+ *	#@ secret: conf or conf-optional keys whose values are secrets (passwords,
+ *		   private keys): an image holding one is readable by its owner only
  *	#@ kconfig: kernel config symbols needed, CONFIG_X=y or CONFIG_X (y or m)
  *	#@ files: SRC:/DEST trees or files copied in; SRC may start with ${KEY}
  *		  (skipped when KEY is unset) or be relative to the rapido dir
@@ -37,6 +39,8 @@ struct profile {
 	struct strv modules, modules_opt;
 	struct strv helpers;
 	struct strv conf, conf_opt;
+	struct strv secret;	/* each also in conf or conf_opt (checked) */
+	int *secret_line;	/* the header line of each secret, for errors */
 	struct strv kconfig;
 	struct strv files;
 	unsigned int cpus;	/* 0: not stated */
@@ -45,6 +49,15 @@ struct profile {
 
 /* Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...". */
 int profile_load(struct profile *p, const char *name, const char *path, char **err);
+/* The same for a profile's text already in memory; path is for messages. */
+int profile_parse(struct profile *p, const char *name, const char *path, const char *text,
+		  char **err);
+
+/*
+ * Append the rapido.conf keys p names (conf, conf-optional, the KEY of
+ * bins-if and bins-optional-if, ${KEY} in files), each once.
+ */
+void profile_conf_keys(const struct profile *p, struct strv *out);
 void profile_free(struct profile *p);
 
 /* Valid profile names: [A-Za-z0-9_-]+ (they become file names). */

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "err.h"
-#include "io.h"
 #include "qmp.h"
 
 char *json_quote(const char *s)
@@ -114,7 +113,7 @@ static int read_line(struct qmp *q, char **line, int timeout_ms)
 	}
 }
 
-int qmp_connect(struct qmp *q, const char *path, char **err)
+int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char *line = NULL, *reply = NULL;
@@ -122,6 +121,8 @@ int qmp_connect(struct qmp *q, const char *path, char **err)
 
 	*err = NULL;
 	q->len = 0;
+	q->timeout_ms = timeout_ms;
+	q->err_class[0] = '\0';
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		*err = xasprintf("%s: socket path too long", path);
 		return -ENAMETOOLONG;
@@ -138,7 +139,15 @@ int qmp_connect(struct qmp *q, const char *path, char **err)
 		*err = xasprintf("%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	rc = read_line(q, &line, 5000);
+	rc = read_line(q, &line, timeout_ms);
+	if (rc == -ETIMEDOUT) {
+		*err = xasprintf("%s: connected, but no QMP greeting within %d ms", path, timeout_ms);
+		goto fail;
+	}
+	if (rc == -ECONNRESET) {
+		*err = xasprintf("%s: closed before the QMP greeting", path);
+		goto fail;
+	}
 	if (rc || !strstr(line, "\"QMP\"")) {
 		*err = xasprintf("%s: no QMP greeting (%s)", path, rc ? strerror(-rc) : line);
 		rc = rc ? rc : -EPROTO;
@@ -148,7 +157,9 @@ int qmp_connect(struct qmp *q, const char *path, char **err)
 	line = NULL;
 	rc = qmp_command(q, "{\"execute\": \"qmp_capabilities\"}", &reply, NULL, NULL);
 	if (rc) {
-		*err = xasprintf("%s: qmp_capabilities: %s", path, rc > 0 ? reply : strerror(-rc));
+		*err = rc == -ETIMEDOUT ?
+			xasprintf("%s: no answer to qmp_capabilities within %d ms", path, timeout_ms) :
+			xasprintf("%s: qmp_capabilities: %s", path, rc > 0 ? reply : strerror(-rc));
 		rc = rc > 0 ? -EPROTO : rc;
 		free(reply);
 		goto fail;
@@ -162,25 +173,56 @@ fail:
 	return rc;
 }
 
+/* write_all() for the socket, but a qemu that hung up is -ECONNRESET, not SIGPIPE */
+static int send_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EPIPE ? -ECONNRESET : -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int qmp_connect(struct qmp *q, const char *path, char **err)
+{
+	int rc = qmp_connect_timeout(q, path, 5000, err);
+
+	q->timeout_ms = 30000;
+	return rc;
+}
+
 int qmp_command(struct qmp *q, const char *json, char **reply,
 		void (*on_event)(const char *line, void *arg), void *arg)
 {
 	char *msg = xasprintf("%s\n", json);
-	int rc = write_all(q->fd, msg, strlen(msg));
+	int rc = send_all(q->fd, msg, strlen(msg));
 
 	free(msg);
 	*reply = NULL;
+	q->err_class[0] = '\0';
 	if (rc)
 		return rc;
 	for (;;) {
 		char *line;
 
-		rc = read_line(q, &line, 30000);
+		rc = read_line(q, &line, q->timeout_ms);
 		if (rc)
 			return rc;
 		/* replies start with "return" or "error"; anything else is an event */
 		if (!strncmp(line, "{\"error\"", 8)) {
 			char *desc = json_string_value(line, "desc");
+			char *class = json_string_value(line, "class");
+
+			if (class)
+				snprintf(q->err_class, sizeof(q->err_class), "%s", class);
+			free(class);
 
 			if (desc) {
 				free(line);

@@ -5,17 +5,29 @@
 
 struct qmp {
 	int fd;
+	int timeout_ms;		/* for the greeting and each reply */
+	char err_class[64];	/* of qemu's last error reply, e.g. "DeviceNotFound" */
 	char buf[65536];
 	size_t len;
 };
 
-/* Connect to a QMP unix socket and negotiate capabilities. 0 or -errno. */
+/*
+ * Connect to a QMP unix socket and negotiate capabilities, waiting up to
+ * timeout_ms for each answer. 0, or -errno with *err (malloc'd) naming
+ * path and the cause: -ENOENT (no socket) and -ECONNREFUSED (nobody
+ * listens) mean no qemu is there; -ETIMEDOUT means it accepted but sent no
+ * greeting in time (busy, or another client holds the monitor);
+ * -ECONNRESET that it hung up; -EPROTO that it does not speak QMP.
+ */
+int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **err);
+/* qmp_connect_timeout() with 5 s for the greeting and 30 s for replies. */
 int qmp_connect(struct qmp *q, const char *path, char **err);
 /*
- * Send a command (a JSON object) and wait for its reply, skipping events.
- * Returns 0 with *reply the "return" line, 1 with *reply qemu's error
- * description (verbatim), or -errno. Events seen meanwhile are passed to
- * on_event if non-NULL.
+ * Send a command (a JSON object) and wait up to q->timeout_ms for its
+ * reply, skipping events. Returns 0 with *reply the "return" line, 1 with
+ * *reply qemu's error description (verbatim) and q->err_class its class,
+ * or -errno (-ETIMEDOUT: no reply in time; -ECONNRESET: qemu hung up).
+ * Events seen meanwhile are passed to on_event if non-NULL.
  */
 int qmp_command(struct qmp *q, const char *json, char **reply,
 		void (*on_event)(const char *line, void *arg), void *arg);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confkeys.h"
 #include "err.h"
 #include "rapido.h"
 
@@ -31,6 +32,23 @@ const char *rapido_dir(void)
 	return dir;
 }
 
+/* Warn, once per key, about the keys of the file that no program or profile reads. */
+static void warn_unknown_keys(const struct conf *c)
+{
+	struct strv known = STRV_INIT, msgs = STRV_INIT;
+	char *dir = xasprintf("%s/autorun", rapido_dir());
+
+	/* without the profiles, every profile's key would look unknown: say nothing */
+	if (!confkeys_from_profiles(dir, &known)) {
+		confkeys_check(c, &known, &msgs);
+		for (size_t i = 0; i < msgs.n; i++)
+			warn("%s", msgs.v[i]);
+	}
+	strv_free(&msgs);
+	strv_free(&known);
+	free(dir);
+}
+
 void rapido_conf_load_or_die(struct conf *c)
 {
 	const char *env = getenv("RAPIDO_CONF");
@@ -50,13 +68,14 @@ void rapido_conf_load_or_die(struct conf *c)
 	if (conf_load(c, path, &err))
 		die("%s", err);
 	free(path);
+	warn_unknown_keys(c);
 }
 
 char *rapido_state_dir_or_die(const struct conf *c)
 {
 	const char *v = conf_get(c, "VM_STATE_DIR");
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	char *dir;
+	char *dir, *at;
 	struct stat st;
 
 	if (v && *v)
@@ -65,15 +84,18 @@ char *rapido_state_dir_or_die(const struct conf *c)
 		dir = xasprintf("%s/rapido", xdg);
 	else
 		dir = xasprintf("/tmp/rapido-%u", (unsigned int)getuid());
+	/* messages start with where VM_STATE_DIR was set, when it was */
+	at = v && *v ? xasprintf("%s: VM_STATE_DIR: ", conf_origin(c, "VM_STATE_DIR")) : xstrdup("");
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		die_errno("cannot create state directory %s", dir);
+		die_errno("%scannot create state directory %s", at, dir);
 	if (stat(dir, &st) < 0)
-		die_errno("%s", dir);
+		die_errno("%s%s", at, dir);
 	if (!S_ISDIR(st.st_mode))
-		die("state directory %s is not a directory", dir);
+		die("%sstate directory %s is not a directory", at, dir);
 	if (st.st_uid != getuid())
-		die("state directory %s belongs to uid %u, not to you (set VM_STATE_DIR)",
-		    dir, (unsigned int)st.st_uid);
+		die("%sstate directory %s belongs to uid %u, not to you (set VM_STATE_DIR)",
+		    at, dir, (unsigned int)st.st_uid);
+	free(at);
 	return dir;
 }
 

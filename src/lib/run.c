@@ -1,38 +1,102 @@
 // SPDX-License-Identifier: GPL-2.0
 /* run.c: fork/exec/wait with an argv array, and PATH lookup. */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "run.h"
 
-int run_wait(char *const argv[], int out_fd)
+static pid_t run_start(char *const argv[], int out_fd, int err_fd)
 {
-	pid_t pid, w;
-	int status;
+	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if (out_fd >= 0 && (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0))
+		if ((out_fd >= 0 && dup2(out_fd, 1) < 0) || (err_fd >= 0 && dup2(err_fd, 2) < 0))
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", err_prog, argv[0], strerror(errno));
 		_exit(127);
 	}
+	return pid;
+}
+
+int run_wait(char *const argv[], int out_fd)
+{
+	pid_t pid = run_start(argv, out_fd, out_fd), w;
+	int status;
+
+	if (pid < 0)
+		return pid;
 	do
 		w = waitpid(pid, &status, 0);
 	while (w < 0 && errno == EINTR);
 	if (w < 0)
 		return -errno;
 	return status;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int secs,
+		     int *timed_out)
+{
+	long long end = now_ms() + secs * 1000LL;
+	pid_t pid, w;
+	int pidfd, status, err = 0;
+
+	*timed_out = 0;
+	pid = run_start(argv, out_fd, err_fd);
+	if (pid < 0)
+		return pid;
+	/* the pidfd becomes readable when the child exits: a deadline without polling */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		err = -errno;
+		kill(pid, SIGKILL);
+	}
+	while (pidfd >= 0) {
+		struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+		long long left = end - now_ms();
+		int n = left > 0 ? poll(&pfd, 1, (int)left) : 0;
+
+		if (n > 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = -errno;
+		else
+			*timed_out = 1;
+		kill(pid, SIGKILL);
+		break;
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	do
+		w = waitpid(pid, &status, 0);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		return -errno;
+	return err ? err : status;
 }
 
 static int is_exec(const char *p)

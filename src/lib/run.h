@@ -10,6 +10,15 @@
  */
 int run_wait(char *const argv[], int out_fd);
 
+/*
+ * run_wait with a deadline and stdout apart from stderr (either fd -1:
+ * inherited): a child still running after secs seconds is killed
+ * (SIGKILL) and reaped, and *timed_out is set. Returns the wait status, or
+ * -errno if it could not be started or waited for.
+ */
+int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int secs,
+		     int *timed_out);
+
 /* Search PATH (plus /usr/sbin and /sbin) for NAME; malloc'd path or NULL. */
 char *find_in_path(const char *name);
 

@@ -125,9 +125,8 @@ static void plan_or_die(struct net_plan *p, const struct conf *c)
 	v = conf_get(c, "BR_ADDR");
 	p->br_addr = xstrdup(v && *v ? v : "192.168.155.1/24");
 	if (ipv4_prefix_parse(p->br_addr, &pfx))
-		die("BR_ADDR%s%s: expected an IPv4 address with prefix length such as 192.168.155.1/24, "
-		    "got '%s'", conf_line(c, "BR_ADDR") ? " at " : "",
-		    conf_line(c, "BR_ADDR") ? c->path : "", p->br_addr);
+		die("%s: BR_ADDR: expected an IPv4 address with prefix length such as 192.168.155.1/24, "
+		    "got '%s'", conf_origin(c, "BR_ADDR"), p->br_addr);
 	v = conf_get(c, "TAP_DEVS");
 	if (v && *v) {
 		if (shwords_split(v, &p->taps, &err))
@@ -170,6 +169,9 @@ static void up(struct net_plan *p)
 			die("cannot create network namespace %s", p->netns);
 		strv_free(&argv);
 	}
+	/* a new namespace's loopback is down; servers there reach themselves through it */
+	if (p->netns)
+		step(p, "bringing the namespace's loopback up", "link", "set", "lo", "up", NULL);
 	if (!link_exists(p, p->bridge))
 		step(p, "creating the bridge", "link", "add", p->bridge, "type", "bridge", NULL);
 	/* replace: adds the address, or does nothing if it is there */

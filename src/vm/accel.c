@@ -90,3 +90,23 @@ int vm_kvm_known_broken(const char *state_dir)
 	free(id);
 	return broken;
 }
+
+enum vm_accel vm_accel_choose(const struct vm_settings *s)
+{
+	const char *why;
+	int rc;
+
+	if (s->accel != ACCEL_AUTO)
+		return s->accel;
+	rc = vm_kvm_usable(&why);
+	if (rc) {
+		if (rc != -ENOENT)
+			warn("KVM: %s: %s; using TCG", why, strerror(-rc));
+		return ACCEL_TCG;
+	}
+	if (vm_kvm_known_broken(s->state_dir)) {
+		warn("KVM failed earlier on this host boot (%s/kvm-unusable); using TCG", s->state_dir);
+		return ACCEL_TCG;
+	}
+	return ACCEL_KVM;
+}

@@ -33,6 +33,9 @@ static void usage(void)
 	       "                          through several paths (repeatable; default\n"
 	       "                          QEMU_MPATH_DISKS)\n"
 	       "     --mpath-paths N    paths per multipath disk (default QEMU_MPATH_PATHS, 2)\n"
+	       "     --rbd POOL/IMAGE   attach a Ceph RBD image as a virtio disk (serial rbdN)\n"
+	       "                          through qemu's rbd driver, with CEPH_CONF and\n"
+	       "                          CEPH_KEYRING (repeatable; default QEMU_RBD_DISKS)\n"
 	       "     --net MODE         eth0: tap (bridge, TAP_DEVS), user (no root) or none\n"
 	       "                          (default NET, else none)\n"
 	       "     --tap NAME         use TAP device NAME for eth0 (implies --net tap)\n"
@@ -40,15 +43,35 @@ static void usage(void)
 	       "                          tcp:127.0.0.1:2222-:22 (implies --net user)\n"
 	       "     --link-listen HOST:PORT   VM-to-VM link: wait for a peer on HOST:PORT\n"
 	       "     --link-connect HOST:PORT  VM-to-VM link: connect to a listening peer\n"
+	       "     --append ARGS      add ARGS to the kernel command line (after\n"
+	       "                          QEMU_EXTRA_KERNEL_PARAMS)\n"
+	       "     --gdb[=HOST:PORT]  gdb stub (default 127.0.0.1, port 1233+N for VM N);\n"
+	       "                          turns KASLR off and prints the gdb command\n"
+	       "     --gdb-wait         with --gdb: stop the CPUs until gdb continues\n"
+	       "     --results DIR      per-test results in DIR: junit.xml, results.tap (KTAP),\n"
+	       "                          results.txt (records as they came), console.log,\n"
+	       "                          files/ (the guest's $RAPIDO_RESULTS_DIR, over 9p)\n"
+	       "                          (default VM_RESULTS_DIR)\n"
+	       "     --shard I/N        run shard I of N of the profile's tests (default VM_SHARD)\n"
+	       "     --splats LIST      kernel report kinds that fail a passing run: all, none,\n"
+	       "                          kinds, -KIND to leave one out, e.g. all,-warning\n"
+	       "                          (default VM_SPLATS, else all)\n"
+	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
+	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
+	       "                          test failed (must be the first option)\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "Exit status: the guest scripts' status, or\n"
-	       " %d  the guest died without reporting a status (kernel panic, crash)\n"
+	       " %d  the scripts passed but the kernel reported an Oops, BUG, WARNING, KASAN,\n"
+	       "      lockdep, hung task, RCU stall, soft lockup... (see --splats)\n"
+	       " %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
+	       " %d  the guest died without reporting a status (kernel panic, crash),\n"
+	       "      or the guest init failed (its message is printed)\n"
 	       " %d  the timeout expired; qemu was killed\n"
 	       " %d  vm or qemu failed to start (bad image, config or qemu arguments)\n"
 	       "\n"
 	       "Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n",
-	       VM_EXIT_NO_STATUS, VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
+	       VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS, VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
 
 enum {
@@ -59,11 +82,18 @@ enum {
 	OPT_SHARE,
 	OPT_MPATH,
 	OPT_MPATH_PATHS,
+	OPT_RBD,
 	OPT_NET,
 	OPT_TAP,
 	OPT_HOSTFWD,
 	OPT_LINK_LISTEN,
 	OPT_LINK_CONNECT,
+	OPT_APPEND,
+	OPT_GDB,
+	OPT_GDB_WAIT,
+	OPT_RESULTS,
+	OPT_SHARD,
+	OPT_SPLATS,
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -79,11 +109,18 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "share", required_argument, NULL, OPT_SHARE },
 		{ "mpath", required_argument, NULL, OPT_MPATH },
 		{ "mpath-paths", required_argument, NULL, OPT_MPATH_PATHS },
+		{ "rbd", required_argument, NULL, OPT_RBD },
 		{ "net", required_argument, NULL, OPT_NET },
 		{ "tap", required_argument, NULL, OPT_TAP },
 		{ "hostfwd", required_argument, NULL, OPT_HOSTFWD },
 		{ "link-listen", required_argument, NULL, OPT_LINK_LISTEN },
 		{ "link-connect", required_argument, NULL, OPT_LINK_CONNECT },
+		{ "append", required_argument, NULL, OPT_APPEND },
+		{ "gdb", optional_argument, NULL, OPT_GDB },
+		{ "gdb-wait", no_argument, NULL, OPT_GDB_WAIT },
+		{ "results", required_argument, NULL, OPT_RESULTS },
+		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "splats", required_argument, NULL, OPT_SPLATS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -104,16 +141,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		case 'b':
 			o->batch = 1;
 			break;
-		case 't': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-
-			if (!*optarg || *end || optarg[0] == '-' || v > 7 * 24 * 3600)
-				die("--timeout: expected seconds (0 for none), got '%s'", optarg);
-			o->timeout = (unsigned int)v;
-			o->timeout_set = 1;
+		case 't':
+			o->timeout = optarg;	/* checked with the other settings */
 			break;
-		}
 		case 'n':
 			o->dry_run = 1;
 			break;
@@ -138,6 +168,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		case OPT_MPATH_PATHS:
 			o->mpath_paths = optarg;
 			break;
+		case OPT_RBD:
+			strv_push(&o->rbd, optarg);
+			break;
 		case OPT_NET:
 			o->net = optarg;
 			break;
@@ -152,6 +185,24 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_LINK_CONNECT:
 			strv_pushf(&o->links, "C%s", optarg);
+			break;
+		case OPT_APPEND:
+			strv_push(&o->append, optarg);
+			break;
+		case OPT_GDB:
+			o->gdb = optarg ? optarg : "";
+			break;
+		case OPT_GDB_WAIT:
+			o->gdb_wait = 1;
+			break;
+		case OPT_RESULTS:
+			o->results = optarg;
+			break;
+		case OPT_SHARD:
+			o->shard = optarg;
+			break;
+		case OPT_SPLATS:
+			o->splats = optarg;
 			break;
 		case 'h':
 			usage();

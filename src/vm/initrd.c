@@ -46,12 +46,28 @@ int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, cha
 			ird->path = xstrdup(image);
 		return rc;
 	}
-	/* no MFD_CLOEXEC: qemu opens it through /proc/self/fd */
-	mfd = memfd_create("rapido-initrd", 0);
+	mfd = memfd_create("rapido-initrd", MFD_CLOEXEC);
 	if (mfd < 0) {
 		rc = -errno;
 		*err = xasprintf("memfd_create for %s: %s", image, strerror(errno));
 		goto out;
+	}
+	/*
+	 * qemu opens it through /proc/self/fd, so the copy it inherits has no
+	 * close-on-exec; at 10 or above, since launch.c's child dup2()s its
+	 * pipes onto VM_FD_STATUS..VM_FD_RESULTS (3..6) before exec.
+	 */
+	{
+		int hi = fcntl(mfd, F_DUPFD, 10);
+
+		if (hi < 0) {
+			rc = -errno;
+			*err = xasprintf("memfd for %s: %s", image, strerror(errno));
+			close(mfd);
+			goto out;
+		}
+		close(mfd);
+		mfd = hi;
 	}
 	rc = img_assemble(fd, image, &l, head_len, mfd, err);
 	if (rc) {

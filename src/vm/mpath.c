@@ -5,7 +5,9 @@
  * the guest sees one LUN through N paths. -blockdev (not -drive) keeps the
  * node alive when a path's device is unplugged, so ./vmctl can plug it back.
  * share-rw=on lets the paths share the node; locking=off because qemu's
- * own image locking would refuse the second writer.
+ * own image locking would refuse the second writer. Each path's identity
+ * (id, serial, WWN, SCSI id) comes from src/lib/mpath.c, which ./vmctl
+ * uses too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,27 +17,9 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "io.h"
+#include "mpath.h"
 #include "vm.h"
-
-char *vm_mpath_serial(size_t disk)
-{
-	return xasprintf("RAPIDOMP%zu", disk);
-}
-
-/*
- * NAA-5 WWN for VPD page 0x83, the same on every path: without one, qemu's
- * scsi-hd reports only a vendor-specific designator, which the kernel's
- * sysfs wwid attribute and multipath's udev-free mode cannot use.
- */
-char *vm_mpath_wwn(size_t disk)
-{
-	return xasprintf("0x5000c0de%08zx", disk);
-}
-
-size_t vm_mpath_scsi_id(size_t disk, unsigned int path, unsigned int paths)
-{
-	return disk * paths + path;
-}
 
 void vm_mpath_check_or_die(const char *file, int *direct)
 {
@@ -62,30 +46,58 @@ void vm_mpath_check_or_die(const char *file, int *direct)
 	*direct = 0;
 }
 
-void vm_mpath_argv(const struct vm_launch *l, struct strv *argv)
+void vm_mpath_argv(const struct vm_settings *s, struct strv *argv)
 {
-	if (!l->n_mpath)
+	if (!s->n_mpath)
 		return;
 	strv_push(argv, "-device");
 	strv_push(argv, "virtio-scsi-pci,id=scsi0");
-	for (size_t d = 0; d < l->n_mpath; d++) {
-		char *file = qopt(l->mpath[d].file);
-		char *serial = vm_mpath_serial(d);
+	for (unsigned int d = 0; d < s->n_mpath; d++) {
+		char *file = qopt(s->mpath[d].file);
 
 		strv_push(argv, "-blockdev");
-		strv_pushf(argv, "driver=file,node-name=mp%zu,filename=%s,cache.direct=%s,locking=off",
-			   d, file, l->mpath[d].direct ? "on" : "off");
-		char *wwn = vm_mpath_wwn(d);
+		strv_pushf(argv, "driver=file,node-name=mp%u,filename=%s,cache.direct=%s,locking=off",
+			   d, file, s->mpath[d].direct ? "on" : "off");
+		for (unsigned int p = 0; p < s->mpath_paths; p++) {
+			struct mpath_path mp;
 
-		for (unsigned int p = 0; p < l->mpath_paths; p++) {
-			/* a fixed SCSI address per path, so a restored path comes back where it was */
+			char *dev;
+
+			mpath_path_init(&mp, d, p, s->mpath_paths);
+			dev = mpath_path_device_arg(&mp);
 			strv_push(argv, "-device");
-			strv_pushf(argv, "scsi-hd,bus=scsi0.0,drive=mp%zu,id=mp%zup%u,serial=%s,wwn=%s,"
-				   "scsi-id=%zu,lun=0,share-rw=on", d, d, p, serial, wwn,
-				   vm_mpath_scsi_id(d, p, l->mpath_paths));
+			strv_push(argv, dev);
+			free(dev);
 		}
-		free(wwn);
-		free(serial);
 		free(file);
 	}
+}
+
+/* vmN.mpath tells ./vmctl which paths exist (mpath.h: one line per path) */
+void vm_mpath_write_list(const struct vm_settings *s, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f)
+		die_errno("open_memstream");
+	for (unsigned int d = 0; d < s->n_mpath; d++) {
+		for (unsigned int p = 0; p < s->mpath_paths; p++) {
+			struct mpath_path mp;
+			char *line;
+
+			mpath_path_init(&mp, d, p, s->mpath_paths);
+			line = mpath_path_list_line(&mp, s->mpath_paths, s->mpath[d].file);
+			fputs(line, f);
+			free(line);
+		}
+	}
+	if (fclose(f))
+		die_errno("open_memstream");
+	rc = write_file_atomic(path, text, len, 0644);
+	if (rc)
+		die_err(rc, "%s", path);
+	free(text);
 }

@@ -2,23 +2,9 @@
 /* qemu.c: the qemu command line, as a vector: no value ever meets a shell. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "err.h"
 #include "vm.h"
-
-int vm_accel_parse(const char *s, enum vm_accel *out)
-{
-	if (!s || !*s || !strcasecmp(s, "auto"))
-		*out = ACCEL_AUTO;
-	else if (!strcasecmp(s, "kvm"))
-		*out = ACCEL_KVM;
-	else if (!strcasecmp(s, "tcg"))
-		*out = ACCEL_TCG;
-	else
-		return -1;
-	return 0;
-}
 
 /* qemu option values escape ',' as ",,": a path must not add options */
 char *qopt(const char *s)
@@ -40,12 +26,13 @@ char *qopt(const char *s)
 
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 {
+	const struct vm_settings *s = l->s;
 	struct strv append = STRV_INIT;
-	char *log = qopt(l->console_log), *status = qopt(l->status_path), *qmp = qopt(l->qmp_path);
+	char *qmp = qopt(l->qmp_path), *hvc = qopt(l->hvc_path);
 	size_t len = 0;
 	char *cmdline, *p;
 
-	strv_push(argv, l->qemu);
+	strv_push(argv, s->qemu);
 	strv_pushf(argv, "-name");
 	strv_pushf(argv, "rapido-vm%u", l->vm);
 	/* nothing we did not ask for: no default NIC, VGA, floppy or user config */
@@ -69,13 +56,13 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "max");
 	}
 	strv_push(argv, "-smp");
-	strv_pushf(argv, "%u", l->cpus);
+	strv_pushf(argv, "%u", s->cpus);
 	strv_push(argv, "-m");
-	strv_pushf(argv, "%lluM", (unsigned long long)(l->memory >> 20));
+	strv_pushf(argv, "%lluM", (unsigned long long)(s->memory >> 20));
 	strv_push(argv, "-kernel");
-	strv_push(argv, l->kernel);
+	strv_push(argv, s->im.kernel);
 	strv_push(argv, "-initrd");
-	strv_push(argv, l->initrd);
+	strv_push(argv, s->initrd.path ? s->initrd.path : s->image);
 
 	strv_push(&append, "console=ttyS0");
 	strv_push(&append, "panic=-1");
@@ -86,12 +73,21 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	if (l->accel == ACCEL_TCG)
 		strv_push(&append, "no_timer_check");
 	strv_pushf(&append, "rapido.vm=%u", l->vm);
-	if (l->batch)
+	strv_pushf(&append, "rapido.nonce=%s", l->nonce);
+	if (s->batch)
 		strv_push(&append, "rapido.batch=1");
-	if (l->shares && l->shares->n)
-		strv_pushf(&append, "rapido.shares=%zu", l->shares->n);
-	if (l->kernel_params)
-		strv_push_all(&append, l->kernel_params);
+	if (s->shares.n)
+		strv_pushf(&append, "rapido.shares=%zu", s->shares.n);
+	strv_push(&append, "rapido.hvc=1");
+	if (s->results_dir)
+		strv_push(&append, "rapido.results=1");
+	if (s->shard_n)
+		strv_pushf(&append, "rapido.shard=%u/%u", s->shard_i, s->shard_n);
+	/* gdb needs the addresses of vmlinux and System.map */
+	if (s->gdb)
+		strv_push(&append, "nokaslr");
+	strv_push_all(&append, &l->net_kparams);
+	strv_push_all(&append, &s->kparams);
 	for (size_t i = 0; i < append.n; i++)
 		len += strlen(append.v[i]) + 1;
 	cmdline = p = xmalloc(len + 1);
@@ -109,32 +105,82 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_free(&append);
 
 	/*
-	 * Console on ttyS0, copied to the log file. Interactive: multiplexed
-	 * with the monitor (Ctrl-a c), Ctrl-c goes to the guest. Batch: stdin
-	 * is /dev/null, so no monitor.
+	 * Console on ttyS0, copied to ./vm through a pipe (which keeps the log
+	 * file). Interactive: multiplexed with the monitor (Ctrl-a c), Ctrl-c
+	 * goes to the guest. Batch: stdin is /dev/null, so no monitor.
 	 */
 	strv_push(argv, "-chardev");
-	if (l->batch)
-		strv_pushf(argv, "stdio,id=con,signal=off,logfile=%s", log);
-	else
-		strv_pushf(argv, "stdio,id=con,mux=on,signal=off,logfile=%s", log);
+	strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d", s->batch ? "" : "mux=on,",
+		   VM_FD_CONSOLE);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:con");
-	if (!l->batch) {
+	if (!s->batch) {
 		strv_push(argv, "-mon");
 		strv_push(argv, "chardev=con,mode=readline");
 	}
-	/* ttyS1: the guest init writes its exit status here */
+	/* ttyS1: the guest init writes its framed status record here */
 	strv_push(argv, "-chardev");
-	strv_pushf(argv, "file,id=status,path=%s", status);
+	strv_pushf(argv, "file,id=status,path=/dev/fd/%d", VM_FD_STATUS);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:status");
-	/* control socket, found from the VM number */
+	/* control socket for ./vmctl, found from the VM number */
 	strv_push(argv, "-qmp");
 	strv_pushf(argv, "unix:%s,server=on,wait=off", qmp);
+	/*
+	 * A panic reaches qemu through pvpanic (the guest init loads its
+	 * driver) and pauses the VM, so ./vm can dump its memory before it
+	 * quits; vmcoreinfo puts the kernel's VMCOREINFO note in that dump.
+	 */
+	strv_push(argv, "-device");
+	strv_push(argv, "pvpanic");
+	strv_push(argv, "-device");
+	strv_push(argv, "vmcoreinfo");
+	strv_push(argv, "-action");
+	strv_push(argv, "panic=pause");
+	/* a second shell on the virtio console (/dev/hvc0), for ./vmctl N shell and exec */
+	strv_push(argv, "-device");
+	strv_push(argv, "virtio-serial-pci,id=vser0");
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "socket,id=hvc,path=%s,server=on,wait=off", hvc);
+	strv_push(argv, "-device");
+	strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+	if (s->results_dir) {
+		char *files = xasprintf("%s/files", s->results_dir), *q = qopt(files);
 
-	for (size_t i = 0; l->shares && i < l->shares->n; i++) {
-		char *dir = qopt(l->shares->v[i]);
+		/*
+		 * The test records stream over a virtio serial port: a write
+		 * returns once qemu has taken the bytes, so a later panic
+		 * loses none of them. The files tests write go to DIR/files
+		 * over 9p (security_model=none: no root needed).
+		 */
+		strv_push(argv, "-chardev");
+		strv_pushf(argv, "file,id=results,path=/dev/fd/%d", VM_FD_RESULTS);
+		strv_push(argv, "-device");
+		strv_push(argv, "virtserialport,chardev=results,name=rapido.results");
+		strv_push(argv, "-fsdev");
+		strv_pushf(argv, "local,id=resultsfs,path=%s,security_model=none", q);
+		strv_push(argv, "-device");
+		strv_push(argv, "virtio-9p-pci,fsdev=resultsfs,mount_tag=rapido.results");
+		free(q);
+		free(files);
+	}
+	if (s->gdb) {
+		char *host = qopt(s->gdb_host);
+
+		strv_push(argv, "-gdb");
+		strv_pushf(argv, "tcp:%s:%u", host, l->gdb_port);
+		if (s->gdb_wait)
+			strv_push(argv, "-S");
+		free(host);
+	}
+	/* ./vm's own monitor: events such as SHUTDOWN with its reason */
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "socket,id=rapido-mon,fd=%d", VM_FD_MONITOR);
+	strv_push(argv, "-mon");
+	strv_push(argv, "chardev=rapido-mon,mode=control");
+
+	for (size_t i = 0; i < s->shares.n; i++) {
+		char *dir = qopt(s->shares.v[i]);
 
 		strv_push(argv, "-fsdev");
 		strv_pushf(argv, "local,id=share%zu,path=%s,security_model=none", i, dir);
@@ -142,10 +188,11 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "-device");
 		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
 	}
-	vm_mpath_argv(l, argv);
-	if (l->extra)
-		strv_push_all(argv, l->extra);
-	free(log);
-	free(status);
+	vm_mpath_argv(s, argv);
+	vm_rbd_argv(s, argv);
+	/* NICs before the user's extra arguments, which may refer to them */
+	strv_push_all(argv, &l->net_args);
+	strv_push_all(argv, &s->extra);
 	free(qmp);
+	free(hvc);
 }

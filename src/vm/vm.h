@@ -1,70 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* vm.h: ./vm, which boots an image made by ./cut in qemu and reports its result. */
+/*
+ * vm.h: ./vm, which boots an image made by ./cut in qemu and reports its
+ * result: resolve the settings (settings.h), take a VM number, launch,
+ * wait.
+ */
 #ifndef RAPIDO_VM_H
 #define RAPIDO_VM_H
 
 #include <stdint.h>
 
 #include "conf.h"
+#include "settings.h"
 #include "strv.h"
 
-enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
-
-struct vm_opts {
-	const char *image;	/* NULL: rapido_default_image() */
-	int batch;
-	int dry_run;
-	unsigned int timeout;	/* seconds, 0: none */
-	int timeout_set;
-	const char *accel;	/* --accel, else QEMU_ACCEL */
-	const char *log;	/* --log PATH */
-	const char *cpus;	/* --cpus */
-	const char *memory;	/* --memory */
-	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
-	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
-	const char *mpath_paths; /* --mpath-paths N */
-	const char *net;	/* --net tap|user|none, else NET */
-	const char *tap;	/* --tap NAME */
-	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
-	struct strv links;	/* "LHOST:PORT" listen / "CHOST:PORT" connect */
-	struct strv extra;	/* after -- */
-};
-
-/* What ./cut recorded in the image (rapido/vm.conf). */
-struct vm_image {
-	char *path;
-	char *profile;
-	char *kernel;
-	char *release;
-	unsigned int cpus;	/* 0: not stated */
-	uint64_t memory;	/* bytes, 0: not stated */
-};
-
-/* A multipath disk: one backing file, `paths` scsi-hd devices with one serial. */
-struct vm_mpath_disk {
-	const char *file;
-	int direct;		/* cache=none (O_DIRECT) works on its filesystem */
-};
-
-/* Everything the qemu command line is made of; filled by cmd_vm, tested alone. */
+/* One run: the settings plus what was decided once a VM number was taken. */
 struct vm_launch {
-	const char *qemu;
-	enum vm_accel accel;	/* KVM or TCG by now */
+	const struct vm_settings *s;
 	unsigned int vm;
-	unsigned int cpus;
-	uint64_t memory;
-	const char *kernel;
-	const char *initrd;
-	int batch;
-	const char *console_log;
-	const char *status_path;
-	const char *qmp_path;
-	const struct strv *kernel_params;	/* QEMU_EXTRA_KERNEL_PARAMS, split */
-	const struct strv *shares;		/* host dirs shared with 9p */
-	const struct vm_mpath_disk *mpath;	/* multipath disks */
-	size_t n_mpath;
-	unsigned int mpath_paths;		/* paths per disk */
-	const struct strv *extra;		/* QEMU_EXTRA_ARGS, then -- args */
+	enum vm_accel accel;		/* KVM or TCG by now */
+	char *console_log;		/* written by ./vm from the console pipe */
+	char *qmp_path;			/* the QMP socket for ./vmctl */
+	char *mpath_list;		/* vmN.mpath: the paths, for ./vmctl */
+	char *hvc_path;			/* vmN.hvc: the virtio console's shell, for ./vmctl */
+	unsigned int gdb_port;		/* --gdb: the port, derived from the VM number if not given */
+	struct strv net_args;		/* -netdev/-device pairs (vm_net_plan) */
+	struct strv net_kparams;	/* rapido.ip= for the guest init */
+	char nonce[33];			/* per boot: frames the guest's status record */
 };
 
 /* args.c */
@@ -75,36 +36,48 @@ int vm_image_read(const char *path, struct vm_image *im, char **err);
 void vm_image_free(struct vm_image *im);
 
 /* initrd.c: what qemu gets as -initrd for an image (assembled from ./cut's cache if need be). */
-struct vm_initrd {
-	char *path;		/* the image, or /proc/self/fd/N of an assembled memfd */
-	int fd;			/* the memfd (inherited by qemu), or -1 */
-	int needs_cache;	/* dry run of a cached image: path alone does not boot */
-};
 int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, char **err);
 void vm_initrd_free(struct vm_initrd *ird);
 
-/* qemu.c */
+/*
+ * qemu.c. ./vm hands qemu three descriptors at fixed numbers: the status
+ * port (ttyS1) and the console's log copy are pipes that ./vm reads, so
+ * neither depends on free space in the state dir; the third is ./vm's own
+ * QMP monitor, which says why qemu stopped (a QMP quit, a signal, a panic).
+ */
+#define VM_FD_STATUS 3
+#define VM_FD_CONSOLE 4
+#define VM_FD_MONITOR 5
+/* --results: the guest's results port (a virtio serial port), a pipe too */
+#define VM_FD_RESULTS 6
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
 /* A value for a qemu option list, with ',' doubled (malloc'd). */
 char *qopt(const char *s);
-int vm_accel_parse(const char *s, enum vm_accel *out);
 
 /* mpath.c: qemu devices for the multipath disks; ids are mp<DISK>p<PATH>. */
-void vm_mpath_argv(const struct vm_launch *l, struct strv *argv);
-/* Serial number of disk i (VPD page 0x80), the same on every path. */
-char *vm_mpath_serial(size_t disk);
-char *vm_mpath_wwn(size_t disk);
-/* SCSI target id of a path: disk * paths + path (virtio-scsi allows 0..255) */
-size_t vm_mpath_scsi_id(size_t disk, unsigned int path, unsigned int paths);
+void vm_mpath_argv(const struct vm_settings *s, struct strv *argv);
 /* Validate FILE and probe O_DIRECT; dies with the path on errors. */
 void vm_mpath_check_or_die(const char *file, int *direct);
+/* Write the vmN.mpath list ./vmctl reads; dies on errors. */
+void vm_mpath_write_list(const struct vm_settings *s, const char *path);
 
-/* net.c: qemu NIC arguments and the guest's rapido.ip= parameters; dies on bad config. */
-void vm_net_plan(const struct conf *c, const struct vm_opts *o, unsigned int vm,
-		 struct strv *args, struct strv *kparams);
+/* rbd.c: --rbd / QEMU_RBD_DISKS, resolved (dies on errors) and as qemu devices rbdN. */
+void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
+void vm_rbd_free(struct vm_rbd *r);
+void vm_rbd_argv(const struct vm_settings *s, struct strv *argv);
+
+/*
+ * net.c: qemu NIC arguments and the guest's rapido.ip= parameters for VM
+ * number vm; dies only where the number matters (the TAP device, an
+ * address out of its network).
+ */
+void vm_net_plan(const struct vm_settings *s, unsigned int vm, struct strv *args,
+		 struct strv *kparams);
 
 /* slot.c: take the first free VM number under a lock; fd stays open (and locked). */
-int vm_slot_take(const char *state_dir, unsigned int max, unsigned int *vm, int *lock_fd);
+int vm_slot_take(const char *lock_dir, unsigned int max, unsigned int *vm, int *lock_fd);
+/* VM_LOCK_DIR, else /run/lock/rapido (or /tmp/rapido-locks): one per machine. */
+char *vm_lock_dir_or_die(const struct conf *c);
 
 /* accel.c */
 /* 0 if /dev/kvm can create a VM, else -errno with *why set. */
@@ -112,10 +85,39 @@ int vm_kvm_usable(const char **why);
 /* Remember that KVM hung on this host boot; and ask whether it did. */
 void vm_kvm_mark_broken(const char *state_dir);
 int vm_kvm_known_broken(const char *state_dir);
+/* KVM or TCG for this run, from the setting and what the host can do. */
+enum vm_accel vm_accel_choose(const struct vm_settings *s);
 
-/* launch.c: run qemu, wait with timeout, return ./vm's exit status. */
-int vm_run(struct vm_launch *l, unsigned int timeout,
-	   unsigned int kvm_probe_secs, int auto_accel, const char *state_dir, int lock_fd);
+/* debug.c: gdb and vmcore support */
+/* Check the gdb port is free and print the gdb command line for the user. */
+void vm_gdb_prepare_or_die(const struct vm_launch *l);
+/* Name of the next vmcore of VM vm in the state dir (malloc'd); prune to keep-1 older ones. */
+char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
+
+/* launch.c: run qemu, wait with the settings' timeout, return ./vm's exit status. */
+int vm_run(struct vm_launch *l, int lock_fd);
+/* A fresh random nonce (32 hex digits) for one boot. */
+void vm_new_nonce(char nonce[33]);
+
+/* collect.c: --results while the VM runs (results.h); every call takes NULL (no --results). */
+struct vm_results;
+struct splat_scan;
+/* NULL without --results; dies if DIR's files cannot be written. */
+struct vm_results *vm_results_open(const struct vm_launch *l);
+/* Start over (a KVM run that fell back to TCG). */
+void vm_results_reset(struct vm_results *r);
+void vm_results_input(struct vm_results *r, const char *p, size_t n, double now);
+void vm_results_console(struct vm_results *r, const char *p, size_t n);
+/*
+ * After the VM: report the splats (stderr, and as testcases), write the
+ * reports; returns rc, or VM_EXIT_SPLAT for a passing run whose kernel
+ * reported a counted splat.
+ */
+int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
+		      int rc, double secs, double now);
+void vm_results_free(struct vm_results *r);
+/* merge.c: vm --merge-results OUT DIR... (argv[0] is "--merge-results") */
+int cmd_merge_results(int argc, char **argv);
 
 int cmd_vm(int argc, char **argv);
 

@@ -3,50 +3,97 @@
  * vmctl.c: ./vmctl N COMMAND: act on running VM number N through the QMP
  * socket ./vm made for it (VM_STATE_DIR/vmN.qmp). Multipath paths are the
  * scsi-hd devices mp<DISK>p<PATH> that ./vm attached (listed in vmN.mpath).
- * qemu's own error messages are reported verbatim.
+ * A VM that is not there, one that does not answer, and qemu refusing a
+ * command are three different failures, told apart in words and exit codes.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
+#include "mpath.h"
 #include "io.h"
+#include "json.h"
 #include "qmp.h"
 #include "rapido.h"
 #include "vmctl.h"
 
+enum {
+	EXIT_REFUSED = 1,	/* qemu refused, or the path already is as asked */
+	EXIT_USAGE = 2,
+	EXIT_NO_VM = 3,		/* no socket, or nobody listens on it */
+	EXIT_NO_ANSWER = 4,	/* the VM is there but did not answer in time */
+};
+
 static void usage(void)
 {
 	printf("Usage:\n"
-	       " vmctl N paths                 list the multipath paths and whether each is attached\n"
-	       " vmctl N fail DISK PATH        pull a path (device_del) and wait until it is gone\n"
-	       " vmctl N restore DISK PATH     plug a pulled path back (device_add)\n"
-	       " vmctl N qmp JSON              send a raw QMP command, print the reply\n"
-	       " vmctl N quit                  stop the VM at once\n"
+	       " vmctl [options] N paths              list the multipath paths and whether each is attached\n"
+	       " vmctl [options] N fail DISK PATH     pull a path (device_del) and wait until it is gone\n"
+	       " vmctl [options] N restore DISK PATH  plug a pulled path back (device_add)\n"
+	       " vmctl [options] N qmp JSON           send a raw QMP command (a JSON object), print the reply\n"
+	       " vmctl [options] N quit               stop the VM at once\n"
+	       " vmctl [options] N shell              a shell in the guest on its virtio console\n"
+	       " vmctl [options] N exec CMD           run CMD there; print its output, exit with its status\n"
 	       "\n"
 	       "Act on running VM number N (its hostname is rapidoN) through its QMP socket.\n"
 	       "\n"
 	       "Options:\n"
-	       " -h, --help     display this help\n"
+	       " -t, --timeout SECS   wait at most SECS for each answer from qemu (default 30)\n"
+	       " -h, --help           display this help\n"
 	       "\n"
-	       "Exit status: 0 done, 1 qemu refused (its message is printed), 2 usage,\n"
-	       "3 the VM is not running or its socket does not answer.\n");
+	       "Exit status:\n"
+	       " 0  done\n"
+	       " 1  qemu refused (its message is printed), or the path already is failed\n"
+	       "    (fail) or attached (restore)\n"
+	       " 2  usage or rapido.conf error, or JSON that is not valid (where is printed)\n"
+	       " 3  there is no VM N: no QMP socket, or nothing listens on it\n"
+	       " 4  VM N is there but did not answer in time (or hung up)\n"
+	       "exec: CMD's own status (3 and 4 as above when it cannot run).\n");
 }
 
-struct path_info {
-	char id[32];
-	char serial[64];
-	char wwn[32];
-	unsigned int scsi_id;
+struct vmctl {
+	unsigned int vm;
+	int timeout_s;
+	const char *sock;
+	struct qmp q;
 };
 
-/* vmN.mpath: "mp0p1 RAPIDOMP0 WWN SCSI-ID /backing/file" lines written by ./vm */
-static size_t read_paths(const char *state, unsigned int vm, struct path_info **out)
+static noreturn void fail_with(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static noreturn void fail_with(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vmctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+static noreturn void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static noreturn void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vmctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'vmctl --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+/* vmN.mpath: the paths ./vm made, one line each (src/lib/mpath.h) */
+static size_t read_paths(const char *state, unsigned int vm, struct mpath_path **out)
 {
 	char *path = xasprintf("%s/vm%u.mpath", state, vm), *text;
-	struct path_info *p = NULL;
+	struct mpath_path *p = NULL;
 	size_t n = 0;
 
 	if (read_file(path, &text, NULL)) {
@@ -56,7 +103,7 @@ static size_t read_paths(const char *state, unsigned int vm, struct path_info **
 	}
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		p = xrealloc(p, (n + 1) * sizeof(*p));
-		if (sscanf(line, "%31s %63s %31s %u", p[n].id, p[n].serial, p[n].wwn, &p[n].scsi_id) == 4)
+		if (mpath_path_parse_line(line, &p[n]) == 0)
 			n++;
 	}
 	free(text);
@@ -83,28 +130,57 @@ static void on_event(const char *line, void *arg)
 	free(dev);
 }
 
-static int run_qmp(struct qmp *q, const char *json, char **reply, struct deleted *d)
+/* A connection that failed: no VM, or a VM that does not answer. */
+static noreturn void connect_failed(const struct vmctl *v, int rc, const char *err)
 {
-	int rc = qmp_command(q, json, reply, d ? on_event : NULL, d);
-
-	if (rc < 0) {
-		warn("QMP: %s", strerror(-rc));
-		exit(3);
+	switch (rc) {
+	case -ENOENT:
+		fail_with(EXIT_NO_VM, "no VM %u: %s does not exist (no ./vm runs as VM %u with this "
+			  "VM_STATE_DIR)", v->vm, v->sock, v->vm);
+	case -ECONNREFUSED:
+		fail_with(EXIT_NO_VM, "no VM %u: nothing listens on %s (a socket left by a VM that is gone)",
+			  v->vm, v->sock);
+	case -ETIMEDOUT:
+		fail_with(EXIT_NO_ANSWER, "VM %u did not answer within %d s: %s took the connection but "
+			  "sent no QMP greeting (is another QMP client connected to it?)", v->vm,
+			  v->timeout_s, v->sock);
+	case -ECONNRESET:
+		fail_with(EXIT_NO_ANSWER, "VM %u hung up: %s (is qemu exiting?)", v->vm, err);
+	default:
+		fail_with(EXIT_NO_ANSWER, "VM %u: cannot talk QMP: %s", v->vm, err);
 	}
-	if (rc > 0) {
-		fprintf(stderr, "vmctl: qemu: %s\n", *reply);
-		exit(1);
-	}
-	return 0;
 }
 
-static int present(struct qmp *q, const char *id)
+/*
+ * Send json (what names it for messages) and return qemu's reply. On qemu's
+ * refusal, 1 with *reply its message when may_refuse, else exit 1 saying so.
+ */
+static int run_qmp(struct vmctl *v, const char *json, const char *what, char **reply,
+		   struct deleted *d, int may_refuse)
+{
+	int rc = qmp_command(&v->q, json, reply, d ? on_event : NULL, d);
+
+	if (rc == -ETIMEDOUT)
+		fail_with(EXIT_NO_ANSWER, "VM %u did not answer %s within %d s (%s)", v->vm, what,
+			  v->timeout_s, v->sock);
+	if (rc == -ECONNRESET)
+		fail_with(EXIT_NO_ANSWER, "VM %u hung up before answering %s (is qemu exiting?)", v->vm,
+			  what);
+	if (rc < 0)
+		fail_with(EXIT_NO_ANSWER, "VM %u: %s: %s: %s", v->vm, v->sock, what, strerror(-rc));
+	if (rc > 0 && !may_refuse)
+		fail_with(EXIT_REFUSED, "qemu: %s", *reply);
+	return rc;
+}
+
+/* Is device id plugged in? qom-list of /machine/peripheral names every -device id=. */
+static int present(struct vmctl *v, const char *id)
 {
 	char *reply, *pat = xasprintf("\"name\": \"%s\"", id);
 	int found;
 
-	run_qmp(q, "{\"execute\": \"qom-list\", \"arguments\": {\"path\": \"/machine/peripheral\"}}",
-		&reply, NULL);
+	run_qmp(v, "{\"execute\": \"qom-list\", \"arguments\": {\"path\": \"/machine/peripheral\"}}",
+		"qom-list", &reply, NULL, 0);
 	found = strstr(reply, pat) != NULL;
 	free(reply);
 	free(pat);
@@ -114,126 +190,213 @@ static int present(struct qmp *q, const char *id)
 static unsigned int parse_uint(const char *s, const char *what)
 {
 	char *end;
-	unsigned long v = strtoul(s, &end, 10);
+	unsigned long v;
 
-	if (!*s || *end || s[0] == '-' || v > 100000) {
-		fprintf(stderr, "vmctl: %s: expected a number, got '%s'\n", what, s);
-		exit(2);
-	}
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *end || s[0] == '-' || s[0] == '+' || s[0] == ' ' || errno || v > 100000)
+		usage_error("%s: expected a number, got '%s'", what, s);
 	return (unsigned int)v;
 }
 
-static const struct path_info *find_path(const struct path_info *p, size_t n, const char *id,
+static const struct mpath_path *find_path(const struct mpath_path *p, size_t n, const char *id,
 					 unsigned int vm)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(p[i].id, id))
 			return &p[i];
-	fprintf(stderr, "vmctl: vm%u has no multipath path %s (see 'vmctl %u paths')\n", vm, id, vm);
-	exit(2);
+	usage_error("VM %u has no multipath path %s (see 'vmctl %u paths')", vm, id, vm);
+}
+
+/* The raw command must be one JSON object, or qemu waits for the rest of it. */
+static void check_json(const char *json)
+{
+	struct json_error e;
+	int type = json_check(json, strlen(json), &e);
+	const char *line;
+	size_t llen;
+
+	if (type == JSON_OBJECT)
+		return;
+	if (type > 0)
+		usage_error("qmp: a QMP command is a JSON object, such as "
+			    "'{\"execute\": \"query-status\"}', not a JSON %s",
+			    type == JSON_ARRAY ? "array" : type == JSON_STRING ? "string" :
+			    type == JSON_NUMBER ? "number" : "literal");
+	fprintf(stderr, "vmctl: qmp: invalid JSON at line %u, column %u: %s\n", e.line, e.column, e.msg);
+	/* the line in question with a caret under the spot, if it is short enough to read */
+	line = json;
+	for (unsigned int l = 1; l < e.line; l++)
+		line = strchr(line, '\n') + 1;
+	llen = strcspn(line, "\n");
+	if (llen <= 120) {
+		fprintf(stderr, "  %.*s\n  ", (int)llen, line);
+		for (unsigned int c = 1; c < e.column; c++)
+			fputc(line[c - 1] == '\t' ? '\t' : ' ', stderr);
+		fputs("^\n", stderr);
+	}
+	fputs("Try 'vmctl --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static void cmd_fail(struct vmctl *v, const char *id, unsigned int d, unsigned int p)
+{
+	struct deleted del = { .id = id };
+	char *json, *reply = NULL;
+	int rc;
+
+	if (!present(v, id))
+		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already failed: it is not "
+			  "attached ('vmctl %u restore %u %u' plugs it back)", v->vm, id, d, p, v->vm, d, p);
+	json = xasprintf("{\"execute\": \"device_del\", \"arguments\": {\"id\": \"%s\"}}", id);
+	rc = run_qmp(v, json, "device_del", &reply, &del, 1);
+	/* pulled meanwhile by someone else */
+	if (rc > 0 && !strcmp(v->q.err_class, "DeviceNotFound"))
+		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already failed: it is not "
+			  "attached ('vmctl %u restore %u %u' plugs it back)", v->vm, id, d, p, v->vm, d, p);
+	if (rc > 0)
+		fail_with(EXIT_REFUSED, "qemu: %s", reply);
+	/* the unplug is done when qemu says DEVICE_DELETED, maybe after the reply */
+	if (!del.seen) {
+		char *needle = xasprintf("\"device\": \"%s\"", id);
+
+		rc = qmp_wait_event(&v->q, needle, v->timeout_s * 1000);
+		if (rc == -ETIMEDOUT)
+			fail_with(EXIT_NO_ANSWER, "VM %u: qemu took device_del of %s but did not delete it "
+				  "within %d s", v->vm, id, v->timeout_s);
+		if (rc)
+			fail_with(EXIT_NO_ANSWER, "VM %u: waiting for DEVICE_DELETED of %s: %s", v->vm, id,
+				  strerror(-rc));
+		free(needle);
+	}
+	printf("vm%u: path %s failed\n", v->vm, id);
+	free(reply);
+	free(json);
+}
+
+static void cmd_restore(struct vmctl *v, const struct mpath_path *pi, unsigned int d, unsigned int p)
+{
+	char *json, *reply = NULL, *dup;
+	int rc;
+
+	if (present(v, pi->id))
+		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already present: it is "
+			  "attached, nothing to restore", v->vm, pi->id, d, p);
+	/* the same properties ./vm gave it (src/lib/mpath.c) */
+	json = mpath_path_device_add_json(pi);
+	rc = run_qmp(v, json, "device_add", &reply, NULL, 1);
+	/* plugged back meanwhile by someone else: qemu says "Duplicate device ID 'mp0p1' ..." */
+	dup = xasprintf("'%s'", pi->id);
+	if (rc > 0 && strstr(reply, "Duplicate") && strstr(reply, dup))
+		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already present: it is "
+			  "attached, nothing to restore", v->vm, pi->id, d, p);
+	if (rc > 0)
+		fail_with(EXIT_REFUSED, "qemu: %s", reply);
+	printf("vm%u: path %s restored\n", v->vm, pi->id);
+	free(dup);
+	free(reply);
+	free(json);
 }
 
 int cmd_vmctl(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct path_info *paths;
+	struct vmctl v = { .timeout_s = 30 };
+	struct mpath_path *paths;
 	struct conf c;
-	struct qmp q;
 	char *state, *sock, *err, *reply = NULL;
 	const char *cmd;
-	unsigned int vm;
 	size_t np;
-	int ch;
+	int ch, rc;
 
 	err_prog = "vmctl";
-	err_exit_status = 3;
-	while ((ch = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (ch == 'h') {
+	err_exit_status = EXIT_USAGE;
+	opterr = 0;	/* our own messages, named vmctl */
+	while ((ch = getopt_long(argc, argv, "+:t:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
 			usage();
 			close_stdout();
 			return 0;
+		case 't':
+			v.timeout_s = (int)parse_uint(optarg, "--timeout");
+			if (v.timeout_s < 1 || v.timeout_s > INT_MAX / 1000)
+				usage_error("--timeout: expected 1 to %d seconds, got '%s'", INT_MAX / 1000,
+					    optarg);
+			break;
+		case '?':
+			usage_error("unknown option '%s'", argv[optind - 1]);
+		default:
+			usage_error("option '%s' needs an argument", argv[optind - 1]);
 		}
-		fprintf(stderr, "Try 'vmctl --help' for more information.\n");
-		return 2;
 	}
-	if (argc - optind < 2) {
-		fprintf(stderr, "vmctl: expected a VM number and a command\n"
-			"Try 'vmctl --help' for more information.\n");
-		return 2;
-	}
-	vm = parse_uint(argv[optind], "VM number");
+	if (argc - optind < 2)
+		usage_error("expected a VM number and a command");
+	v.vm = parse_uint(argv[optind], "VM number");
 	cmd = argv[optind + 1];
-	/* check the command line before talking to anyone */
+	/* check the whole command line before talking to anyone */
 	if (!((!strcmp(cmd, "paths") && argc - optind == 2) ||
 	      ((!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) && argc - optind == 4) ||
 	      (!strcmp(cmd, "qmp") && argc - optind == 3) ||
-	      (!strcmp(cmd, "quit") && argc - optind == 2))) {
-		fprintf(stderr, "vmctl: unknown command or wrong arguments: %s\n"
-			"Try 'vmctl --help' for more information.\n", cmd);
-		return 2;
+	      (!strcmp(cmd, "quit") && argc - optind == 2) ||
+	      (!strcmp(cmd, "shell") && argc - optind == 2) ||
+	      (!strcmp(cmd, "exec") && argc - optind == 3)))
+		usage_error("unknown command or wrong arguments: %s", cmd);
+	if (!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) {
+		parse_uint(argv[optind + 2], "DISK");
+		parse_uint(argv[optind + 3], "PATH");
 	}
+	if (!strcmp(cmd, "qmp"))
+		check_json(argv[optind + 2]);
+
 	rapido_conf_load_or_die(&c);
 	state = rapido_state_dir_or_die(&c);
-	sock = xasprintf("%s/vm%u.qmp", state, vm);
-	np = read_paths(state, vm, &paths);
-	if (qmp_connect(&q, sock, &err)) {
-		fprintf(stderr, "vmctl: vm%u is not running or does not answer: %s\n", vm, err);
-		free(err);
-		free(paths);
-		free(sock);
+	if (!strcmp(cmd, "shell") || !strcmp(cmd, "exec")) {
+		char *hvc = xasprintf("%s/vm%u.hvc", state, v.vm);
+
+		rc = cmd[0] == 's' ? vmctl_shell(hvc, v.vm) :
+		     vmctl_exec(hvc, v.vm, argv[optind + 2], (unsigned int)v.timeout_s * 2);
+		free(hvc);
 		free(state);
 		conf_free(&c);
-		return 3;
+		return rc;
 	}
+	sock = xasprintf("%s/vm%u.qmp", state, v.vm);
+	v.sock = sock;
+	np = read_paths(state, v.vm, &paths);
+	rc = qmp_connect_timeout(&v.q, sock, v.timeout_s * 1000, &err);
+	if (rc)
+		connect_failed(&v, rc, err);
 
 	if (!strcmp(cmd, "paths")) {
 		if (!np)
-			printf("vm%u has no multipath disks\n", vm);
+			printf("vm%u has no multipath disks\n", v.vm);
 		for (size_t i = 0; i < np; i++)
 			printf("%-8s %-12s %s\n", paths[i].id, paths[i].serial,
-			       present(&q, paths[i].id) ? "attached" : "failed");
+			       present(&v, paths[i].id) ? "attached" : "failed");
 	} else if (!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) {
 		unsigned int d = parse_uint(argv[optind + 2], "DISK");
 		unsigned int p = parse_uint(argv[optind + 3], "PATH");
-		char *id = xasprintf("mp%up%u", d, p), *json;
-		const struct path_info *pi = find_path(paths, np, id, vm);
-		struct deleted del = { .id = id };
+		char *id = xasprintf("mp%up%u", d, p);
+		const struct mpath_path *pi = find_path(paths, np, id, v.vm);
 
-		if (cmd[0] == 'f') {
-			json = xasprintf("{\"execute\": \"device_del\", \"arguments\": {\"id\": \"%s\"}}", id);
-			run_qmp(&q, json, &reply, &del);
-			/* the guest acknowledges the unplug; wait so the path is really gone */
-			if (!del.seen) {
-				char *needle = xasprintf("\"device\": \"%s\"", id);
-
-				if (qmp_wait_event(&q, needle, 30000))
-					warn("vm%u: no DEVICE_DELETED for %s within 30s", vm, id);
-				free(needle);
-			}
-			printf("vm%u: path %s failed\n", vm, id);
-		} else {
-			/* the same properties ./vm gave it (src/vm/mpath.c) */
-			json = xasprintf("{\"execute\": \"device_add\", \"arguments\": {\"driver\": \"scsi-hd\", "
-					 "\"bus\": \"scsi0.0\", \"drive\": \"mp%u\", \"id\": \"%s\", "
-					 "\"serial\": \"%s\", \"wwn\": %llu, \"scsi-id\": %u, \"lun\": 0, "
-					 "\"share-rw\": true}}", d, id, pi->serial, strtoull(pi->wwn, NULL, 16),
-					 pi->scsi_id);
-			run_qmp(&q, json, &reply, NULL);
-			printf("vm%u: path %s restored\n", vm, id);
-		}
-		free(json);
+		if (cmd[0] == 'f')
+			cmd_fail(&v, id, d, p);
+		else
+			cmd_restore(&v, pi, d, p);
 		free(id);
 	} else if (!strcmp(cmd, "qmp")) {
-		run_qmp(&q, argv[optind + 2], &reply, NULL);
+		run_qmp(&v, argv[optind + 2], "the command", &reply, NULL, 0);
 		printf("%s\n", reply);
 	} else {
-		run_qmp(&q, "{\"execute\": \"quit\"}", &reply, NULL);
+		run_qmp(&v, "{\"execute\": \"quit\"}", "quit", &reply, NULL, 0);
 	}
 	free(reply);
-	qmp_close(&q);
+	qmp_close(&v.q);
 	free(paths);
 	free(sock);
 	free(state);

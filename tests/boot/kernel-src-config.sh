@@ -91,18 +91,6 @@ printf '# CONFIG_QUUX is not set\n' > "$T/b.config"
 expect_rc "the last fragment's value is the one checked" 0 $?
 
 # argument errors
-run_err() {	# DESCRIPTION PATTERN COMMAND...
-	local d=$1 pat=$2
-	shift 2
-	"$@" > "$T/out" 2>&1
-	local rc=$?
-	if [ $rc -ne 0 ] && grep -qF -- "$pat" "$T/out"; then
-		ok "$d"
-	else
-		not_ok "$d (exit $rc)"
-		sed 's/^/# /' "$T/out"
-	fi
-}
 KERNEL_SRC= run_err "no KERNEL_SRC" "no kernel tree: set KERNEL_SRC=DIR" "$KC"
 run_err "KERNEL_SRC that is not a kernel tree" "not a kernel source tree" "$KC" -k "$T"
 run_err "a profile without a fragment" "no fragment for profile 'nosuch'" "$KC" -k "$src" nosuch

@@ -10,6 +10,9 @@ trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
 export QEMU_ACCEL=${TEST_QEMU_ACCEL:-tcg}
 export RAPIDO_CONF=$T/rapido.conf
 export VM_STATE_DIR=$T/state
+# VM numbers private to the test (tests run in parallel and expect rapido1);
+# slot-global.sh checks the machine-wide default
+export VM_LOCK_DIR=$T/locks
 export DRACUT_OUT=$T/image
 # a private layer cache: a test never reads another's layers, nor the user's
 export CUT_CACHE_DIR=$T/cache
@@ -49,6 +52,22 @@ check() {
 # expect_rc DESCRIPTION WANT GOT
 expect_rc() {
 	if [ "$3" = "$2" ]; then ok "$1 (exit $3)"; else not_ok "$1: expected exit $2, got $3"; fi
+}
+# run_err DESCRIPTION PATTERN COMMAND...: COMMAND fails and prints PATTERN (a
+# grep regular expression); a test may define run_err_also, a further check that must hold
+# (for instance that no image was left behind)
+run_err() {
+	local d=$1 pat=$2 rc
+	shift 2
+	"$@" > "$T/out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q -- "$pat" "$T/out" &&
+		{ ! declare -F run_err_also > /dev/null || run_err_also; }; then
+		ok "$d"
+	else
+		not_ok "$d (exit $rc)"
+		sed 's/^/# /' "$T/out"
+	fi
 }
 # The kernel must not have complained while we were at it (kernel lines
 # only: a guest program may print its own "WARNING:").

@@ -14,7 +14,7 @@ check "took about the timeout (${secs}s)" test $secs -ge 40 -a $secs -lt 80
 check "stderr names the timeout" grep -q "timeout: vm1 killed after 40s" "$T/err"
 sleep 1
 check "no qemu left running" test -z "$(pgrep -f "$DRACUT_OUT")"
-check "slot 1 is free again" flock -n "$VM_STATE_DIR/vm1.lock" true
+check "slot 1 is free again" flock -n "$VM_LOCK_DIR/vm1.lock" true
 
 # VM_TIMEOUT from rapido.conf works the same
 echo 'VM_TIMEOUT=30' > "$RAPIDO_CONF"

@@ -97,7 +97,10 @@ rm -rf "$T/kc-impossible"
 rel_file=$obj/include/config/kernel.release
 if [ -e "$obj/.rapido-built" ] && [ -f "$obj/arch/x86/boot/bzImage" ] && [ -f "$rel_file" ]; then
 	say "using the cached build $obj"
-	ok "kernel build (cached)"
+	# a cache entry is only as good as what it holds: the recipe's key and a bootable bzImage
+	check "cached build: made by this recipe ($key)" grep -q "^$key " "$obj/.rapido-built"
+	check "cached build: bzImage has the x86 boot header" \
+		test "$(dd if="$obj/arch/x86/boot/bzImage" bs=1 skip=514 count=4 2>/dev/null)" = HdrS
 else
 	mkdir -p "$obj"
 	start=$(date +%s) cpu0=$(children_cpu)

@@ -20,7 +20,7 @@ int main(void)
 	size_t len = 0;
 	int fd;
 
-	tap_plan(7);
+	tap_plan(8);
 	fd = mkstemp(path);
 	if (fd < 0)
 		return 1;
@@ -70,6 +70,12 @@ int main(void)
 			free(cpio);
 		}
 	}
+	/* a size field must be eight hex digits, not whatever strtoul() takes */
+	fd = open(path, O_RDWR);
+	tap_ok(fd >= 0 && pwrite(fd, "+0000000", 8, 54) == 8 &&
+	       cpio_find(fd, "rapido/vm.conf", 8, &data, &len) == -EINVAL,
+	       "a size field of \"+0000000\" is not a newc header");
+	close(fd);
 	unlink(path);
 	return tap_done();
 }

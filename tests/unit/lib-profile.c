@@ -40,7 +40,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(17);
+	tap_plan(20);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -75,6 +75,16 @@ int main(void)
 	bad("#@ bins: x\n", "no '#@ description:' line");
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");
+
+	rc = load("#@ description: x\n#@ secret: PASS\n#@ conf: USER PASS\n"
+		  "#@ conf-optional: KEY\n#@ secret: KEY\n", &p, &err);
+	tap_ok(rc == 0 && p.secret.n == 2 && !strcmp(p.secret.v[0], "PASS") &&
+	       !strcmp(p.secret.v[1], "KEY"), "secret: conf and conf-optional keys, before or after them (%s)",
+	       err ? err : "ok");
+	profile_free(&p);
+	bad("#@ description: x\n#@ conf: PASS\n#@ secret: PASS\n#@ secret: PSAS\n",
+	    "p.sh:4: secret: PSAS is not a conf or conf-optional key of this profile");
+	bad("#@ description: x\n#@ secret: a-b\n", "p.sh:2: secret: expected rapido.conf key names, got \"a-b\"");
 	tap_ok(profile_name_valid("fstests_local") && !profile_name_valid("../x") &&
 	       !profile_name_valid(""), "profile names are plain words");
 	return tap_done();

@@ -79,6 +79,12 @@ expect_rc 2 "--root without argument"
 run --root "$root" "$tmp/nonexistent.spec"
 expect_rc 2 "missing spec file"
 contains "$err" "nonexistent.spec: No such file or directory" "missing spec file named"
+# a variable doubled line after line: a spec error (2) at the line that
+# passes 64 KiB, at once, not "out of memory" (1) after gigabytes
+{ echo "set A0 x"; for i in $(seq 1 33); do echo "set A$i \${A$((i-1))}\${A$((i-1))}"; done; } > "$tmp/double.spec"
+run --root "$root" --emulate "$tmp/double.spec"
+expect_rc 2 "a value doubled 33 times"
+contains "$err" "double.spec:18: with \${A16} a word would be longer than 65536 bytes" "  refused at line 18"
 
 # --- fixture: good.spec ---
 cfs -D name=cli --emulate --dry-run $fix/good.spec
@@ -137,6 +143,30 @@ cfs --emulate "$tmp/4096.spec"
 expect_rc 2 "4096-byte value refused"
 contains "$err" "4096.spec:2: value is 4096 bytes" "refused with file:line"
 [ -z "$(tree)" ]; ok $? "nothing made before the refusal"
+
+# --- outside a rapido guest (this host): refused unless --force or --emulate ---
+if grep -qE '(^| )rapido\.vm=[0-9]+( |$)' /proc/cmdline; then
+	n=$((n + 1))
+	echo "ok $n - refusal outside a guest # SKIP running inside a rapido guest"
+else
+	cfs -D name=cli $fix/good.spec
+	expect_rc 2 "host: apply refused"
+	contains "$err" "refusing to apply $fix/good.spec: this is not a rapido guest (/proc/cmdline has no rapido.vm=N), so this would change this machine's own configfs; --dry-run shows the plan, --force does it anyway" \
+		"host: refusal says why and what to do"
+	[ -z "$(tree)" ]; ok $? "host: refused apply changed nothing"
+	mkdir "$root/d"
+	cfs --teardown - <<< 'mkdir d'
+	expect_rc 2 "host: teardown refused"
+	contains "$err" "refusing to tear down <stdin>: this is not a rapido guest" "host: teardown refusal named"
+	[ -d "$root/d" ]; ok $? "host: refused teardown removed nothing"
+	rmdir "$root/d"
+	cfs -D name=cli --dry-run $fix/missing-parent.spec
+	contains "$err" "missing-parent.spec:5: mkdir" "host: a dry run still checks the plan"
+	cfs --force - <<< 'mkdir d'
+	expect_rc 0 "host: --force applies"
+	[ -d "$root/d" ]; ok $? "host: --force made the directory"
+	rm -rf "${root:?}"/*
+fi
 
 # --- stdin, -D ---
 cfs --emulate -D d=cli - <<< $'set d spec\nmkdir ${d}\n'

@@ -226,6 +226,33 @@ static void test_sizes(void)
 	free(text);
 	free(v);
 
+	/* doubling a variable 33 times once cost 2 GB and 45 s, then "out of memory" */
+	text = xstrdup("set A0 x\n");
+	for (int i = 1; i <= 33; i++) {
+		char *t = xasprintf("%sset A%d ${A%d}${A%d}\n", text, i, i - 1, i - 1);
+
+		free(text);
+		text = t;
+	}
+	bad(text, "t.spec:18", "longer than 65536 bytes");
+	free(text);
+	/* many lines that each copy one large value: bounded in all */
+	text = xasprintf("set A x\n");
+	for (int i = 1; i <= 16; i++) {
+		char *t = xasprintf("%sset A ${A}${A}\n", text);
+
+		free(text);
+		text = t;
+	}
+	for (int i = 0; i < 20; i++) {
+		char *t = xasprintf("%sset B%d ${A}\n", text, i);
+
+		free(text);
+		text = t;
+	}
+	bad(text, "t.spec:32", "would pass 1048576 bytes");
+	free(text);
+
 	bad("write d/x \"\"\n", "t.spec:1", "zero-length write");
 	bad("write d/x 1 undo ''\n", "t.spec:1", "undo value is empty");
 	rc = parse_mode("write d/x \"\" undo 0\n", true, NULL);
@@ -296,7 +323,7 @@ static void test_normalise_and_print(void)
 
 int main(void)
 {
-	tap_plan(82);
+	tap_plan(84);
 	spec_init(&spec);
 	test_basic();
 	test_quoting();

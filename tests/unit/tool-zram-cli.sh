@@ -30,10 +30,12 @@ check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 run() { "$bin" "$@" > "$tmp/out" 2> "$tmp/err"; rc=$?; }
 same() { diff -u "$1" "$2" | sed 's/^/#   /'; [ "${PIPESTATUS[0]}" -eq 0 ]; }
 
-# fake_tree DIR: zram loaded, no devices, nothing mounted, no swap
+# fake_tree DIR: a rapido guest (rapido.vm= on its command line), zram
+# loaded, no devices, nothing mounted, no swap
 fake_tree() {
 	rm -rf "$1"
 	mkdir -p "$1"/sys/class/zram-control "$1"/sys/block "$1"/dev "$1"/proc/self
+	echo "console=ttyS0 panic=-1 rapido.vm=3 rapido.batch=1" > "$1"/proc/cmdline
 	: > "$1"/sys/class/zram-control/hot_add
 	: > "$1"/sys/class/zram-control/hot_remove
 	echo "22 1 8:1 / / rw - ext4 /dev/sda1 rw" > "$1"/proc/self/mountinfo
@@ -88,7 +90,8 @@ run remove
 check "remove without a device" '[ $rc -eq 1 ] && grep -q "remove takes one device" "$tmp/err"'
 
 # zram not loaded
-mkdir -p "$tmp/empty/sys/block"
+mkdir -p "$tmp/empty/sys/block" "$tmp/empty/proc"
+echo "rapido.vm=1" > "$tmp/empty/proc/cmdline"
 run --root "$tmp/empty" add -s 1G
 check "no zram module: says to load it" '[ $rc -eq 1 ] && grep -q "zram module is not loaded: .*/sys/class/zram-control does not exist (run '\''modprobe zram'\''" "$tmp/err"'
 
@@ -150,6 +153,27 @@ run --root "$r" -n reset zram1
 check "reset plan" '[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = "write /sys/block/zram1/reset 1" ]'
 run --root "$r" -n remove 7
 check "remove of a missing device" '[ $rc -eq 1 ] && grep -q "no such zram device: /dev/zram7" "$tmp/err"'
+
+# outside a rapido guest: refused unless --force; dry runs still plan
+fake_tree "$r"
+fake_dev "$r" 0 0
+echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 xrapido.vm=1 rapido.vm=x rapido.vm= quiet" > "$r"/proc/cmdline
+rm -f "$tmp/trace"
+run --root "$r" --trace "$tmp/trace" add -s 1G
+check "host: add refused" '[ $rc -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "^rapido-zram: refusing to add: this is not a rapido guest ($r/proc/cmdline has no rapido.vm=N), so this would change this machine'\''s own zram devices; --dry-run shows the plan, --force does it anyway$" "$tmp/err"'
+check "host: nothing written, no trace made" '[ "$(cat "$r"/sys/block/zram0/disksize)" = 0 ] && [ ! -e "$tmp/trace" ]'
+fake_dev "$r" 1 4096
+run --root "$r" reset 1
+check "host: reset refused" '[ $rc -eq 1 ] && grep -q "refusing to reset: this is not a rapido guest" "$tmp/err" && [ ! -s "$r"/sys/block/zram1/reset ]'
+run --root "$r" remove zram1
+check "host: remove refused" '[ $rc -eq 1 ] && grep -q "refusing to remove: this is not a rapido guest" "$tmp/err" && [ ! -s "$r"/sys/class/zram-control/hot_remove ]'
+run --root "$r" --dry-run add -s 1G
+check "host: a dry run still plans" '[ $rc -eq 0 ] && [ "$(head -n1 "$tmp/out")" = "write /sys/block/zram0/disksize 1073741824" ]'
+run --root "$r" --force add -s 1G
+check "host: --force does it" '[ $rc -eq 0 ] && [ "$(cat "$tmp/out")" = /dev/zram0 ] && [ "$(cat "$r"/sys/block/zram0/disksize)" = 1073741824 ]'
+rm "$r"/proc/cmdline
+run --root "$r" reset 0
+check "no /proc/cmdline: refused, saying why" '[ $rc -eq 1 ] && grep -q "refusing to reset: cannot tell whether this is a rapido guest: $r/proc/cmdline: No such file or directory" "$tmp/err"'
 
 echo "1..$n"
 [ $failed -eq 0 ]

@@ -23,21 +23,25 @@ static const char *after(const struct strv *sv, const char *opt)
 
 int main(void)
 {
-	struct strv kp = STRV_INIT, extra = STRV_INIT, shares = STRV_INIT, argv = STRV_INIT;
-	struct vm_launch l = {
-		.qemu = "qemu-system-x86_64", .accel = ACCEL_TCG, .vm = 3, .cpus = 2,
-		.memory = 1ULL << 30, .kernel = "/boot/vmlinuz-x", .initrd = "/i/my initrd",
-		.batch = 1, .console_log = "/s/vm3.log", .status_path = "/s/a,b/vm3.status",
-		.qmp_path = "/s/vm3.qmp", .kernel_params = &kp, .shares = &shares, .extra = &extra,
+	struct strv argv = STRV_INIT;
+	struct vm_settings s = {
+		.qemu = "qemu-system-x86_64", .cpus = 2, .memory = 1ULL << 30,
+		.im = { .kernel = "/boot/vmlinuz-x" }, .image = "/i/my initrd", .batch = 1,
 	};
+	struct vm_launch l = {
+		.s = &s, .accel = ACCEL_TCG, .vm = 3, .console_log = "/s/vm3.log",
+		.qmp_path = "/s/a,b/vm3.qmp", .nonce = "0123456789abcdef0123456789abcdef",
+		.hvc_path = "/s/vm3.hvc", .gdb_port = 1236,
+	};
+	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
-	tap_plan(19);
-	strv_push(&kp, "quiet");
-	strv_push(&kp, "foo=a;b");
-	strv_push(&extra, "-device");
-	strv_push(&extra, "virtio-rng-pci");
-	strv_push(&shares, "/host/results");
+	tap_plan(27);
+	strv_push(kp, "quiet");
+	strv_push(kp, "foo=a;b");
+	strv_push(extra, "-device");
+	strv_push(extra, "virtio-rng-pci");
+	strv_push(shares, "/host/results");
 	vm_qemu_argv(&l, &argv);
 
 	TAP_EQ_STR(argv.v[0], "qemu-system-x86_64", "qemu binary first");
@@ -46,25 +50,44 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-m"), "1024M", "memory in MiB");
 	TAP_EQ_STR(after(&argv, "-initrd"), "/i/my initrd", "initrd with a space stays one argument");
 	TAP_EQ_STR(after(&argv, "-append"),
-		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 rapido.batch=1 rapido.shares=1 quiet foo=a;b",
-		   "kernel command line: console, panic=-1, TCG timer, VM number, batch, shares, extras");
+		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 "
+		   "rapido.nonce=0123456789abcdef0123456789abcdef rapido.batch=1 rapido.shares=1 "
+		   "rapido.hvc=1 quiet foo=a;b",
+		   "kernel command line: console, panic=-1, TCG timer, VM number, nonce, batch, shares, "
+		   "console shell, extras");
+	tap_ok(index_of(&argv, "pvpanic") > 0 && index_of(&argv, "panic=pause") > 0,
+	       "pvpanic, and a panic pauses the VM for its dump");
+	tap_ok(index_of(&argv, "socket,id=hvc,path=/s/vm3.hvc,server=on,wait=off") > 0 &&
+	       index_of(&argv, "virtconsole,chardev=hvc,name=rapido.shell") > 0,
+	       "the virtio console's socket for vmctl shell/exec");
+	tap_ok(index_of(&argv, "-gdb") < 0 && index_of(&argv, "-S") < 0, "no gdb stub unless asked");
 	tap_ok(index_of(&argv, "-no-reboot") > 0, "-no-reboot so a panic ends qemu");
 	tap_ok(index_of(&argv, "-nodefaults") > 0, "-nodefaults");
-	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/s/vm3.log",
-		   "batch console: stdio with a log file, no monitor");
-	tap_ok(index_of(&argv, "-mon") < 0, "no monitor in batch mode");
-	tap_ok(index_of(&argv, "file,id=status,path=/s/a,,b/vm3.status") > 0,
-	       "status port path with its comma escaped for qemu");
-	TAP_EQ_STR(after(&argv, "-qmp"), "unix:/s/vm3.qmp,server=on,wait=off", "QMP socket");
+	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/dev/fd/4",
+		   "batch console: stdio, its log copy to ./vm's pipe, no monitor");
+	tap_ok(index_of(&argv, "chardev=con,mode=readline") < 0, "no human monitor in batch mode");
+	tap_ok(index_of(&argv, "file,id=status,path=/dev/fd/3") > 0,
+	       "status port: ./vm's pipe at fd 3");
+	TAP_EQ_STR(after(&argv, "-qmp"), "unix:/s/a,,b/vm3.qmp,server=on,wait=off",
+		   "QMP socket with its comma escaped for qemu");
+	tap_ok(index_of(&argv, "socket,id=rapido-mon,fd=5") > 0, "./vm's own monitor at fd 5");
+	TAP_EQ_STR(after(&argv, "-mon"), "chardev=rapido-mon,mode=control",
+		   "batch: only ./vm's control monitor");
 	TAP_EQ_STR(after(&argv, "-fsdev"), "local,id=share0,path=/host/results,security_model=none",
 		   "9p share");
 	TAP_EQ_STR(argv.v[argv.n - 2], "-device", "extra args last");
 	TAP_EQ_STR(argv.v[argv.n - 1], "virtio-rng-pci", "  in order");
 	strv_free(&argv);
 
-	l.batch = 0;
+	s.batch = 0;
+	s.gdb = 1;
+	s.gdb_host = "127.0.0.1";
+	s.gdb_wait = 1;
 	l.accel = ACCEL_KVM;
 	vm_qemu_argv(&l, &argv);
+	TAP_EQ_STR(after(&argv, "-gdb"), "tcp:127.0.0.1:1236", "--gdb: the stub on loopback");
+	tap_ok(index_of(&argv, "-S") > 0, "--gdb-wait: -S");
+	tap_ok(strstr(after(&argv, "-append"), " nokaslr") != NULL, "--gdb: KASLR off");
 	TAP_EQ_STR(after(&argv, "-accel"), "kvm", "KVM accelerator with -cpu host");
 	TAP_EQ_STR(after(&argv, "-mon"), "chardev=con,mode=readline",
 		   "interactive: monitor multiplexed on the console");
@@ -73,8 +96,8 @@ int main(void)
 	tap_ok(vm_accel_parse("TCG", &a) == 0 && a == ACCEL_TCG && vm_accel_parse("", &a) == 0 &&
 	       a == ACCEL_AUTO, "accel names parse");
 	tap_ok(vm_accel_parse("hvf", &a) < 0, "unknown accel rejected");
-	strv_free(&kp);
-	strv_free(&extra);
-	strv_free(&shares);
+	strv_free(kp);
+	strv_free(extra);
+	strv_free(shares);
 	return tap_done();
 }

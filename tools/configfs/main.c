@@ -6,9 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 
 #include "cfs.h"
 #include "err.h"
+#include "guest.h"
+
+/* fs/configfs/configfs_internal.h; not in the uapi headers */
+#ifndef CONFIGFS_MAGIC
+#define CONFIGFS_MAGIC 0x62656570
+#endif
 
 #define PROG "rapido-configfs"
 
@@ -21,6 +29,7 @@ struct opts {
 	bool dry_run;
 	bool teardown;
 	bool emulate;
+	bool force;
 };
 
 enum {
@@ -28,6 +37,7 @@ enum {
 	OPT_TRACE,
 	OPT_KMSG,
 	OPT_EMULATE,
+	OPT_FORCE,
 };
 
 static const struct option longopts[] = {
@@ -39,6 +49,7 @@ static const struct option longopts[] = {
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "kmsg", required_argument, NULL, OPT_KMSG },
 	{ "emulate", no_argument, NULL, OPT_EMULATE },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -79,7 +90,13 @@ static void usage(void)
 	      "     --emulate           the root is a plain directory standing in for\n"
 	      "                         configfs (tests): writes create files, rmdir\n"
 	      "                         removes them\n"
+	      "     --force             change configfs outside a rapido guest too\n"
 	      " -h, --help              display this help\n"
+	      "\n"
+	      "A rapido guest has rapido.vm=N on its kernel command line (/proc/cmdline).\n"
+	      "Elsewhere applying or tearing down refuses to run without --force (run on\n"
+	      "a host by mistake, it would reconfigure the host's own targets and\n"
+	      "gadgets), unless --emulate points at a plain directory.\n"
 	      "\n"
 	      "Exit status:\n"
 	      " 0  done\n"
@@ -123,6 +140,31 @@ static int parse_spec(const struct opts *o, struct cfs_spec *spec)
 	return 0;
 }
 
+/*
+ * Applying a spec to the host's own configfs would export its disks or
+ * turn it into a USB gadget: only a rapido guest may, unless --force.
+ * An --emulate root on an ordinary filesystem holds no kernel objects.
+ */
+static int may_change(const struct opts *o, const struct cfs_ctx *c)
+{
+	struct statfs fs;
+	char *why;
+
+	if (o->dry_run || o->force)
+		return 1;
+	if (o->emulate && (c->rootfd < 0 || (fstatfs(c->rootfd, &fs) == 0 &&
+					     fs.f_type != CONFIGFS_MAGIC &&
+					     fs.f_type != SYSFS_MAGIC)))
+		return 1;
+	if (!guest_check(GUEST_CMDLINE, &why))
+		return 1;
+	warn("refusing to %s %s: %s, so this would change this machine's own configfs;"
+	     " --dry-run shows the plan, --force does it anyway",
+	     o->teardown ? "tear down" : "apply", strcmp(o->spec, "-") ? o->spec : "<stdin>", why);
+	free(why);
+	return 0;
+}
+
 static int run(const struct opts *o, struct cfs_spec *spec)
 {
 	struct cfs_ctx c;
@@ -134,6 +176,10 @@ static int run(const struct opts *o, struct cfs_spec *spec)
 		return o->dry_run ? CFS_EXIT_USAGE : CFS_EXIT_FAILED;
 	}
 	c.emulate = o->emulate;
+	if (!may_change(o, &c)) {
+		cfs_ctx_close(&c);
+		return CFS_EXIT_USAGE;
+	}
 	if (o->trace && !o->dry_run) {
 		c.trace = strcmp(o->trace, "-") ? fopen(o->trace, "we") : stdout;
 		if (!c.trace) {
@@ -168,7 +214,7 @@ static int run(const struct opts *o, struct cfs_spec *spec)
 int main(int argc, char **argv)
 {
 	struct opts o = { "/sys/kernel/config", "/sys", NULL, "/dev/kmsg", NULL,
-			  false, false, false };
+			  false, false, false, false };
 	struct cfs_spec spec;
 	char *err = NULL;
 	int ch, status;
@@ -206,6 +252,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_EMULATE:
 			o.emulate = true;
+			break;
+		case OPT_FORCE:
+			o.force = true;
 			break;
 		case 'h':
 			usage();

@@ -9,12 +9,9 @@
 
 #include "hex.h"
 #include "err.h"
+#include "expand.h"
 #include "spec.h"
-
-struct buf {
-	char *p;
-	size_t len, cap;
-};
+#include "strbuf.h"
 
 struct word {
 	char *s;	/* NUL-terminated; len bytes, no NUL inside */
@@ -32,24 +29,9 @@ struct parser {
 	const struct cfs_parse_opts *po;
 	unsigned int line;
 	char **err;
-	struct buf b;
+	struct strbuf b;	/* the word being lexed */
+	struct expander x;
 };
-
-static void buf_put(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->p = xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void buf_putc(struct buf *b, char c)
-{
-	buf_put(b, &c, 1);
-}
 
 static void words_free(struct words *ws)
 {
@@ -65,24 +47,39 @@ static void words_free(struct words *ws)
 /* Report at the current line: "FILE:LINE: message" */
 #define perr(p, ...) err_at((p)->err, (p)->s->file, (p)->line, __VA_ARGS__)
 
+static const char *spec_lookup(void *ctx, const char *name)
+{
+	const struct cfs_var *v = vars_get(ctx, name, strlen(name));
+
+	return v ? v->value : NULL;
+}
+
 /* ${NAME} at line[*i] (which is '$', followed by '{'): append its value. */
 static int expand(struct parser *p, const char *line, size_t len, size_t *i)
 {
 	const char *name = line + *i + 2;
-	const char *end = memchr(name, '}', len - (*i + 2));
-	const struct cfs_var *v;
+	size_t used, nl;
 
-	if (!end)
+	switch (expand_braced(&p->x, line + *i, len - *i, &p->b, &used, &nl)) {
+	case EXPAND_OK:
+		*i += used;
+		return 0;
+	case EXPAND_UNTERMINATED:
 		return perr(p, "unterminated '${' (expected ${NAME})");
-	if (!var_name_valid(name, (size_t)(end - name)))
-		return perr(p, "bad variable name '%.*s' in ${...}", (int)(end - name), name);
-	v = vars_get(&p->s->vars, name, (size_t)(end - name));
-	if (!v)
+	case EXPAND_BAD_NAME:
+		return perr(p, "bad variable name '%.*s' in ${...}", (int)nl, name);
+	case EXPAND_UNSET:
 		return perr(p, "undefined variable '%.*s' (set it in the spec or with -D %.*s=VALUE)",
-			    (int)(end - name), name, (int)(end - name), name);
-	buf_put(&p->b, v->value, strlen(v->value));
-	*i = (size_t)(end - line) + 1;
-	return 0;
+			    (int)nl, name, (int)nl, name);
+	case EXPAND_TOO_LONG:
+		return perr(p, "with ${%.*s} a word would be longer than %d bytes, "
+			    "the limit for one word",
+			    (int)nl, name, EXPAND_VALUE_MAX);
+	case EXPAND_TOO_MUCH:
+		return perr(p, "with ${%.*s} the expansions in this spec would pass %d bytes, "
+			    "the limit for one spec", (int)nl, name, EXPAND_TOTAL_MAX);
+	}
+	return -EINVAL;
 }
 
 /* A "..." part starting after the opening quote; leaves *i after the closing one. */
@@ -98,18 +95,18 @@ static int lex_dquote(struct parser *p, const char *line, size_t len, size_t *i)
 			continue;
 		}
 		if (c != '\\') {
-			buf_putc(&p->b, c);
+			strbuf_addc(&p->b, c);
 			(*i)++;
 			continue;
 		}
 		if (++(*i) >= len)
 			break;
 		switch ((c = line[(*i)++])) {
-		case 'n': buf_putc(&p->b, '\n'); break;
-		case 't': buf_putc(&p->b, '\t'); break;
-		case 'r': buf_putc(&p->b, '\r'); break;
+		case 'n': strbuf_addc(&p->b, '\n'); break;
+		case 't': strbuf_addc(&p->b, '\t'); break;
+		case 'r': strbuf_addc(&p->b, '\r'); break;
 		case '\\': case '"': case '$': case '\'': case '#':
-			buf_putc(&p->b, c);
+			strbuf_addc(&p->b, c);
 			break;
 		case 'x':
 			hi = *i < len ? hex_digit(line[*i]) : -1;
@@ -118,7 +115,7 @@ static int lex_dquote(struct parser *p, const char *line, size_t len, size_t *i)
 				return perr(p, "\\x needs two hex digits");
 			if (!hi && !lo)
 				return perr(p, "\\x00: a NUL byte cannot be written");
-			buf_putc(&p->b, (char)(hi * 16 + lo));
+			strbuf_addc(&p->b, (char)(hi * 16 + lo));
 			*i += 2;
 			break;
 		default:
@@ -150,8 +147,7 @@ static int lex_line(struct parser *p, const char *line, size_t len, struct words
 			i++;
 		if (i >= len || line[i] == '#')
 			return 0;
-		p->b.len = 0;
-		buf_put(&p->b, "", 0);
+		strbuf_reset(&p->b);
 		while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') {
 			char c = line[i];
 
@@ -160,7 +156,7 @@ static int lex_line(struct parser *p, const char *line, size_t len, struct words
 
 				if (!end)
 					return perr(p, "unterminated single quote");
-				buf_put(&p->b, line + i + 1, (size_t)(end - line) - i - 1);
+				strbuf_add(&p->b, line + i + 1, (size_t)(end - line) - i - 1);
 				i = (size_t)(end - line) + 1;
 				w.quoted = true;
 			} else if (c == '"') {
@@ -172,18 +168,21 @@ static int lex_line(struct parser *p, const char *line, size_t len, struct words
 				if (i + 1 >= len)
 					return perr(p, "backslash at the end of the line "
 						    "(lines do not continue)");
-				buf_putc(&p->b, line[i + 1]);
+				strbuf_addc(&p->b, line[i + 1]);
 				i += 2;
 				w.quoted = true;
 			} else if (c == '$' && i + 1 < len && line[i + 1] == '{') {
 				if (expand(p, line, len, &i))
 					return -EINVAL;
 			} else {
-				buf_putc(&p->b, c);
+				strbuf_addc(&p->b, c);
 				i++;
 			}
 		}
-		w.s = xstrndup(p->b.p, p->b.len);
+		if (p->b.len > EXPAND_VALUE_MAX)
+			return perr(p, "a word of %zu bytes, longer than the limit of %d",
+				    p->b.len, EXPAND_VALUE_MAX);
+		w.s = xstrndup(p->b.s, p->b.len);
 		w.len = p->b.len;
 		if (strlen(w.s) != w.len) {
 			free(w.s);
@@ -199,7 +198,7 @@ static int lex_line(struct parser *p, const char *line, size_t len, struct words
 
 char *spec_path_normalise(const char *in, const char **why)
 {
-	struct buf b = { NULL, 0, 0 };
+	struct strbuf b = STRBUF_INIT;
 	const char *c = in;
 
 	if (!*in) {
@@ -210,30 +209,30 @@ char *spec_path_normalise(const char *in, const char **why)
 		*why = "absolute path: spec paths are relative to the configfs root (--root)";
 		return NULL;
 	}
-	buf_put(&b, "", 0);
+	strbuf_reset(&b);
 	while (*c) {
 		size_t n = strcspn(c, "/");
 
 		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.')) {
-			free(b.p);
+			strbuf_free(&b);
 			*why = "'.' and '..' are not allowed in spec paths";
 			return NULL;
 		}
 		if (n) {
 			if (b.len)
-				buf_putc(&b, '/');
-			buf_put(&b, c, n);
+				strbuf_addc(&b, '/');
+			strbuf_add(&b, c, n);
 		}
 		c += n;
 		while (*c == '/')
 			c++;
 	}
 	if (b.len >= PATH_MAX) {
-		free(b.p);
+		strbuf_free(&b);
 		*why = "path too long";
 		return NULL;
 	}
-	return b.p;
+	return b.s;
 }
 
 const char *spec_op_name(enum cfs_op_type t)
@@ -531,7 +530,7 @@ int spec_define(struct cfs_spec *s, const char *name_value, char **err)
 int spec_parse(struct cfs_spec *s, const char *name, FILE *f,
 	       const struct cfs_parse_opts *po, char **err)
 {
-	struct parser p = { s, po, 0, err, { NULL, 0, 0 } };
+	struct parser p = { s, po, 0, err, STRBUF_INIT, { spec_lookup, &s->vars, 0 } };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
@@ -563,7 +562,7 @@ int spec_parse(struct cfs_spec *s, const char *name, FILE *f,
 		*err = xasprintf("%s: read error: %s", name, strerror(-rc));
 	}
 	free(line);
-	free(p.b.p);
+	strbuf_free(&p.b);
 	return rc;
 }
 

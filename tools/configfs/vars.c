@@ -6,24 +6,12 @@
 #include <string.h>
 
 #include "err.h"
+#include "expand.h"
 #include "vars.h"
 
 bool var_name_valid(const char *s, size_t len)
 {
-	size_t i;
-
-	if (!len)
-		return false;
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
-			continue;
-		if (i && c >= '0' && c <= '9')
-			continue;
-		return false;
-	}
-	return true;
+	return expand_name_valid(s, len);
 }
 
 const struct cfs_var *vars_get(const struct cfs_vars *vs, const char *name, size_t len)

@@ -3,12 +3,18 @@
 #ifndef RAPIDO_INIT_H
 #define RAPIDO_INIT_H
 
+#include "status.h"
+
 struct init_cmdline {
 	unsigned int vm;	/* rapido.vm=N, 0 if absent */
 	int batch;		/* rapido.batch=1 */
 	char *ip[8];		/* rapido.ip=IFACE,ADDR/PREFIX[,GW] */
 	unsigned int n_ip;
 	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
+	char nonce[STATUS_NONCE_LEN + 1];	/* rapido.nonce=: frames the status record */
+	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
+	int results;		/* rapido.results=1: ./vm --results, see results.c */
+	char shard[24];		/* rapido.shard=I/N, "" if none */
 };
 
 /* Parse a kernel command line (the text of /proc/cmdline). */
@@ -28,15 +34,31 @@ struct init_ip {
 /* Parse "eth0,192.168.155.101/24[,GW]"; 0 or -EINVAL. */
 int init_ip_parse(const char *s, struct init_ip *ip);
 
+/* debug.c: pvpanic and VMCOREINFO for dumps; a shell on the virtio console. */
+void init_debug_setup(const struct init_cmdline *cl);
+
 /* Mount the host shares: rapido0 on /host, rapidoN on /hostN. */
 void init_mount_shares(const struct init_cmdline *cl);
 
+/*
+ * results.c: for ./vm --results, mount DIR/files (9p tag rapido.results) on
+ * /results and find the results port; export RAPIDO_RESULTS_DIR,
+ * RAPIDO_RESULTS_PORT and RAPIDO_SHARD for autorun/lib/results.sh.
+ */
+void init_results_setup(const struct init_cmdline *cl);
+
 /* fork/exec argv, reaping every child until it exits; returns its exit code. */
 int init_run(char *const argv[]);
-/* Run the autorun scripts under bash on the console; returns the status to report. */
-int init_run_autorun(int batch);
-/* Write "N\n" to the status port. */
-void init_report_status(int status);
+/*
+ * Run the autorun scripts under bash on the console and fill *r with what
+ * to report: the scripts' status, or an init error when bash could not be
+ * started at all (so that it never passes for the scripts' own 127).
+ */
+void init_run_autorun(int batch, struct status_record *r);
+/* Kill every process but PID 1 and reap them: nothing may write after the report. */
+void init_kill_all(void);
+/* Write the framed status record (status.h) to the status port. */
+void init_report_status(const char *nonce, const struct status_record *r);
 /* Exit code for a wait status: the code, or 128+signal as the shell does. */
 int init_status_code(int wstatus);
 

@@ -5,9 +5,10 @@
  * Mounts the API filesystems, loads the profile's modules, names the host
  * rapido<N>, then runs /rapido/autorun.sh under bash with the console as
  * controlling terminal: non-interactively in batch mode (rapido.batch=1),
- * else as the rc file of an interactive shell. When bash exits, its status
- * is written to the second serial port (ttyS1, a file on the host), then
- * the guest syncs and powers off. The host never scrapes the console.
+ * else as the rc file of an interactive shell. When bash exits, every other
+ * process is killed, and its status goes to the second serial port (ttyS1,
+ * read by ./vm) as a framed record (status.h), then the guest syncs and
+ * powers off. The host never scrapes the console for the verdict.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -154,12 +155,19 @@ static void load_modules(void)
 int main(int argc, char **argv)
 {
 	struct init_cmdline cl;
-	int status;
+	struct status_record rec;
 	char *env;
 
 	(void)argc;
 	(void)argv;
 	err_prog = "rapido-init";
+	/*
+	 * Started by hand on a host it would remount, rename and power off
+	 * that host: it is only ever the kernel's first process in an image.
+	 */
+	if (getpid() != 1)
+		die("must run as PID 1 of a rapido image (it mounts, sets the hostname and powers off"
+		    " the machine); this is PID %d", (int)getpid());
 	open_console();
 	mount_api(0);
 	init_parse_cmdline(&cl);
@@ -181,9 +189,12 @@ int main(int argc, char **argv)
 	mount_api(1);
 	init_mount_shares(&cl);
 	init_net_up(&cl);
+	init_debug_setup(&cl);
+	init_results_setup(&cl);
 
-	status = init_run_autorun(cl.batch);
-	init_report_status(status);
+	init_run_autorun(cl.batch, &rec);
+	init_kill_all();
+	init_report_status(cl.nonce, &rec);
 	sync();
 	reboot(RB_POWER_OFF);
 	/* only reached if reboot() failed; PID 1 must not exit */

@@ -81,19 +81,52 @@ static char *console_tty(void)
 	return p;
 }
 
-int init_run_autorun(int batch)
+/*
+ * The child tells the parent why it could not start bash through a
+ * close-on-exec pipe: a successful exec closes it with nothing written.
+ * Without this, bash missing from a truncated image would look like a
+ * script that exited 127.
+ */
+static void child_failed(int fd, const char *what)
 {
-	char *tty = console_tty();
-	pid_t pid = fork();
+	char msg[STATUS_MSG_MAX];
+	int n = snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
 
+	if (n > 0)
+		(void)write_all(fd, msg, strnlen(msg, sizeof(msg) - 1));
+	_exit(127);
+}
+
+void init_run_autorun(int batch, struct status_record *r)
+{
+	static const char script[] = "/rapido/autorun.sh";
+	char *tty = console_tty();
+	int pfd[2];
+	ssize_t got;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	r->kind = STATUS_INIT_ERROR;
+	r->code = 255;
+	if (access(script, R_OK) < 0) {
+		snprintf(r->msg, sizeof(r->msg), "%s: %s", script, strerror(errno));
+		goto out;
+	}
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(r->msg, sizeof(r->msg), "pipe: %s", strerror(errno));
+		goto out;
+	}
+	pid = fork();
 	if (pid < 0) {
-		warn_errno("fork");
-		free(tty);
-		return 255;
+		snprintf(r->msg, sizeof(r->msg), "fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		goto out;
 	}
 	if (pid == 0) {
 		int fd;
 
+		close(pfd[0]);
 		if (setsid() < 0)
 			warn_errno("setsid");
 		fd = open(tty, O_RDWR);
@@ -108,39 +141,88 @@ int init_run_autorun(int batch)
 			if (fd > 2)
 				close(fd);
 		}
-		if (batch) {
-			execl("/bin/bash", "bash", "/rapido/autorun.sh", (char *)NULL);
-		} else {
-			execl("/bin/bash", "bash", "--rcfile", "/rapido/autorun.sh", "-i",
-			      (char *)NULL);
-		}
-		warn_errno("exec /bin/bash");
-		_exit(127);
+		if (batch)
+			execl("/bin/bash", "bash", script, (char *)NULL);
+		else
+			execl("/bin/bash", "bash", "--rcfile", script, "-i", (char *)NULL);
+		child_failed(pfd[1], "exec /bin/bash");
 	}
+	close(pfd[1]);
+	do
+		got = read(pfd[0], r->msg, sizeof(r->msg) - 1);
+	while (got < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (got > 0) {
+		r->msg[got] = '\0';
+		wait_for(pid);
+		goto out;
+	}
+	r->msg[0] = '\0';
+	r->kind = STATUS_EXIT;
+	r->code = wait_for(pid);
+	/*
+	 * 127 is also what the dynamic loader exits with when bash's libraries
+	 * are missing (exec itself worked). Only then, ask whether bash can
+	 * run at all, so a script's own "command not found" stays its status.
+	 */
+	if (r->code == 127) {
+		char *probe[] = { "/bin/bash", "-c", ":", NULL };
+		int st = init_run(probe);
+
+		if (st) {
+			r->kind = STATUS_INIT_ERROR;
+			r->code = 255;
+			snprintf(r->msg, sizeof(r->msg),
+				 "/bin/bash cannot run (exit status %d; its libraries may be missing from the image, see the console)",
+				 st);
+		}
+	}
+out:
+	if (r->kind == STATUS_INIT_ERROR)
+		warn("%s", r->msg);
 	free(tty);
-	return wait_for(pid);
 }
 
-void init_report_status(int status)
+void init_kill_all(void)
 {
-	char buf[32];
-	int fd, n;
-	struct termios t;
+	/* as PID 1, kill(-1) reaches every process except ourselves */
+	if (kill(-1, SIGKILL) < 0 && errno != ESRCH)
+		warn_errno("kill(-1, SIGKILL)");
+	for (;;) {
+		pid_t w = waitpid(-1, NULL, 0);
 
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;	/* ECHILD: all gone */
+	}
+}
+
+void init_report_status(const char *nonce, const struct status_record *r)
+{
+	char buf[STATUS_RECORD_MAX];
+	struct termios t;
+	size_t n;
+	int fd;
+
+	if (!*nonce)
+		warn("no rapido.nonce= on the kernel command line: ./vm will not accept the status");
 	fd = open(STATUS_PORT, O_WRONLY | O_NOCTTY);
 	if (fd < 0) {
-		warn_errno("cannot report exit status %d: open %s", status, STATUS_PORT);
+		warn_errno("cannot report exit status %d: open %s", r->code, STATUS_PORT);
 		return;
 	}
-	/* raw output: no \n -> \r\n translation in the host's file */
+	/* raw output: no \n -> \r\n translation, no echo games on the host side */
 	if (tcgetattr(fd, &t) == 0) {
 		cfmakeraw(&t);
-		tcsetattr(fd, TCSANOW, &t);
+		if (tcsetattr(fd, TCSANOW, &t) < 0)
+			warn_errno("tcsetattr %s", STATUS_PORT);
 	}
-	n = snprintf(buf, sizeof(buf), "%d\n", status);
-	if (write_all(fd, buf, (size_t)n))
+	n = status_record_format(buf, nonce, r);
+	if (write_all(fd, buf, n))
 		warn_errno("write %s", STATUS_PORT);
 	/* wait until the UART has sent it: poweroff must not cut it off */
-	tcdrain(fd);
+	if (tcdrain(fd) < 0)
+		warn_errno("tcdrain %s", STATUS_PORT);
 	close(fd);
 }

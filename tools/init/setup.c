@@ -32,10 +32,19 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 				cl->vm = (unsigned int)n;
 		} else if (!strcmp(w, "rapido.batch=1")) {
 			cl->batch = 1;
+		} else if (!strcmp(w, "rapido.hvc=1")) {
+			cl->hvc = 1;
 		} else if (!strncmp(w, "rapido.shares=", 14)) {
 			cl->shares = (unsigned int)strtoul(w + 14, NULL, 10);
 			if (cl->shares > 16)
 				cl->shares = 16;
+		} else if (!strcmp(w, "rapido.results=1")) {
+			cl->results = 1;
+		} else if (!strncmp(w, "rapido.shard=", 13)) {
+			snprintf(cl->shard, sizeof(cl->shard), "%s", w + 13);
+		} else if (!strncmp(w, "rapido.nonce=", 13)) {
+			if (status_nonce_valid(w + 13))
+				strcpy(cl->nonce, w + 13);
 		} else if (!strncmp(w, "rapido.ip=", 10)) {
 			if (cl->n_ip < sizeof(cl->ip) / sizeof(cl->ip[0]))
 				cl->ip[cl->n_ip++] = xstrdup(w + 10);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "guest.h"
 #include "size.h"
 #include "zram.h"
 
@@ -20,6 +21,7 @@ enum {
 	OPT_MOUNT,
 	OPT_ROOT,
 	OPT_TRACE,
+	OPT_FORCE,
 };
 
 static const struct option longopts[] = {
@@ -33,6 +35,7 @@ static const struct option longopts[] = {
 	{ "dry-run",	no_argument,		NULL, 'n' },
 	{ "root",	required_argument,	NULL, OPT_ROOT },
 	{ "trace",	required_argument,	NULL, OPT_TRACE },
+	{ "force",	no_argument,		NULL, OPT_FORCE },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -40,10 +43,12 @@ static const struct option longopts[] = {
 struct options {
 	const char *cmd;
 	const char *dev;		/* reset/remove argument */
+	int idx;			/* its N */
 	const char *add_only;		/* first add-only option seen, for errors */
 	const char *trace;
 	struct zram_add_opts add;
 	int has_size;
+	int force;
 };
 
 static void usage(void)
@@ -73,11 +78,15 @@ static void usage(void)
 	      "\n"
 	      "Options:\n"
 	      " -n, --dry-run          print the writes and commands planned, change nothing\n"
+	      "     --force            change devices outside a rapido guest too\n"
 	      "     --root DIR         use DIR/sys, DIR/dev and DIR/proc (for tests);\n"
 	      "                          paths are printed as seen inside DIR\n"
 	      "     --trace FILE       log each write, command and mount to FILE\n"
 	      " -h, --help             display this help\n"
 	      "\n"
+	      "A rapido guest has rapido.vm=N on its kernel command line (/proc/cmdline).\n"
+	      "Elsewhere add, reset and remove refuse to run without --force: run on a\n"
+	      "host by mistake, they would reconfigure the host's own zram devices.\n"
 	      "On failure nothing half-made is left: a device made by hot_add is\n"
 	      "removed again. Exit status: 0 on success, 1 on any error.\n",
 	      stdout);
@@ -166,6 +175,9 @@ static void parse_args(int argc, char **argv, struct options *opt, struct zram_c
 		case OPT_TRACE:
 			opt->trace = optarg;
 			break;
+		case OPT_FORCE:
+			opt->force = 1;
+			break;
 		case 'h':
 			usage();
 			close_stdout();
@@ -211,9 +223,26 @@ static void parse_args(int argc, char **argv, struct options *opt, struct zram_c
 		if (optind != argc - 1)
 			bad_usage("%s takes one device (/dev/zramN, zramN or N)", opt->cmd);
 		opt->dev = argv[optind];
+		if (zram_parse_dev(opt->dev, &opt->idx) < 0)
+			die("invalid zram device '%s' (expected /dev/zramN, zramN or N)", opt->dev);
 	} else {
 		bad_usage("unknown command '%s' (add, reset or remove)", opt->cmd);
 	}
+}
+
+/*
+ * The host's own zram (swap, /tmp) is one "add -d 0" or "reset 0" away:
+ * change nothing unless this is a guest. Under --root the fixture's
+ * /proc/cmdline speaks for it, like the rest of its /proc.
+ */
+static void refuse_outside_guest(const struct zram_ctx *z, const char *cmd)
+{
+	char *path = xasprintf("%s" GUEST_CMDLINE, z->root), *why;
+
+	if (guest_check(path, &why))
+		die("refusing to %s: %s, so this would change this machine's own zram devices;"
+		    " --dry-run shows the plan, --force does it anyway", cmd, why);
+	free(path);
 }
 
 int main(int argc, char **argv)
@@ -222,7 +251,7 @@ int main(int argc, char **argv)
 	struct zram_ctx z;
 	struct zram_dev d;
 	char *root = NULL;
-	int rc, idx;
+	int rc;
 
 	err_prog = PROG;
 	zram_ctx_init(&z);
@@ -238,6 +267,8 @@ int main(int argc, char **argv)
 		root = xstrndup(z.root, n);
 		z.root = root;
 	}
+	if (!z.dry_run && !opt.force)
+		refuse_outside_guest(&z, opt.cmd);
 	if (opt.trace) {
 		z.trace = fopen(opt.trace, "we");
 		if (!z.trace)
@@ -247,9 +278,7 @@ int main(int argc, char **argv)
 	if (!strcmp(opt.cmd, "add")) {
 		rc = zram_add(&z, &opt.add, &d);
 	} else {
-		if (zram_parse_dev(opt.dev, &idx) < 0)
-			die("invalid zram device '%s' (expected /dev/zramN, zramN or N)", opt.dev);
-		rc = !strcmp(opt.cmd, "reset") ? zram_reset(&z, idx) : zram_remove(&z, idx);
+		rc = !strcmp(opt.cmd, "reset") ? zram_reset(&z, opt.idx) : zram_remove(&z, opt.idx);
 	}
 
 	for (size_t i = 0; i < z.notes.n; i++)

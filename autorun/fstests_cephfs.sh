@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fstests_cephfs: xfstests on CephFS, the way xfstests documents it for
+# ceph: FSTYP=ceph, TEST_DEV and SCRATCH_DEV are directories of the
+# cluster's file system given as MONS:/PATH (/rapido-fstests/rapidoN/test
+# and .../scratch, made at boot), the test one mounted at /mnt/test, and
+# CEPHFS_MOUNT_OPTIONS carries the client's name and key. With FSTESTS_SRC
+# (a built xfstests tree) the image carries it at /fstests, local.config
+# is written, the fsgqa users are made, the shell moves to /fstests and
+# FSTESTS_AUTORUN_CMD runs, as in fstests_local. Results go to
+# /host/results when ./vm --share (or VIRTFS_SHARE_PATH) gives a host
+# directory.
+#
+# rapido.conf (or environment) keys:
+#   CEPH_CONF, CEPH_KEYRING, CEPH_USER, CEPH_FS_NAME, CEPH_MOUNT_OPTS,
+#   CEPH_TIMEOUT         the cluster, as for cephfs
+#   FSTESTS_SRC          a built xfstests tree on the host (optional)
+#   FSTESTS_AUTORUN_CMD  command run in /fstests after set-up (optional)
+#@ description: xfstests on CephFS: FSTYP=ceph, TEST_DEV/SCRATCH_DEV as MONS:/dir, /mnt/test mounted, FSTESTS_SRC at /fstests
+#@ kconfig: CONFIG_VIRTIO_NET CONFIG_CEPH_FS
+#@ helpers: ceph
+#@ modules: ceph virtio_net
+#@ conf-optional: CEPH_CONF CEPH_KEYRING CEPH_USER CEPH_FS_NAME CEPH_MOUNT_OPTS CEPH_TIMEOUT
+#@ conf-optional: FSTESTS_SRC FSTESTS_AUTORUN_CMD
+#@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
+#@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
+# secret: CEPH_KEYRING
+#@ files: ${FSTESTS_SRC}:/fstests
+#@ cpus: 2
+#@ memory: 1G
+#@ bins: cat grep mkdir chown uname mount umount timeout sync head dd cmp rm
+#@ bins-optional: findmnt df ls cp mv stat tail cut tr sha256sum md5sum hostname dmesg
+#@ bins-if FSTESTS_SRC: awk sed bc wc xfs_io perl diff
+#@ bins-optional-if FSTESTS_SRC: fio getfattr setfattr getfacl setfacl chattr lsattr
+#@ bins-optional-if FSTESTS_SRC: getopt setsid su runuser dmesg logger flock fallocate
+#@ bins-optional-if FSTESTS_SRC: gawk mawk dc find xargs ps pgrep pkill free sysctl killall fuser
+#@ bins-optional-if FSTESTS_SRC: ln touch chmod chgrp du truncate
+#@ bins-optional-if FSTESTS_SRC: wc sort uniq tee seq sleep date basename dirname readlink
+#@ bins-optional-if FSTESTS_SRC: realpath mktemp env expr od cksum sum id nproc yes
+#@ bins-optional-if FSTESTS_SRC: tac comm split nice mknod mkfifo true false whoami
+#@ bins-optional-if FSTESTS_SRC: stdbuf base64 shuf rmdir printf getconf getent tar gzip xz
+
+FSTYP=ceph
+TEST_DIR=/mnt/test
+SCRATCH_MNT=/mnt/scratch
+ceph_need_net
+
+# this VM's two directories, made through a mount of the root
+_fstests_base=/rapido-fstests/rapido$RAPIDO_VM
+_fstests_fsopt=(${CEPH_FS_NAME:+--fs "$CEPH_FS_NAME"} ${CEPH_MOUNT_OPTS:+-o "$CEPH_MOUNT_OPTS"})
+ceph_client mount "${_fstests_fsopt[@]}" /mnt/cephfs-root ||
+	_fatal "cannot mount the cluster's file system (see above)"
+mkdir -p "/mnt/cephfs-root$_fstests_base/test" "/mnt/cephfs-root$_fstests_base/scratch" ||
+	_fatal "cannot make $_fstests_base/test and scratch on CephFS"
+ceph_umount /mnt/cephfs-root
+
+TEST_DEV=$(ceph_client source "$_fstests_base/test") || _fatal "no monitors (see above)"
+SCRATCH_DEV=$(ceph_client source "$_fstests_base/scratch") || _fatal "no monitors (see above)"
+CEPHFS_MOUNT_OPTIONS="-o $(ceph_client options "${_fstests_fsopt[@]}")" ||
+	_fatal "no client key (see above)"
+ceph_client mount "${_fstests_fsopt[@]}" --path "$_fstests_base/test" "$TEST_DIR" ||
+	_fatal "cannot mount TEST_DEV=$TEST_DEV on $TEST_DIR (see above)"
+mkdir -p "$SCRATCH_MNT" || _fatal "mkdir $SCRATCH_MNT failed"
+export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT CEPHFS_MOUNT_OPTIONS
+echo "fstests: ceph TEST_DEV=$TEST_DEV mounted at $TEST_DIR;" \
+	"SCRATCH_DEV=$SCRATCH_DEV unmounted, SCRATCH_MNT=$SCRATCH_MNT"
+
+if [ -z "${FSTESTS_SRC:-}" ]; then
+	echo "fstests: xfstests not included (FSTESTS_SRC unset)"
+	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
+		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
+else
+	[ -x /fstests/check ] ||
+		_fatal "FSTESTS_SRC=$FSTESTS_SRC has no executable check script: is it an xfstests tree?"
+	# shellcheck disable=SC2046 # a list of words
+	_fstests_miss=$(_fstests_missing $(_fstests_required_bins ceph))
+	[ -z "$_fstests_miss" ] ||
+		_fatal "xfstests needs these programs, not in the image: $_fstests_miss" \
+			"(install them on the host and ./cut again)"
+	unset _fstests_miss
+	if _fstests_is_mounted /host; then
+		RESULT_BASE=/host/results
+		export RESULT_BASE
+	fi
+	_fstests_write_config /fstests/local.config
+	export HOST_OPTIONS=/fstests/local.config
+	_fstests_add_users
+	cd /fstests || _fatal "cd /fstests failed"
+	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
+		"results in ${RESULT_BASE:-/fstests/results}"
+	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
+		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
+		eval "$FSTESTS_AUTORUN_CMD"
+	fi
+fi

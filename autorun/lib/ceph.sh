@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+# ceph.sh: shell functions for the Ceph profiles (cephfs, rbd,
+# fstests_cephfs, qemu_rbd): rapido-ceph with the rapido.conf keys, a
+# write/fsync/read-back check, and a block device's filesystem made or
+# reused and mounted. Sourced into every profile's shell: only function
+# definitions here, nothing runs.
+
+# ceph_fail MSG: report a failure and stop the autorun with status 1
+ceph_fail() {
+	echo "rapido: FAILED: $*" >&2
+	exit 1
+}
+
+# ceph_say MSG: one console line, with the seconds since boot
+ceph_say() {
+	local up _
+
+	read -r up _ < /proc/uptime
+	echo "rapido: $* [${up}s]"
+}
+
+# ceph_client ARGS...: rapido-ceph with the client name and timeout from
+# rapido.conf (CEPH_USER, CEPH_TIMEOUT), on the ceph.conf and keyring
+# ./cut put in /etc/ceph
+ceph_client() {
+	rapido-ceph --name "${CEPH_USER:-admin}" --timeout "${CEPH_TIMEOUT:-20}" "$@"
+}
+
+# ceph_need_net: the kernel clients talk to the cluster over eth0
+ceph_need_net() {
+	local w
+
+	for w in $(< /proc/cmdline); do
+		case $w in rapido.ip=*) return 0 ;; esac
+	done
+	ceph_fail "$RAPIDO_PROFILE: no network: boot with ./vm --net tap (on the bridge the cluster listens on)"
+}
+
+# ceph_io_check DIR: write 1 MiB of random data to a file in DIR with
+# fsync, drop the caches, read it back and compare; the file is removed
+ceph_io_check() {
+	local f="$1/.rapido-io-check.$RAPIDO_VM" src=/tmp/ceph-io-check
+
+	head -c 1048576 /dev/urandom > "$src" || ceph_fail "cannot write $src"
+	dd if="$src" of="$f" bs=64k conv=fsync status=none ||
+		ceph_fail "write+fsync of 1 MiB to $f failed"
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	cmp "$src" "$f" || ceph_fail "read back from $f differs from what was written"
+	rm -f "$f" "$src" || ceph_fail "rm $f failed"
+	ceph_say "$RAPIDO_PROFILE: write, fsync, read back of 1 MiB on $1: ok"
+}
+
+# ceph_umount DIR: unmount DIR if it is mounted (bounded: the cluster may be gone)
+ceph_umount() {
+	local m
+
+	while read -r _ m _; do
+		[ "$m" = "$1" ] || continue
+		sync
+		timeout -s KILL 60 umount "$1" || echo "rapido: umount $1 failed" >&2
+		return
+	done < /proc/mounts
+}
+
+# ceph_blk_mount DEV DIR: mount DEV's filesystem on DIR. CEPH_RBD_MKFS=1
+# makes a new CEPH_RBD_FS (default ext4) first, 0 never does; unset, one is
+# made only when DEV holds none, so a second VM finds the first one's files.
+ceph_blk_mount() {
+	local dev=$1 dir=$2 fs=${CEPH_RBD_FS:-ext4} have mkfs=${CEPH_RBD_MKFS:-}
+
+	case $mkfs in
+	'' | 0 | 1) ;;
+	*) ceph_fail "CEPH_RBD_MKFS='$mkfs': expected 1 (always), 0 (never) or unset (when empty)" ;;
+	esac
+	have=$(blkid -p -o value -s TYPE "$dev" 2> /dev/null)
+	if [ "$mkfs" = 1 ] || { [ -z "$mkfs" ] && [ -z "$have" ]; }; then
+		command -v "mkfs.$fs" > /dev/null ||
+			ceph_fail "mkfs.$fs is not in the image (CEPH_RBD_FS=$fs): install it on the host and ./cut again"
+		case $fs in
+		ext*) "mkfs.$fs" -q -F -E nodiscard "$dev" ;;
+		xfs | btrfs) "mkfs.$fs" -q -f -K "$dev" ;;
+		*) "mkfs.$fs" "$dev" ;;
+		esac > /tmp/ceph-mkfs.log 2>&1 || {
+			cat /tmp/ceph-mkfs.log >&2
+			ceph_fail "mkfs.$fs $dev failed"
+		}
+		ceph_say "$RAPIDO_PROFILE: made $fs on $dev"
+	elif [ -z "$have" ]; then
+		ceph_fail "$dev holds no filesystem and CEPH_RBD_MKFS=0"
+	else
+		ceph_say "$RAPIDO_PROFILE: $dev already holds $have: mounting it as it is"
+	fi
+	mkdir -p "$dir" || ceph_fail "mkdir $dir"
+	mount "$dev" "$dir" || ceph_fail "mount $dev on $dir failed"
+}

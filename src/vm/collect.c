@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * collect.c: ./vm --results DIR while the VM runs and after it stops.
+ * Records from the guest's results port are checked and appended to
+ * DIR/results.txt as they arrive (a panic, a timeout or a killed ./vm
+ * keeps what was sent), the console is copied to DIR/console.log, and at
+ * the end the splats are added and junit.xml and results.tap written. The
+ * splat summary and the exit status for a kernel that complained are
+ * decided here too, with or without --results.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "rapido.h"
+#include "results.h"
+#include "vm.h"
+
+/* A record line longer than this is cut (the guest bounds its output field at 64 KiB). */
+#define LINE_MAX_BYTES (1024 * 1024)
+
+struct vm_results {
+	const struct vm_launch *l;
+	char *dir, *txt_path, *con_path;
+	int txt_fd, con_fd;
+	int txt_failed, con_failed;
+	char *line;
+	size_t len;
+	int overflow;
+	struct rsuite suite;
+};
+
+static void out_write(struct vm_results *r, int *fd, int *failed, const char *path, const char *p,
+		      size_t n)
+{
+	int rc;
+
+	if (*failed)
+		return;
+	rc = write_all(*fd, p, n);
+	if (rc) {
+		warn_err(rc, "%s: writing stopped; results after this point are lost", path);
+		*failed = 1;
+	}
+	(void)r;
+}
+
+static void txt_line(struct vm_results *r, const char *line)
+{
+	out_write(r, &r->txt_fd, &r->txt_failed, r->txt_path, line, strlen(line));
+	out_write(r, &r->txt_fd, &r->txt_failed, r->txt_path, "\n", 1);
+}
+
+static void txt_meta(struct vm_results *r, const char *key, const char *value)
+{
+	char *v = rec_escape(value), *line = xasprintf("R1 meta %s %s", key, v);
+
+	txt_line(r, line);
+	(void)rsuite_record(&r->suite, line, 1, 0);
+	free(line);
+	free(v);
+}
+
+static int open_out(const char *path, int *fd)
+{
+	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (*fd < 0)
+		die_errno("results: cannot write %s", path);
+	return 0;
+}
+
+static void start(struct vm_results *r)
+{
+	const struct vm_settings *s = r->l->s;
+	char ts[64], *name;
+	time_t t = time(NULL);
+
+	rsuite_init(&r->suite);
+	open_out(r->txt_path, &r->txt_fd);
+	open_out(r->con_path, &r->con_fd);
+	r->txt_failed = r->con_failed = 0;
+	r->len = 0;
+	r->overflow = 0;
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	name = s->shard_n ? xasprintf("%s shard %u/%u", s->im.profile, s->shard_i, s->shard_n) :
+		xstrdup(s->im.profile);
+	txt_meta(r, "suite", name);
+	free(name);
+	if (s->shard_n) {
+		char shard[32];
+
+		snprintf(shard, sizeof(shard), "%u/%u", s->shard_i, s->shard_n);
+		txt_meta(r, "shard", shard);
+	}
+	txt_meta(r, "kernel", s->im.release);
+	txt_meta(r, "timestamp", ts);
+}
+
+static void unlink_in(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		die_errno("results: cannot remove the old %s", path);
+	free(path);
+}
+
+struct vm_results *vm_results_open(const struct vm_launch *l)
+{
+	struct vm_results *r;
+
+	if (!l->s->results_dir)
+		return NULL;
+	r = xcalloc(1, sizeof(*r));
+	r->l = l;
+	r->dir = xstrdup(l->s->results_dir);
+	r->txt_path = xasprintf("%s/results.txt", r->dir);
+	r->con_path = xasprintf("%s/console.log", r->dir);
+	r->line = xmalloc(LINE_MAX_BYTES + 1);
+	/* reports of an earlier run must not pass for this one's */
+	unlink_in(r->dir, "junit.xml");
+	unlink_in(r->dir, "results.tap");
+	start(r);
+	return r;
+}
+
+void vm_results_reset(struct vm_results *r)
+{
+	if (!r)
+		return;
+	close(r->txt_fd);
+	close(r->con_fd);
+	rsuite_free(&r->suite);
+	start(r);
+}
+
+static void record_line(struct vm_results *r, double now)
+{
+	r->line[r->len] = '\0';
+	/* only what parses as a guest record is kept: no host-only kinds, no junk */
+	if (!rsuite_record(&r->suite, r->line, 0, now))
+		txt_line(r, r->line);
+	r->len = 0;
+	r->overflow = 0;
+}
+
+void vm_results_input(struct vm_results *r, const char *p, size_t n, double now)
+{
+	for (size_t i = 0; r && i < n; i++) {
+		if (p[i] == '\n')
+			record_line(r, now);
+		else if (r->len < LINE_MAX_BYTES)
+			r->line[r->len++] = p[i];
+		else if (!r->overflow)
+			r->overflow = 1;
+	}
+}
+
+void vm_results_console(struct vm_results *r, const char *p, size_t n)
+{
+	if (r)
+		out_write(r, &r->con_fd, &r->con_failed, r->con_path, p, n);
+}
+
+static const char *why_unfinished(int rc, char *buf, size_t len)
+{
+	if (rc == VM_EXIT_NO_STATUS)
+		return "the guest died (kernel panic or crash)";
+	if (rc == VM_EXIT_TIMEOUT)
+		return "the timeout expired";
+	if (rc == VM_EXIT_HOST_STOPPED)
+		return "the VM was stopped from the host";
+	snprintf(buf, len, "the guest stopped with exit status %d", rc);
+	return buf;
+}
+
+/* Splats to stderr and into the suite; returns how many count (VM_SPLATS). */
+static unsigned int report_splats(struct vm_results *r, const struct vm_launch *l,
+				  const struct splat_scan *sc)
+{
+	unsigned int counted = 0;
+
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct splat *sp = &sc->v[i];
+		int counts = !!(l->s->splat_mask & (1u << sp->kind));
+		char *title, *kind, *text, *line;
+
+		warn("vm%u: kernel %s%s: %s", l->vm, splat_kind_name(sp->kind),
+		     counts ? "" : " (tolerated: VM_SPLATS)", sp->title);
+		counted += (unsigned int)counts;
+		if (!r)
+			continue;
+		line = xasprintf("kernel: %s", sp->title);
+		title = rec_escape(line);
+		free(line);
+		kind = rec_escape(splat_kind_name(sp->kind));
+		text = rec_escape(sp->text);
+		line = xasprintf("R1 %s %s %s %s", counts ? "kernel" : "tolerated", title, kind, text);
+		txt_line(r, line);
+		(void)rsuite_record(&r->suite, line, 1, 0);
+		free(line);
+		free(title);
+		free(kind);
+		free(text);
+	}
+	return counted;
+}
+
+int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
+		      int rc, double secs, double now)
+{
+	unsigned int counted;
+	char buf[64], *err, *sum;
+	struct rcount c;
+
+	splat_finish(sc);
+	if (r && r->len)
+		record_line(r, now);
+	counted = report_splats(r, l, sc);
+	if (rc == 0 && counted) {
+		warn("vm%u: the scripts passed but the kernel reported %u problem%s (exit status %d; "
+		     "VM_SPLATS or --splats choose the kinds that count)", l->vm, counted,
+		     counted == 1 ? "" : "s", VM_EXIT_SPLAT);
+		rc = VM_EXIT_SPLAT;
+	}
+	if (!r)
+		return rc;
+	rsuite_close_running(&r->suite, now, why_unfinished(rc, buf, sizeof(buf)));
+	snprintf(buf, sizeof(buf), "%.3f", secs);
+	txt_meta(r, "time", buf);
+	snprintf(buf, sizeof(buf), "%d", rc);
+	txt_meta(r, "exit", buf);
+	if (results_write_reports(r->dir, &r->suite, 1, &err)) {
+		warn("results: %s", err);
+		free(err);
+		if (!rc)
+			rc = VM_EXIT_FAILED;
+	}
+	rsuite_count(&r->suite, &c);
+	sum = results_summary(&c);
+	fprintf(stderr, "vm%u: results: %s (%s)\n", l->vm, sum, r->dir);
+	free(sum);
+	return rc;
+}
+
+void vm_results_free(struct vm_results *r)
+{
+	if (!r)
+		return;
+	if (close(r->txt_fd) < 0 && !r->txt_failed)
+		warn_errno("%s", r->txt_path);
+	if (close(r->con_fd) < 0 && !r->con_failed)
+		warn_errno("%s", r->con_path);
+	rsuite_free(&r->suite);
+	free(r->dir);
+	free(r->txt_path);
+	free(r->con_path);
+	free(r->line);
+	free(r);
+}

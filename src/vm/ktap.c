@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktap.c: the results as KTAP version 1 (Documentation/dev-tools/ktap.rst):
+ * one subtest per suite, one test per testcase; a failed or skipped test's
+ * output goes before its result line as "# " diagnostics, as kselftest
+ * does.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "results.h"
+
+/* At most this many output lines per test: the full text is in junit.xml. */
+#define DIAG_LINES 200
+
+/* A description must stay on one line, and '#' would start a directive. */
+static void ktap_desc(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc(*s == '\n' || *s == '\r' || *s == '#' ? '_' : *s, f);
+}
+
+static void ktap_diag(FILE *f, const char *indent, const char *text)
+{
+	unsigned int lines = 0;
+
+	for (const char *p = text; p && *p && lines < DIAG_LINES; lines++) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(f, "%s# %.*s\n", indent, (int)n, p);
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+void ktap_write(FILE *f, const struct rsuite *v, size_t n)
+{
+	fprintf(f, "KTAP version 1\n1..%zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct rsuite *s = &v[i];
+		struct rcount c;
+
+		rsuite_count(s, &c);
+		fputs("    KTAP version 1\n    # Subtest: ", f);
+		ktap_desc(f, s->name ? s->name : "rapido");
+		fprintf(f, "\n    1..%zu\n", s->n);
+		for (size_t j = 0; j < s->n; j++) {
+			const struct rtest *t = &s->t[j];
+
+			if (t->state != RT_PASS) {
+				if (t->reason && t->state == RT_FAIL)
+					ktap_diag(f, "    ", t->reason);
+				ktap_diag(f, "    ", t->output);
+			}
+			fprintf(f, "    %sok %zu ", t->state == RT_FAIL ? "not " : "", j + 1);
+			ktap_desc(f, t->name);
+			if (t->state == RT_SKIP) {
+				fputs(" # SKIP ", f);
+				ktap_desc(f, t->reason);
+			}
+			fputc('\n', f);
+		}
+		fprintf(f, "# %s: %u passed, %u failed, %u skipped\n", s->name ? s->name : "rapido",
+			c.pass, c.fail, c.skip);
+		fprintf(f, "%sok %zu ", c.fail ? "not " : "", i + 1);
+		ktap_desc(f, s->name ? s->name : "rapido");
+		fputc('\n', f);
+	}
+}

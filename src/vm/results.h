@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * results.h: per-test results of a run: the guest's test records (streamed
+ * over a virtio serial port while the tests run, so a panic halfway loses
+ * nothing already sent), kernel splats found on the console, and what CI
+ * reads from them (JUnit XML, KTAP, a summary line).
+ *
+ * A record is one line of space-separated fields, each %-escaped (space,
+ * '%', control characters as %XX; "-" for an empty field):
+ *
+ *	R1 start NAME
+ *	R1 pass NAME SECS OUTPUT
+ *	R1 fail NAME SECS REASON OUTPUT
+ *	R1 skip NAME SECS REASON OUTPUT
+ *
+ * and, written by ./vm itself into DIR/results.txt (never taken from the
+ * guest): "R1 kernel TITLE KIND REPORT" (a counted splat, a failed
+ * testcase), "R1 tolerated TITLE KIND REPORT" (a kind VM_SPLATS leaves
+ * out: a skipped testcase) and "R1 meta KEY VALUE" (suite, shard, kernel,
+ * timestamp, time, exit).
+ */
+#ifndef RAPIDO_VM_RESULTS_H
+#define RAPIDO_VM_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum rtest_state { RT_RUNNING, RT_PASS, RT_FAIL, RT_SKIP };
+
+struct rtest {
+	char *name;
+	enum rtest_state state;
+	double secs;
+	double started;		/* host clock at "start", for one that never ends */
+	char *reason;		/* fail/skip, NULL if none */
+	char *output;		/* NULL if none */
+	int kernel;		/* a kernel splat, not a guest test */
+};
+
+struct rsuite {
+	char *name;		/* the profile, with the shard if any */
+	char *shard;		/* "I/N" or NULL */
+	char *kernel;		/* release */
+	char *timestamp;	/* ISO 8601, the run's start */
+	double secs;		/* the whole run */
+	int exit;		/* ./vm's exit status, -1 unknown */
+	struct rtest *t;
+	size_t n, cap;
+};
+
+struct rcount {
+	unsigned int tests, pass, fail, skip, kernel;
+};
+
+void rsuite_init(struct rsuite *s);
+void rsuite_free(struct rsuite *s);
+/*
+ * Apply one record line. host: the line comes from ./vm's own file, so
+ * kernel, tolerated and meta records are taken. now: the host clock.
+ * Returns 0, or -EINVAL for a line that is no valid record (ignored).
+ */
+int rsuite_record(struct rsuite *s, const char *line, int host, double now);
+/* Tests still running become failures: "did not finish: WHY". */
+void rsuite_close_running(struct rsuite *s, double now, const char *why);
+void rsuite_count(const struct rsuite *s, struct rcount *c);
+/* Read DIR/results.txt into s; 0 or -errno (*err set with the path). */
+int rsuite_load(struct rsuite *s, const char *path, char **err);
+
+/* One record field, %-escaped ("-" if empty); malloc'd. */
+char *rec_escape(const char *s);
+/* Undo rec_escape in place. */
+void rec_unescape(char *s);
+
+/* junit.c: one <testsuites> with a <testsuite> per suite. */
+void junit_write(FILE *f, const struct rsuite *v, size_t n);
+/* ktap.c: KTAP version 1, a subtest per suite, a test per testcase. */
+void ktap_write(FILE *f, const struct rsuite *v, size_t n);
+
+/*
+ * Write OUT/junit.xml, OUT/results.tap (each atomically) for suites v;
+ * 0 or -errno with *err naming the file.
+ */
+int results_write_reports(const char *dir, const struct rsuite *v, size_t n, char **err);
+/* "N tests, P passed, F failed, S skipped, K kernel splats" (malloc'd). */
+char *results_summary(const struct rcount *c);
+
+/* splat.c: kernel reports on the console. */
+enum splat_kind {
+	SPLAT_OOPS, SPLAT_BUG, SPLAT_KASAN, SPLAT_KFENCE, SPLAT_UBSAN, SPLAT_WARNING,
+	SPLAT_LOCKDEP, SPLAT_HUNG_TASK, SPLAT_RCU_STALL, SPLAT_SOFT_LOCKUP, SPLAT_PANIC,
+	SPLAT_NKINDS
+};
+#define SPLAT_ALL ((1u << SPLAT_NKINDS) - 1)
+
+struct splat {
+	enum splat_kind kind;
+	char *title;		/* the first line, without its timestamp */
+	char *text;		/* the whole report, kernel lines as printed */
+	size_t lines;
+	double first_ts, last_ts;
+};
+
+struct splat_scan {
+	char line[4096];
+	size_t len;
+	struct splat *v;
+	size_t n, cap;
+	int open;		/* v[n - 1] still collects lines */
+	int in_trace;		/* saw "Call Trace:" in the open report */
+	double last_closed_ts;
+};
+
+const char *splat_kind_name(enum splat_kind k);
+/*
+ * Parse a VM_SPLATS list: kinds separated by commas or spaces, "all",
+ * "none", "-KIND" to leave one out ("all,-warning"). 0 or -EINVAL with
+ * *err (malloc'd) naming the word and the kinds there are.
+ */
+int splat_mask_parse(const char *list, unsigned int *mask, char **err);
+void splat_scan_init(struct splat_scan *sc);
+/* Feed console bytes; complete lines are scanned as they come. */
+void splat_feed(struct splat_scan *sc, const char *p, size_t n);
+/* The console ended: scan a last partial line, close an open report. */
+void splat_finish(struct splat_scan *sc);
+void splat_scan_free(struct splat_scan *sc);
+
+#endif

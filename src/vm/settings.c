@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * settings.c: resolve ./vm's settings once (see settings.h). Each value is
+ * looked up through setting(): the option if given, else the key from the
+ * environment or rapido.conf (conf_get already prefers the environment),
+ * else the image's own need, else the default; its source goes with it, so
+ * every error names the option, the FILE:LINE or the environment.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "rapido.h"
+#include "results.h"
+#include "shwords.h"
+#include "size.h"
+#include "vm.h"
+
+extern char **environ;
+
+const char *vm_src_str(const struct vm_src *s, char *buf, size_t len)
+{
+	switch (s->kind) {
+	case SRC_OPTION:
+		snprintf(buf, len, "%s", s->name);
+		break;
+	case SRC_ENV:
+		snprintf(buf, len, "environment: %s", s->name);
+		break;
+	case SRC_FILE:
+		snprintf(buf, len, "%s: %s", s->file, s->name);
+		break;
+	case SRC_IMAGE:
+		snprintf(buf, len, "profile %s", s->name);
+		break;
+	default:
+		snprintf(buf, len, "default");
+		break;
+	}
+	return buf;
+}
+
+int vm_accel_parse(const char *s, enum vm_accel *out)
+{
+	if (!s || !*s || !strcasecmp(s, "auto"))
+		*out = ACCEL_AUTO;
+	else if (!strcasecmp(s, "kvm"))
+		*out = ACCEL_KVM;
+	else if (!strcasecmp(s, "tcg"))
+		*out = ACCEL_TCG;
+	else
+		return -1;
+	return 0;
+}
+
+/* The source of KEY in c: the file's line, or the environment (conf_origin decides). */
+static void key_src(const struct conf *c, const char *key, struct vm_src *src)
+{
+	const char *origin = conf_origin(c, key);
+
+	src->name = key;
+	if (!strcmp(origin, "environment") || !strcmp(origin, "default")) {
+		src->kind = SRC_ENV;
+	} else {
+		src->kind = SRC_FILE;
+		src->file = origin;	/* FILE:LINE */
+	}
+}
+
+/*
+ * The one lookup: option value if given, else KEY's value, else NULL (the
+ * caller's default). Empty values count as unset, as in a shell's ${X:-d}.
+ */
+static const char *setting(const struct conf *c, const char *opt, const char *optval,
+			   const char *key, struct vm_src *src)
+{
+	const char *v;
+
+	memset(src, 0, sizeof(*src));
+	if (optval) {
+		src->kind = SRC_OPTION;
+		src->name = opt;
+		return optval;
+	}
+	v = key ? conf_get(c, key) : NULL;
+	if (v && *v) {
+		key_src(c, key, src);
+		return v;
+	}
+	src->kind = SRC_DEFAULT;
+	src->name = key ? key : opt;
+	return NULL;
+}
+
+static noreturn void die_src(const struct vm_src *src, const char *fmt, const char *v)
+{
+	char where[512];
+
+	die("%s: %s, got '%s'", vm_src_str(src, where, sizeof(where)), fmt, v);
+}
+
+static unsigned int number(const struct conf *c, const char *opt, const char *optval,
+			   const char *key, unsigned int def, unsigned int max, struct vm_src *src)
+{
+	const char *v = setting(c, opt, optval, key, src);
+	unsigned long n;
+	char *end, what[64];
+
+	if (!v)
+		return def;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (!*v || *end || v[0] == '-' || errno || n > max) {
+		snprintf(what, sizeof(what), "expected a number up to %u", max);
+		die_src(src, what, v);
+	}
+	return (unsigned int)n;
+}
+
+static void split(const struct conf *c, const char *key, struct strv *out)
+{
+	struct vm_src src;
+	const char *v = setting(c, NULL, NULL, key, &src);
+	char *err, where[512];
+
+	if (v && shwords_split(v, out, &err))
+		die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
+}
+
+static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+
+	s->cpus = number(c, "--cpus", o->cpus, "VM_CPUS", 0, 1024, &s->cpus_src);
+	if (s->cpus_src.kind == SRC_DEFAULT && s->im.cpus) {
+		s->cpus = s->im.cpus;
+		s->cpus_src.kind = SRC_IMAGE;
+		s->cpus_src.name = s->im.profile;
+	} else if (s->cpus_src.kind == SRC_DEFAULT) {
+		s->cpus = 1;
+	}
+	if (!s->cpus)
+		die_src(&s->cpus_src, "the VM needs at least one CPU", "0");
+
+	v = setting(c, "--memory", o->memory, "VM_MEMORY", &s->memory_src);
+	if (v) {
+		if (parse_size(v, &s->memory) || s->memory < (64ULL << 20))
+			die_src(&s->memory_src, "expected a size of at least 64M such as 512M or 2G", v);
+	} else if (s->im.memory) {
+		s->memory = s->im.memory;
+		s->memory_src.kind = SRC_IMAGE;
+		s->memory_src.name = s->im.profile;
+	} else {
+		s->memory = 512ULL << 20;
+	}
+
+	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, 7 * 24 * 3600, &s->timeout_src);
+	s->kvm_probe_secs = number(c, NULL, NULL, "KVM_PROBE_SECS", 10, 3600, &src);
+	s->max_vms = number(c, NULL, NULL, "VM_MAX", 64, 100000, &src);
+	if (!s->max_vms)
+		die_src(&src, "expected at least 1", "0");
+	split(c, "QEMU_EXTRA_KERNEL_PARAMS", &s->kparams);
+	split(c, "QEMU_EXTRA_ARGS", &s->extra);
+}
+
+static void resolve_disks(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+
+	/* options replace the key's list, they do not add to it */
+	if (o->shares.n) {
+		s->shares = o->shares;
+		o->shares = (struct strv)STRV_INIT;
+	} else if ((v = setting(c, NULL, NULL, "VIRTFS_SHARE_PATH", &src))) {
+		strv_push(&s->shares, v);
+	}
+	for (size_t i = 0; i < s->shares.n; i++) {
+		struct stat st;
+
+		if (stat(s->shares.v[i], &st) < 0)
+			die_errno("share directory %s", s->shares.v[i]);
+		if (!S_ISDIR(st.st_mode))
+			die("share directory %s is not a directory", s->shares.v[i]);
+	}
+
+	if (!o->mpath.n)
+		split(c, "QEMU_MPATH_DISKS", &o->mpath);
+	s->mpath_paths = number(c, "--mpath-paths", o->mpath_paths, "QEMU_MPATH_PATHS", 2, 16, &src);
+	if (o->mpath.n && s->mpath_paths < 1)
+		die("a multipath disk needs at least one path");
+	if (o->mpath.n * s->mpath_paths > 256)
+		die("%zu multipath disks x %u paths need more than the 256 SCSI targets of one "
+		    "virtio-scsi controller", o->mpath.n, s->mpath_paths);
+	s->n_mpath = o->mpath.n;
+	s->mpath = xcalloc(s->n_mpath ? s->n_mpath : 1, sizeof(*s->mpath));
+	for (size_t i = 0; i < o->mpath.n; i++) {
+		s->mpath[i].file = xstrdup(o->mpath.v[i]);
+		vm_mpath_check_or_die(o->mpath.v[i], &s->mpath[i].direct);
+	}
+}
+
+static void hostport_or_die(const char *opt, const char *v)
+{
+	const char *colon = strrchr(v, ':');
+	char *end;
+	unsigned long port;
+
+	if (!colon || colon == v)
+		die("%s: expected HOST:PORT such as 127.0.0.1:5555, got '%s'", opt, v);
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (*end || !colon[1] || errno || port == 0 || port > 65535)
+		die("%s: bad port in '%s'", opt, v);
+	if (strchr(v, ','))
+		die("%s: '%s' contains a comma", opt, v);
+}
+
+static void prefix_or_die(const struct conf *c, const char *key, const char *def,
+			  struct ipv4_prefix *p, struct vm_src *src)
+{
+	const char *v = setting(c, NULL, NULL, key, src);
+	char what[128];
+
+	if (ipv4_prefix_parse(v ? v : def, p)) {
+		snprintf(what, sizeof(what), "expected an IPv4 address with prefix length such as %s", def);
+		die_src(src, what, v);
+	}
+}
+
+/* VM<n>_IP or VM<n>_IP<m>: 0 and the numbers, or -1 */
+static int ip_key(const char *key, unsigned int *vm, unsigned int *nic)
+{
+	const char *p = key + 2;
+	char *end;
+
+	if (strncmp(key, "VM", 2) || !isdigit((unsigned char)*p))
+		return -1;
+	*vm = (unsigned int)strtoul(p, &end, 10);
+	if (strncmp(end, "_IP", 3))
+		return -1;
+	p = end + 3;
+	*nic = 0;
+	if (*p) {
+		if (!isdigit((unsigned char)*p))
+			return -1;
+		*nic = (unsigned int)strtoul(p, &end, 10);
+		if (*end)
+			return -1;
+	}
+	return *vm > 0 && *vm <= 100000 && *nic < 64 ? 0 : -1;
+}
+
+static void add_static_ip(struct vm_settings *s, const struct conf *c, const char *key)
+{
+	struct vm_static_ip ip;
+	struct vm_src src;
+	const char *v;
+
+	if (ip_key(key, &ip.vm, &ip.nic))
+		return;
+	for (size_t i = 0; i < s->n_ips; i++)
+		if (s->ips[i].vm == ip.vm && s->ips[i].nic == ip.nic)
+			return;		/* the environment and the file name it once */
+	v = setting(c, NULL, NULL, key, &src);
+	if (!v)
+		return;
+	if (ipv4_prefix_parse(v, &ip.addr))
+		die_src(&src, "expected an IPv4 address with prefix length such as 192.168.155.7/24", v);
+	s->ips = xrealloc(s->ips, (s->n_ips + 1) * sizeof(*s->ips));
+	s->ips[s->n_ips++] = ip;
+}
+
+static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
+{
+	const char *v;
+
+	v = setting(c, "--net", o->net, "NET", &s->net_src);
+	if (!v)
+		v = o->tap ? "tap" : o->hostfwd.n ? "user" : "none";
+	if (!strcmp(v, "tap"))
+		s->net = NET_TAP;
+	else if (!strcmp(v, "user"))
+		s->net = NET_USER;
+	else if (!strcmp(v, "none"))
+		s->net = NET_NONE;
+	else
+		die_src(&s->net_src, "expected tap, user or none", v);
+
+	s->tap = o->tap;
+	if (s->tap && (strlen(s->tap) >= 16 || strchr(s->tap, '/') || strchr(s->tap, ',')))
+		die("--tap: '%s' is not a valid interface name", s->tap);
+	v = setting(c, NULL, NULL, "TAP_DEVS", &s->tap_devs_src);
+	if (v) {
+		char *err, where[512];
+
+		if (shwords_split(v, &s->tap_devs, &err))
+			die("%s: %s", vm_src_str(&s->tap_devs_src, where, sizeof(where)), err);
+	}
+
+	if (o->hostfwd.n) {
+		s->hostfwd = o->hostfwd;
+		o->hostfwd = (struct strv)STRV_INIT;
+	} else if (s->net == NET_USER) {
+		split(c, "USER_HOSTFWD", &s->hostfwd);
+	}
+	for (size_t i = 0; i < s->hostfwd.n; i++)
+		/* tcp:127.0.0.1:2222-:22, as qemu's hostfwd= */
+		if (strchr(s->hostfwd.v[i], ',') || !strchr(s->hostfwd.v[i], '-'))
+			die("port forward '%s': expected [tcp|udp]:[HOSTADDR]:HOSTPORT-[GUESTADDR]:GUESTPORT",
+			    s->hostfwd.v[i]);
+
+	prefix_or_die(c, "BR_ADDR", "192.168.155.1/24", &s->br_net, &s->br_net_src);
+	prefix_or_die(c, "LINK_SUBNET", "192.168.156.0/24", &s->link_net, &s->link_net_src);
+
+	/* every VM<n>_IP[<m>], the environment's first (it wins), checked now */
+	for (char **e = environ; c->env_override && *e; e++) {
+		char *key = xstrndup(*e, strcspn(*e, "="));
+
+		add_static_ip(s, c, key);
+		free(key);
+	}
+	for (size_t i = 0; i < c->n; i++)
+		add_static_ip(s, c, c->e[i].key);
+
+	s->links = xcalloc(o->links.n ? o->links.n : 1, sizeof(*s->links));
+	for (size_t i = 0; i < o->links.n; i++) {
+		struct vm_link *l = &s->links[s->n_links++];
+
+		l->listen = o->links.v[i][0] == 'L';
+		l->hostport = xstrdup(o->links.v[i] + 1);
+		hostport_or_die(l->listen ? "--link-listen" : "--link-connect", l->hostport);
+	}
+}
+
+/* gdb's stub listens on loopback unless a host is given: a debug port is root on the guest */
+static void resolve_debug(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+
+	if (o->gdb) {
+		const char *colon = strrchr(o->gdb, ':');
+
+		s->gdb = 1;
+		s->gdb_wait = o->gdb_wait;
+		if (!*o->gdb) {
+			s->gdb_host = xstrdup("127.0.0.1");
+		} else {
+			char *end;
+			unsigned long port;
+
+			if (!colon || colon == o->gdb)
+				die("--gdb: expected HOST:PORT such as 127.0.0.1:1234, got '%s'", o->gdb);
+			errno = 0;
+			port = strtoul(colon + 1, &end, 10);
+			if (!colon[1] || *end || errno || port == 0 || port > 65535 ||
+			    strchr(o->gdb, ','))
+				die("--gdb: expected HOST:PORT with a port from 1 to 65535, got '%s'", o->gdb);
+			s->gdb_host = xstrndup(o->gdb, (size_t)(colon - o->gdb));
+			s->gdb_port = (unsigned int)port;
+		}
+	} else if (o->gdb_wait) {
+		die("--gdb-wait needs --gdb");
+	}
+	s->vmcore_keep = number(c, NULL, NULL, "VM_VMCORE_KEEP", 3, 1000, &src);
+	v = setting(c, NULL, NULL, "VM_VMCORE_FORMAT", &src);
+	s->vmcore_format = v ? v : "elf";
+	if (strcmp(s->vmcore_format, "elf") && strcmp(s->vmcore_format, "kdump-zlib") &&
+	    strcmp(s->vmcore_format, "kdump-lzo") && strcmp(s->vmcore_format, "kdump-snappy"))
+		die_src(&src, "expected elf, kdump-zlib, kdump-lzo or kdump-snappy", v);
+}
+
+static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+
+	s->state_dir = rapido_state_dir_or_die(c);
+	s->lock_dir = vm_lock_dir_or_die(c);
+	v = setting(c, NULL, NULL, "VM_LOG_DIR", &src);
+	s->log_dir = xstrdup(v ? v : s->state_dir);
+	if (mkdir(s->log_dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create log directory %s", s->log_dir);
+	s->log = o->log;
+}
+
+/* mkdir -p: every missing directory of path */
+static void mkdir_p_or_die(const char *what, const char *path)
+{
+	char *p = xstrdup(path), c;
+
+	for (char *q = p + 1; ; q++) {
+		if (*q != '/' && *q)
+			continue;
+		c = *q;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die_errno("%s: cannot create %s", what, p);
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
+}
+
+static void resolve_results(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	const char *v;
+	char where[512], *files;
+
+	v = setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src);
+	if (v) {
+		vm_src_str(&s->results_src, where, sizeof(where));
+		if (strchr(v, ','))
+			die_src(&s->results_src, "expected a directory without ',' (qemu's option syntax)", v);
+		files = xasprintf("%s/files", v);
+		mkdir_p_or_die(where, files);
+		free(files);
+		s->results_dir = realpath(v, NULL);
+		if (!s->results_dir)
+			die_errno("%s: %s", where, v);
+	}
+	v = setting(c, "--shard", o->shard, "VM_SHARD", &src);
+	if (v) {
+		char *end;
+		unsigned long i, n;
+
+		errno = 0;
+		i = strtoul(v, &end, 10);
+		if (end == v || *end != '/' || v[0] == '-' || end[1] == '-')
+			die_src(&src, "expected I/N with 1 <= I <= N, such as 2/4", v);
+		n = strtoul(end + 1, &end, 10);
+		if (*end || errno || i < 1 || n < 1 || i > n || n > 10000)
+			die_src(&src, "expected I/N with 1 <= I <= N <= 10000, such as 2/4", v);
+		s->shard_i = (unsigned int)i;
+		s->shard_n = (unsigned int)n;
+	}
+	v = setting(c, "--splats", o->splats, "VM_SPLATS", &src);
+	s->splat_mask = SPLAT_ALL;
+	if (v) {
+		char *err;
+
+		if (splat_mask_parse(v, &s->splat_mask, &err)) {
+			die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
+		}
+	}
+}
+
+void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
+{
+	const char *v;
+	char *err;
+
+	memset(s, 0, sizeof(*s));
+	s->batch = o->batch;
+	s->dry_run = o->dry_run;
+	/* what needs no image first: a typo must not hide behind a missing image */
+	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
+	s->qemu = v ? v : "qemu-system-x86_64";
+	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
+	if (vm_accel_parse(v, &s->accel))
+		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
+
+	if (o->image) {
+		s->image = xstrdup(o->image);
+		s->image_src.kind = SRC_OPTION;
+		s->image_src.name = "IMAGE";
+	} else {
+		s->image = rapido_default_image(c);
+		setting(c, NULL, NULL, "DRACUT_OUT", &s->image_src);
+	}
+	if (vm_image_read(s->image, &s->im, &err))
+		die("%s", err);
+	if (access(s->im.kernel, R_OK) < 0)
+		die_errno("kernel %s recorded in %s", s->im.kernel, s->image);
+	/* a cached image's layers are checked now, before a VM number is taken */
+	if (vm_initrd_prepare(s->image, s->dry_run, &s->initrd, &err))
+		die("%s", err);
+	if (s->initrd.needs_cache)
+		warn("%s takes its layers from ./cut's cache: qemu alone cannot boot it "
+		     "(./cut --standalone writes one that it can)", s->image);
+
+	resolve_machine(s, o, c);
+	resolve_disks(s, o, c);
+	vm_rbd_resolve_or_die(s, o, c);
+	resolve_net(s, o, c);
+	/* the user's extra qemu arguments come after everything ./vm adds */
+	strv_push_all(&s->extra, &o->extra);
+	for (size_t i = 0; i < o->append.n; i++)
+		if (shwords_split(o->append.v[i], &s->kparams, &err))
+			die("--append: %s", err);
+	resolve_debug(s, o, c);
+	resolve_results(s, o, c);
+	resolve_dirs(s, o, c);
+}
+
+void vm_settings_free(struct vm_settings *s)
+{
+	free(s->image);
+	vm_image_free(&s->im);
+	vm_initrd_free(&s->initrd);
+	strv_free(&s->kparams);
+	strv_free(&s->extra);
+	strv_free(&s->shares);
+	for (size_t i = 0; i < s->n_mpath; i++)
+		free((char *)s->mpath[i].file);
+	free(s->mpath);
+	vm_rbd_free(&s->rbd);
+	strv_free(&s->tap_devs);
+	strv_free(&s->hostfwd);
+	free(s->ips);
+	for (size_t i = 0; i < s->n_links; i++)
+		free((char *)s->links[i].hostport);
+	free(s->links);
+	free(s->gdb_host);
+	free(s->results_dir);
+	free(s->state_dir);
+	free(s->lock_dir);
+	free(s->log_dir);
+	memset(s, 0, sizeof(*s));
+}
+
+void vm_opts_free(struct vm_opts *o)
+{
+	strv_free(&o->shares);
+	strv_free(&o->mpath);
+	strv_free(&o->rbd);
+	strv_free(&o->hostfwd);
+	strv_free(&o->links);
+	strv_free(&o->extra);
+	strv_free(&o->append);
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * settings.h: everything ./vm needs, resolved once from the options, the
+ * environment, rapido.conf and the image, each value with where it came
+ * from. Every check happens while resolving, before a VM number is taken;
+ * what runs afterwards (net.c, qemu.c, mpath.c, launch.c) only reads it.
+ */
+#ifndef RAPIDO_VM_SETTINGS_H
+#define RAPIDO_VM_SETTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "conf.h"
+#include "netaddr.h"
+#include "strv.h"
+
+enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+enum vm_net_mode { NET_NONE, NET_TAP, NET_USER };
+
+/* Where a value came from, for messages: "--cpus", "rapido.conf:3: VM_CPUS", ... */
+enum vm_src_kind { SRC_DEFAULT, SRC_OPTION, SRC_ENV, SRC_FILE, SRC_IMAGE };
+struct vm_src {
+	enum vm_src_kind kind;
+	const char *name;	/* option (with dashes), key, or profile */
+	const char *file;	/* SRC_FILE: "FILE:LINE" (conf_origin) */
+};
+/*
+ * Render a source into buf: "--cpus", "environment: VM_CPUS",
+ * "FILE:LINE: VM_CPUS", "profile simple", "default". Returns buf.
+ */
+const char *vm_src_str(const struct vm_src *s, char *buf, size_t len);
+
+/* The command line, as given; resolved into settings. */
+struct vm_opts {
+	const char *image;	/* NULL: DRACUT_OUT or the default image */
+	int batch;
+	int dry_run;
+	const char *timeout;	/* --timeout */
+	const char *accel;	/* --accel */
+	const char *log;	/* --log PATH */
+	const char *cpus;	/* --cpus */
+	const char *memory;	/* --memory */
+	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
+	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
+	const char *mpath_paths; /* --mpath-paths N */
+	struct strv rbd;	/* --rbd POOL/IMAGE: an RBD image through qemu's rbd driver */
+	const char *net;	/* --net tap|user|none */
+	const char *tap;	/* --tap NAME */
+	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
+	struct strv links;	/* "LHOST:PORT" listen / "CHOST:PORT" connect */
+	struct strv extra;	/* after -- */
+	struct strv append;	/* --append ARGS (each split into words) */
+	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
+	int gdb_wait;		/* --gdb-wait */
+	const char *results;	/* --results DIR */
+	const char *shard;	/* --shard I/N */
+	const char *splats;	/* --splats LIST */
+};
+void vm_opts_free(struct vm_opts *o);
+
+/* What ./cut recorded in the image (rapido/vm.conf). */
+struct vm_image {
+	char *path;
+	char *profile;
+	char *kernel;
+	char *release;
+	unsigned int cpus;	/* 0: not stated */
+	uint64_t memory;	/* bytes, 0: not stated */
+};
+
+/* The -initrd qemu gets for the image (initrd.c). */
+struct vm_initrd {
+	char *path;		/* the image, or /proc/self/fd/N of an assembled memfd */
+	int fd;			/* the memfd (inherited by qemu, at 10 or above), or -1 */
+	int needs_cache;	/* dry run of a cached image: path alone does not boot */
+};
+
+/* A multipath disk: one backing file, `paths` scsi-hd devices with one serial. */
+struct vm_mpath_disk {
+	const char *file;
+	int direct;		/* cache=none (O_DIRECT) works on its filesystem */
+};
+
+/* RBD images as virtio disks (rbd.c), with the cluster's files qemu reads. */
+struct vm_rbd {
+	struct strv disks;	/* POOL/IMAGE, checked */
+	char *conf;		/* CEPH_CONF (default: the ./ceph-local cluster's) */
+	char *keyring;		/* CEPH_KEYRING */
+	char *user;		/* CEPH_USER without "client." */
+	unsigned int timeout;	/* CEPH_TIMEOUT: seconds to reach the monitors */
+};
+
+/* A static guest address from rapido.conf: VM<vm>_IP (nic 0) or VM<vm>_IP<nic>. */
+struct vm_static_ip {
+	unsigned int vm, nic;
+	struct ipv4_prefix addr;
+};
+
+/* A VM-to-VM link over a qemu socket netdev. */
+struct vm_link {
+	int listen;		/* else connect */
+	const char *hostport;	/* HOST:PORT, checked */
+};
+
+struct vm_settings {
+	char *image;
+	struct vm_src image_src;
+	struct vm_image im;
+	struct vm_initrd initrd;	/* path NULL: the image itself */
+	int batch, dry_run;
+
+	const char *qemu;
+	struct vm_src qemu_src;
+	enum vm_accel accel;	/* as asked: ACCEL_AUTO is decided at launch */
+	struct vm_src accel_src;
+	unsigned int cpus;
+	struct vm_src cpus_src;
+	uint64_t memory;	/* bytes */
+	struct vm_src memory_src;
+	unsigned int timeout;	/* seconds, 0: none */
+	struct vm_src timeout_src;
+	unsigned int kvm_probe_secs;
+	unsigned int max_vms;
+
+	struct strv kparams;	/* QEMU_EXTRA_KERNEL_PARAMS, split, then --append */
+	struct strv extra;	/* QEMU_EXTRA_ARGS, then the -- arguments */
+	struct strv shares;	/* host directories shared over 9p, checked */
+	struct vm_mpath_disk *mpath;
+	size_t n_mpath;
+	unsigned int mpath_paths;
+	struct vm_rbd rbd;
+
+	enum vm_net_mode net;
+	struct vm_src net_src;
+	const char *tap;	/* --tap, else NULL */
+	struct strv tap_devs;	/* TAP_DEVS, split; empty: rapido-tapN */
+	struct vm_src tap_devs_src;
+	struct strv hostfwd;	/* user mode port forwards, checked */
+	struct ipv4_prefix br_net, link_net;
+	struct vm_src br_net_src, link_net_src;
+	struct vm_static_ip *ips;
+	size_t n_ips;
+	struct vm_link *links;
+	size_t n_links;
+
+	/* debugging */
+	int gdb;		/* a gdb stub on gdb_host:gdb_port (+ VM number if not given) */
+	char *gdb_host;
+	unsigned int gdb_port;	/* 0: derived from the VM number */
+	int gdb_wait;		/* stop the CPUs until gdb continues them */
+	unsigned int vmcore_keep;	/* dumps kept per VM number; 0: no dumps */
+	const char *vmcore_format;	/* elf, kdump-zlib, kdump-lzo, kdump-snappy */
+
+	/* per-test results (results.h) */
+	char *results_dir;	/* absolute, created with files/ in it; NULL: none */
+	struct vm_src results_src;
+	unsigned int shard_i, shard_n;	/* shard I of N; 0/0: no sharding */
+	unsigned int splat_mask;	/* splat kinds that fail a passing run */
+
+	char *state_dir;
+	char *lock_dir;
+	char *log_dir;
+	const char *log;	/* --log, else NULL: LOG_DIR/vmN.log */
+};
+
+/*
+ * Resolve settings from options, the configuration (with the environment
+ * over the file) and the image; dies with the value's source on any error.
+ * Takes over the option lists of o. Creates the state, lock and log
+ * directories, and --results DIR with DIR/files (nothing else).
+ */
+void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
+void vm_settings_free(struct vm_settings *s);
+
+/* An accelerator name (auto, kvm, tcg; any case; empty is auto); -1 if unknown. */
+int vm_accel_parse(const char *s, enum vm_accel *out);
+
+#endif

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * splat.c: find the kernel's own reports on the console as it streams by:
+ * Oops, BUG, KASAN, KFENCE, UBSAN, WARNING, lockdep, hung tasks, RCU
+ * stalls, soft lockups, panics. Only kernel lines count (they carry the
+ * printk timestamp, CONFIG_PRINTK_TIME, which Debian and most test configs
+ * set): a test that prints "WARNING:" itself is no splat. A kernel line may
+ * land in the middle of a line a program is printing, so the timestamp is
+ * looked for anywhere in the line.
+ *
+ * A report ends at its kind's end marker ("---[ end trace", the closing
+ * "====" of KASAN, KFENCE and UBSAN, the "</TASK>" of a task dump), at a
+ * pause of more than 2 s in the kernel's clock, after 300 lines, or when
+ * another report starts.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "results.h"
+
+#define REPORT_LINES_MAX 300
+#define REPORT_GAP_SECS 2.0
+
+static const char *const kind_names[SPLAT_NKINDS] = {
+	[SPLAT_OOPS] = "oops", [SPLAT_BUG] = "bug", [SPLAT_KASAN] = "kasan",
+	[SPLAT_KFENCE] = "kfence", [SPLAT_UBSAN] = "ubsan", [SPLAT_WARNING] = "warning",
+	[SPLAT_LOCKDEP] = "lockdep", [SPLAT_HUNG_TASK] = "hung-task",
+	[SPLAT_RCU_STALL] = "rcu-stall", [SPLAT_SOFT_LOCKUP] = "soft-lockup",
+	[SPLAT_PANIC] = "panic",
+};
+
+const char *splat_kind_name(enum splat_kind k)
+{
+	return k < SPLAT_NKINDS ? kind_names[k] : "?";
+}
+
+int splat_mask_parse(const char *list, unsigned int *mask, char **err)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	int rc = 0;
+
+	*mask = 0;
+	for (char *w = strtok_r(copy, ", \t", &save); w; w = strtok_r(NULL, ", \t", &save)) {
+		int neg = *w == '-';
+		const char *name = w + neg;
+		unsigned int bits = 0;
+
+		if (!strcmp(name, "all"))
+			bits = SPLAT_ALL;
+		else if (!strcmp(name, "none"))
+			bits = SPLAT_ALL, neg = 1;
+		for (int k = 0; k < SPLAT_NKINDS && !bits; k++)
+			if (!strcmp(name, kind_names[k]))
+				bits = 1u << k;
+		if (!bits) {
+			*err = xasprintf("unknown kind '%s': expected all, none or kinds (-KIND leaves "
+					 "one out) of oops, bug, kasan, kfence, ubsan, warning, lockdep, "
+					 "hung-task, rcu-stall, soft-lockup, panic", name);
+			rc = -EINVAL;
+			break;
+		}
+		if (neg)
+			*mask &= ~bits;
+		else
+			*mask |= bits;
+	}
+	free(copy);
+	return rc;
+}
+
+void splat_scan_init(struct splat_scan *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->last_closed_ts = -1e9;
+}
+
+void splat_scan_free(struct splat_scan *sc)
+{
+	for (size_t i = 0; i < sc->n; i++) {
+		free(sc->v[i].title);
+		free(sc->v[i].text);
+	}
+	free(sc->v);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* "[   12.345678] " anywhere in line: 1 with *ts and *msg (the text after it) set. */
+static int kernel_line(const char *line, double *ts, const char **msg)
+{
+	for (const char *p = strchr(line, '['); p; p = strchr(p + 1, '[')) {
+		const char *q = p + 1, *d;
+
+		while (*q == ' ')
+			q++;
+		d = q;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q == d || *q != '.')
+			continue;
+		q++;
+		d = q;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q == d || *q != ']')
+			continue;
+		*ts = strtod(p + 1, NULL);
+		*msg = q + 1 + (q[1] == ' ');
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The kind of report msg starts, or -1. Order matters: KASAN and soft
+ * lockups say "BUG:", lockdep says "WARNING:".
+ */
+static int classify(const char *msg)
+{
+	if (strstr(msg, "BUG: KASAN:"))
+		return SPLAT_KASAN;
+	if (strstr(msg, "BUG: KFENCE:"))
+		return SPLAT_KFENCE;
+	if (!strncmp(msg, "UBSAN:", 6))
+		return SPLAT_UBSAN;
+	if (strstr(msg, "BUG: soft lockup"))
+		return SPLAT_SOFT_LOCKUP;
+	if (strstr(msg, "possible recursive locking") || strstr(msg, "circular locking dependency") ||
+	    strstr(msg, "inconsistent lock state") || strstr(msg, "possible irq lock inversion") ||
+	    strstr(msg, "bad unlock balance") || strstr(msg, "suspicious RCU usage"))
+		return SPLAT_LOCKDEP;
+	if (strstr(msg, "INFO: task ") && strstr(msg, "blocked for more than"))
+		return SPLAT_HUNG_TASK;
+	if (strstr(msg, "self-detected stall") || !strncmp(msg, "rcu: INFO:", 10) ||
+	    strstr(msg, "detected stalls on CPUs"))
+		return SPLAT_RCU_STALL;
+	if (!strncmp(msg, "kernel BUG at", 13) || !strncmp(msg, "BUG:", 4))
+		return SPLAT_BUG;
+	if (!strncmp(msg, "Oops:", 5) || !strncmp(msg, "general protection fault", 24))
+		return SPLAT_OOPS;
+	if (!strncmp(msg, "WARNING: CPU:", 13) || !strncmp(msg, "WARNING: at ", 12))
+		return SPLAT_WARNING;
+	if (!strncmp(msg, "Kernel panic - not syncing", 26))
+		return SPLAT_PANIC;
+	return -1;
+}
+
+static int is_rule(const char *msg)
+{
+	size_t n = strspn(msg, "=");
+
+	return n >= 20 && !msg[n];
+}
+
+static void report_add_line(struct splat *s, const char *line, double ts)
+{
+	size_t old = s->text ? strlen(s->text) : 0, n = strlen(line);
+
+	s->text = xrealloc(s->text, old + n + 2);
+	memcpy(s->text + old, line, n);
+	s->text[old + n] = '\n';
+	s->text[old + n + 1] = '\0';
+	s->lines++;
+	s->last_ts = ts;
+}
+
+static void report_close(struct splat_scan *sc)
+{
+	if (!sc->open)
+		return;
+	sc->open = 0;
+	sc->in_trace = 0;
+	sc->last_closed_ts = sc->v[sc->n - 1].last_ts;
+}
+
+static void report_open(struct splat_scan *sc, int kind, const char *line, const char *msg, double ts)
+{
+	struct splat *s;
+
+	if (sc->n == sc->cap) {
+		sc->cap = sc->cap ? 2 * sc->cap : 8;
+		sc->v = xrealloc(sc->v, sc->cap * sizeof(*sc->v));
+	}
+	s = &sc->v[sc->n++];
+	memset(s, 0, sizeof(*s));
+	s->kind = (enum splat_kind)kind;
+	s->title = xstrdup(msg);
+	s->first_ts = ts;
+	sc->open = 1;
+	report_add_line(s, line, ts);
+}
+
+/* Does msg end the open report of this kind (the line is part of it)? */
+static int ends_report(struct splat_scan *sc, const struct splat *s, const char *msg)
+{
+	if (strstr(msg, "---[ end "))
+		return 1;
+	switch (s->kind) {
+	case SPLAT_KASAN:
+	case SPLAT_KFENCE:
+	case SPLAT_UBSAN:
+		return is_rule(msg);
+	case SPLAT_LOCKDEP:
+	case SPLAT_HUNG_TASK:
+	case SPLAT_RCU_STALL:
+	case SPLAT_SOFT_LOCKUP:
+		return sc->in_trace && strstr(msg, "</TASK>");
+	default:
+		return 0;
+	}
+}
+
+static void scan_line(struct splat_scan *sc, const char *line)
+{
+	const char *msg;
+	double ts;
+	int kind;
+
+	if (!kernel_line(line, &ts, &msg))
+		return;
+	kind = classify(msg);
+	if (sc->open) {
+		struct splat *s = &sc->v[sc->n - 1];
+
+		if (ts - s->last_ts > REPORT_GAP_SECS || s->lines >= REPORT_LINES_MAX) {
+			report_close(sc);
+		} else if (kind < 0 || kind == SPLAT_OOPS || kind == SPLAT_PANIC) {
+			/* an Oops line inside a BUG report, the panic that ends an Oops */
+			report_add_line(s, line, ts);
+			if (strstr(msg, "Call Trace:") || strstr(msg, "stack backtrace:"))
+				sc->in_trace = 1;
+			if (ends_report(sc, s, msg))
+				report_close(sc);
+			return;
+		} else {
+			report_close(sc);
+		}
+	}
+	if (kind == SPLAT_PANIC && sc->n && ts - sc->last_closed_ts <= REPORT_GAP_SECS) {
+		/* "Kernel panic - not syncing: Fatal exception" right after the Oops it is about */
+		sc->open = 1;
+		report_add_line(&sc->v[sc->n - 1], line, ts);
+		return;
+	}
+	if (kind >= 0)
+		report_open(sc, kind, line, msg, ts);
+}
+
+void splat_feed(struct splat_scan *sc, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			sc->line[sc->len] = '\0';
+			scan_line(sc, sc->line);
+			sc->len = 0;
+		} else if (p[i] != '\r' && p[i] != '\0' && sc->len + 1 < sizeof(sc->line)) {
+			sc->line[sc->len++] = p[i];
+		}
+	}
+}
+
+void splat_finish(struct splat_scan *sc)
+{
+	if (sc->len) {
+		sc->line[sc->len] = '\0';
+		scan_line(sc, sc->line);
+		sc->len = 0;
+	}
+	report_close(sc);
+}

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# results.sh: ./vm --results DIR: a profile's passing, failing and skipped
+# tests are exactly the testcases of junit.xml (valid against
+# tests/fixtures/junit.xsd) and of results.tap, with the guest's files and
+# the console beside them; a guest that panics after 2 of 4 tests still
+# yields those 2; a kernel that reports a hung task while the scripts pass
+# exits 121 (or 0 when VM_SPLATS leaves hung tasks out); 2 shards run every
+# test exactly once and merge to the totals of the unsharded run.
+. "$(dirname "$0")/lib.sh"
+
+XSD=$TOP/tests/fixtures/junit.xsd
+
+# testcases FILE: "NAME STATE" lines of a junit.xml, in order
+testcases() {
+	perl -ne 'if (/<testcase [^>]*name="([^"]*)"/) { $n = $1; $s = m{/>\s*$} ? "pass" : "";
+		print "$n pass\n" if $s; next }
+		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
+		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
+}
+# ktap_cases FILE: "NAME STATE" lines of the tests inside the suites of a results.tap
+ktap_cases() {
+	perl -ne 'if (/^    (not )?ok \d+ (.*?)( # SKIP.*)?$/) {
+		print "$2 ", ($3 ? "skipped" : $1 ? "failure" : "pass"), "\n" }' "$1"
+}
+
+want="fixture/pass-one pass
+fixture/fail-one failure
+fixture/skip-one skipped
+fixture/pass-two pass
+tap/tap-a pass
+tap/tap-b failure
+tap/tap-c skipped"
+
+"$CUT" results-suite > "$T/cut.out" 2>&1
+expect_rc "cut results-suite" 0 $?
+"$VM" --batch --timeout 600 --results "$T/all" > "$T/console" 2> "$T/err"
+expect_rc "the profile's own status (a test failed)" 1 $?
+check "junit.xml is valid against the JUnit schema" \
+	xmllint --noout --schema "$XSD" "$T/all/junit.xml"
+check "junit.xml: exactly the profile's tests with their verdicts" \
+	test "$(testcases "$T/all/junit.xml")" = "$want"
+check "junit.xml: the failure message and the test's output" \
+	grep -q '<failure message="exit status 1" type="failure">expected 2, got 3</failure>' "$T/all/junit.xml"
+check "junit.xml: the skip reason from the test" \
+	grep -q '<skipped message="needs a disk"/>' "$T/all/junit.xml"
+check "junit.xml: totals" \
+	grep -q '<testsuites name="rapido" tests="7" failures="2" errors="0" skipped="2"' "$T/all/junit.xml"
+check "results.tap: the same tests and verdicts" \
+	test "$(ktap_cases "$T/all/results.tap")" = "$want"
+check "results.tap: KTAP header and suite result" \
+	grep -qx 'not ok 1 results-suite' "$T/all/results.tap"
+check "results.tap: TAP diagnostics of a failed test" grep -qx '    # tap-b: wanted 1' "$T/all/results.tap"
+check "the guest's file is in files/" grep -qx "a file from the guest" "$T/all/files/fixture.txt"
+check "console.log holds the console" grep -q "rapido: test fixture/pass-two: passed" "$T/all/console.log"
+check "the summary on stderr" grep -q "results: 7 tests, 3 passed, 2 failed, 2 skipped, 0 kernel splats" "$T/err"
+diag
+
+# two shards: every test once, the same totals once merged
+for i in 1 2; do
+	"$VM" --batch --timeout 600 --shard "$i/2" --results "$T/shard$i" > "$T/console" 2> "$T/err$i"
+	rc=$?
+	check "shard $i/2 ran (exit $rc)" test $rc -le 1
+done
+cat <(testcases "$T/shard1/junit.xml") <(testcases "$T/shard2/junit.xml") | sort > "$T/union"
+check "the shards together ran every test exactly once" test "$(sort <<< "$want")" = "$(cat "$T/union")"
+check "each shard ran some tests" test -s "$T/shard1/junit.xml" -a "$(testcases "$T/shard1/junit.xml" | wc -l)" -gt 0 -a "$(testcases "$T/shard2/junit.xml" | wc -l)" -gt 0
+check "the shard is named in its suite" grep -q 'name="results-suite shard 2/2"' "$T/shard2/junit.xml"
+"$VM" --merge-results "$T/merged" "$T/shard1" "$T/shard2" > "$T/summary" 2> "$T/merge.err"
+expect_rc "merge: failures in the shards" 1 $?
+check "merged junit.xml is valid" xmllint --noout --schema "$XSD" "$T/merged/junit.xml"
+check "merged totals are the unsharded run's" \
+	grep -q '<testsuites name="rapido" tests="7" failures="2" errors="0" skipped="2"' "$T/merged/junit.xml"
+check "merge summary" grep -qx "total: 7 tests, 3 passed, 2 failed, 2 skipped, 0 kernel splats" "$T/summary"
+check "no overlap reported" test ! -s "$T/merge.err"
+"$VM" --merge-results "$T/merged2" "$T/all" "$T/shard1" > /dev/null 2> "$T/merge.err"
+check "merging two splits names the overlap" grep -q "test 'fixture/[a-z-]*' is in both" "$T/merge.err"
+run_err "merge: not a results dir" "results.txt" "$VM" --merge-results "$T/m3" "$T"
+run_err "a bad --shard" "expected I/N" "$VM" --batch --shard 3/2 --results "$T/x"
+run_err "a bad --splats kind" "unknown kind 'oopses'" "$VM" --batch --splats all,-oopses
+diag
+
+# a panic after 2 of 4 tests: those 2 are there
+echo "RESULTS_FIXTURE=panic" > "$RAPIDO_CONF"
+"$CUT" results-suite > "$T/cut.out" 2>&1
+expect_rc "cut (panic)" 0 $?
+"$VM" --batch --timeout 600 --results "$T/panic" > "$T/console" 2> "$T/err"
+expect_rc "a panic is still 123" 123 $?
+check "junit.xml after a panic is valid" xmllint --noout --schema "$XSD" "$T/panic/junit.xml"
+check "the 2 tests before the panic, and the panic" \
+	test "$(testcases "$T/panic/junit.xml" | grep -v '^kernel: ')" = "fixture/pass-one pass
+fixture/pass-two pass"
+check "the panic is a failed kernel testcase" \
+	grep -q 'name="kernel: Kernel panic - not syncing: sysrq triggered crash"' "$T/panic/junit.xml"
+check "no test after the panic" sh -c "! grep -q never '$T/panic/junit.xml'"
+diag
+
+# a hung task while the scripts pass: 121, named on stderr
+echo "RESULTS_FIXTURE=hung" > "$RAPIDO_CONF"
+"$CUT" results-suite > "$T/cut.out" 2>&1
+expect_rc "cut (hung)" 0 $?
+"$VM" --batch --timeout 600 --results "$T/hung" > "$T/console" 2> "$T/err"
+expect_rc "scripts passed, kernel reported a hung task" 121 $?
+check "stderr names the report" grep -q "kernel hung-task: INFO: task dd:[0-9]* blocked for more than" "$T/err"
+check "junit.xml: the hung task is a failed testcase with its report" \
+	grep -q '<testcase classname="results-suite" name="kernel: INFO: task dd:' "$T/hung/junit.xml"
+check "the report's call trace is its output" grep -q 'Call Trace:' "$T/hung/junit.xml"
+check "junit.xml (hung) is valid" xmllint --noout --schema "$XSD" "$T/hung/junit.xml"
+"$VM" --batch --timeout 600 --splats all,-hung-task > "$T/console" 2> "$T/err"
+expect_rc "VM_SPLATS without hung-task: the scripts' 0" 0 $?
+check "a tolerated report is still named" grep -q "kernel hung-task (tolerated: VM_SPLATS)" "$T/err"
+diag
+done_testing

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vmctl.sh: ./vmctl against a live VM (simple, two multipath paths, waiting
+# for the host). Bad JSON is refused at once with where it is wrong, not
+# after 30 s as "not running"; qemu's own refusals, a live VM that does not
+# answer (its monitor held by another client) and a VM that has gone give
+# different words and exit codes; failing a path twice or restoring it twice
+# says it already is, and changes nothing. Without a VM: unit/vmctl-cli.sh.
+. "$(dirname "$0")/lib.sh"
+
+VMCTL=$TOP/vmctl
+# vmctl ARGS...: run ./vmctl; rc and out (stdout) set, stderr in $T/err
+vmctl() {
+	"$VMCTL" "$@" > "$T/out" 2> "$T/err"
+	rc=$?
+	out=$(cat "$T/out")
+}
+# says TEXT: stderr holds TEXT (a fixed string)
+says() {
+	grep -qF -- "$1" "$T/err" || { sed 's/^/#   stderr: /' "$T/err"; false; }
+}
+# hold_socket PATH SECS: a QMP client that connects and then sits there
+hold_socket() {
+	perl -MIO::Socket::UNIX -e '
+		my $s = IO::Socket::UNIX->new(Type => SOCK_STREAM(), Peer => $ARGV[0])
+			or die "connect $ARGV[0]: $!\n";
+		$| = 1; print "connected\n"; sleep $ARGV[1];' "$1" "$2"
+}
+
+# --- a live VM: it says its number in the share, then waits for /host/stop ---
+"$CUT" simple -x 'echo "$RAPIDO_VM" > /host/vm || exit 1
+while [ ! -e /host/stop ]; do sleep 0.2; done; echo "rapido: told to stop"' > "$T/cut.out" 2>&1
+crc=$?
+expect_rc "cut simple with a waiting extra" 0 $crc
+[ $crc = 0 ] || { sed 's/^/# /' "$T/cut.out"; done_testing; exit; }
+truncate -s 16M "$T/disk0"
+mkdir "$T/share"
+"$VM" --batch --timeout 400 --mpath "$T/disk0" --share "$T/share" > "$T/console" 2>&1 &
+vmpid=$!
+end=$((SECONDS + 300))
+while [ ! -s "$T/share/vm" ] && kill -0 $vmpid 2> /dev/null && [ $SECONDS -lt $end ]; do
+	sleep 0.5
+done
+N=$(cat "$T/share/vm" 2> /dev/null)
+if ! [[ $N =~ ^[0-9]+$ ]]; then
+	not_ok "the guest came up and said its VM number"
+	kill $vmpid 2> /dev/null
+	wait $vmpid
+	guest_text "$T/console" | tail -n 30 | sed 's/^/# /'
+	done_testing
+	exit
+fi
+ok "the guest came up as VM $N"
+sock=$VM_STATE_DIR/vm$N.qmp
+
+start=$SECONDS
+vmctl "$N" qmp '{"execute": "query-status"'
+expect_rc "unclosed JSON to a live VM: refused" 2 $rc
+check "  at once ($((SECONDS - start)) s), not after a 30 s wait" test $((SECONDS - start)) -lt 5
+check "  says the object is not closed" says "invalid JSON at line 1, column 27: the object opened at line 1, column 1 is not closed"
+check "  never says the VM is not running" eval '! grep -qi "not running\|no VM" "$T/err"'
+
+vmctl "$N" qmp '{"execute": "query-status"}'
+expect_rc "query-status" 0 $rc
+check "  reply printed" eval '[[ $out == *"\"status\": \"running\""* ]]'
+vmctl "$N" qmp '{"execute": "no-such-command"}'
+expect_rc "a command qemu does not know" 1 $rc
+check "  qemu's own message" says "vmctl: qemu: The command no-such-command has not been found"
+
+vmctl "$N" paths
+expect_rc "paths" 0 $rc
+check "  both attached" test "$(grep -c ' attached$' "$T/out")" = 2
+
+vmctl "$N" fail 0 1
+expect_rc "fail 0 1" 0 $rc
+check "  says so" test "$out" = "vm$N: path mp0p1 failed"
+vmctl "$N" fail 0 1
+expect_rc "fail 0 1 again: refused" 1 $rc
+check "  says the path is already failed" says "vmctl: VM $N: path mp0p1 (disk 0, path 1) is already failed: it is not attached ('vmctl $N restore 0 1' plugs it back)"
+check "  not qemu's raw message" eval '! grep -q "not found" "$T/err"'
+vmctl "$N" paths
+check "paths: mp0p1 failed, mp0p0 attached" eval 'grep -q "^mp0p1 .* failed$" "$T/out" && grep -q "^mp0p0 .* attached$" "$T/out"'
+
+vmctl "$N" restore 0 1
+expect_rc "restore 0 1" 0 $rc
+vmctl "$N" restore 0 1
+expect_rc "restore 0 1 again: refused" 1 $rc
+check "  says the path is already present" says "vmctl: VM $N: path mp0p1 (disk 0, path 1) is already present: it is attached, nothing to restore"
+check "  not qemu's raw message" eval '! grep -q "Duplicate" "$T/err"'
+vmctl "$N" paths
+check "paths: both attached again" test "$(grep -c ' attached$' "$T/out")" = 2
+vmctl "$N" restore 0 7
+expect_rc "restore of a path the VM never had" 2 $rc
+check "  named" says "VM $N has no multipath path mp0p7"
+
+# another client holds the monitor: VM N is alive but cannot answer
+hold_socket "$sock" 30 > "$T/holder" 2>&1 &
+holder=$!
+while ! grep -q connected "$T/holder" && kill -0 $holder 2> /dev/null; do sleep 0.1; done
+start=$SECONDS
+vmctl --timeout 2 "$N" qmp '{"execute": "query-status"}'
+expect_rc "monitor held by another client: no answer" 4 $rc
+check "  within the timeout ($((SECONDS - start)) s)" test $((SECONDS - start)) -lt 10
+check "  says it did not answer" says "vmctl: VM $N did not answer within 2 s"
+check "  never says the VM is not running" eval '! grep -qi "not running\|no VM" "$T/err"'
+kill $holder
+wait $holder 2> /dev/null
+vmctl "$N" qmp '{"execute": "query-status"}'
+expect_rc "answers again once the other client is gone" 0 $rc
+
+: > "$T/share/stop"
+wait $vmpid
+expect_rc "the VM ran to the end" 0 $?
+check "  the guest saw the stop" guest_says "$T/console" "rapido: told to stop"
+check "kernel console clean" console_clean "$T/console"
+vmctl "$N" paths
+expect_rc "after it exited: no VM $N" 3 $rc
+check "  says there is no VM $N" says "vmctl: no VM $N:"
+done_testing

@@ -1,0 +1,6 @@
+#@ description: print the kernel release, run the -x/-f extras, then a shell or power-off
+#@ bins: uname cat ls mkdir rm sleep
+#@ bins-optional: dmesg grep sed
+#@ kconfig: CONFIG_BLK_DEV_INITRD=y CONFIG_BINFMT_ELF=y CONFIG_DEVTMPFS=y CONFIG_SERIAL_8250_CONSOLE=y
+#@ cpus: 1
+#@ memory: 512M

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile.c: fuzz the "#@ key: value" header parser of autorun profiles.
+ * Properties: errors name the file, a parsed profile has a description,
+ * the keys it names are valid rapido.conf keys.
+ */
+#include "conf.h"
+#include "fuzz.h"
+#include "profile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_cstr(data, size), *err = NULL;
+	struct strv keys = STRV_INIT;
+	struct profile p;
+	int rc = profile_parse(&p, "fuzz", "fuzz.sh", text, &err);
+
+	if (rc) {
+		fuzz_assert(err && !strncmp(err, "fuzz.sh:", 8), "rc %d, error \"%s\"", rc,
+			    err ? err : "(none)");
+	} else {
+		fuzz_assert(p.description, "parsed without a description");
+		profile_conf_keys(&p, &keys);
+		for (size_t i = 0; i < keys.n; i++)
+			fuzz_assert(keys.v[i][0], "an empty key");
+		strv_free(&keys);
+		profile_free(&p);
+	}
+	free(err);
+	free(text);
+	return 0;
+}

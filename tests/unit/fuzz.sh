@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fuzz.sh: build the libFuzzer targets (make fuzz) and run each for a fixed
+# number of inputs over its committed seed corpus (tests/fuzz/corpus/NAME),
+# with a fixed seed, so a run is repeatable and takes seconds. A crash, a
+# sanitizer report or a broken property fails the test; the input that did
+# it is kept in build/fuzz/crashes/. New inputs libFuzzer finds go to a
+# temporary directory, never into the committed corpus.
+#   FUZZ_RUNS=N    inputs per target (default 5000)
+#   FUZZ_CC=clang  the compiler (must have libFuzzer: libclang-rt-14-dev)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+runs=${FUZZ_RUNS:-5000}
+cc=${FUZZ_CC:-clang}
+
+if ! command -v "$cc" > /dev/null; then
+	echo "SKIP: $cc is not installed (tools/install-deps installs clang)"
+	exit 77
+fi
+T=$(mktemp -d /tmp/rapido-fuzz.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+# clang without its fuzzer runtime compiles, then fails to link
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n > 1 && d[0] == 1; }' > "$T/probe.c"
+if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$T/probe" "$T/probe.c" > "$T/probe.log" 2>&1; then
+	echo "SKIP: $cc cannot link libFuzzer with ASan and UBSan (Debian: libclang-rt-14-dev; tools/install-deps):"
+	sed 's/^/# /' "$T/probe.log" | head -n 5
+	exit 77
+fi
+if ! make -s FUZZ_CC="$cc" fuzz > "$T/make.log" 2>&1; then
+	echo "not ok 1 - make fuzz"
+	sed 's/^/# /' "$T/make.log"
+	echo "1..1"
+	exit 1
+fi
+
+n=0 failed=0
+for src in tests/fuzz/*.c; do
+	t=$(basename "$src" .c)
+	corpus=tests/fuzz/corpus/$t
+	n=$((n + 1))
+	seeds=$(find "$corpus" -type f 2>/dev/null | wc -l)
+	if [ "$seeds" -eq 0 ]; then
+		echo "not ok $n - $t: no seed corpus in $corpus"
+		failed=$((failed + 1))
+		continue
+	fi
+	mkdir -p "$T/new-$t"
+	start=$(date +%s)
+	build/fuzz/$t -runs="$runs" -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+		-error_exitcode=1 -timeout_exitcode=1 \
+		-artifact_prefix="$T/$t-" "$T/new-$t" "$corpus" > "$T/$t.log" 2>&1
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	if [ $rc -eq 0 ]; then
+		echo "ok $n - $t: $runs inputs from $seeds seeds (${secs}s)"
+		continue
+	fi
+	failed=$((failed + 1))
+	echo "not ok $n - $t: exit $rc after ${secs}s"
+	grep -E 'property broken|ERROR: |SUMMARY|runtime error|deadly|Test unit written' "$T/$t.log" |
+		head -n 20 | sed 's/^/# /'
+	mkdir -p build/fuzz/crashes
+	for a in "$T/$t"-*; do
+		[ -f "$a" ] || continue
+		cp "$a" build/fuzz/crashes/
+		echo "# input kept: build/fuzz/crashes/$(basename "$a") (reproduce: build/fuzz/$t build/fuzz/crashes/$(basename "$a"))"
+	done
+done
+echo "1..$n"
+[ $failed -eq 0 ]

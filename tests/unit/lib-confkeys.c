@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib-confkeys.c: the known-key registry against rapido.conf.example, the
+ * profiles and the sources (so none can drift), suggestions, and the
+ * unknown-key warnings. Runs from the top of the tree (tests/run cds there).
+ */
+#include <dirent.h>
+#include <regex.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "confkeys.h"
+#include "err.h"
+#include "io.h"
+#include "tap.h"
+
+/* Keys rapido.conf.example documents: "KEY=" or "#KEY=" at the start of a line. */
+static void example_keys(struct strv *out)
+{
+	char *text, *line, *save;
+	regex_t re;
+	regmatch_t m[2];
+
+	if (read_file("rapido.conf.example", &text, NULL))
+		die("rapido.conf.example: cannot read it (run from the top of the tree)");
+	if (regcomp(&re, "^#?([A-Z][A-Z0-9_]*)=", REG_EXTENDED))
+		die("regcomp");
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!regexec(&re, line, 2, m, 0)) {
+			line[m[1].rm_eo] = '\0';
+			if (!strv_contains(out, line + m[1].rm_so))
+				strv_push(out, line + m[1].rm_so);
+		}
+	regfree(&re);
+	free(text);
+}
+
+/*
+ * Keys the sources read in the usual way: a call whose first argument is
+ * the conf (c, &c, p->conf) and whose second is a literal: conf_get(c,
+ * "KEY"), conf_number(&c, "KEY", ...), where(c, "KEY").
+ */
+static void source_keys(const char *dir, regex_t *re, struct strv *out)
+{
+	struct strv names = STRV_INIT;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		die_errno("%s", dir);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			strv_push(&names, de->d_name);
+	closedir(d);
+	for (size_t i = 0; i < names.n; i++) {
+		char *path = xasprintf("%s/%s", dir, names.v[i]);
+		size_t len = strlen(path);
+		char *text, *s;
+		regmatch_t m[4];
+		struct stat st;
+
+		/* src/vm/image.c reads the image's own rapido/vm.conf, not rapido.conf */
+		if (len > 2 && !strcmp(path + len - 2, ".c") && strcmp(path, "src/vm/image.c") &&
+		    !read_file(path, &text, NULL)) {
+			for (s = text; !regexec(re, s, 4, m, 0); s += m[0].rm_eo) {
+				char *key = xstrndup(s + m[3].rm_so, (size_t)(m[3].rm_eo - m[3].rm_so));
+
+				if (!strv_contains(out, key))
+					strv_push(out, key);
+				free(key);
+			}
+			free(text);
+		} else if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+			source_keys(path, re, out);
+		}
+		free(path);
+	}
+	strv_free(&names);
+}
+
+static int in_example(const struct strv *example, const char *pattern)
+{
+	for (size_t i = 0; i < example->n; i++)
+		if (confkeys_match(pattern, example->v[i]))
+			return 1;
+	return 0;
+}
+
+static void test_registry(void)
+{
+	struct strv example = STRV_INIT, profiles = STRV_INIT, src = STRV_INIT;
+	struct strv missing = STRV_INIT;
+	regex_t re;
+
+	example_keys(&example);
+	tap_ok(example.n > 30, "rapido.conf.example documents %zu keys", example.n);
+	TAP_EQ_INT(confkeys_from_profiles("autorun", &profiles), 0, "the profiles' keys are read");
+	tap_ok(strv_contains(&profiles, "FSTESTS_SRC") && strv_contains(&profiles, "CIFS_PASS"),
+	       "  conf, conf-optional and bins-if keys among them");
+
+	for (size_t i = 0; i < example.n; i++)
+		if (!confkeys_known(example.v[i], &profiles))
+			strv_push(&missing, example.v[i]);
+	if (!tap_ok(!missing.n, "every key rapido.conf.example documents is read by a program or profile"))
+		for (size_t i = 0; i < missing.n; i++)
+			printf("#   %s: in rapido.conf.example, not in confkeys_programs[] nor any profile\n",
+			       missing.v[i]);
+	strv_free(&missing);
+
+	for (size_t i = 0; confkeys_programs[i]; i++)
+		if (!in_example(&example, confkeys_programs[i]))
+			strv_push(&missing, confkeys_programs[i]);
+	if (!tap_ok(!missing.n, "every key of confkeys_programs[] is documented in rapido.conf.example"))
+		for (size_t i = 0; i < missing.n; i++)
+			printf("#   %s: undocumented\n", missing.v[i]);
+	strv_free(&missing);
+
+	for (size_t i = 0; i < profiles.n; i++)
+		if (!strv_contains(&example, profiles.v[i]))
+			strv_push(&missing, profiles.v[i]);
+	if (!tap_ok(!missing.n, "every key a profile names is documented in rapido.conf.example"))
+		for (size_t i = 0; i < missing.n; i++)
+			printf("#   %s: named by a profile, undocumented\n", missing.v[i]);
+	strv_free(&missing);
+
+	/* conf_get(c, "KEY"), and src/vm/settings.c's setting(c, OPT, VAL, "KEY", ...) */
+	if (regcomp(&re, "[a-z_]+\\((&?c|&?p->conf),[^;)\"]*(\"[^\"]*\"[^;)\"]*)*\"([A-Z][A-Z0-9_]+)\"",
+		    REG_EXTENDED))
+		die("regcomp");
+	source_keys("src", &re, &src);
+	regfree(&re);
+	tap_ok(strv_contains(&src, "VM_MEMORY") && strv_contains(&src, "KERNEL_SRC"),
+	       "the sources were scanned (%zu keys found)", src.n);
+	for (size_t i = 0; i < src.n; i++)
+		if (!confkeys_known(src.v[i], NULL))
+			strv_push(&missing, src.v[i]);
+	if (!tap_ok(!missing.n, "every key the sources read is in confkeys_programs[]"))
+		for (size_t i = 0; i < missing.n; i++)
+			printf("#   %s: read in src/, not registered\n", missing.v[i]);
+	strv_free(&missing);
+	strv_free(&src);
+	strv_free(&profiles);
+	strv_free(&example);
+}
+
+static void suggest(const char *key, const char *want)
+{
+	char *got = confkeys_suggest(key, NULL);
+
+	TAP_EQ_STR(got, want, "%s suggests %s", key, want ? want : "nothing");
+	free(got);
+}
+
+static void test_match_and_suggest(void)
+{
+	tap_ok(confkeys_match("VM#_IP#", "VM12_IP3"), "VM#_IP# matches VM12_IP3");
+	tap_ok(!confkeys_match("VM#_IP#", "VM12_IP"), "  but not VM12_IP");
+	tap_ok(!confkeys_match("VM#_IP", "VM_IP"), "# needs a digit");
+	tap_ok(!confkeys_match("VM#_IP", "VM1_IPX"), "trailing text does not match");
+	tap_ok(confkeys_known("VM1_IP", NULL) && confkeys_known("VM2_IP1", NULL),
+	       "VM<N>_IP and VM<N>_IP<M> are known");
+	suggest("VM_MEMRY", "VM_MEMORY");
+	suggest("VM_MEMROY", "VM_MEMORY");	/* a swap counts once */
+	suggest("vm_memory", "VM_MEMORY");
+	suggest("KERNEL_SCR", "KERNEL_SRC");
+	suggest("VM3_PI", "VM3_IP");
+	suggest("QEMU_EXTRA_ARG", "QEMU_EXTRA_ARGS");
+	suggest("TOTALLY_UNRELATED", NULL);
+	suggest("X", NULL);
+}
+
+static void test_check(void)
+{
+	struct strv extra = STRV_INIT, msgs = STRV_INIT;
+	struct conf c = { 0 };
+	char *err = NULL;
+
+	strv_push(&extra, "FSTESTS_SRC");
+	conf_parse(&c, "t.conf",
+		   "VM_MEMRY=2G\n"			/* a typo */
+		   "MYDIR=/src\n"			/* a helper other lines expand */
+		   "KERNEL_SRC=${MYDIR}/linux\n"
+		   "FSTESTS_SRC=${MYDIR}/xfstests\n"	/* a profile's key */
+		   "VM3_IP2=10.0.0.3/24\n"
+		   "VM_MEMRY=4G\n"			/* the same typo again */
+		   "NOBODY_READS_THIS=1\n", &err);
+	confkeys_check(&c, &extra, &msgs);
+	TAP_EQ_INT(msgs.n, 2, "two unknown keys, each warned about once");
+	if (msgs.n == 2) {
+		TAP_EQ_STR(msgs.v[0], "t.conf:6: warning: unknown key VM_MEMRY: no program or profile "
+			   "reads it (did you mean VM_MEMORY?)", "the typo, at its last line, with the fix");
+		tap_ok(strstr(msgs.v[1], "t.conf:7: warning: unknown key NOBODY_READS_THIS") != NULL,
+		       "a key like no other: %s", msgs.v[1]);
+	} else {
+		tap_ok(0, "the typo");
+		tap_ok(0, "a key like no other");
+	}
+	conf_free(&c);
+	free(err);
+	strv_free(&msgs);
+	strv_free(&extra);
+}
+
+int main(void)
+{
+	tap_plan(24);
+	test_registry();
+	test_match_and_suggest();
+	test_check();
+	return tap_done();
+}

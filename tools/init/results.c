@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * results.c: the guest's end of ./vm --results: the host's DIR/files on
+ * /results (9p), and the virtio serial port named rapido.results that the
+ * test records go to (autorun/lib/results.sh writes them). Without udev
+ * there is no /dev/virtio-ports/NAME link, so the port is found by its
+ * name in sysfs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "init.h"
+#include "io.h"
+
+#define RESULTS_TAG "rapido.results"
+#define RESULTS_DIR "/results"
+
+/* /dev/vportNpM of the port named RESULTS_TAG, or NULL (malloc'd). */
+static char *find_port(void)
+{
+	DIR *d = opendir("/sys/class/virtio-ports");
+	struct dirent *e;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while (!found && (e = readdir(d))) {
+		char *path, *name;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xasprintf("/sys/class/virtio-ports/%s/name", e->d_name);
+		if (!read_file(path, &name, NULL)) {
+			name[strcspn(name, "\n")] = '\0';
+			if (!strcmp(name, RESULTS_TAG))
+				found = xasprintf("/dev/%s", e->d_name);
+			free(name);
+		}
+		free(path);
+	}
+	closedir(d);
+	return found;
+}
+
+void init_results_setup(const struct init_cmdline *cl)
+{
+	char *mods[] = { "modprobe", "-a", "-q", "virtio_pci", "virtio_console", "9pnet_virtio", "9p", NULL };
+	char *port = NULL;
+
+	if (*cl->shard)
+		setenv("RAPIDO_SHARD", cl->shard, 1);
+	if (!cl->results)
+		return;
+	if (access("/usr/sbin/modprobe", X_OK) == 0 || access("/sbin/modprobe", X_OK) == 0)
+		init_run(mods);
+	/* the port and its device node appear once virtio_console has probed it */
+	for (int i = 0; i < 200; i++) {
+		free(port);
+		port = find_port();
+		if (port && access(port, W_OK) == 0)
+			break;
+		usleep(10000);
+	}
+	if (port && access(port, W_OK) == 0)
+		setenv("RAPIDO_RESULTS_PORT", port, 1);
+	else
+		warn("the results port %s did not appear: no per-test results for ./vm --results",
+		     RESULTS_TAG);
+	free(port);
+	if (mkdir(RESULTS_DIR, 0755) < 0 && errno != EEXIST)
+		warn_errno("mkdir %s", RESULTS_DIR);
+	else if (mount(RESULTS_TAG, RESULTS_DIR, "9p", 0,
+		       "trans=virtio,version=9p2000.L,msize=262144,cache=none") < 0)
+		warn_errno("mount 9p share %s on %s: tests cannot leave files for ./vm --results",
+			   RESULTS_TAG, RESULTS_DIR);
+	else
+		setenv("RAPIDO_RESULTS_DIR", RESULTS_DIR, 1);
+}
