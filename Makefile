@@ -136,6 +136,65 @@ $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(
 
 tests: $(UNIT_BINS)
 
+# Man pages, generated so they cannot drift: cut(1), vm(1), vmctl(1) and
+# netsetup(8) by help2man from each program's --help (docs/man/gnu-help turns
+# the util-linux usage block into the form help2man reads) plus
+# docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
+# rapido.conf.example by docs/man/conf2man.
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+MAN1 := cut vm vmctl
+MAN8 := netsetup
+MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5
+HELP2MAN ?= help2man
+
+man: $(MAN_PAGES)
+
+define man_page
+$(B)/man/$(1).$(2): $(1) docs/man/$(1).h2m docs/man/gnu-help
+	$$(call quiet,MAN,$$@)
+	@mkdir -p $(B)/man/bin
+	$(Q)printf '#!/bin/sh\nexec "%s" "%s" "$$$$@"\n' $(abspath docs/man/gnu-help) $(abspath $(1)) > $(B)/man/bin/$(1)
+	$(Q)chmod +x $(B)/man/bin/$(1)
+	$(Q)$(HELP2MAN) --no-info --no-discard-stderr --section=$(2) --version-string='$(VERSION)' \
+		--source=rapido --include=docs/man/$(1).h2m -o $$@.tmp $(B)/man/bin/$(1) && mv $$@.tmp $$@
+endef
+$(foreach p,$(MAN1),$(eval $(call man_page,$(p),1)))
+$(foreach p,$(MAN8),$(eval $(call man_page,$(p),8)))
+
+$(B)/man/rapido.conf.5: rapido.conf.example docs/man/conf2man
+	$(call quiet,MAN,$@)
+	@mkdir -p $(B)/man
+	$(Q)awk -v version='$(VERSION)' -f docs/man/conf2man rapido.conf.example > $@.tmp && mv $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the programs to BINDIR;
+# the profiles, dracut.conf.d and the static guest helpers (build/guest/, the
+# layout ./cut expects) to PREFIX/lib/rapido, which an installed program finds
+# as BINDIR/../lib/rapido; the man pages; the bash completion. PROGRAM_PREFIX
+# (e.g. rapido-) renames the programs, as cut(1) would otherwise shadow
+# coreutils' cut in a PATH that lists BINDIR first.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+RAPIDO_LIBDIR := $(BINDIR)/../lib/rapido
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+PROGRAM_PREFIX ?=
+PROGRAMS := cut vm vmctl netsetup
+
+install: all man
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
+	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
+	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	$(Q)install -m 644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
+	$(Q)install -m 644 $(filter %.8,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man8/
+	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)cut
+	$(Q)for p in vm vmctl netsetup; do ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+
 # Unit tests only (fast, no qemu).
 check-unit: all tests
 	$(Q)tests/run --unit
@@ -198,5 +257,5 @@ clean:
 	$(call quiet,CLEAN,build)
 	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local
 
-.PHONY: all tests check check-unit deps demo clean kernel-config fuzz
+.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -21,11 +21,11 @@
 /* "FILE:LINE: KEY" or "environment: KEY", for messages */
 static char *origin(const struct conf *c, const char *key)
 {
-	const char *from = conf_origin(c, key);
+	const char *o = conf_origin(c, key);
 
-	if (!strcmp(from, "default"))
+	if (!strcmp(o, "default"))
 		return xstrdup(key);
-	return xasprintf("%s: %s", from, key);
+	return xasprintf("%s: %s", o, key);
 }
 
 static noreturn void die_key(const struct conf *c, const char *key, const char *expected,

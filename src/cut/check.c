@@ -376,7 +376,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 
 	memset(p, 0, sizeof(*p));
 	problems = 0;
-	p->rapido_dir = xstrdup(rapido_dir());
+	p->rapido_dir = xstrdup(cut_rapido_dir());
 	rapido_conf_load_or_die(&p->conf);
 	/* the Ceph profiles' files: entries name the ./ceph-local cluster by default */
 	ceph_conf_defaults(&p->conf);

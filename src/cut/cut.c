@@ -34,14 +34,16 @@ static void usage(void)
 	printf("Usage:\n"
 	       " cut [options] PROFILE\n"
 	       " cut --list\n"
+	       " cut --check-conf\n"
 	       "\n"
 	       "Build a bootable test image (initramfs) for PROFILE with dracut.\n"
 	       "\n"
 	       "Options:\n"
 	       " -x, --cmd CMD          run CMD in the guest after the profile (repeatable)\n"
 	       " -f, --file FILE        run the script FILE after the profile (repeatable)\n"
-	       " -o, --output IMAGE     write the image to IMAGE (default: DRACUT_OUT or\n"
-	       "                          initrds/myinitrd in the rapido directory)\n"
+	       " -o, --output IMAGE     write the image to IMAGE (default: DRACUT_OUT, else\n"
+	       "                          initrds/myinitrd in the checkout or, installed,\n"
+	       "                          in $XDG_CACHE_HOME/rapido)\n"
 	       " -l, --list             list the profiles with their purpose\n"
 	       " -n, --dry-run          check everything, print the dracut command, write nothing\n"
 	       "     --standalone       put the layers into the image file itself, so it boots\n"
@@ -49,14 +51,17 @@ static void usage(void)
 	       "     --no-cache         neither use nor fill the layer cache (implies --standalone)\n"
 	       "     --cache-info       show the layer cache: where, how big, what it holds\n"
 	       "     --ignore-kconfig   go on when the kernel config lacks a symbol the profile needs\n"
+	       "     --check-conf       lint rapido.conf: each value and where it came from,\n"
+	       "                          unknown keys, values of the wrong type (exit 1)\n"
 	       " -v, --verbose          show dracut's output\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "-x and -f extras run in the order given, after the profile script, in the\n"
-	       "same shell. Configuration: rapido.conf in the rapido directory, or\n"
-	       "$RAPIDO_CONF; environment variables override its keys. Layers dracut built\n"
-	       "are cached in CUT_CACHE_DIR (see docs/CACHE.md), so a re-cut that changes\n"
-	       "only extras, the profile script or rapido.conf runs no dracut.\n");
+	       "same shell. Configuration: $RAPIDO_CONF, else the first rapido.conf found in\n"
+	       "the checkout, $XDG_CONFIG_HOME/rapido (~/.config/rapido), /etc/rapido;\n"
+	       "environment variables override its keys (see rapido.conf(5)). Layers dracut\n"
+	       "built are cached in CUT_CACHE_DIR (see docs/CACHE.md), so a re-cut that\n"
+	       "changes only extras, the profile script or rapido.conf runs no dracut.\n");
 }
 
 static void add_extra(struct cut_opts *o, int is_file, const char *arg)
@@ -67,7 +72,10 @@ static void add_extra(struct cut_opts *o, int is_file, const char *arg)
 	o->n_extras++;
 }
 
-enum { OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_NO_CACHE, OPT_STANDALONE, OPT_CACHE_INFO };
+enum {
+	OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_NO_CACHE, OPT_STANDALONE, OPT_CACHE_INFO,
+	OPT_CHECK_CONF
+};
 
 static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int *info)
 {
@@ -82,6 +90,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "standalone", no_argument, NULL, OPT_STANDALONE },
 		{ "cache-info", no_argument, NULL, OPT_CACHE_INFO },
+		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -118,6 +127,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int
 			break;
 		case OPT_CACHE_INFO:
 			*info = 1;
+			break;
+		case OPT_CHECK_CONF:
+			*list = 2;	/* like --list: no profile */
 			break;
 		case 'h':
 			usage();
@@ -157,6 +169,8 @@ int cmd_cut(int argc, char **argv)
 
 	err_prog = "cut";
 	parse_args(argc, argv, &o, &list, &info);
+	if (list == 2)
+		return cut_check_conf();
 	if (list)
 		return cut_list();
 	if (info)

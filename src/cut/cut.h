@@ -109,6 +109,11 @@ void cut_child_result_free(struct cut_child_result *r);
 
 /* list.c: ./cut --list */
 int cut_list(void);
+/* rapido_dir(), or die saying why it cannot be found. */
+const char *cut_rapido_dir(void);
+
+/* checkconf.c: ./cut --check-conf; returns the exit status */
+int cut_check_conf(void);
 
 int cmd_cut(int argc, char **argv);
 

@@ -8,9 +8,18 @@
 #include "err.h"
 #include "rapido.h"
 
+const char *cut_rapido_dir(void)
+{
+	const char *dir = rapido_dir();
+
+	if (!dir)
+		die_errno("cannot find the profiles: readlink /proc/self/exe (set RAPIDO_DIR)");
+	return dir;
+}
+
 int cut_list(void)
 {
-	char *dir = xasprintf("%s/autorun", rapido_dir());
+	char *dir = xasprintf("%s/autorun", cut_rapido_dir());
 	struct strv names = STRV_INIT;
 	int bad = 0, rc;
 

@@ -12,6 +12,7 @@
 #include "confkeys.h"
 #include "err.h"
 #include "profile.h"
+#include "size.h"
 #include "strbuf.h"
 
 const char *const confkeys_programs[] = {
@@ -23,7 +24,10 @@ const char *const confkeys_programs[] = {
 	"QEMU_BIN", "QEMU_ACCEL", "KVM_PROBE_SECS", "VM_CPUS", "VM_MEMORY", "VM_TIMEOUT",
 	"QEMU_EXTRA_ARGS", "QEMU_EXTRA_KERNEL_PARAMS", "VIRTFS_SHARE_PATH",
 	"VM_STATE_DIR", "VM_LOG_DIR", "VM_MAX", "VM_LOCK_DIR", "VM_VMCORE_KEEP", "VM_VMCORE_FORMAT",
-	"VM_RESULTS_DIR", "VM_SHARD", "VM_SPLATS", "QEMU_MPATH_DISKS", "QEMU_MPATH_PATHS",
+	"VM_RESULTS_DIR", "VM_SHARD", "VM_SPLATS", "QEMU_RBD_DISKS",
+	"CEPH_CONF", "CEPH_KEYRING", "CEPH_USER", "CEPH_TIMEOUT", "CEPH_FS_NAME", "CEPH_RBD_POOL",
+	"CEPH_RBD_IMAGE", "CEPH_LOCAL_DIR", "CEPH_OSDS", "CEPH_OSD_STORE", "CEPH_OSD_SIZE",
+	"CEPH_POOL_SIZE", "CEPH_RBD_IMAGE_SIZE", "CEPH_UP_TIMEOUT", "QEMU_MPATH_DISKS", "QEMU_MPATH_PATHS",
 	/* networking: ./vm and ./netsetup */
 	"NET", "BR_DEV", "BR_ADDR", "TAP_DEVS", "TAP_USER", "VM#_IP", "VM#_IP#",
 	"LINK_SUBNET", "USER_HOSTFWD",
@@ -181,4 +185,79 @@ void confkeys_check(const struct conf *c, const struct strv *extra, struct strv 
 				   "(rapido.conf.example lists the keys)", e->origin, e->key);
 		free(near);
 	}
+}
+
+/*
+ * The types of the program keys that have one, with the limits ./vm applies
+ * (src/vm/settings.c), so ./cut --check-conf finds before a boot what ./vm
+ * would refuse. A key not listed is free text (paths, argument lists).
+ */
+const struct confkey_type confkeys_types[] = {
+	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, NULL },	/* 0: no cache */
+	{ "KVM_PROBE_SECS", CONFKEY_UINT, 0, 3600, NULL },
+	{ "VM_CPUS", CONFKEY_UINT, 1, 1024, NULL },
+	{ "VM_MEMORY", CONFKEY_SIZE, 64ULL << 20, 0, NULL },
+	{ "VM_TIMEOUT", CONFKEY_UINT, 0, 7 * 24 * 3600, NULL },
+	{ "VM_MAX", CONFKEY_UINT, 1, 100000, NULL },
+	{ "VM_VMCORE_KEEP", CONFKEY_UINT, 0, 1000, NULL },
+	{ "QEMU_MPATH_PATHS", CONFKEY_UINT, 1, 16, NULL },
+	{ "QEMU_ACCEL", CONFKEY_ENUM, 0, 0, "auto kvm tcg" },
+	{ "NET", CONFKEY_ENUM, 0, 0, "tap user none" },
+	{ "VM_VMCORE_FORMAT", CONFKEY_ENUM, 0, 0, "elf kdump-zlib kdump-lzo kdump-snappy" },
+	{ NULL, 0, 0, 0, NULL }
+};
+
+static int enum_has(const char *words, const char *v)
+{
+	size_t len = strlen(v);
+
+	for (const char *w = words; *w; ) {
+		size_t wl = strcspn(w, " ");
+
+		if (wl == len && !strncmp(w, v, len))
+			return 1;
+		w += wl;
+		w += strspn(w, " ");
+	}
+	return 0;
+}
+
+int confkeys_check_type(const char *key, const char *val, char **err)
+{
+	const struct confkey_type *t;
+	unsigned long long n;
+	uint64_t size;
+	char *end;
+
+	*err = NULL;
+	for (t = confkeys_types; t->key; t++)
+		if (!strcmp(t->key, key))
+			break;
+	if (!t->key)
+		return 0;
+	switch (t->type) {
+	case CONFKEY_UINT:
+		errno = 0;
+		n = strtoull(val, &end, 10);
+		if (!*val || *end || val[0] == '-' || errno || n < t->min || n > t->max) {
+			*err = xasprintf("expected a number from %llu to %llu, got '%s'",
+					 t->min, t->max, val);
+			return -EINVAL;
+		}
+		return 0;
+	case CONFKEY_SIZE:
+		if (parse_size(val, &size) || size < t->min) {
+			*err = xasprintf("expected a size of at least %lluM such as 512M or 2G, got '%s'",
+					 t->min >> 20, val);
+			return -EINVAL;
+		}
+		return 0;
+	case CONFKEY_ENUM:
+		if (!enum_has(t->words, val)) {
+			*err = xasprintf("expected one of: %s, got '%s'", t->words, val);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return 0;
 }

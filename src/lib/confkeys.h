@@ -40,4 +40,22 @@ int confkeys_from_profiles(const char *dir, struct strv *out);
  */
 void confkeys_check(const struct conf *c, const struct strv *extra, struct strv *msgs);
 
+enum confkey_kind { CONFKEY_UINT, CONFKEY_SIZE, CONFKEY_ENUM };
+
+struct confkey_type {
+	const char *key;
+	enum confkey_kind type;
+	unsigned long long min, max;	/* UINT: the range; SIZE: the least, in bytes */
+	const char *words;		/* ENUM: the values, space-separated */
+};
+
+/* The typed keys of confkeys_programs, NULL-key-terminated. */
+extern const struct confkey_type confkeys_types[];
+
+/*
+ * Check VAL against KEY's type. Returns 0 (also for an untyped key), or
+ * -EINVAL with *err (malloc'd) saying what was expected and what was seen.
+ */
+int confkeys_check_type(const char *key, const char *val, char **err);
+
 #endif

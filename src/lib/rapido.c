@@ -12,10 +12,22 @@
 #include "err.h"
 #include "rapido.h"
 
+static int installed;
+
+static int has_autorun(const char *dir)
+{
+	char *path = xasprintf("%s/autorun", dir);
+	struct stat st;
+	int rc = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(path);
+	return rc;
+}
+
 const char *rapido_dir(void)
 {
 	static char *dir;
-	char buf[PATH_MAX];
+	char buf[PATH_MAX], *bindir, *data;
 	ssize_t n;
 
 	if (dir)
@@ -26,9 +38,39 @@ const char *rapido_dir(void)
 	}
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	if (n < 0)
-		die_errno("readlink /proc/self/exe");
+		return NULL;	/* errno says why */
 	buf[n] = '\0';
-	dir = xstrdup(dirname(buf));
+	bindir = dirname(buf);
+	/*
+	 * A checkout has autorun/ next to the programs; an installed copy
+	 * (make install) has its profiles and helpers in PREFIX/lib/rapido.
+	 * Neither: the program's own directory, whose missing autorun/NAME.sh
+	 * ./cut then names.
+	 */
+	data = xasprintf("%s/../lib/rapido", bindir);
+	if (!has_autorun(bindir) && has_autorun(data)) {
+		dir = realpath(data, NULL);
+		if (!dir)
+			dir = xstrdup(data);
+		installed = 1;
+	} else {
+		dir = xstrdup(bindir);
+	}
+	free(data);
+	return dir;
+}
+
+int rapido_installed(void)
+{
+	return rapido_dir() && installed;
+}
+
+static const char *rapido_dir_or_die(void)
+{
+	const char *dir = rapido_dir();
+
+	if (!dir)
+		die_errno("cannot find the rapido directory: readlink /proc/self/exe (set RAPIDO_DIR)");
 	return dir;
 }
 
@@ -36,7 +78,7 @@ const char *rapido_dir(void)
 static void warn_unknown_keys(const struct conf *c)
 {
 	struct strv known = STRV_INIT, msgs = STRV_INIT;
-	char *dir = xasprintf("%s/autorun", rapido_dir());
+	char *dir = xasprintf("%s/autorun", rapido_dir_or_die());
 
 	/* without the profiles, every profile's key would look unknown: say nothing */
 	if (!confkeys_from_profiles(dir, &known)) {
@@ -49,22 +91,54 @@ static void warn_unknown_keys(const struct conf *c)
 	free(dir);
 }
 
+/* A file that exists (or cannot be looked at: conf_load then says why). */
+static int conf_candidate(const char *path)
+{
+	return access(path, F_OK) == 0 || errno != ENOENT;
+}
+
+char *rapido_conf_path(void)
+{
+	const char *env = getenv("RAPIDO_CONF"), *dir = rapido_dir();
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *path;
+
+	if (env && *env)
+		return xstrdup(env);
+	if (dir) {
+		path = xasprintf("%s/rapido.conf", dir);
+		if (conf_candidate(path))
+			return path;
+		free(path);
+	}
+	if (xdg && *xdg)
+		path = xasprintf("%s/rapido/rapido.conf", xdg);
+	else if (home && *home)
+		path = xasprintf("%s/.config/rapido/rapido.conf", home);
+	else
+		path = NULL;
+	if (path) {
+		if (conf_candidate(path))
+			return path;
+		free(path);
+	}
+	path = xstrdup(RAPIDO_SYSCONF);
+	if (conf_candidate(path))
+		return path;
+	free(path);
+	return NULL;
+}
+
 void rapido_conf_load_or_die(struct conf *c)
 {
-	const char *env = getenv("RAPIDO_CONF");
 	char *path, *err;
 
 	memset(c, 0, sizeof(*c));
 	c->env_override = 1;
-	if (env && *env) {
-		path = xstrdup(env);
-	} else {
-		path = xasprintf("%s/rapido.conf", rapido_dir());
-		if (access(path, F_OK) < 0 && errno == ENOENT) {
-			free(path);
-			return;	/* defaults only */
-		}
-	}
+	rapido_dir_or_die();
+	path = rapido_conf_path();
+	if (!path)
+		return;	/* defaults only */
 	if (conf_load(c, path, &err))
 		die("%s", err);
 	free(path);
@@ -102,8 +176,27 @@ char *rapido_state_dir_or_die(const struct conf *c)
 char *rapido_default_image(const struct conf *c)
 {
 	const char *v = conf_get(c, "DRACUT_OUT");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *cache, *img;
 
 	if (v && *v)
 		return xstrdup(v);
-	return xasprintf("%s/initrds/myinitrd", rapido_dir());
+	if (!rapido_installed() || (!(xdg && *xdg) && !(home && *home)))
+		return xasprintf("%s/initrds/myinitrd", rapido_dir());
+	/*
+	 * The prefix of an installed copy is read-only: images go to the
+	 * user's cache. Make its rapido/ so that ./cut can create initrds/ in
+	 * it as in a fresh checkout; a failure here is reported by ./cut's
+	 * check of the image's directory, naming the path.
+	 */
+	cache = xdg && *xdg ? xstrdup(xdg) : xasprintf("%s/.cache", home);
+	if (mkdir(cache, 0700) == 0 || errno == EEXIST) {
+		char *r = xasprintf("%s/rapido", cache);
+
+		(void)(mkdir(r, 0700) == 0 || errno == EEXIST);
+		free(r);
+	}
+	img = xasprintf("%s/rapido/initrds/myinitrd", cache);
+	free(cache);
+	return img;
 }

@@ -5,21 +5,46 @@
 
 #include "conf.h"
 
-/* Directory holding the running ./cut or ./vm (RAPIDO_DIR in the environment wins). */
-const char *rapido_dir(void);
+/* The system-wide rapido.conf, read when no other is found. */
+#ifndef RAPIDO_SYSCONF
+#define RAPIDO_SYSCONF "/etc/rapido/rapido.conf"
+#endif
 
 /*
- * Load rapido.conf: $RAPIDO_CONF if set (it must exist), else
- * RAPIDO_DIR/rapido.conf if present, else defaults only. Variables of the
- * environment override the file's values. Dies with FILE:LINE on errors;
- * warns about each key of the file that no program or profile reads.
+ * The directory with autorun/, dracut.conf.d/ and build/guest/: $RAPIDO_DIR
+ * if set; else the running program's directory when it has autorun/ (a
+ * checkout); else BINDIR/../lib/rapido when that has autorun/ (make
+ * install); else the program's directory. NULL (errno set) when
+ * /proc/self/exe cannot be read.
+ */
+const char *rapido_dir(void);
+
+/* 1 when rapido_dir() is an installed copy's BINDIR/../lib/rapido. */
+int rapido_installed(void);
+
+/*
+ * Which rapido.conf to read, malloc'd: $RAPIDO_CONF if set (it must then
+ * exist), else the first that exists of RAPIDO_DIR/rapido.conf,
+ * $XDG_CONFIG_HOME/rapido/rapido.conf (~/.config/rapido/rapido.conf),
+ * RAPIDO_SYSCONF; NULL if none (defaults only).
+ */
+char *rapido_conf_path(void);
+
+/*
+ * Load rapido_conf_path(), if any. Variables of the environment override
+ * the file's values. Dies with FILE:LINE on errors; warns about each key of
+ * the file that no program or profile reads.
  */
 void rapido_conf_load_or_die(struct conf *c);
 
 /* VM_STATE_DIR, or $XDG_RUNTIME_DIR/rapido, or /tmp/rapido-UID; created 0700. */
 char *rapido_state_dir_or_die(const struct conf *c);
 
-/* DRACUT_OUT, or RAPIDO_DIR/initrds/myinitrd. */
+/*
+ * DRACUT_OUT, or RAPIDO_DIR/initrds/myinitrd in a checkout, or for an
+ * installed copy $XDG_CACHE_HOME/rapido/initrds/myinitrd (~/.cache/...;
+ * rapido/ there is created).
+ */
 char *rapido_default_image(const struct conf *c);
 
 /* Exit codes of ./vm besides the guest's own status (documented in README). */

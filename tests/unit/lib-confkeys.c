@@ -5,6 +5,7 @@
  * unknown-key warnings. Runs from the top of the tree (tests/run cds there).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <regex.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -202,11 +203,43 @@ static void test_check(void)
 	strv_free(&extra);
 }
 
+/* The type table: its keys are real, and each kind accepts and refuses what ./vm does. */
+static void test_types(void)
+{
+	struct strv stray = STRV_INIT;
+	char *err;
+
+	for (size_t i = 0; confkeys_types[i].key; i++)
+		if (!confkeys_known(confkeys_types[i].key, NULL))
+			strv_push(&stray, confkeys_types[i].key);
+	if (!tap_ok(!stray.n, "every key of confkeys_types[] is in confkeys_programs[]"))
+		for (size_t i = 0; i < stray.n; i++)
+			fprintf(stderr, "#   stray: %s\n", stray.v[i]);
+	strv_free(&stray);
+
+	tap_ok(!confkeys_check_type("VM_CPUS", "4", &err) && !err, "VM_CPUS=4 is fine");
+	tap_ok(confkeys_check_type("VM_CPUS", "0", &err) == -EINVAL && err &&
+	       !strcmp(err, "expected a number from 1 to 1024, got '0'"), "VM_CPUS=0: out of range, said so");
+	free(err);
+	tap_ok(confkeys_check_type("VM_TIMEOUT", "5s", &err) == -EINVAL, "VM_TIMEOUT=5s: trailing junk");
+	free(err);
+	tap_ok(!confkeys_check_type("VM_MEMORY", "2GiB", &err), "VM_MEMORY=2GiB is fine");
+	tap_ok(confkeys_check_type("VM_MEMORY", "63M", &err) == -EINVAL, "VM_MEMORY=63M: below 64M");
+	free(err);
+	tap_ok(!confkeys_check_type("VM_VMCORE_FORMAT", "kdump-lzo", &err), "an enum's middle word");
+	tap_ok(confkeys_check_type("NET", "tap user", &err) == -EINVAL, "NET='tap user': one word only");
+	free(err);
+	tap_ok(confkeys_check_type("QEMU_ACCEL", "", &err) == -EINVAL, "QEMU_ACCEL='': not a value");
+	free(err);
+	tap_ok(!confkeys_check_type("KERNEL_SRC", "anything", &err) && !err, "untyped keys pass");
+}
+
 int main(void)
 {
-	tap_plan(24);
+	tap_plan(34);
 	test_registry();
 	test_match_and_suggest();
 	test_check();
+	test_types();
 	return tap_done();
 }

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * checkconf.c: ./cut --check-conf, a linter for rapido.conf: which file is
+ * read, every value in effect with where it came from, unknown keys with the
+ * nearest known one, and values ./vm would refuse, all at once instead of
+ * one die() per boot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "confkeys.h"
+#include "cut.h"
+#include "err.h"
+#include "rapido.h"
+
+/* Check the value KEY has in effect (the environment's, else the file's). */
+static int check_value(const struct conf *c, const char *key)
+{
+	const char *v = conf_get(c, key);
+	char *err;
+
+	if (!v || !confkeys_check_type(key, v, &err))
+		return 0;
+	fprintf(stderr, "%s: %s: %s\n", conf_origin(c, key), key, err);
+	free(err);
+	return 1;
+}
+
+int cut_check_conf(void)
+{
+	struct strv known = STRV_INIT;
+	struct conf c;
+	char *path, *dir, *err;
+	int errors = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.env_override = 1;
+	dir = xasprintf("%s/autorun", cut_rapido_dir());
+	path = rapido_conf_path();
+	if (path && conf_load(&c, path, &err)) {
+		fprintf(stderr, "%s\n", err);
+		free(err);
+		errors++;
+		goto out;
+	}
+	if (confkeys_from_profiles(dir, &known))
+		warn("cannot list %s: keys only profiles read are reported as unknown", dir);
+	printf("# %s\n", path ? path : "no rapido.conf found: defaults and environment only");
+
+	for (size_t i = 0; i < c.n; i++) {
+		const struct conf_entry *e = &c.e[i];
+		char *near;
+
+		if (!e->origin)
+			continue;
+		printf("%s=%s\t# %s\n", e->key, conf_get(&c, e->key), conf_origin(&c, e->key));
+		if (confkeys_known(e->key, &known)) {
+			errors += check_value(&c, e->key);
+			continue;
+		}
+		if (e->used)
+			continue;	/* a helper key later lines expand */
+		near = confkeys_suggest(e->key, &known);
+		fprintf(stderr, "%s: unknown key %s: no program or profile reads it%s%s%s\n",
+			e->origin, e->key, near ? " (did you mean " : "", near ? near : "",
+			near ? "?)" : "");
+		free(near);
+		errors++;
+	}
+	/* keys set only in the environment count as much as the file's */
+	for (size_t i = 0; confkeys_programs[i]; i++) {
+		const char *k = confkeys_programs[i], *v = getenv(k);
+		int in_file = 0;
+
+		if (strchr(k, '#') || !v)
+			continue;
+		for (size_t j = 0; j < c.n; j++)
+			in_file |= c.e[j].origin && !strcmp(c.e[j].key, k);
+		if (in_file)
+			continue;
+		printf("%s=%s\t# environment\n", k, v);
+		errors += check_value(&c, k);
+	}
+out:
+	if (errors)
+		fprintf(stderr, "cut: --check-conf: %d error%s\n", errors, errors == 1 ? "" : "s");
+	conf_free(&c);
+	strv_free(&known);
+	free(path);
+	free(dir);
+	return errors ? 1 : 0;
+}
