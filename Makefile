@@ -11,6 +11,8 @@
 #   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable)
+#   host/*              host scripts, not built: install-deps (make deps),
+#                       kernel-config (make kernel-config), mpath-failover
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
 #                       cut and vm objects except main, and for a test named
 #                       tool-NAME[-x].c the objects of tools/NAME except main.
@@ -50,8 +52,8 @@ VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
+# tools/ holds guest helpers only, one directory each (host scripts are in host/)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
-GUEST_TOOLS := $(filter-out host,$(TOOLS))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
 # Sanitized host objects live apart, so switching SANITIZE never mixes them.
@@ -70,7 +72,7 @@ guestobj = $(patsubst %.c,$(B)/guest/%.o,$(1))
 
 HOST_LIB := $(B)/$(HOSTDIR)/librapido.a
 GUEST_LIB := $(B)/guest/librapido.a
-GUEST_BINS := $(foreach t,$(GUEST_TOOLS),$(B)/guest/rapido-$(t))
+GUEST_BINS := $(foreach t,$(TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(CEPH_LOCAL_SRCS)))
 
@@ -119,7 +121,7 @@ $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
 	$$(call quiet,LD,$$@)
 	$(Q)$$(CC) $$(GUEST_LDFLAGS) -o $$@ $$^
 endef
-$(foreach t,$(GUEST_TOOLS),$(eval $(call guest_tool,$(t))))
+$(foreach t,$(TOOLS),$(eval $(call guest_tool,$(t))))
 
 # tests/unit/tool-NAME*.c also links tools/NAME's non-main objects
 # (the longest tools/ dir name that the test name starts with: afalg-sum, not afalg)
@@ -207,7 +209,7 @@ check: deps
 
 # Install what a fresh Debian 12 machine lacks. Safe to run twice.
 deps:
-	$(Q)tools/install-deps
+	$(Q)host/install-deps
 
 # Set up, build, cut the default profile and boot it in batch mode.
 demo: deps
@@ -215,12 +217,13 @@ demo: deps
 	./cut simple
 	./vm --batch --timeout 600
 
-# Configure a kernel tree for rapido from the fragments in kernel/ (see
+# Configure a kernel tree for rapido from kernel/base.config and each
+# profile's #@ kconfig lines (./cut --kconfig; run make first; see
 # kernel/README.md): make kernel-config KERNEL_SRC=DIR [PROFILES="NAME ..."]
 # [BASE=tinyconfig|defconfig|keep] [O=BUILD-DIR]. The variables reach the
 # script through the environment (make exports command-line variables).
 kernel-config:
-	$(Q)tools/kernel-config
+	$(Q)host/kernel-config
 
 # libFuzzer targets: tests/fuzz/NAME.c -> build/fuzz/NAME, each parser built
 # with clang's fuzzer, ASan and UBSan (Debian: clang, libclang-rt-14-dev);

@@ -22,15 +22,14 @@
 #   sudo ./netsetup --netns lab up && sudo ./ceph-local --netns lab up
 #   ./cut cephfs && sudo ip netns exec lab ./vm --net tap
 #@ description: mount CephFS (kernel client) at /mnt/cephfs from CEPH_CONF/CEPH_KEYRING, write/fsync/read check, then the extras
-#@ kconfig: CONFIG_VIRTIO_NET CONFIG_CEPH_FS
-#@ helpers: ceph
-#@ modules: ceph virtio_net
+#@ include: ceph
+# ceph brings libceph with the cephx crypto it selects (AES, GCM, HMAC, SHA256)
+#@ kconfig: CONFIG_CEPH_FS=m
+#@ kconfig-optional: CONFIG_NETWORK_FILESYSTEMS=y CONFIG_CEPH_FS_POSIX_ACL=y
+#@ modules: ceph
 #@ bins: mount umount cat mkdir sync timeout head dd cmp rm
-#@ bins-optional: ls cp mv touch stat df grep sed sha256sum tail ip ping dmesg findmnt
-#@ conf-optional: CEPH_CONF CEPH_KEYRING CEPH_USER CEPH_FS_NAME CEPH_MOUNT_OPTS CEPH_TIMEOUT
-#@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
-#@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
+#@ bins-optional: ls cp mv touch stat df grep sed sha256sum tail dmesg findmnt
+#@ conf-optional: CEPH_FS_NAME CEPH_MOUNT_OPTS
 #@ cpus: 1
 #@ memory: 512M
 
@@ -38,7 +37,7 @@ CEPHFS_DIR=/mnt/cephfs
 ceph_need_net
 ceph_client mount ${CEPH_FS_NAME:+--fs "$CEPH_FS_NAME"} \
 	${CEPH_MOUNT_OPTS:+-o "$CEPH_MOUNT_OPTS"} "$CEPHFS_DIR" ||
-	ceph_fail "cephfs: cannot mount the cluster's file system on $CEPHFS_DIR (see above)"
+	rapido_fail "cephfs: cannot mount the cluster's file system on $CEPHFS_DIR (see above)"
 trap 'ceph_umount "$CEPHFS_DIR"' EXIT
 while read -r dev m type _; do
 	[ "$m" = "$CEPHFS_DIR" ] && ceph_say "cephfs: $dev on $m ($type)"

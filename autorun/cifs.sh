@@ -27,13 +27,19 @@
 # stops serving and reports what it found. The unmount at exit lets it see
 # the session end.
 #@ description: mount //CIFS_SERVER/CIFS_SHARE (SMB, kernel cifs) at /mnt/cifs as CIFS_USER, then run the extras
-#@ kconfig: CONFIG_VIRTIO_NET CONFIG_CIFS
+#@ include: net
 #@ bins: mount umount cat mkdir sleep timeout
 #@ bins-optional: mount.cifs
-#@ bins-optional: ls cp mv rm touch stat df dd cmp sync ip ping ps grep sed hostname dmesg
+#@ bins-optional: ls cp mv rm touch stat df dd cmp sync ps grep sed hostname dmesg
 #@ bins-optional: head tail less sha256sum
-#@ modules: cifs virtio_net
+#@ modules: cifs
 #@ modules-optional: gcm ccm cmac ecb ctr ghash_generic sha512_generic nls_utf8
+# The SMB3 signing and encryption algorithms (optional modules above) are
+# built in by make kernel-config.
+#@ kconfig: CONFIG_CIFS=m
+#@ kconfig-optional: CONFIG_NETWORK_FILESYSTEMS=y CONFIG_NLS=y CONFIG_NLS_UTF8=m CONFIG_CRYPTO=y
+#@ kconfig-optional: CONFIG_CRYPTO_GCM=y CONFIG_CRYPTO_CCM=y CONFIG_CRYPTO_CMAC=y
+#@ kconfig-optional: CONFIG_CRYPTO_ECB=y CONFIG_CRYPTO_CTR=y CONFIG_CRYPTO_SHA512=y
 #@ conf: CIFS_SERVER CIFS_USER CIFS_PASS
 #@ secret: CIFS_PASS
 #@ conf-optional: CIFS_SHARE CIFS_MOUNT_OPTS CIFS_WAIT_SECS
@@ -46,18 +52,18 @@ cifs_wait=${CIFS_WAIT_SECS:-180}
 
 case $CIFS_SERVER in
 *[!0-9.]* | *..* | .* | *.)
-	net_fail "cifs: CIFS_SERVER='$CIFS_SERVER' is not an IPv4 address (the image cannot resolve names)"
+	rapido_fail "cifs: CIFS_SERVER='$CIFS_SERVER' is not an IPv4 address (the image cannot resolve names)"
 	;;
 esac
 case $cifs_wait in
-'' | *[!0-9]*) net_fail "cifs: CIFS_WAIT_SECS='$cifs_wait' is not a number of seconds" ;;
+'' | *[!0-9]*) rapido_fail "cifs: CIFS_WAIT_SECS='$cifs_wait' is not a number of seconds" ;;
 esac
 case $CIFS_MOUNT_OPTS in
 *username=* | *password=* | *user=* | *pass=*)
-	net_fail "cifs: CIFS_MOUNT_OPTS must not hold the user or password: set CIFS_USER and CIFS_PASS"
+	rapido_fail "cifs: CIFS_MOUNT_OPTS must not hold the user or password: set CIFS_USER and CIFS_PASS"
 	;;
 esac
-[ -n "$(net_addrs)" ] || net_fail "cifs: no network: boot with ./vm --net tap|user or --link-*"
+[ -n "$(net_addrs)" ] || rapido_fail "cifs: no network: boot with ./vm --net tap|user or --link-*"
 
 # cifs_mount_once: one mount attempt; its messages in /tmp/cifs-mount.log
 cifs_mount_once() {
@@ -70,6 +76,24 @@ cifs_mount_once() {
 		mount -t cifs "$cifs_unc" "$CIFS_DIR" -o "$opts,password=$CIFS_PASS" \
 			> /tmp/cifs-mount.log 2>&1
 	fi
+}
+
+# cifs_port_open: something answers on CIFS_SERVER's port 445
+cifs_port_open() {
+	timeout 5 bash -c 'exec 3<> "/dev/tcp/$1/445"' _ "$CIFS_SERVER" 2> /dev/null
+}
+
+# cifs_mount_try: one mount attempt; a server that answers no to the user
+# or the share will not change its mind: fail at once
+cifs_mount_try() {
+	cifs_mount_once && return 0
+	case $(< /tmp/cifs-mount.log) in
+	*"Permission denied"* | *"No such file or directory"*)
+		cat /tmp/cifs-mount.log >&2
+		rapido_fail "cifs: $CIFS_SERVER refuses $cifs_unc to $CIFS_USER (wrong CIFS_USER, CIFS_PASS or CIFS_SHARE?)"
+		;;
+	esac
+	return 1
 }
 
 # cifs_umount: at exit, so the server sees the session end; bounded, as
@@ -95,30 +119,18 @@ cifs_umount() {
 case $CIFS_PASS in
 *,*)
 	command -v mount.cifs > /dev/null ||
-		net_fail "cifs: CIFS_PASS has a comma, which only mount.cifs can pass on: install cifs-utils on the host and cut again"
+		rapido_fail "cifs: CIFS_PASS has a comma, which only mount.cifs can pass on: install cifs-utils on the host and cut again"
 	;;
 esac
-mkdir -p "$CIFS_DIR" || net_fail "cifs: mkdir $CIFS_DIR"
+mkdir -p "$CIFS_DIR" || rapido_fail "cifs: mkdir $CIFS_DIR"
 start=$SECONDS
-until timeout 5 bash -c 'exec 3<> "/dev/tcp/$1/445"' _ "$CIFS_SERVER" 2> /dev/null; do
-	[ $((SECONDS - start)) -lt "$cifs_wait" ] ||
-		net_fail "cifs: nothing answers on $CIFS_SERVER port 445 after ${cifs_wait}s"
-	sleep 1
-done
-until cifs_mount_once; do
-	# a server that answers no to the user or the share will not change its mind
-	case $(< /tmp/cifs-mount.log) in
-	*"Permission denied"* | *"No such file or directory"*)
-		cat /tmp/cifs-mount.log >&2
-		net_fail "cifs: $CIFS_SERVER refuses $cifs_unc to $CIFS_USER (wrong CIFS_USER, CIFS_PASS or CIFS_SHARE?)"
-		;;
-	esac
-	[ $((SECONDS - start)) -lt "$cifs_wait" ] || {
-		cat /tmp/cifs-mount.log >&2
-		net_fail "cifs: cannot mount $cifs_unc on $CIFS_DIR as $CIFS_USER within ${cifs_wait}s"
-	}
-	sleep 2
-done
+rapido_wait -i 1 "$((cifs_wait > 0 ? cifs_wait : 1))" cifs_port_open ||
+	rapido_fail "cifs: nothing answers on $CIFS_SERVER port 445 after ${cifs_wait}s"
+left=$((cifs_wait - (SECONDS - start)))
+rapido_wait -i 2 "$((left > 0 ? left : 1))" cifs_mount_try || {
+	cat /tmp/cifs-mount.log >&2
+	rapido_fail "cifs: cannot mount $cifs_unc on $CIFS_DIR as $CIFS_USER within ${cifs_wait}s"
+}
 trap cifs_umount EXIT
 while read -r dev m type opts _; do
 	[ "$m" = "$CIFS_DIR" ] && echo "rapido: cifs: $dev on $m ($type) after $((SECONDS - start))s: $opts"

@@ -30,12 +30,11 @@
 # pass, waits up to 10 s for SSH sessions to close, then the -x/-f extras
 # run and the VM powers off with their status (0 without extras).
 #@ description: SSH server (dropbear): root login with SSH_AUTHORIZED_KEY; batch: serves until /tmp/rapido-done
-#@ kconfig: CONFIG_VIRTIO_NET
+#@ include: net
 #@ bins: dropbear dropbearkey cat mkdir chmod sleep
 #@ bins-optional: scp /usr/lib/sftp-server /usr/lib/openssh/sftp-server
-#@ bins-optional: ls cp mv rm ln touch ip ping ps grep sed hostname uname dmesg id tty env
+#@ bins-optional: ls cp mv rm ln touch ps grep sed hostname uname dmesg id tty env
 #@ bins-optional: df mount umount less head tail
-#@ modules: virtio_net
 #@ conf: SSH_AUTHORIZED_KEY
 #@ conf-optional: DROPBEAR_SERVE_SECS
 #@ cpus: 1
@@ -48,26 +47,26 @@ DROPBEAR_DONE=/tmp/rapido-done
 
 case $SSH_AUTHORIZED_KEY in
 /* | \~* | *.pub)
-	net_fail "dropbear: SSH_AUTHORIZED_KEY='$SSH_AUTHORIZED_KEY' looks like a path; it must hold the key itself (\"ssh-ed25519 AAAA... user\"), e.g. SSH_AUTHORIZED_KEY=\"\$(cat ~/.ssh/id_ed25519.pub)\" ./cut dropbear"
+	rapido_fail "dropbear: SSH_AUTHORIZED_KEY='$SSH_AUTHORIZED_KEY' looks like a path; it must hold the key itself (\"ssh-ed25519 AAAA... user\"), e.g. SSH_AUTHORIZED_KEY=\"\$(cat ~/.ssh/id_ed25519.pub)\" ./cut dropbear"
 	;;
 *' '*) ;;
 *)
-	net_fail "dropbear: SSH_AUTHORIZED_KEY='$SSH_AUTHORIZED_KEY' is not a public key line (\"TYPE BASE64 [comment]\", as in a .pub file)"
+	rapido_fail "dropbear: SSH_AUTHORIZED_KEY='$SSH_AUTHORIZED_KEY' is not a public key line (\"TYPE BASE64 [comment]\", as in a .pub file)"
 	;;
 esac
 
-net_users || net_fail "dropbear: cannot write /etc/passwd, /etc/group, /etc/shells"
-mkdir -p /root/.ssh || net_fail "dropbear: mkdir /root/.ssh"
+net_users || rapido_fail "dropbear: cannot write /etc/passwd, /etc/group, /etc/shells"
+mkdir -p /root/.ssh || rapido_fail "dropbear: mkdir /root/.ssh"
 # dropbear refuses keys in a directory or file others may write to
 chmod 0700 /root /root/.ssh
-echo "$SSH_AUTHORIZED_KEY" > /root/.ssh/authorized_keys || net_fail "dropbear: write authorized_keys"
+echo "$SSH_AUTHORIZED_KEY" > /root/.ssh/authorized_keys || rapido_fail "dropbear: write authorized_keys"
 chmod 0600 /root/.ssh/authorized_keys
 
-mkdir -p /etc/dropbear && chmod 0700 /etc/dropbear || net_fail "dropbear: mkdir /etc/dropbear"
+mkdir -p /etc/dropbear && chmod 0700 /etc/dropbear || rapido_fail "dropbear: mkdir /etc/dropbear"
 if [ ! -e "$DROPBEAR_KEY" ]; then
 	dropbearkey -t ed25519 -f "$DROPBEAR_KEY" > /tmp/dropbearkey.out 2>&1 || {
 		cat /tmp/dropbearkey.out >&2
-		net_fail "dropbear: dropbearkey -t ed25519 -f $DROPBEAR_KEY"
+		rapido_fail "dropbear: dropbearkey -t ed25519 -f $DROPBEAR_KEY"
 	}
 fi
 
@@ -75,10 +74,10 @@ fi
 # throw the log away); -s: keys only, no passwords
 net_start_bg /run/dropbear.rapido.pid "$DROPBEAR_LOG" \
 	dropbear -F -E -s -r "$DROPBEAR_KEY" -p "$DROPBEAR_PORT" -P /run/dropbear.pid ||
-	net_fail "dropbear: cannot start dropbear"
+	rapido_fail "dropbear: cannot start dropbear"
 net_wait_listen "$DROPBEAR_PORT" 60 "$(< /run/dropbear.rapido.pid)" || {
 	cat "$DROPBEAR_LOG" >&2
-	net_fail "dropbear: dropbear does not listen on port $DROPBEAR_PORT (exited, or not within 60s)"
+	rapido_fail "dropbear: dropbear does not listen on port $DROPBEAR_PORT (exited, or not within 60s)"
 }
 echo "rapido: dropbear: listening on port $DROPBEAR_PORT, host key $(dropbearkey -y -f "$DROPBEAR_KEY" | while read -r a b; do [ "$a" = Fingerprint: ] && echo "$b"; done)"
 while read -r ifc addr; do

@@ -23,21 +23,23 @@
 # lower file system in /tmp/image and loop-mounts it; /tmp/image is itself
 # a zram disk, so the images live in compressed memory. A suite that fails
 # stops the autorun with its exit status (the VM's status); one that passes
-# lets -x/-f extras run. ECRYPTFS_TEST_CATEGORY=none runs nothing: call
-# _ecryptfs_suite [-t TEST] from -x or the shell instead.
+# lets -x/-f extras run, which may run it again with more options:
+# -x '_ecryptfs_suite -t lp-926292.sh' (later options win).
 #
 # Logs: with ./vm --share DIR (or VIRTFS_SHARE_PATH), DIR/ecryptfs/ on the
-# host gets builtin.txt (one ok / not ok line per check) or run_tests.log,
-# run_tests.args (one argument a line), run_tests.status and dmesg.txt;
-# without a share they are in /tmp/ecryptfs in the guest.
+# host gets builtin.txt (one ok / not ok line per check) and lower-FS.bin
+# (the encrypted lower copy of the file the check wrote) or run_tests.log,
+# run_tests.args (one argument a line), run_tests.status (the exit status)
+# and dmesg.txt, run_tests.2.log and so on for later runs; without a share
+# they are in /tmp/ecryptfs in the guest.
 #
 # rapido.conf (or environment) keys:
 #   ECRYPTFS_LOWER_FS       comma list of ext2, ext3, ext4, xfs, btrfs (default ext4)
 #   ECRYPTFS_ZRAM_SIZE      size of each lower file system (default 512M;
 #                           mkfs.xfs 6.1 wants 300M or more)
 #   ECRYPTFS_SRC            a built ecryptfs-utils tree on the host (optional)
-#   ECRYPTFS_TEST_CATEGORY  the suite's -c: safe (default), destructive,
-#                           both comma separated, or none
+#   ECRYPTFS_TEST_CATEGORY  the suite's -c: safe (default), destructive or
+#                           both, comma separated
 #   ECRYPTFS_TESTS          the suite's -t: comma list of tests in
 #                           tests/kernel (lp-926292.sh, ...), instead of the
 #                           category's
@@ -48,10 +50,18 @@
 # a tree without tests/run_tests.sh before dracut runs.
 #
 #@ description: eCryptfs on zram lower fs (ECRYPTFS_LOWER_FS): built-in mount check, or the ecryptfs-utils suite from ECRYPTFS_SRC
-#@ helpers: zram
-#@ modules: zram ecryptfs
+#@ include: zram
+#@ modules: ecryptfs
 #@ modules-optional: ecb cbc md5 aesni_intel ext4 ext2 ext3 xfs btrfs crc32c_generic loop
-#@ kconfig: CONFIG_ZRAM CONFIG_ECRYPT_FS CONFIG_KEYS CONFIG_CRYPTO_AES CONFIG_CRYPTO_CBC CONFIG_CRYPTO_ECB CONFIG_CRYPTO_MD5
+# eCryptfs, zram, the file systems and loop (the suite mounts its disk
+# images with it) are modules, as in Debian's kernel; the keyring and the
+# ciphers eCryptfs asks the crypto API for are built in: ecb(aes) wraps the
+# file keys and encrypts names, cbc(aes) the data, md5 derives the IVs
+#@ kconfig: CONFIG_ECRYPT_FS=m CONFIG_KEYS CONFIG_CRYPTO_AES CONFIG_CRYPTO_CBC CONFIG_CRYPTO_ECB CONFIG_CRYPTO_MD5
+# lower file systems: ext2 and ext3 through the ext4 driver
+#@ kconfig-optional: CONFIG_EXT4_FS=m CONFIG_EXT4_USE_FOR_EXT2=y CONFIG_EXT4_FS_POSIX_ACL=y
+#@ kconfig-optional: CONFIG_XFS_FS=m CONFIG_XFS_POSIX_ACL=y CONFIG_BTRFS_FS=m CONFIG_BTRFS_FS_POSIX_ACL=y
+#@ kconfig-optional: CONFIG_BLK_DEV_LOOP=m
 #@ conf-optional: ECRYPTFS_LOWER_FS ECRYPTFS_ZRAM_SIZE ECRYPTFS_SRC ECRYPTFS_TEST_CATEGORY ECRYPTFS_TESTS
 #@ files: ${ECRYPTFS_SRC}:/ecryptfs
 #@ files: ${ECRYPTFS_SRC}/tests/run_tests.sh:/ecryptfs/tests/run_tests.sh
@@ -60,11 +70,12 @@
 #@ bins: ecryptfs-add-passphrase keyctl mount umount cat grep od cmp stat tr sed tee mkdir ln uname sync head
 #@ bins-optional: dmesg ls rm modprobe
 #@ bins-optional: mkfs.ext2 mkfs.ext3 mkfs.ext4 mke2fs e2fsck mkfs.xfs xfs_repair mkfs.btrfs btrfs
-# NSS, which libecryptfs hashes passphrases with, loads its soft token
-# (and the libfreeblpriv3, libsqlite3 and libm it needs) at run time: no program
-# links them, so they are listed, and dracut copies each as it is
-#@ bins-optional: /usr/lib/x86_64-linux-gnu/libsoftokn3.so /usr/lib/x86_64-linux-gnu/libfreeblpriv3.so
-#@ bins-optional: /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 /usr/lib/x86_64-linux-gnu/libm.so.6
+# NSS, which libecryptfs hashes passphrases with, loads its soft token (and
+# the libfreeblpriv3, libsqlite3 and libm that needs) at run time: no
+# program links them, so they are listed, and dracut copies each as it is.
+# Without them ecryptfs-add-passphrase fails ("Inserting key ... [-22]").
+#@ bins: /usr/lib/x86_64-linux-gnu/libsoftokn3.so /usr/lib/x86_64-linux-gnu/libfreeblpriv3.so
+#@ bins: /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 /usr/lib/x86_64-linux-gnu/libm.so.6
 # what the suite's harness and tests run (tests/run_tests.sh, tests/lib/etl_funcs.sh)
 #@ bins-if ECRYPTFS_SRC: mkfs dd mktemp awk basename dirname sync rm
 #@ bins-optional-if ECRYPTFS_SRC: setfacl getfacl chmod touch truncate losetup find xargs
@@ -73,56 +84,59 @@
 export HOME=${HOME:-/root}
 # libecryptfs finds sysfs (and so the kernel's eCryptfs features, filename
 # encryption among them) through /etc/mtab, which the image does not have
-[ -e /etc/mtab ] || ln -s /proc/self/mounts /etc/mtab || _fatal "cannot make /etc/mtab"
+[ -e /etc/mtab ] || ln -s /proc/self/mounts /etc/mtab || rapido_fail "cannot make /etc/mtab"
 ECRYPTFS_LOWER_FS=${ECRYPTFS_LOWER_FS:-ext4}
 ECRYPTFS_ZRAM_SIZE=${ECRYPTFS_ZRAM_SIZE:-512M}
 ECRYPTFS_TEST_CATEGORY=${ECRYPTFS_TEST_CATEGORY:-safe}
 
 # Every bad setting is named before anything is made.
 _ecryptfs_problems=()
+_ecryptfs_problem() {
+	_ecryptfs_problems+=("$*")
+}
 IFS=, read -r -a _ecryptfs_fs_list <<< "$ECRYPTFS_LOWER_FS"
 [[ ",$ECRYPTFS_LOWER_FS," == *,,* ]] &&
-	_ecryptfs_problems+=("ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': an empty name in the list")
+	_ecryptfs_problem "ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': an empty name in the list"
 declare -A _ecryptfs_seen=()
 for _ecryptfs_fs in "${_ecryptfs_fs_list[@]}"; do
 	[ -n "$_ecryptfs_fs" ] || continue
 	if [ -n "${_ecryptfs_seen[$_ecryptfs_fs]:-}" ]; then
-		_ecryptfs_problems+=("ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': $_ecryptfs_fs is listed twice")
+		_ecryptfs_problem "ECRYPTFS_LOWER_FS='$ECRYPTFS_LOWER_FS': $_ecryptfs_fs is listed twice"
 		continue
 	fi
 	_ecryptfs_seen[$_ecryptfs_fs]=1
 	mapfile -t -O ${#_ecryptfs_problems[@]} _ecryptfs_problems < <(_ecryptfs_fs_problems "$_ecryptfs_fs")
 done
 _ecryptfs_kib=$(_ecryptfs_size_kib "$ECRYPTFS_ZRAM_SIZE") && [ "$_ecryptfs_kib" -ge 1024 ] ||
-	_ecryptfs_problems+=("ECRYPTFS_ZRAM_SIZE='$ECRYPTFS_ZRAM_SIZE': expected a size of 1M or more, such as 512M or 1G")
+	_ecryptfs_problem "ECRYPTFS_ZRAM_SIZE='$ECRYPTFS_ZRAM_SIZE': expected a size of 1M or more, such as 512M or 1G"
 grep -qw ecryptfs /proc/filesystems ||
-	_ecryptfs_problems+=("kernel $(uname -r) has no ecryptfs file system (the init did not load it)")
+	_ecryptfs_problem "kernel $(uname -r) has no ecryptfs file system (the init did not load it)"
 
 if [ -n "${ECRYPTFS_SRC:-}" ]; then
 	_ecryptfs_t=/ecryptfs/tests
 	[ -x $_ecryptfs_t/run_tests.sh ] ||
-		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/run_tests.sh is missing or not executable")
+		_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/run_tests.sh is missing or not executable"
 	# the programs that ./configure --enable-tests && make build
 	for _ecryptfs_f in "$_ecryptfs_t"/kernel/*/test.c; do
 		_ecryptfs_f=${_ecryptfs_f#/ecryptfs/}
 		[ -e "/ecryptfs/$_ecryptfs_f" ] && [ ! -x "/ecryptfs/${_ecryptfs_f%.c}" ] &&
-			_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: ${_ecryptfs_f%.c} is missing" \
-				"(./configure --enable-tests --disable-pywrap && make)")
+			_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: ${_ecryptfs_f%.c} is missing" \
+				"(./configure --enable-tests --disable-pywrap && make)"
 	done
 	[ -e $_ecryptfs_t/lib/etl_add_passphrase_key_to_keyring.c ] &&
 		[ ! -x $_ecryptfs_t/lib/etl-add-passphrase-key-to-keyring ] &&
-		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: tests/lib/etl-add-passphrase-key-to-keyring is missing (make)")
+		_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC is not built: tests/lib/etl-add-passphrase-key-to-keyring is missing (make)"
 	if [ ! -f $_ecryptfs_t/kernel/tests.rc ]; then
-		_ecryptfs_problems+=("ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/kernel/tests.rc is missing: is it an ecryptfs-utils tree?")
-	elif [ "$ECRYPTFS_TEST_CATEGORY" != none ]; then
+		_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/kernel/tests.rc is missing: is it an ecryptfs-utils tree?"
+	else
 		# run_tests.sh would run nothing for a category tests.rc does not set
 		_ecryptfs_cats=$(sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' $_ecryptfs_t/kernel/tests.rc | tr '\n' ' ')
 		IFS=, read -r -a _ecryptfs_list <<< "$ECRYPTFS_TEST_CATEGORY"
 		[[ ",$ECRYPTFS_TEST_CATEGORY," == *,,* ]] && _ecryptfs_list+=("")
 		for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
 			[ -n "$_ecryptfs_f" ] && [[ " $_ecryptfs_cats" == *" $_ecryptfs_f "* ]] && continue
-			_ecryptfs_problems+=("ECRYPTFS_TEST_CATEGORY='$ECRYPTFS_TEST_CATEGORY': '$_ecryptfs_f' is not a category" \
-				"of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% }; or none)")
+			_ecryptfs_problem "ECRYPTFS_TEST_CATEGORY='$ECRYPTFS_TEST_CATEGORY': '$_ecryptfs_f' is not a category" \
+				"of tests/kernel/tests.rc (it has: ${_ecryptfs_cats% })"
 		done
 	fi
 	IFS=, read -r -a _ecryptfs_list <<< "${ECRYPTFS_TESTS:-}"
@@ -130,25 +144,26 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 	for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
 		[ -n "$_ecryptfs_f" ] && [ "${_ecryptfs_f//\//}" = "$_ecryptfs_f" ] &&
 			[ -x "$_ecryptfs_t/kernel/$_ecryptfs_f" ] && continue
-		_ecryptfs_problems+=("ECRYPTFS_TESTS='$ECRYPTFS_TESTS': '$_ecryptfs_f' is not an executable test in" \
-			"tests/kernel (such as: $(cd $_ecryptfs_t/kernel 2>/dev/null && echo *.sh))")
+		_ecryptfs_problem "ECRYPTFS_TESTS='$ECRYPTFS_TESTS': '$_ecryptfs_f' is not an executable test in" \
+			"tests/kernel (such as: $(cd $_ecryptfs_t/kernel 2>/dev/null && echo *.sh))"
 	done
 	# the suite loop-mounts its disk images
 	[ -e /dev/loop-control ] || modprobe -q loop 2>/dev/null
 	[ -e /dev/loop-control ] ||
-		_ecryptfs_problems+=("the suite loop-mounts its disk images: kernel $(uname -r) has no loop device (CONFIG_BLK_DEV_LOOP)")
+		_ecryptfs_problem "the suite loop-mounts its disk images: kernel $(uname -r) has no loop device (CONFIG_BLK_DEV_LOOP)"
 elif [ -n "${ECRYPTFS_TESTS:-}" ]; then
 	echo "ecryptfs: ECRYPTFS_TESTS is not used without ECRYPTFS_SRC (the built-in check runs)"
 fi
 if [ ${#_ecryptfs_problems[@]} -gt 0 ]; then
 	printf 'ecryptfs: %s\n' "${_ecryptfs_problems[@]}" >&2
-	_fatal "ecryptfs_local: ${#_ecryptfs_problems[@]} problem(s) in the settings above; nothing was run"
+	rapido_fail "ecryptfs_local: ${#_ecryptfs_problems[@]} problem(s) in the settings above; nothing was run"
 fi
 unset _ecryptfs_f _ecryptfs_fs _ecryptfs_list _ecryptfs_cats _ecryptfs_problems _ecryptfs_seen
+unset -f _ecryptfs_problem
 
 _ecryptfs_logdir=/tmp/ecryptfs
 _fstests_is_mounted /host && _ecryptfs_logdir=/host/ecryptfs
-mkdir -p "$_ecryptfs_logdir" /lower /upper || _fatal "cannot make $_ecryptfs_logdir, /lower and /upper"
+mkdir -p "$_ecryptfs_logdir" /lower /upper || rapido_fail "cannot make $_ecryptfs_logdir, /lower and /upper"
 
 if [ -z "${ECRYPTFS_SRC:-}" ]; then
 	_ecryptfs_results=$_ecryptfs_logdir/builtin.txt
@@ -161,7 +176,7 @@ if [ -z "${ECRYPTFS_SRC:-}" ]; then
 	dmesg > "$_ecryptfs_logdir/dmesg.txt" 2>/dev/null
 	echo "1..$_ecryptfs_n" >> "$_ecryptfs_results"
 	[ "$_ecryptfs_failed" -eq 0 ] ||
-		_fatal "ecryptfs: $_ecryptfs_failed of $_ecryptfs_n checks failed on ${_ecryptfs_fs_list[*]}" \
+		rapido_fail "ecryptfs: $_ecryptfs_failed of $_ecryptfs_n checks failed on ${_ecryptfs_fs_list[*]}" \
 			"(see above and $_ecryptfs_results)"
 	echo "ecryptfs: built-in check passed on ${_ecryptfs_fs_list[*]}: $_ecryptfs_n checks" \
 		"(results in $_ecryptfs_results)"
@@ -173,21 +188,16 @@ else
 	_ecryptfs_dev=$(_fstests_zram_add /tmp/ecryptfs-image.log \
 		-s "$((_ecryptfs_kib + _ecryptfs_kib / 4 + 65536))K" --mkfs "${_ecryptfs_fs_list[0]}" \
 		$(_fstests_mkfs_args "${_ecryptfs_fs_list[0]}") --mount /tmp/image) ||
-		_fatal "cannot make the zram disk for the suite's disk images on /tmp/image: see above"
+		rapido_fail "cannot make the zram disk for the suite's disk images on /tmp/image: see above"
 	echo "ecryptfs: suite disk images on $_ecryptfs_dev (${_ecryptfs_fs_list[0]}) at /tmp/image," \
 		"$_ecryptfs_kib KiB each; ecryptfs-utils from $ECRYPTFS_SRC at /ecryptfs"
-	_ecryptfs_suite_args=(-K -b "$_ecryptfs_kib" -D /tmp/image -l /lower -u /upper
-		-f "$ECRYPTFS_LOWER_FS")
+	_ecryptfs_suite_args=(-K -c "$ECRYPTFS_TEST_CATEGORY" -b "$_ecryptfs_kib" -D /tmp/image
+		-l /lower -u /upper -f "$ECRYPTFS_LOWER_FS")
 	[ -z "${ECRYPTFS_TESTS:-}" ] || _ecryptfs_suite_args+=(-t "$ECRYPTFS_TESTS")
-	if [ "$ECRYPTFS_TEST_CATEGORY" = none ]; then
-		echo "ecryptfs: ECRYPTFS_TEST_CATEGORY=none: run the suite with _ecryptfs_suite -c CATEGORY [-t TEST]"
-	else
-		_ecryptfs_suite_args=(-K -c "$ECRYPTFS_TEST_CATEGORY" "${_ecryptfs_suite_args[@]:1}")
-		_ecryptfs_suite
-		_ecryptfs_rc=$?
-		[ $_ecryptfs_rc -eq 0 ] || {
-			echo "rapido: FAILED: ecryptfs-utils tests/run_tests.sh: exit status $_ecryptfs_rc" >&2
-			exit $_ecryptfs_rc
-		}
-	fi
+	_ecryptfs_suite
+	_ecryptfs_rc=$?
+	[ $_ecryptfs_rc -eq 0 ] || {
+		echo "rapido: FAILED: ecryptfs-utils tests/run_tests.sh: exit status $_ecryptfs_rc" >&2
+		exit $_ecryptfs_rc
+	}
 fi

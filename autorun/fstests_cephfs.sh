@@ -17,14 +17,14 @@
 #   FSTESTS_SRC          a built xfstests tree on the host (optional)
 #   FSTESTS_AUTORUN_CMD  command run in /fstests after set-up (optional)
 #@ description: xfstests on CephFS: FSTYP=ceph, TEST_DEV/SCRATCH_DEV as MONS:/dir, /mnt/test mounted, FSTESTS_SRC at /fstests
-#@ kconfig: CONFIG_VIRTIO_NET CONFIG_CEPH_FS
-#@ helpers: ceph
-#@ modules: ceph virtio_net
-#@ conf-optional: CEPH_CONF CEPH_KEYRING CEPH_USER CEPH_FS_NAME CEPH_MOUNT_OPTS CEPH_TIMEOUT
+#@ include: ceph
+# the cephfs profile's client, and what fstests itself uses (AIO, SysV IPC)
+#@ kconfig: CONFIG_CEPH_FS=m
+#@ kconfig-optional: CONFIG_NETWORK_FILESYSTEMS=y CONFIG_CEPH_FS_POSIX_ACL=y
+#@ kconfig-optional: CONFIG_AIO=y CONFIG_SYSVIPC=y
+#@ modules: ceph
+#@ conf-optional: CEPH_FS_NAME CEPH_MOUNT_OPTS
 #@ conf-optional: FSTESTS_SRC FSTESTS_AUTORUN_CMD
-#@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
-#@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ cpus: 2
 #@ memory: 1G
@@ -49,18 +49,18 @@ ceph_need_net
 _fstests_base=/rapido-fstests/rapido$RAPIDO_VM
 _fstests_fsopt=(${CEPH_FS_NAME:+--fs "$CEPH_FS_NAME"} ${CEPH_MOUNT_OPTS:+-o "$CEPH_MOUNT_OPTS"})
 ceph_client mount "${_fstests_fsopt[@]}" /mnt/cephfs-root ||
-	_fatal "cannot mount the cluster's file system (see above)"
+	rapido_fail "cannot mount the cluster's file system (see above)"
 mkdir -p "/mnt/cephfs-root$_fstests_base/test" "/mnt/cephfs-root$_fstests_base/scratch" ||
-	_fatal "cannot make $_fstests_base/test and scratch on CephFS"
+	rapido_fail "cannot make $_fstests_base/test and scratch on CephFS"
 ceph_umount /mnt/cephfs-root
 
-TEST_DEV=$(ceph_client source "$_fstests_base/test") || _fatal "no monitors (see above)"
-SCRATCH_DEV=$(ceph_client source "$_fstests_base/scratch") || _fatal "no monitors (see above)"
+TEST_DEV=$(ceph_client source "$_fstests_base/test") || rapido_fail "no monitors (see above)"
+SCRATCH_DEV=$(ceph_client source "$_fstests_base/scratch") || rapido_fail "no monitors (see above)"
 CEPHFS_MOUNT_OPTIONS="-o $(ceph_client options "${_fstests_fsopt[@]}")" ||
-	_fatal "no client key (see above)"
+	rapido_fail "no client key (see above)"
 ceph_client mount "${_fstests_fsopt[@]}" --path "$_fstests_base/test" "$TEST_DIR" ||
-	_fatal "cannot mount TEST_DEV=$TEST_DEV on $TEST_DIR (see above)"
-mkdir -p "$SCRATCH_MNT" || _fatal "mkdir $SCRATCH_MNT failed"
+	rapido_fail "cannot mount TEST_DEV=$TEST_DEV on $TEST_DIR (see above)"
+mkdir -p "$SCRATCH_MNT" || rapido_fail "mkdir $SCRATCH_MNT failed"
 export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT CEPHFS_MOUNT_OPTIONS
 echo "fstests: ceph TEST_DEV=$TEST_DEV mounted at $TEST_DIR;" \
 	"SCRATCH_DEV=$SCRATCH_DEV unmounted, SCRATCH_MNT=$SCRATCH_MNT"
@@ -70,26 +70,6 @@ if [ -z "${FSTESTS_SRC:-}" ]; then
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
 else
-	[ -x /fstests/check ] ||
-		_fatal "FSTESTS_SRC=$FSTESTS_SRC has no executable check script: is it an xfstests tree?"
-	# shellcheck disable=SC2046 # a list of words
-	_fstests_miss=$(_fstests_missing $(_fstests_required_bins ceph))
-	[ -z "$_fstests_miss" ] ||
-		_fatal "xfstests needs these programs, not in the image: $_fstests_miss" \
-			"(install them on the host and ./cut again)"
-	unset _fstests_miss
-	if _fstests_is_mounted /host; then
-		RESULT_BASE=/host/results
-		export RESULT_BASE
-	fi
-	_fstests_write_config /fstests/local.config
-	export HOST_OPTIONS=/fstests/local.config
-	_fstests_add_users
-	cd /fstests || _fatal "cd /fstests failed"
-	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
-		"results in ${RESULT_BASE:-/fstests/results}"
-	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
-		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
-		eval "$FSTESTS_AUTORUN_CMD"
-	fi
+	_fstests_check_tree ceph
+	_fstests_run
 fi

@@ -25,10 +25,13 @@
 # ICU (~38 MB) for a few scrub tests.
 #
 #@ description: xfstests on zram: FSTESTS_FS on /mnt/test, a bare scratch disk, FSTESTS_SRC at /fstests
-#@ helpers: zram
-#@ modules: zram
+#@ include: zram
 #@ modules-optional: btrfs xfs ext4 crc32c_generic
-#@ kconfig: CONFIG_ZRAM
+# the file systems are modules, as in Debian's kernel; what xfstests itself
+# uses: AIO (fsstress, aio-dio tests), SysV IPC
+#@ kconfig-optional: CONFIG_EXT4_FS=m CONFIG_EXT4_FS_POSIX_ACL=y CONFIG_XFS_FS=m
+#@ kconfig-optional: CONFIG_XFS_POSIX_ACL=y CONFIG_BTRFS_FS=m CONFIG_BTRFS_FS_POSIX_ACL=y
+#@ kconfig-optional: CONFIG_AIO=y CONFIG_SYSVIPC=y
 #@ conf-optional: FSTESTS_FS FSTESTS_ZRAM_SIZE FSTESTS_SRC FSTESTS_AUTORUN_CMD
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ cpus: 2
@@ -62,11 +65,11 @@ _fstests_size=${FSTESTS_ZRAM_SIZE:-1G}
 # shellcheck disable=SC2046 # the mkfs arguments are words on purpose
 TEST_DEV=$(_fstests_zram_add /tmp/fstests-zram-test.log -s "$_fstests_size" \
 	--mkfs "$FSTYP" $(_fstests_mkfs_args "$FSTYP") --mount "$TEST_DIR") ||
-	_fatal "cannot set up the test device ($FSTYP, $_fstests_size, on $TEST_DIR): see above" \
+	rapido_fail "cannot set up the test device ($FSTYP, $_fstests_size, on $TEST_DIR): see above" \
 		"(FSTESTS_ZRAM_SIZE: mkfs.btrfs 6.2 wants 109M or more, mkfs.xfs 6.1 300M)"
 SCRATCH_DEV=$(_fstests_zram_add /tmp/fstests-zram-scratch.log -s "$_fstests_size") ||
-	_fatal "cannot set up the scratch device ($_fstests_size): see above"
-mkdir -p "$SCRATCH_MNT" || _fatal "mkdir $SCRATCH_MNT failed"
+	rapido_fail "cannot set up the scratch device ($_fstests_size): see above"
+mkdir -p "$SCRATCH_MNT" || rapido_fail "mkdir $SCRATCH_MNT failed"
 export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT
 echo "fstests: $FSTYP on TEST_DEV=$TEST_DEV ($_fstests_size) mounted at $TEST_DIR;" \
 	"SCRATCH_DEV=$SCRATCH_DEV ($_fstests_size) unmounted, SCRATCH_MNT=$SCRATCH_MNT"
@@ -76,54 +79,12 @@ if [ -z "${FSTESTS_SRC:-}" ]; then
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
 else
-	[ -x /fstests/check ] ||
-		_fatal "FSTESTS_SRC=$FSTESTS_SRC has no executable check script:" \
-			"is it an xfstests tree?"
-	# shellcheck disable=SC2046 # a list of words
-	_fstests_miss=$(_fstests_missing $(_fstests_required_bins "$FSTYP"))
-	[ -z "$_fstests_miss" ] ||
-		_fatal "xfstests needs these programs, not in the image: $_fstests_miss" \
-			"(install them on the host and ./cut again)"
+	_fstests_check_tree "$FSTYP"
 	# shellcheck disable=SC2086,SC2154 # a list of words, from lib/fstests.sh
 	_fstests_miss=$(_fstests_missing $_fstests_wanted_bins)
 	[ -z "$_fstests_miss" ] ||
 		echo "fstests: warning: not in the image, tests needing them will be" \
 			"skipped or fail: $_fstests_miss"
-	perl -e 'use strict; use warnings; use POSIX;' 2> /dev/null ||
-		echo "fstests: warning: perl has no modules in the image (use strict fails):" \
-			"tests that need them will fail"
-	[ -d /fstests/ltp ] && [ ! -x /fstests/ltp/fsstress ] &&
-		echo "fstests: warning: /fstests/ltp/fsstress is missing: is FSTESTS_SRC built (make)?"
-	# ltp/ only: a loader run per program is slow under TCG, and src/'s
-	# programs mostly link the same libraries
-	_fstests_miss=$(_fstests_missing_libs /fstests/ltp)
-	[ -z "$_fstests_miss" ] ||
-		echo "fstests: warning: /fstests/ltp programs need shared libraries not in" \
-			"the image: $_fstests_miss"
 	unset _fstests_miss
-
-	# results on the host: ./vm --results DIR (DIR/files/fstests), or --share DIR
-	if [ -n "${RAPIDO_RESULTS_DIR:-}" ]; then
-		RESULT_BASE=$RAPIDO_RESULTS_DIR/fstests
-		export RESULT_BASE
-	elif _fstests_is_mounted /host; then
-		RESULT_BASE=/host/results
-		export RESULT_BASE
-	fi
-	_fstests_write_config /fstests/local.config
-	# xfstests reads configs/$(hostname -s).config before local.config
-	export HOST_OPTIONS=/fstests/local.config
-	_fstests_add_users
-	cd /fstests || _fatal "cd /fstests failed"
-	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
-		"results in ${RESULT_BASE:-/fstests/results}"
-	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
-		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
-		_fstests_res_done=/tmp/fstests-recorded
-		: > "$_fstests_res_done"
-		rm -f "${RESULT_BASE:-/fstests/results}/result.xml" 2> /dev/null
-		eval "$FSTESTS_AUTORUN_CMD"
-		# a plain ./check in the command: its result.xml gives the testcases
-		[ -z "${RAPIDO_RESULTS_PORT:-}" ] || _fstests_res_import
-	fi
+	_fstests_run
 fi

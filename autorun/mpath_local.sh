@@ -8,7 +8,7 @@
 # console line per map and, with ./vm --share DIR, DIR/ready ("vm=N", then
 # "map=NAME DEV MOUNTPOINT PATHS" lines). On failure: status 1 and
 # DIR/failed. The -x/-f extras run next, e.g. mpath_failover_guest with
-# tools/mpath-failover on the host.
+# host/mpath-failover on the host.
 #
 #   host: ./cut mpath_local && ./vm --mpath disk.img      (VM 1, say)
 #   host: ./vmctl 1 fail 0 1       guest: multipath -ll   (path 1 failed)
@@ -19,7 +19,10 @@
 #@ files: /lib/multipath:/lib/multipath
 #@ modules: virtio_pci virtio_scsi sd_mod dm_mod dm_multipath dm_service_time ext4
 #@ modules-optional: dm_round_robin dm_queue_length crc32c_generic crc32c_intel
-#@ kconfig: CONFIG_DM_MULTIPATH CONFIG_DM_MULTIPATH_ST CONFIG_SCSI_VIRTIO CONFIG_BLK_DEV_SD CONFIG_EXT4_FS
+# dm-round-robin is built with dm-multipath
+#@ kconfig: CONFIG_DM_MULTIPATH=m CONFIG_DM_MULTIPATH_ST=m CONFIG_SCSI_VIRTIO=m CONFIG_BLK_DEV_SD=m
+#@ kconfig: CONFIG_EXT4_FS=m
+#@ kconfig-optional: CONFIG_SCSI=y CONFIG_MD=y CONFIG_BLK_DEV_DM=m
 #@ cpus: 1
 #@ memory: 512M
 

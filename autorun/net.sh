@@ -3,11 +3,10 @@
 # net: a guest with its network up (./vm --net tap|user, --link-listen,
 # --link-connect) and the tools to look at it; runs the -x/-f extras.
 #@ description: network up (bridge, user-mode or VM-to-VM link) with ip and ping; runs the extras
-#@ kconfig: CONFIG_VIRTIO_NET
-#@ bins: ip ping cat sleep grep
+#@ include: net
+#@ bins: ping cat sleep grep
 #@ bins-optional: ss nc
-#@ modules: virtio_net
 #@ cpus: 1
 #@ memory: 512M
 
-ip -brief address show | grep -v '^lo ' || _fatal "no network interface: boot with ./vm --net or --link-*"
+ip -brief address show | grep -v '^lo ' || rapido_fail "no network interface: boot with ./vm --net or --link-*"

@@ -14,7 +14,8 @@
 #   CEPH_RBD_FS      filesystem made on it (default ext4; xfs, btrfs)
 #   CEPH_RBD_MKFS    1: always make it, 0: never, unset: when the disk has none
 #@ description: the image of ./vm --rbd POOL/IMAGE (qemu's rbd driver) as a virtio disk, filesystem at /mnt/rbd, write/fsync/read check
-#@ kconfig: CONFIG_VIRTIO_BLK CONFIG_EXT4_FS
+#@ kconfig: CONFIG_VIRTIO_BLK=m CONFIG_EXT4_FS=m
+#@ kconfig-optional: CONFIG_BLK_DEV=y
 #@ modules: virtio_pci virtio_blk
 #@ modules-optional: ext4 xfs btrfs crc32c_generic
 #@ bins: mount umount cat mkdir sync timeout head dd cmp rm blkid
@@ -29,7 +30,7 @@ RBD_DEV=
 for s in /sys/block/vd*/serial; do
 	[ -e "$s" ] && [ "$(< "$s")" = rbd0 ] && RBD_DEV=/dev/${s#/sys/block/} && RBD_DEV=${RBD_DEV%/serial}
 done
-[ -n "$RBD_DEV" ] || ceph_fail "qemu_rbd: no virtio disk with serial rbd0: boot with ./vm --rbd POOL/IMAGE"
+[ -n "$RBD_DEV" ] || rapido_fail "qemu_rbd: no virtio disk with serial rbd0: boot with ./vm --rbd POOL/IMAGE"
 trap 'ceph_umount "$RBD_DIR"' EXIT
 ceph_say "qemu_rbd: the --rbd disk is $RBD_DEV ($(< "/sys/block/${RBD_DEV#/dev/}/size") sectors)"
 ceph_blk_mount "$RBD_DEV" "$RBD_DIR"

@@ -17,25 +17,22 @@
 #   CEPH_RBD_FS      filesystem made on it (default ext4; xfs, btrfs)
 #   CEPH_RBD_MKFS    1: always make it, 0: never, unset: when the image has none
 #@ description: map CEPH_RBD_POOL/CEPH_RBD_IMAGE with the kernel rbd client, filesystem at /mnt/rbd, write/fsync/read check, then the extras
-#@ kconfig: CONFIG_VIRTIO_NET CONFIG_BLK_DEV_RBD
-#@ helpers: ceph
-#@ modules: rbd virtio_net
+#@ include: ceph
+#@ kconfig: CONFIG_BLK_DEV_RBD=m CONFIG_EXT4_FS=m
+#@ kconfig-optional: CONFIG_BLK_DEV=y
+#@ modules: rbd
 #@ modules-optional: ext4 xfs btrfs crc32c_generic
 #@ bins: mount umount cat mkdir sync timeout head dd cmp rm blkid
 #@ bins-optional: mkfs.ext4 mkfs.xfs mkfs.btrfs ls cp mv touch stat df grep sed sha256sum tail
-#@ bins-optional: blockdev ip ping dmesg findmnt
-#@ conf-optional: CEPH_CONF CEPH_KEYRING CEPH_USER CEPH_TIMEOUT
+#@ bins-optional: blockdev dmesg findmnt
 #@ conf-optional: CEPH_RBD_POOL CEPH_RBD_IMAGE CEPH_RBD_FS CEPH_RBD_MKFS
-#@ files: ${CEPH_CONF}:/etc/ceph/ceph.conf
-#@ files: ${CEPH_KEYRING}:/etc/ceph/keyring
-# secret: CEPH_KEYRING
 #@ cpus: 1
 #@ memory: 512M
 
 RBD_DIR=/mnt/rbd
 rbd_spec=${CEPH_RBD_POOL:-rbd}/${CEPH_RBD_IMAGE:-rapido}
 ceph_need_net
-RBD_DEV=$(ceph_client map "$rbd_spec") || ceph_fail "rbd: cannot map $rbd_spec (see above)"
+RBD_DEV=$(ceph_client map "$rbd_spec") || rapido_fail "rbd: cannot map $rbd_spec (see above)"
 rbd_cleanup() {
 	ceph_umount "$RBD_DIR"
 	rapido-ceph unmap "$RBD_DEV" || echo "rapido: rbd: unmap $RBD_DEV failed" >&2

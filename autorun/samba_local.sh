@@ -32,19 +32,19 @@
 # tdbsam and are not copied. SAMBA_SRC (a Samba build tree) is not
 # supported: ./cut cannot yet take binaries from a configured tree.
 #@ description: Samba (smbd) sharing a zram ext4/xfs as //ADDR/CIFS_SHARE for CIFS_USER; batch: serves until rapido-done
-#@ kconfig: CONFIG_VIRTIO_NET
+#@ include: net zram
 #@ bins: smbd smbpasswd cat mkdir chmod chown sleep
 #@ bins-optional: mkfs.ext4 mkfs.xfs
 #@ bins-optional: pdbedit smbstatus testparm smbcontrol
 #@ bins-optional: /usr/libexec/samba/samba-dcerpcd /usr/libexec/samba/rpcd_classic
 #@ bins-optional: /usr/libexec/samba/rpcd_epmapper /usr/libexec/samba/rpcd_lsad
 #@ bins-optional: /usr/libexec/samba/rpcd_winreg
-#@ bins-optional: ls cp mv rm touch stat df mount umount ip ping ps grep sed hostname dmesg
+#@ bins-optional: ls cp mv rm touch stat df mount umount ps grep sed hostname dmesg
 #@ bins-optional: head tail less
-#@ modules: zram virtio_net
 #@ modules-optional: ext4 xfs
-#@ helpers: zram
-#@ kconfig: CONFIG_ZRAM
+# smbd: file locks, extended attributes and ACLs on the share
+#@ kconfig-optional: CONFIG_EXT4_FS=m CONFIG_XFS_FS=m CONFIG_FILE_LOCKING=y
+#@ kconfig-optional: CONFIG_EXT4_FS_POSIX_ACL=y CONFIG_XFS_POSIX_ACL=y
 #@ conf: CIFS_USER CIFS_PASS
 #@ secret: CIFS_PASS
 #@ conf-optional: CIFS_SHARE SAMBA_FS SAMBA_ZRAM_SIZE SAMBA_SERVE_SECS SAMBA_LOG_LEVEL
@@ -61,20 +61,20 @@ samba_fs=${SAMBA_FS:-ext4}
 
 case $SAMBA_SHARE in
 '' | *[!A-Za-z0-9._-]* | global | homes | printers)
-	net_fail "samba_local: CIFS_SHARE='$SAMBA_SHARE': use letters, digits, '.', '_' and '-'"
+	rapido_fail "samba_local: CIFS_SHARE='$SAMBA_SHARE': use letters, digits, '.', '_' and '-'"
 	;;
 esac
 case $CIFS_USER in
 '' | *[!A-Za-z0-9._-]* | -*)
-	net_fail "samba_local: CIFS_USER='$CIFS_USER': use letters, digits, '.', '_' and '-'"
+	rapido_fail "samba_local: CIFS_USER='$CIFS_USER': use letters, digits, '.', '_' and '-'"
 	;;
 esac
 case $samba_fs in
 ext4 | xfs) ;;
-*) net_fail "samba_local: SAMBA_FS='$samba_fs': ext4 or xfs" ;;
+*) rapido_fail "samba_local: SAMBA_FS='$samba_fs': ext4 or xfs" ;;
 esac
 command -v "mkfs.$samba_fs" > /dev/null ||
-	net_fail "samba_local: mkfs.$samba_fs is not in the image (install it on the host and cut again)"
+	rapido_fail "samba_local: mkfs.$samba_fs is not in the image (install it on the host and cut again)"
 
 # the file system the share lives on
 mkfs_args=()
@@ -82,20 +82,20 @@ mkfs_args=()
 samba_zram=$(rapido-zram add -s "${SAMBA_ZRAM_SIZE:-512M}" --mkfs "$samba_fs" "${mkfs_args[@]}" \
 	--mount "$SAMBA_DIR" 2> /tmp/samba-zram.log) || {
 	cat /tmp/samba-zram.log >&2
-	net_fail "samba_local: rapido-zram add -s ${SAMBA_ZRAM_SIZE:-512M} --mkfs $samba_fs --mount $SAMBA_DIR"
+	rapido_fail "samba_local: rapido-zram add -s ${SAMBA_ZRAM_SIZE:-512M} --mkfs $samba_fs --mount $SAMBA_DIR"
 }
 
 # the user, Unix and Samba
-net_users || net_fail "samba_local: cannot write /etc/passwd"
+net_users || rapido_fail "samba_local: cannot write /etc/passwd"
 if [ "$CIFS_USER" != root ]; then
-	net_add_user "$CIFS_USER" || net_fail "samba_local: cannot add the user $CIFS_USER"
+	net_add_user "$CIFS_USER" || rapido_fail "samba_local: cannot add the user $CIFS_USER"
 fi
-chown "$CIFS_USER:" "$SAMBA_DIR" || net_fail "samba_local: chown $CIFS_USER $SAMBA_DIR"
+chown "$CIFS_USER:" "$SAMBA_DIR" || rapido_fail "samba_local: chown $CIFS_USER $SAMBA_DIR"
 chmod 0755 "$SAMBA_DIR"
 
 mkdir -p /etc/samba /var/lib/samba/private /var/cache/samba /var/log/samba /run/samba \
-	/run/lock || net_fail "samba_local: cannot make Samba's directories"
-cat > "$SAMBA_CONF" <<EOF || net_fail "samba_local: cannot write $SAMBA_CONF"
+	/run/lock || rapido_fail "samba_local: cannot make Samba's directories"
+cat > "$SAMBA_CONF" <<EOF || rapido_fail "samba_local: cannot write $SAMBA_CONF"
 # written by rapido's samba_local profile
 [global]
 	server role = standalone server
@@ -124,16 +124,16 @@ EOF
 printf '%s\n%s\n' "$CIFS_PASS" "$CIFS_PASS" | smbpasswd -c "$SAMBA_CONF" -s -a "$CIFS_USER" \
 	> /tmp/smbpasswd.log 2>&1 || {
 	cat /tmp/smbpasswd.log >&2
-	net_fail "samba_local: smbpasswd -a $CIFS_USER"
+	rapido_fail "samba_local: smbpasswd -a $CIFS_USER"
 }
 
 # --foreground --debug-stdout: the log stays in one file, shown on failure
 net_start_bg /run/samba/smbd.rapido.pid "$SAMBA_LOG" \
 	smbd --foreground --no-process-group --debug-stdout -s "$SAMBA_CONF" ||
-	net_fail "samba_local: cannot start smbd"
+	rapido_fail "samba_local: cannot start smbd"
 net_wait_listen "$SAMBA_PORT" 120 "$(< /run/samba/smbd.rapido.pid)" || {
 	cat "$SAMBA_LOG" >&2
-	net_fail "samba_local: smbd does not listen on port $SAMBA_PORT (exited, or not within 120s)"
+	rapido_fail "samba_local: smbd does not listen on port $SAMBA_PORT (exited, or not within 120s)"
 }
 echo "rapido: samba_local: $samba_fs on $samba_zram at $SAMBA_DIR, shared as $SAMBA_SHARE for $CIFS_USER"
 while read -r ifc addr; do

@@ -6,11 +6,13 @@
  *	tap_ok(x == 1, "x is one");
  *	TAP_EQ_INT(got, want, "name");
  *	TAP_EQ_STR(got, want, "name");
+ *	tap_rm_tree(tmpdir);
  *	return tap_done();
  */
 #ifndef RAPIDO_TAP_H
 #define RAPIDO_TAP_H
 
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +70,20 @@ static inline int tap_ok_at(int ok, const char *file, int line, const char *fmt,
 		printf("#   expected \"%s\"\n#   saw      \"%s\"\n",	\
 		       _w ? _w : "(null)", _g ? _g : "(null)");		\
 } while (0)
+
+static inline int tap_rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Remove a test's scratch tree DIR, contents first; symlinks are not followed. */
+static inline void tap_rm_tree(const char *dir)
+{
+	nftw(dir, tap_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 static inline int tap_done(void)
 {

@@ -33,10 +33,10 @@ afalg_begin() {
 	AFALG_N=0
 	AFALG_FAILS=0
 	rm -rf "$AFALG_WORK"
-	mkdir -p "$AFALG_WORK" || _fatal "mkdir $AFALG_WORK"
+	mkdir -p "$AFALG_WORK" || rapido_fail "mkdir $AFALG_WORK"
 	if [ -n "$AFALG_HOST" ]; then
 		rm -rf "$AFALG_HOST/afalg-sums"
-		mkdir -p "$AFALG_HOST/afalg-sums" || _fatal "mkdir $AFALG_HOST/afalg-sums"
+		mkdir -p "$AFALG_HOST/afalg-sums" || rapido_fail "mkdir $AFALG_HOST/afalg-sums"
 		: > "$AFALG_HOST/afalg-results.txt"
 		: > "$AFALG_HOST/afalg-exit-codes.txt"
 	fi
@@ -148,7 +148,7 @@ afalg_secs() {
 
 # afalg_make_file FILE SIZE: SIZE (head -c syntax: 512, 4K, 1M) random bytes
 afalg_make_file() {
-	head -c "$2" /dev/urandom > "$1" || _fatal "cannot write $2 bytes to $1"
+	head -c "$2" /dev/urandom > "$1" || rapido_fail "cannot write $2 bytes to $1"
 }
 
 # afalg_check_sums DIR BIG FILE...: for each algorithm, the hasher through
@@ -434,13 +434,13 @@ afalg_bench() {
 	sizes=${AFALG_BENCH_SIZES:-512 4K 64K 1M 16M 32M}
 	algs=${AFALG_BENCH_ALGS:-md5 sha1 sha224 sha256 sha384 sha512}
 	rm -rf "$work"
-	mkdir -p "$work" || _fatal "mkdir $work"
+	mkdir -p "$work" || rapido_fail "mkdir $work"
 	out=$(afalg_host_dir)
 	out=${out:+$out/afalg-bench.raw}
 	out=${out:-/dev/stdout}
-	[ "$out" = /dev/stdout ] || : > "$out" || _fatal "cannot write $out"
-	command -v openssl > /dev/null || _fatal "openssl is not in the image (install it on the host, cut again)"
-	command -v rapido-afalg-sum > /dev/null || _fatal "rapido-afalg-sum is not in the image"
+	[ "$out" = /dev/stdout ] || : > "$out" || rapido_fail "cannot write $out"
+	command -v openssl > /dev/null || rapido_fail "openssl is not in the image (install it on the host, cut again)"
+	command -v rapido-afalg-sum > /dev/null || rapido_fail "rapido-afalg-sum is not in the image"
 	start=$EPOCHREALTIME
 	{
 		echo "# kernel $(uname -r)"

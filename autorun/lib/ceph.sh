@@ -2,14 +2,8 @@
 # ceph.sh: shell functions for the Ceph profiles (cephfs, rbd,
 # fstests_cephfs, qemu_rbd): rapido-ceph with the rapido.conf keys, a
 # write/fsync/read-back check, and a block device's filesystem made or
-# reused and mounted. Sourced into every profile's shell: only function
-# definitions here, nothing runs.
-
-# ceph_fail MSG: report a failure and stop the autorun with status 1
-ceph_fail() {
-	echo "rapido: FAILED: $*" >&2
-	exit 1
-}
+# reused and mounted (failures through rapido_fail). Sourced into every
+# profile's shell: only function definitions here, nothing runs.
 
 # ceph_say MSG: one console line, with the seconds since boot
 ceph_say() {
@@ -33,7 +27,7 @@ ceph_need_net() {
 	for w in $(< /proc/cmdline); do
 		case $w in rapido.ip=*) return 0 ;; esac
 	done
-	ceph_fail "$RAPIDO_PROFILE: no network: boot with ./vm --net tap (on the bridge the cluster listens on)"
+	rapido_fail "$RAPIDO_PROFILE: no network: boot with ./vm --net tap (on the bridge the cluster listens on)"
 }
 
 # ceph_io_check DIR: write 1 MiB of random data to a file in DIR with
@@ -41,13 +35,13 @@ ceph_need_net() {
 ceph_io_check() {
 	local f="$1/.rapido-io-check.$RAPIDO_VM" src=/tmp/ceph-io-check
 
-	head -c 1048576 /dev/urandom > "$src" || ceph_fail "cannot write $src"
+	head -c 1048576 /dev/urandom > "$src" || rapido_fail "cannot write $src"
 	dd if="$src" of="$f" bs=64k conv=fsync status=none ||
-		ceph_fail "write+fsync of 1 MiB to $f failed"
+		rapido_fail "write+fsync of 1 MiB to $f failed"
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	cmp "$src" "$f" || ceph_fail "read back from $f differs from what was written"
-	rm -f "$f" "$src" || ceph_fail "rm $f failed"
+	cmp "$src" "$f" || rapido_fail "read back from $f differs from what was written"
+	rm -f "$f" "$src" || rapido_fail "rm $f failed"
 	ceph_say "$RAPIDO_PROFILE: write, fsync, read back of 1 MiB on $1: ok"
 }
 
@@ -71,26 +65,26 @@ ceph_blk_mount() {
 
 	case $mkfs in
 	'' | 0 | 1) ;;
-	*) ceph_fail "CEPH_RBD_MKFS='$mkfs': expected 1 (always), 0 (never) or unset (when empty)" ;;
+	*) rapido_fail "CEPH_RBD_MKFS='$mkfs': expected 1 (always), 0 (never) or unset (when empty)" ;;
 	esac
 	have=$(blkid -p -o value -s TYPE "$dev" 2> /dev/null)
 	if [ "$mkfs" = 1 ] || { [ -z "$mkfs" ] && [ -z "$have" ]; }; then
 		command -v "mkfs.$fs" > /dev/null ||
-			ceph_fail "mkfs.$fs is not in the image (CEPH_RBD_FS=$fs): install it on the host and ./cut again"
+			rapido_fail "mkfs.$fs is not in the image (CEPH_RBD_FS=$fs): install it on the host and ./cut again"
 		case $fs in
 		ext*) "mkfs.$fs" -q -F -E nodiscard "$dev" ;;
 		xfs | btrfs) "mkfs.$fs" -q -f -K "$dev" ;;
 		*) "mkfs.$fs" "$dev" ;;
 		esac > /tmp/ceph-mkfs.log 2>&1 || {
 			cat /tmp/ceph-mkfs.log >&2
-			ceph_fail "mkfs.$fs $dev failed"
+			rapido_fail "mkfs.$fs $dev failed"
 		}
 		ceph_say "$RAPIDO_PROFILE: made $fs on $dev"
 	elif [ -z "$have" ]; then
-		ceph_fail "$dev holds no filesystem and CEPH_RBD_MKFS=0"
+		rapido_fail "$dev holds no filesystem and CEPH_RBD_MKFS=0"
 	else
 		ceph_say "$RAPIDO_PROFILE: $dev already holds $have: mounting it as it is"
 	fi
-	mkdir -p "$dir" || ceph_fail "mkdir $dir"
-	mount "$dev" "$dir" || ceph_fail "mount $dev on $dir failed"
+	mkdir -p "$dir" || rapido_fail "mkdir $dir"
+	mount "$dev" "$dir" || rapido_fail "mount $dev on $dir failed"
 }

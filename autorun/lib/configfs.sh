@@ -1,16 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # configfs.sh: shell functions for profiles that set up configfs trees
-# (LIO, USB gadgets, nvmet) with rapido-configfs. Sourced into every
-# profile's shell: only function definitions here, nothing runs.
-
-# cfs_fail MSG: report a failure of a configfs profile and stop with status 1
-cfs_fail() {
-	echo "rapido: FAILED: $*" >&2
-	# the kernel's last words, if the image has dmesg
-	command -v dmesg > /dev/null &&
-		dmesg | { mapfile -t l; printf '%s\n' "${l[@]: -30}"; } >&2
-	exit 1
-}
+# (LIO, USB gadgets, nvmet) with rapido-configfs (autorun/include/configfs.inc
+# says what they need). Sourced into every profile's shell: only function
+# definitions here, nothing runs.
 
 # cfs_mount: mount configfs at /sys/kernel/config unless it is mounted. The
 # init mounts it only when it was there at boot, which it is not when
@@ -22,32 +14,9 @@ cfs_mount() {
 		[ "$dir" = /sys/kernel/config ] && [ "$type" = configfs ] && return 0
 	done < /proc/mounts
 	[ -d /sys/kernel/config ] ||
-		cfs_fail "/sys/kernel/config missing: configfs is not in this kernel (modprobe configfs)"
+		rapido_fail "/sys/kernel/config missing: configfs is not in this kernel (modprobe configfs)"
 	mount -t configfs configfs /sys/kernel/config ||
-		cfs_fail "mount -t configfs configfs /sys/kernel/config"
-}
-
-# cfs_wait PATH [TENTHS]: wait for PATH to exist, up to TENTHS/10 s (default
-# 30 s: a TCG guest on a busy host is slow)
-cfs_wait() {
-	local i n=${2:-300}
-
-	for ((i = 0; i < n; i++)); do
-		[ -e "$1" ] && return 0
-		sleep 0.1
-	done
-	[ -e "$1" ]
-}
-
-# cfs_wait_gone PATH [TENTHS]: wait for PATH to go away (default 30 s)
-cfs_wait_gone() {
-	local i n=${2:-300}
-
-	for ((i = 0; i < n; i++)); do
-		[ -e "$1" ] || return 0
-		sleep 0.1
-	done
-	! [ -e "$1" ]
+		rapido_fail "mount -t configfs configfs /sys/kernel/config"
 }
 
 # cfs_tree DIR...: a sorted listing of everything under the DIRs (missing ones
@@ -94,7 +63,7 @@ cfs_empty_dir() {
 # files, nor two blocks, alike, so misplaced blocks show up)
 cfs_data_file() {
 	dd if=/dev/urandom of="$1" bs=1M count="$2" status=none ||
-		cfs_fail "dd if=/dev/urandom of=$1"
+		rapido_fail "dd if=/dev/urandom of=$1"
 }
 
 # cfs_rw_check DEV FILE WHAT: write FILE to the start of DEV with O_DIRECT,
@@ -104,10 +73,10 @@ cfs_rw_check() {
 
 	size=$(stat -c %s "$f")
 	dd if="$f" of="$dev" bs=64K oflag=direct conv=fsync status=none ||
-		cfs_fail "$what: write $f to $dev"
+		rapido_fail "$what: write $f to $dev"
 	dd if="$dev" of="$f.back" bs=64K iflag=direct count=$((size / 65536)) status=none ||
-		cfs_fail "$what: read back $dev"
-	cmp "$f" "$f.back" || cfs_fail "$what: $dev gave back other data than written"
+		rapido_fail "$what: read back $dev"
+	cmp "$f" "$f.back" || rapido_fail "$what: $dev gave back other data than written"
 	rm -f "$f.back"
 	echo "rapido: $what: $((size >> 20)) MiB written to $dev and read back"
 }

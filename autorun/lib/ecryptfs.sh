@@ -228,8 +228,8 @@ _ecryptfs_check() {
 	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
 	if ! dev=$(_fstests_zram_add "$log" -s "$ECRYPTFS_ZRAM_SIZE" --mkfs "$fs" \
 		$(_fstests_mkfs_args "$fs") --mount /lower); then
-		_ecryptfs_result not_ok "$fs: zram disk of $ECRYPTFS_ZRAM_SIZE with $fs on /lower" \
-			"(ECRYPTFS_ZRAM_SIZE: mkfs.xfs 6.1 wants 300M or more, mkfs.btrfs 6.2 109M)"
+		out="ECRYPTFS_ZRAM_SIZE: mkfs.xfs 6.1 wants 300M or more, mkfs.btrfs 6.2 109M"
+		_ecryptfs_result not_ok "$fs: zram disk of $ECRYPTFS_ZRAM_SIZE with $fs on /lower (see above; $out)"
 		return
 	fi
 	_ecryptfs_expect "$fs: $dev ($ECRYPTFS_ZRAM_SIZE) made, mkfs.$fs, mounted on /lower" \
@@ -267,6 +267,8 @@ _ecryptfs_check() {
 		"${names[0]/secret/}" = "${names[0]}"
 	_ecryptfs_expect "$fs: the lower file holds none of the plaintext" \
 		bash -c '! grep -a -q "rapido eCryptfs plaintext" "$1"' _ "$lower"
+	# for a look from outside the guest (the boot test checks it too)
+	cat "$lower" > "${_ecryptfs_logdir:-/tmp}/lower-$fs.bin"
 	if out=$(_ecryptfs_header_check "$lower" "$size" "$sig"); then
 		_ecryptfs_result ok "$fs: the lower file has an eCryptfs header: $out"
 	else
@@ -323,24 +325,37 @@ _ecryptfs_check() {
 
 # _ecryptfs_suite [ARG...]: run the ecryptfs-utils suite in /ecryptfs with
 # the profile's arguments (_ecryptfs_suite_args) and ARGs after them, its
-# output on the console and in $_ecryptfs_logdir/run_tests.log; returns
-# its exit status, or 1 if it ran no test
+# output on the console and in $_ecryptfs_logdir (run_tests.log, then
+# run_tests.2.log...); returns its exit status, or 1 if it ran no test
+_ecryptfs_runs=0
 _ecryptfs_suite() {
-	local log=$_ecryptfs_logdir/run_tests.log rc summary
+	local log rc summary base=run_tests
 	local args=("${_ecryptfs_suite_args[@]}" "$@")
 
+	_ecryptfs_runs=$((_ecryptfs_runs + 1))
+	[ $_ecryptfs_runs -eq 1 ] || base=run_tests.$_ecryptfs_runs
+	log=$_ecryptfs_logdir/$base.log
 	echo "ecryptfs: running tests/run_tests.sh ${args[*]} (log: $log)"
-	printf '%s\n' "${args[@]}" > "$_ecryptfs_logdir/run_tests.args"
+	printf '%s\n' "${args[@]}" > "$_ecryptfs_logdir/$base.args"
 	(cd /ecryptfs && tests/run_tests.sh "${args[@]}") 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	dmesg > "$_ecryptfs_logdir/dmesg.txt" 2>/dev/null
 	echo "ecryptfs: tests/run_tests.sh exited $rc"
-	# the real run_tests.sh passes when a category names no test
+	# The real run_tests.sh passes when a category names no test, and its
+	# status is the count of failed tests: 256 failures would exit 0
 	summary=$(grep -A2 -x 'Test Summary:' "$log" | tr '\n' ' ')
-	if [ $rc -eq 0 ] && [[ $summary =~ \ 0\ passed\ 0\ failed ]]; then
+	if [ "$rc" -ne 0 ]; then
+		:
+	elif ! [[ $summary =~ ([0-9]+)\ passed\ ([0-9]+)\ failed ]]; then
+		echo "ecryptfs: tests/run_tests.sh exited 0 without its Test Summary" >&2
+		rc=1
+	elif [ "${BASH_REMATCH[2]}" -gt 0 ]; then
+		echo "ecryptfs: tests/run_tests.sh exited 0 but reports ${BASH_REMATCH[2]} failed" >&2
+		rc=1
+	elif [ "${BASH_REMATCH[1]}" -eq 0 ]; then
 		echo "ecryptfs: the suite ran no test: check ECRYPTFS_TEST_CATEGORY and ECRYPTFS_TESTS" >&2
 		rc=1
 	fi
-	echo "$rc" > "$_ecryptfs_logdir/run_tests.status"
+	echo "$rc" > "$_ecryptfs_logdir/$base.status"
 	return "$rc"
 }

@@ -10,17 +10,17 @@ _fstests_check_fs() {
 	local fs=$1
 	case " $_fstests_known_fs " in
 	*" $fs "*) ;;
-	*) _fatal "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
+	*) rapido_fail "FSTESTS_FS='$fs' is not supported: use one of: $_fstests_known_fs" ;;
 	esac
 	# the init loaded the modules the image has; a kernel may build it in
 	if ! grep -qw "$fs" /proc/filesystems && ! modprobe -q "$fs" 2>/dev/null; then
-		_fatal "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
+		rapido_fail "kernel $(uname -r 2>/dev/null || echo "$RAPIDO_KERNEL_RELEASE") has no $fs" \
 			"filesystem (no module $fs in the image, not built in)"
 	fi
 	grep -qw "$fs" /proc/filesystems ||
-		_fatal "modprobe $fs worked but $fs is not in /proc/filesystems"
+		rapido_fail "modprobe $fs worked but $fs is not in /proc/filesystems"
 	command -v "mkfs.$fs" > /dev/null ||
-		_fatal "mkfs.$fs is not in the image: install it on the host" \
+		rapido_fail "mkfs.$fs is not in the image: install it on the host" \
 			"(btrfs-progs, xfsprogs or e2fsprogs) and ./cut again"
 }
 
@@ -149,6 +149,64 @@ _fstests_missing_libs() {
 		done < <(LD_TRACE_LOADED_OBJECTS=1 "$ldso" "$f" 2>/dev/null)
 	done < <(find "$@" -maxdepth 2 -type f -perm -u+x 2>/dev/null)
 	echo "${libs[*]}"
+}
+
+# _fstests_check_tree FSTYP: /fstests (FSTESTS_SRC) is a built xfstests tree
+# with the programs it refuses to run without on FSTYP; warns about what
+# would make tests fail (perl modules, an unbuilt ltp/, missing libraries)
+_fstests_check_tree() {
+	local miss
+
+	[ -x /fstests/check ] ||
+		rapido_fail "FSTESTS_SRC=$FSTESTS_SRC has no executable check script:" \
+			"is it an xfstests tree?"
+	# shellcheck disable=SC2046 # a list of words
+	miss=$(_fstests_missing $(_fstests_required_bins "$1"))
+	[ -z "$miss" ] ||
+		rapido_fail "xfstests needs these programs, not in the image: $miss" \
+			"(install them on the host and ./cut again)"
+	perl -e 'use strict; use warnings; use POSIX;' 2> /dev/null ||
+		echo "fstests: warning: perl has no modules in the image (use strict fails):" \
+			"tests that need them will fail"
+	[ -d /fstests/ltp ] && [ ! -x /fstests/ltp/fsstress ] &&
+		echo "fstests: warning: /fstests/ltp/fsstress is missing: is FSTESTS_SRC built (make)?"
+	# ltp/ only: a loader run per program is slow under TCG, and src/'s
+	# programs mostly link the same libraries
+	miss=$(_fstests_missing_libs /fstests/ltp)
+	[ -z "$miss" ] ||
+		echo "fstests: warning: /fstests/ltp programs need shared libraries not in" \
+			"the image: $miss"
+	return 0
+}
+
+# _fstests_run: local.config for the devices exported by the profile,
+# results on the host (./vm --results DIR: DIR/files/fstests, or --share
+# DIR), the users, then in /fstests FSTESTS_AUTORUN_CMD (the shell stays
+# there for the -x/-f extras)
+_fstests_run() {
+	if [ -n "${RAPIDO_RESULTS_DIR:-}" ]; then
+		RESULT_BASE=$RAPIDO_RESULTS_DIR/fstests
+		export RESULT_BASE
+	elif _fstests_is_mounted /host; then
+		RESULT_BASE=/host/results
+		export RESULT_BASE
+	fi
+	_fstests_write_config /fstests/local.config
+	# xfstests reads configs/$(hostname -s).config before local.config
+	export HOST_OPTIONS=/fstests/local.config
+	_fstests_add_users
+	cd /fstests || rapido_fail "cd /fstests failed"
+	echo "fstests: xfstests from $FSTESTS_SRC at /fstests, config /fstests/local.config," \
+		"results in ${RESULT_BASE:-/fstests/results}"
+	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
+		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
+		_fstests_res_done=/tmp/fstests-recorded
+		: > "$_fstests_res_done"
+		rm -f "${RESULT_BASE:-/fstests/results}/result.xml" 2> /dev/null
+		eval "$FSTESTS_AUTORUN_CMD"
+		# a plain ./check in the command: its result.xml gives the testcases
+		[ -z "${RAPIDO_RESULTS_PORT:-}" ] || _fstests_res_import
+	fi
 }
 
 # ---- per-test results (autorun/lib/results.sh) ----

@@ -30,29 +30,20 @@ mpath_msg() {
 	echo "rapido: mpath: $*"
 }
 
-# mpath_debug: what helps to understand a failure, on the console
-mpath_debug() {
+# mpath_on_fail STATUS MSG: a rapido_fail hook: what helps to understand
+# a failure, on the console, and "STATUS MSG" in DIR/failed of the host
+# share, for host/mpath-failover
+mpath_on_fail() {
+	local share
+
 	echo "rapido: mpath: --- multipath -ll" >&2
 	multipath -ll >&2 2>&1
 	echo "rapido: mpath: --- dmsetup status" >&2
 	dmsetup status >&2 2>&1
 	echo "rapido: mpath: --- tail of $MPATH_LOG" >&2
 	tail -n 40 "$MPATH_LOG" >&2 2>/dev/null
-	if command -v dmesg > /dev/null; then
-		echo "rapido: mpath: --- dmesg" >&2
-		dmesg | tail -n 30 >&2
-	fi
-}
-
-# mpath_die STATUS MSG: report, show the state, exit with STATUS
-mpath_die() {
-	local rc=$1 share
-
-	shift
-	echo "rapido: mpath: FAILED: $*" >&2
-	mpath_debug
-	share=$(mpath_share) && echo "$rc $*" > "$share/failed"
-	exit "$rc"
+	rapido_kernel_tail
+	share=$(mpath_share) && echo "$1 $2" > "$share/failed"
 }
 
 # mpath_share: the host share (./vm --share) if one is mounted, else nothing
@@ -68,26 +59,6 @@ mpath_share() {
 	return 1
 }
 
-# mpath_sleep SECS: sleep without a fork (under TCG each fork costs a good
-# part of a second): a read with a timeout on a pipe nobody writes to
-mpath_sleep() {
-	[ -n "${MPATH_SLEEPFD:-}" ] || exec {MPATH_SLEEPFD}<> <(:)
-	read -r -t "$1" -u "$MPATH_SLEEPFD" _
-	return 0
-}
-
-# mpath_wait SECS COMMAND...: run COMMAND every 0.1 s until it succeeds,
-# for up to SECS seconds
-mpath_wait() {
-	local end=$((SECONDS + $1))
-
-	shift
-	until "$@"; do
-		[ $SECONDS -lt $end ] || return 1
-		mpath_sleep 0.1
-	done
-}
-
 # mpath_scsi_settle: wait until the SCSI scan the module load started is
 # over and every disk it found has its block device. A scan through sysfs
 # waits for the asynchronous one (both take the host's scan mutex).
@@ -97,7 +68,7 @@ mpath_scsi_settle() {
 	for h in /sys/class/scsi_host/host*/scan; do
 		[ -e "$h" ] && echo "- - -" > "$h"
 	done
-	mpath_wait 10 mpath_scsi_disks_bound || mpath_msg "some SCSI disks have no block device yet"
+	rapido_wait 10 mpath_scsi_disks_bound || mpath_msg "some SCSI disks have no block device yet"
 }
 
 # mpath_scsi_disks_bound: every SCSI disk (type 0) has a block device
@@ -209,14 +180,9 @@ EOF
 mpath_start() {
 	multipathd -d -s -v2 > "$MPATH_LOG" 2>&1 &
 	MPATH_PID=$!
-	mpath_wait 30 mpath_daemon_starting ||
-		mpath_die 1 "multipathd did not start (see $MPATH_LOG)"
-	kill -0 "$MPATH_PID" 2>/dev/null || mpath_die 1 "multipathd exited (see $MPATH_LOG)"
-}
-
-# mpath_daemon_starting: multipathd answers, or has exited (no use waiting)
-mpath_daemon_starting() {
-	mpath_daemon_running || ! kill -0 "$MPATH_PID" 2>/dev/null
+	rapido_wait -p "$MPATH_PID" 30 mpath_daemon_running && return 0
+	kill -0 "$MPATH_PID" 2>/dev/null || rapido_fail "multipathd exited (see $MPATH_LOG)"
+	rapido_fail "multipathd did not start (see $MPATH_LOG)"
 }
 
 # mpath_daemon_running: multipathd answers and has configured itself
@@ -269,7 +235,7 @@ mpath_has_paths() {
 mpath_wait_map() {
 	local dm
 
-	mpath_wait "$3" mpath_has_paths "$1" "$2" || return 1
+	rapido_wait "$3" mpath_has_paths "$1" "$2" || return 1
 	dm=$(mpath_dm "$1") || return 1
 	[ -b "/dev/mapper/$1" ] || ln -sf "../$dm" "/dev/mapper/$1"
 }
@@ -342,15 +308,16 @@ mpath_ll() {
 # mpath_setup: load nothing (the profile's modules are loaded), seed udev,
 # start multipathd, wait for every RAPIDOMP<N> disk's map with all its
 # paths, make an ext4 on it and mount it on $MPATH_MNT/mpath<N>. Fills
-# $MPATH_MAPS. Dies (status 1) on any failure.
+# $MPATH_MAPS. Fails (status 1, rapido_fail) on any failure.
 mpath_setup() {
 	local i serial paths name dm mnt n=0
 
+	rapido_on_fail mpath_on_fail
 	mpath_scsi_settle
 	compgen -G '/sys/block/sd*' > /dev/null ||
-		mpath_die 1 "no SCSI disk: boot with ./vm --mpath FILE"
-	mpath_udev_seed || mpath_die 1 "cannot write the udev database in /run/udev/data"
-	mpath_conf || mpath_die 1 "cannot write /etc/multipath.conf"
+		rapido_fail "no SCSI disk: boot with ./vm --mpath FILE"
+	mpath_udev_seed || rapido_fail "cannot write the udev database in /run/udev/data"
+	mpath_conf || rapido_fail "cannot write /etc/multipath.conf"
 	mpath_start
 	: > "$MPATH_MAPS"
 	# ./vm numbers its disks from 0 without gaps
@@ -360,18 +327,18 @@ mpath_setup() {
 		[ -n "$paths" ] || break
 		name=mpath$i
 		mpath_wait_map "$name" "$paths" 30 ||
-			mpath_die 1 "map $name with $paths active paths did not appear"
+			rapido_fail "map $name with $paths active paths did not appear"
 		dm=$(mpath_dm "$name")
 		mnt=$MPATH_MNT/$name
 		mkfs.ext4 -q -F -E nodiscard "/dev/mapper/$name" > /dev/null ||
-			mpath_die 1 "mkfs.ext4 /dev/mapper/$name"
-		mkdir -p "$mnt" || mpath_die 1 "mkdir $mnt"
+			rapido_fail "mkfs.ext4 /dev/mapper/$name"
+		mkdir -p "$mnt" || rapido_fail "mkdir $mnt"
 		mount -t ext4 -o noinit_itable "/dev/mapper/$name" "$mnt" ||
-			mpath_die 1 "mount /dev/mapper/$name on $mnt"
+			rapido_fail "mount /dev/mapper/$name on $mnt"
 		echo "$name /dev/$dm $mnt $paths" >> "$MPATH_MAPS"
 		n=$((n + 1))
 	done
-	[ $n -gt 0 ] || mpath_die 1 "no disk with a RAPIDOMP serial: boot with ./vm --mpath FILE"
+	[ $n -gt 0 ] || rapido_fail "no disk with a RAPIDOMP serial: boot with ./vm --mpath FILE"
 }
 
 # mpath_ready: tell the host: console line and, with a share, /host/ready
@@ -433,26 +400,26 @@ mpath_writer() {
 # mpath_check NAME WANT_ACTIVE PATHS WHAT: after WHAT, the kernel's table,
 # multipathd and multipath -ll each show WANT_ACTIVE active paths and no
 # more than PATHS in all (a pulled path is failed, or gone); the data
-# written reads back the same. Dies with status 3 or 4.
+# written reads back the same. Fails with status 3 or 4 (rapido_fail).
 mpath_check() {
 	local name=$1 want=$2 paths=$3 what=$4 mnt
 
 	# dm-multipath fails a path on its first I/O error; multipathd's
 	# checker (every second) fails one that had no I/O
-	mpath_wait 15 mpath_has_paths "$name" "$want" ||
-		mpath_die 3 "$what: map $name: the kernel has $(mpath_dm_paths "$name") active and failed paths, expected $want active"
-	mpath_daemon_running || mpath_die 3 "$what: multipathd is not running any more"
-	mpath_wait 15 mpath_mpd_ok "$name" "$want" "$paths" ||
-		mpath_die 3 "$what: map $name: multipathd has $(mpath_mpd_counts "$name") active and failed paths, expected $want active"
-	mpath_ll "$name" || mpath_die 3 "$what: multipath -ll $name failed: $MPATH_LL"
+	rapido_wait 15 mpath_has_paths "$name" "$want" ||
+		rapido_fail -s 3 "$what: map $name: the kernel has $(mpath_dm_paths "$name") active and failed paths, expected $want active"
+	mpath_daemon_running || rapido_fail -s 3 "$what: multipathd is not running any more"
+	rapido_wait 15 mpath_mpd_ok "$name" "$want" "$paths" ||
+		rapido_fail -s 3 "$what: map $name: multipathd has $(mpath_mpd_counts "$name") active and failed paths, expected $want active"
+	mpath_ll "$name" || rapido_fail -s 3 "$what: multipath -ll $name failed: $MPATH_LL"
 	echo "$MPATH_LL"
 	mpath_counts_ok "$MPATH_LL_COUNTS" "$want" "$paths" ||
-		mpath_die 3 "$what: multipath -ll $name shows $MPATH_LL_COUNTS active and failed paths, expected $want active"
+		rapido_fail -s 3 "$what: multipath -ll $name shows $MPATH_LL_COUNTS active and failed paths, expected $want active"
 	mnt=$(mpath_map_field "$name" 3)
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	cmp "$mnt/io" /tmp/mpath-expect ||
-		mpath_die 4 "$what: the data read back from $mnt/io differs from what was written"
+		rapido_fail -s 4 "$what: the data read back from $mnt/io differs from what was written"
 }
 
 # mpath_map_field NAME N: field N of map NAME's line in $MPATH_MAPS
@@ -466,7 +433,7 @@ mpath_map_field() {
 }
 
 # mpath_failover_guest [NAME]: the guest half of a failover test, with
-# tools/mpath-failover on the host. Needs mpath_setup done and a host
+# host/mpath-failover on the host. Needs mpath_setup done and a host
 # share. Writes to map NAME (default: the first) while the host pulls
 # paths, which it says by writing /host/path-failed ("DISK PATH" lines;
 # the paths of other disks do not count);
@@ -481,11 +448,12 @@ mpath_map_field() {
 mpath_failover_guest() {
 	local name paths share rc pulled=() line lines=() want first
 
-	share=$(mpath_share) || mpath_die 1 "no host share: boot with ./vm --share DIR"
-	[ -s "$MPATH_MAPS" ] || mpath_die 1 "mpath_setup has not run"
+	rapido_on_fail mpath_on_fail
+	share=$(mpath_share) || rapido_fail "no host share: boot with ./vm --share DIR"
+	[ -s "$MPATH_MAPS" ] || rapido_fail "mpath_setup has not run"
 	read -r first _ < "$MPATH_MAPS"
 	name=${1:-$first}
-	paths=$(mpath_map_field "$name" 4) || mpath_die 1 "no map $name"
+	paths=$(mpath_map_field "$name" 4) || rapido_fail "no map $name"
 	rm -f "$share/io-running" "$share/path-failed" "$share/checked" \
 		"$share/restore-pending" "$share/path-restored"
 	mpath_msg "failover: writing to $(mpath_map_field "$name" 3)/io while the host pulls paths"
@@ -493,7 +461,7 @@ mpath_failover_guest() {
 	rc=$?
 	# with every path gone the write can fail before the host says which
 	# it pulled: give it a moment
-	[ $rc = 2 ] && mpath_wait 15 test -e "$share/path-failed"
+	[ $rc = 2 ] && rapido_wait 15 test -e "$share/path-failed"
 	# the pulled paths of this map's disk (mpath<DISK>)
 	mapfile -t lines < "$share/path-failed" 2>/dev/null
 	for line in "${lines[@]}"; do
@@ -501,8 +469,8 @@ mpath_failover_guest() {
 	done
 	case $rc in
 	0) ;;
-	2) mpath_die 2 "I/O error on /dev/mapper/$name after the host pulled paths: ${pulled[*]/ /:}" ;;
-	*) mpath_die 1 "writer failed (status $rc)" ;;
+	2) rapido_fail -s 2 "I/O error on /dev/mapper/$name after the host pulled paths: ${pulled[*]/ /:}" ;;
+	*) rapido_fail "writer failed (status $rc)" ;;
 	esac
 	want=$((paths - ${#pulled[@]}))
 	mpath_check "$name" "$want" "$paths" "after pulling ${pulled[*]/ /:}"
@@ -510,15 +478,15 @@ mpath_failover_guest() {
 	[ -e "$share/restore-pending" ] || return 0
 
 	: > "$share/checked"
-	mpath_wait 60 test -e "$share/path-restored" ||
-		mpath_die 1 "the host did not restore the paths within 60 s"
-	mpath_rescan || mpath_die 3 "mpath_rescan failed"
+	rapido_wait 60 test -e "$share/path-restored" ||
+		rapido_fail "the host did not restore the paths within 60 s"
+	mpath_rescan || rapido_fail -s 3 "mpath_rescan failed"
 	mpath_writer "$(mpath_map_field "$name" 3)/io" "$share/path-failed" 2
 	rc=$?
 	case $rc in
 	0) ;;
-	2) mpath_die 2 "I/O error on /dev/mapper/$name after restoring paths" ;;
-	*) mpath_die 1 "writer failed (status $rc)" ;;
+	2) rapido_fail -s 2 "I/O error on /dev/mapper/$name after restoring paths" ;;
+	*) rapido_fail "writer failed (status $rc)" ;;
 	esac
 	mpath_check "$name" "$paths" "$paths" "after restoring ${pulled[*]/ /:}"
 	mpath_msg "restore ok: all $paths paths of $name active again; $MPATH_ROUNDS more rounds written and read back"

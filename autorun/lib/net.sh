@@ -2,13 +2,8 @@
 # net.sh: shell functions for network server and client profiles (dropbear,
 # samba_local, cifs): users, addresses, TCP ports, serving until told to
 # stop. Sourced into every profile's shell: only function definitions here,
-# nothing runs. Bash builtins only (plus sleep), so any image can use them.
-
-# net_fail MSG: report a failure and stop the autorun with status 1
-net_fail() {
-	echo "rapido: FAILED: $*" >&2
-	exit 1
-}
+# nothing runs. Bash builtins only, so any image can use them; failures and
+# waits go through rapido_fail and rapido_wait (rapido.sh).
 
 # net_addrs: this VM's addresses as ./vm gave them (rapido.ip= on the
 # kernel command line), one "IFACE ADDR/PREFIX" line each
@@ -101,29 +96,26 @@ net_tcp_clients() {
 	_net_tcp_count "$1" 01
 }
 
+# _net_disconnected PORT: this VM has no connection to remote TCP PORT
+_net_disconnected() {
+	[ "$(_net_tcp_count "$1" 01 remote)" = 0 ]
+}
+
 # net_wait_disconnect PORT SECS: wait up to SECS for this VM's connections
 # to remote TCP PORT to close (a client making sure its server saw it leave)
 net_wait_disconnect() {
-	local i
-
-	for ((i = 0; i < $2 * 5; i++)); do
-		[ "$(_net_tcp_count "$1" 01 remote)" = 0 ] && return 0
-		sleep 0.2
-	done
-	return 1
+	rapido_wait -i 0.2 "$2" _net_disconnected "$1"
 }
 
 # net_wait_listen PORT SECS [PID]: wait up to SECS for a listener on TCP
 # PORT; false at once if process PID (the server) is gone
 net_wait_listen() {
-	local i
+	rapido_wait ${3:+-p "$3"} "$2" net_tcp_listening "$1"
+}
 
-	for ((i = 0; i < $2 * 10; i++)); do
-		net_tcp_listening "$1" && return 0
-		[ -z "${3:-}" ] || [ -e "/proc/$3" ] || return 1
-		sleep 0.1
-	done
-	net_tcp_listening "$1"
+# _net_no_clients PORT: no connection to local TCP PORT is open
+_net_no_clients() {
+	[ "$(net_tcp_clients "$1")" = 0 ]
 }
 
 # net_start_bg PIDFILE LOG CMD...: start CMD in the background (outside
@@ -143,29 +135,23 @@ net_start_bg() {
 # command finish before the VM powers off. Returns at once when not in
 # batch mode (the console shell is the user's). Status 0 either way.
 net_serve() {
-	local what=$1 port=$2 marker=$3 secs=${4:-0} start=$SECONDS i
+	local what=$1 port=$2 marker=$3 secs=${4:-0} start=$SECONDS
 
 	[ "${RAPIDO_BATCH:-0}" = 1 ] || return 0
 	case $secs in
-	'' | *[!0-9]*) net_fail "$what: serve time '$secs' is not a number of seconds" ;;
+	'' | *[!0-9]*) rapido_fail "$what: serve time '$secs' is not a number of seconds" ;;
 	esac
 	if [ "$secs" -gt 0 ]; then
 		echo "rapido: $what: serving until $marker exists or ${secs}s pass"
 	else
 		echo "rapido: $what: serving until $marker exists"
 	fi
-	until [ -e "$marker" ]; do
-		if [ "$secs" -gt 0 ] && [ $((SECONDS - start)) -ge "$secs" ]; then
-			echo "rapido: $what: served ${secs}s, stopping"
-			return 0
-		fi
-		sleep 0.2
-	done
+	if ! rapido_wait -i 0.2 "$secs" test -e "$marker"; then
+		echo "rapido: $what: served ${secs}s, stopping"
+		return 0
+	fi
 	echo "rapido: $what: $marker appeared after $((SECONDS - start))s, stopping"
-	for ((i = 0; i < 50; i++)); do
-		[ "$(net_tcp_clients "$port")" = 0 ] && return 0
-		sleep 0.2
-	done
-	echo "rapido: $what: clients still connected to port $port after 10s; going on" >&2
+	rapido_wait -i 0.2 10 _net_no_clients "$port" ||
+		echo "rapido: $what: clients still connected to port $port after 10s; going on" >&2
 	return 0
 }

@@ -114,7 +114,7 @@ static void check_programs(void)
 	}
 	if (missing)
 		die("install Ceph first: apt-get install ceph-mon ceph-mgr ceph-osd ceph-mds "
-		    "ceph-common (tools/install-deps does)");
+		    "ceph-common (host/install-deps does)");
 }
 
 /* The namespace's loopback must be up: the ceph CLI reaches the monitor through it. */

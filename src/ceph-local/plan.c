@@ -18,14 +18,10 @@
 #include "netaddr.h"
 #include "size.h"
 
-/* "FILE:LINE: KEY" or "environment: KEY", for messages */
+/* "FILE:LINE: KEY", "environment: KEY" or "default: KEY", for messages */
 static char *origin(const struct conf *c, const char *key)
 {
-	const char *o = conf_origin(c, key);
-
-	if (!strcmp(o, "default"))
-		return xstrdup(key);
-	return xasprintf("%s: %s", o, key);
+	return xasprintf("%s: %s", conf_origin(c, key), key);
 }
 
 static noreturn void die_key(const struct conf *c, const char *key, const char *expected,

@@ -369,9 +369,24 @@ static void resolve_files(struct cut_plan *p)
 	}
 }
 
-void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
+void cut_profile_load_or_die(const char *dir, const char *name, struct profile *prof)
 {
 	char *path, *err;
+
+	if (!profile_name_valid(name))
+		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", name);
+	path = xasprintf("%s/autorun/%s.sh", dir, name);
+	if (access(path, F_OK) < 0)
+		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
+		    name, path);
+	if (profile_load(prof, name, path, &err))
+		die("%s", err);
+	free(path);
+}
+
+void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
+{
+	char *err;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -380,16 +395,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	rapido_conf_load_or_die(&p->conf);
 	/* the Ceph profiles' files: entries name the ./ceph-local cluster by default */
 	ceph_conf_defaults(&p->conf);
-	if (!profile_name_valid(o->profile))
-		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", o->profile);
-	path = xasprintf("%s/autorun/%s.sh", p->rapido_dir, o->profile);
-	if (access(path, F_OK) < 0)
-		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
-		    o->profile, path);
-	rc = profile_load(&p->prof, o->profile, path, &err);
-	free(path);
-	if (rc)
-		die("%s", err);
+	cut_profile_load_or_die(p->rapido_dir, o->profile, &p->prof);
 	rc = kernel_locate(&p->conf, "/boot", "/lib/modules", &p->kern, &err);
 	if (rc)
 		die("%s", err);

@@ -35,6 +35,7 @@ static void usage(void)
 	       " cut [options] PROFILE\n"
 	       " cut --list\n"
 	       " cut --check-conf\n"
+	       " cut --kconfig PROFILE\n"
 	       "\n"
 	       "Build a bootable test image (initramfs) for PROFILE with dracut.\n"
 	       "\n"
@@ -45,6 +46,8 @@ static void usage(void)
 	       "                          initrds/myinitrd in the checkout or, installed,\n"
 	       "                          in $XDG_CACHE_HOME/rapido)\n"
 	       " -l, --list             list the profiles with their purpose\n"
+	       "     --kconfig          print the kernel config fragment PROFILE asks for\n"
+	       "                          (its #@ kconfig lines; make kernel-config merges it)\n"
 	       " -n, --dry-run          check everything, print the dracut command, write nothing\n"
 	       "     --standalone       put the layers into the image file itself, so it boots\n"
 	       "                          without the cache (on another machine, by a bare qemu)\n"
@@ -74,10 +77,14 @@ static void add_extra(struct cut_opts *o, int is_file, const char *arg)
 
 enum {
 	OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_NO_CACHE, OPT_STANDALONE, OPT_CACHE_INFO,
-	OPT_CHECK_CONF
+	OPT_CHECK_CONF, OPT_KCONFIG
 };
 
-static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int *info)
+/*
+ * *list: 1 for --list, 2 for --check-conf, 3 for --kconfig PROFILE (print, no
+ * cut), 4 for --cache-info
+ */
+static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 {
 	static const struct option longopts[] = {
 		{ "cmd", required_argument, NULL, 'x' },
@@ -91,6 +98,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int
 		{ "standalone", no_argument, NULL, OPT_STANDALONE },
 		{ "cache-info", no_argument, NULL, OPT_CACHE_INFO },
 		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
+		{ "kconfig", no_argument, NULL, OPT_KCONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -126,10 +134,13 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int
 			o->standalone = 1;
 			break;
 		case OPT_CACHE_INFO:
-			*info = 1;
+			*list = 4;	/* like --list: no profile */
 			break;
 		case OPT_CHECK_CONF:
 			*list = 2;	/* like --list: no profile */
+			break;
+		case OPT_KCONFIG:
+			*list = 3;
 			break;
 		case 'h':
 			usage();
@@ -140,7 +151,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list, int
 			exit(1);
 		}
 	}
-	if (*list || *info)
+	if (*list && *list != 3)
 		return;
 	if (optind >= argc) {
 		fprintf(stderr, "cut: no profile given\nTry 'cut --help' for more information.\n");
@@ -165,16 +176,18 @@ int cmd_cut(int argc, char **argv)
 {
 	struct cut_opts o = { 0 };
 	struct cut_plan p;
-	int list = 0, info = 0;
+	int list = 0;
 
 	err_prog = "cut";
-	parse_args(argc, argv, &o, &list, &info);
+	parse_args(argc, argv, &o, &list);
 	if (list == 2)
 		return cut_check_conf();
-	if (list)
+	if (list == 1)
 		return cut_list();
-	if (info)
+	if (list == 4)
 		return cut_cache_info();
+	if (list == 3)
+		return cut_kconfig(o.profile);
 
 	cut_plan_or_die(&o, &p);
 	if (o.dry_run) {

@@ -49,6 +49,8 @@ struct cut_plan {
 /* A -f script larger than this is refused (it is read whole into the image). */
 #define CUT_EXTRA_MAX (16 << 20)
 
+/* check.c: load autorun/NAME.sh of the rapido directory DIR, or die saying why. */
+void cut_profile_load_or_die(const char *dir, const char *name, struct profile *prof);
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);
@@ -107,8 +109,9 @@ int cut_child_run(char *const argv[], int verbose, struct cut_child_result *r);
 void cut_child_kill(void);
 void cut_child_result_free(struct cut_child_result *r);
 
-/* list.c: ./cut --list */
+/* list.c: ./cut --list; ./cut --kconfig PROFILE (the kernel config fragment) */
 int cut_list(void);
+int cut_kconfig(const char *profile);
 /* rapido_dir(), or die saying why it cannot be found. */
 const char *cut_rapido_dir(void);
 

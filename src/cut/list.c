@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* list.c: ./cut --list prints every profile with its one-line purpose. */
+/*
+ * list.c: what the profiles say, printed: ./cut --list (every profile with
+ * its one-line purpose) and ./cut --kconfig PROFILE (the kernel config
+ * fragment make kernel-config merges for it).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,4 +51,53 @@ int cut_list(void)
 	free(dir);
 	close_stdout();
 	return bad;
+}
+
+/* "DIR/autorun/x.sh:3" -> "autorun/x.sh:3" when DIR is the rapido directory */
+static const char *rel_to(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/' ? path + n + 1 : path;
+}
+
+/*
+ * One fragment line per entry, in the profile's reading order (a later
+ * value wins, in merge_config.sh as in make kernel-config's check), each
+ * group preceded by "# from FILE:LINE" so that a symbol that does not
+ * survive is traced to the line asking for it. A bare CONFIG_X (y or m for
+ * ./cut) is built in; "=n" is kconfig's "is not set" line.
+ */
+static void print_kconfig(const struct strv *syms, const struct strv *at, const char *dir,
+			  const char **last)
+{
+	for (size_t i = 0; i < syms->n; i++) {
+		const char *s = syms->v[i], *eq = strchr(s, '=');
+
+		if (!*last || strcmp(*last, at->v[i]))
+			printf("# from %s\n", rel_to(at->v[i], dir));
+		*last = at->v[i];
+		if (!eq)
+			printf("%s=y\n", s);
+		else if (!strcmp(eq, "=n"))
+			printf("# %.*s is not set\n", (int)(eq - s), s);
+		else
+			printf("%s\n", s);
+	}
+}
+
+int cut_kconfig(const char *profile)
+{
+	const char *dir = cut_rapido_dir(), *last = NULL;
+	struct profile p;
+
+	cut_profile_load_or_die(dir, profile, &p);
+	printf("# kernel config for the rapido profile %s: the #@ kconfig and kconfig-optional\n"
+	       "# lines of %s and what it includes (./cut --kconfig %s)\n",
+	       p.name, rel_to(p.path, dir), p.name);
+	print_kconfig(&p.kconfig, &p.kconfig_at, dir, &last);
+	print_kconfig(&p.kconfig_opt, &p.kconfig_opt_at, dir, &last);
+	profile_free(&p);
+	close_stdout();
+	return 0;
 }

@@ -12,6 +12,20 @@
 #include "conf.h"
 #include "size.h"
 
+/* Fragments may include fragments, this deep at most: a little nesting, no more. */
+#define PROFILE_INCLUDE_DEPTH 4
+
+/* The state of one profile_load: the profile and the files being read. */
+struct loader {
+	struct profile *p;
+	char *incdir;		/* where "#@ include: NAME" looks: DIR/include/NAME.inc */
+	const char *stack[PROFILE_INCLUDE_DEPTH + 1];	/* outermost (the profile) first */
+	int depth;
+	char **err;
+};
+
+static int load_file(struct loader *l, const char *from, int from_line, const char *name);
+
 int profile_name_valid(const char *name)
 {
 	if (!*name)
@@ -55,6 +69,7 @@ static struct strv *list_for(struct profile *p, const char *key)
 		{ "conf-optional", offsetof(struct profile, conf_opt) },
 		{ "secret", offsetof(struct profile, secret) },
 		{ "kconfig", offsetof(struct profile, kconfig) },
+		{ "kconfig-optional", offsetof(struct profile, kconfig_opt) },
 		{ "files", offsetof(struct profile, files) },
 	};
 
@@ -67,7 +82,8 @@ static struct strv *list_for(struct profile *p, const char *key)
 /*
  * A secret must name a key the profile passes to the guest: a typo would
  * otherwise leave the real secret in an image anyone can read. conf lines
- * may follow; the lines are remembered and checked once the header is read.
+ * may follow, in the profile or a fragment; where each secret stands is
+ * remembered and it is checked once the header is read.
  */
 static int secret_lines(struct profile *p, const char *path, int lineno, size_t first, char **err)
 {
@@ -76,25 +92,46 @@ static int secret_lines(struct profile *p, const char *path, int lineno, size_t 
 			return err_at(err, path, (unsigned int)lineno,
 				      "secret: expected rapido.conf key names, got \"%s\"",
 				      p->secret.v[i]);
-		p->secret_line = xrealloc(p->secret_line, (i + 1) * sizeof(*p->secret_line));
-		p->secret_line[i] = lineno;
+		strv_pushf(&p->secret_at, "%s:%d", path, lineno);
 	}
 	return 0;
 }
 
-static int check_secrets(struct profile *p, const char *path, char **err)
+static int check_secrets(struct profile *p, char **err)
 {
 	for (size_t i = 0; i < p->secret.n; i++)
 		if (!strv_contains(&p->conf, p->secret.v[i]) &&
-		    !strv_contains(&p->conf_opt, p->secret.v[i]))
-			return err_at(err, path, (unsigned int)p->secret_line[i],
-				      "secret: %s is not a conf or conf-optional key of this profile",
-				      p->secret.v[i]);
+		    !strv_contains(&p->conf_opt, p->secret.v[i])) {
+			*err = xasprintf("%s: secret: %s is not a conf or conf-optional key of this profile",
+					 p->secret_at.v[i], p->secret.v[i]);
+			return -EINVAL;
+		}
 	return 0;
 }
 
-static int header_line(struct profile *p, const char *path, int lineno, char *s, char **err)
+/*
+ * A kconfig entry: CONFIG_NAME or CONFIG_NAME=VALUE. A needed symbol
+ * (#@ kconfig) cannot be asked off: ./cut checks that it is there.
+ */
+static int kconfig_entry(struct loader *l, const char *path, int lineno, const char *key,
+			 const char *w)
 {
+	size_t n = strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+
+	if (strncmp(w, "CONFIG_", 7) || n <= 7 || (w[n] && (w[n] != '=' || !w[n + 1])))
+		return err_at(l->err, path, (unsigned int)lineno,
+			      "%s: expected CONFIG_NAME or CONFIG_NAME=VALUE, got \"%s\"", key, w);
+	if (!strcmp(key, "kconfig") && !strcmp(w + n, "=n"))
+		return err_at(l->err, path, (unsigned int)lineno,
+			      "kconfig: %s: a needed symbol cannot be off (kconfig-optional sets it "
+			      "for make kernel-config without ./cut checking it)", w);
+	return 0;
+}
+
+static int header_line(struct loader *l, const char *path, int lineno, char *s)
+{
+	struct profile *p = l->p;
+	char **err = l->err;
 	char *colon = strchr(s, ':');
 	char *key, *val;
 	struct strv *list;
@@ -133,6 +170,16 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 		strv_free(&words);
 		return 0;
 	}
+	if (!strcmp(key, "include")) {
+		struct strv names = STRV_INIT;
+		int rc = 0;
+
+		split_words(&names, val);
+		for (size_t i = 0; i < names.n && !rc; i++)
+			rc = load_file(l, path, lineno, names.v[i]);
+		strv_free(&names);
+		return rc;
+	}
 	list = list_for(p, key);
 	if (list) {
 		size_t first = list->n;
@@ -140,9 +187,23 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 		split_words(list, val);
 		if (list == &p->secret)
 			return secret_lines(p, path, lineno, first, err);
+		if (list == &p->kconfig || list == &p->kconfig_opt) {
+			struct strv *at = list == &p->kconfig ? &p->kconfig_at : &p->kconfig_opt_at;
+
+			for (size_t i = first; i < list->n; i++) {
+				int rc = kconfig_entry(l, path, lineno, key, list->v[i]);
+
+				if (rc)
+					return rc;
+				strv_pushf(at, "%s:%d", path, lineno);
+			}
+		}
 		return 0;
 	}
 	if (!strcmp(key, "description")) {
+		if (l->depth)
+			return err_at(err, path, (unsigned int)lineno,
+				      "description: belongs in the profile, not in a fragment it includes");
 		free(p->description);
 		p->description = xstrdup(val);
 		return 0;
@@ -172,24 +233,20 @@ static int header_line(struct profile *p, const char *path, int lineno, char *s,
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
-			 "modules, modules-optional, helpers, conf, conf-optional, secret, kconfig, files, "
-			 "cpus, memory)",
+			 "modules, modules-optional, helpers, conf, conf-optional, secret, kconfig, "
+			 "kconfig-optional, files, include, cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
 }
 
-int profile_parse(struct profile *p, const char *name, const char *path, const char *text,
-		  char **err)
+/* Walk TEXT (modified) of PATH: every "#@" line is a header line. */
+static int parse_text(struct loader *l, const char *path, char *text)
 {
-	char *copy = xstrdup(text), *line, *save = NULL;
+	char *line, *save = NULL;
 	int lineno = 0, rc = 0;
 
-	memset(p, 0, sizeof(*p));
-	*err = NULL;
-	p->name = xstrdup(name);
-	p->path = xstrdup(path);
 	/* strtok_r would merge empty lines and miscount; walk by hand */
-	for (line = copy; line && *line; line = save) {
+	for (line = text; line && *line; line = save) {
 		char *nl = strchr(line, '\n');
 
 		save = nl ? nl + 1 : NULL;
@@ -198,13 +255,85 @@ int profile_parse(struct profile *p, const char *name, const char *path, const c
 		lineno++;
 		if (strncmp(line, "#@", 2))
 			continue;
-		rc = header_line(p, path, lineno, line + 2, err);
+		rc = header_line(l, path, lineno, line + 2);
 		if (rc)
 			break;
 	}
+	return rc;
+}
+
+/* Read the fragment NAME that FROM:FROM_LINE includes, in its place. */
+static int load_file(struct loader *l, const char *from, int from_line, const char *name)
+{
+	char *path, *text;
+	int rc;
+
+	if (!profile_name_valid(name))
+		return err_at(l->err, from, (unsigned int)from_line,
+			      "include: \"%s\" is not a fragment name (letters, digits, '-' "
+			      "and '_': the file %s/NAME.inc)", name, l->incdir);
+	path = xasprintf("%s/%s.inc", l->incdir, name);
+	for (int i = 0; i <= l->depth; i++) {
+		char *chain;
+
+		if (strcmp(l->stack[i], path))
+			continue;
+		chain = xstrdup("");
+		for (int j = i; j <= l->depth; j++) {
+			const char *slash = strrchr(l->stack[j], '/');
+			char *c = xasprintf("%s%s -> ", chain, slash ? slash + 1 : l->stack[j]);
+
+			free(chain);
+			chain = c;
+		}
+		rc = err_at(l->err, from, (unsigned int)from_line,
+			    "include: %s: an include cycle: %s%s.inc", name, chain, name);
+		free(chain);
+		free(path);
+		return rc;
+	}
+	if (l->depth == PROFILE_INCLUDE_DEPTH) {
+		rc = err_at(l->err, from, (unsigned int)from_line,
+			    "include: %s: fragments nest more than %d deep", name, PROFILE_INCLUDE_DEPTH);
+		free(path);
+		return rc;
+	}
+	rc = read_file(path, &text, NULL);
+	if (rc) {
+		err_at(l->err, from, (unsigned int)from_line, "include: %s: %s: %s", name, path,
+		       strerror(-rc));
+		free(path);
+		return rc;
+	}
+	strv_push(&l->p->sources, path);
+	l->stack[++l->depth] = path;
+	rc = parse_text(l, path, text);
+	l->depth--;
+	free(text);
+	free(path);
+	return rc;
+}
+
+int profile_parse(struct profile *p, const char *name, const char *path, const char *text,
+		  char **err)
+{
+	const char *slash = strrchr(path, '/');
+	struct loader l = { .p = p, .err = err };
+	char *copy = xstrdup(text);
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	*err = NULL;
+	p->name = xstrdup(name);
+	p->path = xstrdup(path);
+	strv_push(&p->sources, path);
+	l.incdir = slash ? xasprintf("%.*s/include", (int)(slash - path), path) : xstrdup("include");
+	l.stack[0] = p->path;
+	rc = parse_text(&l, p->path, copy);
 	free(copy);
+	free(l.incdir);
 	if (!rc)
-		rc = check_secrets(p, path, err);
+		rc = check_secrets(p, err);
 	if (!rc && !p->description) {
 		*err = xasprintf("%s: no '#@ description:' line", path);
 		rc = -EINVAL;
@@ -281,8 +410,12 @@ void profile_free(struct profile *p)
 	strv_free(&p->conf);
 	strv_free(&p->conf_opt);
 	strv_free(&p->secret);
-	free(p->secret_line);
+	strv_free(&p->secret_at);
 	strv_free(&p->kconfig);
+	strv_free(&p->kconfig_at);
+	strv_free(&p->kconfig_opt);
+	strv_free(&p->kconfig_opt_at);
+	strv_free(&p->sources);
 	strv_free(&p->files);
 	memset(p, 0, sizeof(*p));
 }

@@ -22,13 +22,22 @@
  *	#@ conf-optional: keys passed to the guest when set
  *	#@ secret: conf or conf-optional keys whose values are secrets (passwords,
  *		   private keys): an image holding one is readable by its owner only
- *	#@ kconfig: kernel config symbols needed, CONFIG_X=y or CONFIG_X (y or m)
+ *	#@ kconfig: kernel config symbols needed: CONFIG_X (y or m; make
+ *		    kernel-config builds it in), CONFIG_X=m (y or m; built as a
+ *		    module), CONFIG_X=y (built in), CONFIG_X=VALUE (exactly)
+ *	#@ kconfig-optional: symbols make kernel-config sets (CONFIG_X=n: off)
+ *		    and ./cut does not check
  *	#@ files: SRC:/DEST trees or files copied in; SRC may start with ${KEY}
  *		  (skipped when KEY is unset) or be relative to the rapido dir
+ *	#@ include: NAME... reads the header of DIR/include/NAME.inc (DIR: the
+ *		    profile's directory) as if its lines stood here: shared
+ *		    parts (the NIC, zram) said once. Fragments may include
+ *		    fragments; a cycle or a missing one is an error at the
+ *		    including line. A fragment has no description.
  *	#@ cpus: 2
  *	#@ memory: 1G
  *
- * Keys may repeat; list values accumulate.
+ * Keys may repeat; list values accumulate, in reading order.
  */
 struct profile {
 	char *name;
@@ -40,16 +49,21 @@ struct profile {
 	struct strv helpers;
 	struct strv conf, conf_opt;
 	struct strv secret;	/* each also in conf or conf_opt (checked) */
-	int *secret_line;	/* the header line of each secret, for errors */
-	struct strv kconfig;
+	struct strv secret_at;	/* "FILE:LINE" of each secret, for errors */
+	struct strv kconfig, kconfig_opt;
+	struct strv kconfig_at, kconfig_opt_at;	/* "FILE:LINE" of each entry */
 	struct strv files;
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
+	struct strv sources;	/* the profile, then each fragment read, in order */
 };
 
 /* Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...". */
 int profile_load(struct profile *p, const char *name, const char *path, char **err);
-/* The same for a profile's text already in memory; path is for messages. */
+/*
+ * The same for a profile's text already in memory; path is for messages
+ * and says where "#@ include: NAME" looks (DIR/include/NAME.inc, read).
+ */
 int profile_parse(struct profile *p, const char *name, const char *path, const char *text,
 		  char **err);
 

@@ -76,7 +76,7 @@ void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struc
 	} else if ((v = conf_get(c, "QEMU_RBD_DISKS")) && *v) {
 		from = "QEMU_RBD_DISKS";
 		if (shwords_split(v, &r->disks, &end))
-			die("QEMU_RBD_DISKS: %s", end);
+			die("%s: QEMU_RBD_DISKS: %s", conf_origin(c, "QEMU_RBD_DISKS"), end);
 	}
 	if (!r->disks.n)
 		return;
@@ -89,13 +89,15 @@ void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struc
 	if (!strncmp(r->user, "client.", 7))
 		memmove(r->user, r->user + 7, strlen(r->user + 7) + 1);
 	if (!*r->user || strpbrk(r->user, ":,@\\ \t\n"))
-		die("CEPH_USER: '%s' is not a client name such as admin", v);
+		die("%s: CEPH_USER: '%s' is not a client name such as admin",
+		    conf_origin(c, "CEPH_USER"), v);
 	v = conf_get(c, "CEPH_TIMEOUT");
 	r->timeout = 20;
 	if (v && *v) {
 		n = strtoul(v, &end, 10);
 		if (*end || v[0] == '-' || n == 0 || n > 3600)
-			die("CEPH_TIMEOUT: expected seconds from 1 to 3600, got '%s'", v);
+			die("%s: CEPH_TIMEOUT: expected seconds from 1 to 3600, got '%s'",
+			    conf_origin(c, "CEPH_TIMEOUT"), v);
 		r->timeout = (unsigned int)n;
 	}
 	check_client(r);

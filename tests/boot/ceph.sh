@@ -16,7 +16,7 @@
 [ "$(id -u)" = 0 ] || { echo "# SKIP needs root for network namespaces and the cluster"; exit 77; }
 for b in ceph-mon ceph-mgr ceph-osd ceph-mds ceph rbd; do
 	command -v $b > /dev/null ||
-		{ echo "# SKIP needs $b (tools/install-deps installs Ceph)"; exit 77; }
+		{ echo "# SKIP needs $b (host/install-deps installs Ceph)"; exit 77; }
 done
 NS=rapido-ceph-$$
 CL=$T/ceph

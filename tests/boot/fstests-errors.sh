@@ -20,7 +20,7 @@ start=$(date +%s)
 rc=$?
 expect_rc "FSTESTS_FS=ntfs: the guest stops with status 1 ($(( $(date +%s) - start ))s)" 1 $rc
 check "  saying what is wrong and what is supported" \
-	guest_says "$T/console" "rapido: FATAL: FSTESTS_FS='ntfs' is not supported: use one of: btrfs xfs ext4"
+	guest_says "$T/console" "rapido: FAILED: FSTESTS_FS='ntfs' is not supported: use one of: btrfs xfs ext4"
 check "  before any zram disk is made" bash -c "! grep -q 'zram0: detected capacity' '$T/console'"
 check "  and before the extras" bash -c "! grep -q 'extras-ran' '$T/console'"
 check "  kernel console clean" console_clean "$T/console"

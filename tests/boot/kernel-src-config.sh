@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-src-config.sh: tools/kernel-config's checks, without a kernel
+# kernel-src-config.sh: host/kernel-config's checks, without a kernel
 # source: a fake tree (a few Kconfig entries and a .config) checked with
 # --check against fragments names every requested symbol that did not
 # survive, with the value asked and got, what it depends on and what
-# selects it; bad arguments get a clear error. tests/slow/kernel-src.sh
-# runs the whole thing (make tinyconfig, merge, olddefconfig) on a real tree.
+# selects it, and for a profile the line that asked (./cut --kconfig makes
+# a profile's fragment from its #@ kconfig lines and its includes'); bad
+# arguments get a clear error. tests/slow/kernel-src.sh runs the whole
+# thing (make tinyconfig, merge, olddefconfig) on a real tree.
 . "$(dirname "$0")/lib.sh"
 
-KC=$TOP/tools/kernel-config
+KC=$TOP/host/kernel-config
 src=$T/linux
 mkdir -p "$src/scripts/kconfig" "$src/drivers/foo" "$src/kernel"
 echo "# fake top Makefile" > "$src/Makefile"
@@ -93,21 +95,41 @@ expect_rc "the last fragment's value is the one checked" 0 $?
 # argument errors
 KERNEL_SRC= run_err "no KERNEL_SRC" "no kernel tree: set KERNEL_SRC=DIR" "$KC"
 run_err "KERNEL_SRC that is not a kernel tree" "not a kernel source tree" "$KC" -k "$T"
-run_err "a profile without a fragment" "no fragment for profile 'nosuch'" "$KC" -k "$src" nosuch
+run_err "an unknown profile" "profile 'nosuch': unknown profile 'nosuch'" "$KC" -k "$src" nosuch
 run_err "a bad BASE" "BASE=foo: expected a kernel config target" "$KC" -k "$src" -b foo
-run_err "a bad option" "Try 'tools/kernel-config --help'" "$KC" --bogus
+run_err "a bad option" "Try 'host/kernel-config --help'" "$KC" --bogus
 run_err "merge_config.sh failing is reported" "merge_config.sh failed" "$KC" -k "$src" -b keep simple
 "$KC" -n -k "$src" -O "$T/obj" fstests_local > "$T/out" 2>&1
 expect_rc "--dry-run" 0 $?
 check "  shows make tinyconfig with O= and ARCH=x86_64" \
 	has "+ make -C $src ARCH=x86_64 O=$T/obj -s tinyconfig"
-check "  merges base then the profile fragment" \
-	has "merge_config.sh -m .config $TOP/kernel/base.config $TOP/kernel/fstests_local.config"
+check "  merges base then the profile's fragment" \
+	grep -qE "merge_config.sh -m \.config $TOP/kernel/base.config /[^ ]*/rapido-kconfig\.[^ /]*/fstests_local\.config\$" "$T/out"
 check "  then olddefconfig" has "O=$T/obj -s olddefconfig"
 "$KC" --help > "$T/out" 2>&1
 expect_rc "--help" 0 $?
-check "  lists the fragments" grep -q "Fragments available: .*base.*fstests_local" "$T/out"
+check "  lists the profiles" grep -q "Profiles: .*fstests_local.* net " "$T/out"
 (cd "$TOP" && make -s kernel-config KERNEL_SRC="$src" BASE=keep PROFILES=simple) > "$T/out" 2>&1
 check "make kernel-config passes KERNEL_SRC, BASE and PROFILES" \
-	has "merge_config.sh -m .config $TOP/kernel/base.config $TOP/kernel/simple.config"
+	grep -qE "merge_config.sh -m \.config $TOP/kernel/base.config /[^ ]*/simple\.config\$" "$T/out"
+
+# a profile's fragment: its #@ kconfig lines and its includes', each group
+# under the line it comes from; bare is built in, =n is "is not set"
+"$CUT" --kconfig net > "$T/frag" 2>&1
+expect_rc "cut --kconfig net" 0 $?
+check "  the include's symbol, as asked" grep -qx "CONFIG_VIRTIO_NET=m" "$T/frag"
+check "  under the include's line" \
+	bash -c "grep -x -B1 CONFIG_VIRTIO_NET=m '$T/frag' | grep -qx '# from autorun/include/net.inc:[0-9]*'"
+check "  kconfig-optional symbols too" grep -qx "CONFIG_NETDEVICES=y" "$T/frag"
+"$CUT" --kconfig needs-kconfig > "$T/frag" 2>&1
+check "  a bare symbol is built in" grep -qx "CONFIG_RAPIDO_NO_SUCH_SYMBOL=y" "$T/frag"
+check "  =n is kconfig's 'is not set'" grep -qx "# CONFIG_RAPIDO_OFF is not set" "$T/frag"
+run_err "cut --kconfig of an unknown profile" "unknown profile 'nosuch'" "$CUT" --kconfig nosuch
+
+# a profile's symbol that did not survive names the profile line asking
+printf 'CONFIG_NET_CORE=y\nCONFIG_NETDEVICES=y\n' > "$src/.config"
+"$KC" --check --no-base -k "$src" net > "$T/out" 2>&1
+expect_rc "--check of a profile whose symbol is missing" 1 $?
+check "  names it and the include line that asked" \
+	grep -qE "CONFIG_VIRTIO_NET: requested m, got n \(not set\) \[autorun/include/net.inc:[0-9]+\]" "$T/out"
 done_testing

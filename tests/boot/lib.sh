@@ -25,6 +25,7 @@ ln -s "$TOP/build" "$RD/build"
 ln -s "$TOP/dracut.conf.d" "$RD/dracut.conf.d"
 ln -s "$TOP/autorun/lib" "$RD/autorun/lib"
 ln -s "$TOP/autorun/configfs" "$RD/autorun/configfs"
+ln -s "$TOP/autorun/include" "$RD/autorun/include"
 for f in "$TOP"/autorun/*.sh "$TOP"/tests/fixtures/profiles/*.sh; do
 	[ -e "$f" ] && ln -s "$f" "$RD/autorun/"
 done

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for f in /sbin/multipathd /sbin/multipath /lib/multipath; do
-	[ -e "$f" ] || { echo "# SKIP needs multipath-tools ($f missing; tools/install-deps installs it)"; exit 77; }
+	[ -e "$f" ] || { echo "# SKIP needs multipath-tools ($f missing; host/install-deps installs it)"; exit 77; }
 done
 
 "$CUT" mpath_local -x mpath_failover_guest > "$T/cut.out" 2>&1
@@ -20,7 +20,7 @@ mkdir "$T/share"
 start=$SECONDS
 "$VM" --batch --timeout 300 --mpath "$T/disk0" --share "$T/share" > "$T/console" 2>&1 &
 vmpid=$!
-"$TOP/tools/mpath-failover" --pid $vmpid --timeout 240 "$T/share" 0:1 0:0 > "$T/driver" 2>&1
+"$TOP/host/mpath-failover" --pid $vmpid --timeout 240 "$T/share" 0:1 0:0 > "$T/driver" 2>&1
 drc=$?
 wait $vmpid
 rc=$?
@@ -32,7 +32,7 @@ expect_rc "guest reports the I/O error" 2 $rc
 
 check "the write failed with EIO" grep -q 'Input/output error' "$T/console"
 check "the guest named the error and the pulled paths" \
-	grep -q '^rapido: mpath: FAILED: I/O error on /dev/mapper/mpath0 after the host pulled paths: 0:1 0:0' "$T/console"
+	grep -q '^rapido: FAILED: I/O error on /dev/mapper/mpath0 after the host pulled paths: 0:1 0:0' "$T/console"
 check "no queueing: the map has no queue_if_no_path" grep -q "features='0'" "$T/console"
 check "DIR/failed says status 2" grep -q '^2 I/O error' "$T/share/failed"
 check "kernel console clean" console_clean "$T/console"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # mpath-failover.sh: mpath_local with one disk on two paths. While the guest
 # writes to the multipath device, the host pulls path 1 (./vmctl N fail 0 1,
-# through tools/mpath-failover); the guest checks that no write failed, the
+# through host/mpath-failover); the guest checks that no write failed, the
 # data reads back, and the kernel, multipathd and multipath -ll show one
 # active path and the pulled one failed or gone. Then the host plugs the
 # path back (./vmctl N restore 0 1) and the guest checks both are active.
@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for f in /sbin/multipathd /sbin/multipath /lib/multipath; do
-	[ -e "$f" ] || { echo "# SKIP needs multipath-tools ($f missing; tools/install-deps installs it)"; exit 77; }
+	[ -e "$f" ] || { echo "# SKIP needs multipath-tools ($f missing; host/install-deps installs it)"; exit 77; }
 done
 
 # every profile sources autorun/lib/*.sh: it must parse and do nothing
@@ -27,7 +27,7 @@ mkdir "$T/share"
 start=$SECONDS
 "$VM" --batch --timeout 300 --mpath "$T/disk0" --share "$T/share" > "$T/console" 2>&1 &
 vmpid=$!
-"$TOP/tools/mpath-failover" --pid $vmpid --timeout 240 --restore "$T/share" 0:1 > "$T/driver" 2>&1
+"$TOP/host/mpath-failover" --pid $vmpid --timeout 240 --restore "$T/share" 0:1 > "$T/driver" 2>&1
 drc=$?
 wait $vmpid
 rc=$?

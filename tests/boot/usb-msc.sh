@@ -6,12 +6,6 @@
 # through rapido-configfs, configfs as before; ./vm exits 0.
 . "$(dirname "$0")/lib.sh"
 
-embedded() {
-	sed -n "/<<'SPEC'\$/,/^SPEC\$/p" "$1" | sed '1d;$d'
-}
-check "usb_msc embeds autorun/configfs/usb-msc.spec verbatim" \
-	cmp -s <(embedded "$TOP/autorun/usb_msc.sh") "$TOP/autorun/configfs/usb-msc.spec"
-
 "$CUT" usb_msc > "$T/cut.out" 2>&1
 expect_rc "cut usb_msc" 0 $? || cat "$T/cut.out"
 "$VM" --batch --timeout 600 > "$T/console" 2>&1

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # kernel-src.sh: build a kernel from Debian's linux-source with rapido's own
-# fragments (tinyconfig + kernel/base.config + kernel/fstests_local.config,
-# less xfs and btrfs: tests/slow/quick.config; via tools/kernel-config),
+# fragments (tinyconfig + kernel/base.config + fstests_local's #@ kconfig
+# lines, less xfs and btrfs: tests/slow/quick.config; via host/kernel-config),
 # install its modules inside the build tree, then cut and boot `simple` and
 # `fstests_local` with KERNEL_SRC set: the guest must run the built release,
 # mount a --share over the built-in 9p, and load zram and ext4 as modules
@@ -40,14 +40,12 @@ tarball=$(dpkg -L "$pkg" | grep -m1 -E '^/usr/src/linux-source-.*\.tar\.(xz|bz2|
 
 cache=${KBUILD_CACHE:-/var/tmp/rapido-kbuild}
 jobs=${KBUILD_JOBS:-$(nproc)}
-# the profile fragments, then ours (drops xfs and btrfs: build time)
-frags=(base fstests_local "$TOP/tests/slow/quick.config")
+# the profile's fragment (after kernel/base.config), then ours (drops xfs
+# and btrfs: build time)
+frags=(fstests_local "$TOP/tests/slow/quick.config")
 recipe="tinyconfig bzImage modules modules_install v1"
-frag_files=()
-for f in "${frags[@]}"; do
-	[[ "$f" == */* ]] && frag_files+=("$f") || frag_files+=("$TOP/kernel/$f.config")
-done
-key=$( (cat "${frag_files[@]}"; echo "$recipe") | sha256sum | cut -c1-12)
+key=$( (cat "$TOP/kernel/base.config"; "$CUT" --kconfig fstests_local | grep -v '^#'
+	cat "$TOP/tests/slow/quick.config"; echo "$recipe") | sha256sum | cut -c1-12)
 src_root=$cache/src-$pkgver
 obj=$cache/obj-$pkgver-$key
 mkdir -p "$cache" || { echo "Bail out! cannot create $cache"; exit 1; }
@@ -81,7 +79,7 @@ CONFIG_PRINTK=y
 CONFIG_NVME_TARGET_TCP=y
 CONFIG_RAPIDO_NO_SUCH_SYMBOL=y
 EOF
-"$TOP/tools/kernel-config" -k "$src" -O "$T/kc-impossible" --no-base "$T/impossible.config" \
+"$TOP/host/kernel-config" -k "$src" -O "$T/kc-impossible" --no-base "$T/impossible.config" \
 	> "$T/out" 2>&1
 expect_rc "kernel-config with an impossible fragment fails" 1 $?
 check "  names the symbol whose dependency is off, asked and got" \
@@ -105,7 +103,7 @@ else
 	mkdir -p "$obj"
 	start=$(date +%s) cpu0=$(children_cpu)
 	say "building $pkg $pkgver with tinyconfig + ${frags[*]} in $obj (-j$jobs)"
-	if "$TOP/tools/kernel-config" -k "$src" -O "$obj" -b tinyconfig "${frags[@]}" > "$T/out" 2>&1; then
+	if "$TOP/host/kernel-config" -k "$src" -O "$obj" -b tinyconfig "${frags[@]}" > "$T/out" 2>&1; then
 		ok "kernel-config tinyconfig + ${frags[*]}: every requested symbol survived"
 	else
 		not_ok "kernel-config tinyconfig + ${frags[*]}"
@@ -128,7 +126,7 @@ else
 		exit 1
 	fi
 fi
-"$TOP/tools/kernel-config" --check -k "$src" -O "$obj" "${frags[@]}" > "$T/out" 2>&1
+"$TOP/host/kernel-config" --check -k "$src" -O "$obj" "${frags[@]}" > "$T/out" 2>&1
 expect_rc "kernel-config --check: the built tree's .config has every requested symbol" 0 $?
 rel=$(cat "$rel_file")
 say "kernel $rel, $(du -sh "$obj/mods" | cut -f1) of modules, build: $(cat "$obj/.rapido-built")"

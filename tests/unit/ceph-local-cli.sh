@@ -82,7 +82,7 @@ if command -v ceph-mon > /dev/null && command -v ceph > /dev/null; then
 	[ "$(cat "$tmp/cluster/data")" = precious ] && ok "  and leaves it alone" ||
 		not_ok "  and leaves it alone"
 else
-	echo "ok $((n + 1)) # SKIP Ceph is not installed (tools/install-deps)"
+	echo "ok $((n + 1)) # SKIP Ceph is not installed (host/install-deps)"
 	n=$((n + 1))
 fi
 echo "1..$n"

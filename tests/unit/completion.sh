@@ -55,8 +55,8 @@ done
 
 same "$(cd "$top/autorun" && ls *.sh | sed 's/\.sh$//')" "$(complete_words "$top/cut" "")" \
 	"cut <TAB>: the profiles of autorun/"
-same "$(printf '%s\n' fstests_local)" "$(complete_words "$top/cut" -v fst)" \
-	"cut -v fst<TAB>: fstests_local"
+same "$(printf '%s\n' fstests_local)" "$(complete_words "$top/cut" -v fstests_l)" \
+	"cut -v fstests_l<TAB>: fstests_local"
 same "" "$(complete_words "$top/cut" simple "")" "cut simple <TAB>: no second profile"
 
 # VM 3 and 12 have a socket; vm5.qmp is a plain file (a stale leftover, not a VM)

@@ -15,7 +15,7 @@ runs=${FUZZ_RUNS:-5000}
 cc=${FUZZ_CC:-clang}
 
 if ! command -v "$cc" > /dev/null; then
-	echo "SKIP: $cc is not installed (tools/install-deps installs clang)"
+	echo "SKIP: $cc is not installed (host/install-deps installs clang)"
 	exit 77
 fi
 T=$(mktemp -d /tmp/rapido-fuzz.XXXXXX) || exit 1
@@ -23,7 +23,7 @@ trap 'rm -rf "$T"' EXIT
 # clang without its fuzzer runtime compiles, then fails to link
 echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n > 1 && d[0] == 1; }' > "$T/probe.c"
 if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$T/probe" "$T/probe.c" > "$T/probe.log" 2>&1; then
-	echo "SKIP: $cc cannot link libFuzzer with ASan and UBSan (Debian: libclang-rt-14-dev; tools/install-deps):"
+	echo "SKIP: $cc cannot link libFuzzer with ASan and UBSan (Debian: libclang-rt-14-dev; host/install-deps):"
 	sed 's/^/# /' "$T/probe.log" | head -n 5
 	exit 77
 fi

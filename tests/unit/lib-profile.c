@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lib-profile.c: profile headers: lists, resources, and errors naming file:line. */
+/* lib-profile.c: profile headers: lists, resources, includes, and errors naming file:line. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io.h"
@@ -23,6 +24,17 @@ static int load(const char *text, struct profile *p, char **err)
 	return rc;
 }
 
+/* DIR/include/NAME.inc, the fragment "#@ include: NAME" reads */
+static void fragment(const char *name, const char *text)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/include/%s.inc", dir, name) < 0)
+		abort();
+	write_file_atomic(path, text, strlen(text), 0644);
+	free(path);
+}
+
 static void bad(const char *text, const char *want)
 {
 	struct profile p;
@@ -40,7 +52,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(20);
+	tap_plan(42);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -51,6 +63,7 @@ int main(void)
 		  "#@ helpers: zram\n"
 		  "#@ conf: FSTESTS_FS\n"
 		  "#@ kconfig: CONFIG_ZRAM CONFIG_BTRFS_FS=y\n"
+		  "#@ kconfig-optional: CONFIG_AIO=y CONFIG_RD_GZIP=n\n"
 		  "#@ cpus: 2\n"
 		  "#@ memory: 1G\n"
 		  "#@ bins-if FSTESTS_SRC: xfs_io fio\n"
@@ -62,6 +75,10 @@ int main(void)
 	TAP_EQ_STR(p.bins.v[2], "ls", "  in order");
 	TAP_EQ_STR(p.modules.v[1], "dm-delay", "modules");
 	TAP_EQ_INT(p.kconfig.n, 2, "kconfig symbols");
+	TAP_EQ_INT(p.kconfig_opt.n, 2, "kconfig-optional symbols");
+	tap_ok(p.kconfig_at.n == 2 && strstr(p.kconfig_at.v[1], "/p.sh:8") &&
+	       p.kconfig_opt_at.n == 2 && strstr(p.kconfig_opt_at.v[0], "/p.sh:9"),
+	       "each kconfig entry knows its FILE:LINE");
 	TAP_EQ_INT(p.cpus, 2, "cpus");
 	TAP_EQ_INT(p.memory, 1ULL << 30, "memory");
 	TAP_EQ_STR(p.bins_if.n == 2 ? p.bins_if.v[1] : NULL, "FSTESTS_SRC=fio", "bins-if KEY");
@@ -85,7 +102,70 @@ int main(void)
 	bad("#@ description: x\n#@ conf: PASS\n#@ secret: PASS\n#@ secret: PSAS\n",
 	    "p.sh:4: secret: PSAS is not a conf or conf-optional key of this profile");
 	bad("#@ description: x\n#@ secret: a-b\n", "p.sh:2: secret: expected rapido.conf key names, got \"a-b\"");
+	bad("#@ description: x\n#@ kconfig: ZRAM\n",
+	    "p.sh:2: kconfig: expected CONFIG_NAME or CONFIG_NAME=VALUE, got \"ZRAM\"");
+	bad("#@ description: x\n#@ kconfig-optional: CONFIG_X=\n",
+	    "p.sh:2: kconfig-optional: expected CONFIG_NAME or CONFIG_NAME=VALUE");
+	bad("#@ description: x\n#@ kconfig: CONFIG_X=n\n",
+	    "p.sh:2: kconfig: CONFIG_X=n: a needed symbol cannot be off");
+
+	/* includes: read in place, nested, each file once per chain */
+	{
+		char *incdir;
+
+		if (asprintf(&incdir, "%s/include", dir) < 0 || mkdir(incdir, 0755) < 0)
+			abort();
+		free(incdir);
+	}
+	fragment("net", "# the NIC\n#@ modules: virtio_net\n#@ bins: ip\n"
+		 "#@ kconfig: CONFIG_VIRTIO_NET=m\n#@ include: base-net\n");
+	fragment("base-net", "#@ kconfig-optional: CONFIG_NET_CORE=y\n#@ bins: ping\n");
+	fragment("zram", "#@ modules: zram\n#@ helpers: zram\n");
+	rc = load("#@ description: with includes\n"
+		  "#@ bins: cat\n"
+		  "#@ include: net zram\n"
+		  "#@ bins: ls\n", &p, &err);
+	tap_ok(rc == 0, "a profile with includes loads (%s)", err ? err : "ok");
+	TAP_EQ_INT(p.bins.n, 4, "  the fragments' bins are added");
+	TAP_EQ_STR(p.bins.n == 4 ? p.bins.v[1] : NULL, "ip", "  where the include line stands");
+	TAP_EQ_STR(p.bins.n == 4 ? p.bins.v[2] : NULL, "ping", "  a nested include's too");
+	TAP_EQ_STR(p.bins.n == 4 ? p.bins.v[3] : NULL, "ls", "  then the profile goes on");
+	tap_ok(p.modules.n == 2 && !strcmp(p.modules.v[0], "virtio_net") &&
+	       !strcmp(p.modules.v[1], "zram"), "  modules of two fragments on one line");
+	tap_ok(p.kconfig_at.n == 1 && strstr(p.kconfig_at.v[0], "/include/net.inc:4"),
+	       "  a fragment's kconfig entry knows the fragment's line");
+	tap_ok(p.kconfig_opt_at.n == 1 && strstr(p.kconfig_opt_at.v[0], "/include/base-net.inc:1"),
+	       "  and a nested fragment's");
+	tap_ok(p.sources.n == 4 && strstr(p.sources.v[0], "/p.sh") &&
+	       strstr(p.sources.v[2], "/base-net.inc") && strstr(p.sources.v[3], "/zram.inc"),
+	       "  sources: the profile, then each fragment in reading order");
+	profile_free(&p);
+
+	bad("#@ description: x\n\n#@ include: nosuch\n",
+	    "p.sh:3: include: nosuch: ");
+	bad("#@ description: x\n#@ include: ../net\n", "p.sh:2: include: \"../net\" is not a fragment name");
+	fragment("loop-a", "#@ bins: a\n#@ include: loop-b\n");
+	fragment("loop-b", "#@ include: loop-a\n");
+	bad("#@ description: x\n#@ include: loop-a\n",
+	    "loop-b.inc:1: include: loop-a: an include cycle: loop-a.inc -> loop-b.inc -> loop-a.inc");
+	fragment("self", "#@ include: self\n");
+	bad("#@ description: x\n#@ include: self\n", "self.inc:1: include: self: an include cycle: self.inc -> self.inc");
+	fragment("d1", "#@ include: d2\n");
+	fragment("d2", "#@ include: d3\n");
+	fragment("d3", "#@ include: d4\n");
+	fragment("d4", "#@ include: d5\n");
+	fragment("d5", "#@ bins: x\n");
+	bad("#@ description: x\n#@ include: d1\n", "d4.inc:1: include: d5: fragments nest more than 4 deep");
+	fragment("described", "#@ description: a fragment\n");
+	bad("#@ description: x\n#@ include: described\n",
+	    "described.inc:1: description: belongs in the profile");
+	fragment("secrets", "#@ conf-optional: TOKEN\n#@ secret: TOKEN TOKNE\n");
+	bad("#@ description: x\n#@ include: secrets\n",
+	    "secrets.inc:2: secret: TOKNE is not a conf or conf-optional key of this profile");
+	fragment("broken", "#@ bins: a\n#@ cpus: many\n");
+	bad("#@ description: x\n#@ include: broken\n", "broken.inc:2: cpus: expected a number");
 	tap_ok(profile_name_valid("fstests_local") && !profile_name_valid("../x") &&
 	       !profile_name_valid(""), "profile names are plain words");
+	tap_rm_tree(dir);
 	return tap_done();
 }

@@ -7,7 +7,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if ! command -v "${HELP2MAN:-help2man}" >/dev/null; then
-	echo "SKIP: help2man is not installed (tools/install-deps installs it)"
+	echo "SKIP: help2man is not installed (host/install-deps installs it)"
 	exit 77
 fi
 for p in cut vm vmctl netsetup; do

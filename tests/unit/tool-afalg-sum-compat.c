@@ -22,7 +22,6 @@
 #include "../../tools/afalg-sum/opts.h"
 #include "../../tools/afalg-sum/run.h"
 
-#include <ftw.h>
 #include <sys/wait.h>
 
 #include "../../tools/afalg-sum/sum.h"
@@ -216,14 +215,6 @@ static void test_empty_digests(void)
 	}
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 int main(void)
 {
 	char *probe[] = { "sha256sum", "--version", NULL };
@@ -361,6 +352,6 @@ int main(void)
 	test_empty_digests();
 
 	if (chdir("/") == 0)
-		nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+		tap_rm_tree(tmpdir);
 	return tap_done();
 }

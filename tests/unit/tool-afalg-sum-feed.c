@@ -21,7 +21,6 @@
 #include "../../tools/afalg-sum/opts.h"
 #include "../../tools/afalg-sum/run.h"
 
-#include <ftw.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -438,14 +437,6 @@ static void test_loops(void)
 	free(nosuch);
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -457,6 +448,6 @@ int main(void)
 	test_feed();
 	test_hash_op();
 	test_loops();
-	nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	tap_rm_tree(tmpdir);
 	return tap_done();
 }

@@ -16,7 +16,6 @@
 #include "../../tools/afalg-sum/opts.h"
 #include "../../tools/afalg-sum/run.h"
 
-#include <ftw.h>
 #include <stdarg.h>
 
 #include "../../tools/afalg-sum/sum.h"
@@ -475,14 +474,6 @@ static void test_read_digest(void)
 	TAP_EQ_INT(reply_and_read(0, d, sizeof(d)), -ENODATA, "an empty reply is an error");
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -495,6 +486,6 @@ int main(void)
 	test_check_lines();
 	test_alg_table();
 	test_read_digest();
-	nftw(tmpdir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	tap_rm_tree(tmpdir);
 	return tap_done();
 }

@@ -21,11 +21,12 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "guest.h"
 #include "rceph.h"
 
 #define PROG "rapido-ceph"
 
-enum { OPT_FS = CHAR_MAX + 1, OPT_PATH };
+enum { OPT_FS = CHAR_MAX + 1, OPT_PATH, OPT_FORCE };
 
 static const struct option longopts[] = {
 	{ "conf",	required_argument,	NULL, 'c' },
@@ -35,6 +36,7 @@ static const struct option longopts[] = {
 	{ "fs",		required_argument,	NULL, OPT_FS },
 	{ "options",	required_argument,	NULL, 'o' },
 	{ "path",	required_argument,	NULL, OPT_PATH },
+	{ "force",	no_argument,		NULL, OPT_FORCE },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -43,6 +45,7 @@ struct options {
 	const char *conf, *keyring, *name;
 	unsigned int timeout;
 	const char *fs, *extra, *path;
+	int force;
 };
 
 static void usage(void)
@@ -69,6 +72,7 @@ static void usage(void)
 	      "     --fs NAME          the file system (default: the cluster's default)\n"
 	      "     --path PATH        mount: the directory of the file system to mount\n"
 	      " -o, --options OPTS     more mount options, comma separated\n"
+	      "     --force            mount, map or unmap outside a rapido guest too\n"
 	      " -h, --help             display this help\n"
 	      "\n"
 	      "Exit status: 0 on success, 1 on any error (said on stderr, with the\n"
@@ -237,7 +241,7 @@ static unsigned int timeout_arg(const char *s)
 
 int main(int argc, char **argv)
 {
-	struct options o = { RCEPH_CONF, RCEPH_KEYRING, "admin", 20, NULL, NULL, NULL };
+	struct options o = { .conf = RCEPH_CONF, .keyring = RCEPH_KEYRING, .name = "admin", .timeout = 20 };
 	const char *cmd;
 	int c;
 
@@ -265,6 +269,9 @@ int main(int argc, char **argv)
 		case OPT_PATH:
 			o.path = optarg;
 			break;
+		case OPT_FORCE:
+			o.force = 1;
+			break;
 		case 'h':
 			usage();
 			close_stdout();
@@ -280,6 +287,14 @@ int main(int argc, char **argv)
 		die("--fs: '%s' is not a file system name", o.fs);
 	if (o.extra && strpbrk(o.extra, " \t\n"))
 		die("--options: '%s' has blanks (options are comma separated)", o.extra);
+	/* the host's own mounts and rbd devices are not this helper's to change */
+	if (!o.force && (!strcmp(cmd, "mount") || !strcmp(cmd, "map") || !strcmp(cmd, "unmap"))) {
+		char *why;
+
+		if (guest_check(GUEST_CMDLINE, &why))
+			die("refusing to %s: %s, so this would change this machine's own mounts or "
+			    "devices; --force does it anyway", cmd, why);
+	}
 	/*
 	 * The kernel waits mount_timeout for the monitors, but not for
 	 * everything after them: past that and a margin, stop regardless.
