@@ -227,7 +227,7 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 			if (!need[i])
 				continue;
 			s.want[i] = 1;
-			if (attempt == 0 && c->dir && ly[i].key_lock >= 0) {
+			if (attempt == 0 && c->dir) {
 				fd[i] = cut_cache_tmp(c, &tmp[i]);
 				if (fd[i] < 0) {
 					cut_cache_give_up(c, fd[i], "cannot take a new layer");
@@ -273,7 +273,6 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 				}
 				free(tmp[i]);
 				free(dtext[i]);
-				cut_cache_unlock_key(&ly[i]);
 			}
 			continue;
 		}
@@ -306,7 +305,7 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, struct cut_cache *c,
 			  const struct strv *libs, const int exists[2], struct cut_layer ly[2])
 {
-	int need[2] = { 0, 0 }, order[2] = { L_MODULES, L_BINS };
+	int need[2] = { 0, 0 };
 	enum cut_dracut_part part;
 	struct strv argv = STRV_INIT;
 	char *raw, *tmpdir;
@@ -316,21 +315,6 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 		if (!exists[i])
 			continue;
 		need[i] = !cut_cache_lookup(c, &ly[i]);
-	}
-	if (!need[0] && !need[1])
-		return;
-	/* one key at a time in key order: two cuts never wait on each other in a circle */
-	if (strcmp(ly[0].key, ly[1].key) > 0) {
-		order[0] = L_BINS;
-		order[1] = L_MODULES;
-	}
-	for (int k = 0; k < 2 && c->dir; k++) {
-		int i = order[k];
-
-		if (need[i] && !cut_cache_lock_key(c, &ly[i]) && cut_cache_lookup(c, &ly[i])) {
-			need[i] = 0;	/* a parallel cut built it while we waited */
-			cut_cache_unlock_key(&ly[i]);
-		}
 	}
 	if (!need[0] && !need[1])
 		return;
@@ -346,8 +330,6 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	split_layers(p, c, raw, need, ly);
 	unlink(raw);
 	free(tmpdir);
-	for (int i = 0; i < 2; i++)
-		cut_cache_unlock_key(&ly[i]);
 	strv_free(&argv);
 	free(raw);
 }
@@ -433,7 +415,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	       void (*on_stop)(void))
 {
 	struct cut_cache c;
-	struct cut_layer dl[2] = { { .key_lock = -1 }, { .key_lock = -1 } }, *v;
+	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v;
 	size_t ntrees = p->includes.n / 2, n = 0;
 	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
 	struct strv libs = STRV_INIT;
@@ -450,7 +432,6 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	for (size_t i = 0; i < ntrees; i++) {
 		struct cut_layer *t = &v[2 + i];
 
-		t->key_lock = -1;
 		if (cut_tree_layer(&c, p->includes.v[2 * i], p->includes.v[2 * i + 1], work->dir, t,
 				   &err))
 			die("%s", err);

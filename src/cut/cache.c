@@ -409,14 +409,14 @@ static void meta_resign(const char *meta_path, const char *sig)
 	free(text);
 }
 
-int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly)
+/* Look KEY up; the caller holds locks/KEY. */
+static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 {
 	char *meta_path, *layer_path, *text, *sig = NULL;
+	uint64_t want_size, want_xxh;
 	struct meta m;
 	int hit = 0;
 
-	if (!c->dir)
-		return 0;
 	meta_path = entry_path(c, ly->key, "meta");
 	layer_path = entry_path(c, ly->key, "cpio");
 	if (read_file(meta_path, &text, NULL))
@@ -426,8 +426,9 @@ int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly)
 		img_layer_discard(layer_path);
 		goto out;
 	}
-	ly->size = strtoull(m.size, NULL, 10);
-	ly->xxh = strtoull(m.xxh, NULL, 16);
+	/* into ly only on a hit: cut_cache_insert looks up with the new layer's in ly */
+	want_size = strtoull(m.size, NULL, 10);
+	want_xxh = strtoull(m.xxh, NULL, 16);
 	sig = cut_stat_sig(layer_path, 1);
 	if (!sig) {
 		unlink(meta_path);
@@ -437,7 +438,7 @@ int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly)
 		/* written to, restored or replaced since it was stored: only its bytes can tell */
 		uint64_t size = 0, xxh = 0;
 
-		if (hash_file(layer_path, &size, &xxh) || size != ly->size || xxh != ly->xxh) {
+		if (hash_file(layer_path, &size, &xxh) || size != want_size || xxh != want_xxh) {
 			warn("cached %s layer %s changed since it was stored (checksum differs): "
 			     "rebuilding it", ly->kind, layer_path);
 			img_layer_discard(layer_path);
@@ -457,6 +458,8 @@ int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly)
 	}
 	if (strcmp(sig, m.sig))
 		meta_resign(meta_path, sig);
+	ly->size = want_size;
+	ly->xxh = want_xxh;
 	strv_free(&ly->libs);
 	strv_push_all(&ly->libs, &m.libs);
 	free(ly->path);
@@ -475,38 +478,43 @@ out:
 	return hit;
 }
 
-int cut_cache_lock_key(struct cut_cache *c, struct cut_layer *ly)
+/*
+ * locks/KEY, held only while one cut looks KEY up or stores it: never for
+ * the length of a build, so no cut waits on another's dracut (a stopped
+ * or hung one would hold every cut of that content). Two cuts that build
+ * the same layer at once both build it; the second to store it finds the
+ * first's entry and uses that. Returns the locked fd or -errno.
+ */
+static int key_lock(const struct cut_cache *c, const char *key)
 {
-	char *path = xasprintf("%s/locks/%s", c->dir, ly->key);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), rc = 0;
+	char *path = xasprintf("%s/locks/%s", c->dir, key);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), rc;
 
 	free(path);
 	if (fd < 0)
 		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK) {
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
 			rc = -errno;
 			close(fd);
 			return rc;
 		}
-		fprintf(stderr, "cut: waiting for another ./cut building the same %s layer\n", ly->kind);
-		while (flock(fd, LOCK_EX) < 0) {
-			if (errno != EINTR) {
-				rc = -errno;
-				close(fd);
-				return rc;
-			}
-		}
 	}
-	ly->key_lock = fd;
-	return 0;
+	return fd;
 }
 
-void cut_cache_unlock_key(struct cut_layer *ly)
+int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly)
 {
-	if (ly->key_lock >= 0)
-		close(ly->key_lock);
-	ly->key_lock = -1;
+	int fd, hit;
+
+	if (!c->dir)
+		return 0;
+	fd = key_lock(c, ly->key);
+	if (fd < 0)
+		return 0;	/* built, and stored if the cache can take it */
+	hit = lookup_locked(c, ly);
+	close(fd);
+	return hit;
 }
 
 int cut_cache_tmp(struct cut_cache *c, char **path)
@@ -526,10 +534,26 @@ int cut_cache_tmp(struct cut_cache *c, char **path)
 
 int cut_cache_insert(struct cut_cache *c, struct cut_layer *ly, const char *tmp)
 {
-	char *final = entry_path(c, ly->key, "cpio"), *meta = entry_path(c, ly->key, "meta");
-	char *sig, *text;
-	int rc = 0;
+	char *final, *meta, *sig, *text, *mine;
+	int rc = 0, lock = key_lock(c, ly->key);
 
+	if (lock < 0)
+		return lock;
+	mine = xstrdup(tmp);
+	/*
+	 * A parallel cut stored the same layer while this one built it: keep
+	 * that entry (an image may already name it) and drop this copy.
+	 */
+	if (lookup_locked(c, ly)) {	/* tmp may be ly->path, which this replaced */
+		unlink(mine);
+		cut_tmp_forget(mine);
+		free(mine);
+		close(lock);
+		return 0;
+	}
+	free(mine);
+	final = entry_path(c, ly->key, "cpio");
+	meta = entry_path(c, ly->key, "meta");
 	/* read-only: nothing writes a layer in place; a change is a new entry */
 	if (chmod(tmp, 0444) < 0 || rename(tmp, final) < 0) {
 		rc = -errno;
@@ -556,6 +580,7 @@ int cut_cache_insert(struct cut_cache *c, struct cut_layer *ly, const char *tmp)
 	ly->cached = 1;
 	strv_push(&c->used, ly->key);
 out:
+	close(lock);
 	free(final);
 	free(meta);
 	return rc;
@@ -800,8 +825,5 @@ void cut_layer_free(struct cut_layer *ly)
 	strv_free(&ly->libs);
 	free(ly->ldcache);
 	free(ly->deps);
-	if (ly->key_lock >= 0)
-		close(ly->key_lock);
 	memset(ly, 0, sizeof(*ly));
-	ly->key_lock = -1;
 }

@@ -31,7 +31,6 @@ struct cut_layer {
 	struct strv libs;	/* tree: host libraries its programs need */
 	char *ldcache;		/* tree: /etc/ld.so.cache those were found with */
 	char *deps;		/* meta lines: host files its bytes came from */
-	int key_lock;		/* locks/KEY while building, else -1 */
 };
 
 /* cache.c */
@@ -39,12 +38,12 @@ struct cut_layer {
 void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache);
 /* 1 and ly filled from the entry when KEY is cached and still valid; 0 otherwise. */
 int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly);
-/* Hold locks/KEY so a parallel cut does not build the same layer. 0 or -errno. */
-int cut_cache_lock_key(struct cut_cache *c, struct cut_layer *ly);
-void cut_cache_unlock_key(struct cut_layer *ly);
 /* A new temporary file in the cache's tmp/, removed at exit unless inserted. */
 int cut_cache_tmp(struct cut_cache *c, char **path);
-/* Move the finished layer file tmp into the cache under ly->key; 0 or -errno. */
+/*
+ * Move the finished layer file tmp into the cache under ly->key, or use the
+ * entry a parallel cut stored meanwhile (tmp removed); 0 or -errno.
+ */
 int cut_cache_insert(struct cut_cache *c, struct cut_layer *ly, const char *tmp);
 /* Report (once) that the cache cannot take a layer; the image becomes standalone. */
 void cut_cache_give_up(struct cut_cache *c, int err, const char *what);

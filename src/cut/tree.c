@@ -397,7 +397,6 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 
 	*err = NULL;
 	ly->kind = "tree";
-	ly->key_lock = -1;
 	rc = tree_read(&t, src, err);
 	if (rc)
 		goto out;
@@ -408,12 +407,10 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 	ly->desc = xasprintf("%s -> %s (%zu entries)", src, dest, t.n);
 	if (cut_cache_lookup(c, ly))
 		goto out;
-	if (c->dir && !cut_cache_lock_key(c, ly) && cut_cache_lookup(c, ly))
-		goto out;	/* a parallel cut built it while we waited */
 
 	loader = host_loader();
 	for (int attempt = 0; attempt < 2; attempt++) {
-		int to_cache = attempt == 0 && c->dir && ly->key_lock >= 0;
+		int to_cache = attempt == 0 && c->dir;
 
 		if (to_cache) {
 			fd = cut_cache_tmp(c, &tmp);
@@ -471,14 +468,13 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 	ly->ldcache = cut_stat_sig("/etc/ld.so.cache", 0);
 	free(ly->path);
 	ly->path = xstrdup(tmp);
-	if (c->dir && ly->key_lock >= 0 && strncmp(tmp, work, strlen(work))) {
+	if (c->dir && strncmp(tmp, work, strlen(work))) {
 		rc = cut_cache_insert(c, ly, tmp);
 		if (rc)
 			cut_cache_give_up(c, rc, "cannot record a new layer");
 		rc = 0;
 	}
 out:
-	cut_cache_unlock_key(ly);
 	free(tmp);
 	free(loader);
 	strv_free(&g.keys);

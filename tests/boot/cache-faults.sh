@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # cache-faults.sh: the cut cache under stress, real dracut. Parallel cuts of
-# different profiles and of the same one (built once, the other waits); a
-# corrupted layer is rebuilt by ./cut and refused (then removed) by ./vm,
-# never booted; a deleted or evicted layer gives ./vm a clear error and
-# ./cut a rebuild; a full cache disk (a small tmpfs) still gives a good
-# standalone image. Boots under TCG after the rebuilds.
+# different profiles and of the same one (each runs its dracut, one entry
+# per layer); a corrupted layer is rebuilt by ./cut and refused (then
+# removed) by ./vm, never booted; a deleted or evicted layer gives ./vm a
+# clear error and ./cut a rebuild; a full cache disk (a small tmpfs) still
+# gives a good standalone image. Boots under TCG after the rebuilds.
 . "$(dirname "$0")/lib.sh"
 
 cp -r "$TOP/tests/fixtures/xfstests" "$T/tree"
@@ -58,17 +58,22 @@ check "  a re-cut finds every layer of the parallel cut" \
 	test "$(state modules "$T/out") $(state bins "$T/out") $(state tree "$T/out")" = "cached cached cached"
 check "  and writes the same image" cmp -s "$T/ct.img" "$T/ct2.img"
 
-# 2. the same profile twice at once, on a cold cache: built once
+# 2. the same profile twice at once, on a cold cache: neither waits for
+# the other's dracut; the second to store a layer uses the first's entry
 export CUT_CACHE_DIR=$T/cache2
 "$CUT" -v cachetest -o "$T/s1.img" > "$T/s1" 2>&1 & p1=$!
 "$CUT" -v cachetest -o "$T/s2.img" > "$T/s2" 2>&1 & p2=$!
+check "parallel cuts of one profile run dracut at once" dracut_overlap $p1 $p2
 wait $p1; r1=$?
 wait $p2; r2=$?
-check "parallel cuts of one profile both succeed ($r1, $r2)" test "$r1$r2" = 00
-check "  three layers in the cache" test "$(entries "$CUT_CACHE_DIR")" = 3
-check "  dracut ran once: one cut built, the other found the layers" \
-	test "$(cat "$T/s1" "$T/s2" | awk '$1 == "bins" {print $2}' | sort | tr '\n' ' ')" = "built cached "
+check "  both succeed ($r1, $r2)" test "$r1$r2" = 00
+check "  three layers in the cache, no layer without its record" \
+	test "$(entries "$CUT_CACHE_DIR") $(ls "$CUT_CACHE_DIR"/layers/*.cpio | wc -l)" = "3 3"
+check "  no temporaries left in the cache" test -z "$(ls -A "$CUT_CACHE_DIR/tmp")"
 check "  the two images are the same bytes" cmp -s "$T/s1.img" "$T/s2.img"
+"$CUT" --no-cache cachetest -o "$T/nc.img" > /dev/null 2>&1
+"$CUT" --standalone cachetest -o "$T/sa.img" > /dev/null 2>&1
+check "  and name layers that are the --no-cache image's" cmp -s "$T/sa.img" "$T/nc.img"
 export CUT_CACHE_DIR=$T/cache
 
 # 3. a corrupted layer: ./vm refuses it and removes it, ./cut rebuilds it

@@ -95,3 +95,15 @@ done_testing() {
 	echo "1..$n"
 	[ $fails -eq 0 ]
 }
+# dracut_overlap PID1 PID2: the two cuts each have a dracut child at the
+# same moment (neither waits for the other's dracut run); fails when one
+# has no dracut left running, or after 60 s
+dracut_overlap() {
+	local i
+	for i in $(seq 1 600); do
+		pgrep -P "$1" -x dracut > /dev/null && pgrep -P "$2" -x dracut > /dev/null && return 0
+		[ "$(ps -o stat= -p "$1" "$2" | grep -cv '^Z')" = 2 ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
