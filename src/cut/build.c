@@ -309,16 +309,26 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	enum cut_dracut_part part;
 	struct strv argv = STRV_INIT;
 	char *raw, *tmpdir;
+	double start;
 	int fd;
 
 	for (int i = 0; i < 2; i++) {
 		if (!exists[i])
 			continue;
 		need[i] = !cut_cache_lookup(c, &ly[i]);
+		if (!need[i]) {
+			char *size = cut_mib(ly[i].size);
+
+			cut_progress("%s layer: in the cache (%s)", ly[i].kind, size);
+			free(size);
+		}
 	}
 	if (!need[0] && !need[1])
 		return;
 	part = need[0] && need[1] ? DRACUT_ALL : need[0] ? DRACUT_MODULES : DRACUT_BINS;
+	cut_progress_slow("dracut: building the %s", part == DRACUT_ALL ? "modules and bins layers" :
+			  part == DRACUT_MODULES ? "modules layer" : "bins layer");
+	start = cut_progress_secs();
 	raw = work_file("dracut", &fd);
 	close(fd);
 	/* dracut's tree goes in the work directory too: removed even after a kill */
@@ -328,6 +338,19 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	cut_dracut_argv(o, p, raw, part, libs, tmpdir, &argv);
 	run_dracut(o, p, &argv);
 	split_layers(p, c, raw, need, ly);
+	{
+		char *size[2] = { need[0] ? cut_mib(ly[0].size) : NULL,
+				  need[1] ? cut_mib(ly[1].size) : NULL };
+
+		cut_progress("dracut: done in %.1f s: %s%s%s%s%s%s", cut_progress_secs() - start,
+			     need[0] ? "modules layer " : "", need[0] ? size[0] : "",
+			     need[0] && need[1] ? ", " : "", need[1] ? "bins layer " : "",
+			     need[1] ? size[1] : "",
+			     (!need[0] || ly[0].cached) && (!need[1] || ly[1].cached) ?
+			     ", stored in the cache" : "");
+		free(size[0]);
+		free(size[1]);
+	}
 	unlink(raw);
 	free(tmpdir);
 	strv_free(&argv);
@@ -350,6 +373,30 @@ static int copy_fd(int out, int in, uint64_t len)
 		len -= (uint64_t)n;
 	}
 	return 0;
+}
+
+/* The size written, and what the image file leaves in the cache. */
+static void report_written(const struct cut_plan *p, const struct img_layers *l,
+			   const char *cache_dir)
+{
+	uint64_t in_cache = 0;
+	struct stat st;
+	char *size, *layers;
+
+	if (stat(p->output, &st) < 0)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		in_cache += l->v[i].size;
+	size = cut_mib((uint64_t)st.st_size);
+	layers = cut_mib(in_cache);
+	if (cache_dir)
+		cut_progress("wrote %s: %s in %.1f s (its %zu layer%s, %s, stay in the cache)",
+			     p->output, size, cut_progress_secs(), l->n, l->n == 1 ? "" : "s", layers);
+	else
+		cut_progress("wrote %s: %s in %.1f s (standalone)", p->output, size,
+			     cut_progress_secs());
+	free(size);
+	free(layers);
 }
 
 static void write_image(const struct cut_opts *o, const struct cut_plan *p, struct cut_layer *v,
@@ -405,6 +452,7 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	stop_if_signalled();
 	if (rename(tmp, p->output) < 0)
 		die_errno("rename %s to %s", tmp, p->output);
+	report_written(p, &l, cache_dir);
 	close(tail);
 	free(tmp);
 	free(text);
@@ -456,10 +504,13 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 		standalone |= !v[i].cached;
 	write_image(o, p, v, n, standalone ? NULL : c.dir);
 
-	printf("%s: profile %s, kernel %s", p->output, p->prof.name, p->kern.release);
-	if (o->verbose || standalone)
-		printf(" (%s)", standalone ? "standalone" : "layers in the cache");
-	printf("\n");
+	cut_progress_done();
+	if (!o->quiet) {
+		printf("%s: profile %s, kernel %s", p->output, p->prof.name, p->kern.release);
+		if (o->verbose || standalone)
+			printf(" (%s)", standalone ? "standalone" : "layers in the cache");
+		printf("\n");
+	}
 	for (size_t i = 0; o->verbose && i < n; i++)
 		printf("  %-8s %-6s %s\n", v[i].kind, v[i].built ? "built" : "cached", v[i].desc);
 	cut_cache_close(&c);

@@ -57,6 +57,8 @@ static void usage(void)
 	       "     --check-conf       lint rapido.conf: each value and where it came from,\n"
 	       "                          unknown keys, values of the wrong type (exit 1)\n"
 	       " -v, --verbose          show dracut's output\n"
+	       " -q, --quiet            print nothing but errors and warnings (no progress\n"
+	       "                          lines, which go to stderr when it is a terminal)\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "-x and -f extras run in the order given, after the profile script, in the\n"
@@ -93,6 +95,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 		{ "list", no_argument, NULL, 'l' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "ignore-kconfig", no_argument, NULL, OPT_IGNORE_KCONFIG },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "standalone", no_argument, NULL, OPT_STANDALONE },
@@ -104,7 +107,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "x:f:o:lnvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:f:o:lnvqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			add_extra(o, 0, optarg);
@@ -123,6 +126,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 			break;
 		case 'v':
 			o->verbose = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
 			break;
 		case OPT_IGNORE_KCONFIG:
 			o->ignore_kconfig = 1;
@@ -189,6 +195,10 @@ int cmd_cut(int argc, char **argv)
 	if (list == 3)
 		return cut_kconfig(o.profile);
 
+	/* a dry run prints the dracut command and nothing else */
+	cut_progress_init(o.quiet || o.dry_run);
+	cut_progress("checking %s: rapido.conf, the profile, the kernel, binaries, modules",
+		     o.profile);
 	cut_plan_or_die(&o, &p);
 	if (o.dry_run) {
 		struct strv dargv = STRV_INIT;

@@ -4,6 +4,7 @@
 #define RAPIDO_CUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
@@ -25,6 +26,7 @@ struct cut_opts {
 	const char *output;	/* -o; NULL: rapido_default_image() */
 	int dry_run;
 	int verbose;
+	int quiet;		/* -q: no progress lines, no closing line; errors and warnings only */
 	int ignore_kconfig;
 	int no_cache;		/* --no-cache: neither read nor write the layer cache */
 	int standalone;		/* --standalone: the layers go into the image file */
@@ -114,6 +116,21 @@ int cut_list(void);
 int cut_kconfig(const char *profile);
 /* rapido_dir(), or die saying why it cannot be found. */
 const char *cut_rapido_dir(void);
+
+/*
+ * progress.c: what the cut is doing, on stderr when it is a terminal and
+ * not -q. cut_progress lines are held back while the cut is young (a
+ * re-cut from the cache says nothing); cut_progress_slow starts a step
+ * that takes time and shows them all.
+ */
+void cut_progress_init(int quiet);
+void cut_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cut_progress_slow(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cut_progress_done(void);
+/* seconds since cut_progress_init */
+double cut_progress_secs(void);
+/* "12.3 MiB" (or KiB below 1 MiB), malloc'd */
+char *cut_mib(uint64_t bytes);
 
 /* checkconf.c: ./cut --check-conf; returns the exit status */
 int cut_check_conf(void);

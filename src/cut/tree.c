@@ -25,6 +25,9 @@
 #include "layer.h"
 #include "run.h"
 
+/* A tree this big (its files' bytes) is a step that takes time: progress shows it at once. */
+#define SLOW_TREE (8ULL << 20)
+
 struct tree_entry {
 	char *rel;		/* path below SRC; "" for SRC itself */
 	struct stat st;
@@ -177,6 +180,7 @@ struct groups {
 	struct strv keys;
 	struct strv reps;	/* host path of the first program of each group */
 	struct strv interps;
+	size_t progs;		/* programs noted */
 };
 
 static void group_note(struct groups *g, const char *path, const struct elf_deps *d)
@@ -199,6 +203,7 @@ static void group_note(struct groups *g, const char *path, const struct elf_deps
 	fprintf(f, "%s\n%s\n", d->runpath ? d->runpath : "", dir ? dir : "");
 	fclose(f);
 	free(dir);
+	g->progs++;
 	if (!strv_contains(&g->keys, key)) {
 		strv_push(&g->keys, key);
 		strv_push(&g->reps, path);
@@ -390,8 +395,9 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 		   struct cut_layer *ly, char **err)
 {
 	struct tree t;
-	struct groups g = { STRV_INIT, STRV_INIT, STRV_INIT };
-	char *loader = NULL, *real_src, *tmp = NULL;
+	struct groups g = { STRV_INIT, STRV_INIT, STRV_INIT, 0 };
+	char *loader = NULL, *real_src, *tmp = NULL, *size = NULL;
+	uint64_t bytes = 0;
 	struct xxh64 x;
 	int rc, fd;
 
@@ -405,8 +411,22 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 		     t.skipped, t.skipped == 1 ? "" : "s");
 	tree_key(&t, dest, ly);
 	ly->desc = xasprintf("%s -> %s (%zu entries)", src, dest, t.n);
-	if (cut_cache_lookup(c, ly))
+	if (cut_cache_lookup(c, ly)) {
+		size = cut_mib(ly->size);
+		cut_progress("tree %s: in the cache (%s)", dest, size);
 		goto out;
+	}
+	for (size_t i = 0; i < t.n; i++)
+		if (S_ISREG(t.v[i].st.st_mode))
+			bytes += (uint64_t)t.v[i].st.st_size;
+	size = cut_mib(bytes);
+	/* a big tree takes a while to copy: say so now */
+	if (bytes >= SLOW_TREE)
+		cut_progress_slow("tree %s: copying %zu entries (%s) from %s", dest, t.n, size, src);
+	else
+		cut_progress("tree %s: copying %zu entries (%s) from %s", dest, t.n, size, src);
+	free(size);
+	size = NULL;
 
 	loader = host_loader();
 	for (int attempt = 0; attempt < 2; attempt++) {
@@ -432,6 +452,7 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 		strv_free(&g.keys);
 		strv_free(&g.reps);
 		strv_free(&g.interps);
+		g.progs = 0;
 		rc = tree_write(&t, dest, fd, &x, &g, loader, err);
 		if (close(fd) < 0 && !rc)
 			rc = -errno;
@@ -474,7 +495,15 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 			cut_cache_give_up(c, rc, "cannot record a new layer");
 		rc = 0;
 	}
+	size = cut_mib(ly->size);
+	if (g.progs)
+		cut_progress("tree %s: %s; the libraries of %zu program%s resolved in %zu group%s",
+			     dest, size, g.progs, g.progs == 1 ? "" : "s", g.reps.n,
+			     g.reps.n == 1 ? "" : "s");
+	else
+		cut_progress("tree %s: %s", dest, size);
 out:
+	free(size);
 	free(tmp);
 	free(loader);
 	strv_free(&g.keys);
