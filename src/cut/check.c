@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -372,47 +371,6 @@ static void note_secrets(struct cut_plan *p)
 	}
 }
 
-/* nftw() has no user pointer: the plan being filled while a tree is walked */
-static struct cut_plan *walk_plan;
-
-static int note_elf(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	char magic[4];
-	int fd;
-
-	(void)ftw;
-	if (type != FTW_F || !S_ISREG(st->st_mode) || !(st->st_mode & 0111) ||
-	    strpbrk(path, " \t\n"))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4) &&
-	    !strv_contains(&walk_plan->bins, path))
-		strv_push(&walk_plan->bins, path);
-	close(fd);
-	return 0;
-}
-
-/*
- * dracut --include copies a tree as it is, without the shared libraries its
- * programs need (a built xfstests tree links libaio, liburing, libhandle...).
- * Installing each ELF executable in it as a binary too makes dracut resolve
- * and copy those libraries.
- */
-static void add_tree_libraries(struct cut_plan *p, const char *src)
-{
-	struct stat st;
-
-	/* a foreign tree's libraries are not the host's to resolve (not supported yet) */
-	if (p->sysroot || stat(src, &st) < 0 || !S_ISDIR(st.st_mode))
-		return;
-	walk_plan = p;
-	if (nftw(src, note_elf, 16, FTW_PHYS) < 0)
-		warn_errno("cannot walk %s to find its programs' libraries", src);
-	walk_plan = NULL;
-}
-
 /*
  * "#@ files: ${FSTESTS_SRC}:/fstests" -> --include SRC DEST, skipped when the
  * key is unset; "autorun/configfs/lio.spec:/rapido/lio.spec" is relative to
@@ -452,11 +410,10 @@ static void resolve_files(struct cut_plan *p)
 			*colon = '\0';
 			/* a relative source is part of the rapido checkout */
 			abs = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
+			/* the tree's layer (tree.c) also finds its programs' libraries */
 			if (access(abs, R_OK) < 0)
 				problem("%s: %s (files entry of profile %s)", abs, strerror(errno),
 					p->prof.name);
-			else
-				add_tree_libraries(p, abs);
 			strv_push(&p->includes, abs);
 			strv_push(&p->includes, dest);
 			free(abs);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * image.c: rapido's own archive, placed in front of dracut's in the image.
+ * image.c: rapido's own archives, the head and the tail of the image.
  *
+ * head:
  *	rapido/vm.conf		what ./vm needs: architecture, kernel, release, cpus, memory
+ *	rapido/layers		the layers between head and tail (src/lib/layers.h)
+ * tail:
+ *	/init, /usr/bin/rapido-NAME	the guest init and the profile's helpers (static)
  *	rapido/env		KEY=value lines the guest init puts in the environment
  *	rapido/modules		modules the init loads, one per line
  *	rapido/autorun.sh	sources lib, the profile and the extras in order
@@ -22,6 +26,7 @@
 #include "cut.h"
 #include "err.h"
 #include "io.h"
+#include "layers.h"
 
 struct membuf {
 	char *s;
@@ -161,100 +166,6 @@ static int add_autorun(struct cpio_writer *w, const struct cut_opts *o, const st
 	return rc;
 }
 
-/* Every parent directory of name ("usr/bin/x": usr, usr/bin), once per archive. */
-static void add_parents(struct cpio_writer *w, struct strv *made, const char *name)
-{
-	char *copy = xstrdup(name);
-
-	for (char *slash = strchr(copy, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		if (*copy && !strv_contains(made, copy)) {
-			cpio_add_dir(w, copy, 0755);
-			strv_push(made, copy);
-		}
-		*slash = '/';
-	}
-	free(copy);
-}
-
-/* src (a file, or a tree of directories and files) as name in the archive */
-static int add_host_tree(struct cpio_writer *w, struct strv *made, const char *src, const char *name,
-			 char **err)
-{
-	struct stat st;
-	struct dirent *de;
-	DIR *d;
-	int rc = 0;
-
-	if (stat(src, &st) < 0) {
-		*err = xasprintf("%s: %s", src, strerror(errno));
-		return -errno;
-	}
-	add_parents(w, made, name);
-	if (S_ISREG(st.st_mode)) {
-		char *text;
-		size_t len;
-
-		rc = read_file(src, &text, &len);
-		if (rc) {
-			*err = xasprintf("%s: %s", src, strerror(-rc));
-			return rc;
-		}
-		cpio_add_file(w, name, st.st_mode & 07777, text, len);
-		free(text);
-		return 0;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		*err = xasprintf("%s: is a %s, not a file or directory", src, cut_file_type(st.st_mode));
-		return -EINVAL;
-	}
-	if (!strv_contains(made, name)) {
-		cpio_add_dir(w, name, st.st_mode & 07777);
-		strv_push(made, name);
-	}
-	d = opendir(src);
-	if (!d) {
-		*err = xasprintf("%s: %s", src, strerror(errno));
-		return -errno;
-	}
-	while (!rc && (de = readdir(d))) {
-		char *s2, *n2;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		s2 = xasprintf("%s/%s", src, de->d_name);
-		n2 = xasprintf("%s/%s", name, de->d_name);
-		rc = add_host_tree(w, made, s2, n2, err);
-		free(s2);
-		free(n2);
-	}
-	closedir(d);
-	return rc;
-}
-
-/*
- * With a sysroot, dracut takes every file from it: the host's files (the
- * cross-built helpers, #@ files entries) go into rapido's archive instead.
- */
-static int add_host_files(struct cpio_writer *w, const struct cut_plan *p, char **err)
-{
-	struct strv made = STRV_INIT;
-	int rc = 0;
-
-	strv_push(&made, "rapido");
-	for (size_t i = 0; i < p->helpers.n && !rc; i++) {
-		const char *base = strrchr(p->helpers.v[i], '/') + 1;
-		char *name = !strcmp(base, "rapido-init") ? xstrdup("init") : xasprintf("usr/bin/%s", base);
-
-		rc = add_host_tree(w, &made, p->helpers.v[i], name, err);
-		free(name);
-	}
-	for (size_t i = 0; i + 1 < p->includes.n && !rc; i += 2)
-		rc = add_host_tree(w, &made, p->includes.v[i], p->includes.v[i + 1] + 1, err);
-	strv_free(&made);
-	return rc;
-}
-
 static int write_env(const struct cut_plan *p, FILE *f, char **err)
 {
 	const struct strv *lists[] = { &p->prof.conf, &p->prof.conf_opt };
@@ -278,10 +189,10 @@ static int write_env(const struct cut_plan *p, FILE *f, char **err)
 	return 0;
 }
 
-int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err)
+int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **err)
 {
-	struct cpio_writer w;
-	struct membuf vmconf, env, mods, autorun;
+	static struct cpio_writer w;
+	struct membuf vmconf;
 	int rc;
 
 	*err = NULL;
@@ -302,6 +213,57 @@ int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, in
 	mb_close(&vmconf);
 	cpio_add_file(&w, "rapido/vm.conf", 0644, vmconf.s, vmconf.len);
 	free(vmconf.s);
+	cpio_add_file(&w, IMG_LAYERS_NAME, 0644, layers, strlen(layers));
+
+	rc = cpio_finish(&w);
+	if (rc)
+		*err = xasprintf("writing image: %s", strerror(-rc));
+	return rc;
+}
+
+/* /init and /usr/bin/rapido-NAME: static programs, no libraries to resolve */
+static int add_helpers(struct cpio_writer *w, const struct cut_plan *p, char **err)
+{
+	cpio_add_dir(w, "usr", 0755);
+	cpio_add_dir(w, "usr/bin", 0755);
+	for (size_t i = 0; i < p->helpers.n; i++) {
+		const char *h = p->helpers.v[i], *base = strrchr(h, '/') + 1;
+		struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
+		int fd = open(h, O_RDONLY | O_CLOEXEC), rc;
+		char *name;
+		struct stat st;
+
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			*err = xasprintf("helper %s: %s (run make)", h, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -ENOENT;
+		}
+		name = strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
+		rc = cpio_add_fd(w, name, &hdr, fd, (uint64_t)st.st_size);
+		close(fd);
+		free(name);
+		if (rc) {
+			*err = xasprintf("helper %s: %s", h, rc == -ESTALE ?
+					 "changed while being read (make running?)" : strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err)
+{
+	static struct cpio_writer w;
+	struct membuf env, mods, autorun;
+	int rc;
+
+	*err = NULL;
+	cpio_init(&w, fd);
+	rc = add_helpers(&w, p, err);
+	if (rc)
+		return rc;
+	cpio_add_dir(&w, "rapido", 0755);
 
 	mb_open(&env);
 	rc = write_env(p, env.f, err);
@@ -331,11 +293,6 @@ int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, in
 	if (rc)
 		return rc;
 
-	if (p->sysroot) {
-		rc = add_host_files(&w, p, err);
-		if (rc)
-			return rc;
-	}
 	rc = cpio_finish(&w);
 	if (rc)
 		*err = xasprintf("writing image: %s", strerror(-rc));

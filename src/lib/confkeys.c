@@ -22,7 +22,7 @@ const char *const confkeys_programs[] = {
 	/* the guest's architecture, and a foreign one's userspace and kernel */
 	"ARCH", "SYSROOT",
 	/* ./cut */
-	"DRACUT_OUT", "DRACUT",
+	"DRACUT_OUT", "DRACUT", "CUT_CACHE_DIR", "CUT_CACHE_SIZE",
 	/* ./vm */
 	"QEMU_BIN", "QEMU_ACCEL", "KVM_PROBE_SECS", "VM_CPUS", "VM_MEMORY", "VM_TIMEOUT",
 	"QEMU_EXTRA_ARGS", "QEMU_EXTRA_KERNEL_PARAMS", "VIRTFS_SHARE_PATH",
@@ -197,6 +197,7 @@ void confkeys_check(const struct conf *c, const struct strv *extra, struct strv 
  * would refuse. A key not listed is free text (paths, argument lists).
  */
 const struct confkey_type confkeys_types[] = {
+	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, NULL },	/* 0: no cache */
 	{ "KVM_PROBE_SECS", CONFKEY_UINT, 0, 3600, NULL },
 	{ "VM_CPUS", CONFKEY_UINT, 1, 1024, NULL },
 	{ "VM_MEMORY", CONFKEY_SIZE, 64ULL << 20, 0, NULL },

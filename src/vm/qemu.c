@@ -63,7 +63,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push(argv, "-kernel");
 	strv_push(argv, s->im.kernel);
 	strv_push(argv, "-initrd");
-	strv_push(argv, s->image);
+	strv_push(argv, s->initrd.path ? s->initrd.path : s->image);
 
 	strv_pushf(&append, "console=%s", a->console);
 	strv_push(&append, "panic=-1");

@@ -475,6 +475,12 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		    "architecture (use tcg or auto)", vm_src_str(&s->accel_src, buf, sizeof(buf)),
 		    s->image, s->im.arch->name, arch_host()->name);
 	}
+	/* a cached image's layers are checked now, before a VM number is taken */
+	if (vm_initrd_prepare(s->image, s->dry_run, &s->initrd, &err))
+		die("%s", err);
+	if (s->initrd.needs_cache)
+		warn("%s takes its layers from ./cut's cache: qemu alone cannot boot it "
+		     "(./cut --standalone writes one that it can)", s->image);
 
 	resolve_machine(s, o, c);
 	resolve_disks(s, o, c);
@@ -494,6 +500,7 @@ void vm_settings_free(struct vm_settings *s)
 {
 	free(s->image);
 	vm_image_free(&s->im);
+	vm_initrd_free(&s->initrd);
 	strv_free(&s->kparams);
 	strv_free(&s->extra);
 	strv_free(&s->shares);

@@ -71,6 +71,13 @@ struct vm_image {
 	uint64_t memory;	/* bytes, 0: not stated */
 };
 
+/* The -initrd qemu gets for the image (initrd.c). */
+struct vm_initrd {
+	char *path;		/* the image, or /proc/self/fd/N of an assembled memfd */
+	int fd;			/* the memfd (inherited by qemu, at 10 or above), or -1 */
+	int needs_cache;	/* dry run of a cached image: path alone does not boot */
+};
+
 /* A multipath disk: one backing file, `paths` scsi-hd devices with one serial. */
 struct vm_mpath_disk {
 	const char *file;
@@ -102,6 +109,7 @@ struct vm_settings {
 	char *image;
 	struct vm_src image_src;
 	struct vm_image im;
+	struct vm_initrd initrd;	/* path NULL: the image itself */
 	int batch, dry_run;
 
 	const char *qemu;

@@ -14,6 +14,8 @@ export VM_STATE_DIR=$T/state
 # slot-global.sh checks the machine-wide default
 export VM_LOCK_DIR=$T/locks
 export DRACUT_OUT=$T/image
+# a private layer cache: a test never reads another's layers, nor the user's
+export CUT_CACHE_DIR=$T/cache
 : > "$RAPIDO_CONF"
 
 # a rapido dir whose autorun/ also holds the fixture profiles
@@ -104,4 +106,16 @@ need_arm64() {
 	done
 	command -v qemu-system-aarch64 > /dev/null ||
 		{ echo "# SKIP qemu-system-aarch64 is missing (make deps ARCHES=arm64)"; exit 77; }
+}
+# dracut_overlap PID1 PID2: the two cuts each have a dracut child at the
+# same moment (neither waits for the other's dracut run); fails when one
+# has no dracut left running, or after 60 s
+dracut_overlap() {
+	local i
+	for i in $(seq 1 600); do
+		pgrep -P "$1" -x dracut > /dev/null && pgrep -P "$2" -x dracut > /dev/null && return 0
+		[ "$(ps -o stat= -p "$1" "$2" | grep -cv '^Z')" = 2 ] || return 1
+		sleep 0.1
+	done
+	return 1
 }

@@ -242,7 +242,7 @@ static void src_tree(void)
 	free(want);
 
 	put("unbuilt/arch/x86/boot/bzImage", "kernel");
-	want = xasprintf("rapido.conf:1: KERNEL_SRC=%s/unbuilt is not built for amd64: "
+	want = xasprintf("rapido.conf:1: KERNEL_SRC=%s/unbuilt is not built: "
 			 "%s/unbuilt/include/config/kernel.release: No such file or directory", dir, dir);
 	expect_err(conf, "boot", "mods", -ENOENT, want, "KERNEL_SRC without kernel.release");
 	free(want);
