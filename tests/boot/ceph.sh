@@ -147,7 +147,7 @@ expect_rc "cut cephfs" 0 $?
 if grep -q '^#@ secret:' "$TOP/autorun/cephfs.sh"; then
 	check "  the image is readable by its owner only" test "$(stat -c %a "$T/cephfs.img")" = 600
 else
-	ok "  the image is readable by its owner only # SKIP ./cut has no #@ secret: yet"
+	skip "  the image is readable by its owner only" "./cut has no #@ secret: yet"
 fi
 "$CUT" rbd -o "$T/rbd.img" -x "D=/mnt/rbd; $shared" > "$T/out" 2>&1
 expect_rc "cut rbd" 0 $?

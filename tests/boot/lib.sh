@@ -2,10 +2,8 @@
 # lib.sh: shared set-up for boot tests. Each test gets a private rapido
 # directory (the real build and profiles, plus fixture profiles), a private
 # rapido.conf, state dir and image path, and runs qemu under TCG.
-set -u
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-T=$(mktemp -d /tmp/rapido-test.XXXXXX)
-trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
+# TAP helpers, TOP and the private directory T: tests/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 export QEMU_ACCEL=${TEST_QEMU_ACCEL:-tcg}
 export RAPIDO_CONF=$T/rapido.conf
@@ -33,41 +31,19 @@ export RAPIDO_DIR=$RD
 CUT=$TOP/cut
 VM=$TOP/vm
 
-fails=0
-n=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n - $*"
-}
-# check DESCRIPTION COMMAND...: ok if COMMAND succeeds
-check() {
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-# expect_rc DESCRIPTION WANT GOT
-expect_rc() {
-	if [ "$3" = "$2" ]; then ok "$1 (exit $3)"; else not_ok "$1: expected exit $2, got $3"; fi
-}
 # run_err DESCRIPTION PATTERN COMMAND...: COMMAND fails and prints PATTERN (a
 # grep regular expression); a test may define run_err_also, a further check that must hold
 # (for instance that no image was left behind)
 run_err() {
-	local d=$1 pat=$2 rc
+	local d=$1 pat=$2
 	shift 2
-	"$@" > "$T/out" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ] && grep -q -- "$pat" "$T/out" &&
+	run "$@"
+	if [ $rc -ne 0 ] && cat "$T/out" "$T/err" | grep -q -- "$pat" &&
 		{ ! declare -F run_err_also > /dev/null || run_err_also; }; then
 		ok "$d"
 	else
 		not_ok "$d (exit $rc)"
-		sed 's/^/# /' "$T/out"
+		show_run
 	fi
 }
 # The kernel must not have complained while we were at it (kernel lines
@@ -90,10 +66,6 @@ diag() {
 	[ "$fails" -eq "$seen_fails" ] && return
 	seen_fails=$fails
 	guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
-}
-done_testing() {
-	echo "1..$n"
-	[ $fails -eq 0 ]
 }
 # need_arm64: the arm64 guests' set-up (make deps ARCHES=arm64, as CI does)
 # or skip with what is missing; exports SYSROOT

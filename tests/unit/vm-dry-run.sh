@@ -109,7 +109,7 @@ if command -v qemu-system-x86_64 > /dev/null; then
 	expect_rc "qemu rejecting its arguments gives 125" 125 $?
 	check "  and its error is shown" grep -q "no-such-qemu-option" "$T/out"
 else
-	ok "qemu rejecting its arguments # SKIP qemu-system-x86_64 is not installed"
-	ok "  and its error is shown # SKIP"
+	skip "qemu rejecting its arguments" "qemu-system-x86_64 is not installed"
+	skip "  and its error is shown" "qemu-system-x86_64 is not installed"
 fi
 done_testing
