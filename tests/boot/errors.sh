@@ -30,7 +30,7 @@ run_err "unterminated quote" "$RAPIDO_CONF:1: unterminated double quote" "$CUT" 
 
 RAPIDO_CONF=$T/missing.conf run_err "RAPIDO_CONF that does not exist" "$T/missing.conf: No such file" "$CUT" simple
 KERNEL_RELEASE=0.0-none run_err "kernel release not installed" "vmlinuz-0.0-none is missing" "$CUT" simple
-KERNEL_SRC=$T run_err "KERNEL_SRC that is not built" "is not built: $T/arch/x86/boot/bzImage is missing" "$CUT" simple
+KERNEL_SRC=$T run_err "KERNEL_SRC that is not built" "is not built for amd64: $T/arch/x86/boot/bzImage is missing" "$CUT" simple
 
 run_err "bad cut option" "Try 'cut --help'" "$CUT" --bogus
 done_testing
