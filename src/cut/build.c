@@ -462,6 +462,26 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	img_layers_free(&l);
 }
 
+/*
+ * "/lib/multipath" -> "/usr/lib/multipath" where the root (host, or a
+ * foreign ARCH's sysroot) has /lib -> usr/lib, as dracut's bins layer does.
+ * A tree layer that made "lib" a directory would have the kernel's unpacker
+ * replace that layer's symlink with it (clean_path()), hiding /lib/modules.
+ */
+static char *merged_usr_dest(const struct cut_plan *p, const char *dest)
+{
+	size_t n = strcspn(dest + 1, "/");
+	char *top = xasprintf("%s/%.*s", p->sysroot ? p->sysroot : "", (int)n, dest + 1);
+	char target[256];
+	ssize_t len = readlink(top, target, sizeof(target) - 1);
+
+	free(top);
+	if (dest[0] != '/' || len <= 0 || target[0] == '/' || strstr(target, ".."))
+		return xstrdup(dest);
+	target[len] = '\0';
+	return xasprintf("/%s%s", target, dest + 1 + n);
+}
+
 void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	       void (*on_stop)(void))
 {
@@ -483,9 +503,11 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	for (size_t i = 0; i < ntrees; i++) {
 		struct cut_layer *t = &v[2 + i];
 
-		if (cut_tree_layer(&c, p->includes.v[2 * i], p->includes.v[2 * i + 1], work->dir, t,
-				   &err))
+		char *dest = merged_usr_dest(p, p->includes.v[2 * i + 1]);
+
+		if (cut_tree_layer(&c, p->includes.v[2 * i], dest, work->dir, t, &err))
 			die("%s", err);
+		free(dest);
 		for (size_t k = 0; k < t->libs.n; k++)
 			if (!strv_contains(&libs, t->libs.v[k]))
 				strv_push(&libs, t->libs.v[k]);

@@ -37,8 +37,11 @@ VM=$TOP/vm
 run_err() {
 	local d=$1 pat=$2
 	shift 2
-	run "$@"
-	if [ $rc -ne 0 ] && cat "$T/out" "$T/err" | grep -q -- "$pat" &&
+	# stdout and stderr together in $T/out, as the tests that grep it after expect
+	"$@" > "$T/out" 2>&1
+	rc=$?
+	: > "$T/err"
+	if [ $rc -ne 0 ] && grep -q -- "$pat" "$T/out" &&
 		{ ! declare -F run_err_also > /dev/null || run_err_also; }; then
 		ok "$d"
 	else
