@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cpio.h"
-#include "elf.h"
+#include "elfdyn.h"
 #include "err.h"
 #include "io.h"
 #include "layer.h"

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "elf.h"
+#include "elfdyn.h"
 #include "err.h"
 #include "io.h"
 #include "run.h"

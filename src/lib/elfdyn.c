@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * elf.c: read DT_NEEDED, DT_RUNPATH and PT_INTERP without running anything,
+ * elfdyn.c: read DT_NEEDED, DT_RUNPATH and PT_INTERP without running anything,
  * so ./cut can group the programs of a tree by what they need and ask the
  * loader once per group instead of running ldd once per program.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf.h"
+#include "elfdyn.h"
 #include "err.h"
 
 #define MAX_PHNUM 512

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* elf.h: what an ELF program asks of the dynamic loader (interpreter, needed libraries). */
-#ifndef RAPIDO_ELF_H
-#define RAPIDO_ELF_H
+/* elfdyn.h: what an ELF program asks of the dynamic loader (interpreter, needed libraries). */
+#ifndef RAPIDO_ELFDYN_H
+#define RAPIDO_ELFDYN_H
 
 #include "strv.h"
 
