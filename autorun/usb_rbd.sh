@@ -150,7 +150,12 @@ fi
 
 ur_defs=(-D "disk=$ur_disk")
 [ -z "${USB_RBD_UDC:-}" ] || ur_defs+=(-D "udc=$USB_RBD_UDC")
-rapido-configfs "${ur_defs[@]}" "$UR_SPEC" || rapido_fail "usb_rbd: rapido-configfs $UR_SPEC (exit $?)"
+rapido-configfs "${ur_defs[@]}" "$UR_SPEC" || {
+	rc=$?
+	[ -z "${USB_RBD_UDC:-}" ] || [ -e "/sys/class/udc/$USB_RBD_UDC" ] ||
+		echo "rapido: usb_rbd: USB_RBD_UDC=$USB_RBD_UDC: no such UDC in /sys/class/udc" >&2
+	rapido_fail "usb_rbd: rapido-configfs $UR_SPEC (exit $rc)"
+}
 ur_udc=$(cat "$GW_CFS/usb_gadget/g1/UDC")
 rapido_wait 30 cfs_usb_disk ||
 	rapido_fail "usb_rbd: usb-storage made no disk for the gadget (UDC $ur_udc: $(cat "/sys/class/udc/$ur_udc/state"))"
