@@ -121,9 +121,8 @@ mkdir -p "$TR_LOG_DIR" /etc/tcmu || rapido_fail "tcmu_rbd_loop: mkdir $TR_LOG_DI
 # tcmu-runner will not start without its configuration file
 printf '%s\n' "# written by rapido's tcmu_rbd_loop" "log_level = 3" "log_dir_path = $TR_LOG_DIR" \
 	> /etc/tcmu/tcmu.conf || rapido_fail "tcmu_rbd_loop: cannot write /etc/tcmu/tcmu.conf"
-# its own session: it must not take the autorun's signals. librados takes
-# CEPH_KEYRING from the environment over any conf: rapido's holds the
-# host's path, the guest's copy is /etc/ceph/keyring
+# its own session: it must not take the autorun's signals; CEPH_KEYRING:
+# see ceph_librados_conf
 CEPH_KEYRING=/etc/ceph/keyring setsid tcmu-runner --tcmu-log-dir "$TR_LOG_DIR" > "$TR_LOG_DIR/stdout" 2>&1 < /dev/null &
 tr_pid=$!
 rapido_wait 2 eval '! kill -0 "$tr_pid" 2> /dev/null' &&
@@ -136,14 +135,8 @@ tr_size=$(blockdev --getsize64 "$tr_rbd") || rapido_fail "tcmu_rbd_loop: blockde
 rapido-ceph unmap "$tr_rbd" || rapido_fail "tcmu_rbd_loop: unmap $tr_rbd"
 tr_rbd=
 
-# librados in tcmu-runner reads a ceph.conf: the guest's names the host's
-# keyring and run dir; this one has the monitors, the keyring ./cut put in
-# /etc/ceph and a bound on connecting (the enable waits for tcmu-runner)
-tr_mon=$(ceph_client source) || rapido_fail "tcmu_rbd_loop: no monitor address in /etc/ceph/ceph.conf"
-printf '%s\n' "# written by rapido's tcmu_rbd_loop" "[global]" "mon host = ${tr_mon%:/}" \
-	"keyring = /etc/ceph/keyring" "client mount timeout = ${CEPH_TIMEOUT:-20}" \
-	"rados mon op timeout = ${CEPH_TIMEOUT:-20}" "log file = /dev/null" "admin socket =" \
-	> "$TR_CEPH_CONF" || rapido_fail "tcmu_rbd_loop: cannot write $TR_CEPH_CONF"
+# librados in tcmu-runner reads this ceph.conf (the handler's conf=)
+ceph_librados_conf "$TR_CEPH_CONF"
 tr_config="rbd/$tr_spec;conf=$TR_CEPH_CONF;osd_op_timeout=30"
 [ "${CEPH_USER:-admin}" = admin ] || tr_config+=";id=$CEPH_USER"
 tr_bs_defs=(-D "config=$tr_config" -D "size=$tr_size")
