@@ -8,6 +8,8 @@
 #   - cephfs and rbd: VM 1 writes, a second VM reads it back; qemu_rbd
 #     reads the rbd VMs' file through qemu's rbd driver; fstests_cephfs runs
 #     the xfstests fixture's tests on CephFS
+#   - the Ceph gateways (usb_rbd plain and crypt, lio_rbd, tcmu_rbd_loop,
+#     samba_cephfs) and their bad input: tests/boot/ceph-gateways.part
 #   - bad input fails in seconds, naming the problem: no cluster (./cut and
 #     ./vm --rbd), a wrong key, a wrong monitor address, a missing image
 #     (kernel client and qemu), the cluster gone from under a VM
@@ -32,7 +34,8 @@ trap cleanup EXIT
 export CEPH_LOCAL_DIR=$CL
 unset CEPH_CONF CEPH_KEYRING CEPH_USER CEPH_FS_NAME CEPH_MOUNT_OPTS CEPH_TIMEOUT CEPH_OSDS \
 	CEPH_OSD_STORE CEPH_OSD_SIZE CEPH_POOL_SIZE CEPH_RBD_POOL CEPH_RBD_IMAGE CEPH_RBD_FS \
-	CEPH_RBD_MKFS CEPH_RBD_IMAGE_SIZE CEPH_UP_TIMEOUT QEMU_RBD_DISKS FSTESTS_SRC FSTESTS_AUTORUN_CMD
+	CEPH_RBD_MKFS CEPH_RBD_IMAGE_SIZE CEPH_UP_TIMEOUT QEMU_RBD_DISKS FSTESTS_SRC FSTESTS_AUTORUN_CMD \
+	USB_RBD_CRYPT USB_RBD_KEY USB_RBD_UDC USB_RBD_BENCH CIFS_USER CIFS_PASS
 nonce=$$-$RANDOM
 start=$SECONDS
 # section NAME: how long the previous section took, for whoever reads the log
@@ -190,6 +193,10 @@ check "  the disk is the rbd VMs' image" guest_says "$T/qemu_rbd" "QEMU-RBD-READ
 for f in cephfs1 cephfs2 rbd1 rbd2 fstests qemu_rbd; do
 	check "$f: console clean" console_clean "$T/$f"
 done
+
+# -- the gateways -----------------------------------------------------------------
+section "gateways"
+. "$(dirname "$0")/ceph-gateways.part"
 
 # -- bad input ------------------------------------------------------------------
 section "bad input"
