@@ -122,7 +122,7 @@ LIO_ISCSID=
 ceph_say "lio_rbd: iSCSI (open-iscsi): logged in, read the pattern through $isd, wrote 1 MiB at 8 MiB; logged out, iscsid stopped"
 
 lr_teardown || rapido_fail "lio_rbd: teardown failed (see above)"
-lr_defs=() lr_rbd=
+lr_defs=() lr_rbd=''
 net_tcp_listening 3260 && rapido_fail "lio_rbd: iSCSI: $LR_PORTAL still listening after teardown"
 gw_clean || rapido_fail "lio_rbd: teardown left the above behind"
 ceph_say "lio_rbd: torn down: iSCSI session, LIO tree, mapping"

@@ -80,8 +80,7 @@ sc_teardown() {
 		timeout -s KILL 60 umount "$SC_CIFS" || rc=1
 	fi
 	if [ -n "$sc_pid" ]; then
-		kill "$sc_pid" 2> /dev/null
-		rapido_wait 30 eval '! kill -0 "$sc_pid" 2> /dev/null' || { kill -KILL "$sc_pid"; rc=1; }
+		gw_stop "$sc_pid" || rc=1
 		sc_pid=
 	fi
 	if sc_mounted "$SC_CEPHFS"; then
@@ -94,7 +93,7 @@ sc_teardown() {
 
 # sc_left: fail when a cifs or ceph mount or an smbd is left
 sc_left() {
-	local left= p c
+	local left='' p c
 
 	sc_mounted "$SC_CIFS" && left+=" cifs mount $SC_CIFS;"
 	sc_mounted "$SC_CEPHFS" && left+=" CephFS mount $SC_CEPHFS;"

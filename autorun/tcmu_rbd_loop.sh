@@ -63,9 +63,7 @@ tr_teardown() {
 		rapido-configfs "${tr_bs_defs[@]}" --teardown "$TR_BACKSTORE_SPEC" || rc=1
 	fi
 	if [ -n "$tr_pid" ]; then
-		kill "$tr_pid" 2> /dev/null
-		rapido_wait 30 eval '! kill -0 "$tr_pid" 2> /dev/null' || { kill -KILL "$tr_pid"; rc=1; }
-		wait "$tr_pid" 2> /dev/null
+		gw_stop "$tr_pid" || rc=1
 		tr_pid=
 	fi
 	if [ -n "${tr_rbd:-}" ] && [ -e "$tr_rbd" ]; then
@@ -115,8 +113,9 @@ gw_begin
 command -v tcmu-runner > /dev/null ||
 	rapido_fail "tcmu_rbd_loop: tcmu-runner is not in the image (apt-get install tcmu-runner on the host, or host/install-deps; then ./cut again)"
 tr_handler=/usr/lib/x86_64-linux-gnu/tcmu-runner/handler_rbd.so
-[ -e "$tr_handler" ] && command -v rbd > /dev/null ||
+if [ ! -e "$tr_handler" ] || ! command -v rbd > /dev/null; then
 	rapido_fail "tcmu_rbd_loop: tcmu-runner's rbd handler $tr_handler or the rbd CLI (its libraries) is not in the image (Debian's tcmu-runner and ceph-common)"
+fi
 mkdir -p "$TR_LOG_DIR" /etc/tcmu || rapido_fail "tcmu_rbd_loop: mkdir $TR_LOG_DIR"
 # tcmu-runner will not start without its configuration file
 printf '%s\n' "# written by rapido's tcmu_rbd_loop" "log_level = 3" "log_dir_path = $TR_LOG_DIR" \
@@ -125,7 +124,7 @@ printf '%s\n' "# written by rapido's tcmu_rbd_loop" "log_level = 3" "log_dir_pat
 # see ceph_librados_conf
 CEPH_KEYRING=/etc/ceph/keyring setsid tcmu-runner --tcmu-log-dir "$TR_LOG_DIR" > "$TR_LOG_DIR/stdout" 2>&1 < /dev/null &
 tr_pid=$!
-rapido_wait 2 eval '! kill -0 "$tr_pid" 2> /dev/null' &&
+rapido_wait 2 gw_gone "$tr_pid" &&
 	rapido_fail "tcmu_rbd_loop: tcmu-runner exited at start: $(< "$TR_LOG_DIR/stdout")"
 ceph_say "tcmu_rbd_loop: tcmu-runner started (pid $tr_pid)"
 

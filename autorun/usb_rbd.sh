@@ -177,7 +177,7 @@ if [ -n "${USB_RBD_BENCH:-}" ]; then
 fi
 
 ur_teardown || rapido_fail "usb_rbd: teardown failed (see above)"
-sd= ur_defs=() ur_rbd=
+sd='' ur_defs=() ur_rbd=''
 gw_clean || rapido_fail "usb_rbd: teardown left the above behind"
 ceph_say "usb_rbd: torn down: host side, gadget, $([ "$ur_crypt" = 1 ] && echo "crypt device, ")mapping"
 

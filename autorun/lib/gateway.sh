@@ -87,3 +87,19 @@ gw_bench() {
 	echo "rapido: bench: $what write $mib MiB $w s"
 	echo "rapido: bench: $what read $mib MiB $r s"
 }
+
+# gw_gone PID: process PID has exited
+gw_gone() {
+	! kill -0 "$1" 2> /dev/null
+}
+
+# gw_stop PID: stop a daemon this profile started (SIGTERM, up to 30 s,
+# then SIGKILL) and reap it; false when it needed SIGKILL
+gw_stop() {
+	local rc=0
+
+	kill "$1" 2> /dev/null
+	rapido_wait 30 gw_gone "$1" || { kill -KILL "$1" 2> /dev/null; rc=1; }
+	wait "$1" 2> /dev/null
+	return $rc
+}
