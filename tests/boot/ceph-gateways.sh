@@ -1,6 +1,8 @@
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# ceph-gateways.part: the Ceph gateway profiles against tests/boot/ceph.sh's
-# cluster (sourced by it, with its helpers: boot, booted, says, $NS, $CL):
+# ceph-gateways.sh: the Ceph gateway profiles against one ./ceph-local
+# cluster (tests/boot/lib-ceph.inc, the mechanism ceph.sh uses; one cluster
+# for all of them):
 #   - usb_rbd plain and with dm-crypt, lio_rbd, tcmu_rbd_loop, samba_cephfs
 #     each exit 0: data round-trips and teardown leaves configfs,
 #     device-mapper and the rbd mappings as they were; the host's rbd CLI
@@ -10,6 +12,20 @@
 #     image, a gadget spec that fails midway (a UDC that does not exist), no
 #     tcmu-runner in the image (./cut finds one only outside the guest's
 #     PATH: a host tree without tcmu-runner in /usr/bin)
+#   - down leaves no daemon, and no watcher was left on the images
+# A test of its own beside ceph.sh: together they would outlast one boot
+# test's time limit (tests/run, BOOT_TIMEOUT).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-ceph.inc"
+
+"$NETSETUP" --netns "$NS" up > "$T/out" 2>&1
+expect_rc "netsetup up in a fresh namespace" 0 $?
+s=$SECONDS
+"$CEPH_LOCAL" --netns "$NS" up > "$T/up" 2>&1
+rc=$?
+expect_rc "ceph-local up ($((SECONDS - s))s)" 0 $rc
+[ $rc = 0 ] || { sed 's/^/# /' "$T/up"; done_testing; exit; }
+section "the gateways"
 
 gw_rbd() {
 	ip netns exec "$NS" rbd -c "$CL/ceph.conf" -k "$CL/keyring" "$@"
@@ -130,3 +146,11 @@ for f in gw-usb gw-usbc gw-lio gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage 
 done
 check "no rbd watcher left on the gateways' images" \
 	test -z "$(for i in gw-usb gw-usbc gw-lio gw-tcmu; do gw_rbd status "rbd/$i" | grep 'watcher='; done)"
+
+section "down"
+"$CEPH_LOCAL" down > "$T/out" 2>&1
+expect_rc "ceph-local down" 0 $?
+check "  no daemon left" test -z "$(ours "$CL")"
+check "  no file left" test ! -e "$CL"
+echo "# all done after $((SECONDS - start))s"
+done_testing
