@@ -80,3 +80,24 @@ cfs_rw_check() {
 	rm -f "$f.back"
 	echo "rapido: $what: $((size >> 20)) MiB written to $dev and read back"
 }
+
+# cfs_usb_disk: find the SCSI disk usb-storage made for a gadget behind
+# dummy_hcd (the same guest's host side): sets sd to it (/dev/sdX) and
+# usbdev to the USB device's sysfs directory (gone once it is unbound)
+cfs_usb_disk() {
+	local b real
+
+	for b in /sys/block/sd*; do
+		[ -e "$b" ] || continue
+		real=$(readlink -f "$b") || continue
+		case "$real" in
+		*/dummy_hcd.*/usb*)
+			usbdev=${real%%:*}		# .../usb1/1-1/1-1:1.0/host0/...
+			usbdev=${usbdev%/*}
+			sd=/dev/${b##*/}
+			return 0
+			;;
+		esac
+	done
+	return 1
+}

@@ -194,7 +194,8 @@ void confkeys_check(const struct conf *c, const struct strv *extra, struct strv 
 /*
  * The types of the program keys that have one, with the limits ./vm applies
  * (src/vm/settings.c), so ./cut --check-conf finds before a boot what ./vm
- * would refuse. A key not listed is free text (paths, argument lists).
+ * would refuse, and of profile keys whose profile checks the same. A key
+ * not listed is free text (paths, argument lists).
  */
 const struct confkey_type confkeys_types[] = {
 	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, NULL },	/* 0: no cache */
@@ -208,6 +209,9 @@ const struct confkey_type confkeys_types[] = {
 	{ "QEMU_ACCEL", CONFKEY_ENUM, 0, 0, "auto kvm tcg" },
 	{ "NET", CONFKEY_ENUM, 0, 0, "tap user none" },
 	{ "VM_VMCORE_FORMAT", CONFKEY_ENUM, 0, 0, "elf kdump-zlib kdump-lzo kdump-snappy" },
+	/* profile keys the profile itself would refuse, caught before a boot */
+	{ "USB_RBD_CRYPT", CONFKEY_ENUM, 0, 0, "0 1" },
+	{ "USB_RBD_BENCH", CONFKEY_UINT, 1, 1 << 20, NULL },
 	{ NULL, 0, 0, 0, NULL }
 };
 
