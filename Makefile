@@ -10,7 +10,8 @@
 #   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
 #   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
-#                       (tools/NAME/main.c has main(); the rest is unit-testable)
+#                       (tools/NAME/main.c has main(); the rest is unit-testable),
+#                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
 #   host/*              host scripts, not built: install-deps (make deps),
 #                       kernel-config (make kernel-config), mpath-failover
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
@@ -36,6 +37,13 @@ endif
 # and they run as PID 1 before anything else is mounted.
 GUEST_CFLAGS := $(CFLAGS)
 GUEST_LDFLAGS := $(LDFLAGS) -static
+
+# Foreign guest architectures (ARCH= of ./cut, src/lib/arch.c): their
+# helpers are cross-compiled with CROSS_ARCH's gcc. ARCHES defaults to those
+# whose cross compiler is installed (make deps ARCHES=arm64 installs it).
+CROSS_arm64 ?= aarch64-linux-gnu-
+FOREIGN_ARCHES := arm64
+ARCHES ?= $(foreach a,$(FOREIGN_ARCHES),$(if $(shell command -v $(CROSS_$(a))gcc 2>/dev/null),$(a)))
 
 ifeq ($(V),1)
 Q :=
@@ -76,7 +84,9 @@ GUEST_BINS := $(foreach t,$(TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(CEPH_LOCAL_SRCS)))
 
-all: cut vm vmctl netsetup ceph-local $(GUEST_BINS)
+CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
+
+all: cut vm vmctl netsetup ceph-local $(GUEST_BINS) $(CROSS_BINS)
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -122,6 +132,24 @@ $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
 	$(Q)$$(CC) $$(GUEST_LDFLAGS) -o $$@ $$^
 endef
 $(foreach t,$(TOOLS),$(eval $(call guest_tool,$(t))))
+
+# the same helpers for each foreign ARCH, objects in build/ARCH/obj
+define cross_arch
+$(B)/$(1)/obj/%.o: %.c
+	$$(call quiet,CC,$$@)
+	@mkdir -p $$(dir $$@)
+	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) -c -o $$@ $$<
+
+$(B)/$(1)/librapido.a: $(patsubst %.c,$(B)/$(1)/obj/%.o,$(LIB_SRCS))
+	$$(call quiet,AR,$$@)
+	$(Q)rm -f $$@ && $(CROSS_$(1))ar rcs $$@ $$^
+
+$(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(B)/$(1)/librapido.a
+	$$(call quiet,LD,$$@)
+	$(Q)$(CROSS_$(1))gcc $$(GUEST_LDFLAGS) -o $$@ $$(patsubst %.c,$(B)/$(1)/obj/%.o,$$(wildcard tools/$$*/*.c)) $$<
+endef
+$(foreach a,$(FOREIGN_ARCHES),$(eval $(call cross_arch,$(a))))
+$(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(TOOLS),$(eval $(B)/$(a)/rapido-$(t): $(patsubst %.c,$(B)/$(a)/obj/%.o,$(wildcard tools/$(t)/*.c)))))
 
 # tests/unit/tool-NAME*.c also links tools/NAME's non-main objects
 # (the longest tools/ dir name that the test name starts with: afalg-sum, not afalg)
@@ -188,6 +216,8 @@ install: all man
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
 	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
+	$(Q)for a in $(ARCHES); do install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a && \
+		install -m 755 $(B)/$$a/rapido-* $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a/ || exit; done
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
 	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/

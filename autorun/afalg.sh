@@ -29,8 +29,9 @@
 #   AFALG_BENCH=1        instead of the checks, run the benchmark of bench/afalg
 #                        (AFALG_BENCH_* keys: see autorun/lib/afalg.sh)
 #
-# Arch drivers (SSSE3/AVX/AVX2 SHA, AES-NI, CLMUL GHASH) are optional: they
-# load only where the CPU has the instructions (QEMU TCG's "max" CPU does).
+# Arch drivers (x86: SSSE3/AVX/AVX2 SHA, AES-NI, CLMUL GHASH; arm64: the
+# Crypto Extensions' SHA, AES and GHASH, NEON AES) are optional: they load
+# only where the CPU has the instructions (QEMU TCG's "max" CPU does).
 # Two CPUs: coreutils and the two hasher runs of an algorithm go side by
 # side (under TCG each vCPU is a host thread). 1G: the files live in tmpfs.
 # Under TCG the whole run takes 2-3 minutes, most of it the self-test
@@ -50,6 +51,7 @@
 #@ modules: md5 sha1_generic sha256_generic sha512_generic hmac
 #@ modules: aes_generic cbc ctr gcm ghash_generic authenc authencesn
 #@ modules-optional: sha1_ssse3 sha256_ssse3 sha512_ssse3 aesni_intel ghash_clmulni_intel
+#@ modules-optional: sha1_ce sha2_ce sha256_arm64 sha512_ce sha512_arm64 aes_ce_blk aes_neon_blk ghash_ce
 #@ helpers: afalg-sum afalg-selftest
 #@ kconfig: CONFIG_CRYPTO_USER_API_HASH=m CONFIG_CRYPTO_USER_API_SKCIPHER=m CONFIG_CRYPTO_USER_API_AEAD=m
 #@ conf-optional: AFALG_SELFTEST_ONLY AFALG_BIG_ALGS AFALG_BENCH AFALG_BENCH_RUNS AFALG_BENCH_BIG_RUNS
@@ -59,7 +61,8 @@
 
 afalg_modules af_alg algif_hash algif_skcipher algif_aead sha512_generic ctr gcm \
 	ghash_generic authenc authencesn sha1_ssse3 sha256_ssse3 sha512_ssse3 aesni_intel \
-	ghash_clmulni_intel
+	ghash_clmulni_intel sha1_ce sha2_ce sha256_arm64 sha512_ce sha512_arm64 aes_ce_blk \
+	aes_neon_blk ghash_ce
 afalg_say "drivers: $(afalg_drivers md5 sha1 sha224 sha256 sha384 sha512)"
 
 if [ "${AFALG_BENCH:-}" = 1 ]; then

@@ -36,66 +36,7 @@ LIO_WWN=naa.5001405e1a2b3c01	# tcm_loop target port (passed as loop_wwn)
 LIO_IQN=iqn.2003-01.org.linux-iscsi.rapido:target	# passed as iqn
 LIO_INITIATOR=iqn.2003-01.org.linux-iscsi.rapido:initiator
 LIO_PORTAL=127.0.0.1:3260
-LIO_ISCSID_LOG=/tmp/iscsid.log
 CFS=/sys/kernel/config
-
-# lio_sd LUN VAR: set VAR to the SCSI disk tcm_loop made for LUN (waits)
-lio_sd() {
-	cfs_loop_disk "$LIO_WWN" "$1" "$2" ||
-		rapido_fail "tcm_loop: LUN $1: no SCSI disk for $LIO_WWN (sd_mod loaded?)"
-}
-
-# lio_iscsid_up: iscsid listens for iscsiadm (its abstract UNIX socket)
-lio_iscsid_up() {
-	local l
-
-	while read -r l; do
-		[[ $l == *@ISCSIADM_ABSTRACT_NAMESPACE* ]] && return 0
-	done < /proc/net/unix
-	return 1
-}
-
-# lio_iscsid_start: open-iscsi's daemon (it logs sessions in and keeps
-# them), in the foreground of a background job: LIO_ISCSID is its pid.
-# The image has no /etc/iscsi: the initiator name and a configuration
-# without iscsid.startup (Debian's runs systemctl when iscsiadm finds no
-# iscsid) are written here. iscsid serves only root, by name: /etc/passwd.
-lio_iscsid_start() {
-	net_users || return 1
-	mkdir -p /etc/iscsi /run/lock/iscsi || return 1
-	echo "InitiatorName=$LIO_INITIATOR" > /etc/iscsi/initiatorname.iscsi || return 1
-	printf '%s\n' "node.startup = manual" \
-		"node.conn[0].timeo.login_timeout = 30" \
-		"node.session.initial_login_retry_max = 2" > /etc/iscsi/iscsid.conf || return 1
-	# its own session: at SIGTERM iscsid signals its whole process group
-	setsid iscsid -f > "$LIO_ISCSID_LOG" 2>&1 < /dev/null &
-	LIO_ISCSID=$!
-	rapido_wait -p "$LIO_ISCSID" 30 lio_iscsid_up
-}
-
-# lio_iscsid_stop: stop iscsid by its pid (SIGTERM) and reap it
-lio_iscsid_stop() {
-	kill "$LIO_ISCSID" || return 1
-	wait "$LIO_ISCSID"
-	! kill -0 "$LIO_ISCSID" 2> /dev/null
-}
-
-# lio_iscsi_sd LUN VAR: set VAR to the SCSI disk of LUN in the iSCSI session
-lio_iscsi_sd() {
-	local b
-
-	for b in /sys/class/iscsi_session/session*/device/target*/*:"$1"/block/*; do
-		[ -e "$b" ] && { printf -v "$2" '/dev/%s' "${b##*/}"; return 0; }
-	done
-	return 1
-}
-
-# lio_on_fail STATUS MSG: what iscsid said, if it ran
-lio_on_fail() {
-	[ -s "$LIO_ISCSID_LOG" ] || return 0
-	echo "rapido: lio_local: --- $LIO_ISCSID_LOG" >&2
-	cat "$LIO_ISCSID_LOG" >&2
-}
 
 rapido_on_fail lio_on_fail
 rapido_on_fail rapido_kernel_tail
@@ -123,9 +64,9 @@ rapido-configfs "${lio_defs[@]}" "$LIO_SPEC" || rapido_fail "rapido-configfs $LI
 net_tcp_listening 3260 || rapido_fail "iSCSI: nothing listens on $LIO_PORTAL"
 echo "rapido: lio_local: iSCSI portal $LIO_PORTAL listening"
 
-lio_sd 0 sd_fileio
-lio_sd 1 sd_iblock
-lio_sd 2 sd_delay
+lio_sd "$LIO_WWN" 0 sd_fileio
+lio_sd "$LIO_WWN" 1 sd_iblock
+lio_sd "$LIO_WWN" 2 sd_delay
 echo "rapido: lio_local: tcm_loop disks: fileio $sd_fileio, iblock $sd_iblock, dm-delay $sd_delay"
 command -v lsscsi > /dev/null && lsscsi
 
@@ -148,7 +89,7 @@ echo "rapido: lio_local: the backing file and zram disks hold what the LUNs were
 # the same backstores through open-iscsi: discovery, login, LUN 0 read
 # (what tcm_loop wrote) and LUN 1 written through the session's disks, the
 # write found through tcm_loop's disk; then logout and iscsid stopped
-lio_iscsid_start || rapido_fail "iscsid did not start (see above)"
+lio_iscsid_start "$LIO_INITIATOR" || rapido_fail "iscsid did not start (see above)"
 iscsiadm -m discovery -t sendtargets -p "$LIO_PORTAL" > /tmp/lio.disc ||
 	rapido_fail "iscsiadm -m discovery -t sendtargets -p $LIO_PORTAL (exit $?)"
 cat /tmp/lio.disc

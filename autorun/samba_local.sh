@@ -93,39 +93,19 @@ fi
 chown "$CIFS_USER:" "$SAMBA_DIR" || rapido_fail "samba_local: chown $CIFS_USER $SAMBA_DIR"
 chmod 0755 "$SAMBA_DIR"
 
-mkdir -p /etc/samba /var/lib/samba/private /var/cache/samba /var/log/samba /run/samba \
-	/run/lock || rapido_fail "samba_local: cannot make Samba's directories"
-cat > "$SAMBA_CONF" <<EOF || rapido_fail "samba_local: cannot write $SAMBA_CONF"
-# written by rapido's samba_local profile
-[global]
-	server role = standalone server
-	workgroup = RAPIDO
-	netbios name = RAPIDO${RAPIDO_VM}
-	security = user
-	passdb backend = tdbsam
-	map to guest = never
-	smb ports = $SAMBA_PORT
-	disable netbios = yes
-	load printers = no
-	printing = bsd
-	printcap name = /dev/null
-	disable spoolss = yes
-	# CP850 (the default) needs glibc's gconv modules, not in the image
-	dos charset = ASCII
-	unix charset = UTF-8
-	log level = ${SAMBA_LOG_LEVEL:-1}
-	max log size = 0
+samba_dirs || rapido_fail "samba_local: cannot make Samba's directories"
+{
+	echo "# written by rapido's samba_local profile"
+	samba_global "$SAMBA_PORT" "${SAMBA_LOG_LEVEL:-1}"
+	cat <<EOF
 
 [$SAMBA_SHARE]
 	path = $SAMBA_DIR
 	read only = no
 	valid users = $CIFS_USER
 EOF
-printf '%s\n%s\n' "$CIFS_PASS" "$CIFS_PASS" | smbpasswd -c "$SAMBA_CONF" -s -a "$CIFS_USER" \
-	> /tmp/smbpasswd.log 2>&1 || {
-	cat /tmp/smbpasswd.log >&2
-	rapido_fail "samba_local: smbpasswd -a $CIFS_USER"
-}
+} > "$SAMBA_CONF" || rapido_fail "samba_local: cannot write $SAMBA_CONF"
+samba_add_user "$CIFS_USER" "$CIFS_PASS" "$SAMBA_CONF" || rapido_fail "samba_local: smbpasswd -a $CIFS_USER"
 
 # --foreground --debug-stdout: the log stays in one file, shown on failure
 net_start_bg /run/samba/smbd.rapido.pid "$SAMBA_LOG" \

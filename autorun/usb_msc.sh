@@ -26,26 +26,6 @@ MSC_SPEC=/usr/share/rapido/configfs/usb-msc.spec
 MSC_UDC=dummy_udc.0
 CFS=/sys/kernel/config
 
-# msc_disk: find the SCSI disk usb-storage made for the gadget behind
-# dummy_hcd: sets sd to it and msc_usbdev to the USB device's sysfs directory
-msc_disk() {
-	local b real
-
-	for b in /sys/block/sd*; do
-		[ -e "$b" ] || continue
-		real=$(readlink -f "$b") || continue
-		case "$real" in
-		*/dummy_hcd.*/usb*)
-			msc_usbdev=${real%%:*}		# .../usb1/1-1/1-1:1.0/host0/...
-			msc_usbdev=${msc_usbdev%/*}
-			sd=/dev/${b##*/}
-			return 0
-			;;
-		esac
-	done
-	return 1
-}
-
 rapido_on_fail rapido_kernel_tail
 
 cfs_mount
@@ -62,9 +42,9 @@ rapido-configfs -D "disk=$MSC_ZRAM" "$MSC_SPEC" || rapido_fail "rapido-configfs 
 	rapido_fail "gadget g1 bound to '$(cat "$CFS/usb_gadget/g1/UDC")', not $MSC_UDC"
 
 # usb-storage waits delay_use (1 s) before it scans; sd probes asynchronously
-rapido_wait 30 msc_disk ||
+rapido_wait 30 cfs_usb_disk ||
 	rapido_fail "usb-storage made no disk for the gadget (UDC state: $(cat "/sys/class/udc/$MSC_UDC/state"))"
-echo "rapido: usb_msc: UDC $MSC_UDC $(cat "/sys/class/udc/$MSC_UDC/state"), USB device ${msc_usbdev##*/}, usb-storage disk $sd"
+echo "rapido: usb_msc: UDC $MSC_UDC $(cat "/sys/class/udc/$MSC_UDC/state"), USB device ${usbdev##*/}, usb-storage disk $sd"
 command -v lsscsi > /dev/null && lsscsi
 [ "$(blockdev --getsize64 "$sd")" = "$(blockdev --getsize64 "$MSC_ZRAM")" ] ||
 	rapido_fail "$sd is not the size of $MSC_ZRAM"
@@ -82,7 +62,7 @@ echo 1 > "/sys/block/${sd#/dev/}/device/delete" || rapido_fail "delete SCSI devi
 rapido_wait 30 test ! -e "/sys/block/${sd#/dev/}" || rapido_fail "$sd still there after its SCSI device was deleted"
 rapido-configfs -D "disk=$MSC_ZRAM" --teardown "$MSC_SPEC" || rapido_fail "teardown (exit $?)"
 rapido-configfs -D "disk=$MSC_ZRAM" --teardown "$MSC_SPEC" || rapido_fail "second teardown (exit $?)"
-rapido_wait 30 test ! -e "$msc_usbdev" || rapido_fail "USB device ${msc_usbdev##*/} still there after the gadget was unbound"
+rapido_wait 30 test ! -e "$usbdev" || rapido_fail "USB device ${usbdev##*/} still there after the gadget was unbound"
 cfs_same_tree usb_msc /tmp/usb-msc.before "$CFS/usb_gadget" || rapido_fail "configfs not clean after teardown"
 cfs_empty_dir "$CFS/usb_gadget" || rapido_fail "gadget left after teardown"
 rapido-zram remove "$MSC_ZRAM" || rapido_fail "rapido-zram remove $MSC_ZRAM"

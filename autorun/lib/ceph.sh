@@ -88,3 +88,20 @@ ceph_blk_mount() {
 	mkdir -p "$dir" || rapido_fail "mkdir $dir"
 	mount "$dev" "$dir" || rapido_fail "mount $dev on $dir failed"
 }
+
+# ceph_librados_conf FILE: a ceph.conf for user-space clients in the guest
+# (librados, libcephfs: tcmu-runner, smbd's vfs_ceph). The cluster's own
+# ceph.conf names the host's keyring and run dir; this one has only the
+# monitors, the keyring ./cut put in /etc/ceph, and CEPH_TIMEOUT as the
+# bound on reaching the cluster. Such clients must run with
+# CEPH_KEYRING=/etc/ceph/keyring in their environment: librados takes that
+# variable over any conf, and rapido's holds the host's path.
+ceph_librados_conf() {
+	local mon
+
+	mon=$(ceph_client source) || rapido_fail "$RAPIDO_PROFILE: no monitor address in /etc/ceph/ceph.conf"
+	printf '%s\n' "# written by rapido's $RAPIDO_PROFILE" "[global]" "mon host = ${mon%:/}" \
+		"keyring = /etc/ceph/keyring" "client mount timeout = ${CEPH_TIMEOUT:-20}" \
+		"rados mon op timeout = ${CEPH_TIMEOUT:-20}" "log file = /dev/null" "admin socket =" \
+		> "$1" || rapido_fail "$RAPIDO_PROFILE: cannot write $1"
+}

@@ -81,23 +81,23 @@ cfs_rw_check() {
 	echo "rapido: $what: $((size >> 20)) MiB written to $dev and read back"
 }
 
-# _cfs_scsi_block H:C:T:L: the block device of that SCSI device, in REPLY
-_cfs_scsi_block() {
-	local b
+# cfs_usb_disk: find the SCSI disk usb-storage made for a gadget behind
+# dummy_hcd (the same guest's host side): sets sd to it (/dev/sdX) and
+# usbdev to the USB device's sysfs directory (gone once it is unbound)
+cfs_usb_disk() {
+	local b real
 
-	for b in "/sys/bus/scsi/devices/$1/block"/*; do
-		[ -e "$b" ] && { REPLY=${b##*/}; return 0; }
+	for b in /sys/block/sd*; do
+		[ -e "$b" ] || continue
+		real=$(readlink -f "$b") || continue
+		case "$real" in
+		*/dummy_hcd.*/usb*)
+			usbdev=${real%%:*}		# .../usb1/1-1/1-1:1.0/host0/...
+			usbdev=${usbdev%/*}
+			sd=/dev/${b##*/}
+			return 0
+			;;
+		esac
 	done
 	return 1
-}
-
-# cfs_loop_disk WWN LUN VAR: set VAR to the SCSI disk (/dev/sdX) that
-# tcm_loop made for LUN of its target port WWN (tpgt_1), waiting up to
-# 30 s for it (sd_mod must be loaded); false if none came
-cfs_loop_disk() {
-	local addr
-
-	addr=$(cat "/sys/kernel/config/target/loopback/$1/tpgt_1/address") || return 1
-	rapido_wait 30 _cfs_scsi_block "$addr:$2" || return 1
-	printf -v "$3" '/dev/%s' "$REPLY"
 }

@@ -214,15 +214,12 @@ int cmd_ceph_local(int argc, char **argv)
 			close_stdout();
 			return 0;
 		default:
-			fprintf(stderr, "Try 'ceph-local --help' for more information.\n");
-			return 1;
+			usage_die(1, NULL);
 		}
 	}
 	if (optind + 1 != argc || (strcmp(argv[optind], "up") && strcmp(argv[optind], "status") &&
 				   strcmp(argv[optind], "down"))) {
-		fprintf(stderr, "ceph-local: expected 'up', 'status' or 'down'\n"
-			"Try 'ceph-local --help' for more information.\n");
-		return 1;
+		usage_die(1, "expected 'up', 'status' or 'down'");
 	}
 	verb = argv[optind];
 	rapido_conf_load_or_die(&c);

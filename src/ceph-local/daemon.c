@@ -23,6 +23,7 @@
 #include "ceph-local.h"
 #include "err.h"
 #include "io.h"
+#include "run.h"
 
 int cl_daemons_read(const char *dir, struct cl_daemon **d, size_t *n)
 {
@@ -90,7 +91,7 @@ pid_t cl_daemon_start(const char *dir, const char *name, char *const argv[])
 {
 	char *log = xasprintf("%s/log/%s.out", dir, name);
 	char *list = xasprintf("%s/%s", dir, CL_DAEMONS);
-	char line[64];
+	char line[64], *err;
 	int fd, lfd;
 	pid_t pid;
 
@@ -100,21 +101,9 @@ pid_t cl_daemon_start(const char *dir, const char *name, char *const argv[])
 	lfd = open(list, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (lfd < 0)
 		die_errno("%s", list);
-	fflush(NULL);
-	pid = fork();
+	pid = run_daemon(argv, fd, &err);
 	if (pid < 0)
-		die_errno("fork");
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		/* its own session: a Ctrl-C at the terminal that ran up does not reach it */
-		if (setsid() < 0 || null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0 ||
-		    dup2(fd, 2) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		dprintf(2, "ceph-local: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+		die("%s (log: %s)", err, log);
 	snprintf(line, sizeof(line), "%s %ld\n", name, (long)pid);
 	if (write_all(lfd, line, strlen(line)) || fsync(lfd) < 0 || close(lfd) < 0) {
 		kill(pid, SIGKILL);

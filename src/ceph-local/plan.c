@@ -7,6 +7,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "ceph.h"
 #include "err.h"
 #include "netaddr.h"
+#include "num.h"
 #include "size.h"
 
 /* "FILE:LINE: KEY", "environment: KEY" or "default: KEY", for messages */
@@ -41,18 +43,14 @@ static unsigned int number(const struct conf *c, const char *key, unsigned int d
 			   unsigned int min, unsigned int max)
 {
 	const char *v = conf_get(c, key);
-	unsigned long n;
-	char *end, what[64];
+	char why[NUM_WHY_LEN];
+	unsigned int n;
 
 	if (!v || !*v)
 		return def;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (*end || v[0] == '-' || errno || n < min || n > max) {
-		snprintf(what, sizeof(what), "a number from %u to %u", min, max);
-		die_key(c, key, what, v);
-	}
-	return (unsigned int)n;
+	if (num_parse_uint(v, min, max, &n, why))
+		die("%s: %s", origin(c, key), why);
+	return n;
 }
 
 static uint64_t size(const struct conf *c, const char *key, const char *def, uint64_t min)
@@ -130,8 +128,14 @@ void cl_plan_or_die(struct cl_plan *p, const struct conf *c, const char *netns)
 	sudo_uid = getenv("SUDO_UID");
 	sudo_gid = getenv("SUDO_GID");
 	if (geteuid() == 0 && sudo_uid && sudo_gid && *sudo_uid && *sudo_gid) {
-		p->owner_uid = (uid_t)strtoul(sudo_uid, NULL, 10);
-		p->owner_gid = (gid_t)strtoul(sudo_gid, NULL, 10);
+		unsigned int uid, gid;
+
+		/* sudo sets both; anything else is not sudo's and is ignored */
+		if (!num_parse_uint(sudo_uid, 0, UINT_MAX - 1, &uid, NULL) &&
+		    !num_parse_uint(sudo_gid, 0, UINT_MAX - 1, &gid, NULL)) {
+			p->owner_uid = (uid_t)uid;
+			p->owner_gid = (gid_t)gid;
+		}
 	}
 }
 

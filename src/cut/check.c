@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,12 +58,48 @@ static char *find_bin(const char *name)
 	return n == 4 && !memcmp(magic, "\177ELF", 4) ? xstrdup(name) : NULL;
 }
 
+/* A program for the image: the host's, or from a foreign ARCH's sysroot. */
+static char *plan_bin(struct cut_plan *p, const char *name)
+{
+	return p->sysroot ? cut_sysroot_find(p, name) : find_bin(name);
+}
+
+/* path is in the image: with a sysroot, so must its libraries be (dracut cannot ask ldd) */
+static void add_bin(struct cut_plan *p, const char *path)
+{
+	char *err;
+
+	if (strv_contains(&p->bins, path))
+		return;
+	strv_push(&p->bins, path);
+	if (p->sysroot && cut_sysroot_libs(p, path, "program", &err)) {
+		problem("%s", err);
+		free(err);
+	}
+}
+
+/* A missing bins entry, with where to get it */
+static void missing_bin(struct cut_plan *p, const char *name, const char *when)
+{
+	char *hint;
+
+	if (!p->sysroot) {
+		problem("%s: host binary '%s' not found in PATH (needed by profile %s%s)",
+			p->prof.path, name, p->prof.name, when);
+		return;
+	}
+	hint = cut_sysroot_bin_hint(p, name);
+	problem("%s: %s binary '%s' is not in the sysroot %s (needed by profile %s%s; %s)",
+		p->prof.path, p->arch->name, name, p->sysroot, p->prof.name, when, hint);
+	free(hint);
+}
+
 static void add_optional_bin(struct cut_plan *p, const char *name)
 {
-	char *path = find_bin(name);
+	char *path = plan_bin(p, name);
 
-	if (path && !strv_contains(&p->bins, path))
-		strv_push(&p->bins, path);
+	if (path)
+		add_bin(p, path);
 	free(path);
 }
 
@@ -79,15 +114,13 @@ static void resolve_bins(struct cut_plan *p)
 	if (p->modules.n || p->extra_modules.n)
 		strv_push(&all, "modprobe");
 	for (size_t i = 0; i < all.n; i++) {
-		char *path = find_bin(all.v[i]);
+		char *path = plan_bin(p, all.v[i]);
 
 		if (!path) {
-			problem("%s: host binary '%s' not found in PATH (needed by profile %s)",
-				p->prof.path, all.v[i], p->prof.name);
+			missing_bin(p, all.v[i], "");
 			continue;
 		}
-		if (!strv_contains(&p->bins, path))
-			strv_push(&p->bins, path);
+		add_bin(p, path);
 		free(path);
 	}
 	for (size_t i = 0; i < p->prof.bins_opt.n; i++)
@@ -106,12 +139,13 @@ static void resolve_bins(struct cut_plan *p)
 			if (v && *v) {
 				if (opt) {
 					add_optional_bin(p, bin);
-				} else if (!(path = find_bin(bin))) {
-					problem("%s: host binary '%s' not found in PATH (needed by profile %s "
-						"when %s is set)", p->prof.path, bin, p->prof.name, key);
+				} else if (!(path = plan_bin(p, bin))) {
+					char *when = xasprintf(" when %s is set", key);
+
+					missing_bin(p, bin, when);
+					free(when);
 				} else {
-					if (!strv_contains(&p->bins, path))
-						strv_push(&p->bins, path);
+					add_bin(p, path);
 					free(path);
 				}
 			}
@@ -126,7 +160,10 @@ static void resolve_bins(struct cut_plan *p)
  * virtio console's shell; pvpanic and fw_cfg for memory dumps on a panic
  */
 static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net",
-					     "virtio_console", "pvpanic_mmio", "pvpanic", "qemu_fw_cfg" };
+					     "virtio_console", "pvpanic_mmio", "pvpanic", "pvpanic_pci",
+					     "qemu_fw_cfg" };
+/* where the status record goes through a virtio serial port (arch.h), loaded at every boot */
+static const char *const status_modules[] = { "virtio_pci", "virtio_console" };
 
 static void resolve_modules(struct cut_plan *p)
 {
@@ -149,6 +186,17 @@ static void resolve_modules(struct cut_plan *p)
 	for (size_t i = 0; i < p->prof.modules_opt.n; i++)
 		if (kernel_has_module(&p->kern, p->prof.modules_opt.v[i]) == 2)
 			strv_push(&p->modules, p->prof.modules_opt.v[i]);
+	for (size_t i = 0; p->arch->status_port && i < sizeof(status_modules) / sizeof(status_modules[0]); i++) {
+		const char *m = status_modules[i];
+		int has = kernel_has_module(&p->kern, m);
+
+		if (!has)
+			problem("kernel module '%s' not found for kernel %s (in %s): on %s the guest's exit "
+				"status goes through a virtio serial port", m, p->kern.release,
+				p->kern.moddir ? p->kern.moddir : "no module directory", p->arch->name);
+		else if (has == 2 && !strv_contains(&p->modules, m))
+			strv_push(&p->modules, m);
+	}
 	/*
 	 * In the image but not in rapido/modules: the profile loads the one
 	 * its configuration needs (fstests_local: only FSTESTS_FS's module),
@@ -173,12 +221,18 @@ static void resolve_modules(struct cut_plan *p)
 
 static void resolve_helpers(struct cut_plan *p)
 {
+	/* a foreign architecture's helpers are cross-compiled into build/ARCH */
+	const char *dir = p->sysroot ? p->arch->name : "guest";
+
 	strv_push(&p->helpers, "init");
 	strv_push_all(&p->helpers, &p->prof.helpers);
 	for (size_t i = 0; i < p->helpers.n; i++) {
-		char *path = xasprintf("%s/build/guest/rapido-%s", p->rapido_dir, p->helpers.v[i]);
+		char *path = xasprintf("%s/build/%s/rapido-%s", p->rapido_dir, dir, p->helpers.v[i]);
 
-		if (access(path, X_OK) < 0)
+		if (access(path, X_OK) < 0 && p->sysroot)
+			problem("helper %s: %s (run make ARCHES=%s; it needs %s-gcc: make deps ARCHES=%s)",
+				path, strerror(errno), p->arch->name, p->arch->triplet, p->arch->name);
+		else if (access(path, X_OK) < 0)
 			problem("helper %s: %s (run make)", path, strerror(errno));
 		free(p->helpers.v[i]);
 		p->helpers.v[i] = path;
@@ -329,46 +383,6 @@ static void note_secrets(struct cut_plan *p)
 	}
 }
 
-/* nftw() has no user pointer: the plan being filled while a tree is walked */
-static struct cut_plan *walk_plan;
-
-static int note_elf(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	char magic[4];
-	int fd;
-
-	(void)ftw;
-	if (type != FTW_F || !S_ISREG(st->st_mode) || !(st->st_mode & 0111) ||
-	    strpbrk(path, " \t\n"))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4) &&
-	    !strv_contains(&walk_plan->bins, path))
-		strv_push(&walk_plan->bins, path);
-	close(fd);
-	return 0;
-}
-
-/*
- * dracut --include copies a tree as it is, without the shared libraries its
- * programs need (a built xfstests tree links libaio, liburing, libhandle...).
- * Installing each ELF executable in it as a binary too makes dracut resolve
- * and copy those libraries.
- */
-static void add_tree_libraries(struct cut_plan *p, const char *src)
-{
-	struct stat st;
-
-	if (stat(src, &st) < 0 || !S_ISDIR(st.st_mode))
-		return;
-	walk_plan = p;
-	if (nftw(src, note_elf, 16, FTW_PHYS) < 0)
-		warn_errno("cannot walk %s to find its programs' libraries", src);
-	walk_plan = NULL;
-}
-
 /*
  * "#@ files: ${FSTESTS_SRC}:/fstests" -> --include SRC DEST, skipped when the
  * key is unset; "autorun/configfs/lio.spec:/rapido/lio.spec" is relative to
@@ -408,11 +422,10 @@ static void resolve_files(struct cut_plan *p)
 			*colon = '\0';
 			/* a relative source is part of the rapido checkout */
 			abs = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
+			/* the tree's layer (tree.c) also finds its programs' libraries */
 			if (access(abs, R_OK) < 0)
 				problem("%s: %s (files entry of profile %s)", abs, strerror(errno),
 					p->prof.name);
-			else
-				add_tree_libraries(p, abs);
 			strv_push(&p->includes, abs);
 			strv_push(&p->includes, dest);
 			free(abs);
@@ -450,7 +463,27 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	/* the Ceph profiles' files: entries name the ./ceph-local cluster by default */
 	ceph_conf_defaults(&p->conf);
 	cut_profile_load_or_die(p->rapido_dir, o->profile, &p->prof);
-	rc = kernel_locate(&p->conf, "/boot", "/lib/modules", &p->kern, &err);
+	if (arch_from_conf(&p->conf, &p->arch, &err))
+		die("%s", err);
+	if (arch_foreign(p->arch)) {
+		struct stat st;
+		char *boot, *mods;
+
+		p->sysroot = arch_sysroot(&p->conf, p->arch);
+		if (stat(p->sysroot, &st) < 0 || !S_ISDIR(st.st_mode))
+			die("ARCH=%s: sysroot %s: %s; unpack the guest's userspace and kernel there: "
+			    "host/sysroot %s %s bash coreutils kmod, then the same with --kernel "
+			    "(make deps ARCHES=%s does both; SYSROOT names another directory)",
+			    p->arch->name, p->sysroot, S_ISDIR(st.st_mode) || errno != ENOENT ?
+			    "not a directory" : "does not exist", p->arch->name, p->sysroot, p->arch->name);
+		boot = xasprintf("%s/boot", p->sysroot);
+		mods = xasprintf("%s/lib/modules", p->sysroot);
+		rc = kernel_locate(&p->conf, p->arch, boot, mods, &p->kern, &err);
+		free(boot);
+		free(mods);
+	} else {
+		rc = kernel_locate(&p->conf, p->arch, "/boot", "/lib/modules", &p->kern, &err);
+	}
 	if (rc)
 		die("%s", err);
 	p->output = o->output ? xstrdup(o->output) : rapido_default_image(&p->conf);
@@ -474,6 +507,7 @@ void cut_plan_free(struct cut_plan *p)
 	profile_free(&p->prof);
 	kernel_free(&p->kern);
 	free(p->rapido_dir);
+	free(p->sysroot);
 	free(p->output);
 	strv_free(&p->bins);
 	strv_free(&p->modules);

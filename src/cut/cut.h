@@ -4,6 +4,7 @@
 #define RAPIDO_CUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdnoreturn.h>
 #include <sys/types.h>
 
@@ -25,7 +26,10 @@ struct cut_opts {
 	const char *output;	/* -o; NULL: rapido_default_image() */
 	int dry_run;
 	int verbose;
+	int quiet;		/* -q: no progress lines, no closing line; errors and warnings only */
 	int ignore_kconfig;
+	int no_cache;		/* --no-cache: neither read nor write the layer cache */
+	int standalone;		/* --standalone: the layers go into the image file */
 };
 
 /* Everything resolved before dracut runs. */
@@ -33,12 +37,14 @@ struct cut_plan {
 	struct conf conf;
 	struct profile prof;
 	struct kernel kern;
+	const struct arch *arch;	/* ARCH: the guest's architecture */
+	char *sysroot;		/* a foreign ARCH's sysroot (dracut --sysroot); NULL: the host's */
 	char *rapido_dir;
 	char *output;
-	struct strv bins;	/* absolute host paths */
+	struct strv bins;	/* absolute host paths; with a sysroot, paths in it and every library */
 	struct strv modules;	/* to include and load at boot */
 	struct strv extra_modules; /* included, loaded by the init when needed (9p) or by the profile */
-	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME */
+	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME (build/ARCH/ when foreign) */
 	struct strv includes;	/* SRC DEST pairs for dracut --include */
 	int secret;		/* holds a value of a key the profile marks secret */
 	int make_outdir;	/* the default initrds/ directory is missing: create it */
@@ -53,15 +59,40 @@ void cut_profile_load_or_die(const char *dir, const char *name, struct profile *
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);
 
+/*
+ * image.c: rapido's own archives. The head (rapido/vm.conf for ./vm, and
+ * rapido/layers, the text naming the layers) starts the image; the tail
+ * (env, modules to load, autorun scripts, extras, /init and the helpers)
+ * ends it, after the layers, so its files win.
+ */
+int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **err);
+int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);
+
+/*
+ * dracut.c: the dracut command line for the plan, writing to out (see
+ * layer.h); tmpdir may be NULL.
+ */
+enum cut_dracut_part { DRACUT_ALL, DRACUT_MODULES, DRACUT_BINS };
+void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
+		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
+		     struct strv *argv);
+
 /* check.c: "a directory", "a character device"... for what stat() said */
 const char *cut_file_type(mode_t mode);
 
-/* image.c: write rapido's own archive (metadata, env, autorun scripts) to fd. */
-int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);
-
-/* dracut.c: the dracut command line for the plan, writing to out; tmpdir may be NULL. */
-void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
-		     const char *tmpdir, struct strv *argv);
+/*
+ * sysroot.c, for a foreign ARCH: the guest path in p->sysroot of a program
+ * (looked up in /usr/sbin, /usr/bin, /sbin, /bin) or of an absolute name;
+ * NULL if missing.
+ */
+char *cut_sysroot_find(const struct cut_plan *p, const char *name);
+/* How to get the missing program NAME into the sysroot (which package), malloc'd. */
+char *cut_sysroot_bin_hint(const struct cut_plan *p, const char *name);
+/*
+ * Add the libraries the program at guest path `guest` needs to p->bins;
+ * 0, or -errno with *err saying what is wrong or missing (and its package).
+ */
+int cut_sysroot_libs(struct cut_plan *p, const char *guest, const char *what, char **err);
 
 /* work.c: a cut's private directory IMAGE.cut-XXXXXX, locked while its run lives */
 struct cut_work {
@@ -101,6 +132,21 @@ int cut_list(void);
 int cut_kconfig(const char *profile);
 /* rapido_dir(), or die saying why it cannot be found. */
 const char *cut_rapido_dir(void);
+
+/*
+ * progress.c: what the cut is doing, on stderr when it is a terminal and
+ * not -q. cut_progress lines are held back while the cut is young (a
+ * re-cut from the cache says nothing); cut_progress_slow starts a step
+ * that takes time and shows them all.
+ */
+void cut_progress_init(int quiet);
+void cut_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cut_progress_slow(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cut_progress_done(void);
+/* seconds since cut_progress_init */
+double cut_progress_secs(void);
+/* "12.3 MiB" (or KiB below 1 MiB), malloc'd */
+char *cut_mib(uint64_t bytes);
 
 /* checkconf.c: ./cut --check-conf; returns the exit status */
 int cut_check_conf(void);

@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* dracut.c: the dracut command line, built as a vector so no value meets a shell. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cut.h"
 #include "err.h"
+#include "io.h"
+#include "layer.h"
+#include "run.h"
 
 /* dracut takes space-separated lists; our names never contain blanks (checked). */
 static void push_list(struct strv *argv, const char *opt, const struct strv *items)
@@ -31,18 +38,44 @@ static void push_list(struct strv *argv, const char *opt, const struct strv *ite
 	free(s);
 }
 
+/*
+ * The command line of one dracut run: DRACUT_ALL builds the modules and the
+ * bins layer at once (a first cut), DRACUT_MODULES and DRACUT_BINS one of
+ * them. Helpers and "#@ files:" trees are not dracut's: they go into
+ * rapido's tail and the tree layers. libs: what the trees' programs need.
+ */
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
-		     const char *tmpdir, struct strv *argv)
+		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
+		     struct strv *argv)
 {
 	const char *dracut = conf_get(&p->conf, "DRACUT");
+	int mods = part != DRACUT_BINS && (p->modules.n || p->extra_modules.n);
 
+	if (p->sysroot) {
+		/*
+		 * A foreign sysroot: dracut would look for its own modules in
+		 * it and run ldd on programs the host cannot run; the plan
+		 * lists every library already (sysroot.c), so dracut's ldd
+		 * is told to find none, and its test binary is our bash.
+		 */
+		strv_push(argv, "env");
+		strv_push(argv, "dracutbasedir=/usr/lib/dracut");
+		strv_push(argv, "DRACUT_LDD=true");
+		strv_push(argv, "DRACUT_TESTBIN=/bin/bash");
+	}
 	strv_push(argv, dracut && *dracut ? dracut : "dracut");
+	if (p->sysroot) {
+		strv_push(argv, "--sysroot");
+		strv_push(argv, p->sysroot);
+	}
 	/* a generic image, not one tailored to (or reading config from) this host */
 	strv_push(argv, "--no-hostonly");
 	strv_push(argv, "--no-hostonly-cmdline");
 	strv_push(argv, "--no-compress");
 	strv_push(argv, "--no-early-microcode");
 	strv_push(argv, "--reproducible");
+	/* newc stores a hard-linked file's data once: splitting into layers could lose it */
+	strv_push(argv, "--nohardlink");
 	/* the host's /etc/dracut.conf{,.d} must not change the image */
 	strv_pushf(argv, "--confdir=%s/dracut.conf.d", p->rapido_dir);
 	strv_push(argv, "--conf=/dev/null");
@@ -51,13 +84,13 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 	strv_push(argv, "bash");
 	strv_push(argv, "--kver");
 	strv_push(argv, p->kern.release);
-	if (p->kern.kmoddir_root) {
-		strv_push(argv, "--kmoddir");
-		strv_push(argv, p->kern.moddir);
-	}
-	if (p->modules.n || p->extra_modules.n) {
+	if (mods) {
 		struct strv all = STRV_INIT;
 
+		if (p->kern.kmoddir_root) {
+			strv_push(argv, "--kmoddir");
+			strv_push(argv, p->kern.moddir);
+		}
 		strv_push_all(&all, &p->modules);
 		strv_push_all(&all, &p->extra_modules);
 		push_list(argv, "--drivers", &all);
@@ -65,22 +98,15 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 	} else {
 		strv_push(argv, "--no-kernel");
 	}
-	push_list(argv, "--install", &p->bins);
-	for (size_t i = 0; i < p->helpers.n; i++) {
-		const char *h = p->helpers.v[i];
-		const char *base = strrchr(h, '/') + 1;
+	if (part != DRACUT_MODULES) {
+		struct strv all = STRV_INIT;
 
-		strv_push(argv, "--include");
-		strv_push(argv, h);
-		if (!strcmp(base, "rapido-init"))
-			strv_push(argv, "/init");
-		else
-			strv_pushf(argv, "/usr/bin/%s", base);
-	}
-	for (size_t i = 0; i + 1 < p->includes.n; i += 2) {
-		strv_push(argv, "--include");
-		strv_push(argv, p->includes.v[i]);
-		strv_push(argv, p->includes.v[i + 1]);
+		strv_push_all(&all, &p->bins);
+		for (size_t i = 0; libs && i < libs->n; i++)
+			if (!strv_contains(&all, libs->v[i]))
+				strv_push(&all, libs->v[i]);
+		push_list(argv, "--install", &all);
+		strv_free(&all);
 	}
 	/*
 	 * dracut's tree goes where the image goes (default /var/tmp): cut
@@ -94,4 +120,119 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		strv_push(argv, "--quiet");
 	strv_push(argv, "--force");
 	strv_push(argv, out);
+}
+
+/* dracut's base directory: next to a dracut.sh checkout, else the installed one. */
+static char *dracut_basedir(const char *prog)
+{
+	char *real = prog ? realpath(prog, NULL) : NULL, *slash, *probe;
+
+	if (real && (slash = strrchr(real, '/'))) {
+		*slash = '\0';
+		probe = xasprintf("%s/dracut-functions.sh", real);
+		if (access(probe, F_OK) == 0) {
+			free(probe);
+			return real;
+		}
+		free(probe);
+	}
+	free(real);
+	return xstrdup("/usr/lib/dracut");
+}
+
+/* Everything about dracut and our configuration of it that can change what it writes. */
+static void key_dracut(const struct cut_plan *p, const char *prog, struct sha256 *s)
+{
+	static const char *const files[] = {
+		"dracut-functions.sh", "dracut-init.sh", "dracut-install", "dracut-version.sh",
+		"modules.d/00bash/module-setup.sh",
+	};
+	char *path = prog ? find_in_path(prog) : NULL, *base = dracut_basedir(path);
+	char *confdir = xasprintf("%s/dracut.conf.d", p->rapido_dir);
+	struct strv names = STRV_INIT;
+	const char *env = getenv("PATH");
+
+	sha256_update(s, CACHE_FORMAT " dracut", sizeof(CACHE_FORMAT " dracut"));
+	cut_key_stat(s, path ? path : "(dracut not found)");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *f = xasprintf("%s/%s", base, files[i]);
+
+		cut_key_stat(s, f);
+		free(f);
+	}
+	/* dracut finds its own tools in PATH */
+	sha256_update(s, env ? env : "", strlen(env ? env : "") + 1);
+	/* our dracut.conf.d by content: an edit that keeps the mtime still counts */
+	strv_list_dir(&names, confdir, ".conf");
+	for (size_t i = 0; i < names.n; i++) {
+		char *f = xasprintf("%s/%s", confdir, names.v[i]), *text;
+		size_t len;
+
+		sha256_update(s, names.v[i], strlen(names.v[i]) + 1);
+		if (!read_file(f, &text, &len)) {
+			sha256_update(s, text, len);
+			free(text);
+		}
+		free(f);
+	}
+	strv_free(&names);
+	free(confdir);
+	free(base);
+	free(path);
+}
+
+static void key_argv(const struct cut_opts *o, const struct cut_plan *p, enum cut_dracut_part part,
+		     const struct strv *libs, struct sha256 *s)
+{
+	struct cut_opts quiet = *o;
+	struct strv argv = STRV_INIT;
+
+	/* neither the output path, dracut's --tmpdir nor --verbose changes the bytes */
+	quiet.verbose = 0;
+	cut_dracut_argv(&quiet, p, "OUT", part, libs, NULL, &argv);
+	for (size_t i = 0; i < argv.n; i++)
+		sha256_update(s, argv.v[i], strlen(argv.v[i]) + 1);
+	strv_free(&argv);
+}
+
+void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut_dracut_part part,
+		    const struct strv *libs, struct cut_layer *ly)
+{
+	const char *dracut = conf_get(&p->conf, "DRACUT");
+	struct sha256 s;
+
+	sha256_init(&s);
+	key_dracut(p, dracut && *dracut ? dracut : "dracut", &s);
+	key_argv(o, p, part, libs, &s);
+	if (part == DRACUT_MODULES) {
+		static const char *const files[] = {
+			"modules.dep", "modules.order", "modules.builtin", "modules.builtin.modinfo",
+			"modules.alias", "modules.softdep",
+		};
+
+		ly->kind = "modules";
+		for (size_t i = 0; p->kern.moddir && i < sizeof(files) / sizeof(files[0]); i++) {
+			char *f = xasprintf("%s/%s", p->kern.moddir, files[i]);
+
+			cut_key_stat(&s, f);
+			free(f);
+		}
+		ly->desc = xasprintf("kernel %s: %zu modules asked for", p->kern.release,
+				     p->modules.n + p->extra_modules.n);
+	} else {
+		ly->kind = "bins";
+		/* the named binaries; what dracut pulls in besides is checked as "dep" lines */
+		for (size_t i = 0; i < p->bins.n; i++) {
+			/* a foreign ARCH's bins are guest paths in its sysroot */
+			char *f = xasprintf("%s%s", p->sysroot ? p->sysroot : "", p->bins.v[i]);
+
+			cut_key_stat(&s, f);
+			free(f);
+		}
+		for (size_t i = 0; libs && i < libs->n; i++)
+			cut_key_stat(&s, libs->v[i]);
+		ly->desc = xasprintf("%zu binaries, %zu tree libraries (profile %s)", p->bins.n,
+				     libs ? libs->n : 0, p->prof.name);
+	}
+	sha256_hex(&s, ly->key);
 }

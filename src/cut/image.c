@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * image.c: rapido's own archive, placed in front of dracut's in the image.
+ * image.c: rapido's own archives, the head and the tail of the image.
  *
- *	rapido/vm.conf		what ./vm needs: kernel, release, cpus, memory
+ * head:
+ *	rapido/vm.conf		what ./vm needs: architecture, kernel, release, cpus, memory
+ *	rapido/layers		the layers between head and tail (src/lib/layers.h)
+ * tail:
+ *	/init, /usr/bin/rapido-NAME	the guest init and the profile's helpers (static)
  *	rapido/env		KEY=value lines the guest init puts in the environment
  *	rapido/modules		modules the init loads, one per line
  *	rapido/autorun.sh	sources lib, the profile and the extras in order
  *	rapido/lib/NAME.sh	autorun/lib, shared guest shell functions
  *	rapido/autorun/NN-*	the profile script, then each -x / -f extra
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +26,7 @@
 #include "cut.h"
 #include "err.h"
 #include "io.h"
+#include "layers.h"
 
 struct membuf {
 	char *s;
@@ -183,10 +189,10 @@ static int write_env(const struct cut_plan *p, FILE *f, char **err)
 	return 0;
 }
 
-int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err)
+int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **err)
 {
-	struct cpio_writer w;
-	struct membuf vmconf, env, mods, autorun;
+	static struct cpio_writer w;
+	struct membuf vmconf;
 	int rc;
 
 	*err = NULL;
@@ -197,6 +203,7 @@ int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, in
 	mb_open(&vmconf);
 	fprintf(vmconf.f, "# written by ./cut for ./vm\n");
 	kv_quoted(vmconf.f, "PROFILE", p->prof.name);
+	kv_quoted(vmconf.f, "ARCH", p->arch->name);
 	kv_quoted(vmconf.f, "KERNEL_IMAGE", p->kern.image);
 	kv_quoted(vmconf.f, "KERNEL_RELEASE", p->kern.release);
 	if (p->prof.cpus)
@@ -206,6 +213,57 @@ int cut_write_rapido_cpio(const struct cut_opts *o, const struct cut_plan *p, in
 	mb_close(&vmconf);
 	cpio_add_file(&w, "rapido/vm.conf", 0644, vmconf.s, vmconf.len);
 	free(vmconf.s);
+	cpio_add_file(&w, IMG_LAYERS_NAME, 0644, layers, strlen(layers));
+
+	rc = cpio_finish(&w);
+	if (rc)
+		*err = xasprintf("writing image: %s", strerror(-rc));
+	return rc;
+}
+
+/* /init and /usr/bin/rapido-NAME: static programs, no libraries to resolve */
+static int add_helpers(struct cpio_writer *w, const struct cut_plan *p, char **err)
+{
+	cpio_add_dir(w, "usr", 0755);
+	cpio_add_dir(w, "usr/bin", 0755);
+	for (size_t i = 0; i < p->helpers.n; i++) {
+		const char *h = p->helpers.v[i], *base = strrchr(h, '/') + 1;
+		struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
+		int fd = open(h, O_RDONLY | O_CLOEXEC), rc;
+		char *name;
+		struct stat st;
+
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			*err = xasprintf("helper %s: %s (run make)", h, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -ENOENT;
+		}
+		name = strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
+		rc = cpio_add_fd(w, name, &hdr, fd, (uint64_t)st.st_size);
+		close(fd);
+		free(name);
+		if (rc) {
+			*err = xasprintf("helper %s: %s", h, rc == -ESTALE ?
+					 "changed while being read (make running?)" : strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err)
+{
+	static struct cpio_writer w;
+	struct membuf env, mods, autorun;
+	int rc;
+
+	*err = NULL;
+	cpio_init(&w, fd);
+	rc = add_helpers(&w, p, err);
+	if (rc)
+		return rc;
+	cpio_add_dir(&w, "rapido", 0755);
 
 	mb_open(&env);
 	rc = write_env(p, env.f, err);

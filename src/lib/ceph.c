@@ -12,6 +12,7 @@
 
 #include "ceph.h"
 #include "err.h"
+#include "num.h"
 
 /* One "key = value" line of an INI file as Ceph reads it. */
 struct ini_line {
@@ -113,9 +114,9 @@ static void push_unique(struct strv *sv, const char *s)
 /* One address: [v1:|v2:|any:]IPV4[:PORT][/NONCE] */
 static int add_addr(struct ceph_mons *m, const char *a, const struct mon_scan *ms, unsigned int lineno)
 {
-	char ip[64], *colon, *end;
+	char ip[64], *colon;
 	int type = 0;		/* 1, 2, or 0 for untyped */
-	unsigned long port = 0;
+	unsigned int port = 0;
 	struct in_addr in;
 	size_t n;
 
@@ -133,9 +134,7 @@ static int add_addr(struct ceph_mons *m, const char *a, const struct mon_scan *m
 	colon = strchr(ip, ':');
 	if (colon) {
 		*colon = '\0';
-		errno = 0;
-		port = strtoul(colon + 1, &end, 10);
-		if (!colon[1] || *end || errno || port == 0 || port > 65535)
+		if (num_parse_uint(colon + 1, 1, 65535, &port, NULL))
 			goto bad;
 	}
 	if (inet_pton(AF_INET, ip, &in) != 1)
@@ -143,9 +142,9 @@ static int add_addr(struct ceph_mons *m, const char *a, const struct mon_scan *m
 	if (!type && port)
 		type = port == 3300 ? 2 : 1;
 	if (type != 2)
-		strv_pushf(&m->v1, "%s:%lu", ip, port ? port : 6789);
+		strv_pushf(&m->v1, "%s:%u", ip, port ? port : 6789);
 	if (type != 1)
-		strv_pushf(&m->v2, "%s:%lu", ip, port ? port : 3300);
+		strv_pushf(&m->v2, "%s:%u", ip, port ? port : 3300);
 	/* the same monitor named twice is one monitor */
 	for (int v = 0; v < 2; v++) {
 		struct strv *sv = v ? &m->v2 : &m->v1, u = STRV_INIT;

@@ -11,6 +11,7 @@
 
 #include "confkeys.h"
 #include "err.h"
+#include "num.h"
 #include "profile.h"
 #include "size.h"
 #include "strbuf.h"
@@ -18,8 +19,10 @@
 const char *const confkeys_programs[] = {
 	/* the kernel (./cut finds it, ./vm boots what ./cut recorded) */
 	"KERNEL_SRC", "KERNEL_INSTALL_MOD_PATH", "KERNEL_RELEASE",
+	/* the guest's architecture, and a foreign one's userspace and kernel */
+	"ARCH", "SYSROOT",
 	/* ./cut */
-	"DRACUT_OUT", "DRACUT",
+	"DRACUT_OUT", "DRACUT", "CUT_CACHE_DIR", "CUT_CACHE_SIZE",
 	/* ./vm */
 	"QEMU_BIN", "QEMU_ACCEL", "KVM_PROBE_SECS", "VM_CPUS", "VM_MEMORY", "VM_TIMEOUT",
 	"QEMU_EXTRA_ARGS", "QEMU_EXTRA_KERNEL_PARAMS", "VIRTFS_SHARE_PATH",
@@ -191,9 +194,11 @@ void confkeys_check(const struct conf *c, const struct strv *extra, struct strv 
 /*
  * The types of the program keys that have one, with the limits ./vm applies
  * (src/vm/settings.c), so ./cut --check-conf finds before a boot what ./vm
- * would refuse. A key not listed is free text (paths, argument lists).
+ * would refuse, and of profile keys whose profile checks the same. A key
+ * not listed is free text (paths, argument lists).
  */
 const struct confkey_type confkeys_types[] = {
+	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, NULL },	/* 0: no cache */
 	{ "KVM_PROBE_SECS", CONFKEY_UINT, 0, 3600, NULL },
 	{ "VM_CPUS", CONFKEY_UINT, 1, 1024, NULL },
 	{ "VM_MEMORY", CONFKEY_SIZE, 64ULL << 20, 0, NULL },
@@ -204,6 +209,9 @@ const struct confkey_type confkeys_types[] = {
 	{ "QEMU_ACCEL", CONFKEY_ENUM, 0, 0, "auto kvm tcg" },
 	{ "NET", CONFKEY_ENUM, 0, 0, "tap user none" },
 	{ "VM_VMCORE_FORMAT", CONFKEY_ENUM, 0, 0, "elf kdump-zlib kdump-lzo kdump-snappy" },
+	/* profile keys the profile itself would refuse, caught before a boot */
+	{ "USB_RBD_CRYPT", CONFKEY_ENUM, 0, 0, "0 1" },
+	{ "USB_RBD_BENCH", CONFKEY_UINT, 1, 1 << 20, NULL },
 	{ NULL, 0, 0, 0, NULL }
 };
 
@@ -222,26 +230,29 @@ static int enum_has(const char *words, const char *v)
 	return 0;
 }
 
-int confkeys_check_type(const char *key, const char *val, char **err)
+const struct confkey_type *confkeys_type(const char *key)
 {
 	const struct confkey_type *t;
-	unsigned long long n;
-	uint64_t size;
-	char *end;
 
-	*err = NULL;
 	for (t = confkeys_types; t->key; t++)
 		if (!strcmp(t->key, key))
-			break;
-	if (!t->key)
+			return t;
+	return NULL;
+}
+
+int confkeys_check_type(const char *key, const char *val, char **err)
+{
+	const struct confkey_type *t = confkeys_type(key);
+	char why[NUM_WHY_LEN];
+	uint64_t size;
+
+	*err = NULL;
+	if (!t)
 		return 0;
 	switch (t->type) {
 	case CONFKEY_UINT:
-		errno = 0;
-		n = strtoull(val, &end, 10);
-		if (!*val || *end || val[0] == '-' || errno || n < t->min || n > t->max) {
-			*err = xasprintf("expected a number from %llu to %llu, got '%s'",
-					 t->min, t->max, val);
+		if (num_parse(val, t->min, t->max, &size, why)) {
+			*err = xstrdup(why);
 			return -EINVAL;
 		}
 		return 0;

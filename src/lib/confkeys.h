@@ -52,6 +52,9 @@ struct confkey_type {
 /* The typed keys of confkeys_programs, NULL-key-terminated. */
 extern const struct confkey_type confkeys_types[];
 
+/* KEY's entry in confkeys_types, or NULL for an untyped key. */
+const struct confkey_type *confkeys_type(const char *key);
+
 /*
  * Check VAL against KEY's type. Returns 0 (also for an untyped key), or
  * -EINVAL with *err (malloc'd) saying what was expected and what was seen.

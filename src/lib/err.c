@@ -21,6 +21,24 @@ static void vreport(int err, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void usage_hint(FILE *f)
+{
+	fprintf(f, "Try '%s --help' for more information.\n", err_prog);
+}
+
+void usage_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vreport(0, fmt, ap);
+		va_end(ap);
+	}
+	usage_hint(stderr);
+	exit(status);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;

@@ -3,6 +3,7 @@
 #ifndef RAPIDO_ERR_H
 #define RAPIDO_ERR_H
 
+#include <stdio.h>
 #include <stdnoreturn.h>
 
 /* Set once from main(); defaults to "rapido". */
@@ -18,6 +19,15 @@ void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Like warn_errno but with an explicit error number (a -errno return). */
 void warn_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 noreturn void die_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "Try 'PROG --help' for more information." on F: the GNU hint after a usage error. */
+void usage_hint(FILE *f);
+
+/*
+ * A usage error: "PROG: message" (when FMT is not NULL), the hint, then
+ * exit(STATUS). getopt() has already said what was wrong: pass NULL then.
+ */
+noreturn void usage_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Allocation that cannot fail (dies with a message). */
 void *xmalloc(size_t n);

@@ -13,6 +13,7 @@
 #include "err.h"
 #include "guest.h"
 #include "io.h"
+#include "num.h"
 
 int guest_cmdline_vm(const char *path, unsigned int *vm)
 {
@@ -30,11 +31,18 @@ int guest_cmdline_vm(const char *path, unsigned int *vm)
 		size_t digits;
 
 		if (wlen > klen && !strncmp(p, GUEST_CMDLINE_KEY, klen)) {
-			digits = strspn(p + klen, "0123456789");
-			if (digits && klen + digits == wlen && digits < 10) {
-				if (vm)
-					*vm = (unsigned int)strtoul(p + klen, NULL, 10);
-				found = 1;
+			char num[10];
+			unsigned int n;
+
+			digits = wlen - klen;
+			if (digits < sizeof(num)) {
+				memcpy(num, p + klen, digits);
+				num[digits] = '\0';
+				if (!num_parse_uint(num, 0, 999999999, &n, NULL)) {
+					if (vm)
+						*vm = n;
+					found = 1;
+				}
 			}
 		}
 		p += wlen;

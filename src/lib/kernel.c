@@ -84,7 +84,8 @@ static int load_module_lists(struct kernel *k, char **err)
 	return 0;
 }
 
-static int locate_src(const struct conf *c, const char *src, struct kernel *k, char **err)
+static int locate_src(const struct conf *c, const struct arch *a, const char *src, struct kernel *k,
+		      char **err)
 {
 	const char *modpath = conf_get(c, "KERNEL_INSTALL_MOD_PATH");
 	const char *at = conf_origin(c, "KERNEL_SRC");	/* messages start with it */
@@ -97,10 +98,14 @@ static int locate_src(const struct conf *c, const char *src, struct kernel *k, c
 		*err = xasprintf("%s: KERNEL_SRC=%s: not a directory", at, src);
 		return -ENOENT;
 	}
-	k->image = xasprintf("%s/arch/x86/boot/bzImage", src);
+	k->image = xasprintf("%s/%s", src, a->kernel_image);
 	if (!is_file(k->image)) {
-		*err = xasprintf("%s: KERNEL_SRC=%s is not built: %s is missing (run make in the tree)",
-				 at, src, k->image);
+		char *how = arch_foreign(a) ? xasprintf("make ARCH=%s CROSS_COMPILE=%s-", a->kbuild,
+							a->triplet) : xstrdup("make");
+
+		*err = xasprintf("%s: KERNEL_SRC=%s is not built for %s: %s is missing (run %s in the tree)",
+				 at, src, a->name, k->image, how);
+		free(how);
 		return -ENOENT;
 	}
 	relfile = xasprintf("%s/include/config/kernel.release", src);
@@ -197,8 +202,8 @@ static char *newest_release(const char *boot_dir, const char *mod_root)
 	return best;
 }
 
-static int locate_installed(const struct conf *c, const char *boot_dir, const char *mod_root,
-			    struct kernel *k, char **err)
+static int locate_installed(const struct conf *c, const struct arch *a, const char *boot_dir,
+			    const char *mod_root, struct kernel *k, char **err)
 {
 	const char *rel = conf_get(c, "KERNEL_RELEASE");
 
@@ -207,8 +212,15 @@ static int locate_installed(const struct conf *c, const char *boot_dir, const ch
 	} else {
 		k->release = newest_release(boot_dir, mod_root);
 		if (!k->release) {
-			*err = xasprintf("no installed kernel: no %s/vmlinuz-REL with modules in %s/REL "
-					 "(install linux-image-amd64 or set KERNEL_SRC)", boot_dir, mod_root);
+			if (arch_foreign(a))
+				*err = xasprintf("no %s kernel: no %s/vmlinuz-REL with modules in %s/REL "
+						 "(unpack linux-image-%s there: host/sysroot %s SYSROOT --kernel, "
+						 "or make deps ARCHES=%s; or set KERNEL_SRC)", a->name, boot_dir,
+						 mod_root, a->name, a->name, a->name);
+			else
+				*err = xasprintf("no installed kernel: no %s/vmlinuz-REL with modules in %s/REL "
+						 "(install linux-image-%s or set KERNEL_SRC)", boot_dir, mod_root,
+						 a->name);
 			return -ENOENT;
 		}
 	}
@@ -235,8 +247,8 @@ static int locate_installed(const struct conf *c, const char *boot_dir, const ch
 	return load_module_lists(k, err);
 }
 
-int kernel_locate(const struct conf *c, const char *boot_dir, const char *mod_root,
-		  struct kernel *k, char **err)
+int kernel_locate(const struct conf *c, const struct arch *a, const char *boot_dir,
+		  const char *mod_root, struct kernel *k, char **err)
 {
 	const char *src = conf_get(c, "KERNEL_SRC");
 	int rc;
@@ -244,9 +256,9 @@ int kernel_locate(const struct conf *c, const char *boot_dir, const char *mod_ro
 	memset(k, 0, sizeof(*k));
 	*err = NULL;
 	if (src && *src)
-		rc = locate_src(c, src, k, err);
+		rc = locate_src(c, a, src, k, err);
 	else
-		rc = locate_installed(c, boot_dir, mod_root, k, err);
+		rc = locate_installed(c, a, boot_dir, mod_root, k, err);
 	if (rc)
 		kernel_free(k);
 	return rc;

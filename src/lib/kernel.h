@@ -3,12 +3,13 @@
 #ifndef RAPIDO_KERNEL_H
 #define RAPIDO_KERNEL_H
 
+#include "arch.h"
 #include "conf.h"
 #include "strv.h"
 
 struct kernel {
 	char *release;	/* uname -r of the kernel */
-	char *image;	/* bzImage or /boot/vmlinuz-REL */
+	char *image;	/* bzImage, Image or BOOT_DIR/vmlinuz-REL */
 	char *config;	/* .config or /boot/config-REL; NULL if absent */
 	char *moddir;	/* .../lib/modules/REL; NULL: no modules at all */
 	char *kmoddir_root; /* KERNEL_INSTALL_MOD_PATH, for dracut --kmoddir; NULL: installed */
@@ -18,7 +19,7 @@ struct kernel {
 };
 
 /*
- * KERNEL_SRC set: a built tree (arch/x86/boot/bzImage,
+ * KERNEL_SRC set: a built tree for architecture a (a->kernel_image,
  * include/config/kernel.release, .config) with modules under
  * KERNEL_INSTALL_MOD_PATH/lib/modules/REL (or none, for a kernel with
  * everything built in). Otherwise an installed kernel: KERNEL_RELEASE, or
@@ -26,8 +27,8 @@ struct kernel {
  * boot_dir and mod_root are "/boot" and "/lib/modules" except in tests.
  * Returns 0 or -errno with *err naming what is missing.
  */
-int kernel_locate(const struct conf *c, const char *boot_dir, const char *mod_root,
-		  struct kernel *k, char **err);
+int kernel_locate(const struct conf *c, const struct arch *a, const char *boot_dir,
+		  const char *mod_root, struct kernel *k, char **err);
 void kernel_free(struct kernel *k);
 
 /* "zram" or "dm-multipath": 2 loadable, 1 built in, 0 absent. */

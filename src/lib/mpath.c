@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "mpath.h"
+#include "num.h"
 
 /* virtio-scsi allows target ids 0..255: disks x paths is checked by ./vm */
 void mpath_path_init(struct mpath_path *p, unsigned int disk, unsigned int path, unsigned int paths)
@@ -34,11 +35,14 @@ char *mpath_path_device_arg(const struct mpath_path *p)
 
 char *mpath_path_device_add_json(const struct mpath_path *p)
 {
-	/* QMP takes the WWN as a number, the command line as hex text */
+	uint64_t wwn = 0;
+
+	/* QMP takes the WWN as a number, the command line as hex text (ours: "0x" + 16 digits) */
+	num_parse_base(p->wwn + 2, 16, 0, UINT64_MAX, &wwn, NULL);
 	return xasprintf("{\"execute\": \"device_add\", \"arguments\": {\"driver\": \"scsi-hd\", "
 			 "\"bus\": \"scsi0.0\", \"drive\": \"%s\", \"id\": \"%s\", \"serial\": \"%s\", "
 			 "\"wwn\": %llu, \"scsi-id\": %u, \"lun\": 0, \"share-rw\": true}}",
-			 p->node, p->id, p->serial, strtoull(p->wwn, NULL, 16), p->scsi_id);
+			 p->node, p->id, p->serial, (unsigned long long)wwn, p->scsi_id);
 }
 
 char *mpath_path_list_line(const struct mpath_path *p, unsigned int paths, const char *file)

@@ -8,12 +8,12 @@
 
 #include "err.h"
 #include "netaddr.h"
+#include "num.h"
 
 int ipv4_prefix_parse(const char *s, struct ipv4_prefix *out)
 {
 	const char *slash = strchr(s, '/');
-	char *addr, *end;
-	unsigned long pfx;
+	char *addr;
 	int ok;
 
 	if (!slash || !slash[1])
@@ -23,10 +23,8 @@ int ipv4_prefix_parse(const char *s, struct ipv4_prefix *out)
 	free(addr);
 	if (!ok)
 		return -EINVAL;
-	pfx = strtoul(slash + 1, &end, 10);
-	if (*end || pfx > 32 || slash[1] == '-' || slash[1] == '+')
+	if (num_parse_uint(slash + 1, 0, 32, &out->prefix, NULL))
 		return -EINVAL;
-	out->prefix = (unsigned int)pfx;
 	return 0;
 }
 

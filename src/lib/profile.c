@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "num.h"
 #include "profile.h"
 #include "conf.h"
 #include "size.h"
@@ -210,15 +211,12 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		return 0;
 	}
 	if (!strcmp(key, "cpus")) {
-		char *end;
-		unsigned long n = strtoul(val, &end, 10);
+		char why[NUM_WHY_LEN];
 
-		if (!*val || *end || n == 0 || n > 1024) {
-			*err = xasprintf("%s:%d: cpus: expected a number from 1 to 1024, got \"%s\"",
-					 path, lineno, val);
+		if (num_parse_uint(val, 1, 1024, &p->cpus, why)) {
+			*err = xasprintf("%s:%d: cpus: %s", path, lineno, why);
 			return -EINVAL;
 		}
-		p->cpus = (unsigned int)n;
 		return 0;
 	}
 	if (!strcmp(key, "memory")) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* run.c: fork/exec/wait with an argv array, and PATH lookup. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,57 @@ static pid_t run_start(char *const argv[], int out_fd, int err_fd)
 		_exit(127);
 	}
 	return pid;
+}
+
+pid_t run_daemon(char *const argv[], int out_fd, char **err)
+{
+	int pfd[2], child_errno = 0;
+	ssize_t n;
+	pid_t pid;
+
+	*err = NULL;
+	/* the write end closes on exec: EOF says it ran, an errno says it did not */
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		*err = xasprintf("pipe: %s", strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		*err = xasprintf("fork: %s", strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		close(pfd[0]);
+		if (setsid() < 0 || null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 ||
+		    dup2(out_fd, 2) < 0)
+			child_errno = errno;
+		else
+			execvp(argv[0], argv);
+		child_errno = errno;
+		if (write(pfd[1], &child_errno, sizeof(child_errno)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	do
+		n = read(pfd[0], &child_errno, sizeof(child_errno));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == 0)
+		return pid;
+	if (n < 0)
+		child_errno = errno;
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	*err = xasprintf("cannot run %s: %s", argv[0], strerror(child_errno));
+	return -child_errno;
 }
 
 int run_wait(char *const argv[], int out_fd)

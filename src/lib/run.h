@@ -3,6 +3,8 @@
 #ifndef RAPIDO_RUN_H
 #define RAPIDO_RUN_H
 
+#include <sys/types.h>
+
 /*
  * fork + execvp argv; the child's stdout and stderr go to out_fd when it is
  * >= 0. Returns the wait status (as from waitpid), or -errno if fork failed.
@@ -18,6 +20,15 @@ int run_wait(char *const argv[], int out_fd);
  */
 int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int secs,
 		     int *timed_out);
+
+/*
+ * Start a long-lived ARGV: stdin from /dev/null, stdout and stderr to OUT_FD,
+ * in a session of its own (a Ctrl-C at the terminal does not reach it).
+ * Returns its pid only once it has exec'd, so /proc/PID/cmdline is ARGV by
+ * then (a caller that later checks whose a PID is never sees the forked copy
+ * of itself), or -errno with *ERR (malloc'd) when fork or exec failed.
+ */
+pid_t run_daemon(char *const argv[], int out_fd, char **err);
 
 /* Search PATH (plus /usr/sbin and /sbin) for NAME; malloc'd path or NULL. */
 char *find_in_path(const char *name);

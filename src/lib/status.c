@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hex.h"
+#include "num.h"
 #include "status.h"
 
 /*
@@ -73,8 +74,8 @@ size_t status_record_format(char *buf, const char *nonce, const struct status_re
 /* Parse one candidate line [p, end) that starts with TAG. */
 static int parse_record(const char *p, const char *end, const char *nonce, struct status_record *r)
 {
-	char line[STATUS_RECORD_MAX + 1], kind[16], msg[ESCAPED_MAX + 1], *crcp, *ce;
-	unsigned long crc;
+	char line[STATUS_RECORD_MAX + 1], kind[16], msg[ESCAPED_MAX + 1], *crcp;
+	uint64_t crc;
 	int code, used = 0;
 	size_t n = (size_t)(end - p), o = 0;
 
@@ -87,8 +88,8 @@ static int parse_record(const char *p, const char *end, const char *nonce, struc
 	crcp = strstr(line, " crc=");
 	if (!crcp || strlen(crcp) != 13)
 		return -1;
-	crc = strtoul(crcp + 5, &ce, 16);
-	if (*ce || crc32_buf(0, line, (size_t)(crcp + 1 - line)) != (uint32_t)crc)
+	if (num_parse_base(crcp + 5, 16, 0, UINT32_MAX, &crc, NULL) ||
+	    crc32_buf(0, line, (size_t)(crcp + 1 - line)) != (uint32_t)crc)
 		return -1;
 	*crcp = '\0';
 	if (strncmp(line + strlen(TAG), nonce, STATUS_NONCE_LEN) ||

@@ -234,13 +234,11 @@ int cmd_netsetup(int argc, char **argv)
 			close_stdout();
 			return 0;
 		default:
-			fprintf(stderr, "Try 'netsetup --help' for more information.\n");
-			return 1;
+			usage_die(1, NULL);
 		}
 	}
 	if (optind + 1 != argc || (strcmp(argv[optind], "up") && strcmp(argv[optind], "down"))) {
-		fprintf(stderr, "netsetup: expected 'up' or 'down'\nTry 'netsetup --help' for more information.\n");
-		return 1;
+		usage_die(1, "expected 'up' or 'down'");
 	}
 	verb = argv[optind];
 	rapido_conf_load_or_die(&c);

@@ -98,6 +98,9 @@ enum vm_accel vm_accel_choose(const struct vm_settings *s)
 
 	if (s->accel != ACCEL_AUTO)
 		return s->accel;
+	/* KVM runs the host's architecture only: a foreign guest is emulated */
+	if (arch_foreign(s->im.arch))
+		return ACCEL_TCG;
 	rc = vm_kvm_usable(&why);
 	if (rc) {
 		if (rc != -ENOENT)

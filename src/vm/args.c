@@ -209,15 +209,13 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			close_stdout();
 			exit(0);
 		default:
-			fprintf(stderr, "Try 'vm --help' for more information.\n");
-			exit(VM_EXIT_FAILED);
+			usage_die(VM_EXIT_FAILED, NULL);
 		}
 	}
 	if (optind < argc)
 		o->image = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "vm: unexpected argument '%s' (qemu arguments go after --)\n"
-			"Try 'vm --help' for more information.\n", argv[optind]);
-		exit(VM_EXIT_FAILED);
+		usage_die(VM_EXIT_FAILED, "unexpected argument '%s' (qemu arguments go after --)",
+			  argv[optind]);
 	}
 }

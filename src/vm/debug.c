@@ -51,13 +51,16 @@ static void port_free_or_die(const char *host, unsigned int port)
 /* The vmlinux with symbols for the image's kernel, or NULL; *tree set for a built tree. */
 static char *find_vmlinux(const struct vm_image *im, char **tree)
 {
-	static const char suffix[] = "/arch/x86/boot/bzImage";
-	size_t n = strlen(im->kernel);
+	/* "/arch/x86/boot/bzImage": the image's architecture's image in a built tree */
+	char *suffix = xasprintf("/%s", im->arch->kernel_image);
+	size_t n = strlen(im->kernel), sn = strlen(suffix);
 	char *p;
 
 	*tree = NULL;
-	if (n > strlen(suffix) && !strcmp(im->kernel + n - strlen(suffix), suffix)) {
-		*tree = xstrndup(im->kernel, n - strlen(suffix));
+	if (n > sn && !strcmp(im->kernel + n - sn, suffix))
+		*tree = xstrndup(im->kernel, n - sn);
+	free(suffix);
+	if (*tree) {
 		p = xasprintf("%s/vmlinux", *tree);
 		if (access(p, R_OK) == 0)
 			return p;
@@ -84,9 +87,14 @@ void vm_gdb_prepare_or_die(const struct vm_launch *l)
 			py = NULL;
 		}
 	}
+	/*
+	 * gdb only auto-loads the tree's vmlinux-gdb.py (lx-symbols and the
+	 * other lx- commands) from a safe path: the command says which.
+	 */
 	fprintf(stderr, "vm: gdb stub for vm%u on %s:%u (KASLR off)%s; attach with:\n"
-		"  gdb%s%s -ex 'target remote %s:%u'%s\n", l->vm, s->gdb_host, l->gdb_port,
+		"  gdb%s%s%s%s%s -ex 'target remote %s:%u'%s\n", l->vm, s->gdb_host, l->gdb_port,
 		s->gdb_wait ? ", the CPUs wait for gdb's 'continue'" : "",
+		py ? " -iex 'add-auto-load-safe-path " : "", py ? tree : "", py ? "'" : "",
 		vmlinux ? " " : "", vmlinux ? vmlinux : "", s->gdb_host, l->gdb_port,
 		py ? " -ex 'lx-symbols'" : "");
 	if (!vmlinux)

@@ -8,6 +8,7 @@
 
 #include "cpio.h"
 #include "err.h"
+#include "num.h"
 #include "size.h"
 #include "vm.h"
 
@@ -15,7 +16,7 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 {
 	struct conf c = { 0 };
 	const char *v;
-	char *text, *perr;
+	char *text, *perr, why[NUM_WHY_LEN];
 	int fd, rc;
 
 	memset(im, 0, sizeof(*im));
@@ -44,13 +45,27 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 	im->path = xstrdup(path);
 	v = conf_get(&c, "PROFILE");
 	im->profile = xstrdup(v ? v : "?");
+	/* an image from before ARCH was recorded is the host's */
+	v = conf_get(&c, "ARCH");
+	im->arch = v ? arch_find(v) : arch_host();
+	if (!im->arch) {
+		*err = xasprintf("%s: rapido/vm.conf: ARCH=%s: unknown architecture (known: %s; "
+				 "cut by a newer rapido?)", path, v, arch_names());
+		conf_free(&c);
+		vm_image_free(im);
+		return -EINVAL;
+	}
 	v = conf_get(&c, "KERNEL_IMAGE");
 	im->kernel = v ? xstrdup(v) : NULL;
 	v = conf_get(&c, "KERNEL_RELEASE");
 	im->release = xstrdup(v ? v : "?");
 	v = conf_get(&c, "CPUS");
-	if (v)
-		im->cpus = (unsigned int)strtoul(v, NULL, 10);
+	if (v && num_parse_uint(v, 1, 1024, &im->cpus, why)) {
+		*err = xasprintf("%s: rapido/vm.conf: CPUS: %s", path, why);
+		conf_free(&c);
+		vm_image_free(im);
+		return -EINVAL;
+	}
 	v = conf_get(&c, "MEMORY");
 	if (v && parse_size(v, &im->memory))
 		im->memory = 0;

@@ -20,9 +20,8 @@
 
 static void usage_merge(void)
 {
-	fprintf(stderr, "Usage: vm --merge-results OUT DIR...\n"
-		"Try 'vm --help' for more information.\n");
-	exit(VM_EXIT_FAILED);
+	fprintf(stderr, "Usage: vm --merge-results OUT DIR...\n");
+	usage_die(VM_EXIT_FAILED, NULL);
 }
 
 /* Warn about guest tests (not kernel splats) seen in more than one suite. */

@@ -27,6 +27,7 @@ char *qopt(const char *s)
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 {
 	const struct vm_settings *s = l->s;
+	const struct arch *a = s->im.arch;
 	struct strv append = STRV_INIT;
 	char *qmp = qopt(l->qmp_path), *hvc = qopt(l->hvc_path);
 	size_t len = 0;
@@ -42,8 +43,9 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push(argv, "none");
 	/* with panic=-1 a panic reboots at once, and -no-reboot turns that into exit */
 	strv_push(argv, "-no-reboot");
+	/* the machine, CPU, console and status port are the image's architecture's (arch.c) */
 	strv_push(argv, "-machine");
-	strv_push(argv, "pc");
+	strv_push(argv, a->machine);
 	strv_push(argv, "-accel");
 	if (l->accel == ACCEL_KVM) {
 		strv_push(argv, "kvm");
@@ -51,9 +53,8 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "host");
 	} else {
 		strv_push(argv, "tcg");
-		/* every feature TCG can emulate, so more kernel code paths get exercised */
 		strv_push(argv, "-cpu");
-		strv_push(argv, "max");
+		strv_push(argv, a->tcg_cpu);
 	}
 	strv_push(argv, "-smp");
 	strv_pushf(argv, "%u", s->cpus);
@@ -62,16 +63,15 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push(argv, "-kernel");
 	strv_push(argv, s->im.kernel);
 	strv_push(argv, "-initrd");
-	strv_push(argv, s->image);
+	strv_push(argv, s->initrd.path ? s->initrd.path : s->image);
 
-	strv_push(&append, "console=ttyS0");
+	strv_pushf(&append, "console=%s", a->console);
 	strv_push(&append, "panic=-1");
-	/*
-	 * Under TCG on a busy host the kernel's IO-APIC timer check can miss
-	 * its ticks and panic ("IO-APIC + timer doesn't work!"); skip it.
-	 */
-	if (l->accel == ACCEL_TCG)
-		strv_push(&append, "no_timer_check");
+	if (l->accel == ACCEL_TCG && *a->tcg_kparams)
+		strv_push(&append, a->tcg_kparams);
+	/* the init writes its status record to that virtio serial port, not to ttyS1 */
+	if (a->status_port)
+		strv_pushf(&append, "rapido.status=%s", a->status_port);
 	strv_pushf(&append, "rapido.vm=%u", l->vm);
 	strv_pushf(&append, "rapido.nonce=%s", l->nonce);
 	if (s->batch)
@@ -105,7 +105,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_free(&append);
 
 	/*
-	 * Console on ttyS0, copied to ./vm through a pipe (which keeps the log
+	 * Console on the first serial port (ttyS0, ttyAMA0), copied to ./vm through a pipe (which keeps the log
 	 * file). Interactive: multiplexed with the monitor (Ctrl-a c), Ctrl-c
 	 * goes to the guest. Batch: stdin is /dev/null, so no monitor.
 	 */
@@ -118,11 +118,13 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "-mon");
 		strv_push(argv, "chardev=con,mode=readline");
 	}
-	/* ttyS1: the guest init writes its framed status record here */
+	/* the guest init writes its framed status record here: ttyS1, or a virtio port below */
 	strv_push(argv, "-chardev");
 	strv_pushf(argv, "file,id=status,path=/dev/fd/%d", VM_FD_STATUS);
-	strv_push(argv, "-serial");
-	strv_push(argv, "chardev:status");
+	if (!a->status_port) {
+		strv_push(argv, "-serial");
+		strv_push(argv, "chardev:status");
+	}
 	/* control socket for ./vmctl, found from the VM number */
 	strv_push(argv, "-qmp");
 	strv_pushf(argv, "unix:%s,server=on,wait=off", qmp);
@@ -132,7 +134,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	 * quits; vmcoreinfo puts the kernel's VMCOREINFO note in that dump.
 	 */
 	strv_push(argv, "-device");
-	strv_push(argv, "pvpanic");
+	strv_push(argv, a->pvpanic);
 	strv_push(argv, "-device");
 	strv_push(argv, "vmcoreinfo");
 	strv_push(argv, "-action");
@@ -144,6 +146,10 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_pushf(argv, "socket,id=hvc,path=%s,server=on,wait=off", hvc);
 	strv_push(argv, "-device");
 	strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+	if (a->status_port) {
+		strv_push(argv, "-device");
+		strv_pushf(argv, "virtserialport,chardev=status,name=%s", a->status_port);
+	}
 	if (s->results_dir) {
 		char *files = xasprintf("%s/files", s->results_dir), *q = qopt(files);
 

@@ -16,6 +16,7 @@
 #include "ceph.h"
 #include "err.h"
 #include "io.h"
+#include "num.h"
 #include "shwords.h"
 #include "vm.h"
 
@@ -66,8 +67,7 @@ void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struc
 {
 	struct vm_rbd *r = &s->rbd;
 	const char *v, *from = "--rbd";
-	char *end;
-	unsigned long n;
+	char why[NUM_WHY_LEN];
 
 	memset(r, 0, sizeof(*r));
 	if (o->rbd.n) {
@@ -75,8 +75,10 @@ void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struc
 		o->rbd = (struct strv)STRV_INIT;
 	} else if ((v = conf_get(c, "QEMU_RBD_DISKS")) && *v) {
 		from = "QEMU_RBD_DISKS";
-		if (shwords_split(v, &r->disks, &end))
-			die("%s: QEMU_RBD_DISKS: %s", conf_origin(c, "QEMU_RBD_DISKS"), end);
+		char *serr;
+
+		if (shwords_split(v, &r->disks, &serr))
+			die("%s: QEMU_RBD_DISKS: %s", conf_origin(c, "QEMU_RBD_DISKS"), serr);
 	}
 	if (!r->disks.n)
 		return;
@@ -93,13 +95,8 @@ void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struc
 		    conf_origin(c, "CEPH_USER"), v);
 	v = conf_get(c, "CEPH_TIMEOUT");
 	r->timeout = 20;
-	if (v && *v) {
-		n = strtoul(v, &end, 10);
-		if (*end || v[0] == '-' || n == 0 || n > 3600)
-			die("%s: CEPH_TIMEOUT: expected seconds from 1 to 3600, got '%s'",
-			    conf_origin(c, "CEPH_TIMEOUT"), v);
-		r->timeout = (unsigned int)n;
-	}
+	if (v && *v && num_parse_uint(v, 1, 3600, &r->timeout, why))
+		die("%s: CEPH_TIMEOUT: %s (seconds)", conf_origin(c, "CEPH_TIMEOUT"), why);
 	check_client(r);
 }
 

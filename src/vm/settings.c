@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "confkeys.h"
+#include "num.h"
 #include "rapido.h"
 #include "results.h"
 #include "shwords.h"
@@ -105,22 +108,22 @@ static noreturn void die_src(const struct vm_src *src, const char *fmt, const ch
 	die("%s: %s, got '%s'", vm_src_str(src, where, sizeof(where)), fmt, v);
 }
 
+/* A number whose range is the key's entry in confkeys_types: one range for ./vm and --check-conf. */
 static unsigned int number(const struct conf *c, const char *opt, const char *optval,
-			   const char *key, unsigned int def, unsigned int max, struct vm_src *src)
+			   const char *key, unsigned int def, struct vm_src *src)
 {
+	const struct confkey_type *t = confkeys_type(key);
 	const char *v = setting(c, opt, optval, key, src);
-	unsigned long n;
-	char *end, what[64];
+	char where[512], why[NUM_WHY_LEN];
+	unsigned int n;
 
+	if (!t || t->type != CONFKEY_UINT || t->max > UINT_MAX)
+		die("internal error: %s has no number range in confkeys_types", key);
 	if (!v)
 		return def;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (!*v || *end || v[0] == '-' || errno || n > max) {
-		snprintf(what, sizeof(what), "expected a number up to %u", max);
-		die_src(src, what, v);
-	}
-	return (unsigned int)n;
+	if (num_parse_uint(v, (unsigned int)t->min, (unsigned int)t->max, &n, why))
+		die("%s: %s", vm_src_str(src, where, sizeof(where)), why);
+	return n;
 }
 
 static void split(const struct conf *c, const char *key, struct strv *out)
@@ -138,7 +141,7 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 	struct vm_src src;
 	const char *v;
 
-	s->cpus = number(c, "--cpus", o->cpus, "VM_CPUS", 0, 1024, &s->cpus_src);
+	s->cpus = number(c, "--cpus", o->cpus, "VM_CPUS", 0, &s->cpus_src);
 	if (s->cpus_src.kind == SRC_DEFAULT && s->im.cpus) {
 		s->cpus = s->im.cpus;
 		s->cpus_src.kind = SRC_IMAGE;
@@ -161,9 +164,9 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 		s->memory = 512ULL << 20;
 	}
 
-	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, 7 * 24 * 3600, &s->timeout_src);
-	s->kvm_probe_secs = number(c, NULL, NULL, "KVM_PROBE_SECS", 10, 3600, &src);
-	s->max_vms = number(c, NULL, NULL, "VM_MAX", 64, 100000, &src);
+	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, &s->timeout_src);
+	s->kvm_probe_secs = number(c, NULL, NULL, "KVM_PROBE_SECS", 10, &src);
+	s->max_vms = number(c, NULL, NULL, "VM_MAX", 64, &src);
 	if (!s->max_vms)
 		die_src(&src, "expected at least 1", "0");
 	split(c, "QEMU_EXTRA_KERNEL_PARAMS", &s->kparams);
@@ -193,7 +196,7 @@ static void resolve_disks(struct vm_settings *s, struct vm_opts *o, const struct
 
 	if (!o->mpath.n)
 		split(c, "QEMU_MPATH_DISKS", &o->mpath);
-	s->mpath_paths = number(c, "--mpath-paths", o->mpath_paths, "QEMU_MPATH_PATHS", 2, 16, &src);
+	s->mpath_paths = number(c, "--mpath-paths", o->mpath_paths, "QEMU_MPATH_PATHS", 2, &src);
 	if (o->mpath.n && s->mpath_paths < 1)
 		die("a multipath disk needs at least one path");
 	if (o->mpath.n * s->mpath_paths > 256)
@@ -207,20 +210,17 @@ static void resolve_disks(struct vm_settings *s, struct vm_opts *o, const struct
 	}
 }
 
-static void hostport_or_die(const char *opt, const char *v)
+/* HOST:PORT for qemu's -netdev/-gdb, where a comma would start another option. */
+static void hostport_or_die(const char *opt, const char *v, char **host, unsigned int *port)
 {
-	const char *colon = strrchr(v, ':');
-	char *end;
-	unsigned long port;
+	char why[NUM_WHY_LEN];
 
-	if (!colon || colon == v)
-		die("%s: expected HOST:PORT such as 127.0.0.1:5555, got '%s'", opt, v);
-	errno = 0;
-	port = strtoul(colon + 1, &end, 10);
-	if (*end || !colon[1] || errno || port == 0 || port > 65535)
-		die("%s: bad port in '%s'", opt, v);
-	if (strchr(v, ','))
-		die("%s: '%s' contains a comma", opt, v);
+	if (num_parse_hostport(v, host, port, why))
+		die("%s: %s", opt, why);
+	if (strchr(v, ',')) {
+		free(*host);
+		die("%s: '%s' contains a comma, which qemu would read as another option", opt, v);
+	}
 }
 
 static void prefix_or_die(const struct conf *c, const char *key, const char *def,
@@ -238,24 +238,23 @@ static void prefix_or_die(const struct conf *c, const char *key, const char *def
 /* VM<n>_IP or VM<n>_IP<m>: 0 and the numbers, or -1 */
 static int ip_key(const char *key, unsigned int *vm, unsigned int *nic)
 {
-	const char *p = key + 2;
-	char *end;
+	size_t digits;
+	char num[16];
 
-	if (strncmp(key, "VM", 2) || !isdigit((unsigned char)*p))
+	/* "VM" first: a shorter name (the environment's "_") has no key + 2 */
+	if (strncmp(key, "VM", 2))
 		return -1;
-	*vm = (unsigned int)strtoul(p, &end, 10);
-	if (strncmp(end, "_IP", 3))
+	digits = strspn(key + 2, "0123456789");
+	if (!digits || digits >= sizeof(num) || strncmp(key + 2 + digits, "_IP", 3))
 		return -1;
-	p = end + 3;
+	memcpy(num, key + 2, digits);
+	num[digits] = '\0';
+	if (num_parse_uint(num, 1, 100000, vm, NULL))
+		return -1;
 	*nic = 0;
-	if (*p) {
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		*nic = (unsigned int)strtoul(p, &end, 10);
-		if (*end)
-			return -1;
-	}
-	return *vm > 0 && *vm <= 100000 && *nic < 64 ? 0 : -1;
+	if (key[5 + digits] && num_parse_uint(key + 5 + digits, 0, 63, nic, NULL))
+		return -1;
+	return 0;
 }
 
 static void add_static_ip(struct vm_settings *s, const struct conf *c, const char *key)
@@ -333,10 +332,13 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 	s->links = xcalloc(o->links.n ? o->links.n : 1, sizeof(*s->links));
 	for (size_t i = 0; i < o->links.n; i++) {
 		struct vm_link *l = &s->links[s->n_links++];
+		unsigned int port;
+		char *host;
 
 		l->listen = o->links.v[i][0] == 'L';
 		l->hostport = xstrdup(o->links.v[i] + 1);
-		hostport_or_die(l->listen ? "--link-listen" : "--link-connect", l->hostport);
+		hostport_or_die(l->listen ? "--link-listen" : "--link-connect", l->hostport, &host, &port);
+		free(host);
 	}
 }
 
@@ -347,30 +349,16 @@ static void resolve_debug(struct vm_settings *s, const struct vm_opts *o, const 
 	const char *v;
 
 	if (o->gdb) {
-		const char *colon = strrchr(o->gdb, ':');
-
 		s->gdb = 1;
 		s->gdb_wait = o->gdb_wait;
-		if (!*o->gdb) {
+		if (!*o->gdb)
 			s->gdb_host = xstrdup("127.0.0.1");
-		} else {
-			char *end;
-			unsigned long port;
-
-			if (!colon || colon == o->gdb)
-				die("--gdb: expected HOST:PORT such as 127.0.0.1:1234, got '%s'", o->gdb);
-			errno = 0;
-			port = strtoul(colon + 1, &end, 10);
-			if (!colon[1] || *end || errno || port == 0 || port > 65535 ||
-			    strchr(o->gdb, ','))
-				die("--gdb: expected HOST:PORT with a port from 1 to 65535, got '%s'", o->gdb);
-			s->gdb_host = xstrndup(o->gdb, (size_t)(colon - o->gdb));
-			s->gdb_port = (unsigned int)port;
-		}
+		else
+			hostport_or_die("--gdb", o->gdb, &s->gdb_host, &s->gdb_port);
 	} else if (o->gdb_wait) {
 		die("--gdb-wait needs --gdb");
 	}
-	s->vmcore_keep = number(c, NULL, NULL, "VM_VMCORE_KEEP", 3, 1000, &src);
+	s->vmcore_keep = number(c, NULL, NULL, "VM_VMCORE_KEEP", 3, &src);
 	v = setting(c, NULL, NULL, "VM_VMCORE_FORMAT", &src);
 	s->vmcore_format = v ? v : "elf";
 	if (strcmp(s->vmcore_format, "elf") && strcmp(s->vmcore_format, "kdump-zlib") &&
@@ -431,18 +419,13 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 	}
 	v = setting(c, "--shard", o->shard, "VM_SHARD", &src);
 	if (v) {
-		char *end;
-		unsigned long i, n;
+		char *i = xstrndup(v, strcspn(v, "/"));
+		int bad = !v[strlen(i)] || num_parse_uint(i, 1, 10000, &s->shard_i, NULL) ||
+			  num_parse_uint(v + strlen(i) + 1, s->shard_i, 10000, &s->shard_n, NULL);
 
-		errno = 0;
-		i = strtoul(v, &end, 10);
-		if (end == v || *end != '/' || v[0] == '-' || end[1] == '-')
-			die_src(&src, "expected I/N with 1 <= I <= N, such as 2/4", v);
-		n = strtoul(end + 1, &end, 10);
-		if (*end || errno || i < 1 || n < 1 || i > n || n > 10000)
+		free(i);
+		if (bad)
 			die_src(&src, "expected I/N with 1 <= I <= N <= 10000, such as 2/4", v);
-		s->shard_i = (unsigned int)i;
-		s->shard_n = (unsigned int)n;
 	}
 	v = setting(c, "--splats", o->splats, "VM_SPLATS", &src);
 	s->splat_mask = SPLAT_ALL;
@@ -465,7 +448,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	s->dry_run = o->dry_run;
 	/* what needs no image first: a typo must not hide behind a missing image */
 	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
-	s->qemu = v ? v : "qemu-system-x86_64";
+	s->qemu = v;
 	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
 	if (vm_accel_parse(v, &s->accel))
 		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
@@ -482,6 +465,22 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		die("%s", err);
 	if (access(s->im.kernel, R_OK) < 0)
 		die_errno("kernel %s recorded in %s", s->im.kernel, s->image);
+	/* the image's architecture decides qemu's; QEMU_BIN still overrides it */
+	if (!s->qemu)
+		s->qemu = s->im.arch->qemu;
+	if (s->accel == ACCEL_KVM && arch_foreign(s->im.arch)) {
+		char buf[128];
+
+		die("%s: kvm: the image %s is for %s, this host is %s; KVM runs only the host's "
+		    "architecture (use tcg or auto)", vm_src_str(&s->accel_src, buf, sizeof(buf)),
+		    s->image, s->im.arch->name, arch_host()->name);
+	}
+	/* a cached image's layers are checked now, before a VM number is taken */
+	if (vm_initrd_prepare(s->image, s->dry_run, &s->initrd, &err))
+		die("%s", err);
+	if (s->initrd.needs_cache)
+		warn("%s takes its layers from ./cut's cache: qemu alone cannot boot it "
+		     "(./cut --standalone writes one that it can)", s->image);
 
 	resolve_machine(s, o, c);
 	resolve_disks(s, o, c);
@@ -501,6 +500,7 @@ void vm_settings_free(struct vm_settings *s)
 {
 	free(s->image);
 	vm_image_free(&s->im);
+	vm_initrd_free(&s->initrd);
 	strv_free(&s->kparams);
 	strv_free(&s->extra);
 	strv_free(&s->shares);

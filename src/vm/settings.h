@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch.h"
 #include "conf.h"
 #include "netaddr.h"
 #include "strv.h"
@@ -63,10 +64,18 @@ void vm_opts_free(struct vm_opts *o);
 struct vm_image {
 	char *path;
 	char *profile;
+	const struct arch *arch;	/* ARCH the image was cut for */
 	char *kernel;
 	char *release;
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
+};
+
+/* The -initrd qemu gets for the image (initrd.c). */
+struct vm_initrd {
+	char *path;		/* the image, or /proc/self/fd/N of an assembled memfd */
+	int fd;			/* the memfd (inherited by qemu, at 10 or above), or -1 */
+	int needs_cache;	/* dry run of a cached image: path alone does not boot */
 };
 
 /* A multipath disk: one backing file, `paths` scsi-hd devices with one serial. */
@@ -100,6 +109,7 @@ struct vm_settings {
 	char *image;
 	struct vm_src image_src;
 	struct vm_image im;
+	struct vm_initrd initrd;	/* path NULL: the image itself */
 	int batch, dry_run;
 
 	const char *qemu;

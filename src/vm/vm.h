@@ -35,6 +35,10 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o);
 int vm_image_read(const char *path, struct vm_image *im, char **err);
 void vm_image_free(struct vm_image *im);
 
+/* initrd.c: what qemu gets as -initrd for an image (assembled from ./cut's cache if need be). */
+int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, char **err);
+void vm_initrd_free(struct vm_initrd *ird);
+
 /*
  * qemu.c. ./vm hands qemu three descriptors at fixed numbers: the status
  * port (ttyS1) and the console's log copy are pipes that ./vm reads, so

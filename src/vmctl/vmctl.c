@@ -18,6 +18,7 @@
 #include "mpath.h"
 #include "io.h"
 #include "json.h"
+#include "num.h"
 #include "qmp.h"
 #include "rapido.h"
 #include "vmctl.h"
@@ -85,8 +86,8 @@ static noreturn void usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'vmctl --help' for more information.\n", stderr);
-	exit(EXIT_USAGE);
+	fputc('\n', stderr);
+	usage_die(EXIT_USAGE, NULL);
 }
 
 /* vmN.mpath: the paths ./vm made, one line each (src/lib/mpath.h) */
@@ -189,14 +190,12 @@ static int present(struct vmctl *v, const char *id)
 
 static unsigned int parse_uint(const char *s, const char *what)
 {
-	char *end;
-	unsigned long v;
+	char why[NUM_WHY_LEN];
+	unsigned int v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || *end || s[0] == '-' || s[0] == '+' || s[0] == ' ' || errno || v > 100000)
-		usage_error("%s: expected a number, got '%s'", what, s);
-	return (unsigned int)v;
+	if (num_parse_uint(s, 0, 100000, &v, why))
+		usage_error("%s: %s", what, why);
+	return v;
 }
 
 static const struct mpath_path *find_path(const struct mpath_path *p, size_t n, const char *id,
@@ -235,8 +234,7 @@ static void check_json(const char *json)
 			fputc(line[c - 1] == '\t' ? '\t' : ' ', stderr);
 		fputs("^\n", stderr);
 	}
-	fputs("Try 'vmctl --help' for more information.\n", stderr);
-	exit(EXIT_USAGE);
+	usage_die(EXIT_USAGE, NULL);
 }
 
 static void cmd_fail(struct vmctl *v, const char *id, unsigned int d, unsigned int p)

@@ -12,6 +12,8 @@
 # 32 MiB file hashed with sha256 only (AFALG_BIG_ALGS; the profile's default
 # hashes it with all six algorithms, which adds about a minute under TCG).
 . "$(dirname "$0")/lib.sh"
+# arm64-afalg.sh runs these checks with ARCH=arm64
+[ "${ARCH:-}" = arm64 ] && need_arm64
 
 check "guest library parses" bash -n "$TOP/autorun/lib/afalg.sh"
 check "profile parses" bash -n "$TOP/autorun/afalg.sh"

@@ -13,69 +13,7 @@
 #     (kernel client and qemu), the cluster gone from under a VM
 #   - down leaves no process, mount, file or namespace behind
 . "$(dirname "$0")/lib.sh"
-[ "$(id -u)" = 0 ] || { echo "# SKIP needs root for network namespaces and the cluster"; exit 77; }
-for b in ceph-mon ceph-mgr ceph-osd ceph-mds ceph rbd; do
-	command -v $b > /dev/null ||
-		{ echo "# SKIP needs $b (host/install-deps installs Ceph)"; exit 77; }
-done
-NS=rapido-ceph-$$
-CL=$T/ceph
-NETSETUP=$TOP/netsetup
-CEPH_LOCAL=$TOP/ceph-local
-cleanup() {
-	"$CEPH_LOCAL" down > /dev/null 2>&1
-	"$NETSETUP" --netns "$NS" down > /dev/null 2>&1
-	ip netns del "$NS" 2> /dev/null
-	[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
-export CEPH_LOCAL_DIR=$CL
-unset CEPH_CONF CEPH_KEYRING CEPH_USER CEPH_FS_NAME CEPH_MOUNT_OPTS CEPH_TIMEOUT CEPH_OSDS \
-	CEPH_OSD_STORE CEPH_OSD_SIZE CEPH_POOL_SIZE CEPH_RBD_POOL CEPH_RBD_IMAGE CEPH_RBD_FS \
-	CEPH_RBD_MKFS CEPH_RBD_IMAGE_SIZE CEPH_UP_TIMEOUT QEMU_RBD_DISKS FSTESTS_SRC FSTESTS_AUTORUN_CMD
-nonce=$$-$RANDOM
-start=$SECONDS
-# section NAME: how long the previous section took, for whoever reads the log
-section_t=$SECONDS
-section() {
-	echo "# ---- $1 (previous section: $((SECONDS - section_t))s, total $((SECONDS - start))s)"
-	section_t=$SECONDS
-}
-
-# ours DIR: the pids of ceph daemons running with DIR/ceph.conf
-ours() {
-	local p
-
-	for p in /proc/[0-9]*; do
-		case " $({ tr '\0' ' ' < "$p/cmdline"; } 2> /dev/null)" in
-		" ceph-"*" -c $1/ceph.conf "*) echo "${p#/proc/}" ;;
-		esac
-	done
-}
-# says FILE TEXT: FILE (a command's output) holds TEXT
-says() {
-	grep -qF -- "$2" "$1" || { sed 's/^/# /' "$1" | tail -n 15; return 1; }
-}
-# boot NAME IMAGE ARGS...: ./vm in the namespace, in the background; wait_boot NAME
-boot() {
-	local name=$1
-
-	shift
-	(
-		s=$SECONDS
-		ip netns exec "$NS" "$VM" "$@" --batch --timeout 300 > "$T/$name" 2>&1
-		echo $? > "$T/$name.rc"
-		echo "$((SECONDS - s))" > "$T/$name.secs"
-	) &
-}
-# booted NAME WANT DESC: the VM NAME exited WANT; its console is in $T/NAME
-booted() {
-	local rc
-
-	rc=$(cat "$T/$1.rc")
-	expect_rc "$3 ($(cat "$T/$1.secs")s)" "$2" "$rc"
-	[ "$rc" = "$2" ] || guest_text "$T/$1" | tail -n 25 | sed "s/^/# $1: /"
-}
+. "$(dirname "$0")/lib-ceph.inc"
 
 # -- before any cluster ------------------------------------------------------
 "$CEPH_LOCAL" --netns "$NS" up > "$T/out" 2>&1
@@ -147,7 +85,7 @@ expect_rc "cut cephfs" 0 $?
 if grep -q '^#@ secret:' "$TOP/autorun/cephfs.sh"; then
 	check "  the image is readable by its owner only" test "$(stat -c %a "$T/cephfs.img")" = 600
 else
-	ok "  the image is readable by its owner only # SKIP ./cut has no #@ secret: yet"
+	skip "  the image is readable by its owner only" "./cut has no #@ secret: yet"
 fi
 "$CUT" rbd -o "$T/rbd.img" -x "D=/mnt/rbd; $shared" > "$T/out" 2>&1
 expect_rc "cut rbd" 0 $?

@@ -3,7 +3,8 @@
 # cut-output.sh: where ./cut writes and with which mode. A bad -o or -f is
 # refused before dracut runs, in a dry run too; an image that carries a
 # secret (a key its profile marks "#@ secret:") is created 0600, any other
-# follows the umask. Cut-only: no VM boots.
+# follows the umask; the secret never reaches the layer cache. Cut-only: no
+# VM boots.
 . "$(dirname "$0")/lib.sh"
 trap 'umount "$T/ro" 2> /dev/null; [ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
 
@@ -62,18 +63,32 @@ for um in 022 027 000; do
 	check "no secret, umask $um: mode $want (got ${got:-no image})" test "$got" = "$want"
 done
 
-# cifs carries CIFS_PASS: 0600 whatever the umask, and never wider on the way
+# cifs carries CIFS_PASS: 0600 whatever the umask, and never wider on the
+# way. The layer cache beside it holds no secret (dracut's layers are
+# shared, 0444); its files change mode only as temporaries, before the
+# rename that puts them in place, so none is ever seen half-written. The
+# first cut fills the cache, the second finds it.
 export CIFS_SERVER=10.0.2.2 CIFS_USER=rapido CIFS_PASS=rapido-secret-pw
 for um in 000 022; do
 	rm -f "$T/image"
-	(umask $um && strace -qq -o "$T/strace" -e trace=openat,chmod,fchmod,fchmodat \
+	(umask $um && strace -qq -y -o "$T/strace" \
+		-e trace=openat,chmod,fchmod,fchmodat,rename,renameat,renameat2 \
 		"$CUT" cifs > "$T/out" 2>&1)
 	got=$(stat -c %a "$T/image" 2> /dev/null)
 	check "secret CIFS_PASS, umask $um: mode 600 (got ${got:-no image})" test "$got" = 600
 	check "  created 0600, never chmod-ed" \
-		test -z "$(grep -E '^f?chmod' "$T/strace")" -a \
+		test -z "$(grep -E '^f?chmod' "$T/strace" | grep -F "$T/image")" -a \
 		-n "$(grep -E 'openat\(.*image\.cut-[^/]*/image", .*O_CREAT.*, 0600\)' "$T/strace")"
 	check "  the secret is in the image" grep -qa "CIFS_PASS=rapido-secret-pw" "$T/image"
-	[ $fails = 0 ] || { sed 's/^/# /' "$T/out"; grep -E 'chmod|O_CREAT' "$T/strace" | sed 's/^/# /'; }
+	check "  and in no file of the cache" test -z "$(grep -rla rapido-secret-pw "$CUT_CACHE_DIR")"
+	check "  cache files change mode only as temporaries (tmp/, layers/*.tmp*)" \
+		test -z "$(grep -E '^f?chmod' "$T/strace" | grep -vE "[\"<]$CUT_CACHE_DIR/(tmp/|layers/[0-9a-f]{64}\.meta\.tmp)")"
+	check "  and enter layers/ only by a rename" \
+		test -z "$(grep -E "^openat\(.*\"$CUT_CACHE_DIR/layers/[0-9a-f]{64}\.(cpio|meta)\", [^)]*O_CREAT" "$T/strace")"
+	[ $fails = 0 ] || { sed 's/^/# /' "$T/out"; grep -E 'chmod|O_CREAT|rename' "$T/strace" | sed 's/^/# /'; }
+	cp "$T/strace" "$T/strace-$um"
 done
+# the checks above would hold for a cut that stored nothing
+check "the first cifs cut stored its layers (renamed from tmp/)" \
+	test "$(grep -cE "^rename[a-z0-9]*\(.*\"$CUT_CACHE_DIR/tmp/layer\.[^\"]*\", .*\"$CUT_CACHE_DIR/layers/[0-9a-f]{64}\.cpio\"" "$T/strace-000")" = 2
 done_testing

@@ -96,13 +96,19 @@ else
 fi
 
 # Two cuts of the same image at once: the second starts while the first's
-# dracut is writing, and must leave the first's temporaries alone.
+# dracut is writing, and must leave the first's temporaries alone. They
+# build the same layers: the second runs its own dracut rather than wait
+# for the first's (the cache is locked only to look up and store), and
+# whichever stores a layer second uses the first's entry. A cold cache, or
+# the first would find the layers the cuts above stored and run no dracut.
 rm -f "$T/image"
+rm -rf "$CUT_CACHE_DIR"
 start_cut A simple
 a=$cut
 if wait_dracut "$a"; then
 	start_cut B simple -x 'echo second'
 	b=$cut
+	check "parallel cuts: both run dracut at once" dracut_overlap "$a" "$b"
 	wait "$a"
 	ra=$?
 	wait "$b"
@@ -110,6 +116,9 @@ if wait_dracut "$a"; then
 	expect_rc "parallel cuts: the first succeeds" 0 "$ra"
 	expect_rc "  the second succeeds" 0 "$rb"
 	check "  no temporary is left" test -z "$(leftovers)"
+	check "  none in the cache either" test -z "$(ls -A "$CUT_CACHE_DIR/tmp")"
+	check "  one entry per layer (modules, bins)" \
+		test "$(ls "$CUT_CACHE_DIR"/layers/*.meta | wc -l) $(ls "$CUT_CACHE_DIR"/layers/*.cpio | wc -l)" = "2 2"
 	check "  the image is a cpio archive" test "$(head -c 6 "$T/image")" = 070701
 	[ $fails = 0 ] || { show A; show B; }
 else

@@ -105,5 +105,5 @@ run_err "tree without .config" "$tree/.config is missing" "$CUT" simple
 mv "$T/config" "$tree/.config"
 rm "$tree/arch/x86/boot/bzImage"
 run_err "tree that is configured but not built" \
-	"is not built: $tree/arch/x86/boot/bzImage is missing" "$CUT" simple
+	"is not built for amd64: $tree/arch/x86/boot/bzImage is missing" "$CUT" simple
 done_testing

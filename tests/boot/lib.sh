@@ -2,10 +2,8 @@
 # lib.sh: shared set-up for boot tests. Each test gets a private rapido
 # directory (the real build and profiles, plus fixture profiles), a private
 # rapido.conf, state dir and image path, and runs qemu under TCG.
-set -u
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-T=$(mktemp -d /tmp/rapido-test.XXXXXX)
-trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
+# TAP helpers, TOP and the private directory T: tests/tap.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 
 export QEMU_ACCEL=${TEST_QEMU_ACCEL:-tcg}
 export RAPIDO_CONF=$T/rapido.conf
@@ -14,6 +12,8 @@ export VM_STATE_DIR=$T/state
 # slot-global.sh checks the machine-wide default
 export VM_LOCK_DIR=$T/locks
 export DRACUT_OUT=$T/image
+# a private layer cache: a test never reads another's layers, nor the user's
+export CUT_CACHE_DIR=$T/cache
 : > "$RAPIDO_CONF"
 
 # a rapido dir whose autorun/ also holds the fixture profiles
@@ -31,41 +31,22 @@ export RAPIDO_DIR=$RD
 CUT=$TOP/cut
 VM=$TOP/vm
 
-fails=0
-n=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $*"
-}
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n - $*"
-}
-# check DESCRIPTION COMMAND...: ok if COMMAND succeeds
-check() {
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-# expect_rc DESCRIPTION WANT GOT
-expect_rc() {
-	if [ "$3" = "$2" ]; then ok "$1 (exit $3)"; else not_ok "$1: expected exit $2, got $3"; fi
-}
 # run_err DESCRIPTION PATTERN COMMAND...: COMMAND fails and prints PATTERN (a
 # grep regular expression); a test may define run_err_also, a further check that must hold
 # (for instance that no image was left behind)
 run_err() {
-	local d=$1 pat=$2 rc
+	local d=$1 pat=$2
 	shift 2
+	# stdout and stderr together in $T/out, as the tests that grep it after expect
 	"$@" > "$T/out" 2>&1
 	rc=$?
+	: > "$T/err"
 	if [ $rc -ne 0 ] && grep -q -- "$pat" "$T/out" &&
 		{ ! declare -F run_err_also > /dev/null || run_err_also; }; then
 		ok "$d"
 	else
 		not_ok "$d (exit $rc)"
-		sed 's/^/# /' "$T/out"
+		show_run
 	fi
 }
 # The kernel must not have complained while we were at it (kernel lines
@@ -96,7 +77,27 @@ diag() {
 	seen_fails=$fails
 	guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
 }
-done_testing() {
-	echo "1..$n"
-	[ $fails -eq 0 ]
+# need_arm64: the arm64 guests' set-up (make deps ARCHES=arm64, as CI does)
+# or skip with what is missing; exports SYSROOT
+need_arm64() {
+	SYSROOT=${SYSROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/rapido/arm64/sysroot}
+	export SYSROOT
+	local need
+	for need in "$TOP/build/arm64/rapido-init" "$SYSROOT/.rapido-packages"; do
+		[ -e "$need" ] || { echo "# SKIP $need is missing (make deps ARCHES=arm64; make ARCHES=arm64)"; exit 77; }
+	done
+	command -v qemu-system-aarch64 > /dev/null ||
+		{ echo "# SKIP qemu-system-aarch64 is missing (make deps ARCHES=arm64)"; exit 77; }
+}
+# dracut_overlap PID1 PID2: the two cuts each have a dracut child at the
+# same moment (neither waits for the other's dracut run); fails when one
+# has no dracut left running, or after 60 s
+dracut_overlap() {
+	local i
+	for i in $(seq 1 600); do
+		pgrep -P "$1" -x dracut > /dev/null && pgrep -P "$2" -x dracut > /dev/null && return 0
+		[ "$(ps -o stat= -p "$1" "$2" | grep -cv '^Z')" = 2 ] || return 1
+		sleep 0.1
+	done
+	return 1
 }

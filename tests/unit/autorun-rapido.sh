@@ -5,57 +5,50 @@
 # rapido_fail's message, hooks and status; rapido_wait's deadline, its
 # early stop when a watched process is gone, and commands that set
 # variables or fail in the waiting shell.
-. "$(dirname "$0")/../boot/lib.sh"
+. "$(dirname "$0")/../tap.sh"
 lib=$TOP/autorun/lib/rapido.sh
-# guest CODE: run CODE in a bash that sourced the library; stdout+stderr
-# in $out, status in $rc
+TAP_ON_FAIL=show_run
+# guest CODE: run CODE in a bash that sourced the library; its stdout and
+# stderr, in the order written, in $T/out
 guest() {
-	out=$(bash -c 'source "$1"; eval "$2"' _ "$lib" "$1" 2>&1)
-	rc=$?
+	run bash -c 'exec 2>&1; source "$1"; eval "$2"' _ "$lib" "$1"
 }
-expect() {	# DESCRIPTION WANT-RC WANT-OUTPUT
-	if [ "$rc" = "$2" ] && [ "$out" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1"
-		echo "#   expected status $2, output: $3"
-		echo "#   got status $rc, output: $out"
-	fi
-}
+# said STATUS TEXT: the guest code exited STATUS, printing exactly TEXT
+said() { exits "$1" && out_is "$2"; }
 
 guest 'rapido_fail "no disk: /dev/sdx"; echo after'
-expect "rapido_fail: one line, status 1, nothing after it" 1 "rapido: FAILED: no disk: /dev/sdx"
+check "rapido_fail: one line, status 1, nothing after it" said 1 "rapido: FAILED: no disk: /dev/sdx"
 
 guest 'rapido_fail -s 3 map mpath0 has 1 path; echo after'
-expect "rapido_fail -s STATUS: that status, the words joined" 3 "rapido: FAILED: map mpath0 has 1 path"
+check "rapido_fail -s STATUS: that status, the words joined" said 3 "rapido: FAILED: map mpath0 has 1 path"
 
 guest 'h1() { echo "h1 $1 <$2>"; }; h2() { echo "h2 $1"; }
 	rapido_on_fail h1; rapido_on_fail h2; rapido_on_fail h1
 	rapido_fail -s 4 "data differs"'
-expect "hooks run once each, in order, with the status and message" 4 \
+check "hooks run once each, in order, with the status and message" said 4 \
 	"rapido: FAILED: data differs
 h1 4 <data differs>
 h2 4"
 
 guest 'start=${EPOCHREALTIME//[!0-9]/}; rapido_wait 1 false; r=$?
 	el=$(( (${EPOCHREALTIME//[!0-9]/} - start) / 100000 )); echo "$r $((el >= 9 && el <= 30))"'
-expect "rapido_wait SECS: false after about SECS seconds" 0 "1 1"
+check "rapido_wait SECS: false after about SECS seconds" said 0 "1 1"
 
 guest 'i=0; step() { i=$((i + 1)); [ $i -ge 3 ]; }; rapido_wait 10 step; echo "$? $i"'
-expect "rapido_wait: COMMAND runs in this shell until it succeeds" 0 "0 3"
+check "rapido_wait: COMMAND runs in this shell until it succeeds" said 0 "0 3"
 
 guest 'i=0; step() { i=$((i + 1)); [ $i -ge 2 ]; }; rapido_wait 0 step; echo "$? $i"'
-expect "rapido_wait 0: no deadline" 0 "0 2"
+check "rapido_wait 0: no deadline" said 0 "0 2"
 
 guest 'sleep 30 & p=$!; (sleep 0.3; kill $p) &
 	start=$SECONDS; rapido_wait -p $p 20 false; echo "$? $((SECONDS - start < 5))"'
-expect "rapido_wait -p PID: stops when PID is gone, long before SECS" 0 "1 1"
+check "rapido_wait -p PID: stops when PID is gone, long before SECS" said 0 "1 1"
 
 guest 'give_up() { rapido_fail "server said no"; }; rapido_wait 10 give_up; echo after'
-expect "rapido_wait: COMMAND may rapido_fail, which ends the autorun" 1 "rapido: FAILED: server said no"
+check "rapido_wait: COMMAND may rapido_fail, which ends the autorun" said 1 "rapido: FAILED: server said no"
 
 guest 'i=0; step() { i=$((i + 1)); false; }
 	rapido_wait -i 0.5 1 step; echo "$? $((i >= 2 && i <= 3))"'
-expect "rapido_wait -i STEP: tries every STEP seconds (2 or 3 times in 1 s)" 0 "1 1"
+check "rapido_wait -i STEP: tries every STEP seconds (2 or 3 times in 1 s)" said 0 "1 1"
 
 done_testing

@@ -12,10 +12,7 @@ for b in "$CUT" "$TOP/netsetup" "$TOP/vmctl"; do
 done
 NETSETUP=$TOP/netsetup
 unset KERNEL_SRC KERNEL_INSTALL_MOD_PATH KERNEL_RELEASE BR_ADDR
-has() { grep -qF -- "$1" "$T/err"; }
-lacks() { ! grep -qF -- "$1" "$T/err"; }
-# show what was said when a check of it failed
-said() { [ "$fails" -eq "$seen_fails" ] || sed 's/^/# /' "$T/err"; seen_fails=$fails; }
+TAP_ON_FAIL=show_run
 
 # 10. KERNEL_SRC from the environment reaches "${KERNEL_SRC}/mods" too: the
 # tree the file names is not even built, the environment's is, and its
@@ -26,32 +23,27 @@ mkdir -p "$T/file" "$T/env/arch/x86/boot" "$T/env/include/config" \
 echo 9.9.9-rapido > "$T/env/include/config/kernel.release"
 echo CONFIG_BLOCK=y > "$T/env/.config"
 printf 'KERNEL_SRC=%s\nKERNEL_INSTALL_MOD_PATH="${KERNEL_SRC}/mods"\n' "$T/file" > "$RAPIDO_CONF"
-KERNEL_SRC=$T/env "$CUT" -n simple > /dev/null 2> "$T/err"
-check "cut fails: the module directory has no modules.dep" test $? -ne 0
+KERNEL_SRC=$T/env run "$CUT" -n simple
+check "cut fails: the module directory has no modules.dep" test $rc -ne 0
 check "  modules are looked for under the environment's KERNEL_SRC" \
-	has "$T/env/mods/lib/modules/9.9.9-rapido/modules.dep: No such file"
-check "  the file's KERNEL_SRC is used nowhere" lacks "$T/file"
-said
+	contains "$T/err" "$T/env/mods/lib/modules/9.9.9-rapido/modules.dep: No such file"
+check "  the file's KERNEL_SRC is used nowhere" eval '! contains "$T/err" "$T/file"'
 
 # 11. where a bad value came from
-KERNEL_SRC=$T/nonexistent "$CUT" -n simple > /dev/null 2> "$T/err"
+KERNEL_SRC=$T/nonexistent run "$CUT" -n simple
 check "a key from the environment is said to come from the environment" \
-	has "cut: environment: KERNEL_SRC=$T/nonexistent: not a directory"
-check "  not from line 0" lacks ":0:"
-said
+	contains "$T/err" "cut: environment: KERNEL_SRC=$T/nonexistent: not a directory"
+check "  not from line 0" eval '! contains "$T/err" :0:'
 printf 'A=1\nBR_ADDR=10.1.2/24\n' > "$RAPIDO_CONF"
-"$NETSETUP" -n up > /dev/null 2> "$T/err"
-check "a key from the file: FILE:LINE" has "netsetup: $RAPIDO_CONF:2: BR_ADDR: expected an IPv4 address"
-said
-BR_ADDR=10.9/8 "$NETSETUP" -n up > /dev/null 2> "$T/err"
+run "$NETSETUP" -n up
+check "a key from the file: FILE:LINE" contains "$T/err" "netsetup: $RAPIDO_CONF:2: BR_ADDR: expected an IPv4 address"
+BR_ADDR=10.9/8 run "$NETSETUP" -n up
 check "the same key overridden by the environment: environment" \
-	has "netsetup: environment: BR_ADDR: expected an IPv4 address"
-said
+	contains "$T/err" "netsetup: environment: BR_ADDR: expected an IPv4 address"
 : > "$T/not-a-dir"
-VM_STATE_DIR=$T/not-a-dir "$TOP/vmctl" 1 paths > /dev/null 2> "$T/err"
+VM_STATE_DIR=$T/not-a-dir run "$TOP/vmctl" 1 paths
 check "the state directory's origin is named" \
-	has "vmctl: environment: VM_STATE_DIR: state directory $T/not-a-dir is not a directory"
-said
+	contains "$T/err" "vmctl: environment: VM_STATE_DIR: state directory $T/not-a-dir is not a directory"
 
 # 13. unknown keys: warned about once each, with the nearest known key; a
 # helper key that later lines expand and a profile's key are not unknown
@@ -62,12 +54,10 @@ FSTESTS_SRC="\${TOP}/xfstests"
 VM_MEMRY=4G
 VM2_IP1=10.0.0.2/24
 EOC
-"$NETSETUP" -n up > /dev/null 2> "$T/err"
-check "an unknown key does not fail the command" test $? -eq 0
+run "$NETSETUP" -n up
+check "an unknown key does not fail the command" test $rc -eq 0
 check "  one warning" test "$(grep -c 'warning: unknown key' "$T/err")" = 1
-check "  naming FILE:LINE and the nearest key" has "netsetup: $RAPIDO_CONF:4: warning: unknown key VM_MEMRY: no program or profile reads it (did you mean VM_MEMORY?)"
-said
-"$CUT" -n simple > /dev/null 2> "$T/err"
-check "cut warns too" has "cut: $RAPIDO_CONF:4: warning: unknown key VM_MEMRY"
-said
+check "  naming FILE:LINE and the nearest key" contains "$T/err" "netsetup: $RAPIDO_CONF:4: warning: unknown key VM_MEMRY: no program or profile reads it (did you mean VM_MEMORY?)"
+run "$CUT" -n simple
+check "cut warns too" contains "$T/err" "cut: $RAPIDO_CONF:4: warning: unknown key VM_MEMRY"
 done_testing

@@ -6,18 +6,8 @@
 # devices, FSTESTS_CONFIG's sections, FSTESTS_SECTION), and ./check's
 # arguments from the selection keys. The boot tests (tests/boot/fstests*.sh)
 # check the same in a guest with real disks.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/fstests-lib.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-	sed 's/^/#   out: /' "$tmp/out"
-}
+. "$(dirname "$0")/../tap.sh"
+top=$TOP tmp=$T
 
 # in_lib SHELL-CODE: run it in a clean shell with the library sourced, no
 # FSTESTS_ key from the caller's environment, rapido_fail from rapido.sh,
@@ -38,13 +28,17 @@ in_lib() {
 good() {
 	if in_lib "$2" && [ "$(cat "$tmp/out")" = "$3" ]; then ok "$1"; else
 		not_ok "$1"
+		sed 's/^/#   out: /' "$tmp/out"
 		echo "#   expected: $3"
 	fi
 }
 
 # bad DESC CODE MESSAGE: CODE fails saying MESSAGE (a fixed string)
 bad() {
-	if ! in_lib "$2" && grep -qF -- "$3" "$tmp/out"; then ok "$1"; else not_ok "$1"; fi
+	if ! in_lib "$2" && grep -qF -- "$3" "$tmp/out"; then ok "$1"; else
+		not_ok "$1"
+		sed 's/^/#   out: /' "$tmp/out"
+	fi
 }
 
 show='_fstests_settings && echo "$FSTYP pool=$_fst_pool/$_fst_pool_devs/$_fst_pool_size size=$_fst_size logw=$_fst_logw_size" \
@@ -256,5 +250,4 @@ skip a:generic/002
 fail b:generic/001
 1"
 
-echo "1..$n"
-[ $failed -eq 0 ]
+done_testing

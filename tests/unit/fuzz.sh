@@ -8,9 +8,8 @@
 # temporary directory, never into the committed corpus.
 #   FUZZ_RUNS=N    inputs per target (default 5000)
 #   FUZZ_CC=clang  the compiler (must have libFuzzer: libclang-rt-14-dev)
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top" || exit 1
+. "$(dirname "$0")/../tap.sh"
+cd "$TOP" || exit 1
 runs=${FUZZ_RUNS:-5000}
 cc=${FUZZ_CC:-clang}
 
@@ -18,8 +17,6 @@ if ! command -v "$cc" > /dev/null; then
 	echo "SKIP: $cc is not installed (host/install-deps installs clang)"
 	exit 77
 fi
-T=$(mktemp -d /tmp/rapido-fuzz.XXXXXX) || exit 1
-trap 'rm -rf "$T"' EXIT
 # clang without its fuzzer runtime compiles, then fails to link
 echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n > 1 && d[0] == 1; }' > "$T/probe.c"
 if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$T/probe" "$T/probe.c" > "$T/probe.log" 2>&1; then
@@ -28,21 +25,17 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$T/probe" "$T/probe.c" > "$T/
 	exit 77
 fi
 if ! make -s FUZZ_CC="$cc" fuzz > "$T/make.log" 2>&1; then
-	echo "not ok 1 - make fuzz"
+	not_ok "make fuzz"
 	sed 's/^/# /' "$T/make.log"
-	echo "1..1"
-	exit 1
+	done_testing
 fi
 
-n=0 failed=0
 for src in tests/fuzz/*.c; do
 	t=$(basename "$src" .c)
 	corpus=tests/fuzz/corpus/$t
-	n=$((n + 1))
 	seeds=$(find "$corpus" -type f 2>/dev/null | wc -l)
 	if [ "$seeds" -eq 0 ]; then
-		echo "not ok $n - $t: no seed corpus in $corpus"
-		failed=$((failed + 1))
+		not_ok "$t: no seed corpus in $corpus"
 		continue
 	fi
 	mkdir -p "$T/new-$t"
@@ -53,11 +46,10 @@ for src in tests/fuzz/*.c; do
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	if [ $rc -eq 0 ]; then
-		echo "ok $n - $t: $runs inputs from $seeds seeds (${secs}s)"
+		ok "$t: $runs inputs from $seeds seeds (${secs}s)"
 		continue
 	fi
-	failed=$((failed + 1))
-	echo "not ok $n - $t: exit $rc after ${secs}s"
+	not_ok "$t: exit $rc after ${secs}s"
 	grep -E 'property broken|ERROR: |SUMMARY|runtime error|deadly|Test unit written' "$T/$t.log" |
 		head -n 20 | sed 's/^/# /'
 	mkdir -p build/fuzz/crashes
@@ -67,5 +59,4 @@ for src in tests/fuzz/*.c; do
 		echo "# input kept: build/fuzz/crashes/$(basename "$a") (reproduce: build/fuzz/$t build/fuzz/crashes/$(basename "$a"))"
 	done
 done
-echo "1..$n"
-[ $failed -eq 0 ]
+done_testing

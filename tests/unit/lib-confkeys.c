@@ -206,16 +206,22 @@ static void test_check(void)
 /* The type table: its keys are real, and each kind accepts and refuses what ./vm does. */
 static void test_types(void)
 {
-	struct strv stray = STRV_INIT;
+	struct strv stray = STRV_INIT, profiles = STRV_INIT;
 	char *err;
 
+	if (confkeys_from_profiles("autorun", &profiles))
+		die("autorun: cannot read the profiles (run from the top of the tree)");
 	for (size_t i = 0; confkeys_types[i].key; i++)
-		if (!confkeys_known(confkeys_types[i].key, NULL))
+		if (!confkeys_known(confkeys_types[i].key, &profiles))
 			strv_push(&stray, confkeys_types[i].key);
-	if (!tap_ok(!stray.n, "every key of confkeys_types[] is in confkeys_programs[]"))
+	if (!tap_ok(!stray.n, "every key of confkeys_types[] is read by a program or a profile"))
 		for (size_t i = 0; i < stray.n; i++)
 			fprintf(stderr, "#   stray: %s\n", stray.v[i]);
 	strv_free(&stray);
+	strv_free(&profiles);
+	tap_ok(confkeys_check_type("USB_RBD_CRYPT", "yes", &err) == -EINVAL && err &&
+	       strstr(err, "expected one of: 0 1"), "USB_RBD_CRYPT=yes: a profile key's enum");
+	free(err);
 
 	tap_ok(!confkeys_check_type("VM_CPUS", "4", &err) && !err, "VM_CPUS=4 is fine");
 	tap_ok(confkeys_check_type("VM_CPUS", "0", &err) == -EINVAL && err &&
@@ -236,7 +242,7 @@ static void test_types(void)
 
 int main(void)
 {
-	tap_plan(34);
+	tap_plan(35);
 	test_registry();
 	test_match_and_suggest();
 	test_check();

@@ -4,28 +4,22 @@
 # program's --help prints is in its page, every key of rapido.conf.example is
 # in rapido.conf(5), and every key the programs read (the confkeys registry)
 # is documented in rapido.conf.example.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../tap.sh"
 if ! command -v "${HELP2MAN:-help2man}" >/dev/null; then
 	echo "SKIP: help2man is not installed (host/install-deps installs it)"
 	exit 77
 fi
 for p in cut vm vmctl netsetup; do
-	if [ ! -x "$top/$p" ]; then
-		echo "SKIP: $top/$p is not built (run make)"
+	if [ ! -x "$TOP/$p" ]; then
+		echo "SKIP: $TOP/$p is not built (run make)"
 		exit 77
 	fi
 done
-if ! out=$(make -C "$top" --no-print-directory -s man 2>&1); then
-	echo "not ok 1 - make man"
+if ! out=$(make -C "$TOP" --no-print-directory -s man 2>&1); then
+	not_ok "make man"
 	printf '%s\n' "$out" | sed 's/^/#   /'
-	echo "1..1"
-	exit 1
+	done_testing
 fi
-
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 # The page's text with roff's \- and \f escapes undone.
 page_text() {
@@ -34,15 +28,15 @@ page_text() {
 
 for pg in cut.1 vm.1 vmctl.1 netsetup.8; do
 	p=${pg%.*}
-	page=$top/build/man/$pg
+	page=$TOP/build/man/$pg
 	if [ ! -s "$page" ]; then
-		notok "$pg: generated"
+		not_ok "$pg: generated"
 		continue
 	fi
-	opts=$("$top/$p" --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
+	opts=$("$TOP/$p" --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
 	# a parse that found nothing would pass vacuously: --help is always there
 	if ! grep -qx -- --help <<<"$opts"; then
-		notok "$p --help: no long options found in its output"
+		not_ok "$p --help: no long options found in its output"
 		continue
 	fi
 	text=$(page_text "$page")
@@ -53,14 +47,14 @@ for pg in cut.1 vm.1 vmctl.1 netsetup.8; do
 	if [ -z "$missing" ]; then
 		ok "$pg: all $(wc -w <<<"$opts") long options of $p --help"
 	else
-		notok "$pg: lacks$missing"
+		not_ok "$pg: lacks$missing"
 	fi
 done
 
-conf5=$top/build/man/rapido.conf.5
-keys=$(sed -n 's/^#\{0,1\}\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$top/rapido.conf.example" | sort -u)
+conf5=$TOP/build/man/rapido.conf.5
+keys=$(sed -n 's/^#\{0,1\}\([A-Z][A-Z0-9_]*\)=.*/\1/p' "$TOP/rapido.conf.example" | sort -u)
 if [ -z "$keys" ] || [ ! -s "$conf5" ]; then
-	notok "rapido.conf.5: generated, and keys found in rapido.conf.example"
+	not_ok "rapido.conf.5: generated, and keys found in rapido.conf.example"
 else
 	missing=
 	for k in $keys; do
@@ -69,24 +63,23 @@ else
 	if [ -z "$missing" ]; then
 		ok "rapido.conf.5: all $(wc -w <<<"$keys") keys of rapido.conf.example"
 	else
-		notok "rapido.conf.5: lacks$missing"
+		not_ok "rapido.conf.5: lacks$missing"
 	fi
 fi
 
 # VM#_IP in the registry stands for VM1_IP, VM2_IP, ...: the example shows VM1_IP.
-reg=$(sed -n '/confkeys_programs\[\] = {/,/NULL/p' "$top/src/lib/confkeys.c" |
+reg=$(sed -n '/confkeys_programs\[\] = {/,/NULL/p' "$TOP/src/lib/confkeys.c" |
 	grep -o '"[A-Z#][A-Z0-9_#]*"' | tr -d '"' | tr '#' 1 | sort -u)
 missing=
 for k in $reg; do
 	grep -qx "$k" <<<"$keys" || missing="$missing $k"
 done
 if [ -z "$reg" ]; then
-	notok "confkeys.c: registry found"
+	not_ok "confkeys.c: registry found"
 elif [ -z "$missing" ]; then
 	ok "rapido.conf.example documents all $(wc -w <<<"$reg") keys of the registry"
 else
-	notok "rapido.conf.example lacks registry keys:$missing"
+	not_ok "rapido.conf.example lacks registry keys:$missing"
 fi
 
-echo "1..$n"
-[ $failed -eq 0 ]
+done_testing

@@ -476,6 +476,7 @@ static void test_read_digest(void)
 
 int main(void)
 {
+	err_prog = AFSUM_PROG;	/* as main() does: the usage hint names it */
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
 		return 1;

@@ -26,7 +26,7 @@ int main(void)
 	struct strv argv = STRV_INIT;
 	struct vm_settings s = {
 		.qemu = "qemu-system-x86_64", .cpus = 2, .memory = 1ULL << 30,
-		.im = { .kernel = "/boot/vmlinuz-x" }, .image = "/i/my initrd", .batch = 1,
+		.im = { .kernel = "/boot/vmlinuz-x", .arch = arch_find("amd64") }, .image = "/i/my initrd", .batch = 1,
 	};
 	struct vm_launch l = {
 		.s = &s, .accel = ACCEL_TCG, .vm = 3, .console_log = "/s/vm3.log",
@@ -36,7 +36,7 @@ int main(void)
 	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
-	tap_plan(27);
+	tap_plan(37);
 	strv_push(kp, "quiet");
 	strv_push(kp, "foo=a;b");
 	strv_push(extra, "-device");
@@ -92,6 +92,32 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-mon"), "chardev=con,mode=readline",
 		   "interactive: monitor multiplexed on the console");
 	strv_free(&argv);
+
+	/* an arm64 image on this host: the virt machine, its UART, the status on a virtio port */
+	s.batch = 1;
+	s.gdb = 0;
+	s.gdb_wait = 0;
+	s.im.arch = arch_find("aarch64");
+	s.qemu = s.im.arch->qemu;
+	l.accel = ACCEL_TCG;
+	vm_qemu_argv(&l, &argv);
+	TAP_EQ_STR(argv.v[0], "qemu-system-aarch64", "arm64: qemu-system-aarch64");
+	TAP_EQ_STR(after(&argv, "-machine"), "virt,gic-version=3", "arm64: machine virt with GICv3");
+	TAP_EQ_STR(after(&argv, "-cpu"), "max,pauth-impdef=on", "arm64: TCG's max CPU, cheap pointer auth");
+	tap_ok(!strncmp(after(&argv, "-append"), "console=ttyAMA0 panic=-1 rapido.status=rapido.status ",
+			strlen("console=ttyAMA0 panic=-1 rapido.status=rapido.status ")),
+	       "arm64: console on ttyAMA0, no x86 timer parameter, the status port named");
+	tap_ok(strstr(after(&argv, "-append"), "no_timer_check") == NULL, "arm64: no no_timer_check");
+	tap_ok(index_of(&argv, "virtserialport,chardev=status,name=rapido.status") > 0,
+	       "arm64: the status record on a virtio serial port");
+	tap_ok(index_of(&argv, "chardev:status") < 0, "arm64: no second UART (virt has one)");
+	tap_ok(index_of(&argv, "pvpanic-pci") > 0 && index_of(&argv, "pvpanic") < 0,
+	       "arm64: pvpanic on PCI, not ISA");
+	TAP_EQ_STR(after(&argv, "-serial"), "chardev:con", "arm64: the console on the first UART");
+	strv_free(&argv);
+	tap_ok(arch_find("amd64") == arch_find("x86_64") && arch_find("arm64") == arch_find("aarch64") &&
+	       arch_find("arm64") != arch_find("amd64") && !arch_find("riscv") && !arch_find(""),
+	       "architectures found by Debian name and uname -m, unknown ones not");
 
 	tap_ok(vm_accel_parse("TCG", &a) == 0 && a == ACCEL_TCG && vm_accel_parse("", &a) == 0 &&
 	       a == ACCEL_AUTO, "accel names parse");

@@ -82,7 +82,7 @@ int main(void)
 	struct conf c;
 	char buf[512], msg[1024];
 
-	tap_plan(26);
+	tap_plan(28);
 	if (!mkdtemp(dir))
 		return 1;
 	image = xasprintf("%s/image", dir);
@@ -138,8 +138,17 @@ int main(void)
 
 	/* errors name the source */
 	TAP_EQ_INT(resolve_fails("\nVM_CPUS=many\n", &o, msg, sizeof(msg)), 125, "bad VM_CPUS: exit 125");
-	tap_ok(strstr(msg, "rapido.conf:2: VM_CPUS: expected a number up to 1024, got 'many'") != NULL,
-	       "  named with FILE:LINE (%s)", msg);
+	tap_ok(strstr(msg, "rapido.conf:2: VM_CPUS: expected a number from 1 to 1024, got 'many'") != NULL,
+	       "  named with FILE:LINE, the range from the key registry (%s)", msg);
+	o.cpus = "0";
+	resolve_fails("", &o, msg, sizeof(msg));
+	tap_ok(strstr(msg, "--cpus: expected a number from 1 to 1024, got '0'") != NULL,
+	       "--cpus 0: the same range as ./cut --check-conf (%s)", msg);
+	o.cpus = " 2";
+	resolve_fails("", &o, msg, sizeof(msg));
+	tap_ok(strstr(msg, "--cpus: expected a number from 1 to 1024, got ' 2'") != NULL,
+	       "--cpus ' 2': no leading blank (strtoul took it) (%s)", msg);
+	o.cpus = NULL;
 	setenv("QEMU_ACCEL", "hvf", 1);
 	resolve_fails("QEMU_ACCEL=tcg\n", &o, msg, sizeof(msg));
 	tap_ok(strstr(msg, "environment: QEMU_ACCEL: expected auto, kvm or tcg, got 'hvf'") != NULL,

@@ -91,14 +91,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 			close_stdout();
 			exit(0);
 		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", err_prog);
-			exit(1);
+			usage_die(1, NULL);
 		}
 	}
 	if (o->ref_sum ? optind >= argc : optind < argc) {
-		fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", err_prog,
-			o->ref_sum ? "--ref-sum needs files" : "unexpected argument", err_prog);
-		exit(1);
+		usage_die(1, "%s", o->ref_sum ? "--ref-sum needs files" : "unexpected argument");
 	}
 	if (o->ref_sum && ref_alg_by_name(o->ref_sum) < 0)
 		die("--ref-sum: unknown algorithm '%s'", o->ref_sum);

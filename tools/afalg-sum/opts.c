@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+#include "num.h"
 #include "opts.h"
 
 enum {
@@ -100,20 +102,15 @@ static int usage_error(FILE *err, const char *fmt, const char *arg)
 		fprintf(err, fmt, arg);
 		fputc('\n', err);
 	}
-	fputs("Try '" AFSUM_PROG " --help' for more information.\n", err);
+	usage_hint(err);
 	return AFSUM_EXIT_USAGE;
 }
 
 static int parse_fd(const char *s, int *fd)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v > INT_MAX)
+	if (num_parse(s, 0, INT_MAX, &v, NULL))
 		return -EINVAL;
 	*fd = (int)v;
 	return 0;

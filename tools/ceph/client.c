@@ -16,6 +16,7 @@
 #include "ceph.h"
 #include "err.h"
 #include "io.h"
+#include "num.h"
 #include "rceph.h"
 
 int rceph_client_load(struct rceph_client *cl, const char *conf, const char *keyring,
@@ -160,17 +161,13 @@ int rceph_rbd_find(const char *sysfs, const char *pool, const char *image, unsig
 
 int rceph_rbd_parse_dev(const char *s)
 {
-	char *end;
-	long n;
+	unsigned int n;
 
 	if (!strncmp(s, "/dev/", 5))
 		s += 5;
 	if (!strncmp(s, "rbd", 3))
 		s += 3;
-	if (*s < '0' || *s > '9')
-		return -1;
-	n = strtol(s, &end, 10);
-	return *end || n > 1000000 ? -1 : (int)n;
+	return num_parse_uint(s, 0, 1000000, &n, NULL) ? -1 : (int)n;
 }
 
 int rceph_kmsg_open(void)

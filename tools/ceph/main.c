@@ -22,6 +22,7 @@
 
 #include "err.h"
 #include "guest.h"
+#include "num.h"
 #include "rceph.h"
 
 #define PROG "rapido-ceph"
@@ -92,8 +93,7 @@ static noreturn void bad_usage(const char *fmt, ...)
 		va_end(ap);
 		fputc('\n', stderr);
 	}
-	fprintf(stderr, "Try '%s --help' for more information.\n", PROG);
-	exit(1);
+	usage_die(1, NULL);
 }
 
 static void load_or_die(struct rceph_client *cl, const struct options *o)
@@ -229,14 +229,12 @@ static void cmd_unmap(const char *dev)
 
 static unsigned int timeout_arg(const char *s)
 {
-	char *end;
-	unsigned long n;
+	char why[NUM_WHY_LEN];
+	unsigned int n;
 
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (!*s || *end || s[0] == '-' || errno || n == 0 || n > 3600)
-		die("--timeout: expected seconds from 1 to 3600, got '%s'", s);
-	return (unsigned int)n;
+	if (num_parse_uint(s, 1, 3600, &n, why))
+		die("--timeout: %s (seconds)", why);
+	return n;
 }
 
 int main(int argc, char **argv)

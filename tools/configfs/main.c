@@ -113,8 +113,7 @@ static noreturn void usage_error(const char *fmt, const char *arg)
 		fprintf(stderr, fmt, arg);
 		fputc('\n', stderr);
 	}
-	fprintf(stderr, "Try '%s --help' for more information.\n", PROG);
-	exit(CFS_EXIT_USAGE);
+	usage_die(CFS_EXIT_USAGE, NULL);
 }
 
 static int parse_spec(const struct opts *o, struct cfs_spec *spec)

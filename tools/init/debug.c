@@ -84,7 +84,7 @@ static void start_keeper(void)
 
 void init_debug_setup(const struct init_cmdline *cl)
 {
-	char *panic[] = { "modprobe", "-a", "-q", "pvpanic_mmio", "qemu_fw_cfg", NULL };
+	char *panic[] = { "modprobe", "-a", "-q", "pvpanic_mmio", "pvpanic_pci", "qemu_fw_cfg", NULL };
 	char *console[] = { "modprobe", "-a", "-q", "virtio_pci", "virtio_console", NULL };
 
 	if (have_modprobe())

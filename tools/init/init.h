@@ -15,6 +15,7 @@ struct init_cmdline {
 	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
 	int results;		/* rapido.results=1: ./vm --results, see results.c */
 	char shard[24];		/* rapido.shard=I/N, "" if none */
+	char status_port[64];	/* rapido.status=NAME: the virtio serial port for the status; "": ttyS1 */
 };
 
 /* Parse a kernel command line (the text of /proc/cmdline). */
@@ -57,8 +58,13 @@ int init_run(char *const argv[]);
 void init_run_autorun(int batch, struct status_record *r);
 /* Kill every process but PID 1 and reap them: nothing may write after the report. */
 void init_kill_all(void);
-/* Write the framed status record (status.h) to the status port. */
-void init_report_status(const char *nonce, const struct status_record *r);
+/*
+ * Write the framed status record (status.h) to the status port: ttyS1, or
+ * the virtio serial port rapido.status= names (machines with one UART).
+ */
+void init_report_status(const struct init_cmdline *cl, const struct status_record *r);
+/* results.c: /dev/vportNpM of the virtio serial port named name, or NULL (malloc'd). */
+char *init_find_port(const char *name);
 /* Exit code for a wait status: the code, or 128+signal as the shell does. */
 int init_status_code(int wstatus);
 

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <termios.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -194,7 +195,14 @@ int main(int argc, char **argv)
 
 	init_run_autorun(cl.batch, &rec);
 	init_kill_all();
-	init_report_status(cl.nonce, &rec);
+	/*
+	 * What the profile printed may still sit in the console's transmit
+	 * queue; the status record (another port) and the power-off would
+	 * overtake it, and the tail of the log (a test's last line) is lost.
+	 */
+	if (tcdrain(STDOUT_FILENO) < 0 && errno != ENOTTY && errno != EBADF)
+		warn_errno("tcdrain /dev/console");
+	init_report_status(&cl, &rec);
 	sync();
 	reboot(RB_POWER_OFF);
 	/* only reached if reboot() failed; PID 1 must not exit */

@@ -22,8 +22,7 @@
 #define RESULTS_TAG "rapido.results"
 #define RESULTS_DIR "/results"
 
-/* /dev/vportNpM of the port named RESULTS_TAG, or NULL (malloc'd). */
-static char *find_port(void)
+char *init_find_port(const char *tag)
 {
 	DIR *d = opendir("/sys/class/virtio-ports");
 	struct dirent *e;
@@ -39,7 +38,7 @@ static char *find_port(void)
 		path = xasprintf("/sys/class/virtio-ports/%s/name", e->d_name);
 		if (!read_file(path, &name, NULL)) {
 			name[strcspn(name, "\n")] = '\0';
-			if (!strcmp(name, RESULTS_TAG))
+			if (!strcmp(name, tag))
 				found = xasprintf("/dev/%s", e->d_name);
 			free(name);
 		}
@@ -63,7 +62,7 @@ void init_results_setup(const struct init_cmdline *cl)
 	/* the port and its device node appear once virtio_console has probed it */
 	for (int i = 0; i < 200; i++) {
 		free(port);
-		port = find_port();
+		port = init_find_port(RESULTS_TAG);
 		if (port && access(port, W_OK) == 0)
 			break;
 		usleep(10000);

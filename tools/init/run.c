@@ -15,7 +15,7 @@
 #include "init.h"
 #include "io.h"
 
-/* The port the host reads the exit status from: -serial file:... */
+/* The port the host reads the exit status from: -serial file:..., unless rapido.status= */
 #define STATUS_PORT "/dev/ttyS1"
 
 int init_status_code(int wstatus)
@@ -198,31 +198,60 @@ void init_kill_all(void)
 	}
 }
 
-void init_report_status(const char *nonce, const struct status_record *r)
+/* The status port's device: the virtio port (its module loaded at boot) may still be probing. */
+static char *status_port(const struct init_cmdline *cl)
+{
+	char *port = NULL;
+
+	if (!*cl->status_port)
+		return xstrdup(STATUS_PORT);
+	for (int i = 0; i < 300; i++) {
+		port = init_find_port(cl->status_port);
+		if (port && access(port, W_OK) == 0)
+			return port;
+		free(port);
+		port = NULL;
+		usleep(10000);
+	}
+	warn("the status port %s did not appear (is virtio_console loaded?)", cl->status_port);
+	return NULL;
+}
+
+void init_report_status(const struct init_cmdline *cl, const struct status_record *r)
 {
 	char buf[STATUS_RECORD_MAX];
 	struct termios t;
+	char *port;
 	size_t n;
-	int fd;
+	int fd, tty;
 
-	if (!*nonce)
+	if (!*cl->nonce)
 		warn("no rapido.nonce= on the kernel command line: ./vm will not accept the status");
-	fd = open(STATUS_PORT, O_WRONLY | O_NOCTTY);
+	port = status_port(cl);
+	if (!port)
+		return;
+	fd = open(port, O_WRONLY | O_NOCTTY);
 	if (fd < 0) {
-		warn_errno("cannot report exit status %d: open %s", r->code, STATUS_PORT);
+		warn_errno("cannot report exit status %d: open %s", r->code, port);
+		free(port);
 		return;
 	}
 	/* raw output: no \n -> \r\n translation, no echo games on the host side */
-	if (tcgetattr(fd, &t) == 0) {
+	tty = tcgetattr(fd, &t) == 0;
+	if (tty) {
 		cfmakeraw(&t);
 		if (tcsetattr(fd, TCSANOW, &t) < 0)
-			warn_errno("tcsetattr %s", STATUS_PORT);
+			warn_errno("tcsetattr %s", port);
 	}
-	n = status_record_format(buf, nonce, r);
+	n = status_record_format(buf, cl->nonce, r);
 	if (write_all(fd, buf, n))
-		warn_errno("write %s", STATUS_PORT);
-	/* wait until the UART has sent it: poweroff must not cut it off */
-	if (tcdrain(fd) < 0)
-		warn_errno("tcdrain %s", STATUS_PORT);
+		warn_errno("write %s", port);
+	/*
+	 * wait until the UART has sent it: poweroff must not cut it off (a
+	 * virtio port's write returns once the host has taken the bytes)
+	 */
+	if (tty && tcdrain(fd) < 0)
+		warn_errno("tcdrain %s", port);
 	close(fd);
+	free(port);
 }

@@ -17,6 +17,7 @@
 #include "err.h"
 #include "init.h"
 #include "io.h"
+#include "num.h"
 
 void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 {
@@ -25,21 +26,22 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 	memset(cl, 0, sizeof(*cl));
 	for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
 		if (!strncmp(w, "rapido.vm=", 10)) {
-			char *end;
-			unsigned long n = strtoul(w + 10, &end, 10);
+			unsigned int n;
 
-			if (!*end && n < 100000)
-				cl->vm = (unsigned int)n;
+			if (!num_parse_uint(w + 10, 0, 99999, &n, NULL))
+				cl->vm = n;
 		} else if (!strcmp(w, "rapido.batch=1")) {
 			cl->batch = 1;
 		} else if (!strcmp(w, "rapido.hvc=1")) {
 			cl->hvc = 1;
 		} else if (!strncmp(w, "rapido.shares=", 14)) {
-			cl->shares = (unsigned int)strtoul(w + 14, NULL, 10);
-			if (cl->shares > 16)
-				cl->shares = 16;
+			/* ./vm passes at most 16; anything else is not ./vm's */
+			if (num_parse_uint(w + 14, 0, 16, &cl->shares, NULL))
+				cl->shares = 0;
 		} else if (!strcmp(w, "rapido.results=1")) {
 			cl->results = 1;
+		} else if (!strncmp(w, "rapido.status=", 14)) {
+			snprintf(cl->status_port, sizeof(cl->status_port), "%s", w + 14);
 		} else if (!strncmp(w, "rapido.shard=", 13)) {
 			snprintf(cl->shard, sizeof(cl->shard), "%s", w + 13);
 		} else if (!strncmp(w, "rapido.nonce=", 13)) {
@@ -77,9 +79,9 @@ void init_set_hostname(unsigned int vm)
 
 int init_ip_parse(const char *s, struct init_ip *ip)
 {
-	char buf[96], *save = NULL, *ifn, *addr, *gw, *slash, *end;
+	char buf[96], *save = NULL, *ifn, *addr, *gw, *slash;
 	struct in_addr a;
-	unsigned long pfx;
+	unsigned int pfx;
 
 	memset(ip, 0, sizeof(*ip));
 	if (strlen(s) >= sizeof(buf))
@@ -94,8 +96,7 @@ int init_ip_parse(const char *s, struct init_ip *ip)
 	if (!slash)
 		return -EINVAL;
 	*slash = '\0';
-	pfx = strtoul(slash + 1, &end, 10);
-	if (*end || pfx > 32 || inet_pton(AF_INET, addr, &a) != 1)
+	if (num_parse_uint(slash + 1, 0, 32, &pfx, NULL) || inet_pton(AF_INET, addr, &a) != 1)
 		return -EINVAL;
 	if (gw && (strlen(gw) >= sizeof(ip->gw) || inet_pton(AF_INET, gw, &a) != 1))
 		return -EINVAL;

@@ -104,8 +104,7 @@ static noreturn void bad_usage(const char *fmt, ...)
 		va_end(ap);
 		fputc('\n', stderr);
 	}
-	fprintf(stderr, "Try '%s --help' for more information.\n", PROG);
-	exit(1);
+	usage_die(1, NULL);
 }
 
 static uint64_t size_arg(const char *opt, const char *s)

@@ -16,6 +16,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "num.h"
 #include "zram.h"
 
 void zram_seterr(struct zram_ctx *z, const char *fmt, ...)
@@ -136,8 +137,8 @@ fail:
 int zram_hot_add(struct zram_ctx *z, struct zram_dev *d)
 {
 	static const char path[] = ZRAM_CONTROL "/hot_add";
-	unsigned long v;
-	char *s, *end;
+	unsigned int v;
+	char *s;
 	int rc;
 
 	/*
@@ -161,9 +162,7 @@ int zram_hot_add(struct zram_ctx *z, struct zram_dev *d)
 	rc = zram_read(z, path, &s);
 	if (rc < 0)
 		return rc;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!isdigit((unsigned char)*s) || *end || errno || v > 1000000) {
+	if (num_parse_uint(s, 0, 1000000, &v, NULL)) {
 		char *real = zram_path(z, path);
 
 		zram_seterr(z, "read %s: expected a device number, got '%s'", real, s);

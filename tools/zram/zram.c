@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "err.h"
+#include "num.h"
 #include "zram.h"
 
 void zram_ctx_init(struct zram_ctx *z)
@@ -48,19 +49,14 @@ void zram_add_opts_init(struct zram_add_opts *o)
 
 int zram_parse_dev(const char *s, int *idx)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
 	if (!strncmp(s, "/dev/", 5))
 		s += 5;
 	if (!strncmp(s, "zram", 4))
 		s += 4;
-	/* Digits only, no sign, no leading zero: the kernel names them zram%d. */
-	if (!isdigit((unsigned char)*s) || (s[0] == '0' && s[1]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*end || errno || v > INT_MAX)
+	/* No leading zero: the kernel names them zram%d. */
+	if ((s[0] == '0' && s[1]) || num_parse(s, 0, INT_MAX, &v, NULL))
 		return -EINVAL;
 	*idx = (int)v;
 	return 0;
@@ -209,14 +205,15 @@ static int check_exists(struct zram_ctx *z, const struct zram_dev *d)
 static int read_u64(struct zram_ctx *z, const struct zram_dev *d, const char *attr,
 		    unsigned long long *v)
 {
-	char *path = zram_attr(d, attr), *s, *end;
+	char *path = zram_attr(d, attr), *s;
+	uint64_t n;
 	int rc;
 
 	rc = zram_read(z, path, &s);
 	if (rc == 0) {
-		errno = 0;
-		*v = strtoull(s, &end, 10);
-		if (!isdigit((unsigned char)*s) || *end || errno) {
+		if (num_parse(s, 0, UINT64_MAX, &n, NULL) == 0) {
+			*v = n;
+		} else {
 			zram_seterr(z, "%s%s: expected a number, got '%s'", z->root, path, s);
 			rc = -EIO;
 		}

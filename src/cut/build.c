@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * build.c: a cut as layers (docs/CACHE.md): the trees, then dracut's
+ * modules and bins layers, each found in the cache or built (one dracut
+ * run for whatever is missing), then the image: head + tail naming the
+ * cached layers, or head + layers + tail when standalone. Everything is
+ * written in a work directory next to the image and renamed into place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdnoreturn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "err.h"
+#include "io.h"
+#include "layer.h"
+#include "layers.h"
+#include "fsinfo.h"
+
+enum { L_MODULES, L_BINS };
+
+/* This run's private directory (work.c) and cut.c's exit path for a signal. */
+static struct cut_work *work;
+static void (*cleanup)(void);
+
+/* A signal taken while no dracut ran: stop here, clean, die of it. */
+static void stop_if_signalled(void)
+{
+	int sig = cut_signal_pending();
+
+	if (sig)
+		cut_die_signal(sig, cleanup);
+}
+
+static const char *space_text(int err)
+{
+	return err == ENOSPC ? "no space left on device" : "disk quota exceeded";
+}
+
+/* Writing PATH failed with -err: on a full disk, say which disk and how full. */
+static noreturn void die_write(int err, const char *what, const char *path)
+{
+	if (err == -ENOSPC || err == -EDQUOT) {
+		char *copy = xstrdup(path);
+
+		die("%s %s: %s on %s; no image written", what, path, space_text(-err),
+		    fs_describe(dirname(copy)));
+	}
+	die_err(err, "%s %s", what, path);
+}
+
+static void work_create(const struct cut_plan *p)
+{
+	char *copy = xstrdup(p->output), *outdir = dirname(copy);
+	int rc;
+
+	if (p->make_outdir && mkdir(outdir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create %s", outdir);
+	cut_work_reap_stale(p->output);
+	rc = cut_work_create(work, p->output);
+	if (rc)
+		die_write(rc, "cannot create a temporary directory next to", p->output);
+	free(copy);
+	stop_if_signalled();
+}
+
+/* A new file in the work directory; it goes with the directory. */
+static char *work_file(const char *what, int *fd)
+{
+	char *path = xasprintf("%s/%s.XXXXXX", work->dir, what);
+
+	*fd = mkostemp(path, O_CLOEXEC);
+	if (*fd < 0)
+		die_write(-errno, "cannot create a file in", work->dir);
+	return path;
+}
+
+/* One dracut run, in its own process group (child.c): a signal to cut stops all of it. */
+static void run_dracut(const struct cut_opts *o, const struct cut_plan *p, struct strv *argv)
+{
+	struct cut_child_result r;
+	int rc;
+
+	rc = cut_child_run(strv_argv(argv), o->verbose, &r);
+	if (rc)
+		die_err(rc, "cannot run %s", argv->v[0]);
+	if (r.stop_sig)
+		cut_die_signal(r.stop_sig, cleanup);
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
+		char *copy = xstrdup(p->output);
+		char *how = WIFEXITED(r.status) ? xasprintf("exit status %d", WEXITSTATUS(r.status)) :
+			xasprintf("signal %d", WTERMSIG(r.status));
+
+		if (!o->verbose && r.len)
+			fprintf(stderr, "---- dracut output%s ----\n%s%s---- end of dracut output ----\n",
+				r.truncated ? " (its end)" : "", r.tail,
+				r.tail[r.len - 1] == '\n' ? "" : "\n");
+		if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 127)
+			die("%s could not be run (is dracut-core installed? make deps)", argv->v[0]);
+		/* dracut's tools say ENOSPC in words; the file system is ours to name */
+		if (r.space_err)
+			die("dracut failed (%s): %s on %s; no image written", how,
+			    space_text(r.space_err), fs_describe(dirname(copy)));
+		die("dracut failed (%s); no image written", how);
+	}
+	cut_child_result_free(&r);
+	stop_if_signalled();
+}
+
+struct split_ctx {
+	const struct cut_plan *p;
+	int want[2];
+	FILE *deps[2];
+};
+
+static int under(const char *name, const char *dir)
+{
+	size_t l = strlen(dir);
+
+	return !strncmp(name, dir, l) && (name[l] == '/' || !name[l]);
+}
+
+static int is_module_path(const char *name)
+{
+	return under(name, "usr/lib/modules") || under(name, "lib/modules") ||
+	       under(name, "usr/lib/firmware") || under(name, "lib/firmware");
+}
+
+/* Where an image file came from on the host (modules: the kernel's module directory). */
+static char *host_path(const struct cut_plan *p, const char *name)
+{
+	const char *rel = NULL;
+
+	if (p->kern.moddir) {
+		const char *r = p->kern.release;
+		size_t rl = strlen(r);
+
+		if (!strncmp(name, "usr/lib/modules/", 16) && !strncmp(name + 16, r, rl) &&
+		    name[16 + rl] == '/')
+			rel = name + 16 + rl;
+		else if (!strncmp(name, "lib/modules/", 12) && !strncmp(name + 12, r, rl) &&
+			 name[12 + rl] == '/')
+			rel = name + 12 + rl;
+	}
+	if (rel)
+		return xasprintf("%s%s", p->kern.moddir, rel);
+	/* a foreign ARCH's dracut copies from its sysroot */
+	return xasprintf("%s/%s", p->sysroot ? p->sysroot : "", name);
+}
+
+/*
+ * Files dracut makes in the image rather than copies (ldconfig's cache,
+ * depmod's indexes): their inputs are tracked, and the host's own copies
+ * change on every package install.
+ */
+static int generated(const char *name)
+{
+	const char *base = strrchr(name, '/');
+
+	if (!strcmp(name, "etc/ld.so.cache"))
+		return 1;
+	return base && !strncmp(base + 1, "modules.", 8) && is_module_path(name);
+}
+
+/* usr, usr/lib: the kernel makes no parent directories, so each layer carries its own */
+static int is_module_parent(const char *name)
+{
+	static const char *const dirs[] = { "usr/lib/modules", "lib/modules", "usr/lib/firmware",
+					    "lib/firmware" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t l = strlen(name);
+
+		if (!strncmp(dirs[i], name, l) && dirs[i][l] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+static int route(const char *name, mode_t mode, void *arg)
+{
+	struct split_ctx *s = arg;
+	int to = is_module_path(name) ? L_MODULES : L_BINS;
+
+	/* dracut's record of its own command line: the only bytes a split run changes */
+	if (!strcmp(name, "usr/lib/dracut/build-parameter.txt"))
+		return 0;
+	if (S_ISDIR(mode) && is_module_parent(name))
+		return (s->want[L_MODULES] ? 1 << L_MODULES : 0) | (s->want[L_BINS] ? 1 << L_BINS : 0);
+	if (!s->want[to])
+		return 0;
+	if ((S_ISREG(mode) || S_ISLNK(mode)) && !generated(name)) {
+		char *host = host_path(s->p, name);
+
+		cut_dep_note(s->deps[to], host);
+		free(host);
+	}
+	return 1 << to;
+}
+
+static int space_error(int rc)
+{
+	return rc == -ENOSPC || rc == -EDQUOT || rc == -EROFS || rc == -EACCES || rc == -EPERM ||
+	       rc == -EFBIG;
+}
+
+/* Split dracut's archive into the wanted layers, in the cache if it takes them. */
+static void split_layers(const struct cut_plan *p, struct cut_cache *c, const char *raw,
+			 const int need[2], struct cut_layer ly[2])
+{
+	static struct cpio_writer w[2];
+	struct xxh64 x[2];
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct split_ctx s = { .p = p };
+		char *tmp[2] = { NULL, NULL }, *dtext[2] = { NULL, NULL }, *bad;
+		size_t dlen[2];
+		int fd[2] = { -1, -1 }, in, rc, werr = 0, failed = 0;
+
+		for (int i = 0; i < 2; i++) {
+			if (!need[i])
+				continue;
+			s.want[i] = 1;
+			if (attempt == 0 && c->dir) {
+				fd[i] = cut_cache_tmp(c, &tmp[i]);
+				if (fd[i] < 0) {
+					cut_cache_give_up(c, fd[i], "cannot take a new layer");
+					failed = 1;
+				}
+			}
+			if (fd[i] < 0)
+				tmp[i] = work_file(ly[i].kind, &fd[i]);
+			cpio_init(&w[i], fd[i]);
+			xxh64_init(&x[i], 0);
+			w[i].hash = &x[i];
+			s.deps[i] = open_memstream(&dtext[i], &dlen[i]);
+			if (!s.deps[i])
+				die_errno("open_memstream");
+		}
+		in = open(raw, O_RDONLY | O_CLOEXEC);
+		if (in < 0)
+			die_errno("%s", raw);
+		rc = cpio_split(in, w, route, &s, &bad);
+		close(in);
+		if (rc == -EMLINK)
+			die("dracut's archive %s holds a hard link (%s), which cannot be split into layers",
+			    raw, bad);
+		if (rc)
+			die_err(rc, "reading dracut's archive %s", raw);
+		for (int i = 0; i < 2; i++) {
+			if (!need[i])
+				continue;
+			rc = cpio_finish(&w[i]);
+			if (close(fd[i]) < 0 && !rc)
+				rc = -errno;
+			if (rc && !werr)
+				werr = rc;
+			fclose(s.deps[i]);
+		}
+		if (werr && attempt == 0 && space_error(werr) && c->dir && !failed &&
+		    strncmp(tmp[need[0] ? 0 : 1], work->dir, strlen(work->dir))) {
+			cut_cache_give_up(c, werr, "cannot take a new layer");
+			for (int i = 0; i < 2; i++) {
+				if (tmp[i]) {
+					unlink(tmp[i]);
+					cut_tmp_forget(tmp[i]);
+				}
+				free(tmp[i]);
+				free(dtext[i]);
+			}
+			continue;
+		}
+		if (werr)
+			die_write(werr, "writing a layer in", tmp[need[0] ? 0 : 1]);
+		for (int i = 0; i < 2; i++) {
+			struct stat st;
+
+			if (!need[i])
+				continue;
+			if (stat(tmp[i], &st) < 0)
+				die_errno("%s", tmp[i]);
+			ly[i].size = (uint64_t)st.st_size;
+			ly[i].xxh = xxh64_digest(&x[i]);
+			ly[i].built = 1;
+			ly[i].deps = dtext[i];
+			free(ly[i].path);
+			ly[i].path = tmp[i];
+			if (c->dir && strncmp(tmp[i], work->dir, strlen(work->dir))) {
+				rc = cut_cache_insert(c, &ly[i], tmp[i]);
+				if (rc)
+					cut_cache_give_up(c, rc, "cannot record a new layer");
+			}
+		}
+		return;
+	}
+}
+
+/* Find or build the modules and bins layers; exists[i]: the image has that layer. */
+static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, struct cut_cache *c,
+			  const struct strv *libs, const int exists[2], struct cut_layer ly[2])
+{
+	int need[2] = { 0, 0 };
+	enum cut_dracut_part part;
+	struct strv argv = STRV_INIT;
+	char *raw, *tmpdir;
+	double start;
+	int fd;
+
+	for (int i = 0; i < 2; i++) {
+		if (!exists[i])
+			continue;
+		need[i] = !cut_cache_lookup(c, &ly[i]);
+		if (!need[i]) {
+			char *size = cut_mib(ly[i].size);
+
+			cut_progress("%s layer: in the cache (%s)", ly[i].kind, size);
+			free(size);
+		}
+	}
+	if (!need[0] && !need[1])
+		return;
+	part = need[0] && need[1] ? DRACUT_ALL : need[0] ? DRACUT_MODULES : DRACUT_BINS;
+	cut_progress_slow("dracut: building the %s", part == DRACUT_ALL ? "modules and bins layers" :
+			  part == DRACUT_MODULES ? "modules layer" : "bins layer");
+	start = cut_progress_secs();
+	raw = work_file("dracut", &fd);
+	close(fd);
+	/* dracut's tree goes in the work directory too: removed even after a kill */
+	tmpdir = cut_work_path(work, "tmp");
+	if (mkdir(tmpdir, 0700) < 0 && errno != EEXIST)
+		die_write(-errno, "creating", tmpdir);
+	cut_dracut_argv(o, p, raw, part, libs, tmpdir, &argv);
+	run_dracut(o, p, &argv);
+	split_layers(p, c, raw, need, ly);
+	{
+		char *size[2] = { need[0] ? cut_mib(ly[0].size) : NULL,
+				  need[1] ? cut_mib(ly[1].size) : NULL };
+
+		cut_progress("dracut: done in %.1f s: %s%s%s%s%s%s", cut_progress_secs() - start,
+			     need[0] ? "modules layer " : "", need[0] ? size[0] : "",
+			     need[0] && need[1] ? ", " : "", need[1] ? "bins layer " : "",
+			     need[1] ? size[1] : "",
+			     (!need[0] || ly[0].cached) && (!need[1] || ly[1].cached) ?
+			     ", stored in the cache" : "");
+		free(size[0]);
+		free(size[1]);
+	}
+	unlink(raw);
+	free(tmpdir);
+	strv_free(&argv);
+	free(raw);
+}
+
+static int copy_fd(int out, int in, uint64_t len)
+{
+	off_t off = 0;
+
+	while (len) {
+		ssize_t n = sendfile(out, in, &off, len > (1 << 30) ? (1 << 30) : len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+/* The size written, and what the image file leaves in the cache. */
+static void report_written(const struct cut_plan *p, const struct img_layers *l,
+			   const char *cache_dir)
+{
+	uint64_t in_cache = 0;
+	struct stat st;
+	char *size, *layers;
+
+	if (stat(p->output, &st) < 0)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		in_cache += l->v[i].size;
+	size = cut_mib((uint64_t)st.st_size);
+	layers = cut_mib(in_cache);
+	if (cache_dir)
+		cut_progress("wrote %s: %s in %.1f s (its %zu layer%s, %s, stay in the cache)",
+			     p->output, size, cut_progress_secs(), l->n, l->n == 1 ? "" : "s", layers);
+	else
+		cut_progress("wrote %s: %s in %.1f s (standalone)", p->output, size,
+			     cut_progress_secs());
+	free(size);
+	free(layers);
+}
+
+static void write_image(const struct cut_opts *o, const struct cut_plan *p, struct cut_layer *v,
+			size_t n, const char *cache_dir)
+{
+	struct img_layers l = { 0 };
+	int tail = memfd_create("rapido-tail", MFD_CLOEXEC), fd, rc;
+	char *err, *text, *tmp;
+	off_t tail_len;
+
+	if (tail < 0)
+		die_errno("memfd_create");
+	if (cut_write_tail(o, p, tail, &err))
+		die("%s", err);
+	tail_len = lseek(tail, 0, SEEK_END);
+	if (tail_len < 0)
+		die_errno("memfd");
+	for (size_t i = 0; i < n; i++)
+		img_layers_add(&l, v[i].kind, v[i].size, v[i].xxh, v[i].key, v[i].path);
+	l.tail = (uint64_t)tail_len;
+	text = img_layers_format(&l);
+
+	/*
+	 * Born with its final mode: an image holding a secret is never
+	 * readable by others, not even for a moment; any other follows the umask.
+	 */
+	tmp = cut_work_path(work, "image");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, p->secret ? 0600 : 0666);
+	if (fd < 0)
+		die_write(-errno, "cannot create", tmp);
+	rc = cut_write_head(p, text, fd, &err);
+	if (rc == -ENOSPC || rc == -EDQUOT)
+		die_write(rc, "writing", tmp);
+	if (rc)
+		die("%s: %s", tmp, err);
+	for (size_t i = 0; !cache_dir && i < l.n; i++) {
+		rc = img_layer_copy(&l.v[i], fd);
+		if (rc == -EBADMSG)
+			die("%s layer %s changed while this cut used it; cut again", l.v[i].kind,
+			    l.v[i].path);
+		if (rc == -ENOSPC || rc == -EDQUOT)
+			die_write(rc, "writing", tmp);
+		if (rc)
+			die_err(rc, "copying %s layer %s into %s", l.v[i].kind, l.v[i].path, tmp);
+	}
+	rc = copy_fd(fd, tail, (uint64_t)tail_len);
+	if (!rc && cache_dir)
+		rc = img_write_locator(fd, cache_dir);
+	if (rc)
+		die_write(rc, "writing", tmp);
+	if (close(fd) < 0)
+		die_write(-errno, "writing", tmp);
+	stop_if_signalled();
+	if (rename(tmp, p->output) < 0)
+		die_errno("rename %s to %s", tmp, p->output);
+	report_written(p, &l, cache_dir);
+	close(tail);
+	free(tmp);
+	free(text);
+	img_layers_free(&l);
+}
+
+/*
+ * "/lib/multipath" -> "/usr/lib/multipath" where the root (host, or a
+ * foreign ARCH's sysroot) has /lib -> usr/lib, as dracut's bins layer does.
+ * A tree layer that made "lib" a directory would have the kernel's unpacker
+ * replace that layer's symlink with it (clean_path()), hiding /lib/modules.
+ */
+static char *merged_usr_dest(const struct cut_plan *p, const char *dest)
+{
+	size_t n = strcspn(dest + 1, "/");
+	char *top = xasprintf("%s/%.*s", p->sysroot ? p->sysroot : "", (int)n, dest + 1);
+	char target[256];
+	ssize_t len = readlink(top, target, sizeof(target) - 1);
+
+	free(top);
+	if (dest[0] != '/' || len <= 0 || target[0] == '/' || strstr(target, ".."))
+		return xstrdup(dest);
+	target[len] = '\0';
+	return xasprintf("/%s%s", target, dest + 1 + n);
+}
+
+void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
+	       void (*on_stop)(void))
+{
+	struct cut_cache c;
+	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v;
+	size_t ntrees = p->includes.n / 2, n = 0;
+	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
+	struct strv libs = STRV_INIT;
+	char *err;
+	int rc;
+
+	work = w;
+	cleanup = on_stop;
+	cut_cache_open(&c, &p->conf, o->no_cache);
+	work_create(p);
+	v = xcalloc(ntrees + 2, sizeof(*v));
+
+	/* trees first: the libraries their programs need belong to the bins layer */
+	for (size_t i = 0; i < ntrees; i++) {
+		struct cut_layer *t = &v[2 + i];
+
+		char *dest = merged_usr_dest(p, p->includes.v[2 * i + 1]);
+
+		if (cut_tree_layer(&c, p->includes.v[2 * i], dest, work->dir, t, &err))
+			die("%s", err);
+		free(dest);
+		for (size_t k = 0; k < t->libs.n; k++)
+			if (!strv_contains(&libs, t->libs.v[k]))
+				strv_push(&libs, t->libs.v[k]);
+	}
+	strv_sort(&libs);
+	if (exists[L_MODULES])
+		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
+	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
+	dracut_layers(o, p, &c, &libs, exists, dl);
+
+	/* image order: modules, bins, trees; the tail (helpers, scripts) after them all */
+	for (int i = 0; i < 2; i++)
+		if (exists[i])
+			v[n++] = dl[i];
+	for (size_t i = 0; i < ntrees; i++)
+		v[n++] = v[2 + i];
+	standalone = o->standalone || !c.dir;
+	for (size_t i = 0; i < n; i++)
+		standalone |= !v[i].cached;
+	write_image(o, p, v, n, standalone ? NULL : c.dir);
+
+	cut_progress_done();
+	if (!o->quiet) {
+		printf("%s: profile %s, kernel %s", p->output, p->prof.name, p->kern.release);
+		if (o->verbose || standalone)
+			printf(" (%s)", standalone ? "standalone" : "layers in the cache");
+		printf("\n");
+	}
+	for (size_t i = 0; o->verbose && i < n; i++)
+		printf("  %-8s %-6s %s\n", v[i].kind, v[i].built ? "built" : "cached", v[i].desc);
+	cut_cache_close(&c);
+	cut_tmp_cleanup();
+	rc = cut_work_remove(work);
+	if (rc)
+		warn_err(rc, "cannot remove this run's temporary directory");
+	for (size_t i = 0; i < n; i++)
+		cut_layer_free(&v[i]);
+	free(v);
+	strv_free(&libs);
+	work = NULL;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* layer.h: ./cut's cached layers (docs/CACHE.md): the cache, trees, dracut's layers. */
+#ifndef RAPIDO_CUT_LAYER_H
+#define RAPIDO_CUT_LAYER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cut.h"
+#include "hash.h"
+#include "strv.h"
+
+#define CACHE_FORMAT "rapido-layer 1"
+
+struct cut_cache {
+	char *dir;		/* NULL: no cache for this cut */
+	int lock_fd;		/* dir/lock, held shared until cut_cache_close */
+	uint64_t cap;		/* CUT_CACHE_SIZE */
+	struct strv used;	/* keys of this cut: never evicted by it */
+	int warned;		/* said once that the cache cannot take a layer */
+};
+
+struct cut_layer {
+	const char *kind;	/* "modules", "bins", "tree" */
+	char key[65];		/* SHA-256 hex of everything that makes its bytes */
+	char *desc;		/* one line for --cache-info */
+	char *path;		/* the layer's file: in the cache, or the work directory */
+	int cached;		/* path is the cache's entry */
+	int built;		/* by this cut (else found in the cache) */
+	uint64_t size, xxh;
+	struct strv libs;	/* tree: host libraries its programs need */
+	char *ldcache;		/* tree: /etc/ld.so.cache those were found with */
+	char *deps;		/* meta lines: host files its bytes came from */
+};
+
+/* cache.c */
+/* Open the cache (unless no_cache or CUT_CACHE_SIZE=0); a cache that cannot be used is a warning. */
+void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache);
+/* 1 and ly filled from the entry when KEY is cached and still valid; 0 otherwise. */
+int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly);
+/* A new temporary file in the cache's tmp/, removed at exit unless inserted. */
+int cut_cache_tmp(struct cut_cache *c, char **path);
+/*
+ * Move the finished layer file tmp into the cache under ly->key, or use the
+ * entry a parallel cut stored meanwhile (tmp removed); 0 or -errno.
+ */
+int cut_cache_insert(struct cut_cache *c, struct cut_layer *ly, const char *tmp);
+/* Report (once) that the cache cannot take a layer; the image becomes standalone. */
+void cut_cache_give_up(struct cut_cache *c, int err, const char *what);
+/* Release the cut's lock; the last cut running evicts down to the cap. */
+void cut_cache_close(struct cut_cache *c);
+/* ./cut --cache-info */
+int cut_cache_info(void);
+/* Forget a temporary (it was renamed or removed), and remove all at exit. */
+void cut_tmp_add(const char *path);
+void cut_tmp_forget(const char *path);
+void cut_tmp_cleanup(void);
+
+/* Record "dep" lines for the host file at path: stat or link target. */
+void cut_dep_note(FILE *f, const char *path);
+/* Stat signature of a file ("INO SIZE MTIME CTIME"), malloc'd; NULL if absent. */
+char *cut_stat_sig(const char *path, int with_ctime);
+/* Add a stat line of path (or "absent") to a key. */
+void cut_key_stat(struct sha256 *s, const char *path);
+
+void cut_layer_free(struct cut_layer *ly);
+
+/* tree.c: the layer of one files: entry SRC copied to DEST. */
+int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const char *work,
+		   struct cut_layer *ly, char **err);
+
+/* dracut.c */
+/* The key of a dracut layer: dracut itself, our dracut.conf.d, its argv and inputs. */
+void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut_dracut_part part,
+		    const struct strv *libs, struct cut_layer *ly);
+
+/*
+ * build.c: build (or find) every layer and write the image, its
+ * temporaries in w (created here); on_stop runs before cut dies of a signal.
+ */
+void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
+	       void (*on_stop)(void));
+
+#endif

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* arch.c: the table of guest architectures, and which one a run is for. */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "err.h"
+
+static const struct arch arches[] = {
+	{
+		.name = "amd64", .uname = "x86_64", .triplet = "x86_64-linux-gnu",
+		.kbuild = "x86", .kernel_image = "arch/x86/boot/bzImage",
+		.elf_machine = EM_X86_64,
+		.qemu = "qemu-system-x86_64", .qemu_pkg = "qemu-system-x86",
+		.machine = "pc",
+		/* every feature TCG can emulate, so more kernel code paths get exercised */
+		.tcg_cpu = "max",
+		.console = "ttyS0", .status_port = NULL, .pvpanic = "pvpanic",
+		/*
+		 * Under TCG on a busy host the kernel's IO-APIC timer check can
+		 * miss its ticks and panic ("IO-APIC + timer doesn't work!")
+		 */
+		.tcg_kparams = "no_timer_check",
+	},
+	{
+		.name = "arm64", .uname = "aarch64", .triplet = "aarch64-linux-gnu",
+		.kbuild = "arm64", .kernel_image = "arch/arm64/boot/Image",
+		.elf_machine = EM_AARCH64,
+		.qemu = "qemu-system-aarch64", .qemu_pkg = "qemu-system-arm",
+		.machine = "virt,gic-version=3",
+		/*
+		 * max, but with qemu's own pointer authentication algorithm:
+		 * emulating the architected QARMA one costs several times the
+		 * boot time under TCG
+		 */
+		.tcg_cpu = "max,pauth-impdef=on",
+		.console = "ttyAMA0", .status_port = "rapido.status", .pvpanic = "pvpanic-pci",
+		.tcg_kparams = "",
+	},
+};
+
+#define N_ARCHES (sizeof(arches) / sizeof(arches[0]))
+
+const struct arch *arch_find(const char *name)
+{
+	for (size_t i = 0; i < N_ARCHES; i++)
+		if (!strcmp(name, arches[i].name) || !strcmp(name, arches[i].uname) ||
+		    !strcmp(name, arches[i].kbuild))
+			return &arches[i];
+	return NULL;
+}
+
+const struct arch *arch_host(void)
+{
+#if defined(__x86_64__)
+	return arch_find("amd64");
+#elif defined(__aarch64__)
+	return arch_find("arm64");
+#else
+#error "rapido: add this host's architecture to arches[] in src/lib/arch.c"
+#endif
+}
+
+int arch_foreign(const struct arch *a)
+{
+	return a != arch_host();
+}
+
+const char *arch_names(void)
+{
+	static char buf[128];
+
+	if (!buf[0])
+		for (size_t i = 0; i < N_ARCHES; i++) {
+			if (i)
+				strcat(buf, ", ");
+			strcat(buf, arches[i].name);
+		}
+	return buf;
+}
+
+int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
+{
+	const char *v = conf_get(c, "ARCH");
+
+	*err = NULL;
+	if (!v || !*v) {
+		*out = arch_host();
+		return 0;
+	}
+	*out = arch_find(v);
+	if (*out)
+		return 0;
+	*err = xasprintf("%s: ARCH=%s: unknown architecture (known: %s)", conf_origin(c, "ARCH"), v,
+			 arch_names());
+	return -EINVAL;
+}
+
+char *arch_sysroot(const struct conf *c, const struct arch *a)
+{
+	const char *v = conf_get(c, "SYSROOT");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (v && *v)
+		return xstrdup(v);
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/rapido/%s/sysroot", xdg, a->name);
+	return xasprintf("%s/.cache/rapido/%s/sysroot", home && *home ? home : "/tmp", a->name);
+}

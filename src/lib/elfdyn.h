@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* elfdyn.h: what an ELF program asks of the dynamic loader (interpreter, needed libraries). */
+#ifndef RAPIDO_ELFDYN_H
+#define RAPIDO_ELFDYN_H
+
+#include "strv.h"
+
+struct elf_deps {
+	char *interp;		/* PT_INTERP; NULL: statically linked */
+	struct strv needed;	/* DT_NEEDED sonames, in file order */
+	char *runpath;		/* DT_RUNPATH, else DT_RPATH; NULL if neither */
+};
+
+/*
+ * Read the program headers and dynamic section of the ELF file open on fd
+ * (32 or 64 bit, either byte order). Returns 0, -ENOEXEC if fd is not an
+ * ELF file or its headers do not hold together, or -errno of a failed read.
+ */
+int elf_read_deps(int fd, struct elf_deps *d);
+void elf_deps_free(struct elf_deps *d);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* hash.h: SHA-256 for cache keys, XXH64 for fast checksums of cached layers. */
+#ifndef RAPIDO_HASH_H
+#define RAPIDO_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sha256 {
+	uint32_t h[8];
+	uint64_t len;		/* bytes hashed so far */
+	unsigned char buf[64];
+	size_t n;		/* bytes in buf */
+};
+
+void sha256_init(struct sha256 *s);
+void sha256_update(struct sha256 *s, const void *data, size_t len);
+void sha256_final(struct sha256 *s, unsigned char out[32]);
+/* The digest as 64 lowercase hex digits and a NUL. */
+void sha256_hex(struct sha256 *s, char out[65]);
+
+/*
+ * XXH64 (the xxHash 64-bit algorithm, as xxhsum -H1 prints it): not a
+ * cryptographic hash, but it runs at memory speed, so ./vm can check
+ * every byte of a 150 MB image while it copies it.
+ */
+struct xxh64 {
+	uint64_t v[4];
+	uint64_t seed;
+	uint64_t total;
+	unsigned char mem[32];
+	size_t n;
+};
+
+void xxh64_init(struct xxh64 *x, uint64_t seed);
+void xxh64_update(struct xxh64 *x, const void *data, size_t len);
+uint64_t xxh64_digest(const struct xxh64 *x);
+
+#endif

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ceph-gateways.sh: the Ceph gateway profiles against one ./ceph-local
+# cluster (tests/boot/lib-ceph.inc, the mechanism ceph.sh uses; one cluster
+# for all of them):
+#   - usb_rbd plain and with dm-crypt, lio_rbd, tcmu_rbd_loop, samba_cephfs
+#     each exit 0: data round-trips and teardown leaves configfs,
+#     device-mapper and the rbd mappings as they were; the host's rbd CLI
+#     finds usb_rbd's pattern in the plain image and not in the crypt one
+#   - bad input fails clearly, non-zero, without hanging, and the failure's
+#     teardown leaves nothing: a wrong LUKS key, a wrong Ceph key, a missing
+#     image, a gadget spec that fails midway (a UDC that does not exist), no
+#     tcmu-runner in the image (./cut finds one only outside the guest's
+#     PATH: a host tree without tcmu-runner in /usr/bin)
+#   - down leaves no daemon, and no watcher was left on the images
+# A test of its own beside ceph.sh: together they would outlast one boot
+# test's time limit (tests/run, BOOT_TIMEOUT).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-ceph.inc"
+
+"$NETSETUP" --netns "$NS" up > "$T/out" 2>&1
+expect_rc "netsetup up in a fresh namespace" 0 $?
+s=$SECONDS
+"$CEPH_LOCAL" --netns "$NS" up > "$T/up" 2>&1
+rc=$?
+expect_rc "ceph-local up ($((SECONDS - s))s)" 0 $rc
+[ $rc = 0 ] || { sed 's/^/# /' "$T/up"; done_testing; exit; }
+section "the gateways"
+
+gw_rbd() {
+	ip netns exec "$NS" rbd -c "$CL/ceph.conf" -k "$CL/keyring" "$@"
+}
+# gw_marker IMAGE: how many lines of usb_rbd's pattern the image holds
+gw_marker() {
+	gw_rbd export "rbd/$1" - 2> /dev/null | grep -a -c "^rapido usb_rbd pattern "
+}
+# gw_pass NAME PROFILE: the common checks of a VM that passed
+gw_pass() {
+	check "  configfs, device-mapper and rbd mappings as before" \
+		guest_says "$T/$1" "rapido: $2: configfs, device-mapper and rbd mappings as before the setup"
+	check "  PASS" guest_says "$T/$1" "rapido: $2: PASS"
+}
+# gw_clean_fail NAME PROFILE: a failed VM's teardown left nothing
+gw_clean_fail() {
+	check "  tore down after the failure, nothing left" guest_says "$T/$1" \
+		"rapido: $2: configfs, device-mapper and rbd mappings as before the setup"
+}
+
+for img in gw-usb gw-usbc gw-lio gw-tcmu; do
+	gw_rbd create "rbd/$img" --size 64M --image-feature layering || echo "# rbd create rbd/$img failed"
+done
+# ./cut copies a program at its host path: this one lands outside the
+# guest's PATH, so the guest has no tcmu-runner, as on a host without it
+mkdir -p "$T/gw-bin"
+printf '#!/bin/sh\nexit 1\n' > "$T/gw-bin/tcmu-runner"
+chmod +x "$T/gw-bin/tcmu-runner"
+sed 's|^\(\s*key = \).*|\1AQBX3CtpAAAAABAAbb0SvdRA3VmFr/YRUaA8uQ==|' "$CL/keyring" > "$T/gw-bad.keyring"
+CEPH_RBD_IMAGE=gw-usb "$CUT" usb_rbd -o "$T/gw-usb.img" > "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-usbc USB_RBD_CRYPT=1 USB_RBD_KEY=gw-key-$nonce \
+		"$CUT" usb_rbd -o "$T/gw-usbc.img" > "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-lio "$CUT" lio_rbd -o "$T/gw-lio.img" > "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-tcmu "$CUT" tcmu_rbd_loop -o "$T/gw-tcmu.img" > "$T/out" 2>&1 &&
+	"$CUT" samba_cephfs -o "$T/gw-samba.img" > "$T/out" 2>&1
+expect_rc "cut usb_rbd (plain, crypt), lio_rbd, tcmu_rbd_loop, samba_cephfs" 0 $? ||
+	sed 's/^/# /' "$T/out" | tail -n 5
+CEPH_RBD_IMAGE=gw-usbc USB_RBD_CRYPT=1 USB_RBD_KEY=not-the-key "$CUT" usb_rbd \
+	-o "$T/gw-badluks.img" > "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-usb CEPH_KEYRING=$T/gw-bad.keyring "$CUT" usb_rbd \
+		-o "$T/gw-badkey.img" > "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-missing "$CUT" lio_rbd -o "$T/gw-noimage.img" > "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-usb USB_RBD_UDC=nosuch_udc.0 "$CUT" usb_rbd -o "$T/gw-badudc.img" \
+		> "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-tcmu PATH=$T/gw-bin:$PATH "$CUT" tcmu_rbd_loop -o "$T/gw-notcmu.img" \
+		> "$T/out" 2>&1
+expect_rc "cut the gateways' bad-input images" 0 $? || sed 's/^/# /' "$T/out" | tail -n 5
+
+boot gw-usb "$T/gw-usb.img" --net tap
+boot gw-usbc "$T/gw-usbc.img" --net tap
+wait
+booted gw-usb 0 "usb_rbd: rbd image as a USB disk on dummy_hcd"
+check "  usb-storage saw the gadget's disk" guest_says "$T/gw-usb" "bound to dummy_udc.0, USB device 1-1, usb-storage disk /dev/sd"
+check "  the pattern round-tripped through the USB disk" guest_says "$T/gw-usb" "4 MiB written to /dev/sda and read back"
+check "  a fresh mapping holds it" guest_says "$T/gw-usb" "rapido: usb_rbd: rbd/gw-usb holds what was written through the USB disk"
+gw_pass gw-usb usb_rbd
+check "  the host's rbd export finds the pattern in the image" test "$(gw_marker gw-usb)" -gt 0
+booted gw-usbc 0 "usb_rbd, USB_RBD_CRYPT=1: dm-crypt between the image and the gadget"
+check "  LUKS2 made with USB_RBD_KEY" guest_says "$T/gw-usbc" "LUKS2 made on rbd/gw-usbc (USB_RBD_KEY)"
+check "  the raw image lacks the plain text" guest_says "$T/gw-usbc" "the raw image rbd/gw-usbc does not hold the pattern's plain text"
+check "  decrypted again it holds the pattern" guest_says "$T/gw-usbc" "rbd/gw-usbc, decrypted again, holds what was written through the USB disk"
+gw_pass gw-usbc usb_rbd
+check "  the host's rbd export does not find the pattern" test "$(gw_marker gw-usbc)" = 0
+
+boot gw-lio "$T/gw-lio.img" --net tap
+boot gw-tcmu "$T/gw-tcmu.img" --net tap
+wait
+booted gw-lio 0 "lio_rbd: iblock on the mapped image over tcm_loop and iSCSI"
+check "  I/O through tcm_loop" guest_says "$T/gw-lio" "lio_rbd: tcm_loop /dev/sda on /dev/rbd0: 4 MiB written to /dev/sda and read back"
+check "  I/O through open-iscsi" guest_says "$T/gw-lio" "iSCSI (open-iscsi): logged in, read the pattern through /dev/sd"
+check "  a fresh mapping holds both" guest_says "$T/gw-lio" "rbd/gw-lio holds what tcm_loop and iSCSI wrote"
+gw_pass gw-lio lio_rbd
+booted gw-tcmu 0 "tcmu_rbd_loop: tcmu-runner's rbd handler over tcm_loop"
+check "  tcmu-runner serves the image" guest_says "$T/gw-tcmu" "tcmu-runner serves rbd/gw-tcmu (67108864 bytes)"
+check "  the kernel client finds the pattern" guest_says "$T/gw-tcmu" "rbd/gw-tcmu, mapped by the kernel, holds what was written through tcmu-runner"
+gw_pass gw-tcmu tcmu_rbd_loop
+
+boot gw-samba "$T/gw-samba.img" --net tap
+boot gw-badluks "$T/gw-badluks.img" --net tap
+wait
+booted gw-samba 0 "samba_cephfs: smbd with vfs_ceph, cifs on loopback"
+check "  the share is on libcephfs" guest_says "$T/gw-samba" "as //127.0.0.1/cephfs through vfs_ceph"
+check "  written through the share, found through the kernel's CephFS client" \
+	guest_says "$T/gw-samba" "the kernel's CephFS client finds the same bytes in /rapido-samba."
+check "  written through CephFS, read through the share" \
+	guest_says "$T/gw-samba" "a file written through the kernel's CephFS client reads back through the share"
+check "  nothing left" guest_says "$T/gw-samba" "rapido: samba_cephfs: no cifs or CephFS mount, no smbd left"
+check "  PASS" guest_says "$T/gw-samba" "rapido: samba_cephfs: PASS"
+booted gw-badluks 1 "usb_rbd: a wrong LUKS key fails"
+check "  naming it" guest_says "$T/gw-badluks" "rbd/gw-usbc holds a LUKS header that USB_RBD_KEY does not open (wrong key"
+gw_clean_fail gw-badluks usb_rbd
+
+boot gw-badkey "$T/gw-badkey.img" --net tap
+boot gw-noimage "$T/gw-noimage.img" --net tap
+wait
+booted gw-badkey 1 "usb_rbd: a wrong Ceph key fails"
+check "  the guest says the key was refused" guest_says "$T/gw-badkey" "the cluster refused client.admin's key"
+gw_clean_fail gw-badkey usb_rbd
+booted gw-noimage 1 "lio_rbd: a missing image fails"
+check "  naming it" guest_says "$T/gw-noimage" "image rbd/gw-missing does not exist"
+gw_clean_fail gw-noimage lio_rbd
+
+boot gw-badudc "$T/gw-badudc.img" --net tap
+boot gw-notcmu "$T/gw-notcmu.img" --net tap
+wait
+booted gw-badudc 1 "usb_rbd: the gadget spec fails midway (USB_RBD_UDC names no UDC)"
+check "  the writer names the spec line and rolls the gadget back" \
+	guest_says "$T/gw-badudc" "usb-msc.spec:54: write /sys/kernel/config/usb_gadget/g1/UDC nosuch_udc.0"
+check "  nothing of the gadget left" guest_says "$T/gw-badudc" "rolled back 6 operations; nothing is left behind"
+check "  the profile names the UDC" guest_says "$T/gw-badudc" "USB_RBD_UDC=nosuch_udc.0: no such UDC in /sys/class/udc"
+gw_clean_fail gw-badudc usb_rbd
+booted gw-notcmu 1 "tcmu_rbd_loop: no tcmu-runner in the image fails"
+check "  saying so and what to install" guest_says "$T/gw-notcmu" "tcmu_rbd_loop: tcmu-runner is not in the image (apt-get install tcmu-runner"
+gw_clean_fail gw-notcmu tcmu_rbd_loop
+
+for f in gw-usb gw-usbc gw-lio gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu; do
+	check "$f: console clean" console_clean "$T/$f"
+done
+check "no rbd watcher left on the gateways' images" \
+	test -z "$(for i in gw-usb gw-usbc gw-lio gw-tcmu; do gw_rbd status "rbd/$i" | grep 'watcher='; done)"
+
+section "down"
+"$CEPH_LOCAL" down > "$T/out" 2>&1
+expect_rc "ceph-local down" 0 $?
+check "  no daemon left" test -z "$(ours "$CL")"
+check "  no file left" test ! -e "$CL"
+echo "# all done after $((SECONDS - start))s"
+done_testing

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib-layers.c: a layered image in its three forms. A cached image (head +
+ * tail + locator) assembles to the bytes of the standalone one; the size
+ * tells the forms apart and a cut-short copy is refused; a missing layer
+ * is named; a corrupted one is refused and removed from the cache; a bad
+ * rapido/layers line is named.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "err.h"
+#include "hash.h"
+#include "io.h"
+#include "layers.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/rapido-layers-XXXXXX";
+static const char *keys[2] = {
+	"1111111111111111111111111111111111111111111111111111111111111111",
+	"2222222222222222222222222222222222222222222222222222222222222222",
+};
+
+/* a layer archive in the cache: returns its size, *xxh its checksum */
+static uint64_t make_layer(const char *key, const char *file, const char *text, uint64_t *xxh)
+{
+	static struct cpio_writer w;
+	struct xxh64 x;
+	char *path = xasprintf("%s/layers/%s.cpio", dir, key);
+	char *meta = img_layer_meta_path(path);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	uint64_t size;
+
+	xxh64_init(&x, 0);
+	cpio_init(&w, fd);
+	w.hash = &x;
+	cpio_add_file(&w, file, 0644, text, strlen(text));
+	cpio_finish(&w);
+	size = (uint64_t)w.off;
+	close(fd);
+	write_file_atomic(meta, "record\n", 7, 0644);
+	*xxh = xxh64_digest(&x);
+	free(path);
+	free(meta);
+	return size;
+}
+
+/* head + (layers) + tail (+ locator) into path, as ./cut writes them */
+static void make_image(const char *path, struct img_layers *l, int standalone)
+{
+	static struct cpio_writer w;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644), tfd;
+	char *text, tail_path[512];
+	off_t tail_len;
+
+	snprintf(tail_path, sizeof(tail_path), "%s/tail", dir);
+	tfd = open(tail_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	cpio_init(&w, tfd);
+	cpio_add_file(&w, "rapido/env", 0644, "A=1\n", 4);
+	cpio_finish(&w);
+	tail_len = w.off;
+	l->tail = (uint64_t)tail_len;
+	text = img_layers_format(l);
+	cpio_init(&w, fd);
+	cpio_add_dir(&w, "rapido", 0755);
+	cpio_add_file(&w, "rapido/vm.conf", 0644, "KERNEL_IMAGE=/x\n", 16);
+	cpio_add_file(&w, IMG_LAYERS_NAME, 0644, text, strlen(text));
+	cpio_finish(&w);
+	free(text);
+	for (size_t i = 0; standalone && i < l->n; i++)
+		img_layer_copy(&l->v[i], fd);
+	{
+		char buf[4096];
+		ssize_t n = pread(tfd, buf, sizeof(buf), 0);
+
+		write_all(fd, buf, (size_t)n);
+	}
+	if (!standalone)
+		img_write_locator(fd, dir);
+	close(tfd);
+	close(fd);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *t = NULL;
+
+	if (read_file(path, &t, len))
+		*len = 0;
+	return t;
+}
+
+int main(void)
+{
+	struct img_layers l = { 0 }, p;
+	char *cached, *alone, *assembled, *err, *a, *b, *sub;
+	enum img_form form;
+	off_t head;
+	uint64_t size, xxh;
+	size_t la, lb;
+	int fd, out, rc;
+
+	tap_plan(15);
+	if (!mkdtemp(dir))
+		return 1;
+	sub = xasprintf("%s/layers", dir);
+	mkdir(sub, 0755);
+	for (int i = 0; i < 2; i++) {
+		char *path = xasprintf("%s/layers/%s.cpio", dir, keys[i]);
+
+		size = make_layer(keys[i], i ? "usr/bin/tool" : "lib/modules/m.ko", i ? "tool" : "module",
+				  &xxh);
+		img_layers_add(&l, i ? "bins" : "modules", size, xxh, keys[i], path);
+		free(path);
+	}
+	cached = xasprintf("%s/cached.img", dir);
+	alone = xasprintf("%s/alone.img", dir);
+	assembled = xasprintf("%s/assembled.img", dir);
+	make_image(cached, &l, 0);
+	make_image(alone, &l, 1);
+
+	fd = open(cached, O_RDONLY);
+	rc = img_probe(fd, cached, &p, &head, &form, &err);
+	tap_ok(rc == 0 && form == IMG_CACHED && p.n == 2, "cached image: head + tail + locator");
+	tap_ok(rc == 0 && p.n == 2 && p.v[1].path && strstr(p.v[1].path, keys[1]) &&
+	       !strncmp(p.v[1].path, dir, strlen(dir)), "layer paths from the locator");
+	out = open(assembled, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	TAP_EQ_INT(img_assemble(fd, cached, &p, head, out, &err), 0, "assembled");
+	close(out);
+	a = slurp(assembled, &la);
+	b = slurp(alone, &lb);
+	tap_ok(la && la == lb && !memcmp(a, b, la), "assembled bytes = standalone image (%zu bytes)", la);
+	free(a);
+
+	/* records that vouch for the layers: the kernel copies them, same bytes */
+	for (size_t i = 0; i < l.n; i++) {
+		struct stat st;
+		char *meta = img_layer_meta_path(l.v[i].path), *sig, *text;
+
+		stat(l.v[i].path, &st);
+		sig = img_stat_sig(&st);
+		text = xasprintf("rapido-layer 1\nsig %s\n", sig);
+		write_file_atomic(meta, text, strlen(text), 0644);
+		free(text);
+		free(sig);
+		free(meta);
+	}
+	out = open(assembled, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	rc = img_assemble(fd, cached, &p, head, out, &err);
+	close(out);
+	a = slurp(assembled, &la);
+	tap_ok(rc == 0 && la == lb && !memcmp(a, b, la), "assembled through the records' signatures: same bytes");
+	free(a);
+	free(b);
+	img_layers_free(&p);
+	close(fd);
+
+	fd = open(alone, O_RDONLY);
+	rc = img_probe(fd, alone, &p, &head, &form, &err);
+	tap_ok(rc == 0 && form == IMG_STANDALONE, "standalone image recognised");
+	img_layers_free(&p);
+	close(fd);
+
+	/* a copy cut short */
+	if (truncate(alone, (off_t)lb - 512) < 0)
+		return 1;
+	fd = open(alone, O_RDONLY);
+	rc = img_probe(fd, alone, &p, &head, &form, &err);
+	tap_ok(rc == -EINVAL && err && strstr(err, "truncated or damaged"), "cut-short copy refused: %s",
+	       err ? err : "");
+	free(err);
+	close(fd);
+
+	{
+		char *plain = xasprintf("%s/plain.img", dir);
+		static struct cpio_writer w;
+		int pfd = open(plain, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+		cpio_init(&w, pfd);
+		cpio_add_file(&w, "rapido/vm.conf", 0644, "KERNEL_IMAGE=/x\n", 16);
+		cpio_finish(&w);
+		rc = img_probe(pfd, plain, &p, &head, &form, &err);
+		tap_ok(rc == 0 && form == IMG_PLAIN, "an image without rapido/layers is plain");
+		close(pfd);
+		unlink(plain);
+		free(plain);
+	}
+
+	/* a corrupted layer: same size, one byte flipped */
+	fd = open(l.v[1].path, O_RDWR);
+	if (pwrite(fd, "X", 1, 120) != 1)
+		return 1;
+	close(fd);
+	fd = open(cached, O_RDONLY);
+	img_probe(fd, cached, &p, &head, &form, &err);
+	out = open(assembled, O_RDWR | O_TRUNC);
+	rc = img_assemble(fd, cached, &p, head, out, &err);
+	TAP_EQ_INT(rc, -EBADMSG, "corrupted layer refused");
+	tap_ok(err && strstr(err, "corrupted") && strstr(err, "removed it"), "message: %s", err ? err : "");
+	tap_ok(access(l.v[1].path, F_OK) < 0, "corrupted layer removed from the cache");
+	{
+		char *meta = img_layer_meta_path(l.v[1].path);
+
+		tap_ok(access(meta, F_OK) < 0, "and its record");
+		free(meta);
+	}
+	free(err);
+
+	/* now it is missing */
+	rc = img_assemble(fd, cached, &p, head, out, &err);
+	TAP_EQ_INT(rc, -ENOENT, "missing layer");
+	tap_ok(err && strstr(err, "is gone") && strstr(err, "--standalone") && strstr(err, keys[1]),
+	       "message names the layer and the way out: %s", err ? err : "");
+	free(err);
+	img_layers_free(&p);
+	close(out);
+	close(fd);
+
+	rc = img_layers_parse("layer bins 12 00000000000000zz 1234\ntail 5\n", &p, &err);
+	tap_ok(rc == -EINVAL && err && strstr(err, "line 1"), "bad rapido/layers line named: %s",
+	       err ? err : "");
+	free(err);
+
+	for (const char *f = "cached.img\0alone.img\0assembled.img\0tail\0"; *f; f += strlen(f) + 1) {
+		char *x = xasprintf("%s/%s", dir, f);
+
+		unlink(x);
+		free(x);
+	}
+	img_layer_discard(l.v[0].path);
+	rmdir(sub);
+	rmdir(dir);
+	free(sub);
+	free(cached);
+	free(alone);
+	free(assembled);
+	img_layers_free(&l);
+	return tap_done();
+}

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-dry-run.sh: ./vm's checks that happen before any guest boots, on a
+# fixture image made here without dracut (a newc archive holding only
+# rapido/vm.conf, whose KERNEL_IMAGE is a dummy file): the qemu command
+# line for multipath disks (--dry-run), and bad options, rapido.conf
+# values, images, network and gdb settings, each refused with a message
+# and ./vm's exit status before qemu starts. tests/boot/ boots real images.
+. "$(dirname "$0")/../boot/lib.sh"
+
+if [ ! -x "$VM" ]; then
+	echo "SKIP: $VM is not built (run make)"
+	exit 77
+fi
+unset QEMU_BIN QEMU_EXTRA_ARGS TAP_USER SUDO_USER
+
+# newc_entry NAME MODE DATA: one "070701" cpio entry; header and name, and
+# data, each padded to 4 bytes (as the kernel and src/lib/cpio.c read them)
+newc_entry() {
+	local name=$1 mode=$2 data=$3 LC_ALL=C
+	local ns=$((${#name} + 1)) len=${#data}
+	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
+		1 "$mode" 0 0 1 0 "$len" 0 0 0 0 "$ns" 0
+	printf '%s\0' "$name"
+	head -c $(((4 - (110 + ns) % 4) % 4)) /dev/zero
+	printf '%s' "$data"
+	head -c $(((4 - len % 4) % 4)) /dev/zero
+}
+# mkimage FILE VMCONF: an image as far as ./vm reads one
+mkimage() {
+	{
+		newc_entry rapido/vm.conf $((8#100644)) "$2"
+		newc_entry 'TRAILER!!!' 0 ''
+	} > "$1"
+}
+echo "not a kernel" > "$T/vmlinuz"
+
+# before there is an image
+run_err "vm without an image" "run ./cut PROFILE first" "$VM" --batch
+
+mkimage "$DRACUT_OUT" "PROFILE=simple
+KERNEL_IMAGE=$T/vmlinuz
+KERNEL_RELEASE=0.0-fixture
+"
+"$VM" --dry-run > "$T/argv" 2> "$T/err"
+expect_rc "dry-run of the fixture image" 0 $?
+check "  boots its KERNEL_IMAGE" grep -qx -- "$T/vmlinuz" "$T/argv"
+check "  and the image as initrd" grep -qx -- "$DRACUT_OUT" "$T/argv"
+
+# multipath: one backing file as N scsi-hd paths with one serial
+truncate -s 64M "$T/disk0" "$T/disk1"
+"$VM" --dry-run --mpath "$T/disk0" > "$T/argv"
+expect_rc "dry-run with one multipath disk" 0 $?
+check "two scsi-hd paths" test "$(grep -c '^scsi-hd,' "$T/argv")" = 2
+check "same serial on both paths" test "$(grep '^scsi-hd,' "$T/argv" | sed 's/.*serial=\([^,]*\).*/\1/' | sort -u | wc -l)" = 1
+check "one virtio-scsi controller" test "$(grep -c '^virtio-scsi-pci' "$T/argv")" = 1
+check "raw file node with cache.direct" grep -q "^driver=file,node-name=mp0,filename=$T/disk0,cache.direct=on" "$T/argv"
+
+"$VM" --dry-run --mpath "$T/disk0" --mpath "$T/disk1" --mpath-paths 3 > "$T/argv"
+check "two disks x three paths" test "$(grep -c '^scsi-hd,' "$T/argv")" = 6
+check "distinct serials per disk" test "$(grep '^scsi-hd,' "$T/argv" | sed 's/.*serial=\([^,]*\).*/\1/' | sort -u | wc -l)" = 2
+
+printf 'QEMU_MPATH_DISKS="%s"\n' "$T/disk1" > "$RAPIDO_CONF"
+"$VM" --dry-run > "$T/argv"
+check "QEMU_MPATH_DISKS from rapido.conf" grep -q "filename=$T/disk1," "$T/argv"
+: > "$RAPIDO_CONF"
+
+"$VM" --dry-run --mpath "$T/nonexistent" > "$T/out" 2>&1
+expect_rc "missing backing file" 125 $?
+check "  named in the error" grep -q "multipath backing file $T/nonexistent: No such file" "$T/out"
+"$VM" --dry-run --mpath "$T" > "$T/out" 2>&1
+check "a directory is refused" grep -q "is not a regular file or block device" "$T/out"
+
+# images that are not
+echo "not a cpio" > "$T/notimage"
+run_err "vm with a file that is not an image" "not an image made by ./cut" "$VM" --batch "$T/notimage"
+rm -f "$T/notimage"
+
+# options
+run_err "bad --accel" "expected auto, kvm or tcg" "$VM" --accel hvf "$T/x"
+run_err "bad vm option" "Try 'vm --help'" "$VM" --bogus
+"$VM" --bogus > /dev/null 2>&1
+expect_rc "vm usage error is 125" 125 $?
+run_err "bad gdb port" "--gdb: expected HOST:PORT with a port from 1 to 65535" "$VM" --gdb=127.0.0.1:99999
+run_err "--gdb-wait alone" "--gdb-wait needs --gdb" "$VM" --gdb-wait
+
+# rapido.conf: the same strict parser as ./cut, nothing executed
+printf 'OK=1\nQEMU_EXTRA_ARGS=$(touch %s/pwned)\n' "$T" > "$RAPIDO_CONF"
+run_err "vm reads the same strict config" "$RAPIDO_CONF:2: command substitution" "$VM" --batch
+check "nothing was executed" test ! -e "$T/pwned"
+: > "$RAPIDO_CONF"
+
+# network settings
+run_err "a TAP that does not exist" "TAP device rapido-nosuch0 does not exist" "$VM" --batch --tap rapido-nosuch0
+run_err "default TAP for the VM number is looked for" "TAP device rapido-tap1 does not exist" "$VM" --batch --net tap
+echo 'VM1_IP=10.1.2/24' > "$RAPIDO_CONF"
+run_err "bad per-VM address" "$RAPIDO_CONF:1: VM1_IP: expected an IPv4 address" "$VM" --dry-run --link-listen 127.0.0.1:5000
+: > "$RAPIDO_CONF"
+run_err "bad --net mode" "expected tap, user or none" "$VM" --batch --net bridge
+run_err "bad link address" "expected HOST:PORT" "$VM" --batch --link-connect nowhere
+run_err "bad port forward" "port forward 'tcp:2222'" "$VM" --batch --hostfwd tcp:2222
+check "no qemu was started" test ! -s "$VM_STATE_DIR/vm1.log"
+
+# qemu that cannot start, or refuses its arguments: 125, not a guest's status
+QEMU_BIN=/nonexistent/qemu "$VM" --batch > "$T/out" 2>&1
+expect_rc "qemu that cannot start gives 125" 125 $?
+if command -v qemu-system-x86_64 > /dev/null; then
+	QEMU_EXTRA_ARGS="-no-such-qemu-option" "$VM" --batch > "$T/out" 2>&1
+	expect_rc "qemu rejecting its arguments gives 125" 125 $?
+	check "  and its error is shown" grep -q "no-such-qemu-option" "$T/out"
+else
+	skip "qemu rejecting its arguments" "qemu-system-x86_64 is not installed"
+	skip "  and its error is shown" "qemu-system-x86_64 is not installed"
+fi
+done_testing
