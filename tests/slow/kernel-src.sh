@@ -8,7 +8,10 @@
 # mount a --share over the built-in 9p, and load zram and ext4 as modules
 # from KERNEL_INSTALL_MOD_PATH (dracut --kmoddir). Also: a fragment symbol
 # the kernel cannot satisfy is named by kernel-config, and a profile whose
-# kconfig symbol is missing from the kernel's .config is refused.
+# kconfig symbol is missing from the kernel's .config is refused. The
+# kernel has debug info (tests/slow/debug.config): ./vm --gdb's printed
+# command resolves symbols and loads lx-symbols, and crash prints the
+# backtrace from a panic's vmcore.
 #
 # The build is cached in $KBUILD_CACHE (default /var/tmp/rapido-kbuild),
 # keyed by the source package version and a hash of the fragments and the
@@ -40,12 +43,13 @@ tarball=$(dpkg -L "$pkg" | grep -m1 -E '^/usr/src/linux-source-.*\.tar\.(xz|bz2|
 
 cache=${KBUILD_CACHE:-/var/tmp/rapido-kbuild}
 jobs=${KBUILD_JOBS:-$(nproc)}
-# the profile's fragment (after kernel/base.config), then ours (drops xfs
+# the profile's fragment (after kernel/*.config), then ours (drops xfs
 # and btrfs: build time)
-frags=(fstests_local "$TOP/tests/slow/quick.config")
+frags=(fstests_local "$TOP/tests/slow/quick.config" "$TOP/tests/slow/debug.config")
 recipe="tinyconfig bzImage modules modules_install v1"
-key=$( (cat "$TOP/kernel/base.config"; "$CUT" --kconfig fstests_local | grep -v '^#'
-	cat "$TOP/tests/slow/quick.config"; echo "$recipe") | sha256sum | cut -c1-12)
+key=$( (cat "$TOP"/kernel/*.config; "$CUT" --kconfig fstests_local | grep -v '^#'
+	cat "$TOP/tests/slow/quick.config" "$TOP/tests/slow/debug.config"; echo "$recipe") |
+	sha256sum | cut -c1-12)
 src_root=$cache/src-$pkgver
 obj=$cache/obj-$pkgver-$key
 mkdir -p "$cache" || { echo "Bail out! cannot create $cache"; exit 1; }
@@ -175,7 +179,51 @@ check "  zram as a module where built-in is needed is named" \
 KERNEL_INSTALL_MOD_PATH=/ run_refused "modules of another release are refused" \
 	"has no modules for release $rel" "$CUT" simple
 
-# 4. modules from KERNEL_INSTALL_MOD_PATH (dracut --kmoddir): the
+# 4. the debugging loop against the tree's vmlinux (tests/slow/debug.config):
+# ./vm's printed gdb command, run as printed, resolves symbols and types
+# and loads the lx- scripts; a panic's vmcore opens in crash with the
+# panic's backtrace
+vmlinux=$obj/vmlinux
+check "the tree's vmlinux has DWARF" sh -c "readelf -S '$vmlinux' | grep -q '\.debug_info'"
+check "  and its gdb scripts" test -e "$obj/vmlinux-gdb.py"
+"$CUT" simple -x 'echo attach-now; for ((i = 0; i < 600; i++)); do [ -e /tmp/go ] && break; sleep 1; done; exit 0' \
+	> "$T/out" 2>&1
+expect_rc "cut simple for gdb" 0 $?
+port=$((40000 + $$ % 20000))
+"$VM" --batch --timeout 900 --gdb=127.0.0.1:$port > "$T/console" 2> "$T/err" &
+vmpid=$!
+for ((i = 0; i < 600; i++)); do
+	guest_says "$T/console" attach-now && break
+	sleep 1
+done
+cmd=$(sed -n "s/^  \(gdb .*target remote 127.0.0.1:$port.*\)$/\1/p" "$T/err")
+check "./vm's gdb command names the tree's vmlinux and lx-symbols" \
+	bash -c "[[ \"\$1\" == *\" $vmlinux \"*\"'lx-symbols'\"* ]]" _ "$cmd"
+# as printed, in batch mode, plus what to print and a detach
+timeout 600 bash -c "${cmd/#gdb /gdb -batch -nx } -ex 'print linux_banner' \
+	-ex 'print init_uts_ns.name.release' -ex detach" > "$T/gdb" 2>&1
+check "gdb reads linux_banner by name" grep -q "Linux version $rel" "$T/gdb"
+check "  and a struct member through the DWARF types" grep -q "\"$rel\"" "$T/gdb"
+check "  and lx-symbols ran (the scripts were auto-loaded)" grep -q "loading vmlinux" "$T/gdb"
+grep -v '^$' "$T/gdb" | head -n 8 | sed 's/^/# gdb: /'
+"$TOP/vmctl" 1 exec 'touch /tmp/go' > /dev/null 2>&1
+wait $vmpid
+expect_rc "the guest ran on after gdb detached and exited 0" 0 $?
+
+"$CUT" simple -x 'echo c > /proc/sysrq-trigger; sleep 100' > "$T/out" 2>&1
+"$VM" --batch --timeout 900 > "$T/console" 2> "$T/err"
+expect_rc "a panic: no status" 123 $?
+core=$VM_STATE_DIR/vm1.vmcore
+check "  the dump is named" grep -q "memory dump (elf) in $core" "$T/err"
+printf 'sys\nbt\nquit\n' > "$T/crash.in"
+timeout 900 crash -s "$vmlinux" "$core" -i "$T/crash.in" > "$T/crash" 2>&1
+check "crash opens the vmcore with the vmlinux (release $rel)" grep -q "RELEASE: $rel" "$T/crash"
+check "  and prints the panic's backtrace (sysrq_handle_crash)" grep -q "sysrq_handle_crash" "$T/crash"
+check "  through panic()" grep -qw "panic" "$T/crash"
+grep -E '^ *#[0-9]+ ' "$T/crash" | head -n 12 | sed 's/^/# crash: /'
+rm -f "$core" "$DRACUT_OUT"
+
+# 5. modules from KERNEL_INSTALL_MOD_PATH (dracut --kmoddir): the
 # fstests_local profile on ext4, zram and ext4 loaded as modules
 # (FSTESTS_SRC unset: the disks are set up, no xfstests runs)
 export KERNEL_INSTALL_MOD_PATH=$obj/mods FSTESTS_ZRAM_SIZE=512M
