@@ -72,6 +72,15 @@ static char *entry(int fd, off_t start, const char *name)
 	return data;
 }
 
+/* NAME's data in the archive at start is want */
+static void entry_is(int fd, off_t start, const char *name, const char *want, const char *what)
+{
+	char *s = entry(fd, start, name);
+
+	TAP_EQ_STR(s, want, "%s", what);
+	free(s);
+}
+
 /* Every entry of the archive(s) from start: "NAME MODE" lines, in archive order. */
 static int list_entry(const char *name, mode_t mode, void *arg)
 {
@@ -108,12 +117,30 @@ static int tail_to(const struct cut_opts *o, const struct cut_plan *p, const cha
 	return rc;
 }
 
+/* cut_write_tail refuses the plan: non-zero, and err says what is wrong */
+static void refused(const struct cut_opts *o, const struct cut_plan *p, const char *what,
+		    const char *want_err, const char *names)
+{
+	char *err = NULL;
+	int rc = tail_to(o, p, "bad.cpio", &err);
+
+	tap_ok(rc < 0, "%s: fails (%d)", what, rc);
+	TAP_EQ_STR(err, want_err, "  naming %s", names);
+	free(err);
+}
+
 int main(void)
 {
 	struct cut_extra extras[] = {
 		{ .is_file = 0, .arg = "echo hi" },
 		{ .is_file = 1, .arg = NULL },	/* DIR/extra.sh */
 		{ .is_file = 0, .arg = "echo 'two words'" },
+	};
+	static const struct {
+		const char *name, *why, *what;
+	} bad_f[] = {
+		{ "gone.sh", "No such file or directory", "a missing -f file" },
+		{ "adir", "is a directory, not a regular file", "a -f directory" },
 	};
 	struct cut_opts o = { .profile = "simple", .extras = extras, .n_extras = 3 };
 	struct cut_plan p = { 0 };
@@ -179,14 +206,11 @@ int main(void)
 	TAP_EQ_STR(s, "rapido 40755\nrapido/vm.conf 100644\nrapido/layers 100644\n",
 		   "head: rapido/vm.conf first (./vm reads no further), then rapido/layers");
 	free(s);
-	s = entry(fd, 0, "rapido/vm.conf");
-	TAP_EQ_STR(s, "# written by ./cut for ./vm\nPROFILE=simple\nARCH=amd64\n"
-		   "KERNEL_IMAGE='/boot/vmlinuz 6.1.0-t'\nKERNEL_RELEASE=6.1.0-t\nCPUS=2\nMEMORY=512M\n",
-		   "vm.conf: profile, arch, kernel (quoted where needed), cpus, memory");
-	free(s);
-	s = entry(fd, 0, "rapido/layers");
-	TAP_EQ_STR(s, "layer one\nlayer two\n", "rapido/layers: the text given");
-	free(s);
+	entry_is(fd, 0, "rapido/vm.conf",
+		 "# written by ./cut for ./vm\nPROFILE=simple\nARCH=amd64\n"
+		 "KERNEL_IMAGE='/boot/vmlinuz 6.1.0-t'\nKERNEL_RELEASE=6.1.0-t\nCPUS=2\nMEMORY=512M\n",
+		 "vm.conf: profile, arch, kernel (quoted where needed), cpus, memory");
+	entry_is(fd, 0, "rapido/layers", "layer one\nlayer two\n", "rapido/layers: the text given");
 	if (cpio_archive_end(fd, 0, 1000, &tail_start))
 		tail_start = 0;
 	tap_ok(tail_start > 0 && tail_start % 512 == 0 && lseek(fd, 0, SEEK_END) == tail_start,
@@ -207,96 +231,65 @@ int main(void)
 		   "rapido/autorun/03-cmd.sh 100755\nrapido/autorun.sh 100644\n",
 		   "tail: helpers, env, modules, guest library (*.sh only), autorun in order");
 	free(s);
-	s = entry(fd, tail_start, "init");
-	TAP_EQ_STR(s, "INIT BINARY", "/init is rapido-init's bytes");
-	free(s);
-	s = entry(fd, tail_start, "usr/bin/rapido-tool");
-	TAP_EQ_STR(s, "TOOL BINARY", "/usr/bin/rapido-tool is the helper's bytes");
-	free(s);
-	s = entry(fd, tail_start, "rapido/env");
-	TAP_EQ_STR(s, "RAPIDO_PROFILE=simple\nRAPIDO_KERNEL_RELEASE=6.1.0-t\n"
-		   "FOO=a b=c\nPASS=s3cret\nOPT=o\n",
-		   "rapido/env: profile, release, the conf keys then the set conf-optional ones; "
-		   "the secret too; no key the profile does not name");
-	free(s);
-	s = entry(fd, tail_start, "rapido/modules");
-	TAP_EQ_STR(s, "zram\nvirtio_net\n", "rapido/modules: one per line, extra modules not loaded");
-	free(s);
-	s = entry(fd, tail_start, "rapido/autorun.sh");
-	TAP_EQ_STR(s, "# written by ./cut: guest library, profile simple, then the extras in order\n"
-		   "source /rapido/lib/a.sh\nsource /rapido/lib/b.sh\n"
-		   "source /rapido/autorun/00-simple.sh\nsource /rapido/autorun/01-cmd.sh\n"
-		   "source /rapido/autorun/02-file.sh\nsource /rapido/autorun/03-cmd.sh\n",
-		   "autorun.sh: the library, the profile, then each extra, in order");
-	free(s);
+	entry_is(fd, tail_start, "init", "INIT BINARY", "/init is rapido-init's bytes");
+	entry_is(fd, tail_start, "usr/bin/rapido-tool", "TOOL BINARY",
+		 "/usr/bin/rapido-tool is the helper's bytes");
+	entry_is(fd, tail_start, "rapido/env",
+		 "RAPIDO_PROFILE=simple\nRAPIDO_KERNEL_RELEASE=6.1.0-t\nFOO=a b=c\nPASS=s3cret\nOPT=o\n",
+		 "rapido/env: profile, release, the conf keys then the set conf-optional ones; "
+		 "the secret too; no key the profile does not name");
+	entry_is(fd, tail_start, "rapido/modules", "zram\nvirtio_net\n",
+		 "rapido/modules: one per line, extra modules not loaded");
+	entry_is(fd, tail_start, "rapido/autorun.sh",
+		 "# written by ./cut: guest library, profile simple, then the extras in order\n"
+		 "source /rapido/lib/a.sh\nsource /rapido/lib/b.sh\n"
+		 "source /rapido/autorun/00-simple.sh\nsource /rapido/autorun/01-cmd.sh\n"
+		 "source /rapido/autorun/02-file.sh\nsource /rapido/autorun/03-cmd.sh\n",
+		 "autorun.sh: the library, the profile, then each extra, in order");
 	{
 		char *text;
 
 		if (read_file(prof_path, &text, NULL))
 			die("%s", prof_path);
-		s = entry(fd, tail_start, "rapido/autorun/00-simple.sh");
-		TAP_EQ_STR(s, text, "00-simple.sh: the profile script");
-		free(s);
+		entry_is(fd, tail_start, "rapido/autorun/00-simple.sh", text,
+			 "00-simple.sh: the profile script");
 		free(text);
 	}
-	s = entry(fd, tail_start, "rapido/autorun/01-cmd.sh");
-	TAP_EQ_STR(s, "echo hi\n", "01-cmd.sh: the first -x, a line");
-	free(s);
-	s = entry(fd, tail_start, "rapido/autorun/02-file.sh");
-	TAP_EQ_STR(s, "echo from a file\n", "02-file.sh: the -f file's bytes");
-	free(s);
-	s = entry(fd, tail_start, "rapido/autorun/03-cmd.sh");
-	TAP_EQ_STR(s, "echo 'two words'\n", "03-cmd.sh: the second -x, as given");
-	free(s);
-	s = entry(fd, tail_start, "rapido/vm.conf");
-	TAP_EQ_STR(s, "(absent)", "the tail holds no vm.conf (the head's)");
-	free(s);
+	entry_is(fd, tail_start, "rapido/autorun/01-cmd.sh", "echo hi\n",
+		 "01-cmd.sh: the first -x, a line");
+	entry_is(fd, tail_start, "rapido/autorun/02-file.sh", "echo from a file\n",
+		 "02-file.sh: the -f file's bytes");
+	entry_is(fd, tail_start, "rapido/autorun/03-cmd.sh", "echo 'two words'\n",
+		 "03-cmd.sh: the second -x, as given");
+	entry_is(fd, tail_start, "rapido/vm.conf", "(absent)", "the tail holds no vm.conf (the head's)");
 	close(fd);
 
-	/* 2. a -f that went missing since the checks */
-	missing = path_in("gone.sh");
-	extras[1].arg = missing;
-	rc = tail_to(&o, &p, "bad.cpio", &err);
-	tap_ok(rc < 0, "a missing -f file: fails (%d)", rc);
-	want = xasprintf("-f %s: No such file or directory", missing);
-	TAP_EQ_STR(err, want, "  naming the path and why");
-	free(want);
-	free(err);
-
-	/* 3. a -f that is a directory */
-	free(missing);
-	missing = path_in("adir");
-	extras[1].arg = missing;
-	rc = tail_to(&o, &p, "bad.cpio", &err);
-	tap_ok(rc < 0, "a -f directory: fails (%d)", rc);
-	want = xasprintf("-f %s: is a directory, not a regular file", missing);
-	TAP_EQ_STR(err, want, "  naming the path and its type");
-	free(want);
-	free(err);
+	/* 2. a -f that went missing since the checks, or that is not a file */
+	for (size_t i = 0; i < sizeof(bad_f) / sizeof(bad_f[0]); i++) {
+		missing = path_in(bad_f[i].name);
+		extras[1].arg = missing;
+		want = xasprintf("-f %s: %s", missing, bad_f[i].why);
+		refused(&o, &p, bad_f[i].what, want, "the path and why");
+		free(want);
+		free(missing);
+	}
 	extras[1].arg = extra_path;
 
-	/* 4. a helper that was not built */
-	free(missing);
+	/* 3. a helper that was not built */
 	missing = path_in("helpers/rapido-gone");
 	strv_push(&p.helpers, missing);
-	rc = tail_to(&o, &p, "bad.cpio", &err);
-	tap_ok(rc < 0, "a helper not built: fails (%d)", rc);
 	want = xasprintf("helper %s: No such file or directory (run make)", missing);
-	TAP_EQ_STR(err, want, "  naming the helper and the fix");
+	refused(&o, &p, "a helper not built", want, "the helper and the fix");
 	free(want);
-	free(err);
+	free(missing);
 	free(p.helpers.v[--p.helpers.n]);
 	p.helpers.v[p.helpers.n] = NULL;
 
-	/* 5. a value the guest's env file cannot carry */
+	/* 4. a value the guest's env file cannot carry */
 	conf_set(&p.conf, "OPT", "line one\nline two");
-	rc = tail_to(&o, &p, "bad.cpio", &err);
-	tap_ok(rc < 0, "a newline in a passed value: fails (%d)", rc);
-	TAP_EQ_STR(err, "config key OPT: a newline in the value cannot be passed to the guest",
-		   "  naming the key");
-	free(err);
+	refused(&o, &p, "a newline in a passed value",
+		"config key OPT: a newline in the value cannot be passed to the guest", "the key");
 
-	free(missing);
 	free(extra_path);
 	free(prof_path);
 	cut_plan_free(&p);
