@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cut-image.c: rapido's own archives in the image (src/cut/image.c), read
+ * back with the cpio reader ./vm and the tests use. The head: vm.conf
+ * first, then the layers text. The tail: /init and the helpers, the env
+ * the profile passes (secrets too: the image's mode guards them), the
+ * modules to load, the guest library, the profile and each -x/-f extra in
+ * order. And the refusals: a -f that is missing or not a regular file, a
+ * helper not built, a value with a newline, each naming what is wrong.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "cpio.h"
+#include "cut.h"
+#include "err.h"
+#include "io.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/rapido-cut-image-XXXXXX";
+
+static char *path_in(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static void put_file(const char *name, const char *text)
+{
+	char *path = path_in(name);
+	int rc = write_file_atomic(path, text, strlen(text), 0644);
+
+	if (rc)
+		die("%s: %s", path, strerror(-rc));
+	free(path);
+}
+
+static void make_dir(const char *name)
+{
+	char *path = path_in(name);
+
+	if (mkdir(path, 0755))
+		die_errno("mkdir %s", path);
+	free(path);
+}
+
+/* An empty file to write an archive into, opened read-write. */
+static int new_image(const char *name)
+{
+	char *path = path_in(name);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		die_errno("%s", path);
+	free(path);
+	return fd;
+}
+
+/* The data of NAME in the archive at start of fd, "(absent)" or "(error N)"; malloc'd. */
+static char *entry(int fd, off_t start, const char *name)
+{
+	char *data;
+	size_t len;
+	int rc = cpio_find_at(fd, start, name, 1000, &data, &len);
+
+	if (rc)
+		return rc == -ENOENT ? xstrdup("(absent)") : xasprintf("(error %d)", rc);
+	return data;
+}
+
+/* NAME's data in the archive at start is want */
+static void entry_is(int fd, off_t start, const char *name, const char *want, const char *what)
+{
+	char *s = entry(fd, start, name);
+
+	TAP_EQ_STR(s, want, "%s", what);
+	free(s);
+}
+
+/* Every entry of the archive(s) from start: "NAME MODE" lines, in archive order. */
+static int list_entry(const char *name, mode_t mode, void *arg)
+{
+	fprintf(arg, "%s %o\n", name, (unsigned int)mode);
+	return 0;	/* copied nowhere: the split only walks the entries */
+}
+
+static char *entries(int fd, off_t start)
+{
+	char *s = NULL, *bad;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	int rc;
+
+	if (!f)
+		die_errno("open_memstream");
+	if (lseek(fd, start, SEEK_SET) < 0)
+		die_errno("lseek");
+	rc = cpio_split(fd, NULL, list_entry, f, &bad);
+	if (rc)
+		fprintf(f, "(cpio_split: %s)\n", strerror(-rc));
+	free(bad);
+	if (fclose(f))
+		die_errno("open_memstream");
+	return s;
+}
+
+/* cut_write_tail into a fresh file: its return value, *err */
+static int tail_to(const struct cut_opts *o, const struct cut_plan *p, const char *name, char **err)
+{
+	int fd = new_image(name), rc = cut_write_tail(o, p, fd, err);
+
+	close(fd);
+	return rc;
+}
+
+/* cut_write_tail refuses the plan: non-zero, and err says what is wrong */
+static void refused(const struct cut_opts *o, const struct cut_plan *p, const char *what,
+		    const char *want_err, const char *names)
+{
+	char *err = NULL;
+	int rc = tail_to(o, p, "bad.cpio", &err);
+
+	tap_ok(rc < 0, "%s: fails (%d)", what, rc);
+	TAP_EQ_STR(err, want_err, "  naming %s", names);
+	free(err);
+}
+
+int main(void)
+{
+	struct cut_extra extras[] = {
+		{ .is_file = 0, .arg = "echo hi" },
+		{ .is_file = 1, .arg = NULL },	/* DIR/extra.sh */
+		{ .is_file = 0, .arg = "echo 'two words'" },
+	};
+	static const struct {
+		const char *name, *why, *what;
+	} bad_f[] = {
+		{ "gone.sh", "No such file or directory", "a missing -f file" },
+		{ "adir", "is a directory, not a regular file", "a -f directory" },
+	};
+	struct cut_opts o = { .profile = "simple", .extras = extras, .n_extras = 3 };
+	struct cut_plan p = { 0 };
+	char *err = NULL, *s, *want, *prof_path, *extra_path, *missing;
+	off_t tail_start = 0;
+	int fd, rc;
+
+	err_prog = "cut";
+	tap_plan(27);
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	make_dir("autorun");
+	make_dir("autorun/lib");
+	make_dir("helpers");
+	make_dir("adir");
+	put_file("autorun/simple.sh",
+		 "#!/bin/bash\n"
+		 "#@ description: a test profile\n"
+		 "#@ conf: FOO PASS\n"
+		 "#@ conf-optional: OPT UNSET\n"
+		 "#@ secret: PASS\n"
+		 "#@ modules: zram\n"
+		 "echo profile\n");
+	put_file("autorun/lib/b.sh", "b() { :; }\n");
+	put_file("autorun/lib/a.sh", "a() { :; }\n");
+	put_file("autorun/lib/notes.txt", "not a guest library file\n");
+	put_file("helpers/rapido-init", "INIT BINARY");
+	put_file("helpers/rapido-tool", "TOOL BINARY");
+	put_file("extra.sh", "echo from a file\n");
+	extra_path = path_in("extra.sh");
+	extras[1].arg = extra_path;
+	prof_path = path_in("autorun/simple.sh");
+
+	/* the plan check.c would make, by hand */
+	rc = profile_load(&p.prof, "simple", prof_path, &err);
+	if (rc)
+		die("%s", err);
+	p.rapido_dir = xstrdup(dir);
+	p.arch = arch_find("amd64");
+	p.kern.release = xstrdup("6.1.0-t");
+	p.kern.image = xstrdup("/boot/vmlinuz 6.1.0-t");
+	p.prof.cpus = 2;
+	p.prof.memory = 512ULL << 20;
+	conf_set(&p.conf, "FOO", "a b=c");
+	conf_set(&p.conf, "PASS", "s3cret");
+	conf_set(&p.conf, "OPT", "o");
+	conf_set(&p.conf, "UNRELATED", "not the profile's");
+	strv_push(&p.modules, "zram");
+	strv_push(&p.modules, "virtio_net");
+	strv_push(&p.extra_modules, "9p");
+	strv_pushf(&p.helpers, "%s/helpers/rapido-init", dir);
+	strv_pushf(&p.helpers, "%s/helpers/rapido-tool", dir);
+
+	/* 1. head, then tail, in one image as build.c writes them (the layers between) */
+	fd = new_image("image.cpio");
+	rc = cut_write_head(&p, "layer one\nlayer two\n", fd, &err);
+	TAP_EQ_INT(rc, 0, "cut_write_head succeeds");
+	TAP_EQ_STR(err, NULL, "  no error text");
+	free(err);
+	s = entries(fd, 0);
+	TAP_EQ_STR(s, "rapido 40755\nrapido/vm.conf 100644\nrapido/layers 100644\n",
+		   "head: rapido/vm.conf first (./vm reads no further), then rapido/layers");
+	free(s);
+	entry_is(fd, 0, "rapido/vm.conf",
+		 "# written by ./cut for ./vm\nPROFILE=simple\nARCH=amd64\n"
+		 "KERNEL_IMAGE='/boot/vmlinuz 6.1.0-t'\nKERNEL_RELEASE=6.1.0-t\nCPUS=2\nMEMORY=512M\n",
+		 "vm.conf: profile, arch, kernel (quoted where needed), cpus, memory");
+	entry_is(fd, 0, "rapido/layers", "layer one\nlayer two\n", "rapido/layers: the text given");
+	if (cpio_archive_end(fd, 0, 1000, &tail_start))
+		tail_start = 0;
+	tap_ok(tail_start > 0 && tail_start % 512 == 0 && lseek(fd, 0, SEEK_END) == tail_start,
+	       "the head ends on a 512-byte boundary (%lld)", (long long)tail_start);
+
+	if (lseek(fd, 0, SEEK_END) < 0)
+		die_errno("lseek");
+	rc = cut_write_tail(&o, &p, fd, &err);
+	TAP_EQ_INT(rc, 0, "cut_write_tail succeeds after the head");
+	TAP_EQ_STR(err, NULL, "  no error text");
+	free(err);
+	s = entries(fd, tail_start);
+	TAP_EQ_STR(s, "usr 40755\nusr/bin 40755\ninit 100755\nusr/bin/rapido-tool 100755\n"
+		   "rapido 40755\nrapido/env 100644\nrapido/modules 100644\n"
+		   "rapido/lib 40755\nrapido/lib/a.sh 100755\nrapido/lib/b.sh 100755\n"
+		   "rapido/autorun 40755\nrapido/autorun/00-simple.sh 100755\n"
+		   "rapido/autorun/01-cmd.sh 100755\nrapido/autorun/02-file.sh 100755\n"
+		   "rapido/autorun/03-cmd.sh 100755\nrapido/autorun.sh 100644\n",
+		   "tail: helpers, env, modules, guest library (*.sh only), autorun in order");
+	free(s);
+	entry_is(fd, tail_start, "init", "INIT BINARY", "/init is rapido-init's bytes");
+	entry_is(fd, tail_start, "usr/bin/rapido-tool", "TOOL BINARY",
+		 "/usr/bin/rapido-tool is the helper's bytes");
+	entry_is(fd, tail_start, "rapido/env",
+		 "RAPIDO_PROFILE=simple\nRAPIDO_KERNEL_RELEASE=6.1.0-t\nFOO=a b=c\nPASS=s3cret\nOPT=o\n",
+		 "rapido/env: profile, release, the conf keys then the set conf-optional ones; "
+		 "the secret too; no key the profile does not name");
+	entry_is(fd, tail_start, "rapido/modules", "zram\nvirtio_net\n",
+		 "rapido/modules: one per line, extra modules not loaded");
+	entry_is(fd, tail_start, "rapido/autorun.sh",
+		 "# written by ./cut: guest library, profile simple, then the extras in order\n"
+		 "source /rapido/lib/a.sh\nsource /rapido/lib/b.sh\n"
+		 "source /rapido/autorun/00-simple.sh\nsource /rapido/autorun/01-cmd.sh\n"
+		 "source /rapido/autorun/02-file.sh\nsource /rapido/autorun/03-cmd.sh\n",
+		 "autorun.sh: the library, the profile, then each extra, in order");
+	{
+		char *text;
+
+		if (read_file(prof_path, &text, NULL))
+			die("%s", prof_path);
+		entry_is(fd, tail_start, "rapido/autorun/00-simple.sh", text,
+			 "00-simple.sh: the profile script");
+		free(text);
+	}
+	entry_is(fd, tail_start, "rapido/autorun/01-cmd.sh", "echo hi\n",
+		 "01-cmd.sh: the first -x, a line");
+	entry_is(fd, tail_start, "rapido/autorun/02-file.sh", "echo from a file\n",
+		 "02-file.sh: the -f file's bytes");
+	entry_is(fd, tail_start, "rapido/autorun/03-cmd.sh", "echo 'two words'\n",
+		 "03-cmd.sh: the second -x, as given");
+	entry_is(fd, tail_start, "rapido/vm.conf", "(absent)", "the tail holds no vm.conf (the head's)");
+	close(fd);
+
+	/* 2. a -f that went missing since the checks, or that is not a file */
+	for (size_t i = 0; i < sizeof(bad_f) / sizeof(bad_f[0]); i++) {
+		missing = path_in(bad_f[i].name);
+		extras[1].arg = missing;
+		want = xasprintf("-f %s: %s", missing, bad_f[i].why);
+		refused(&o, &p, bad_f[i].what, want, "the path and why");
+		free(want);
+		free(missing);
+	}
+	extras[1].arg = extra_path;
+
+	/* 3. a helper that was not built */
+	missing = path_in("helpers/rapido-gone");
+	strv_push(&p.helpers, missing);
+	want = xasprintf("helper %s: No such file or directory (run make)", missing);
+	refused(&o, &p, "a helper not built", want, "the helper and the fix");
+	free(want);
+	free(missing);
+	free(p.helpers.v[--p.helpers.n]);
+	p.helpers.v[p.helpers.n] = NULL;
+
+	/* 4. a value the guest's env file cannot carry */
+	conf_set(&p.conf, "OPT", "line one\nline two");
+	refused(&o, &p, "a newline in a passed value",
+		"config key OPT: a newline in the value cannot be passed to the guest", "the key");
+
+	free(extra_path);
+	free(prof_path);
+	cut_plan_free(&p);
+	tap_rm_tree(dir);
+	return tap_done();
+}
