@@ -218,14 +218,11 @@ static char *host_loader(void)
 	char *bash = find_in_path("bash");
 	struct elf_deps d;
 	char *interp = NULL;
-	int fd = bash ? open(bash, O_RDONLY | O_CLOEXEC) : -1;
 
-	if (fd >= 0 && !elf_read_deps(fd, &d)) {
+	if (bash && !elf_read_deps_path(bash, &d)) {
 		interp = d.interp ? xstrdup(d.interp) : NULL;
 		elf_deps_free(&d);
 	}
-	if (fd >= 0)
-		close(fd);
 	free(bash);
 	return interp;
 }

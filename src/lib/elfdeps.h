@@ -1,29 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * elfdeps.h: what a program needs from the dynamic loader, read from its ELF
- * headers, and resolved inside a sysroot: a foreign architecture's
- * programs cannot be asked (ldd runs them), so the libraries are found as
- * ld.so would find them there.
+ * elfdeps.h: what a program needs from the dynamic loader (read by
+ * elfdyn.c), resolved inside a sysroot: a foreign architecture's programs
+ * cannot be asked (ldd runs them), so the libraries are found as ld.so
+ * would find them there.
  */
 #ifndef RAPIDO_ELFDEPS_H
 #define RAPIDO_ELFDEPS_H
 
 #include "strv.h"
-
-struct elf_info {
-	unsigned int machine;	/* e_machine */
-	char *interp;		/* PT_INTERP, NULL: static (or a library) */
-	struct strv needed;	/* DT_NEEDED, in order */
-	struct strv runpath;	/* DT_RUNPATH, else DT_RPATH, split at ':' */
-};
-
-/*
- * Read path's headers (64-bit little-endian ELF: x86_64, aarch64,
- * riscv64). 0, -ENOEXEC when it is not such an ELF file (a script), or
- * -errno.
- */
-int elf_read(const char *path, struct elf_info *e);
-void elf_info_free(struct elf_info *e);
 
 /*
  * The host path of the regular file that guest path `guest` is in

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * elfdyn.c: read DT_NEEDED, DT_RUNPATH and PT_INTERP without running anything,
- * so ./cut can group the programs of a tree by what they need and ask the
- * loader once per group instead of running ldd once per program.
+ * elfdyn.c: read e_machine, DT_NEEDED, DT_RUNPATH and PT_INTERP without
+ * running anything, so ./cut can group the programs of a tree by what they
+ * need and ask the loader once per group instead of running ldd once per
+ * program, and resolve a foreign architecture's libraries in its sysroot
+ * (elfdeps.c), where nothing can be run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +185,8 @@ int elf_read_deps(int fd, struct elf_deps *d)
 		return -ENOEXEC;
 	e.is64 = eh[4] == 2;
 	e.big = eh[5] == 2;
+	d->type = (unsigned int)get(&e, eh + 16, 2);
+	d->machine = (unsigned int)get(&e, eh + 18, 2);
 	rc = read_segments(&e, eh, &segs, &nseg);
 	for (size_t i = 0; !rc && i < nseg; i++) {
 		if (segs[i].type == PT_INTERP_ && !d->interp) {
@@ -199,6 +204,19 @@ int elf_read_deps(int fd, struct elf_deps *d)
 	free(segs);
 	if (rc)
 		elf_deps_free(d);
+	return rc;
+}
+
+int elf_read_deps_path(const char *path, struct elf_deps *d)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		memset(d, 0, sizeof(*d));
+		return -errno;
+	}
+	rc = elf_read_deps(fd, d);
+	close(fd);
 	return rc;
 }
 

@@ -6,6 +6,8 @@
 #include "strv.h"
 
 struct elf_deps {
+	unsigned int type;	/* e_type: ET_EXEC, ET_DYN (programs, libraries), ET_REL... */
+	unsigned int machine;	/* e_machine: EM_X86_64, EM_AARCH64... */
 	char *interp;		/* PT_INTERP; NULL: statically linked */
 	struct strv needed;	/* DT_NEEDED sonames, in file order */
 	char *runpath;		/* DT_RUNPATH, else DT_RPATH; NULL if neither */
@@ -17,6 +19,8 @@ struct elf_deps {
  * ELF file or its headers do not hold together, or -errno of a failed read.
  */
 int elf_read_deps(int fd, struct elf_deps *d);
+/* The same for the file at path; -errno of open(2) too. */
+int elf_read_deps_path(const char *path, struct elf_deps *d);
 void elf_deps_free(struct elf_deps *d);
 
 #endif
