@@ -46,7 +46,7 @@ jobs=${KBUILD_JOBS:-$(nproc)}
 # the profile's fragment (after kernel/*.config), then ours (drops xfs
 # and btrfs: build time)
 frags=(fstests_local "$TOP/tests/slow/quick.config" "$TOP/tests/slow/debug.config")
-recipe="tinyconfig bzImage modules modules_install v1"
+recipe="tinyconfig bzImage modules scripts_gdb modules_install v2"
 key=$( (cat "$TOP"/kernel/*.config; "$CUT" --kconfig fstests_local | grep -v '^#'
 	cat "$TOP/tests/slow/quick.config" "$TOP/tests/slow/debug.config"; echo "$recipe") |
 	sha256sum | cut -c1-12)
@@ -116,7 +116,7 @@ else
 		exit 1
 	fi
 	sed 's/^/# /' "$T/out"
-	if make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" bzImage modules > "$obj/build.log" 2>&1 &&
+	if make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" bzImage modules scripts_gdb > "$obj/build.log" 2>&1 &&
 		rm -rf "$obj/mods" &&
 		make -C "$src" O="$obj" ARCH=x86_64 modules_install INSTALL_MOD_PATH="$obj/mods" \
 			>> "$obj/build.log" 2>&1; then
