@@ -124,7 +124,8 @@ void init_run_autorun(int batch, struct status_record *r)
 		goto out;
 	}
 	if (pid == 0) {
-		int fd;
+		pid_t bash;
+		int fd, code;
 
 		close(pfd[0]);
 		if (setsid() < 0)
@@ -141,11 +142,29 @@ void init_run_autorun(int batch, struct status_record *r)
 			if (fd > 2)
 				close(fd);
 		}
-		if (batch)
-			execl("/bin/bash", "bash", script, (char *)NULL);
-		else
-			execl("/bin/bash", "bash", "--rcfile", script, "-i", (char *)NULL);
-		child_failed(pfd[1], "exec /bin/bash");
+		/*
+		 * This process stays the session leader and bash runs as its
+		 * child: when a session leader exits, the kernel hangs up its
+		 * controlling tty and so throws away what is still queued for
+		 * the UART (slow under TCG): the last lines the profile printed.
+		 * The leader waits for bash, drains the tty, then exits with
+		 * bash's status.
+		 */
+		bash = fork();
+		if (bash < 0)
+			child_failed(pfd[1], "fork");
+		if (bash == 0) {
+			if (batch)
+				execl("/bin/bash", "bash", script, (char *)NULL);
+			else
+				execl("/bin/bash", "bash", "--rcfile", script, "-i", (char *)NULL);
+			child_failed(pfd[1], "exec /bin/bash");
+		}
+		close(pfd[1]);
+		code = wait_for(bash);
+		if (tcdrain(STDOUT_FILENO) < 0 && errno != ENOTTY && errno != EBADF)
+			warn_errno("tcdrain %s", tty);
+		_exit(code);
 	}
 	close(pfd[1]);
 	do
