@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# console-tail.sh: what a profile prints last reaches the console, and an
+# interactive ./vm (on a pty, as a developer runs it) gives bash job control
+# and exits with the shell's status. A session leader's exit hangs up its
+# tty and throws away the output still queued for the UART, so the init
+# keeps the session and drains the tty after bash exits.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v script > /dev/null; then
+	echo "1..0 # SKIP script(1) is not installed (util-linux)"
+	exit 77
+fi
+
+# 1. batch, the console read slowly (20 KiB/s, as a loaded host or a slow
+# terminal reads it): the UART stays full to the end; 4096 lines of 64
+# bytes, then the last line, then exit 3
+"$CUT" simple -x 'for ((i = 0; i < 4096; i++)); do printf "fill-%04d-%054d\n" $i 0; done; echo "last-line-$((6 * 7))"; exit 3' \
+	> "$T/out" 2>&1
+expect_rc "cut simple with 256 KiB of output before the exit" 0 $?
+"$VM" --batch --timeout 600 2>&1 |
+	perl -e 'while (sysread(STDIN, $b, 1024)) { syswrite(STDOUT, $b); select(undef, undef, undef, 0.05) }' \
+	> "$T/console"
+expect_rc "./vm exits with the profile's status" 3 "${PIPESTATUS[0]}"
+check "  every fill line reached the console" \
+	test "$(tr -d '\r' < "$T/console" | grep -cx 'fill-[0-9]\{4\}-0\{54\}')" = 4096
+check "  and the last line after them" guest_says "$T/console" "last-line-42"
+diag
+
+# 2. interactive, on a pty: commands typed once the prompt is up
+"$CUT" simple > "$T/out" 2>&1
+expect_rc "cut simple" 0 $?
+mkfifo "$T/keys"
+script -qefc "'$VM' --timeout 600" /dev/null < "$T/keys" > "$T/console" 2>&1 &
+vm=$!
+exec 8> "$T/keys"
+for ((i = 0; i < 600; i++)); do
+	grep -q "up on rapido1" "$T/console" && grep -q ':~# *$' "$T/console" && break
+	kill -0 $vm 2> /dev/null || break
+	sleep 1
+done
+sleep 1
+printf '%s\r' 'sleep 1 & jobs; echo "typed-$((6 * 7))"; exit 5' >&8
+wait $vm
+expect_rc "interactive ./vm exits with the shell's exit status" 5 $?
+exec 8>&-
+check "  the shell ran the typed line" guest_says "$T/console" "typed-42"
+check "  with job control (a background job listed as Running)" grep -q 'Running.*sleep 1' "$T/console"
+check "  and no job control warning" bash -c "! grep -qi 'no job control\|cannot set terminal process group' '$T/console'"
+diag
+
+done_testing
