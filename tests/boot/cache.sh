@@ -9,16 +9,7 @@
 # a cached image under TCG.
 . "$(dirname "$0")/lib.sh"
 
-rel=
-for k in /boot/vmlinuz-*; do
-	r=${k#/boot/vmlinuz-}
-	[ -r "$k" ] && [ -f "/boot/config-$r" ] && [ -f "/lib/modules/$r/modules.dep" ] &&
-		{ [ -z "$rel" ] || [[ "$r" > "$rel" ]]; } && rel=$r
-done
-if [ -z "$rel" ]; then
-	echo "SKIP: no installed kernel with a config and modules.dep (make deps)"
-	exit 77
-fi
+installed_kernel_or_skip
 
 # layer KIND IMAGE: the cache key of the image's KIND layer (from its rapido/layers)
 layer() {

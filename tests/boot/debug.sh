@@ -9,8 +9,7 @@
 # that is not running get clear errors (bad --gdb options: tests/unit/vm-dry-run.sh).
 . "$(dirname "$0")/lib.sh"
 
-rel=$(uname -r)
-for k in /boot/vmlinuz-*; do rel=${k#/boot/vmlinuz-}; done
+installed_kernel_or_skip
 command -v gdb > /dev/null || { echo "SKIP: gdb is not installed"; exit 77; }
 
 # wait_for FILE TEXT: until the guest printed TEXT (under TCG, boots are slow)

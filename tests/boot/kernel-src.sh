@@ -10,16 +10,7 @@
 # tests/slow/kernel-src.sh does the same with a kernel it builds.
 . "$(dirname "$0")/lib.sh"
 
-rel=
-for k in /boot/vmlinuz-*; do
-	r=${k#/boot/vmlinuz-}
-	[ -r "$k" ] && [ -f "/boot/config-$r" ] && [ -f "/lib/modules/$r/modules.dep" ] &&
-		{ [ -z "$rel" ] || [[ "$r" > "$rel" ]]; } && rel=$r
-done
-if [ -z "$rel" ]; then
-	echo "SKIP: no installed kernel with a config and modules.dep (make deps)"
-	exit 77
-fi
+installed_kernel_or_skip
 
 # a tree as `make` leaves it (in-tree or O=): only what cut and vm read
 tree=$T/linux

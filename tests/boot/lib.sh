@@ -70,6 +70,21 @@ testcases() {
 		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
 		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
 }
+# installed_kernel_or_skip: rel = the newest installed kernel that ./cut can
+# use (its image, config and modules.dep), as ./cut picks it; else skip
+installed_kernel_or_skip() {
+	local k r
+	rel=
+	for k in /boot/vmlinuz-*; do
+		r=${k#/boot/vmlinuz-}
+		[ -r "$k" ] && [ -f "/boot/config-$r" ] && [ -f "/lib/modules/$r/modules.dep" ] &&
+			{ [ -z "$rel" ] || [[ "$r" > "$rel" ]]; } && rel=$r
+	done
+	if [ -z "$rel" ]; then
+		echo "SKIP: no installed kernel with a config and modules.dep (make deps)"
+		exit 77
+	fi
+}
 # diag: after a boot's checks, show what the guest printed if any failed
 seen_fails=0
 diag() {

@@ -196,9 +196,10 @@ int main(int argc, char **argv)
 	init_run_autorun(cl.batch, &rec);
 	init_kill_all();
 	/*
-	 * What the profile printed may still sit in the console's transmit
-	 * queue; the status record (another port) and the power-off would
-	 * overtake it, and the tail of the log (a test's last line) is lost.
+	 * The autorun's session leader drained what the profile printed; what
+	 * the init itself said since (why bash could not start, a failed
+	 * kill) may still sit in the console's transmit queue, and the status
+	 * record (another port) and the power-off would overtake it.
 	 */
 	if (tcdrain(STDOUT_FILENO) < 0 && errno != ENOTTY && errno != EBADF)
 		warn_errno("tcdrain /dev/console");
