@@ -55,8 +55,8 @@ mount_in() {
 # the README's first block: its commands up to `make demo`, comments dropped
 mapfile -t cmds < <(awk '/^```sh$/ && !done { inblock = 1; next }
 	inblock && /^```/ { exit }
-	inblock { sub(/[ \t]+#.*/, ""); if ($0 != "") print; if ($0 ~ /^make demo/) exit }' "$TOP/README.md")
-if [ ${#cmds[@]} -eq 0 ] || [ "${cmds[${#cmds[@]}-1]}" != "make demo" ]; then
+	inblock { sub(/[ \t]+#.*/, ""); if ($0 != "") print; if ($0 ~ /make demo$/) exit }' "$TOP/README.md")
+if [ ${#cmds[@]} -eq 0 ] || [[ "${cmds[${#cmds[@]}-1]}" != *"make demo" ]]; then
 	not_ok "README.md: its first sh block ends with make demo (got: ${cmds[*]:-nothing})"
 	done_testing
 fi
