@@ -13,12 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "io.h"
 #include "rapido.h"
+#include "tree.h"
 #include "results.h"
 #include "verdict.h"
 #include "vm.h"
@@ -114,6 +116,19 @@ static void unlink_in(const char *dir, const char *name)
 	free(path);
 }
 
+/* DIR/files, empty: qemu shares it with the guest as /results */
+static void files_clear(const char *dir)
+{
+	char *files = xasprintf("%s/files", dir), *failed = NULL;
+	int rc = remove_tree(files, &failed);
+
+	if (rc)
+		die_err(rc, "results: cannot remove %s of an earlier run", failed);
+	if (mkdir(files, 0755) < 0)
+		die_errno("results: cannot create %s", files);
+	free(files);
+}
+
 struct vm_results *vm_results_open(const struct vm_launch *l)
 {
 	struct vm_results *r;
@@ -126,9 +141,10 @@ struct vm_results *vm_results_open(const struct vm_launch *l)
 	r->txt_path = xasprintf("%s/results.txt", r->dir);
 	r->con_path = xasprintf("%s/console.log", r->dir);
 	r->line = xmalloc(LINE_MAX_BYTES + 1);
-	/* reports of an earlier run must not pass for this one's */
+	/* reports and files of an earlier run must not pass for this one's */
 	unlink_in(r->dir, "junit.xml");
 	unlink_in(r->dir, "results.tap");
+	files_clear(r->dir);
 	start(r);
 	return r;
 }

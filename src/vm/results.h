@@ -135,6 +135,7 @@ struct splat_scan {
 	size_t n, cap;
 	int open;		/* v[n - 1] still collects lines */
 	int in_trace;		/* saw "Call Trace:" in the open report */
+	int timestamps;		/* the kernel stamps its lines: others are not the kernel's */
 	double last_closed_ts;
 };
 
