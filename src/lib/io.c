@@ -2,6 +2,7 @@
 /* io.c: I/O loops that never lose a short write or an EINTR. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,65 @@ int read_file(const char *path, char **out, size_t *len)
 		used += (size_t)n;
 	}
 	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	if (len)
+		*len = used;
+	return 0;
+}
+
+int read_regular_file(const char *path, size_t max, char **out, size_t *len)
+{
+	struct stat st;
+	size_t cap, used = 0;
+	char *buf;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	else if ((uintmax_t)st.st_size > max)
+		err = -EFBIG;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	/* the size may change while we read: never more than max + 1 bytes */
+	cap = (size_t)st.st_size + 1 < 4096 ? 4096 : (size_t)st.st_size + 1;
+	if (cap > max + 2)
+		cap = max + 2;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (used + 1 >= cap) {
+			if (used > max)
+				break;
+			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + used, cap - used - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	if (!err && used > max)
+		err = -EFBIG;
 	if (err) {
 		free(buf);
 		return err;

@@ -49,6 +49,7 @@ char *rapido_default_image(const struct conf *c);
 
 /* Exit codes of ./vm besides the guest's own status (documented in README). */
 enum {
+	VM_EXIT_TESTS_FAILED = 1,	/* the guest said 0, but a test record failed or never ended */
 	VM_EXIT_SPLAT = 121,		/* the scripts passed, the kernel reported a splat */
 	VM_EXIT_HOST_STOPPED = 122,	/* stopped from the host (QMP quit, signal to qemu) */
 	VM_EXIT_NO_STATUS = 123,	/* guest died without reporting: panic, crash */

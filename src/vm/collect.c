@@ -13,13 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "io.h"
 #include "rapido.h"
+#include "tree.h"
 #include "results.h"
+#include "verdict.h"
 #include "vm.h"
 
 /* A record line longer than this is cut (the guest bounds its output field at 64 KiB). */
@@ -57,12 +60,14 @@ static void txt_line(struct vm_results *r, const char *line)
 	out_write(r, &r->txt_fd, &r->txt_failed, r->txt_path, "\n", 1);
 }
 
-static void txt_meta(struct vm_results *r, const char *key, const char *value)
+/* A meta record into results.txt; apply: into the suite too (the final ones are set directly). */
+static void txt_meta(struct vm_results *r, const char *key, const char *value, int apply)
 {
 	char *v = rec_escape(value), *line = xasprintf("R1 meta %s %s", key, v);
 
 	txt_line(r, line);
-	(void)rsuite_record(&r->suite, line, 1, 0);
+	if (apply)
+		(void)rsuite_record(&r->suite, line, 1, 0);
 	free(line);
 	free(v);
 }
@@ -90,16 +95,16 @@ static void start(struct vm_results *r)
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	name = s->shard_n ? xasprintf("%s shard %u/%u", s->im.profile, s->shard_i, s->shard_n) :
 		xstrdup(s->im.profile);
-	txt_meta(r, "suite", name);
+	txt_meta(r, "suite", name, 1);
 	free(name);
 	if (s->shard_n) {
 		char shard[32];
 
 		snprintf(shard, sizeof(shard), "%u/%u", s->shard_i, s->shard_n);
-		txt_meta(r, "shard", shard);
+		txt_meta(r, "shard", shard, 1);
 	}
-	txt_meta(r, "kernel", s->im.release);
-	txt_meta(r, "timestamp", ts);
+	txt_meta(r, "kernel", s->im.release, 1);
+	txt_meta(r, "timestamp", ts, 1);
 }
 
 static void unlink_in(const char *dir, const char *name)
@@ -109,6 +114,19 @@ static void unlink_in(const char *dir, const char *name)
 	if (unlink(path) < 0 && errno != ENOENT)
 		die_errno("results: cannot remove the old %s", path);
 	free(path);
+}
+
+/* DIR/files, empty: qemu shares it with the guest as /results */
+static void files_clear(const char *dir)
+{
+	char *files = xasprintf("%s/files", dir), *failed = NULL;
+	int rc = remove_tree(files, &failed);
+
+	if (rc)
+		die_err(rc, "results: cannot remove %s of an earlier run", failed);
+	if (mkdir(files, 0755) < 0)
+		die_errno("results: cannot create %s", files);
+	free(files);
 }
 
 struct vm_results *vm_results_open(const struct vm_launch *l)
@@ -123,9 +141,10 @@ struct vm_results *vm_results_open(const struct vm_launch *l)
 	r->txt_path = xasprintf("%s/results.txt", r->dir);
 	r->con_path = xasprintf("%s/console.log", r->dir);
 	r->line = xmalloc(LINE_MAX_BYTES + 1);
-	/* reports of an earlier run must not pass for this one's */
+	/* reports and files of an earlier run must not pass for this one's */
 	unlink_in(r->dir, "junit.xml");
 	unlink_in(r->dir, "results.tap");
+	files_clear(r->dir);
 	start(r);
 	return r;
 }
@@ -213,35 +232,55 @@ static unsigned int report_splats(struct vm_results *r, const struct vm_launch *
 }
 
 int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
-		      int rc, double secs, double now)
+		      int rc, const char *why, double secs, double now)
 {
-	unsigned int counted;
-	char buf[64], *err, *sum;
+	struct verdict_in in = { .vm = l->vm, .rc = rc, .why = why };
+	char buf[64], *err, *sum, *cause;
 	struct rcount c;
 
 	splat_finish(sc);
 	if (r && r->len)
 		record_line(r, now);
-	counted = report_splats(r, l, sc);
-	if (rc == 0 && counted) {
-		warn("vm%u: the scripts passed but the kernel reported %u problem%s (exit status %d; "
-		     "VM_SPLATS or --splats choose the kinds that count)", l->vm, counted,
-		     counted == 1 ? "" : "s", VM_EXIT_SPLAT);
-		rc = VM_EXIT_SPLAT;
+	in.splats = report_splats(r, l, sc);
+	if (r) {
+		rsuite_close_running(&r->suite, now, why_unfinished(rc, buf, sizeof(buf)));
+		in.s = &r->suite;
 	}
-	if (!r)
+	rc = verdict_decide(&in, &cause);
+	if (!r) {
+		free(cause);
 		return rc;
-	rsuite_close_running(&r->suite, now, why_unfinished(rc, buf, sizeof(buf)));
-	snprintf(buf, sizeof(buf), "%.3f", secs);
-	txt_meta(r, "time", buf);
-	snprintf(buf, sizeof(buf), "%d", rc);
-	txt_meta(r, "exit", buf);
+	}
+	if (!rc && r->txt_failed) {
+		free(cause);
+		cause = xasprintf("--results: %s could not be written whole", r->txt_path);
+		rc = VM_EXIT_FAILED;
+	}
+	r->suite.exit = rc;
+	r->suite.exits = 1;
+	free(r->suite.cause);
+	r->suite.cause = rc ? xstrdup(cause) : NULL;
+	r->suite.secs = secs;
+	verdict_add_case(&r->suite);
 	if (results_write_reports(r->dir, &r->suite, 1, &err)) {
 		warn("results: %s", err);
-		free(err);
-		if (!rc)
+		if (!rc) {
+			free(cause);
+			cause = xasprintf("results: %s", err);
 			rc = VM_EXIT_FAILED;
+		}
+		free(err);
 	}
+	/* the exit status last, once it is final: --merge-results reads it */
+	snprintf(buf, sizeof(buf), "%.3f", secs);
+	txt_meta(r, "time", buf, 0);
+	if (rc)
+		txt_meta(r, "cause", cause, 0);
+	snprintf(buf, sizeof(buf), "%d", rc);
+	txt_meta(r, "exit", buf, 0);
+	if (!rc && r->txt_failed)
+		rc = VM_EXIT_FAILED;
+	free(cause);
 	rsuite_count(&r->suite, &c);
 	sum = results_summary(&c);
 	fprintf(stderr, "vm%u: results: %s (%s)\n", l->vm, sum, r->dir);

@@ -13,13 +13,21 @@
 /* At most this many output lines per test: the full text is in junit.xml. */
 #define DIAG_LINES 200
 
-/* A description must stay on one line, and '#' would start a directive. */
+/*
+ * A description must stay on one line, and '#' would start a directive:
+ * no control character at all (parsers that split on '\r', '\v' or '\f'
+ * would see a new line where a suite or test name put one).
+ */
 static void ktap_desc(FILE *f, const char *s)
 {
-	for (; s && *s; s++)
-		fputc(*s == '\n' || *s == '\r' || *s == '#' ? '_' : *s, f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		fputc(c < ' ' || c == 0x7f || c == '#' ? '_' : c, f);
+	}
 }
 
+/* Diagnostic lines: one "# " line per line of text, other control characters as '?'. */
 static void ktap_diag(FILE *f, const char *indent, const char *text)
 {
 	unsigned int lines = 0;
@@ -27,7 +35,13 @@ static void ktap_diag(FILE *f, const char *indent, const char *text)
 	for (const char *p = text; p && *p && lines < DIAG_LINES; lines++) {
 		size_t n = strcspn(p, "\n");
 
-		fprintf(f, "%s# %.*s\n", indent, (int)n, p);
+		fprintf(f, "%s# ", indent);
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)p[i];
+
+			fputc((c < ' ' && c != '\t') || c == 0x7f ? '?' : c, f);
+		}
+		fputc('\n', f);
 		p += n;
 		if (*p)
 			p++;
@@ -61,8 +75,9 @@ void ktap_write(FILE *f, const struct rsuite *v, size_t n)
 			}
 			fputc('\n', f);
 		}
-		fprintf(f, "# %s: %u passed, %u failed, %u skipped\n", s->name ? s->name : "rapido",
-			c.pass, c.fail, c.skip);
+		fputs("# ", f);
+		ktap_desc(f, s->name ? s->name : "rapido");
+		fprintf(f, ": %u passed, %u failed, %u skipped\n", c.pass, c.fail, c.skip);
 		fprintf(f, "%sok %zu ", c.fail ? "not " : "", i + 1);
 		ktap_desc(f, s->name ? s->name : "rapido");
 		fputc('\n', f);

@@ -623,6 +623,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	sigset_t mask, oldmask;
 	enum wait_result res;
 	int wstatus = 0, sig = 0, rc, sigfd;
+	char why[STATUS_MSG_MAX + 32] = "";
 
 	/* interactive: Ctrl-c belongs to the guest; batch: it stops the VM */
 	sigemptyset(&mask);
@@ -673,13 +674,15 @@ int vm_run(struct vm_launch *l, int lock_fd)
 			rc = explain_no_status(&w, l, wstatus);
 		} else if (rec.kind == STATUS_INIT_ERROR) {
 			warn("vm%u: guest init: %s", l->vm, rec.msg);
+			snprintf(why, sizeof(why), "guest init: %s", rec.msg);
 			rc = VM_EXIT_NO_STATUS;
 		} else {
 			rc = rec.code;
 		}
 		break;
 	}
-	rc = vm_results_finish(w.results, l, &w.splats, rc, now() - w.started, now());
+	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, now() - w.started,
+			       now());
 	watch_free(&w);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

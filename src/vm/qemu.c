@@ -88,6 +88,13 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(&append, "nokaslr");
 	strv_push_all(&append, &l->net_kparams);
 	strv_push_all(&append, &s->kparams);
+	/*
+	 * After the user's parameters, so it wins: the splat scanner tells
+	 * the kernel's lines from the guest's by the printk timestamp, and a
+	 * kernel built without CONFIG_PRINTK_TIME (or printk.time=0) would
+	 * hide every Oops and WARNING from it.
+	 */
+	strv_push(&append, "printk.time=1");
 	for (size_t i = 0; i < append.n; i++)
 		len += strlen(append.v[i]) + 1;
 	cmdline = p = xmalloc(len + 1);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* results.c: the per-test results model: records in, counts and report files out (see results.h). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "io.h"
@@ -30,10 +32,13 @@ void rsuite_free(struct rsuite *s)
 	for (size_t i = 0; i < s->n; i++)
 		rtest_free(&s->t[i]);
 	free(s->t);
+	free(s->run_hash);
 	free(s->name);
 	free(s->shard);
 	free(s->kernel);
 	free(s->timestamp);
+	free(s->exit_bad);
+	free(s->cause);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -90,7 +95,7 @@ void rec_unescape(char *s)
 	*w = '\0';
 }
 
-static struct rtest *rtest_add(struct rsuite *s, const char *name)
+struct rtest *rsuite_add_test(struct rsuite *s, const char *name)
 {
 	struct rtest *t;
 
@@ -104,13 +109,56 @@ static struct rtest *rtest_add(struct rsuite *s, const char *name)
 	return t;
 }
 
+static size_t name_hash(const char *name, size_t buckets)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h & (buckets - 1);
+}
+
+/* Put test i at the head of its chain: the latest start of a name is found first. */
+static void run_link(struct rsuite *s, size_t i)
+{
+	size_t b = name_hash(s->t[i].name, s->run_buckets);
+
+	s->t[i].run_next = s->run_hash[b];
+	s->run_hash[b] = i + 1;
+}
+
+/* Test i (just added) is running: into the hash, which grows with the running tests. */
+static void run_add(struct rsuite *s, size_t i)
+{
+	if (s->running + 1 > s->run_buckets) {
+		s->run_buckets = s->run_buckets ? 2 * s->run_buckets : 64;
+		free(s->run_hash);
+		s->run_hash = xcalloc(s->run_buckets, sizeof(*s->run_hash));
+		/* oldest first, so the latest of a name stays at its chain's head */
+		for (size_t k = 0; k < i; k++)
+			if (s->t[k].state == RT_RUNNING)
+				run_link(s, k);
+	}
+	run_link(s, i);
+	s->running++;
+}
+
 /* The test an end record is about: the last one of that name still running, else a new one. */
 static struct rtest *rtest_for_end(struct rsuite *s, const char *name)
 {
-	for (size_t i = s->n; i-- > 0;)
-		if (s->t[i].state == RT_RUNNING && !strcmp(s->t[i].name, name))
-			return &s->t[i];
-	return rtest_add(s, name);
+	size_t *link = s->running ? &s->run_hash[name_hash(name, s->run_buckets)] : NULL;
+
+	for (; link && *link; link = &s->t[*link - 1].run_next) {
+		struct rtest *t = &s->t[*link - 1];
+
+		if (!strcmp(t->name, name)) {
+			*link = t->run_next;
+			t->run_next = 0;
+			s->running--;
+			return t;
+		}
+	}
+	return rsuite_add_test(s, name);
 }
 
 static char *nonempty(const char *s)
@@ -124,7 +172,39 @@ static void set_str(char **dst, const char *v)
 	*dst = nonempty(v);
 }
 
-static int meta(struct rsuite *s, const char *key, const char *v)
+/*
+ * Seconds as ./vm and the guest write them: digits, optionally '.' and
+ * digits. strtod() alone also takes "nan", "inf", "-5", hex and
+ * exponents, which JUnit readers choke on; those read as 0.
+ */
+static double secs_parse(const char *v)
+{
+	size_t i = strspn(v, "0123456789"), f = 0;
+
+	if (i == 0 || i > 12)
+		return 0;
+	if (v[i] == '.') {
+		f = strspn(v + i + 1, "0123456789");
+		if (f == 0 || f > 9)
+			return 0;
+		f++;
+	}
+	return v[i + f] ? 0 : strtod(v, NULL);
+}
+
+/* An exit status as ./vm writes it ("%d" of 0..255), else -1. */
+static int exit_parse(const char *raw)
+{
+	size_t n = strspn(raw, "0123456789");
+	int v;
+
+	if (n == 0 || n > 3 || raw[n] || (raw[0] == '0' && n > 1))
+		return -1;
+	v = atoi(raw);
+	return v <= 255 ? v : -1;
+}
+
+static int meta(struct rsuite *s, const char *key, const char *v, const char *raw)
 {
 	if (!strcmp(key, "suite"))
 		set_str(&s->name, v);
@@ -135,16 +215,25 @@ static int meta(struct rsuite *s, const char *key, const char *v)
 	else if (!strcmp(key, "timestamp"))
 		set_str(&s->timestamp, v);
 	else if (!strcmp(key, "time"))
-		s->secs = strtod(v, NULL);
-	else if (!strcmp(key, "exit"))
-		s->exit = atoi(v);
+		s->secs = secs_parse(v);
+	else if (!strcmp(key, "cause"))
+		set_str(&s->cause, v);
+	else if (!strcmp(key, "exit")) {
+		/* the escaped field: "%30" is no way ./vm writes 0 */
+		int e = exit_parse(raw);
+
+		s->exits++;
+		s->exit = s->exits == 1 ? e : -1;
+		if (e < 0 && !s->exit_bad)
+			s->exit_bad = xstrdup(v);
+	}
 	/* unknown keys: a newer ./vm wrote them; not an error */
 	return 0;
 }
 
 int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 {
-	char *copy, *f[FIELDS_MAX], *save = NULL, *ev;
+	char *copy, *f[FIELDS_MAX], *save = NULL, *ev, *raw2;
 	struct rtest *t;
 	size_t nf = 0;
 	int rc = 0;
@@ -154,40 +243,45 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 	copy = xstrdup(line + 3);
 	for (char *w = strtok_r(copy, " \r", &save); w && nf < FIELDS_MAX; w = strtok_r(NULL, " \r", &save))
 		f[nf++] = w;
+	raw2 = nf > 2 ? xstrdup(f[2]) : NULL;
 	for (size_t i = 1; i < nf; i++)
 		rec_unescape(f[i]);
 	ev = nf ? f[0] : "";
 	if (nf < 2 || !*f[1]) {
 		rc = -EINVAL;
+	} else if (!strcmp(ev, "hello") && nf == 2) {
+		s->port_seen = 1;
 	} else if (!strcmp(ev, "start") && nf == 2) {
-		t = rtest_add(s, f[1]);
+		t = rsuite_add_test(s, f[1]);
 		t->started = now;
+		run_add(s, s->n - 1);
 	} else if (!strcmp(ev, "pass") && nf == 4) {
 		t = rtest_for_end(s, f[1]);
 		t->state = RT_PASS;
-		t->secs = strtod(f[2], NULL);
+		t->secs = secs_parse(f[2]);
 		set_str(&t->output, f[3]);
 	} else if ((!strcmp(ev, "fail") || !strcmp(ev, "skip")) && nf == 5) {
 		t = rtest_for_end(s, f[1]);
 		t->state = *ev == 'f' ? RT_FAIL : RT_SKIP;
-		t->secs = strtod(f[2], NULL);
+		t->secs = secs_parse(f[2]);
 		set_str(&t->reason, f[3]);
 		set_str(&t->output, f[4]);
 	} else if (host && (!strcmp(ev, "kernel") || !strcmp(ev, "tolerated")) && nf == 4) {
-		t = rtest_add(s, f[1]);
+		t = rsuite_add_test(s, f[1]);
 		t->kernel = 1;
 		t->state = *ev == 'k' ? RT_FAIL : RT_SKIP;
 		t->reason = *ev == 'k' ? xasprintf("kernel %s", f[2]) :
 			xasprintf("kernel %s, tolerated (VM_SPLATS)", f[2]);
 		set_str(&t->output, f[3]);
 	} else if (host && !strcmp(ev, "meta") && nf == 3) {
-		rc = meta(s, f[1], f[2]);
+		rc = meta(s, f[1], f[2], raw2);
 	} else {
 		rc = -EINVAL;
 	}
 	free(copy);
-	if (!rc && s->n && s->t[s->n - 1].secs < 0)
-		s->t[s->n - 1].secs = 0;
+	free(raw2);
+	if (!rc && !host)
+		s->port_seen = 1;
 	return rc;
 }
 
@@ -202,7 +296,11 @@ void rsuite_close_running(struct rsuite *s, double now, const char *why)
 		t->secs = t->started && now > t->started ? now - t->started : 0;
 		free(t->reason);
 		t->reason = xasprintf("did not finish: %s", why);
+		t->run_next = 0;
 	}
+	if (s->run_hash)
+		memset(s->run_hash, 0, s->run_buckets * sizeof(*s->run_hash));
+	s->running = 0;
 }
 
 void rsuite_count(const struct rsuite *s, struct rcount *c)
@@ -223,15 +321,8 @@ void rsuite_count(const struct rsuite *s, struct rcount *c)
 	}
 }
 
-int rsuite_load(struct rsuite *s, const char *path, char **err)
+void rsuite_parse(struct rsuite *s, char *text)
 {
-	char *text;
-	int rc = read_file(path, &text, NULL);
-
-	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
-		return rc;
-	}
 	for (char *line = text; line && *line;) {
 		char *nl = strchr(line, '\n');
 
@@ -241,9 +332,47 @@ int rsuite_load(struct rsuite *s, const char *path, char **err)
 		(void)rsuite_record(s, line, 1, 0);
 		line = nl ? nl + 1 : NULL;
 	}
-	free(text);
 	rsuite_close_running(s, 0, "no result was recorded");
+	if (s->exits == 1 && s->exit >= 0)
+		return;
+	s->exit = -1;
+	free(s->cause);
+	if (!s->exits)
+		s->cause = xstrdup("results.txt has no meta exit (the run did not finish)");
+	else if (s->exits > 1)
+		s->cause = xasprintf("results.txt has %u meta exit records", s->exits);
+	else
+		s->cause = xasprintf("results.txt has meta exit '%s', which is no exit status",
+				     s->exit_bad ? s->exit_bad : "");
+}
+
+int rsuite_load(struct rsuite *s, const char *path, char **err)
+{
+	char *text;
+	int rc = read_regular_file(path, RESULTS_TXT_MAX, &text, NULL);
+
+	if (rc == -EINVAL)
+		*err = xasprintf("%s: not a regular file", path);
+	else if (rc == -EFBIG)
+		*err = xasprintf("%s: larger than %u MiB, more than any run writes", path,
+				 RESULTS_TXT_MAX >> 20);
+	else if (rc)
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+	if (rc)
+		return rc;
+	rsuite_parse(s, text);
+	free(text);
 	return 0;
+}
+
+char *text_oneline(const char *s)
+{
+	char *out = xstrdup(s ? s : "");
+
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = '?';
+	return out;
 }
 
 char *results_summary(const struct rcount *c)
@@ -277,5 +406,12 @@ int results_write_reports(const char *dir, const struct rsuite *v, size_t n, cha
 {
 	int rc = write_report(dir, "junit.xml", v, n, junit_write, err);
 
-	return rc ? rc : write_report(dir, "results.tap", v, n, ktap_write, err);
+	if (!rc && (rc = write_report(dir, "results.tap", v, n, ktap_write, err))) {
+		/* not one report without the other: CI would read half a verdict */
+		char *path = xasprintf("%s/junit.xml", dir);
+
+		unlink(path);
+		free(path);
+	}
+	return rc;
 }

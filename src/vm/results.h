@@ -12,12 +12,18 @@
  *	R1 pass NAME SECS OUTPUT
  *	R1 fail NAME SECS REASON OUTPUT
  *	R1 skip NAME SECS REASON OUTPUT
+ *	R1 hello FROM		(the guest init, once the port is open: it works)
  *
  * and, written by ./vm itself into DIR/results.txt (never taken from the
  * guest): "R1 kernel TITLE KIND REPORT" (a counted splat, a failed
  * testcase), "R1 tolerated TITLE KIND REPORT" (a kind VM_SPLATS leaves
  * out: a skipped testcase) and "R1 meta KEY VALUE" (suite, shard, kernel,
- * timestamp, time, exit).
+ * timestamp, time, cause, exit; exit is written last, once the reports
+ * are written, so it is ./vm's final status).
+ *
+ * SECS is a plain decimal (anything else reads as 0); `meta exit` is a
+ * decimal from 0 to 255 without sign or leading zeros, given once: a
+ * garbled one, two of them or none is an unknown status (a failed run).
  */
 #ifndef RAPIDO_VM_RESULTS_H
 #define RAPIDO_VM_RESULTS_H
@@ -35,6 +41,7 @@ struct rtest {
 	char *reason;		/* fail/skip, NULL if none */
 	char *output;		/* NULL if none */
 	int kernel;		/* a kernel splat, not a guest test */
+	size_t run_next;	/* the next running test in its hash chain, + 1; 0 ends it */
 };
 
 struct rsuite {
@@ -44,8 +51,14 @@ struct rsuite {
 	char *timestamp;	/* ISO 8601, the run's start */
 	double secs;		/* the whole run */
 	int exit;		/* ./vm's exit status, -1 unknown */
+	unsigned int exits;	/* meta exit records read: one, or the status is unknown */
+	char *exit_bad;		/* a meta exit that was no status, as written */
+	char *cause;		/* why the run failed, in words (meta cause) */
+	int port_seen;		/* a guest record arrived: the results port worked */
 	struct rtest *t;
 	size_t n, cap;
+	/* running tests by name (an end record finds its start in O(1), not O(n)) */
+	size_t *run_hash, run_buckets, running;
 };
 
 struct rcount {
@@ -60,11 +73,26 @@ void rsuite_free(struct rsuite *s);
  * Returns 0, or -EINVAL for a line that is no valid record (ignored).
  */
 int rsuite_record(struct rsuite *s, const char *line, int host, double now);
+/* A new test NAME (RT_RUNNING), for the caller to fill in. */
+struct rtest *rsuite_add_test(struct rsuite *s, const char *name);
 /* Tests still running become failures: "did not finish: WHY". */
 void rsuite_close_running(struct rsuite *s, double now, const char *why);
 void rsuite_count(const struct rsuite *s, struct rcount *c);
-/* Read DIR/results.txt into s; 0 or -errno (*err set with the path). */
+/*
+ * Apply every line of a results.txt (host records; junk lines skipped),
+ * close the tests still running and settle the exit status (-1 unless
+ * exactly one valid meta exit was read; then s->cause says why).
+ */
+void rsuite_parse(struct rsuite *s, char *text);
+/* The most a results.txt may hold (records are at most 1 MiB a line). */
+#define RESULTS_TXT_MAX (256u << 20)
+/*
+ * Read DIR/results.txt into s: a regular file of at most RESULTS_TXT_MAX
+ * bytes. 0 or -errno (*err set, naming the path and the cause).
+ */
 int rsuite_load(struct rsuite *s, const char *path, char **err);
+/* s with every control character as '?': one line of a summary (malloc'd). */
+char *text_oneline(const char *s);
 
 /* One record field, %-escaped ("-" if empty); malloc'd. */
 char *rec_escape(const char *s);
@@ -107,6 +135,7 @@ struct splat_scan {
 	size_t n, cap;
 	int open;		/* v[n - 1] still collects lines */
 	int in_trace;		/* saw "Call Trace:" in the open report */
+	int timestamps;		/* the kernel stamps its lines: others are not the kernel's */
 	double last_closed_ts;
 };
 

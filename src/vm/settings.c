@@ -410,10 +410,20 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 		vm_src_str(&s->results_src, where, sizeof(where));
 		if (strchr(v, ','))
 			die_src(&s->results_src, "expected a directory without ',' (qemu's option syntax)", v);
+		/* --dry-run creates nothing; a run clears DIR/files (collect.c) */
 		files = xasprintf("%s/files", v);
-		mkdir_p_or_die(where, files);
+		if (!s->dry_run)
+			mkdir_p_or_die(where, files);
 		free(files);
 		s->results_dir = realpath(v, NULL);
+		if (!s->results_dir && s->dry_run && errno == ENOENT) {
+			char *cwd = getcwd(NULL, 0);
+
+			if (!cwd)
+				die_errno("getcwd");
+			s->results_dir = *v == '/' ? xstrdup(v) : xasprintf("%s/%s", cwd, v);
+			free(cwd);
+		}
 		if (!s->results_dir)
 			die_errno("%s: %s", where, v);
 	}

@@ -2,11 +2,15 @@
 /*
  * splat.c: find the kernel's own reports on the console as it streams by:
  * Oops, BUG, KASAN, KFENCE, UBSAN, WARNING, lockdep, hung tasks, RCU
- * stalls, soft lockups, panics. Only kernel lines count (they carry the
- * printk timestamp, CONFIG_PRINTK_TIME, which Debian and most test configs
- * set): a test that prints "WARNING:" itself is no splat. A kernel line may
- * land in the middle of a line a program is printing, so the timestamp is
- * looked for anywhere in the line.
+ * stalls, soft lockups, panics. Kernel lines carry the printk timestamp
+ * (./vm puts printk.time=1 on the command line, last): a test that
+ * prints "WARNING:" itself is no splat. A kernel line may land in the
+ * middle of a line a program is printing, so the timestamp is looked for
+ * anywhere in the line. Until the kernel's first timestamped line (a
+ * kernel that does not stamp them: another ./vm, a command line that got
+ * no printk.time=1), a line without one counts only when it has the
+ * kernel's whole format ("WARNING: CPU: 0 PID: 1 at FILE", "INFO: task
+ * NAME:PID blocked for more than N seconds."), not just its first word.
  *
  * A report ends at its kind's end marker ("---[ end trace", the closing
  * "====" of KASAN, KFENCE and UBSAN, the "</TASK>" of a task dump), at a
@@ -147,6 +151,61 @@ static int classify(const char *msg)
 	return -1;
 }
 
+/*
+ * A line without a timestamp, of a kernel that does not stamp its lines:
+ * does it have the whole format of the report classify() took it for?
+ * A program's "WARNING: disk nearly full" or "BUG: 12" has not.
+ */
+static int full_format(int kind, const char *msg)
+{
+	static const char *const lockdep[] = {
+		"WARNING: possible circular locking dependency detected",
+		"WARNING: possible recursive locking detected",
+		"WARNING: inconsistent lock state",
+		"WARNING: bad unlock balance detected!",
+		"WARNING: suspicious RCU usage",
+		"WARNING: possible irq lock inversion dependency detected",
+	};
+	unsigned int a, b;
+	char c = 0;
+
+	switch (kind) {
+	case SPLAT_WARNING:
+		return sscanf(msg, "WARNING: CPU: %u PID: %u at %c", &a, &b, &c) == 3;
+	case SPLAT_OOPS:
+		return (sscanf(msg, "Oops: %4x [#%u%c", &a, &b, &c) == 3 && c == ']') ||
+		       (!strncmp(msg, "general protection fault", 24) && strstr(msg, " [#"));
+	case SPLAT_BUG:
+		return !strncmp(msg, "BUG: kernel NULL pointer dereference, address: ", 48) ||
+		       !strncmp(msg, "BUG: unable to handle page fault for address: ", 46) ||
+		       !strncmp(msg, "BUG: scheduling while atomic: ", 30) ||
+		       !strncmp(msg, "BUG: sleeping function called from invalid context at ", 55) ||
+		       (sscanf(msg, "kernel BUG at %*[^:]:%u%c", &a, &c) == 2 && c == '!');
+	case SPLAT_KASAN:
+	case SPLAT_KFENCE:
+	case SPLAT_UBSAN:
+		return (!strncmp(msg, "BUG: KASAN: ", 12) || !strncmp(msg, "BUG: KFENCE: ", 13) ||
+			!strncmp(msg, "UBSAN: ", 7)) && strstr(msg, " in ");
+	case SPLAT_LOCKDEP:
+		for (size_t i = 0; i < sizeof(lockdep) / sizeof(lockdep[0]); i++)
+			if (!strncmp(msg, lockdep[i], strlen(lockdep[i])))
+				return 1;
+		return 0;
+	case SPLAT_HUNG_TASK:
+		return sscanf(msg, "INFO: task %*[^:]:%u blocked for more than %u seconds%c", &a, &b,
+			      &c) == 3 && c == '.';
+	case SPLAT_RCU_STALL:
+		return !strncmp(msg, "rcu: INFO: rcu_", 15) &&
+		       (strstr(msg, "self-detected stall on CPU") || strstr(msg, "detected stalls on CPUs"));
+	case SPLAT_SOFT_LOCKUP:
+		return !strncmp(msg, "watchdog: BUG: soft lockup - CPU#", 33);
+	case SPLAT_PANIC:
+		return !strncmp(msg, "Kernel panic - not syncing: ", 28);
+	default:
+		return 0;
+	}
+}
+
 static int is_rule(const char *msg)
 {
 	size_t n = strspn(msg, "=");
@@ -218,9 +277,21 @@ static void scan_line(struct splat_scan *sc, const char *line)
 	double ts;
 	int kind;
 
-	if (!kernel_line(line, &ts, &msg))
+	if (kernel_line(line, &ts, &msg)) {
+		sc->timestamps = 1;
+		kind = classify(msg);
+	} else if (sc->timestamps) {
 		return;
-	kind = classify(msg);
+	} else {
+		/* no clock to go by: a report ends at its marker, another report or its size */
+		msg = line;
+		ts = sc->open ? sc->v[sc->n - 1].last_ts : 0;
+		kind = classify(msg);
+		if (kind >= 0 && !full_format(kind, msg))
+			kind = -1;
+		if (kind < 0 && !sc->open)
+			return;
+	}
 	if (sc->open) {
 		struct splat *s = &sc->v[sc->n - 1];
 

@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "rapido.h"
+#include "verdict.h"
 #include "vm.h"
 
 static double now(void)
@@ -26,10 +27,10 @@ static double now(void)
  */
 static void print_summary(const struct vm_launch *l, int rc, double secs)
 {
-	const char *what = rc == VM_EXIT_HOST_STOPPED ? "stopped from the host" :
-			   rc == VM_EXIT_NO_STATUS ? "no status (panic, crash or init failure)" :
-			   rc == VM_EXIT_TIMEOUT ? "timed out" :
-			   rc == VM_EXIT_FAILED ? "failed to start" : NULL;
+	char buf[128];
+	/* ./vm's own statuses in the words of the verdict (verdict.c) */
+	const char *what = rc >= VM_EXIT_SPLAT && rc <= VM_EXIT_FAILED ?
+			   verdict_cause(rc, buf, sizeof(buf)) : NULL;
 
 	if (!isatty(2))
 		return;

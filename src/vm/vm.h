@@ -109,12 +109,13 @@ void vm_results_reset(struct vm_results *r);
 void vm_results_input(struct vm_results *r, const char *p, size_t n, double now);
 void vm_results_console(struct vm_results *r, const char *p, size_t n);
 /*
- * After the VM: report the splats (stderr, and as testcases), write the
- * reports; returns rc, or VM_EXIT_SPLAT for a passing run whose kernel
- * reported a counted splat.
+ * After the VM: report the splats (stderr, and as testcases), decide the
+ * exit status from rc (the guest's, or ./vm's own; why: its cause in
+ * words, or NULL) and the records (verdict.h), write the reports, then
+ * results.txt's final `meta exit`. Returns the exit status.
  */
 int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
-		      int rc, double secs, double now);
+		      int rc, const char *why, double secs, double now);
 void vm_results_free(struct vm_results *r);
 /* merge.c: vm --merge-results OUT DIR... (argv[0] is "--merge-results") */
 int cmd_merge_results(int argc, char **argv);

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tree.c: remove a directory tree (see tree.h). */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "tree.h"
+
+/* nftw() has no user pointer: the first error of the tree being removed */
+static int remove_err;
+static char *remove_failed;
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT && !remove_err) {
+		remove_err = -errno;
+		remove_failed = xstrdup(path);
+	}
+	return 0;
+}
+
+int remove_tree(const char *path, char **failed)
+{
+	int rc;
+
+	remove_err = 0;
+	remove_failed = NULL;
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT &&
+	    !remove_err) {
+		remove_err = -errno;
+		remove_failed = xstrdup(path);
+	}
+	rc = remove_err;
+	if (failed)
+		*failed = remove_failed;
+	else
+		free(remove_failed);
+	return rc;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/* verdict.c: one rule for "the run failed", one wording per exit status (see verdict.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "num.h"
+#include "rapido.h"
+#include "verdict.h"
+
+const char *verdict_cause(int rc, char *buf, size_t len)
+{
+	switch (rc) {
+	case 0:
+		return "passed";
+	case VM_EXIT_SPLAT:
+		return "the scripts passed but the kernel reported a problem on the console";
+	case VM_EXIT_HOST_STOPPED:
+		return "the VM was stopped from the host before the guest reported";
+	case VM_EXIT_NO_STATUS:
+		return "the guest stopped without reporting a status (kernel panic, crash or guest "
+		       "init failure)";
+	case VM_EXIT_TIMEOUT:
+		return "timeout: --timeout expired and qemu was killed";
+	case VM_EXIT_FAILED:
+		return "./vm or qemu failed (qemu did not start, or the results could not be "
+		       "collected or written)";
+	default:
+		break;
+	}
+	if (rc > 128 && rc < 128 + 65)
+		snprintf(buf, len, "the guest's scripts failed, or ./vm was stopped by signal %d",
+			 rc - 128);
+	else
+		snprintf(buf, len, "the guest's scripts failed");
+	return buf;
+}
+
+static unsigned int failed_guest_tests(const struct rsuite *s)
+{
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += !s->t[i].kernel && s->t[i].state == RT_FAIL;
+	return n;
+}
+
+int verdict_decide(const struct verdict_in *in, char **cause)
+{
+	char buf[128];
+	unsigned int failed;
+	int guest_status = in->rc > 0 && (in->rc < VM_EXIT_SPLAT || in->rc > VM_EXIT_FAILED);
+
+	if (in->s && !in->s->port_seen && (in->rc == 0 || guest_status))
+		warn("vm%u: --results: no record came over the results port (rapido.results), not "
+		     "even the guest init's hello: the guest has no virtio_console (not in the image, "
+		     "or the kernel lacks it) or its init predates this ./vm; per-test results are "
+		     "lost%s", in->vm, in->rc ? "" : " (exit status 125)");
+	if (in->rc) {
+		*cause = xstrdup(in->why ? in->why : verdict_cause(in->rc, buf, sizeof(buf)));
+		return in->rc;
+	}
+	if (in->splats) {
+		warn("vm%u: the scripts passed but the kernel reported %u problem%s (exit status %d; "
+		     "VM_SPLATS or --splats choose the kinds that count)", in->vm, in->splats,
+		     in->splats == 1 ? "" : "s", VM_EXIT_SPLAT);
+		*cause = xasprintf("the scripts passed but the kernel reported %u problem%s",
+				   in->splats, in->splats == 1 ? "" : "s");
+		return VM_EXIT_SPLAT;
+	}
+	if (!in->s) {
+		*cause = xstrdup(verdict_cause(0, buf, sizeof(buf)));
+		return 0;
+	}
+	failed = failed_guest_tests(in->s);
+	if (failed) {
+		*cause = xasprintf("the guest exited 0 but %u test%s failed or did not finish", failed,
+				   failed == 1 ? "" : "s");
+		warn("vm%u: %s (exit status %d)", in->vm, *cause, VM_EXIT_TESTS_FAILED);
+		return VM_EXIT_TESTS_FAILED;
+	}
+	if (!in->s->port_seen) {
+		*cause = xstrdup("--results: the results port never worked (no virtio_console in "
+				 "the guest?)");
+		return VM_EXIT_FAILED;
+	}
+	*cause = xstrdup(verdict_cause(0, buf, sizeof(buf)));
+	return 0;
+}
+
+int verdict_suite_failed(const struct rsuite *s)
+{
+	if (s->exit != 0)
+		return 1;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->t[i].state == RT_FAIL)
+			return 1;
+	return 0;
+}
+
+void verdict_add_case(struct rsuite *s)
+{
+	char buf[128], *name;
+	const char *cause;
+	struct rtest *t;
+
+	if (!verdict_suite_failed(s))
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->t[i].state == RT_FAIL)
+			return;
+	cause = s->cause ? s->cause : verdict_cause(s->exit, buf, sizeof(buf));
+	if (s->exit >= 0)
+		name = xasprintf("rapido: exit status %d: %s", s->exit, cause);
+	else
+		name = xasprintf("rapido: exit status unknown: %s", cause);
+	t = rsuite_add_test(s, name);
+	t->state = RT_FAIL;
+	t->reason = xstrdup(cause);
+	free(name);
+}
+
+/* "I/N" of a suite's meta shard: 1, 0 for none, -1 for one that is no shard. */
+static int shard_parse(const char *v, unsigned int *i, unsigned int *n)
+{
+	char *a;
+	int bad;
+
+	if (!v)
+		return 0;
+	a = xstrndup(v, strcspn(v, "/"));
+	bad = !v[strlen(a)] || num_parse_uint(a, 1, 10000, i, NULL) ||
+	      num_parse_uint(v + strlen(a) + 1, *i, 10000, n, NULL);
+	free(a);
+	return bad ? -1 : 1;
+}
+
+/* The profile of a shard's suite name, "PROFILE shard I/N" (malloc'd). */
+static char *shard_profile(const struct rsuite *s)
+{
+	const char *name = s->name ? s->name : "rapido", *sp = strstr(name, " shard ");
+
+	return sp ? xstrndup(name, (size_t)(sp - name)) : xstrdup(name);
+}
+
+/* A suite for shard i/of that is missing, named after shard sibling's profile. */
+static void add_missing(struct rsuite **v, size_t *n, size_t sibling, unsigned int i, unsigned int of)
+{
+	struct rsuite *s;
+	struct rtest *t;
+	char *profile = shard_profile(&(*v)[sibling]), *name;
+	char *kernel = (*v)[sibling].kernel ? xstrdup((*v)[sibling].kernel) : NULL;
+
+	/* *v moves: nothing of it is used past here */
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	s = &(*v)[(*n)++];
+	rsuite_init(s);
+	s->name = xasprintf("%s shard %u/%u", profile, i, of);
+	s->shard = xasprintf("%u/%u", i, of);
+	s->kernel = kernel;
+	s->cause = xasprintf("shard %u/%u missing: no result directory of it was merged", i, of);
+	name = xasprintf("rapido: shard %u/%u missing", i, of);
+	t = rsuite_add_test(s, name);
+	t->state = RT_FAIL;
+	t->reason = xstrdup(s->cause);
+	free(name);
+	free(profile);
+}
+
+unsigned int verdict_check_shards(struct rsuite **vp, size_t *np, char *const *dirs)
+{
+	size_t n0 = *np;
+	unsigned int *si = xcalloc(n0 + 1, sizeof(*si)), *sn = xcalloc(n0 + 1, sizeof(*sn));
+	unsigned int problems = 0, splits = 0;
+
+	for (size_t j = 0; j < n0; j++) {
+		char *dir = text_oneline(dirs[j]), *v = text_oneline((*vp)[j].shard);
+
+		if (shard_parse((*vp)[j].shard, &si[j], &sn[j]) < 0) {
+			warn("%s: meta shard '%s' is no I/N", dir, v);
+			problems++;
+			sn[j] = 0;
+		}
+		free(dir);
+		free(v);
+	}
+	for (size_t j = 0; j < n0; j++) {
+		unsigned int of = sn[j];
+		size_t *first;
+		int seen_before = 0;
+
+		if (!of)
+			continue;
+		for (size_t k = 0; k < j && !seen_before; k++)
+			seen_before = sn[k] == of;
+		if (seen_before)
+			continue;
+		splits++;
+		first = xmalloc((of + 1) * sizeof(*first));
+		for (unsigned int i = 0; i <= of; i++)
+			first[i] = SIZE_MAX;
+		for (size_t k = j; k < n0; k++) {
+			if (sn[k] != of)
+				continue;
+			if (first[si[k]] != SIZE_MAX) {
+				char *a = text_oneline(dirs[first[si[k]]]), *b = text_oneline(dirs[k]);
+
+				warn("shard %u/%u is in both %s and %s", si[k], of, a, b);
+				problems++;
+				free(a);
+				free(b);
+			} else {
+				first[si[k]] = k;
+			}
+		}
+		for (unsigned int i = 1; i <= of; i++) {
+			if (first[i] != SIZE_MAX)
+				continue;
+			warn("shard %u/%u is missing: no result directory of it was given", i, of);
+			problems++;
+			add_missing(vp, np, j, i, of);
+		}
+		free(first);
+	}
+	if (splits > 1) {
+		warn("the directories hold shards of %u different splits (different N in I/N)", splits);
+		problems++;
+	}
+	free(si);
+	free(sn);
+	return problems;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verdict.h: the one rule for "the run failed", and the words for each of
+ * ./vm's exit statuses. A run fails when the guest's status is not 0, a
+ * counted kernel report was seen, a test record failed or never finished,
+ * the results port asked for never worked, or (merging) its exit status
+ * is unknown or a shard of its split is missing. ./vm's exit status,
+ * results.txt's `meta exit`, junit.xml, results.tap and the merge's
+ * status all come from here.
+ */
+#ifndef RAPIDO_VM_VERDICT_H
+#define RAPIDO_VM_VERDICT_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+/* What is known when the VM has stopped. */
+struct verdict_in {
+	unsigned int vm;		/* for the messages */
+	int rc;				/* the guest's status, or ./vm's 122-125, 128+SIG */
+	const char *why;		/* what stopped it in words (the init's message), or NULL */
+	unsigned int splats;		/* kernel reports that count (VM_SPLATS) */
+	const struct rsuite *s;		/* --results: the records so far; NULL without */
+};
+
+/*
+ * ./vm's exit status: rc when not 0; else 121 for counted kernel reports;
+ * else 1 (VM_EXIT_TESTS_FAILED) when a test record failed or did not
+ * finish; else 125 when --results was asked and no record (not even the
+ * init's hello) came over the results port. Says on stderr which rule
+ * turned a 0 into a failure. *cause (malloc'd) is the status in words.
+ */
+int verdict_decide(const struct verdict_in *in, char **cause);
+
+/* ./vm's exit status rc in words ("the timeout expired: qemu was killed"). */
+const char *verdict_cause(int rc, char *buf, size_t len);
+
+/* A suite failed: an exit status other than 0 (unknown too), or a failed test. */
+int verdict_suite_failed(const struct rsuite *s);
+
+/*
+ * A failed suite with no failed test to show for it (a set-up failure, a
+ * timeout between tests, an init error, a profile without records) gets a
+ * failed testcase "rapido: exit status N: CAUSE" (or "exit status
+ * unknown: CAUSE"), so junit.xml and KTAP say what the exit status says.
+ * Idempotent.
+ */
+void verdict_add_case(struct rsuite *s);
+
+/*
+ * Merging: check that each split's shards (meta shard I/N) are all there,
+ * once. Each problem is named on stderr; a missing shard becomes a suite
+ * of its own with a failed testcase "rapido: shard I/N missing" (appended
+ * to *v). Returns how many problems there were.
+ */
+unsigned int verdict_check_shards(struct rsuite **v, size_t *n, char *const *dirs);
+
+#endif

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vm-verdict.c: the one rule for "the run failed" (verdict.c) and what
+ * --results writes at the end (collect.c): failed and unfinished records
+ * fail a run the guest called 0; a failed run without a failed test gets
+ * a testcase of its own; no record on the results port is 125; the
+ * results.txt reader's strict meta exit and times; a report that cannot be
+ * written makes meta exit 125 and leaves no half of the reports; the
+ * splat scanner on a kernel without timestamps.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "rapido.h"
+#include "results.h"
+#include "tap.h"
+#include "verdict.h"
+#include "vm.h"
+
+static int decide(int rc, unsigned int splats, const struct rsuite *s, char **cause)
+{
+	struct verdict_in in = { .vm = 1, .rc = rc, .splats = splats, .s = s };
+
+	return verdict_decide(&in, cause);
+}
+
+static void suite_of(struct rsuite *s, const char *const *lines)
+{
+	rsuite_init(s);
+	for (; *lines; lines++)
+		rsuite_record(s, *lines, 0, 1.0);
+	rsuite_close_running(s, 2.0, "the guest exited");
+}
+
+/* the last line of a file (without its newline), malloc'd */
+static char *last_line(const char *path)
+{
+	char *text = NULL, *nl, *p;
+
+	if (read_file(path, &text, NULL))
+		return strdup("");
+	nl = strrchr(text, '\n');
+	if (nl && !nl[1])
+		*nl = '\0';
+	p = strrchr(text, '\n');
+	p = strdup(p ? p + 1 : text);
+	free(text);
+	return p;
+}
+
+static void collect_cases(void)
+{
+	char dir[] = "/tmp/rapido-verdict.XXXXXX", *path, *line;
+	struct vm_settings set;
+	struct vm_launch l;
+	struct vm_results *r;
+	struct splat_scan sc;
+	static const char rec[] = "R1 hello rapido-init\nR1 start t1\nR1 pass t1 0.1 -\n";
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		for (int i = 0; i < 5; i++)
+			tap_skip("no temporary directory", "collect");
+		return;
+	}
+	memset(&set, 0, sizeof(set));
+	memset(&l, 0, sizeof(l));
+	set.results_dir = dir;
+	set.im.profile = "p";
+	set.im.release = "6.1";
+	set.splat_mask = SPLAT_ALL;
+	l.s = &set;
+	l.vm = 1;
+
+	/* results.tap cannot be written (a directory in its place): 125, and meta exit says so */
+	r = vm_results_open(&l);
+	vm_results_input(r, rec, sizeof(rec) - 1, 1.0);
+	path = xasprintf("%s/results.tap", dir);
+	mkdir(path, 0755);
+	free(path);
+	path = xasprintf("%s/results.tap/keep", dir);
+	close(open(path, O_WRONLY | O_CREAT, 0644));
+	splat_scan_init(&sc);
+	rc = vm_results_finish(r, &l, &sc, 0, NULL, 1.0, 2.0);
+	vm_results_free(r);
+	splat_scan_free(&sc);
+	TAP_EQ_INT(rc, VM_EXIT_FAILED, "a report that cannot be written: 125");
+	path = xasprintf("%s/results.txt", dir);
+	line = last_line(path);
+	TAP_EQ_STR(line, "R1 meta exit 125", "results.txt ends with the final status, not the guest's 0");
+	free(line);
+	free(path);
+	path = xasprintf("%s/junit.xml", dir);
+	tap_ok(access(path, F_OK) != 0, "no junit.xml without its results.tap");
+	free(path);
+
+	/* the old files/ of an earlier run are gone */
+	path = xasprintf("%s/results.tap", dir);
+	tap_rm_tree(path);
+	free(path);
+	path = xasprintf("%s/files/old-artifact", dir);
+	close(open(path, O_WRONLY | O_CREAT, 0644));
+	r = vm_results_open(&l);
+	tap_ok(access(path, F_OK) != 0, "--results clears files/ of an earlier run");
+	free(path);
+	path = xasprintf("%s/files", dir);
+	tap_ok(access(path, F_OK) == 0, "  and makes it anew");
+	free(path);
+	vm_results_free(r);
+	tap_rm_tree(dir);
+}
+
+int main(void)
+{
+	static const char *const fail_then_pass[] = { "R1 start a", "R1 fail a 1 bad -", "R1 start b",
+						      "R1 pass b 1 -", NULL };
+	static const char *const unfinished[] = { "R1 start a", "R1 pass a 1 -", "R1 start b", NULL };
+	static const char *const passes[] = { "R1 start a", "R1 pass a 1 -", NULL };
+	static const char *const twice[] = { "R1 start a", "R1 start a", "R1 pass a 1 -", NULL };
+	struct rsuite s;
+	struct rcount c;
+	struct splat_scan sc;
+	char *cause, *text;
+	int rc;
+
+	tap_plan(28);
+
+	suite_of(&s, fail_then_pass);
+	rc = decide(0, 0, &s, &cause);
+	TAP_EQ_INT(rc, VM_EXIT_TESTS_FAILED, "guest 0, a failed record: exit 1");
+	tap_ok(strstr(cause, "1 test failed"), "  the cause says so: %s", cause);
+	free(cause);
+	rc = decide(0, 2, &s, &cause);
+	TAP_EQ_INT(rc, VM_EXIT_SPLAT, "guest 0, a failed record and kernel reports: 121");
+	free(cause);
+	rc = decide(7, 0, &s, &cause);
+	TAP_EQ_INT(rc, 7, "the guest's own failure stays");
+	free(cause);
+	rsuite_free(&s);
+
+	suite_of(&s, unfinished);
+	rc = decide(0, 0, &s, &cause);
+	TAP_EQ_INT(rc, VM_EXIT_TESTS_FAILED, "guest 0, a test that did not finish: exit 1");
+	free(cause);
+	rsuite_free(&s);
+
+	suite_of(&s, passes);
+	rc = decide(0, 0, &s, &cause);
+	TAP_EQ_INT(rc, 0, "guest 0, passing records: 0");
+	free(cause);
+	rc = decide(0, 1, &s, &cause);
+	TAP_EQ_INT(rc, VM_EXIT_SPLAT, "guest 0, passing records, a kernel report: 121");
+	free(cause);
+	rc = decide(0, 1, NULL, &cause);
+	TAP_EQ_INT(rc, VM_EXIT_SPLAT, "without --results too");
+	free(cause);
+	rsuite_free(&s);
+
+	rsuite_init(&s);
+	rc = decide(0, 0, &s, &cause);
+	TAP_EQ_INT(rc, VM_EXIT_FAILED, "--results and not one record on the port: 125");
+	free(cause);
+	rsuite_record(&s, "R1 hello rapido-init", 0, 1.0);
+	rc = decide(0, 0, &s, &cause);
+	TAP_EQ_INT(rc, 0, "the init's hello alone: the port works, a profile without tests passes");
+	free(cause);
+	s.exit = VM_EXIT_TIMEOUT;
+	verdict_add_case(&s);
+	verdict_add_case(&s);
+	rsuite_count(&s, &c);
+	tap_ok(c.tests == 1 && c.fail == 1, "a timeout without a failed test: one failed testcase (once)");
+	tap_ok(s.n && !strncmp(s.t[0].name, "rapido: exit status 124: timeout", 32),
+	       "  named for the status and cause: %s", s.n ? s.t[0].name : "");
+	rsuite_free(&s);
+
+	suite_of(&s, twice);
+	rsuite_count(&s, &c);
+	tap_ok(c.tests == 2 && c.pass == 1 && c.fail == 1 && s.t[1].state == RT_PASS,
+	       "an end record ends the latest start of its name; the other did not finish");
+	rsuite_free(&s);
+
+	/* the reader: strict meta exit, one only, and plain decimal times */
+	rsuite_init(&s);
+	text = strdup("R1 meta exit 0\nR1 pass a nan -\nR1 pass b 0x10 -\nR1 pass c 2.5 -\n");
+	rsuite_parse(&s, text);
+	free(text);
+	TAP_EQ_INT(s.exit, 0, "meta exit 0");
+	tap_ok(s.t[0].secs == 0 && s.t[1].secs == 0 && s.t[2].secs == 2.5, "times: nan and hex read as 0");
+	rsuite_free(&s);
+	rsuite_init(&s);
+	text = strdup("R1 meta exit 1\nR1 meta exit 0\n");
+	rsuite_parse(&s, text);
+	free(text);
+	TAP_EQ_INT(s.exit, -1, "two meta exit lines: unknown");
+	tap_ok(s.cause && strstr(s.cause, "2 meta exit"), "  and why");
+	rsuite_free(&s);
+	rsuite_init(&s);
+	text = strdup("R1 meta exit %30\n");
+	rsuite_parse(&s, text);
+	free(text);
+	TAP_EQ_INT(s.exit, -1, "meta exit %%30: unknown");
+	rsuite_free(&s);
+
+	/* a kernel without timestamps: the whole format, and only that, counts */
+	splat_scan_init(&sc);
+	text = "guest: WARNING: disk nearly full\n"
+	       "WARNING: something the guest printed\n"
+	       "BUG: 12 open\n"
+	       "------------[ cut here ]------------\n"
+	       "WARNING: CPU: 0 PID: 1 at fs/x.c:10 f+0x1/0x2\n"
+	       "Call Trace:\n"
+	       "---[ end trace 0000000000000000 ]---\n"
+	       "INFO: task dd:99 blocked for more than 1 seconds.\n"
+	       "INFO: task list follows\n";
+	splat_feed(&sc, text, strlen(text));
+	splat_finish(&sc);
+	TAP_EQ_INT(sc.n, 2, "no timestamps: the WARNING and the hung task, not the guest's lines");
+	if (sc.n == 2) {
+		TAP_EQ_INT(sc.v[0].kind, SPLAT_WARNING, "  a WARNING");
+		TAP_EQ_INT(sc.v[0].lines, 3, "  up to its end marker");
+		TAP_EQ_INT(sc.v[1].kind, SPLAT_HUNG_TASK, "  a hung task");
+	} else {
+		for (int i = 0; i < 3; i++)
+			tap_skip("wrong count", "splat");
+	}
+	splat_scan_free(&sc);
+	splat_scan_init(&sc);
+	text = "[    0.000000] Linux version 6.1\n"
+	       "WARNING: CPU: 0 PID: 1 at fs/x.c:10 f+0x1/0x2\n";
+	splat_feed(&sc, text, strlen(text));
+	splat_finish(&sc);
+	TAP_EQ_INT(sc.n, 0, "a kernel that stamps its lines: an unstamped line is not the kernel's");
+	splat_scan_free(&sc);
+
+	collect_cases();
+	return tap_done();
+}
