@@ -396,6 +396,7 @@ int ktapread_line(struct ktapread *r, const char *line, size_t len, uint64_t now
 		/* KUnit: after the level's version line; TAP 14: before its indented lines */
 		if (r->seen && indent > l->indent) {
 			level_push(r, indent);
+			free(r->lv[r->depth].name);	/* a pending name: this one is nearer */
 			r->lv[r->depth].name = xstrdup(n);
 		} else if (r->depth > 0 && indent == l->indent && !l->name && !l->count) {
 			l->name = xstrdup(n);
