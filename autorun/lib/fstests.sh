@@ -615,6 +615,14 @@ _fstests_tee() {
 	done
 }
 
+# how long the end of FSTESTS_AUTORUN_CMD's output may take to be copied
+_fstests_tee_wait=30
+
+# _fstests_gone PID: 0 once process PID is gone
+_fstests_gone() {
+	! kill -0 "$1" 2> /dev/null
+}
+
 # _fstests_autorun_cmd: FSTESTS_AUTORUN_CMD in this shell (it may call
 # rapido_fstests_check, set variables, cd), under pipefail so that a
 # "./check ... | tee" keeps check's status. Its output is kept too: a
@@ -636,7 +644,14 @@ _fstests_autorun_cmd() {
 	rc=$?
 	set "$pf" pipefail
 	exec {fd}>&-
-	wait "$pid"	# the whole log, on the console too
+	# the copy ends when the last writer is gone: a process the command
+	# left running may hold its output open, so the wait has an end
+	if rapido_wait "$_fstests_tee_wait" _fstests_gone "$pid"; then
+		wait "$pid"
+	else
+		echo "fstests: warning: a process FSTESTS_AUTORUN_CMD started still holds its" \
+			"output: results printed after this are not recorded"
+	fi
 	_fstests_res_lines "$from" < "$log"
 	_fstests_res_import "$from"
 	_fstests_res_end "$from" "$rc" FSTESTS_AUTORUN_CMD

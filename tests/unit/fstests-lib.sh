@@ -349,4 +349,12 @@ good "--shard: the shards split ./check -n's list, expunged left out, -R dropped
 ran -R xunit -s a generic/002
 -n -s a -g quick"
 
+good "FSTESTS_AUTORUN_CMD: a process left holding the output does not hang the profile" \
+	"$(run2 mismatch "_fstests_tee_wait=2
+		FSTESTS_AUTORUN_CMD='./check generic/002; sleep 20 &'; _fstests_autorun_cmd"); grep -c 'still holds' log" \
+"rc 1
+fail generic/002
+results: 0 passed, 1 failed, 0 skipped
+1"
+
 done_testing
