@@ -1,7 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # rapido.sh: shell functions for every profile script, sourced before the
-# profile: the one way to fail (rapido_fail) and the one wait loop
-# (rapido_wait). Only definitions here, nothing runs.
+# profile: the one way to fail (rapido_fail), the autorun's sticky status
+# and the one wait loop (rapido_wait). Only definitions here, nothing runs.
+#
+# The autorun's status (./vm's exit status) is its first failure: the
+# profile's status, each -x/-f extra's, a failed test record, a
+# rapido_fail anywhere (a subshell's too), an exit with a status other
+# than 0. The parts after a failure still run, unless it was rapido_fail
+# or an exit; an "exit 0" or a passing part later does not undo it. The
+# first failure is kept in RAPIDO_RUN_DIR/rapido.status (/run: shared by
+# every subshell); autorun.sh (written by ./cut) is
+#	source LIB...; _rapido_autorun_begin
+#	_rapido_part NAME; source PART; _rapido_part_done $?	(per part)
+#	_rapido_autorun_end
 
 # Functions rapido_fail calls before it exits, in the order given
 RAPIDO_FAIL_HOOKS=()
@@ -19,7 +30,9 @@ rapido_on_fail() {
 
 # rapido_fail [-s STATUS] MSG...: report "rapido: FAILED: MSG" on the
 # console, run the rapido_on_fail hooks, and stop the autorun with STATUS
-# (default 1), which is ./vm's exit status
+# (default 1), which is ./vm's exit status unless an earlier failure was
+# kept. Called in a subshell (rapido_test's CMD, a pipeline), it exits
+# that subshell and the autorun stops at its next rapido_test or part.
 rapido_fail() {
 	local rc=1 h
 
@@ -27,11 +40,116 @@ rapido_fail() {
 		rc=$2
 		shift 2
 	fi
+	[ "$rc" != 0 ] || rc=1
 	echo "rapido: FAILED: $*" >&2
+	_rapido_status_keep "$rc" "rapido_fail: $*"
+	printf '%s %s\n' "$rc" "$*" > "${RAPIDO_RUN_DIR:-/run}/rapido.stop"
 	for h in "${RAPIDO_FAIL_HOOKS[@]}"; do
 		"$h" "$rc" "$*"
 	done
 	exit "$rc"
+}
+
+# _rapido_status_keep STATUS WHY: STATUS (not 0) is the autorun's, unless
+# a failure was kept before; noclobber's O_EXCL makes the first one win
+# among subshells without a fork
+_rapido_status_keep() {
+	local f=${RAPIDO_RUN_DIR:-/run}/rapido.status opts=$-
+	[ "$1" != 0 ] || return 0
+	set -C
+	{ printf '%s %s\n' "$1" "$2" > "$f"; } 2> /dev/null
+	[[ $opts == *C* ]] || set +C
+	return 0
+}
+
+# _rapido_status: the kept failure in REPLY, "STATUS WHY"; false if none
+_rapido_status() {
+	local f=${RAPIDO_RUN_DIR:-/run}/rapido.status
+	REPLY=
+	[ -s "$f" ] || return 1
+	read -r REPLY < "$f"
+	[ -n "$REPLY" ]
+}
+
+# _rapido_stop_asked: rapido_fail ran (maybe in a subshell): "STATUS MSG" in REPLY
+_rapido_stop_asked() {
+	local f=${RAPIDO_RUN_DIR:-/run}/rapido.stop
+	REPLY=
+	[ -s "$f" ] || return 1
+	read -r REPLY < "$f"
+}
+
+# A profile's "trap CMD EXIT" (its clean-up) must not replace the
+# autorun's own EXIT trap, which keeps the verdict: while the autorun
+# runs, the main shell's EXIT command is kept apart and runs first.
+_rapido_exit_cmd=
+_rapido_autorun=
+trap() {
+	local a=("$@") s cmd other=() is_exit=
+
+	[ "${a[0]:-}" != -- ] || a=("${a[@]:1}")
+	if [ -z "$_rapido_autorun" ] || [ "$BASHPID" != $$ ] || [ ${#a[@]} -lt 2 ] ||
+		[[ ${a[0]} == -[lp]* ]]; then
+		builtin trap "$@"
+		return
+	fi
+	cmd=${a[0]}
+	for s in "${a[@]:1}"; do
+		case ${s^^} in
+		EXIT | 0 | SIGEXIT) is_exit=1 ;;
+		*) other+=("$s") ;;
+		esac
+	done
+	if [ -n "$is_exit" ]; then
+		[ "$cmd" != - ] || cmd=
+		_rapido_exit_cmd=$cmd
+	fi
+	[ ${#other[@]} -eq 0 ] || builtin trap -- "$cmd" "${other[@]}"
+}
+
+_rapido_autorun_begin() {
+	_rapido_autorun=1
+	builtin trap _rapido_autorun_exit EXIT
+}
+
+# _rapido_part NAME: the part about to run (named in its failure)
+_rapido_part() {
+	_rapido_part_name=$1
+}
+
+# _rapido_part_done STATUS: after a part: its failure kept; a rapido_fail
+# in one of its subshells stops the autorun
+_rapido_part_done() {
+	if [ "$1" != 0 ]; then
+		_rapido_status_keep "$1" "$_rapido_part_name: exit status $1"
+		echo "rapido: FAILED: $_rapido_part_name: exit status $1" >&2
+	fi
+	! _rapido_stop_asked || exit "${REPLY%% *}"
+}
+
+# The end of the parts: in batch mode the autorun exits with its verdict;
+# an interactive shell (bash --rcfile) stays, and says when it failed
+_rapido_autorun_end() {
+	_rapido_part_name="the interactive shell"
+	[[ $- == *i* ]] || exit 0
+	if _rapido_status; then
+		echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
+	fi
+	return 0
+}
+
+# The autorun's EXIT trap: the profile's own EXIT command, then the tests
+# left open closed as failed, then the first failure as the exit status
+_rapido_autorun_exit() {
+	local rc=$?
+
+	builtin trap - EXIT
+	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
+	[ "$rc" = 0 ] || _rapido_status_keep "$rc" "${_rapido_part_name:-autorun}: exit status $rc"
+	_rapido_res_close
+	_rapido_status || exit 0
+	echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
+	exit "${REPLY%% *}"
 }
 
 # rapido_kernel_tail [STATUS MSG]: the kernel's last 30 lines, if the image

@@ -13,19 +13,30 @@
 #   rapido_test_fail NAME REASON [OUTPUT]
 #   rapido_test_skip NAME REASON [OUTPUT]
 #       The same by hand, for a test that is not one command.
-#   rapido_test_tap PREFIX [FILE]
-#       TAP or KTAP (kselftest, KUnit, rapido-afalg-selftest) from FILE or
-#       stdin, echoed to the console: each result line becomes a test named
-#       PREFIX/DESCRIPTION (nested KTAP: PREFIX/SUBTEST/DESCRIPTION, leaves
-#       only), "# SKIP"/"# TODO" a skipped one, the "#" lines before a
-#       result its output. Returns 1 if any failed.
+#   rapido_test_tap PREFIX [FILE | -- COMMAND [ARG...]]
+#       TAP or KTAP (kselftest, KUnit, rapido-afalg-selftest) from FILE,
+#       from COMMAND's stdout and stderr, or from stdin, echoed to the
+#       console and read by rapido-ktap (src/lib/ktapread.h, the KTAP
+#       spec): each result line becomes a test named PREFIX/DESCRIPTION
+#       (nested: PREFIX/SUBTEST/DESCRIPTION, leaves only), "# SKIP"/"# TODO"
+#       a skipped one, the lines before a result its output. Failed too: a
+#       parent's "not ok" whose subtests passed (PREFIX/PARENT), a plan not
+#       met (PREFIX/plan), "Bail out!" (PREFIX/bail-out), a stream without
+#       results, and COMMAND exiting non-zero or killed (PREFIX). Returns 1
+#       if any failed. In a pipeline (CMD | rapido_test_tap P) the counts
+#       still reach rapido_tests_done, but only the -- form sees COMMAND's
+#       exit status: use it for a suite that may crash.
 #   rapido_test_in_shard NAME
 #       0 if NAME is this VM's to run: with RAPIDO_SHARD=I/N, the FNV-1a
 #       hash of NAME modulo N is I-1 (the same on every machine, and a new
 #       test never moves the others); always 0 without sharding.
 #   rapido_tests_done
-#       Print "results: P passed, F failed, S skipped"; returns 1 if any
-#       test failed (end a profile with it to exit with that).
+#       Close the tests that were started and never ended as failed ("did
+#       not finish"), print "results: P passed, F failed, S skipped" and
+#       return 1 if any test failed. The counts are kept in a file
+#       (RAPIDO_RUN_DIR, /run), so the tests of subshells and pipelines
+#       count too. A failed test fails the autorun (status 1, see
+#       rapido.sh) even when the profile ignores it.
 #
 # With ./vm --results DIR the guest init sets RAPIDO_RESULTS_PORT (a virtio
 # serial port: each record is written before the call returns, so a panic
@@ -36,6 +47,11 @@
 _rapido_res_pass=0
 _rapido_res_fail=0
 _rapido_res_skip=0
+# one line per start and end, "KIND NAME" (NAME as a record field): the
+# counts, shared by every subshell (a pipeline's) of the autorun
+_rapido_res_file() {
+	REPLY=${RAPIDO_RUN_DIR:-/run}/rapido.results
+}
 # the output kept per test: junit.xml is read by people, not archived logs
 _rapido_res_out_max=65536
 declare -A _rapido_res_t0=()
@@ -90,40 +106,55 @@ _rapido_res_cut() {
 	REPLY=$s
 }
 
+# _rapido_res_count KIND NAME: the line of the counts file
+_rapido_res_count() {
+	local f
+	_rapido_res_file
+	f=$REPLY
+	_rapido_res_esc "$2"
+	printf '%s %s\n' "$1" "$REPLY" >> "$f" ||
+		echo "rapido: cannot count test $2 in $f: it will be missing from the totals" >&2
+}
+
 rapido_test_start() {
 	_rapido_res_now
 	_rapido_res_t0[$1]=$REPLY
+	_rapido_res_count start "$1"
 	_rapido_res_emit start "$1"
 }
 
+# _rapido_res_end KIND NAME SECS REASON OUTPUT: a test's end, counted,
+# recorded and said on the console; a failure fails the autorun
+_rapido_res_end() {
+	_rapido_res_cut "$5"
+	case $1 in
+	pass) _rapido_res_emit pass "$2" "$3" "$REPLY" ;;
+	*) _rapido_res_emit "$1" "$2" "$3" "$4" "$REPLY" ;;
+	esac
+	_rapido_res_count "$1" "$2"
+	case $1 in
+	pass) echo "rapido: test $2: passed (${3}s)" ;;
+	fail)
+		_rapido_status_keep 1 "test $2 failed: $4"
+		echo "rapido: test $2: FAILED: $4 (${3}s)"
+		;;
+	skip) echo "rapido: test $2: skipped: $4" ;;
+	esac
+}
+
 rapido_test_pass() {
-	local secs
 	_rapido_res_secs "$1"
-	secs=$REPLY
-	_rapido_res_cut "${2:-}"
-	_rapido_res_emit pass "$1" "$secs" "$REPLY"
-	_rapido_res_pass=$((_rapido_res_pass + 1))
-	echo "rapido: test $1: passed (${secs}s)"
+	_rapido_res_end pass "$1" "$REPLY" "" "${2:-}"
 }
 
 rapido_test_fail() {
-	local secs
 	_rapido_res_secs "$1"
-	secs=$REPLY
-	_rapido_res_cut "${3:-}"
-	_rapido_res_emit fail "$1" "$secs" "${2:-failed}" "$REPLY"
-	_rapido_res_fail=$((_rapido_res_fail + 1))
-	echo "rapido: test $1: FAILED: ${2:-failed} (${secs}s)"
+	_rapido_res_end fail "$1" "$REPLY" "${2:-failed}" "${3:-}"
 }
 
 rapido_test_skip() {
-	local secs
 	_rapido_res_secs "$1"
-	secs=$REPLY
-	_rapido_res_cut "${3:-}"
-	_rapido_res_emit skip "$1" "$secs" "${2:-skipped}" "$REPLY"
-	_rapido_res_skip=$((_rapido_res_skip + 1))
-	echo "rapido: test $1: skipped: ${2:-skipped}"
+	_rapido_res_end skip "$1" "$REPLY" "${2:-skipped}" "${3:-}"
 }
 
 # _rapido_fnv1a STRING: 32-bit FNV-1a of STRING's bytes, in REPLY
@@ -149,6 +180,7 @@ rapido_test() {
 	local name=$1 f rc out last line
 	shift
 	rapido_test_in_shard "$name" || return 0
+	! _rapido_stop_asked || exit "${REPLY%% *}"
 	# one file per shell, emptied per test: rm may not be in the image
 	f=${TMPDIR:-/tmp}/rapido-test.$$
 	: > "$f"
@@ -162,6 +194,13 @@ rapido_test() {
 	out=
 	[ -e "$f" ] && out=$(< "$f")
 	: > "$f"
+	# CMD called rapido_fail (in the pipeline's subshell): the test
+	# failed, and the autorun stops here, as rapido_fail says
+	if _rapido_stop_asked; then
+		last=$REPLY
+		rapido_test_fail "$name" "rapido_fail: ${last#* }" "$out"
+		exit "${last%% *}"
+	fi
 	case $rc in
 	0) rapido_test_pass "$name" "$out" ;;
 	77)
@@ -177,72 +216,104 @@ rapido_test() {
 }
 
 rapido_test_tap() {
-	# no /dev/stdin without udev: read fd 0 itself
-	if [ -n "${2:-}" ]; then
-		_rapido_test_tap "$1" < "$2"
+	local prefix=$1
+	shift
+	# rapido-ktap copies the stream to fd 4 (this stdout) and writes its
+	# records to the process substitution read here, in this shell
+	if [ "${1:-}" = -- ]; then
+		shift
+		{ _rapido_tap_records "$prefix" < <(rapido-ktap --records 3 -- "$@" 3>&1 1>&4 4>&-); } 4>&1
+	elif [ -n "${1:-}" ]; then
+		{ _rapido_tap_records "$prefix" < <(rapido-ktap --records 3 < "$1" 3>&1 1>&4 4>&-); } 4>&1
 	else
-		_rapido_test_tap "$1"
+		# no /dev/stdin without udev: fd 0 is passed on as it is
+		{ _rapido_tap_records "$prefix" < <(rapido-ktap --records 3 <&5 5<&- 3>&1 1>&4 4>&-); } 4>&1 5<&0
 	fi
 }
 
-_rapido_test_tap() {
-	local prefix=$1 line stripped depth desc dir reason name i notok
-	local diag= rc=0 t0
-	local -a sub=() kids=()
-	_rapido_res_now
-	t0=$REPLY
-	while IFS= read -r line || [ -n "$line" ]; do
-		printf '%s\n' "$line"
-		stripped=${line#"${line%%[! ]*}"}
-		depth=$(((${#line} - ${#stripped}) / 4))
-		case $stripped in
-		"# Subtest: "*)
-			sub[depth]=${stripped#"# Subtest: "}
+# _rapido_tap_records PREFIX: record what rapido-ktap (tools/ktap) says on stdin
+_rapido_tap_records() {
+	local prefix=$1 line kind secs name reason out= rc=0 ended=
+	while IFS= read -r line; do
+		kind=${line%%$'\t'*}
+		line=${line#*$'\t'}
+		case $kind in
+		D)
+			out+=$line$'\n'
 			continue
 			;;
-		"#"*)
-			# the diagnostic's text; KTAP puts its "# " back
-			stripped=${stripped#\#}
-			diag+=${stripped# }$'\n'
+		end)
+			ended=1
 			continue
 			;;
+		pass | fail | skip) ;;
+		*) continue ;;
 		esac
-		[[ $stripped =~ ^(not\ )?ok\ +[0-9]+\ *(-\ +)?([^#]*)(#[[:space:]]*([A-Za-z]+)[[:space:]]*(.*))?$ ]] ||
-			continue
-		notok=${BASH_REMATCH[1]}
-		desc=${BASH_REMATCH[3]%"${BASH_REMATCH[3]##*[! ]}"}
-		dir=${BASH_REMATCH[5]^^}
-		reason=${BASH_REMATCH[6]}
-		# a result whose subtests were reported is a summary, not a test
-		if [ -n "${kids[depth + 1]:-}" ]; then
-			kids[depth + 1]=
-			diag=
-			continue
-		fi
-		kids[depth]=1
-		name=$prefix
-		for ((i = 1; i <= depth; i++)); do
-			name+=/${sub[i]:-subtest}
-		done
-		name+=/${desc:-test}
-		# the time since the previous result: what a stream can tell
-		_rapido_res_t0[$name]=$t0
-		_rapido_res_now
-		t0=$REPLY
-		if [ "$dir" = SKIP ] || [ "$dir" = TODO ]; then
-			rapido_test_skip "$name" "${reason:-$dir}" "$diag" > /dev/null
-		elif [ -n "$notok" ]; then
-			rapido_test_fail "$name" "not ok" "$diag" > /dev/null
-			rc=1
-		else
-			rapido_test_pass "$name" > /dev/null
-		fi
-		diag=
+		secs=${line%%$'\t'*}
+		line=${line#*$'\t'}
+		name=${line%%$'\t'*}
+		reason=
+		[[ $line != *$'\t'* ]] || reason=${line#*$'\t'}
+		_rapido_res_end "$kind" "$prefix${name:+/$name}" "$secs" "$reason" "${out%$'\n'}" > /dev/null
+		[ "$kind" != fail ] || rc=1
+		out=
 	done
+	if [ -z "$ended" ]; then
+		_rapido_res_end fail "$prefix" 0 "rapido-ktap did not read the stream to its end" "" > /dev/null
+		rc=1
+	fi
 	return $rc
 }
 
+# _rapido_res_close: the tests started and never ended fail ("did not
+# finish"); the totals in _rapido_res_pass, _rapido_res_fail, _rapido_res_skip
+_rapido_res_close() {
+	local -A open=()
+	local -a lines=() left=()
+	local l k n
+	_rapido_res_file
+	[ ! -e "$REPLY" ] || mapfile -t lines < "$REPLY"
+	for l in "${lines[@]}"; do
+		k=${l%% *}
+		n=${l#* }
+		case $k in
+		start) open[$n]=$((${open[$n]:-0} + 1)) ;;
+		*) [ "${open[$n]:-0}" -eq 0 ] || open[$n]=$((open[$n] - 1)) ;;
+		esac
+	done
+	for n in "${!open[@]}"; do
+		for ((k = 0; k < open[$n]; k++)); do
+			left+=("$n")
+		done
+	done
+	for n in "${left[@]}"; do
+		# the name is a record field: undo _rapido_res_esc
+		[ "$n" != - ] || n=
+		n=${n//%20/ }
+		n=${n//%09/$'\t'}
+		n=${n//%0a/$'\n'}
+		n=${n//%0d/$'\r'}
+		n=${n//%2d/-}
+		n=${n//%25/%}
+		rapido_test_fail "$n" "did not finish"
+	done
+	_rapido_res_pass=0
+	_rapido_res_fail=0
+	_rapido_res_skip=0
+	_rapido_res_file
+	lines=()
+	[ ! -e "$REPLY" ] || mapfile -t lines < "$REPLY"
+	for l in "${lines[@]}"; do
+		case ${l%% *} in
+		pass) _rapido_res_pass=$((_rapido_res_pass + 1)) ;;
+		fail) _rapido_res_fail=$((_rapido_res_fail + 1)) ;;
+		skip) _rapido_res_skip=$((_rapido_res_skip + 1)) ;;
+		esac
+	done
+}
+
 rapido_tests_done() {
+	_rapido_res_close
 	echo "rapido: results: $_rapido_res_pass passed, $_rapido_res_fail failed," \
 		"$_rapido_res_skip skipped${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD)}"
 	[ "$_rapido_res_fail" -eq 0 ]

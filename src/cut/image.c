@@ -9,7 +9,8 @@
  *	/init, /usr/bin/rapido-NAME	the guest init and the profile's helpers (static)
  *	rapido/env		KEY=value lines the guest init puts in the environment
  *	rapido/modules		modules the init loads, one per line
- *	rapido/autorun.sh	sources lib, the profile and the extras in order
+ *	rapido/autorun.sh	sources lib, then the profile and the extras in order, each
+ *				part's status kept (autorun/lib/rapido.sh: the first failure wins)
  *	rapido/lib/NAME.sh	autorun/lib, shared guest shell functions
  *	rapido/autorun/NN-*	the profile script, then each -x / -f extra
  */
@@ -137,6 +138,12 @@ static int add_guest_lib(struct cpio_writer *w, const struct cut_plan *p, FILE *
 	return rc;
 }
 
+/* One part of the autorun: sourced in the main shell (not in a function: its declares stay global) */
+static void autorun_part(FILE *autorun, const char *name)
+{
+	fprintf(autorun, "_rapido_part %s\nsource /%s\n_rapido_part_done $?\n", name + strlen("rapido/"), name);
+}
+
 static int add_autorun(struct cpio_writer *w, const struct cut_opts *o, const struct cut_plan *p,
 		       FILE *autorun, char **err)
 {
@@ -144,9 +151,10 @@ static int add_autorun(struct cpio_writer *w, const struct cut_opts *o, const st
 	int rc;
 
 	cpio_add_dir(w, "rapido/autorun", 0755);
+	fprintf(autorun, "_rapido_autorun_begin\n");
 	name = xasprintf("rapido/autorun/00-%s.sh", p->prof.name);
 	rc = add_path_file(w, name, p->prof.path, err);
-	fprintf(autorun, "source /%s\n", name);
+	autorun_part(autorun, name);
 	free(name);
 	for (size_t i = 0; i < o->n_extras && !rc; i++) {
 		const struct cut_extra *x = &o->extras[i];
@@ -160,9 +168,10 @@ static int add_autorun(struct cpio_writer *w, const struct cut_opts *o, const st
 			cpio_add_file(w, name, 0755, body, strlen(body));
 			free(body);
 		}
-		fprintf(autorun, "source /%s\n", name);
+		autorun_part(autorun, name);
 		free(name);
 	}
+	fprintf(autorun, "_rapido_autorun_end\n");
 	return rc;
 }
 

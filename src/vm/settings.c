@@ -440,6 +440,7 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
+	struct vm_src src;
 	const char *v;
 	char *err;
 
@@ -463,8 +464,22 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	}
 	if (vm_image_read(s->image, &s->im, &err))
 		die("%s", err);
-	if (access(s->im.kernel, R_OK) < 0)
-		die_errno("kernel %s recorded in %s", s->im.kernel, s->image);
+	/*
+	 * VM_KERNEL: the kernel shipped next to an image cut on another
+	 * machine (a CI artifact), where the recorded /boot path may not be
+	 */
+	v = setting(c, NULL, NULL, "VM_KERNEL", &src);
+	if (v) {
+		char where[512];
+
+		if (access(v, R_OK) < 0)
+			die_errno("%s: kernel %s", vm_src_str(&src, where, sizeof(where)), v);
+		free(s->im.kernel);
+		s->im.kernel = xstrdup(v);
+	} else if (access(s->im.kernel, R_OK) < 0) {
+		die_errno("kernel %s recorded in %s (an image cut elsewhere: set VM_KERNEL)",
+			  s->im.kernel, s->image);
+	}
 	/* the image's architecture decides qemu's; QEMU_BIN still overrides it */
 	if (!s->qemu)
 		s->qemu = s->im.arch->qemu;

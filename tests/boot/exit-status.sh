@@ -5,13 +5,16 @@
 . "$(dirname "$0")/lib.sh"
 
 printf 'echo extra-file-ran; FROM_FILE=yes\n' > "$T/extra.sh"
-"$CUT" simple -x 'echo extra-one' -f "$T/extra.sh" -x 'echo "file var: $FROM_FILE"; exit 7' > /dev/null
+out=$("$CUT" simple -x 'echo extra-one' -f "$T/extra.sh" -x 'echo "file var: $FROM_FILE"; exit 7' 2>&1)
 expect_rc "cut with -x -f -x" 0 $?
+# the release the profile prints: the kernel ./cut says it packed
+rel=$(echo "$out" | sed -n 's/.*kernel \(.*\)$/\1/p')
+check "cut named its kernel (${rel:-none})" test -n "$rel"
 "$VM" --batch --timeout 300 > "$T/console" 2>&1
 expect_rc "vm exits with the guest's status" 7 $?
-order=$(grep -E '^(rapido: .* up on|extra-one|extra-file-ran|file var: yes)' "$T/console" | tr -d '\r' | cut -c1-14 | tr '\n' '|')
+order=$(grep -E '^(rapido: .* up on|extra-one|extra-file-ran|file var: yes)' "$T/console" | tr -d '\r' | tr '\n' '|')
 check "profile, then extras in command-line order, same shell ($order)" \
-	test "$order" = "rapido: 6.1.0-|extra-one|extra-file-ran|file var: yes|"
+	test "$order" = "rapido: $rel up on rapido1|extra-one|extra-file-ran|file var: yes|"
 
 "$CUT" simple -x 'false' > /dev/null
 "$VM" --batch --timeout 300 > "$T/console" 2>&1

@@ -70,20 +70,61 @@ testcases() {
 		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
 		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
 }
-# installed_kernel_or_skip: rel = the newest installed kernel that ./cut can
-# use (its image, config and modules.dep), as ./cut picks it; else skip
+# installed_kernel_or_skip: rel = the installed kernel ./cut picks (as
+# src/lib/kernel.c does: the newest /boot/vmlinuz-REL in version order, not
+# string order, that has a /lib/modules/REL), provided it is usable (image
+# readable, config and modules.dep there); else skip, saying why
 installed_kernel_or_skip() {
-	local k r
-	rel=
-	for k in /boot/vmlinuz-*; do
+	local k r why=
+	rel=$(for k in /boot/vmlinuz-*; do
 		r=${k#/boot/vmlinuz-}
-		[ -r "$k" ] && [ -f "/boot/config-$r" ] && [ -f "/lib/modules/$r/modules.dep" ] &&
-			{ [ -z "$rel" ] || [[ "$r" > "$rel" ]]; } && rel=$r
-	done
+		[ -e "$k" ] && [ -d "/lib/modules/$r" ] && printf '%s\n' "$r"
+	done | sort -V | tail -n 1)
 	if [ -z "$rel" ]; then
-		echo "SKIP: no installed kernel with a config and modules.dep (make deps)"
+		why="no installed kernel: no /boot/vmlinuz-REL with /lib/modules/REL"
+	elif [ ! -r "/boot/vmlinuz-$rel" ]; then
+		why="/boot/vmlinuz-$rel is not readable"
+	elif [ ! -f "/boot/config-$rel" ]; then
+		why="/boot/config-$rel is missing"
+	elif [ ! -f "/lib/modules/$rel/modules.dep" ]; then
+		why="/lib/modules/$rel/modules.dep is missing"
+	fi
+	if [ -n "$why" ]; then
+		echo "SKIP: $why (make deps)"
 		exit 77
 	fi
+}
+# test_qemu: pids of this test's qemu processes. ./vm hands qemu the
+# image as /proc/self/fd/N, so the image's path marks nothing; the QMP
+# socket ./vm passes (-qmp unix:VM_STATE_DIR/vmN.qmp) lies in the test's
+# private state dir, which no other test's qemu names
+test_qemu() {
+	local p
+	for p in $(pgrep -x 'qemu-system-.*'); do
+		tr '\0' '\n' < "/proc/$p/cmdline" 2> /dev/null |
+			grep -q "^unix:$VM_STATE_DIR/vm[0-9]*\.qmp," && echo "$p"
+	done
+}
+# no_test_qemu: no qemu of this test is left running (those that are, as
+# TAP comments)
+no_test_qemu() {
+	local left
+	left=$(test_qemu)
+	[ -z "$left" ] && return 0
+	ps -o pid,args -p "${left//$'\n'/,}" | sed 's/^/# left running: /'
+	return 1
+}
+# may_mount: this test may mount file systems (a tmpfs standing in for a
+# small or read-only disk): mount(2) needs CAP_SYS_ADMIN, which root has
+# and a user, or root under setpriv or a container without it, has not.
+# Else false, with why_no_mount saying why (for a skip).
+why_no_mount=
+may_mount() {
+	local eff
+	eff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
+	[ -n "$eff" ] && (( (0x$eff >> 21) & 1 )) && return 0
+	why_no_mount="mounting a tmpfs needs CAP_SYS_ADMIN, which this test (uid $(id -u)) lacks"
+	return 1
 }
 # diag: after a boot's checks, show what the guest printed if any failed
 seen_fails=0

@@ -7,8 +7,9 @@
 out=$("$CUT" simple 2>&1)
 expect_rc "cut simple" 0 $?
 check "image written" test -s "$DRACUT_OUT"
-check "no temporary files left next to the image" \
-	test -z "$(ls "$T" | grep -E 'image\.(tmp|dracut|log)')"
+# a cut writes in one directory next to the image, IMAGE.cut-XXXXXX
+# (README); nothing but the image may be left of its name
+check "no temporary left next to the image" test -z "$(ls -A "$T" | grep '^image.')"
 rel=$(echo "$out" | sed -n 's/.*kernel \(.*\)$/\1/p')
 
 # from another directory, as a user would
@@ -19,5 +20,5 @@ check "profile printed the kernel release and hostname rapido1" \
 check "console log file kept in the state dir" grep -q "rapido: $rel up on rapido1" "$VM_STATE_DIR/vm1.log"
 check "kernel console clean" console_clean "$T/console"
 check "clean power-off" grep -q "reboot: Power down" "$T/console"
-check "no qemu left running" test -z "$(pgrep -f "$DRACUT_OUT")"
+check "no qemu left running" no_test_qemu
 done_testing

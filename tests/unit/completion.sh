@@ -46,9 +46,12 @@ check "cut -v fstests_l<TAB>: fstests_local" \
 check "cut simple <TAB>: no second profile" same "" "$(complete_words "$TOP/cut" simple "")"
 
 # VM 3 and 12 have a socket; vm5.qmp is a plain file (a stale leftover, not a VM)
-python3 -c 'import socket, sys
-for p in sys.argv[1:]:
-	socket.socket(socket.AF_UNIX).bind(p)' "$VM_STATE_DIR/vm3.qmp" "$VM_STATE_DIR/vm12.qmp"
+# (perl, not python3: perl-base is Essential on Debian, python3 is not there
+# on a minimal system)
+perl -MSocket -e 'for (@ARGV) {
+	socket(my $s, AF_UNIX, SOCK_STREAM, 0) or die "socket: $!\n";
+	bind($s, pack_sockaddr_un($_)) or die "bind $_: $!\n" }' \
+	"$VM_STATE_DIR/vm3.qmp" "$VM_STATE_DIR/vm12.qmp" || exit 1
 : > "$VM_STATE_DIR/vm5.qmp"
 check "vmctl <TAB>: VM numbers with a QMP socket" \
 	same "$(printf '%s\n' 12 3)" "$(complete_words "$TOP/vmctl" "")"
