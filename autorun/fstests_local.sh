@@ -51,7 +51,11 @@
 #                        FSTESTS_GROUPS/FSTESTS_TESTS; it may call
 #                        rapido_fstests_check, which is ./check with the
 #                        sections and exclusions above and per-test
-#                        results for ./vm --results (so may -x commands)
+#                        results for ./vm --results (so may -x commands).
+#                        Its status is the profile's (under pipefail; 1
+#                        if a test failed); a plain ./check in it gets its
+#                        testcases from the lines it printed (it writes no
+#                        result.xml without -R xunit)
 # e.g. CI: FSTESTS_GROUPS=quick FSTESTS_EXCLUDE_FILE=ci/known-failures
 #
 # How long: bench/fstests boots this profile, runs a fixed sample of quick

@@ -591,13 +591,7 @@ _fstests_run() {
 		echo "fstests: rapido_fstests_check adds: ${_fst_check_args[*]}"
 	if [ -n "${FSTESTS_AUTORUN_CMD:-}" ]; then
 		echo "fstests: running FSTESTS_AUTORUN_CMD: $FSTESTS_AUTORUN_CMD"
-		_fstests_res_done=/tmp/fstests-recorded
-		: > "$_fstests_res_done"
-		rm -f "${RESULT_BASE:-/fstests/results}"/result.xml \
-			"${RESULT_BASE:-/fstests/results}"/*/result.xml 2> /dev/null
-		eval "$FSTESTS_AUTORUN_CMD"
-		# a plain ./check in the command: its result.xml gives the testcases
-		[ -z "${RAPIDO_RESULTS_PORT:-}" ] || _fstests_res_import
+		_fstests_autorun_cmd
 	elif [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
 		[ -z "${FSTESTS_GROUPS:-}" ] || sel+=(-g "$(_fstests_commas "$FSTESTS_GROUPS")")
 		# shellcheck disable=SC2206 # test names are words
@@ -607,54 +601,218 @@ _fstests_run() {
 	fi
 }
 
+# _fstests_tee LOG: stdin to stdout and to LOG (tee, which is optional in
+# the image, else line by line)
+_fstests_tee() {
+	local line
+	if command -v tee > /dev/null; then
+		tee -a "$1"
+		return
+	fi
+	while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "$line"
+		printf '%s\n' "$line" >> "$1"
+	done
+}
+
+# how long the end of FSTESTS_AUTORUN_CMD's output may take to be copied
+_fstests_tee_wait=30
+
+# _fstests_gone PID: 0 once process PID is gone
+_fstests_gone() {
+	! kill -0 "$1" 2> /dev/null
+}
+
+# _fstests_autorun_cmd: FSTESTS_AUTORUN_CMD in this shell (it may call
+# rapido_fstests_check, set variables, cd), under pipefail so that a
+# "./check ... | tee" keeps check's status. Its output is kept too: a
+# plain ./check writes no result.xml without -R xunit, so its tests are
+# recorded from the lines it printed once the command is done, and from a
+# result.xml it wrote (-R xunit), each test once. Returns the command's
+# status as _fstests_res_end gives it (a failed test or none: see there).
+_fstests_autorun_cmd() {
+	local from rc log=/tmp/fstests-autorun.log pf=+o fd pid
+	_fstests_res_begin
+	from=$REPLY
+	: > "$log"
+	# the copy's pid before the command can start jobs of its own
+	exec {fd}> >(_fstests_tee "$log")
+	pid=$!
+	[ -o pipefail ] && pf=-o
+	set -o pipefail
+	eval "$FSTESTS_AUTORUN_CMD" >&"$fd" 2>&1
+	rc=$?
+	set "$pf" pipefail
+	exec {fd}>&-
+	# the copy ends when the last writer is gone: a process the command
+	# left running may hold its output open, so the wait has an end
+	if rapido_wait "$_fstests_tee_wait" _fstests_gone "$pid"; then
+		wait "$pid"
+	else
+		echo "fstests: warning: a process FSTESTS_AUTORUN_CMD started still holds its" \
+			"output: results printed after this are not recorded"
+	fi
+	_fstests_res_lines "$from" < "$log"
+	_fstests_res_import "$from"
+	_fstests_res_end "$from" "$rc" FSTESTS_AUTORUN_CMD
+}
+
 # ---- per-test results (autorun/lib/results.sh) ----
+# Every test recorded in this boot is a "NAME STATE" line (STATE pass, fail
+# or skip) of this file, so that a test is recorded once per ./check run
+# even when its console line and its result.xml testcase both say it
+_fstests_res_done=/tmp/fstests-recorded
+
 # rapido_fstests_check [CHECK-ARGS...]: ./check -R xunit, the sections and
 # exclusions rapido.conf asks for (FSTESTS_SECTION, FSTESTS_EXCLUDE_*:
 # _fst_check_args), then ARGS, in the current directory (/fstests). Each
 # test is a testcase of ./vm --results as soon as check prints its line:
 # "[not run] why" is skipped with the reason, an output mismatch or
-# "[failed, ...]" a failure with its .out.bad and .dmesg, anything else
-# with a time a pass; with local.config sections a test is named
-# SECTION:TEST (check runs it once per section). Tests the console lines
-# missed are taken from result.xml at the end. With ./vm --shard I/N only
-# this shard's part of the list `./check -n ARGS` prints is run, so groups
-# (-g) and excludes (-x, -e, -E, -X) work as in xfstests. Returns check's
-# status.
+# "[failed, ...]" a failure with its .out.bad and .dmesg, "- unknown test"
+# a failure (check ignores a mistyped name), anything else with a time a
+# pass; with local.config sections a test is named SECTION:TEST (check runs
+# it once per section). Tests the console lines missed are taken from
+# result.xml at the end (an older one is removed first). With ./vm --shard
+# I/N only this shard's part of the list `./check -n ARGS` prints is run,
+# so groups (-g) and excludes (-x, -e, -E, -X) work as in xfstests; a
+# `./check -n` that fails or lists no test at all fails the shard.
+# Returns check's status; 1 if check passed but a test was recorded as
+# failed; check's status with a testcase "fstests/check" of its own when
+# check failed and no test did (it could not start).
 rapido_fstests_check() {
-	local -a opts=() list=() _fstests_sel=()
-	local -A seen=()
-	local a t rest rc
-	_fstests_res_done=/tmp/fstests-recorded
-	: > "$_fstests_res_done"
+	local from rc
+	_fstests_res_begin
+	from=$REPLY
 	set -- "${_fst_check_args[@]}" "$@"
 	if [ -n "${RAPIDO_SHARD:-}" ]; then
-		while [ $# -gt 0 ]; do
-			a=$1
-			shift
-			case $a in
-			-g|-x|-e|-E|-X) _fstests_sel+=("$a" "${1:-}"); shift ;;
-			-s|-S|-R|-i|-I|-L) opts+=("$a" "${1:-}"); shift ;;
-			-n) ;;
-			-*) opts+=("$a") ;;
-			*) _fstests_sel+=("$a") ;;
-			esac
-		done
-		# each section lists its tests: a test once
-		while read -r t rest; do
-			[[ $t =~ ^[a-z0-9_.-]+/[0-9]+$ ]] || continue
-			[[ $rest == *"[expunged]"* ]] && continue
-			[ -z "${seen[$t]:-}" ] || continue
-			seen[$t]=1
-			rapido_test_in_shard "$t" && list+=("$t")
-		done < <(./check -n "${opts[@]}" "${_fstests_sel[@]}" 2>&1)
-		echo "fstests: shard $RAPIDO_SHARD: ${#list[@]} tests: ${list[*]}"
-		[ ${#list[@]} -gt 0 ] || return 0
-		set -- "${opts[@]}" "${list[@]}"
+		_fstests_shard_args "$@"
+		_fstests_shard_list || {
+			rc=$?
+			_fstests_res_end "$from" "$rc" "./check -n" "$(< /tmp/fstests-list.log)"
+			return
+		}
+		[ ${#_fstests_shard[@]} -gt 0 ] || return 0
+		set -- "${_fstests_opts[@]}" "${_fstests_shard[@]}"
 	fi
 	_fstests_res_sect=
-	./check -R xunit "$@" 2>&1 | _fstests_res_stream
-	rc=${PIPESTATUS[0]}
-	_fstests_res_import
+	# not a pipeline: the reader records in this shell, check's status is
+	# the process substitution's
+	_fstests_res_stream < <(./check -R xunit "$@" 2>&1)
+	wait $!
+	rc=$?
+	_fstests_res_import "$from"
+	_fstests_res_end "$from" "$rc" ./check
+}
+
+# _fstests_shard_args CHECK-ARGS...: split ./check's arguments into the
+# options every run takes (_fstests_opts) and the test selection the list
+# is made from (_fstests_sel: -g -x -e -E -X and test names)
+_fstests_shard_args() {
+	local a
+	_fstests_opts=() _fstests_sel=()
+	while [ $# -gt 0 ]; do
+		a=$1
+		shift
+		case $a in
+		-g|-x|-e|-E|-X) _fstests_sel+=("$a" "${1:-}"); shift ;;
+		# -R xunit: rapido_fstests_check gives it
+		-R) shift ;;
+		-s|-S|-i|-I|-L) _fstests_opts+=("$a" "${1:-}"); shift ;;
+		-n) ;;
+		-*) _fstests_opts+=("$a") ;;
+		*) _fstests_sel+=("$a") ;;
+		esac
+	done
+}
+
+# _fstests_shard_list: the tests of this shard (_fstests_shard) from the
+# list `./check -n` prints for _fstests_opts and _fstests_sel, each test
+# once (sections list it again), expunged ones left out, an unknown name
+# kept (its run says so, and fails). Fails with check's status, or 1 when
+# the list names no test: a mistyped group (-g quik) or a config error
+# would otherwise give every shard "0 tests" and a green merge. -n makes
+# and mounts the scratch file system as a run does, and writes no
+# result.xml without -R.
+_fstests_shard_list() {
+	local t rest rc n=0 log=/tmp/fstests-list.log
+	local -A seen=()
+	_fstests_shard=()
+	./check -n "${_fstests_opts[@]}" "${_fstests_sel[@]}" > "$log" 2>&1
+	rc=$?
+	while read -r t rest; do
+		[[ $t =~ ^[a-z0-9_.-]+/[0-9]+$ ]] || continue
+		n=$((n + 1))
+		[[ $rest == *"[expunged]"* ]] && continue
+		[ -z "${seen[$t]:-}" ] || continue
+		seen[$t]=1
+		rapido_test_in_shard "$t" && _fstests_shard+=("$t")
+	done < "$log"
+	if [ $rc -ne 0 ] || [ $n -eq 0 ]; then
+		cat "$log"
+		t="./check -n${_fstests_opts[*]:+ ${_fstests_opts[*]}}${_fstests_sel[*]:+ ${_fstests_sel[*]}}"
+		if [ $rc -ne 0 ]; then
+			echo "fstests: shard $RAPIDO_SHARD: $t failed (exit $rc): no test list to shard"
+		else
+			echo "fstests: shard $RAPIDO_SHARD: $t listed no test"
+			rc=1
+		fi
+		return $rc
+	fi
+	echo "fstests: shard $RAPIDO_SHARD: ${#_fstests_shard[@]} of ${#seen[@]} tests:" \
+		"${_fstests_shard[*]}"
+}
+
+# _fstests_res_begin: a ./check run starts: the result.xml files of an
+# earlier run (in the same results directory) are removed, so that they
+# are never imported for this one; REPLY: where this run's records start
+# in _fstests_res_done
+_fstests_res_begin() {
+	local f base=${RESULT_BASE:-/fstests/results} n=0 _
+	for f in "$base"/result.xml "$base"/*/result.xml; do
+		[ -e "$f" ] || continue
+		# no rm in an image without xfstests' tools: emptied, it names no test
+		rm -f "$f" 2> /dev/null || : > "$f" ||
+			rapido_fail "cannot remove the old $f (it would be taken for this run's)"
+	done
+	if [ -e "$_fstests_res_done" ]; then
+		while read -r _; do n=$((n + 1)); done < "$_fstests_res_done"
+	else
+		: > "$_fstests_res_done"
+	fi
+	REPLY=$n
+}
+
+# _fstests_res_seen FROM: the names recorded after line FROM of
+# _fstests_res_done as keys of _fstests_res_seen_set; REPLY: 1 if one of
+# them failed, else empty
+_fstests_res_seen() {
+	local n=0 name st
+	declare -gA _fstests_res_seen_set=()
+	REPLY=
+	while read -r name st; do
+		n=$((n + 1))
+		[ $n -gt "$1" ] || continue
+		_fstests_res_seen_set[$name]=1
+		[ "$st" = fail ] && REPLY=1
+	done < "$_fstests_res_done"
+}
+
+# _fstests_res_end FROM STATUS WHAT [OUTPUT]: the status of a ./check run
+# (WHAT: the command) whose records start after line FROM: STATUS, but 1
+# when it is 0 and a test failed (an unknown test name), and a failure of
+# its own ("fstests/check") when STATUS is not 0 and no test failed: check
+# did not get to run one, and junit.xml must say so
+_fstests_res_end() {
+	local rc=$2
+	_fstests_res_seen "$1"
+	if [ "$rc" -ne 0 ] && [ -z "$REPLY" ]; then
+		rapido_test_fail fstests/check "$3 exited $rc and no test failed: it could not run" \
+			"${4:-}" > /dev/null
+		echo "fstests: $3 exited $rc and no test failed: it could not run (see above)"
+		echo "fstests/check fail" >> "$_fstests_res_done"
+	elif [ "$rc" -eq 0 ] && [ -n "$REPLY" ]; then
+		rc=1
+	fi
 	return "$rc"
 }
 
@@ -686,12 +844,35 @@ _fstests_res_stream() {
 	done
 }
 
-# _fstests_res_line LINE STARTED: record the test LINE is the result of
+# _fstests_res_lines FROM: the result lines of check's output on stdin
+# (printed already) recorded, but not the tests recorded after line FROM
+# of _fstests_res_done (rapido_fstests_check's own, in the same output)
+_fstests_res_lines() {
+	local line name
+	_fstests_res_seen "$1"
+	_fstests_res_sect=
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		[[ $line =~ ^SECTION[[:space:]]+--[[:space:]]+([A-Za-z0-9_-]+) ]] &&
+			_fstests_res_sect=${BASH_REMATCH[1]}
+		[[ $line =~ ^([a-z0-9_.-]+/[0-9]+)[[:space:]] ]] || continue
+		name=${_fstests_res_sect:+$_fstests_res_sect:}${BASH_REMATCH[1]}
+		[ -z "${_fstests_res_seen_set[$name]:-}" ] || continue
+		_fstests_res_line "$line" ""
+	done
+	_fstests_res_sect=
+}
+
+# _fstests_res_line LINE STARTED: record the test LINE is the result of.
+# A name alone (./check -n lists tests so, padded) and the summary of a
+# loop (-L: "NAME aggregate results across N runs", its runs were
+# recorded) are no result.
 _fstests_res_line() {
-	local name rest secs=0 out= f dir=${RESULT_BASE:-results}
-	[[ $1 =~ ^([a-z0-9_.-]+/[0-9]+)[[:space:]]+(.*)$ ]] || return 0
+	local name rest secs=0 out= f st dir=${RESULT_BASE:-/fstests/results}
+	[[ $1 =~ ^([a-z0-9_.-]+/[0-9]+)[[:space:]]+(.*[^[:space:]])[[:space:]]*$ ]] || return 0
 	name=${BASH_REMATCH[1]}
 	rest=${BASH_REMATCH[2]}
+	[[ $rest == "aggregate results across "* ]] && return 0
 	[[ $rest =~ ([0-9]+)s[[:space:]]*$ ]] && secs=${BASH_REMATCH[1]}
 	if [ -n "${_fstests_res_sect:-}" ]; then
 		dir+=/$_fstests_res_sect
@@ -703,26 +884,27 @@ _fstests_res_line() {
 		_rapido_res_t0[$name]=$((REPLY - secs * 1000000))
 	fi
 	case $rest in
-	*"[not run]"*) rapido_test_skip "$name" "${rest#*"[not run]" }" > /dev/null ;;
-	*"[expunged]"*) rapido_test_skip "$name" "expunged" > /dev/null ;;
+	*"[not run]"*) st=skip; rapido_test_skip "$name" "${rest#*"[not run]" }" > /dev/null ;;
+	*"[expunged]"*) st=skip; rapido_test_skip "$name" "expunged" > /dev/null ;;
 	*"output mismatch"*|*"[failed"*|*_check_*|*"no qualified output"*)
+		st=fail
 		for f in "$dir/${name#*:}.out.bad" "$dir/${name#*:}.dmesg"; do
 			[ -r "$f" ] && out+="==> $f <=="$'\n'"$(< "$f")"$'\n'
 		done
 		rapido_test_fail "$name" "$rest" "$out" > /dev/null
 		;;
-	*[0-9]s) rapido_test_pass "$name" > /dev/null ;;
-	*) rapido_test_fail "$name" "$rest" > /dev/null ;;
+	*[0-9]s) st=pass; rapido_test_pass "$name" > /dev/null ;;
+	*) st=fail; rapido_test_fail "$name" "$rest" > /dev/null ;;
 	esac
-	echo "$name" >> "$_fstests_res_done"
+	echo "$name $st" >> "$_fstests_res_done"
 }
 
-# _fstests_res_import: the testcases of result.xml not recorded from the
-# console; a section's (RESULT_BASE/SECTION/result.xml) named SECTION:TEST
+# _fstests_res_import FROM: the testcases of result.xml not recorded after
+# line FROM of _fstests_res_done; a section's (RESULT_BASE/SECTION/
+# result.xml) named SECTION:TEST
 _fstests_res_import() {
-	local f xml chunk name msg sect base=${RESULT_BASE:-results}
-	local -A done=()
-	while read -r name; do done[$name]=1; done < "$_fstests_res_done"
+	local f xml chunk name msg sect st base=${RESULT_BASE:-/fstests/results}
+	_fstests_res_seen "$1"
 	for f in "$base"/result.xml "$base"/*/result.xml; do
 		[ -r "$f" ] || continue
 		sect=
@@ -733,8 +915,8 @@ _fstests_res_import() {
 			chunk=${xml%%<testcase*}
 			[[ $chunk =~ [[:space:]]name=\"([^\"]*)\" ]] || continue
 			name=$sect${BASH_REMATCH[1]}
-			[ -z "${done[$name]:-}" ] || continue
-			done[$name]=1
+			[ -z "${_fstests_res_seen_set[$name]:-}" ] || continue
+			_fstests_res_seen_set[$name]=1
 			msg=
 			[[ $chunk =~ message=\"([^\"]*)\" ]] && msg=${BASH_REMATCH[1]}
 			msg=${msg//&lt;/<}
@@ -742,10 +924,11 @@ _fstests_res_import() {
 			msg=${msg//&quot;/\"}
 			msg=${msg//&amp;/&}
 			case $chunk in
-			*"<skipped"*) rapido_test_skip "$name" "$msg" ;;
-			*"<failure"*|*"<error"*) rapido_test_fail "$name" "${msg:-failed}" ;;
-			*) rapido_test_pass "$name" ;;
+			*"<skipped"*) st=skip; rapido_test_skip "$name" "$msg" ;;
+			*"<failure"*|*"<error"*) st=fail; rapido_test_fail "$name" "${msg:-failed}" ;;
+			*) st=pass; rapido_test_pass "$name" ;;
 			esac
+			echo "$name $st" >> "$_fstests_res_done"
 		done
 	done
 }

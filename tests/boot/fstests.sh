@@ -132,7 +132,7 @@ if boot "btrfs defaults" 0 -f "$T/probe.sh"; then
 		test "$(grep '^dev /dev/sd' "$SHARE/probe.txt" | awk '{print $3}' | sort -u) $(grep "^dev $(probe env_logw) " "$SHARE/probe.txt" | awk '{print $3}')" = "$((256 << 20)) $((1 << 30))"
 	check "btrfs: the profile ran check -E (the exclude file) -g quick and the test named" \
 		guest_says "$T/console" "fstests: running ./check -E /etc/rapido/fstests.exclude -g quick btrfs/902 btrfs/903"
-	check "btrfs: the known failure was expunged" guest_says "$T/console" "generic/900  [expunged]"
+	check "btrfs: the known failure was expunged" guest_says "$T/console" "generic/900       [expunged]"
 	check "btrfs: six tests ran, none failed or was skipped" \
 		test "$(xml "$R/result.xml")" = "0 0 6"
 	check "btrfs: the fixture's check saw the pool (SCRATCH_DEV its first disk)" \
@@ -167,7 +167,7 @@ printf '# a section of my own\n[xfs_crc]\nMKFS_OPTIONS="-m crc=1"\n' > "$T/user.
 	printf '%s\n' "FSTESTS_AUTORUN_CMD='rapido_fstests_check generic/001 generic/900 xfs/901 > /host/autorun.out 2>&1; echo \"autorun status \$?\" >> /host/autorun.out'"
 } > "$RAPIDO_CONF"
 vm_args=(--results "$T/res")
-if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -s xfs_crc generic/002 generic/900'; then
+if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -R xunit -s xfs_crc generic/002 generic/900'; then
 	R=$T/res/files/fstests
 	sed 's/^/# autorun.out: /' "$SHARE/autorun.out"
 	check "xfs: FSTESTS_AUTORUN_CMD's rapido_fstests_check passed" \
@@ -188,7 +188,7 @@ if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -s xfs_crc generic/002 gen
 			grep -q 'SECTION       -- xfs$' '$SHARE/autorun.out' &&
 			! grep -q 'SECTION       -- xfs_crc' '$SHARE/autorun.out'"
 	check "xfs: generic/900 expunged (-e) in both" \
-		test "$(grep -c 'generic/900  \[expunged\]' "$SHARE/autorun.out")" = 2
+		test "$(grep -c 'generic/900       \[expunged\]' "$SHARE/autorun.out")" = 2
 	check "xfs: section xfs: generic/001 passed, xfs/901 not run (no external log there)" \
 		bash -c "test '$(xml "$R/xfs/result.xml")' = '0 1 2' &&
 			grep -q 'SCRATCH_LOGDEV' '$R/xfs/xfs/901.notrun'"

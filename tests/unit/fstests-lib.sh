@@ -250,4 +250,111 @@ skip a:generic/002
 fail b:generic/001
 1"
 
+# The ways a ./check run reaches the profile's status (issue 25: 1, 3, 5,
+# 8, 13). A stand-in ./check (not xfstests: the boot test fstests-real.sh
+# runs the real one) prints, for the case named in ./case, what the real
+# one prints and exits as it does.
+mkdir -p "$tmp/t2/results"
+cat > "$tmp/t2/check" <<'EOF2'
+#!/bin/bash
+case $(< case):$1 in
+mismatch:*) printf 'generic/002        1s ... - output mismatch (see results/generic/002.out.bad)\nFailed 1 of 1 tests\n'; exit 1 ;;
+pass:*) printf 'generic/001         2s\n'; exit 0 ;;
+crash:*) printf 'generic/001         2s\n'; exit 139 ;;
+nostart:*|quik:*) echo 'Group "quik" is empty or not defined?'; exit 1 ;;
+unknown:*) echo 'generic/9999 - unknown test, ignored'; exit 0 ;;
+empty:-n) exit 0 ;;
+list:-n) echo "$*" > nargs; printf 'generic/001 \ngeneric/002 \ngeneric/003        [expunged]\n'; exit 0 ;;
+list:*) echo "ran $*" > ran; exit 0 ;;
+esac
+EOF2
+chmod +x "$tmp/t2/check"
+# run2 CASE CODE: CODE in $tmp/t2 with ./check acting CASE; prints CODE's
+# status, each record as "EVENT NAME", and the counts rapido_tests_done
+# gives in this shell
+run2() {
+	echo "$1" > "$tmp/t2/case"
+	printf '%s\n' "cd $tmp/t2; RESULT_BASE=$tmp/t2/results RAPIDO_RESULTS_PORT=$tmp/t2/port
+		: > $tmp/t2/port; $2 > $tmp/t2/log 2>&1; echo \"rc \$?\"
+		while read -r r ev name rest; do [ \$ev = start ] || echo \"\$ev \$name\"; done < $tmp/t2/port
+		rapido_tests_done | sed 's/^rapido: //'"
+}
+good "FSTESTS_AUTORUN_CMD=./check: a failing test's status and its record from the console" \
+	"$(run2 mismatch "FSTESTS_AUTORUN_CMD='./check generic/002'; _fstests_autorun_cmd")" \
+"rc 1
+fail generic/002
+results: 0 passed, 1 failed, 0 skipped"
+good "FSTESTS_AUTORUN_CMD: check's failure survives '| cat' (pipefail)" \
+	"$(run2 mismatch "FSTESTS_AUTORUN_CMD='./check generic/002 | cat'; _fstests_autorun_cmd")" \
+"rc 1
+fail generic/002
+results: 0 passed, 1 failed, 0 skipped"
+good "FSTESTS_AUTORUN_CMD: check that cannot start fails, and says so in a record" \
+	"$(run2 nostart "FSTESTS_AUTORUN_CMD='./check -g quik'; _fstests_autorun_cmd")" \
+"rc 1
+fail fstests/check
+results: 0 passed, 1 failed, 0 skipped"
+good "FSTESTS_AUTORUN_CMD: a test that failed fails the command that ignored it" \
+	"$(run2 mismatch "FSTESTS_AUTORUN_CMD='./check generic/002; true'; _fstests_autorun_cmd")" \
+"rc 1
+fail generic/002
+results: 0 passed, 1 failed, 0 skipped"
+good "rapido_fstests_check: the failure count survives (no pipeline subshell)" \
+	"$(run2 mismatch "rapido_fstests_check generic/002")" \
+"rc 1
+fail generic/002
+results: 0 passed, 1 failed, 0 skipped"
+good "rapido_fstests_check: check's crash status (139) after a passing test" \
+	"$(run2 crash "rapido_fstests_check generic/001")" \
+"rc 139
+pass generic/001
+fail fstests/check
+results: 1 passed, 1 failed, 0 skipped"
+good "rapido_fstests_check: a mistyped test name check ignores is a failure" \
+	"$(run2 unknown "rapido_fstests_check generic/9999")" \
+"rc 1
+fail generic/9999
+results: 0 passed, 1 failed, 0 skipped"
+printf '<testsuite><testcase classname="xfstests.global" name="generic/001" time="1"/></testsuite>\n' \
+	> "$tmp/t2/results/result.xml"
+good "rapido_fstests_check: an old result.xml is removed, not imported as passes" \
+	"$(run2 nostart "rapido_fstests_check -g quik"); test ! -e results/result.xml && echo gone" \
+"rc 1
+fail fstests/check
+results: 0 passed, 1 failed, 0 skipped
+gone"
+printf '<testsuite><testcase classname="xfstests.global" name="generic/001" time="1"/></testsuite>\n' \
+	> "$tmp/t2/results/result.xml"
+good "FSTESTS_AUTORUN_CMD: an old result.xml is removed, not imported as passes" \
+	"$(run2 nostart "FSTESTS_AUTORUN_CMD='./check -g quik'; _fstests_autorun_cmd")" \
+"rc 1
+fail fstests/check
+results: 0 passed, 1 failed, 0 skipped"
+good "--shard: ./check -n failing (-g quik) fails the shard, saying so" \
+	"$(run2 quik "RAPIDO_SHARD=1/2 rapido_fstests_check -g quik"); grep '^fstests: shard' log" \
+"rc 1
+fail fstests/check
+results: 0 passed, 1 failed, 0 skipped
+fstests: shard 1/2: ./check -n -g quik failed (exit 1): no test list to shard"
+good "--shard: ./check -n listing no test fails the shard" \
+	"$(run2 empty "RAPIDO_SHARD=2/2 rapido_fstests_check -g quick"); grep '^fstests: shard' log" \
+"rc 1
+fail fstests/check
+results: 0 passed, 1 failed, 0 skipped
+fstests: shard 2/2: ./check -n -g quick listed no test"
+good "--shard: the shards split ./check -n's list, expunged left out, -R dropped from -n" \
+	"for i in 1 2; do { $(run2 list "RAPIDO_SHARD=\$i/2 rapido_fstests_check -R xunit -s a -g quick"); } > /dev/null; cat ran nargs; rm -f ran; done" \
+"ran -R xunit -s a generic/001
+-n -s a -g quick
+ran -R xunit -s a generic/002
+-n -s a -g quick"
+
+good "FSTESTS_AUTORUN_CMD: a process left holding the output does not hang the profile" \
+	"$(run2 mismatch "_fstests_tee_wait=2
+		FSTESTS_AUTORUN_CMD='./check generic/002; sleep 20 &'; _fstests_autorun_cmd"); grep -c 'still holds' log" \
+"rc 1
+fail generic/002
+results: 0 passed, 1 failed, 0 skipped
+1"
+
 done_testing
