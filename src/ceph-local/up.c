@@ -544,7 +544,7 @@ int cl_down(const struct cl_plan *p, int quiet)
 		warn("%d daemon%s would not stop: %s kept", left, left == 1 ? "" : "s", p->dir);
 		return 1;
 	}
-	rc = cl_remove_tree(p->dir);
+	rc = remove_tree(p->dir);
 	if (rc) {
 		warn_err(rc, "cannot remove all of %s", p->dir);
 		return 1;

@@ -2,6 +2,8 @@
 /* io.c: I/O loops that never lose a short write or an EINTR. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,16 +53,13 @@ ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-int read_file(const char *path, char **out, size_t *len)
+/* The rest of fd into a NUL-terminated buffer; -EFBIG past max bytes. */
+static int read_fd(int fd, size_t max, char **out, size_t *len)
 {
 	size_t cap = 4096, used = 0;
-	char *buf;
-	int fd, err = 0;
+	char *buf = xmalloc(cap);
+	int err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t n;
 
@@ -78,8 +77,11 @@ int read_file(const char *path, char **out, size_t *len)
 		if (n == 0)
 			break;
 		used += (size_t)n;
+		if (used > max) {
+			err = -EFBIG;
+			break;
+		}
 	}
-	close(fd);
 	if (err) {
 		free(buf);
 		return err;
@@ -89,6 +91,105 @@ int read_file(const char *path, char **out, size_t *len)
 	if (len)
 		*len = used;
 	return 0;
+}
+
+int read_file(const char *path, char **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	err = read_fd(fd, SIZE_MAX - 1, out, len);
+	close(fd);
+	return err;
+}
+
+int open_regular(const char *path, int flags, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags), err;
+
+	if (fd < 0) {
+		err = -errno;
+		/* O_NOFOLLOW on a symbolic link, or O_NONBLOCK on a FIFO with no writer */
+		if ((err == -ELOOP || err == -ENXIO) && lstat(path, st) == 0 && !S_ISREG(st->st_mode))
+			return -ENOTREG;
+		return err;
+	}
+	if (fstat(fd, st) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return -ENOTREG;
+	}
+	/* a regular file never blocks anyway; readers expect a blocking fd */
+	if (fcntl(fd, F_SETFL, 0) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,
+		      struct stat *st)
+{
+	struct stat own;
+	int fd, err;
+
+	if (!st)
+		st = &own;
+	fd = open_regular(path, flags, st);
+	if (fd < 0)
+		return fd;
+	err = (uint64_t)st->st_size > max ? -EFBIG : read_fd(fd, max, out, len);
+	close(fd);
+	return err;
+}
+
+const char *file_strerror(int err, const struct stat *st)
+{
+	if (err != -ENOTREG || !st)
+		return strerror(-err);
+	switch (st->st_mode & S_IFMT) {
+	case S_IFIFO:
+		return "not a regular file but a FIFO";
+	case S_IFDIR:
+		return "not a regular file but a directory";
+	case S_IFLNK:
+		return "not a regular file but a symbolic link";
+	case S_IFCHR:
+		return "not a regular file but a character device";
+	case S_IFBLK:
+		return "not a regular file but a block device";
+	case S_IFSOCK:
+		return "not a regular file but a socket";
+	}
+	return "not a regular file";
+}
+
+/* nftw() has no user pointer: the first error of the tree being removed */
+static int remove_err;
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	/* go on past a failure: remove all that can be, then say what could not */
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT && !remove_err)
+		remove_err = -errno;
+	return 0;
+}
+
+int remove_tree(const char *path)
+{
+	remove_err = 0;
+	/* depth first, no symlinks followed, never into another file system */
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
+		return errno ? -errno : -EIO;
+	return remove_err;
 }
 
 int write_file_atomic(const char *path, const void *buf, size_t len, int mode)
