@@ -73,8 +73,6 @@ pid_t cl_daemon_start(const char *dir, const char *name, char *const argv[]);
  * for them to exit, then SIGKILL. Returns how many would not die (0).
  */
 int cl_daemons_stop(const char *dir, unsigned int grace_secs);
-/* Remove DIR and everything under it (not following symlinks or mounts). */
-int cl_remove_tree(const char *dir);
 /* Resident memory of PID in KiB (VmRSS), 0 if unknown. */
 unsigned long cl_rss_kib(pid_t pid);
 

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -215,31 +214,6 @@ int cl_daemons_stop(const char *dir, unsigned int grace_secs)
 	free(d);
 	free(conf);
 	return left;
-}
-
-/* nftw() has no user pointer: the first error of the tree being removed */
-static int remove_err;
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	/* go on past a failure: remove all that can be, then say what could not */
-	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT) {
-		warn_errno("cannot remove %s", path);
-		if (!remove_err)
-			remove_err = -errno;
-	}
-	return 0;
-}
-
-int cl_remove_tree(const char *dir)
-{
-	remove_err = 0;
-	/* depth first, no symlinks followed, never into another file system */
-	if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
-		return errno ? -errno : -EIO;
-	return remove_err;
 }
 
 unsigned long cl_rss_kib(pid_t pid)

@@ -24,6 +24,7 @@
 #include "ceph-local.h"
 #include "err.h"
 #include "io.h"
+#include "tree.h"
 #include "run.h"
 #include "strv.h"
 
@@ -544,7 +545,7 @@ int cl_down(const struct cl_plan *p, int quiet)
 		warn("%d daemon%s would not stop: %s kept", left, left == 1 ? "" : "s", p->dir);
 		return 1;
 	}
-	rc = cl_remove_tree(p->dir);
+	rc = remove_tree(p->dir, NULL);
 	if (rc) {
 		warn_err(rc, "cannot remove all of %s", p->dir);
 		return 1;

@@ -24,6 +24,8 @@
 #include "size.h"
 
 #define DEFAULT_CAP (4ULL << 30)
+/* A record (KEY.meta) is a few lines, one per library and host file it holds. */
+#define RECORD_MAX (16 << 20)
 
 /* Temporaries of this cut in the cache (its tmp/), removed at exit. */
 static struct strv tmps;
@@ -368,23 +370,19 @@ static char *meta_text(const struct cut_layer *ly, const char *sig)
 	return text;
 }
 
-/* XXH64 of a whole file; 0 or -errno. */
-static int hash_file(const char *path, uint64_t *size, uint64_t *out)
+/* XXH64 of the rest of an open file; 0 or -errno. */
+static int hash_fd(int fd, uint64_t *size, uint64_t *out)
 {
 	static char buf[1 << 20];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct xxh64 x;
 	ssize_t n;
 
-	if (fd < 0)
-		return -errno;
 	xxh64_init(&x, 0);
 	*size = 0;
 	while ((n = read_full(fd, buf, sizeof(buf))) > 0) {
 		xxh64_update(&x, buf, (size_t)n);
 		*size += (uint64_t)n;
 	}
-	close(fd);
 	if (n < 0)
 		return (int)n;
 	*out = xxh64_digest(&x);
@@ -397,7 +395,7 @@ static void meta_resign(const char *meta_path, const char *sig)
 	char *text, *at, *eol, *fixed;
 	size_t len;
 
-	if (read_file(meta_path, &text, &len))
+	if (read_regular_file(meta_path, O_NOFOLLOW, RECORD_MAX, &text, &len, NULL))
 		return;
 	at = strstr(text, "\nsig ");
 	eol = at ? strchr(at + 1, '\n') : NULL;
@@ -409,18 +407,38 @@ static void meta_resign(const char *meta_path, const char *sig)
 	free(text);
 }
 
+/*
+ * An entry's file that cannot be used, and why: the cut builds the layer
+ * (a FIFO, a directory or a symlink is no file the cache made: replaced,
+ * directories included; an unreadable one is tried to be replaced).
+ */
+static void entry_unusable(const struct cut_layer *ly, const char *path, int err,
+			   const struct stat *st)
+{
+	warn("cached %s layer %s: %s%s: rebuilding it", ly->kind, path, file_strerror(err, st),
+	     err == -EACCES ? " (a cache of another user? CUT_CACHE_DIR names the cache)" : "");
+}
+
 /* Look KEY up; the caller holds locks/KEY. */
 static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 {
 	char *meta_path, *layer_path, *text, *sig = NULL;
 	uint64_t want_size, want_xxh;
-	struct meta m;
-	int hit = 0;
+	struct meta m = { 0 };
+	struct stat st;
+	int hit = 0, fd = -1, rc;
 
 	meta_path = entry_path(c, ly->key, "meta");
 	layer_path = entry_path(c, ly->key, "cpio");
-	if (read_file(meta_path, &text, NULL))
+	rc = read_regular_file(meta_path, O_NOFOLLOW, RECORD_MAX, &text, NULL, &st);
+	if (rc == -ENOENT)
 		goto out;
+	if (rc) {
+		/* a FIFO there must not block the cut: named, and the entry replaced */
+		warn("cache record %s: %s: rebuilding the layer", meta_path, file_strerror(rc, &st));
+		img_layer_discard(layer_path);
+		goto out;
+	}
 	if (meta_parse(text, &m) || strcmp(m.kind, ly->kind)) {
 		meta_free(&m);
 		img_layer_discard(layer_path);
@@ -429,16 +447,28 @@ static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 	/* into ly only on a hit: cut_cache_insert looks up with the new layer's in ly */
 	want_size = strtoull(m.size, NULL, 10);
 	want_xxh = strtoull(m.xxh, NULL, 16);
-	sig = cut_stat_sig(layer_path, 1);
-	if (!sig) {
+	fd = open_regular(layer_path, O_NOFOLLOW, &st);
+	if (fd == -ENOENT) {
 		unlink(meta_path);
 		goto done;
 	}
+	if (fd < 0) {
+		entry_unusable(ly, layer_path, fd, &st);
+		img_layer_discard(layer_path);
+		goto done;
+	}
+	sig = img_stat_sig(&st);
 	if (strcmp(sig, m.sig)) {
 		/* written to, restored or replaced since it was stored: only its bytes can tell */
 		uint64_t size = 0, xxh = 0;
 
-		if (hash_file(layer_path, &size, &xxh) || size != want_size || xxh != want_xxh) {
+		rc = hash_fd(fd, &size, &xxh);
+		if (rc) {
+			entry_unusable(ly, layer_path, rc, &st);
+			img_layer_discard(layer_path);
+			goto done;
+		}
+		if (size != want_size || xxh != want_xxh) {
 			warn("cached %s layer %s changed since it was stored (checksum differs): "
 			     "rebuilding it", ly->kind, layer_path);
 			img_layer_discard(layer_path);
@@ -472,6 +502,8 @@ static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 done:
 	meta_free(&m);
 out:
+	if (fd >= 0)
+		close(fd);
 	free(sig);
 	free(meta_path);
 	free(layer_path);
@@ -554,6 +586,15 @@ int cut_cache_insert(struct cut_cache *c, struct cut_layer *ly, const char *tmp)
 	free(mine);
 	final = entry_path(c, ly->key, "cpio");
 	meta = entry_path(c, ly->key, "meta");
+	{
+		struct stat st;
+
+		/* rename() replaces a file, a FIFO or a symlink, but no directory */
+		if (lstat(final, &st) == 0 && S_ISDIR(st.st_mode)) {
+			entry_unusable(ly, final, -ENOTREG, &st);
+			img_layer_discard(final);
+		}
+	}
 	/* read-only: nothing writes a layer in place; a change is a new entry */
 	if (chmod(tmp, 0444) < 0 || rename(tmp, final) < 0) {
 		rc = -errno;
@@ -686,7 +727,8 @@ static struct entry *list_entries(const char *dir, size_t *n, int tidy, int desc
 				v[*n].used = st.st_mtim;
 				v[*n].kind = NULL;
 				v[*n].desc = NULL;
-				if (describe && !read_file(path, &text, NULL)) {
+				if (describe && !read_regular_file(path, O_NOFOLLOW, RECORD_MAX,
+								   &text, NULL, NULL)) {
 					if (!meta_parse(text, &m)) {
 						v[*n].kind = xstrdup(m.kind);
 						v[*n].desc = xstrdup(m.desc ? m.desc : "");
@@ -702,7 +744,7 @@ static struct entry *list_entries(const char *dir, size_t *n, int tidy, int desc
 			char *meta = xasprintf("%s/%.64s.meta", layers, name);
 
 			if (tidy && access(meta, F_OK) < 0)
-				unlink(path);
+				img_layer_discard(path);	/* a directory too */
 			free(meta);
 		} else if (tidy) {
 			unlink(path);

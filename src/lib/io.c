@@ -52,16 +52,13 @@ ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-int read_file(const char *path, char **out, size_t *len)
+/* The rest of fd into a NUL-terminated buffer; -EFBIG past max bytes. */
+static int read_fd(int fd, size_t max, char **out, size_t *len)
 {
 	size_t cap = 4096, used = 0;
-	char *buf;
-	int fd, err = 0;
+	char *buf = xmalloc(cap);
+	int err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t n;
 
@@ -79,8 +76,11 @@ int read_file(const char *path, char **out, size_t *len)
 		if (n == 0)
 			break;
 		used += (size_t)n;
+		if (used > max) {
+			err = -EFBIG;
+			break;
+		}
 	}
-	close(fd);
 	if (err) {
 		free(buf);
 		return err;
@@ -92,63 +92,81 @@ int read_file(const char *path, char **out, size_t *len)
 	return 0;
 }
 
-int read_regular_file(const char *path, size_t max, char **out, size_t *len)
+int read_file(const char *path, char **out, size_t *len)
 {
-	struct stat st;
-	size_t cap, used = 0;
-	char *buf;
-	int fd, err = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0)
+	err = read_fd(fd, SIZE_MAX - 1, out, len);
+	close(fd);
+	return err;
+}
+
+int open_regular(const char *path, int flags, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags), err;
+
+	if (fd < 0) {
 		err = -errno;
-	else if (!S_ISREG(st.st_mode))
-		err = -EINVAL;
-	else if ((uintmax_t)st.st_size > max)
-		err = -EFBIG;
-	if (err) {
+		/* O_NOFOLLOW on a symbolic link, or O_NONBLOCK on a FIFO with no writer */
+		if ((err == -ELOOP || err == -ENXIO) && lstat(path, st) == 0 && !S_ISREG(st->st_mode))
+			return -ENOTREG;
+		return err;
+	}
+	if (fstat(fd, st) < 0) {
+		err = -errno;
 		close(fd);
 		return err;
 	}
-	/* the size may change while we read: never more than max + 1 bytes */
-	cap = (size_t)st.st_size + 1 < 4096 ? 4096 : (size_t)st.st_size + 1;
-	if (cap > max + 2)
-		cap = max + 2;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t n;
-
-		if (used + 1 >= cap) {
-			if (used > max)
-				break;
-			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
-			buf = xrealloc(buf, cap);
-		}
-		n = read(fd, buf + used, cap - used - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return -ENOTREG;
 	}
-	close(fd);
-	if (!err && used > max)
-		err = -EFBIG;
-	if (err) {
-		free(buf);
+	/* a regular file never blocks anyway; readers expect a blocking fd */
+	if (fcntl(fd, F_SETFL, 0) < 0) {
+		err = -errno;
+		close(fd);
 		return err;
 	}
-	buf[used] = '\0';
-	*out = buf;
-	if (len)
-		*len = used;
-	return 0;
+	return fd;
+}
+
+int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,
+		      struct stat *st)
+{
+	struct stat own;
+	int fd, err;
+
+	if (!st)
+		st = &own;
+	fd = open_regular(path, flags, st);
+	if (fd < 0)
+		return fd;
+	err = (uint64_t)st->st_size > max ? -EFBIG : read_fd(fd, max, out, len);
+	close(fd);
+	return err;
+}
+
+const char *file_strerror(int err, const struct stat *st)
+{
+	if (err != -ENOTREG || !st)
+		return strerror(-err);
+	switch (st->st_mode & S_IFMT) {
+	case S_IFIFO:
+		return "not a regular file but a FIFO";
+	case S_IFDIR:
+		return "not a regular file but a directory";
+	case S_IFLNK:
+		return "not a regular file but a symbolic link";
+	case S_IFCHR:
+		return "not a regular file but a character device";
+	case S_IFBLK:
+		return "not a regular file but a block device";
+	case S_IFSOCK:
+		return "not a regular file but a socket";
+	}
+	return "not a regular file";
 }
 
 int write_file_atomic(const char *path, const void *buf, size_t len, int mode)

@@ -3,8 +3,17 @@
 #ifndef RAPIDO_IO_H
 #define RAPIDO_IO_H
 
+#include <errno.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+
+/*
+ * open_regular()'s "not a regular file" (a FIFO, a directory, a device, a
+ * symbolic link under O_NOFOLLOW): Linux has no EFTYPE, and EMEDIUMTYPE
+ * arises nowhere else on the files this project opens.
+ */
+#define ENOTREG EMEDIUMTYPE
 
 /* Write all of buf; returns 0 or -errno. */
 int write_all(int fd, const void *buf, size_t len);
@@ -16,12 +25,23 @@ ssize_t read_full(int fd, void *buf, size_t len);
  */
 int read_file(const char *path, char **out, size_t *len);
 /*
- * read_file() for a file someone else may have put there: it must be a
- * regular file (after symlinks) of at most max bytes. The open never
- * blocks (O_NONBLOCK: a FIFO cannot hang it). -EINVAL: not a regular
- * file; -EFBIG: larger than max; else 0 or -errno.
+ * Open path, which must be a regular file, read-only (flags may add
+ * O_NOFOLLOW): a FIFO or a device is never opened in a way that blocks.
+ * Returns the fd with *st filled, -ENOTREG with *st telling what it is
+ * instead (S_IFLNK for a symbolic link under O_NOFOLLOW), or -errno.
  */
-int read_regular_file(const char *path, size_t max, char **out, size_t *len);
+int open_regular(const char *path, int flags, struct stat *st);
+/*
+ * read_file() for a regular file of at most max bytes: -ENOTREG (*st says
+ * what it is, st may be NULL), -EFBIG beyond max, or -errno.
+ */
+int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,
+		      struct stat *st);
+/*
+ * What went wrong, for a message: strerror(-err), or for -ENOTREG "not a
+ * regular file but a FIFO" (a directory, a symbolic link, ...) from st.
+ */
+const char *file_strerror(int err, const struct stat *st);
 /* Write a whole file through a temporary in the same directory and rename(2). */
 int write_file_atomic(const char *path, const void *buf, size_t len, int mode);
 

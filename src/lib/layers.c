@@ -14,6 +14,7 @@
 #include "err.h"
 #include "hash.h"
 #include "io.h"
+#include "tree.h"
 #include "layers.h"
 
 void img_layers_add(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
@@ -226,66 +227,172 @@ char *img_stat_sig(const struct stat *st)
 			 (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
 }
 
-/* Does the record next to the layer vouch for the file as it is now? */
-static int record_vouches(const char *path, const struct stat *st)
-{
-	char *meta = img_layer_meta_path(path), *text, *sig, *line, *eol;
-	int ok = 0;
+/* A cache record (KEY.meta) is small: a few lines, one per library and host file. */
+#define RECORD_MAX (16 << 20)
 
-	if (!read_file(meta, &text, NULL)) {
-		line = strstr(text, "\nsig ");
-		eol = line ? strchr(line + 1, '\n') : NULL;
-		if (eol) {
-			*eol = '\0';
-			sig = img_stat_sig(st);
-			ok = !strcmp(line + 5, sig);
-			free(sig);
-		}
-		free(text);
-	}
+/* What a layer's record (KEY.meta) says of it. */
+struct layer_record {
+	uint64_t size, xxh;
+	char *sig;
+};
+
+/* Read the record of the layer file: 0, or -errno (-EBADMSG: not a whole record). */
+static int record_read(const char *path, struct layer_record *r)
+{
+	char *meta = img_layer_meta_path(path), *text, *save = NULL, *end;
+	int rc = read_regular_file(meta, O_NOFOLLOW, RECORD_MAX, &text, NULL, NULL), have = 0;
+
+	memset(r, 0, sizeof(*r));
 	free(meta);
+	if (rc)
+		return rc;
+	/* "size N", "xxh64 HEX" and "sig ..." lines (src/cut/cache.c writes them) */
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "size ", 5) && line[5]) {
+			r->size = strtoull(line + 5, &end, 10);
+			have |= !*end;
+		} else if (!strncmp(line, "xxh64 ", 6) && line[6]) {
+			r->xxh = strtoull(line + 6, &end, 16);
+			have |= !*end << 1;
+		} else if (!strncmp(line, "sig ", 4) && !r->sig) {
+			r->sig = xstrdup(line + 4);
+			have |= 4;
+		}
+	}
+	free(text);
+	if (have != 7) {
+		free(r->sig);
+		r->sig = NULL;
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Does the record vouch for the file as it is now (nothing wrote to it since it was hashed)? */
+static int record_vouches(const struct layer_record *r, const struct stat *st)
+{
+	char *sig = img_stat_sig(st);
+	int ok = r->sig && !strcmp(r->sig, sig);
+
+	free(sig);
 	return ok;
+}
+
+static int send_all(int in, int out, uint64_t len)
+{
+	while (len) {
+		ssize_t n = sendfile(out, in, NULL, len > (1U << 30) ? (1U << 30) : len);
+
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n == 0)
+			return -EBADMSG;	/* shorter than it was a moment ago */
+		if (n > 0)
+			len -= (uint64_t)n;
+	}
+	return 0;
 }
 
 int img_layer_copy(const struct img_layer *ly, int out)
 {
-	int in = open(ly->path, O_RDONLY | O_CLOEXEC), rc, short_read;
+	struct layer_record r;
 	struct xxh64 x;
 	struct stat st;
+	int in = open_regular(ly->path, O_NOFOLLOW, &st), rc, short_read;
 
 	if (in < 0)
-		return -errno;
-	if (fstat(in, &st) < 0) {
-		rc = -errno;
-		close(in);
-		return rc;
-	}
+		return in;
 	if ((uint64_t)st.st_size != ly->size) {
 		close(in);
 		return -EBADMSG;
 	}
-	if (record_vouches(ly->path, &st)) {
-		uint64_t left = ly->size;
-
-		rc = 0;
-		while (left && !rc) {
-			ssize_t n = sendfile(out, in, NULL, left > (1U << 30) ? (1U << 30) : left);
-
-			if (n < 0 && errno != EINTR)
-				rc = -errno;
-			else if (n == 0)
-				rc = -EBADMSG;	/* shorter than it was a moment ago */
-			else if (n > 0)
-				left -= (uint64_t)n;
-		}
+	/* the record speaks for the bytes only if it names the ones the image wants */
+	if (!record_read(ly->path, &r) && record_vouches(&r, &st) && r.size == ly->size &&
+	    r.xxh == ly->xxh) {
+		free(r.sig);
+		rc = send_all(in, out, ly->size);
 		close(in);
 		return rc;
 	}
+	free(r.sig);
 	xxh64_init(&x, 0);
 	rc = copy_hashed(in, out, ly->size, &x, &short_read);
 	close(in);
 	if (!rc && (short_read || xxh64_digest(&x) != ly->xxh))
 		rc = -EBADMSG;
+	return rc;
+}
+
+int img_layer_intact(const char *path)
+{
+	struct layer_record r;
+	struct xxh64 x;
+	struct stat st;
+	int in, rc, short_read, null;
+
+	rc = record_read(path, &r);
+	if (rc)
+		return rc;
+	in = open_regular(path, O_NOFOLLOW, &st);
+	if (in < 0) {
+		free(r.sig);
+		return in;
+	}
+	rc = (uint64_t)st.st_size == r.size ? 0 : -EBADMSG;
+	if (!rc && !record_vouches(&r, &st)) {
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (null < 0) {
+			rc = -errno;
+		} else {
+			xxh64_init(&x, 0);
+			rc = copy_hashed(in, null, r.size, &x, &short_read);
+			if (!rc && (short_read || xxh64_digest(&x) != r.xxh))
+				rc = -EBADMSG;
+			close(null);
+		}
+	}
+	close(in);
+	free(r.sig);
+	return rc;
+}
+
+/* Why the layer ly of the image at path cannot be used, in *err; keeps or drops the entry. */
+static int layer_error(const char *path, const struct img_layer *ly, int rc, char **err)
+{
+	struct stat st;
+	int drc;
+
+	if (rc == -ENOENT) {
+		*err = xasprintf("%s: its cached %s layer %s is gone (evicted or removed from the "
+				 "cache): run ./cut again, or cut with --standalone for an image "
+				 "that boots without the cache", path, ly->kind, ly->path);
+	} else if (rc == -ENOTREG) {
+		/* not an entry the cache made: ./cut replaces it; never rm -r from here */
+		if (lstat(ly->path, &st) < 0)
+			st.st_mode = 0;
+		*err = xasprintf("%s: its cached %s layer %s is %s: run ./cut again to replace it",
+				 path, ly->kind, ly->path, file_strerror(rc, &st));
+	} else if (rc == -EBADMSG && !img_layer_intact(ly->path)) {
+		/* the file matches its own record, which other images may name too */
+		char *meta = img_layer_meta_path(ly->path);
+
+		*err = xasprintf("%s: its record of the cached %s layer %s (%llu bytes, XXH64 %016llx) "
+				 "differs from that cache entry, which matches its own record %s: the "
+				 "image is damaged or the layer was rebuilt since; the entry is kept; "
+				 "run ./cut again", path, ly->kind, ly->path,
+				 (unsigned long long)ly->size, (unsigned long long)ly->xxh, meta);
+		free(meta);
+	} else if (rc == -EBADMSG) {
+		drc = img_layer_discard(ly->path);
+		*err = xasprintf("%s: its cached %s layer %s is corrupted (size or checksum "
+				 "differ from its record): %s; run ./cut again to rebuild it",
+				 path, ly->kind, ly->path,
+				 drc ? "could not remove it from the cache" : "removed it from the cache");
+	} else {
+		*err = xasprintf("%s: cannot read its cached %s layer %s: %s%s", path, ly->kind,
+				 ly->path, strerror(-rc), rc == -EACCES ?
+				 " (a cache of another user? CUT_CACHE_DIR names the cache ./cut uses)" : "");
+	}
 	return rc;
 }
 
@@ -304,26 +411,8 @@ int img_assemble(int fd, const char *path, const struct img_layers *l, off_t hea
 		const struct img_layer *ly = &l->v[i];
 
 		rc = img_layer_copy(ly, out);
-		if (rc == -ENOENT) {
-			*err = xasprintf("%s: its cached %s layer %s is gone (evicted or removed from the "
-					 "cache): run ./cut again, or cut with --standalone for an image "
-					 "that boots without the cache", path, ly->kind, ly->path);
-			return rc;
-		}
-		if (rc == -EBADMSG) {
-			int drc = img_layer_discard(ly->path);
-
-			*err = xasprintf("%s: its cached %s layer %s is corrupted (size or checksum "
-					 "differ from the image's record): %s; run ./cut again to rebuild it",
-					 path, ly->kind, ly->path,
-					 drc ? "could not remove it from the cache" : "removed it from the cache");
-			return rc;
-		}
-		if (rc) {
-			*err = xasprintf("%s: cached %s layer %s: %s", path, ly->kind, ly->path,
-					 strerror(-rc));
-			return rc;
-		}
+		if (rc)
+			return layer_error(path, ly, rc, err);
 	}
 	if (lseek(fd, head_len, SEEK_SET) < 0)
 		goto io_error;
@@ -349,16 +438,20 @@ char *img_layer_meta_path(const char *layer_path)
 	return xasprintf("%s.meta", layer_path);
 }
 
+/* unlink, or rm -r for a directory in a file's place: 0 or -errno (gone already is fine) */
+static int remove_any(const char *path)
+{
+	if (unlink(path) == 0 || errno == ENOENT)
+		return 0;
+	return errno == EISDIR ? remove_tree(path, NULL) : -errno;
+}
+
 int img_layer_discard(const char *layer_path)
 {
 	char *meta = img_layer_meta_path(layer_path);
-	int rc = 0;
-
 	/* the record first: a layer without one is no entry */
-	if (unlink(meta) < 0 && errno != ENOENT)
-		rc = -errno;
-	if (unlink(layer_path) < 0 && errno != ENOENT && !rc)
-		rc = -errno;
+	int rc = remove_any(meta), rc2 = remove_any(layer_path);
+
 	free(meta);
-	return rc;
+	return rc ? rc : rc2;
 }

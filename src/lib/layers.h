@@ -67,15 +67,24 @@ char *img_stat_sig(const struct stat *st);
 /*
  * Append a layer file to out. When its stat still matches the signature in
  * its record (KEY.meta), nothing wrote to it since its XXH64 was taken and
- * the kernel copies it; otherwise it is hashed on the way. Returns 0,
- * -ENOENT (gone), -EBADMSG (size or checksum differ), or -errno.
+ * the kernel copies it; otherwise it is hashed on the way. Only a regular
+ * file is opened (never a FIFO or a symbolic link). Returns 0, -ENOENT
+ * (gone), -ENOTREG (not a regular file), -EBADMSG (size or checksum differ
+ * from ly's), or -errno.
  */
 int img_layer_copy(const struct img_layer *ly, int out);
+/*
+ * Does the layer file still hold what its own record (KEY.meta) says?
+ * 0 if so, -EBADMSG if not (or the record is not whole), or -errno.
+ */
+int img_layer_intact(const char *layer_path);
 
 /*
  * Write the whole image (head, layers, tail) of the IMG_CACHED image open
  * on fd to out. A layer that fails its checksum is removed from the cache
- * (so the next ./cut rebuilds it). Returns 0 or -errno with *err.
+ * (so the next ./cut rebuilds it), unless it still matches its own record:
+ * then the image's record is to blame, and the entry, which other images
+ * may name, is kept. Returns 0 or -errno with *err.
  */
 int img_assemble(int fd, const char *path, const struct img_layers *l, off_t head_len, int out,
 		 char **err);

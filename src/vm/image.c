@@ -8,6 +8,7 @@
 
 #include "cpio.h"
 #include "err.h"
+#include "io.h"
 #include "num.h"
 #include "size.h"
 #include "vm.h"
@@ -17,16 +18,17 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 	struct conf c = { 0 };
 	const char *v;
 	char *text, *perr, why[NUM_WHY_LEN];
+	struct stat st;
 	int fd, rc;
 
 	memset(im, 0, sizeof(*im));
 	*err = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO must not block ./vm: only a regular file is an image */
+	fd = open_regular(path, 0, &st);
 	if (fd < 0) {
-		rc = -errno;
-		*err = xasprintf("%s: %s%s", path, strerror(errno),
-				 errno == ENOENT ? " (run ./cut PROFILE first)" : "");
-		return rc;
+		*err = xasprintf("%s: %s%s", path, file_strerror(fd, &st),
+				 fd == -ENOENT ? " (run ./cut PROFILE first)" : "");
+		return fd;
 	}
 	rc = cpio_find(fd, "rapido/vm.conf", 8, &text, NULL);
 	close(fd);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "io.h"
 #include "layers.h"
 #include "vm.h"
 
@@ -23,17 +24,17 @@ int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, cha
 {
 	struct img_layers l;
 	enum img_form form;
+	struct stat st;
 	off_t head_len;
 	int fd, mfd, rc;
 
 	memset(ird, 0, sizeof(*ird));
 	ird->fd = -1;
 	*err = NULL;
-	fd = open(image, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(image, 0, &st);
 	if (fd < 0) {
-		rc = -errno;
-		*err = xasprintf("%s: %s", image, strerror(errno));
-		return rc;
+		*err = xasprintf("%s: %s", image, file_strerror(fd, &st));
+		return fd;
 	}
 	rc = img_probe(fd, image, &l, &head_len, &form, err);
 	if (rc || form != IMG_CACHED || dry_run) {

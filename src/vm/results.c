@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "err.h"
 #include "io.h"
@@ -349,10 +350,11 @@ void rsuite_parse(struct rsuite *s, char *text)
 int rsuite_load(struct rsuite *s, const char *path, char **err)
 {
 	char *text;
-	int rc = read_regular_file(path, RESULTS_TXT_MAX, &text, NULL);
+	struct stat st;
+	int rc = read_regular_file(path, 0, RESULTS_TXT_MAX, &text, NULL, &st);
 
-	if (rc == -EINVAL)
-		*err = xasprintf("%s: not a regular file", path);
+	if (rc == -ENOTREG)
+		*err = xasprintf("%s: %s", path, file_strerror(rc, &st));
 	else if (rc == -EFBIG)
 		*err = xasprintf("%s: larger than %u MiB, more than any run writes", path,
 				 RESULTS_TXT_MAX >> 20);

@@ -4,13 +4,19 @@
  * tail + locator) assembles to the bytes of the standalone one; the size
  * tells the forms apart and a cut-short copy is refused; a missing layer
  * is named; a corrupted one is refused and removed from the cache; a bad
- * rapido/layers line is named.
+ * rapido/layers line is named. Hostile caches (issue 33): a damaged image
+ * record keeps the intact entry it names; a FIFO, a symlink to /dev/zero or
+ * a directory in a layer's place is named, never opened so that it blocks
+ * (an alarm bails out if it does); an unreadable layer names file and cause.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cpio.h"
@@ -19,12 +25,63 @@
 #include "io.h"
 #include "layers.h"
 #include "tap.h"
+#include "vm.h"
 
 static char dir[] = "/tmp/rapido-layers-XXXXXX";
 static const char *keys[2] = {
 	"1111111111111111111111111111111111111111111111111111111111111111",
 	"2222222222222222222222222222222222222222222222222222222222222222",
 };
+
+/* KEY.meta as ./cut writes it: size, checksum and the file's stat signature */
+static void write_record(const char *path, uint64_t size, uint64_t xxh)
+{
+	char *meta = img_layer_meta_path(path), *sig, *text;
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		memset(&st, 0, sizeof(st));
+	sig = img_stat_sig(&st);
+	text = xasprintf("rapido-layer 1\nkind x\nsize %llu\nxxh64 %016llx\nsig %s\ndesc test\n",
+			 (unsigned long long)size, (unsigned long long)xxh, sig);
+	write_file_atomic(meta, text, strlen(text), 0644);
+	free(text);
+	free(sig);
+	free(meta);
+}
+
+/* A read that blocks (a FIFO opened without O_NONBLOCK) is a failure, not a hung test. */
+static sigjmp_buf blocked;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	siglongjmp(blocked, 1);
+}
+
+/* Assemble the image at img into /dev/null: the return code, *err the message. */
+static int assemble(const char *img, char **err)
+{
+	struct img_layers p;
+	enum img_form form;
+	off_t head;
+	int fd = open(img, O_RDONLY), out = open("/dev/null", O_WRONLY), rc;
+
+	*err = NULL;
+	rc = img_probe(fd, img, &p, &head, &form, err);
+	if (!rc && sigsetjmp(blocked, 1)) {
+		*err = xstrdup("blocked for 20s putting the image together");
+		rc = -EINTR;
+	} else if (!rc) {
+		alarm(20);
+		rc = img_assemble(fd, img, &p, head, out, err);
+		alarm(0);
+	}
+	img_layers_free(&p);
+	close(fd);
+	close(out);
+	return rc;
+}
 
 /* a layer archive in the cache: returns its size, *xxh its checksum */
 static uint64_t make_layer(const char *key, const char *file, const char *text, uint64_t *xxh)
@@ -43,8 +100,8 @@ static uint64_t make_layer(const char *key, const char *file, const char *text, 
 	cpio_finish(&w);
 	size = (uint64_t)w.off;
 	close(fd);
-	write_file_atomic(meta, "record\n", 7, 0644);
 	*xxh = xxh64_digest(&x);
+	write_record(path, size, *xxh);
 	free(path);
 	free(meta);
 	return size;
@@ -105,7 +162,8 @@ int main(void)
 	size_t la, lb;
 	int fd, out, rc;
 
-	tap_plan(15);
+	tap_plan(29);
+	signal(SIGALRM, on_alarm);
 	if (!mkdtemp(dir))
 		return 1;
 	sub = xasprintf("%s/layers", dir);
@@ -138,18 +196,8 @@ int main(void)
 	free(a);
 
 	/* records that vouch for the layers: the kernel copies them, same bytes */
-	for (size_t i = 0; i < l.n; i++) {
-		struct stat st;
-		char *meta = img_layer_meta_path(l.v[i].path), *sig, *text;
-
-		stat(l.v[i].path, &st);
-		sig = img_stat_sig(&st);
-		text = xasprintf("rapido-layer 1\nsig %s\n", sig);
-		write_file_atomic(meta, text, strlen(text), 0644);
-		free(text);
-		free(sig);
-		free(meta);
-	}
+	for (size_t i = 0; i < l.n; i++)
+		write_record(l.v[i].path, l.v[i].size, l.v[i].xxh);
 	out = open(assembled, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	rc = img_assemble(fd, cached, &p, head, out, &err);
 	close(out);
@@ -226,6 +274,124 @@ int main(void)
 	       err ? err : "");
 	free(err);
 
+	/* a damaged image: one hex digit of a layer's checksum changed; the entry is intact */
+	{
+		char *damaged = xasprintf("%s/damaged.img", dir), *meta = img_layer_meta_path(l.v[0].path);
+
+		l.v[0].xxh ^= 0x10;
+		make_image(damaged, &l, 0);
+		l.v[0].xxh ^= 0x10;
+		/* a new ctime (a chmod, a restored copy): its record no longer vouches, it is hashed */
+		if (chmod(l.v[0].path, 0644) < 0)
+			return 1;
+		rc = assemble(damaged, &err);
+		TAP_EQ_INT(rc, -EBADMSG, "an image whose record of a layer is damaged is refused");
+		tap_ok(err && strstr(err, "image is damaged") && strstr(err, "entry is kept"),
+		       "  the image is blamed: %s", err ? err : "");
+		tap_ok(access(l.v[0].path, F_OK) == 0 && access(meta, F_OK) == 0,
+		       "  and the intact cache entry (layer and record) is kept");
+		free(err);
+		unlink(damaged);
+		free(damaged);
+		free(meta);
+		if (access(l.v[0].path, F_OK) < 0)	/* the same bytes again, for what follows */
+			make_layer(keys[0], "lib/modules/m.ko", "module", &xxh);
+	}
+
+	/* what is no file the cache made, in layer 1's place (its record rewritten) */
+	if (mkfifo(l.v[1].path, 0644) < 0)
+		return 1;
+	write_record(l.v[1].path, l.v[1].size, l.v[1].xxh);
+	rc = assemble(cached, &err);
+	tap_ok(rc < 0, "a FIFO in a layer's place: refused without blocking");
+	tap_ok(err && strstr(err, "not a regular file but a FIFO") && strstr(err, keys[1]),
+	       "  named as one: %s", err ? err : "");
+	free(err);
+	unlink(l.v[1].path);
+	if (symlink("/dev/zero", l.v[1].path) < 0)
+		return 1;
+	rc = assemble(cached, &err);
+	tap_ok(rc < 0, "a symlink to /dev/zero in a layer's place: refused, not read");
+	tap_ok(err && strstr(err, "symbolic link"), "  named: %s", err ? err : "");
+	free(err);
+	unlink(l.v[1].path);
+	if (mkdir(l.v[1].path, 0755) < 0)
+		return 1;
+	rc = assemble(cached, &err);
+	tap_ok(rc < 0, "a directory in a layer's place: refused");
+	tap_ok(err && strstr(err, "not a regular file but a directory") && strstr(err, "./cut again"),
+	       "  named, with the way out: %s", err ? err : "");
+	free(err);
+	rmdir(l.v[1].path);
+
+	/* an unreadable layer: as nobody when root (root reads anything) */
+	{
+		char msg[4096] = "";
+		int pfd[2], wst = 0;
+		pid_t pid;
+
+		size = make_layer(keys[1], "usr/bin/tool", "tool", &xxh);
+		if (chmod(l.v[1].path, 0400) < 0 || chmod(dir, 0755) < 0 || pipe(pfd) < 0)
+			return 1;
+		if (geteuid() != 0 && chmod(l.v[1].path, 0) < 0)
+			return 1;
+		pid = fork();
+		if (pid == 0) {
+			close(pfd[0]);
+			if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
+				_exit(3);
+			rc = assemble(cached, &err);
+			if (err && write(pfd[1], err, strlen(err)) < 0)
+				_exit(4);
+			_exit(rc == -EACCES ? 0 : 1);
+		}
+		close(pfd[1]);
+		if (read(pfd[0], msg, sizeof(msg) - 1) < 0)
+			msg[0] = '\0';
+		close(pfd[0]);
+		waitpid(pid, &wst, 0);
+		tap_ok(WIFEXITED(wst) && WEXITSTATUS(wst) == 0, "an unreadable layer: -EACCES (status %d)",
+		       WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+		tap_ok(strstr(msg, keys[1]) && strstr(msg, "cannot read") &&
+		       strstr(msg, "Permission denied"), "  the file and the cause named: %s", msg);
+		tap_ok(access(l.v[1].path, F_OK) == 0, "  and the entry kept (it is not corrupted)");
+		chmod(l.v[1].path, 0644);
+	}
+
+	/* an image that is a FIFO: ./vm's reads never block on it */
+	{
+		char *fifo = xasprintf("%s/fifo.img", dir), *e2 = NULL;
+		struct vm_initrd ird;
+		struct vm_image im;
+
+		if (mkfifo(fifo, 0644) < 0)
+			return 1;
+		if (sigsetjmp(blocked, 1)) {
+			rc = -EINTR;
+			e2 = xstrdup("blocked for 20s");
+		} else {
+			alarm(20);
+			rc = vm_image_read(fifo, &im, &e2);
+			alarm(0);
+		}
+		tap_ok(rc < 0 && e2 && strstr(e2, "not a regular file but a FIFO"),
+		       "an image that is a FIFO: ./vm names it: %s", e2 ? e2 : "");
+		free(e2);
+		if (sigsetjmp(blocked, 1)) {
+			rc = -EINTR;
+			e2 = xstrdup("blocked for 20s");
+		} else {
+			alarm(20);
+			rc = vm_initrd_prepare(fifo, 0, &ird, &e2);
+			alarm(0);
+		}
+		tap_ok(rc < 0 && e2 && strstr(e2, "not a regular file but a FIFO"),
+		       "  and so does putting it together: %s", e2 ? e2 : "");
+		free(e2);
+		unlink(fifo);
+		free(fifo);
+	}
+
 	for (const char *f = "cached.img\0alone.img\0assembled.img\0tail\0"; *f; f += strlen(f) + 1) {
 		char *x = xasprintf("%s/%s", dir, f);
 
@@ -233,6 +399,7 @@ int main(void)
 		free(x);
 	}
 	img_layer_discard(l.v[0].path);
+	img_layer_discard(l.v[1].path);
 	rmdir(sub);
 	rmdir(dir);
 	free(sub);
