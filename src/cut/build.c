@@ -402,8 +402,28 @@ static void report_written(const struct cut_plan *p, const struct img_layers *l,
 	free(layers);
 }
 
+/*
+ * The secret trees go after the tail, as archives of their own: part of the
+ * image's own bytes (rapido/layers counts them in the tail's size), so they
+ * are in every form of the image and in no cache.
+ */
+static int append_secrets(int tail, const struct cut_layer *sv, size_t ns)
+{
+	for (size_t i = 0; i < ns; i++) {
+		int fd = open(sv[i].path, O_RDONLY | O_CLOEXEC), rc;
+
+		if (fd < 0)
+			return -errno;
+		rc = copy_fd(tail, fd, sv[i].size);
+		close(fd);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static void write_image(const struct cut_opts *o, const struct cut_plan *p, struct cut_layer *v,
-			size_t n, const char *cache_dir)
+			size_t n, const struct cut_layer *sv, size_t ns, const char *cache_dir)
 {
 	struct img_layers l = { 0 };
 	int tail = memfd_create("rapido-tail", MFD_CLOEXEC), fd, rc;
@@ -414,6 +434,9 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 		die_errno("memfd_create");
 	if (cut_write_tail(o, p, tail, &err))
 		die("%s", err);
+	rc = append_secrets(tail, sv, ns);
+	if (rc)
+		die_err(rc, "adding the secret files to the image's tail");
 	tail_len = lseek(tail, 0, SEEK_END);
 	if (tail_len < 0)
 		die_errno("memfd");
@@ -486,8 +509,10 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	       void (*on_stop)(void))
 {
 	struct cut_cache c;
-	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v;
-	size_t ntrees = p->includes.n / 2, n = 0;
+	/* secret files are never looked up in nor stored into the cache */
+	struct cut_cache none = { .dir = NULL, .lock_fd = -1 };
+	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v, *sv;
+	size_t ntrees = p->includes.n / 2, nsecrets = p->secret_includes.n / 2, n = 0;
 	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
 	struct strv libs = STRV_INIT;
 	char *err;
@@ -498,6 +523,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	cut_cache_open(&c, &p->conf, o->no_cache);
 	work_create(p);
 	v = xcalloc(ntrees + 2, sizeof(*v));
+	sv = xcalloc(nsecrets + 1, sizeof(*sv));
 
 	/* trees first: the libraries their programs need belong to the bins layer */
 	for (size_t i = 0; i < ntrees; i++) {
@@ -511,6 +537,16 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 		for (size_t k = 0; k < t->libs.n; k++)
 			if (!strv_contains(&libs, t->libs.v[k]))
 				strv_push(&libs, t->libs.v[k]);
+	}
+	for (size_t i = 0; i < nsecrets; i++) {
+		char *dest = merged_usr_dest(p, p->secret_includes.v[2 * i + 1]);
+
+		if (cut_tree_layer(&none, p->secret_includes.v[2 * i], dest, work->dir, &sv[i], &err))
+			die("%s", err);
+		free(dest);
+		for (size_t k = 0; k < sv[i].libs.n; k++)
+			if (!strv_contains(&libs, sv[i].libs.v[k]))
+				strv_push(&libs, sv[i].libs.v[k]);
 	}
 	strv_sort(&libs);
 	if (exists[L_MODULES])
@@ -527,7 +563,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	standalone = o->standalone || !c.dir;
 	for (size_t i = 0; i < n; i++)
 		standalone |= !v[i].cached;
-	write_image(o, p, v, n, standalone ? NULL : c.dir);
+	write_image(o, p, v, n, sv, nsecrets, standalone ? NULL : c.dir);
 
 	cut_progress_done();
 	if (!o->quiet) {
@@ -538,6 +574,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	}
 	for (size_t i = 0; o->verbose && i < n; i++)
 		printf("  %-8s %-6s %s\n", v[i].kind, v[i].built ? "built" : "cached", v[i].desc);
+	for (size_t i = 0; o->verbose && i < nsecrets; i++)
+		printf("  %-8s %-6s %s\n", "secret", "image", sv[i].desc);
 	cut_cache_close(&c);
 	cut_tmp_cleanup();
 	rc = cut_work_remove(work);
@@ -545,7 +583,10 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 		warn_err(rc, "cannot remove this run's temporary directory");
 	for (size_t i = 0; i < n; i++)
 		cut_layer_free(&v[i]);
+	for (size_t i = 0; i < nsecrets; i++)
+		cut_layer_free(&sv[i]);
 	free(v);
+	free(sv);
 	strv_free(&libs);
 	work = NULL;
 }

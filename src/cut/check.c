@@ -395,6 +395,7 @@ static void resolve_files(struct cut_plan *p)
 	for (size_t i = 0; i < p->prof.files.n; i++) {
 		char *spec = xstrdup(p->prof.files.v[i]), *colon, *src = spec;
 		char *expanded = NULL;
+		struct strv *to = &p->includes;
 
 		if (!strncmp(src, "${", 2)) {
 			char *end = strchr(src, '}');
@@ -413,6 +414,8 @@ static void resolve_files(struct cut_plan *p)
 			}
 			expanded = xasprintf("%s%s", val, end + 1);
 			src = expanded;
+			if (strv_contains(&p->prof.secret, spec + 2))
+				to = &p->secret_includes;
 		}
 		colon = strrchr(src, ':');
 		if (!colon || colon[1] != '/') {
@@ -428,8 +431,8 @@ static void resolve_files(struct cut_plan *p)
 			if (access(abs, R_OK) < 0)
 				problem("%s: %s (files entry of profile %s)", abs, strerror(errno),
 					p->prof.name);
-			strv_push(&p->includes, abs);
-			strv_push(&p->includes, dest);
+			strv_push(to, abs);
+			strv_push(to, dest);
 			free(abs);
 			free(dest);
 		}
@@ -516,4 +519,5 @@ void cut_plan_free(struct cut_plan *p)
 	strv_free(&p->extra_modules);
 	strv_free(&p->helpers);
 	strv_free(&p->includes);
+	strv_free(&p->secret_includes);
 }

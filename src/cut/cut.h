@@ -45,7 +45,13 @@ struct cut_plan {
 	struct strv modules;	/* to include and load at boot */
 	struct strv extra_modules; /* included, loaded by the init when needed (9p) or by the profile */
 	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME (build/ARCH/ when foreign) */
-	struct strv includes;	/* SRC DEST pairs for dracut --include */
+	struct strv includes;	/* SRC DEST pairs of #@ files: trees (cached layers) */
+	/*
+	 * SRC DEST pairs of #@ files: entries whose SRC is a secret key's
+	 * value (${CEPH_KEYRING}): written into the image's own part, after
+	 * the tail, never into a cached layer (a cache may be shared)
+	 */
+	struct strv secret_includes;
 	int secret;		/* holds a value of a key the profile marks secret */
 	int make_outdir;	/* the default initrds/ directory is missing: create it */
 };
