@@ -175,7 +175,7 @@ int elf_read_deps(int fd, struct elf_deps *d)
 	struct elf_file e = { .fd = fd };
 	struct seg *segs = NULL;
 	size_t nseg = 0;
-	int rc;
+	int rc, dyn_read = 0;
 
 	memset(d, 0, sizeof(*d));
 	rc = read_at(&e, eh, sizeof(eh), 0);
@@ -197,8 +197,10 @@ int elf_read_deps(int fd, struct elf_deps *d)
 			d->interp = xmalloc((size_t)segs[i].filesz + 1);
 			rc = read_at(&e, d->interp, (size_t)segs[i].filesz, segs[i].offset);
 			d->interp[segs[i].filesz] = '\0';
-		} else if (segs[i].type == PT_DYNAMIC_ && !d->needed.n) {
+		} else if (segs[i].type == PT_DYNAMIC_ && !dyn_read) {
+			/* one dynamic section is read: a second would leak the first one's runpath */
 			rc = read_dynamic(&e, segs, nseg, &segs[i], d);
+			dyn_read = 1;
 		}
 	}
 	free(segs);

@@ -5,6 +5,7 @@
  * {"error": {"class": ..., "desc": ...}}, with {"event": ...} lines
  * interleaved at any time.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -63,7 +64,12 @@ char *json_string_value(const char *line, const char *key)
 			switch (*p) {
 			case 'n': *o++ = '\n'; break;
 			case 't': *o++ = '\t'; break;
-			case 'u': *o++ = '?'; p += 4; break;
+			case 'u':
+				/* \uXXXX: one '?'; a line cut short may hold fewer than four digits */
+				*o++ = '?';
+				for (int i = 0; i < 4 && isxdigit((unsigned char)p[1]); i++)
+					p++;
+				break;
 			default: *o++ = *p;
 			}
 			continue;

@@ -52,9 +52,11 @@ size_t status_record_format(char *buf, const char *nonce, const struct status_re
 	char msg[ESCAPED_MAX + 1], *m = msg;
 	size_t n;
 	int len;
+	const unsigned char *first = (const unsigned char *)r->msg;
 
-	for (const unsigned char *s = (const unsigned char *)r->msg; *s && m - msg <= ESCAPED_MAX - 3; s++) {
-		if (*s <= ' ' || *s == '%' || *s == 0x7f)
+	for (const unsigned char *s = first; *s && m - msg <= ESCAPED_MAX - 3; s++) {
+		/* a message of "-" alone would read back as none: escape it */
+		if (*s <= ' ' || *s == '%' || *s == 0x7f || (*s == '-' && s == first && !s[1]))
 			m += sprintf(m, "%%%02x", *s);
 		else
 			*m++ = (char)*s;
@@ -85,9 +87,10 @@ static int parse_record(const char *p, const char *end, const char *nonce, struc
 	line[n] = '\0';
 	if (n && line[n - 1] == '\r')	/* a tty that was not raw adds one */
 		line[--n] = '\0';
-	crcp = strstr(line, " crc=");
-	if (!crcp || strlen(crcp) != 13)
+	/* the record ends with " crc=XXXXXXXX"; the message may hold "crc=" too */
+	if (n < 13 || memcmp(line + n - 13, " crc=", 5))
 		return -1;
+	crcp = line + n - 13;
 	if (num_parse_base(crcp + 5, 16, 0, UINT32_MAX, &crc, NULL) ||
 	    crc32_buf(0, line, (size_t)(crcp + 1 - line)) != (uint32_t)crc)
 		return -1;

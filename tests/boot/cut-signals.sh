@@ -18,26 +18,48 @@ marked() {
 		tr '\0' '\n' 2> /dev/null < "$f" | grep -qxF "$MARK=$T/$1" && echo "${f//[^0-9]/}"
 	done
 }
-# start_cut TAG ARGS...: run ./cut in the background with the mark; sets $cut
+# A cut's dracut is stopped at a known point, so a signal provably arrives
+# while it runs: its last step, the cpio writing the archive, is this
+# wrapper (first in DRACUT_PATH, the PATH dracut sets itself, for the
+# test's cuts only), which says so by a file
+# and waits for the test to let it go on. It is a process of the dracut
+# run like any other: a cut that stops dracut alone leaves it behind.
+real_cpio=$(command -v cpio) || { echo "SKIP: no cpio (dracut needs it)"; exit 77; }
+mkdir "$T/bin"
+cat > "$T/bin/cpio" << EOF
+#!/bin/bash
+# dracut also asks "cpio --help"; only the archive (-o) waits
+case " \$* " in *" -o "*) ;; *) exec "$real_cpio" "\$@" ;; esac
+mkfifo "\$$MARK.go" && : > "\$$MARK.blocked" && read -r _ < "\$$MARK.go"
+exec "$real_cpio" "\$@"
+EOF
+chmod +x "$T/bin/cpio"
+# start_cut TAG ARGS...: run ./cut in the background with the mark and the
+# waiting cpio; sets $cut
 start_cut() {
 	local tag=$1
 	shift
-	env "$MARK=$T/$tag" "$CUT" "$@" > "$T/$tag.out" 2>&1 &
+	env "$MARK=$T/$tag" DRACUT_PATH="$T/bin /sbin /bin /usr/sbin /usr/bin" \
+		"$CUT" "$@" > "$T/$tag.out" 2>&1 &
 	cut=$!
 }
-# wait_dracut PID: until the cut PID has had a dracut child for a second
-# (dracut is busy copying files then); fails after 60 s
+# wait_dracut TAG PID: until the dracut of the cut PID (tagged TAG) waits
+# in its last step; fails if the cut ends first, or after 300 s
 wait_dracut() {
 	local i
-	for i in $(seq 1 600); do
-		if pgrep -P "$1" -x dracut > /dev/null; then
-			sleep 1
-			return 0
+	for i in $(seq 1 3000); do
+		if [ -e "$T/$1.blocked" ]; then
+			pgrep -P "$2" -x dracut > /dev/null
+			return
 		fi
-		kill -0 "$1" 2> /dev/null || return 1
+		kill -0 "$2" 2> /dev/null || return 1
 		sleep 0.1
 	done
 	return 1
+}
+# go_on TAG: let the cut tagged TAG's dracut finish (its cpio reads the go)
+go_on() {
+	timeout 60 sh -c 'echo go > "$1"' sh "$T/$1.go"
 }
 # leftovers: anything next to the image but the image itself
 leftovers() {
@@ -51,11 +73,12 @@ show() {
 for sig in TERM INT; do
 	rm -f "$T/image"
 	start_cut "$sig" simple
-	if ! wait_dracut "$cut"; then
+	if ! wait_dracut "$sig" "$cut"; then
 		not_ok "SIG$sig: dracut never started"
 		show "$sig"
 		continue
 	fi
+	check "SIG$sig comes while dracut runs (its cpio waits)" test -n "$(pgrep -f "^/bin/bash $T/bin/cpio ")"
 	kill -s "$sig" "$cut"
 	wait "$cut"
 	rc=$?
@@ -74,9 +97,12 @@ done
 # SIGKILL: cut cannot clean up, and what its run left stays until no
 # process of that run is alive; then the next cut removes it.
 start_cut KILL simple
-if wait_dracut "$cut"; then
+if wait_dracut KILL "$cut"; then
 	kill -9 "$cut"
 	wait "$cut" 2> /dev/null
+	# dracut dies with cut (PR_SET_PDEATHSIG); its waiting cpio, orphaned,
+	# goes on to the end of its input as a real one would
+	go_on KILL
 	for i in $(seq 1 600); do
 		[ -z "$(marked KILL)" ] && break
 		sleep 0.1
@@ -105,10 +131,12 @@ rm -f "$T/image"
 rm -rf "$CUT_CACHE_DIR"
 start_cut A simple
 a=$cut
-if wait_dracut "$a"; then
+if wait_dracut A "$a"; then
 	start_cut B simple -x 'echo second'
 	b=$cut
 	check "parallel cuts: both run dracut at once" dracut_overlap "$a" "$b"
+	go_on A
+	wait_dracut B "$b" && go_on B
 	wait "$a"
 	ra=$?
 	wait "$b"
