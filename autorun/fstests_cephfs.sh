@@ -30,7 +30,11 @@
 #@ memory: 1G
 #@ bins: cat grep mkdir chown uname mount umount timeout sync head dd cmp rm
 #@ bins-optional: findmnt df ls cp mv stat tail cut tr sha256sum md5sum hostname dmesg
-#@ bins-if FSTESTS_SRC: awk sed bc wc xfs_io perl diff
+# with FSTESTS_SRC: what the real xfstests refuses to start without on
+# FSTYP=ceph (./cut names each one the host lacks): common/config's list
+# for every FSTYP, mkfs included, though ceph makes no filesystem; df,
+# which finds TEST_DEV's type; findmnt, which finds where it is mounted
+#@ bins-if FSTESTS_SRC: awk sed bc wc xfs_io perl diff mkfs df findmnt
 #@ bins-optional-if FSTESTS_SRC: fio getfattr setfattr getfacl setfacl chattr lsattr
 #@ bins-optional-if FSTESTS_SRC: getopt setsid su runuser dmesg logger flock fallocate
 #@ bins-optional-if FSTESTS_SRC: gawk mawk dc find xargs ps pgrep pkill free sysctl killall fuser

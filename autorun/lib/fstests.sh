@@ -324,8 +324,16 @@ _fstests_required_bins() {
 	btrfs) echo "$common mkfs.btrfs btrfs" ;;
 	xfs) echo "$common mkfs.xfs xfs_repair xfs_db" ;;
 	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
-	ceph) echo "$common" ;;
+	ceph) echo "$common $(_fstests_ceph_required_bins)" ;;
 	esac
+}
+
+# _fstests_ceph_required_bins: what else the real xfstests needs on
+# FSTYP=ceph: common/config wants mkfs for every FSTYP ("mkfs not found"),
+# though ceph makes no filesystem; common/rc finds TEST_DEV's mount by its
+# source with findmnt (init_rc, _check_if_dev_already_mounted)
+_fstests_ceph_required_bins() {
+	echo "mkfs findmnt"
 }
 
 # Wanted by many tests (_require_* skips or fails them without these).

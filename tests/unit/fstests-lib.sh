@@ -222,6 +222,12 @@ export TEST_DIR=/mnt/test
 export SCRATCH_DEV=10.0.0.1:/s
 export SCRATCH_MNT=/mnt/scratch
 export CEPHFS_MOUNT_OPTIONS=-o\\ name=admin\\,secret=K"
+# the real xfstests refuses FSTYP=ceph without mkfs (common/config, every
+# FSTYP) and finds TEST_DEV's mount with findmnt (common/rc)
+good "fstests_cephfs: the tree is refused without mkfs or findmnt" \
+	"for b in \$(_fstests_required_bins ceph); do echo \$b; done | grep -x -e mkfs -e findmnt" \
+	"mkfs
+findmnt"
 
 # rapido_fstests_check: rapido.conf's sections and exclusions before its
 # own arguments; with sections each test recorded as SECTION:TEST, a

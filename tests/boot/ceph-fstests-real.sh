@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ceph-fstests-real.sh: fstests_cephfs with the real xfstests (tests/suite-tree
+# xfstests, built once and cached) on a real local cluster (./ceph-local in
+# a network namespace made here), through both ways the profile starts
+# ./check, comparing what the guest printed with what ./vm reported (exit
+# status, junit.xml). One VM at a time:
+#  1. generic/001 passes (FSTESTS_TESTS): the tree starts on FSTYP=ceph
+#     (common/config finds mkfs, common/rc finds TEST_DEV mounted), exit 0,
+#     one passing testcase.
+#  2. A failing variant of the tree (a hardlinked copy made here with
+#     generic/002's golden output replaced: "output mismatch"), run by
+#     a. FSTESTS_AUTORUN_CMD='./check generic/002'
+#     b. FSTESTS_TESTS=generic/002
+#     each: exit 1, generic/002 a failure in junit.xml, as on the console.
+#  3. ./check that cannot start (FSTESTS_AUTORUN_CMD with a PATH where
+#     common/config finds no mkfs, the way the image without mkfs failed):
+#     "mkfs not found", and ./vm does not exit 0.
+# Its own cluster, not ceph.sh's: a boot test has one timeout (tests/run's
+# BOOT_TIMEOUT), generic/001 alone takes minutes under TCG, and a cluster
+# is up in seconds. Wall times are printed with each boot.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-ceph.inc"
+
+X=$("$TOP/tests/suite-tree" xfstests)
+case $? in
+0) ;;
+77) echo "# SKIP ${X#SKIP: }"; exit 77 ;;
+*) echo "Bail out! tests/suite-tree xfstests failed: $X"; exit 1 ;;
+esac
+
+# the failing variant: the tree hardlinked, one golden output replaced (a
+# new file: the tree's own stays as it is)
+BAD=$T/xfstests-bad
+cp -al "$X" "$BAD" 2> /dev/null || cp -a "$X" "$BAD" || exit 1
+rm "$BAD/tests/generic/002.out"
+printf 'QA output created by 002\nSilence is not goodness ...\n' > "$BAD/tests/generic/002.out"
+
+# -- the cluster ----------------------------------------------------------------
+"$NETSETUP" --netns "$NS" up > "$T/out" 2>&1
+expect_rc "netsetup up in a fresh namespace" 0 $?
+s=$SECONDS
+"$CEPH_LOCAL" --netns "$NS" up > "$T/up" 2>&1
+rc=$?
+expect_rc "ceph-local up ($((SECONDS - s))s)" 0 $rc
+[ $rc = 0 ] || { sed 's/^/# /' "$T/up"; done_testing; exit; }
+
+# fstests NAME WANT DESC KEY=VALUE...: cut fstests_cephfs with the keys in
+# rapido.conf, boot it with ./vm --results $T/NAME.res, expect exit WANT
+boot_timeout=1500
+fstests() {
+	local name=$1 want=$2 desc=$3 s
+
+	shift 3
+	printf '%s\n' "$@" > "$RAPIDO_CONF"
+	s=$SECONDS
+	if ! "$CUT" fstests_cephfs -o "$T/$name.img" > "$T/out" 2>&1; then
+		not_ok "$desc: cut"
+		sed 's/^/# /' "$T/out"
+		return 1
+	fi
+	echo "# cut $name: $((SECONDS - s))s"
+	boot "$name" "$T/$name.img" --net tap --results "$T/$name.res"
+	wait
+	booted "$name" "$want" "$desc"
+	check "  console clean" console_clean "$T/$name"
+}
+# junit_is NAME WANT: the testcases of NAME's junit.xml are WANT ("NAME STATE" lines)
+junit_is() {
+	local got
+
+	got=$(testcases "$T/$1.res/junit.xml" 2> /dev/null)
+	[ "$got" = "$2" ] || { echo "# junit.xml has: ${got:-nothing}"; return 1; }
+}
+
+section "1: generic/001 passes"
+fstests pass 0 "FSTESTS_TESTS=generic/001 passes" "FSTESTS_SRC=$X" FSTESTS_TESTS=generic/001 &&
+	{
+		check "  TEST_DEV is a CephFS directory" guest_says "$T/pass" \
+			"fstests: ceph TEST_DEV=192.168.155.1:6789:/rapido-fstests/rapido1/test mounted at /mnt/test"
+		check "  ./check runs on FSTYP=ceph" guest_says "$T/pass" "FSTYP         -- ceph"
+		check "  and passes it" guest_says "$T/pass" "Passed all 1 tests"
+		check "  junit.xml: generic/001 passed" junit_is pass "generic/001 pass"
+	}
+
+section "2a: a failing test through FSTESTS_AUTORUN_CMD"
+fstests autorun-fail 1 "FSTESTS_AUTORUN_CMD='./check generic/002' on the failing variant" \
+	"FSTESTS_SRC=$BAD" 'FSTESTS_AUTORUN_CMD="./check generic/002"' &&
+	{
+		check "  check says output mismatch" guest_says "$T/autorun-fail" "generic/002 - output mismatch"
+		check "  and Failed 1 of 1" guest_says "$T/autorun-fail" "Failed 1 of 1 tests"
+		check "  junit.xml: generic/002 failed" junit_is autorun-fail "generic/002 failure"
+	}
+
+section "2b: a failing test through FSTESTS_TESTS"
+fstests tests-fail 1 "FSTESTS_TESTS=generic/002 on the failing variant" \
+	"FSTESTS_SRC=$BAD" FSTESTS_TESTS=generic/002 &&
+	{
+		check "  check says output mismatch" guest_says "$T/tests-fail" "generic/002 - output mismatch"
+		check "  junit.xml: generic/002 failed" junit_is tests-fail "generic/002 failure"
+	}
+
+section "3: ./check cannot start"
+fstests nostart 1 "FSTESTS_AUTORUN_CMD: ./check finds no mkfs" "FSTESTS_SRC=$X" \
+	'FSTESTS_AUTORUN_CMD="PATH=/nonexistent ./check generic/001"' &&
+	check "  check said so" guest_says "$T/nostart" "mkfs not found"
+
+section "down"
+"$CEPH_LOCAL" down > "$T/out" 2>&1
+expect_rc "ceph-local down" 0 $?
+check "  no daemon left" test -z "$(ours "$CL")"
+"$NETSETUP" --netns "$NS" down > "$T/out" 2>&1
+expect_rc "netsetup down" 0 $?
+ip netns del "$NS"
+echo "# all done after $((SECONDS - start))s"
+done_testing
