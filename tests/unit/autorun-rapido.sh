@@ -11,7 +11,9 @@ TAP_ON_FAIL=show_run
 # guest CODE: run CODE in a bash that sourced the library; its stdout and
 # stderr, in the order written, in $T/out
 guest() {
-	run bash -c 'exec 2>&1; source "$1"; eval "$2"' _ "$lib" "$1"
+	# the guest keeps its status in RAPIDO_RUN_DIR (/run in a guest): a fresh one, never the host's
+	rm -rf "$T/run" && mkdir "$T/run" || return 1
+	RAPIDO_RUN_DIR=$T/run run bash -c 'exec 2>&1; source "$1"; eval "$2"' _ "$lib" "$1"
 }
 # said STATUS TEXT: the guest code exited STATUS, printing exactly TEXT
 said() { exits "$1" && out_is "$2"; }

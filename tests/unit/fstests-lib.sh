@@ -10,10 +10,12 @@
 top=$TOP tmp=$T
 
 # in_lib SHELL-CODE: run it in a clean shell with the library sourced, no
-# FSTESTS_ key from the caller's environment, rapido_fail from rapido.sh,
+# FSTESTS_ key from the caller's environment, its own RAPIDO_RUN_DIR, rapido_fail from rapido.sh,
 # the filesystem check (modprobe, mkfs in PATH) stubbed; output to $tmp/out
 in_lib() {
-	env -i PATH="$PATH" RAPIDO_PROFILE=fstests_local bash -c '
+	# a fresh run dir per case: the guest's status and test counts live there
+	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
+	env -i PATH="$PATH" RAPIDO_PROFILE=fstests_local RAPIDO_RUN_DIR="$tmp/run" bash -c '
 		source "$1/autorun/lib/rapido.sh"
 		source "$1/autorun/lib/results.sh"
 		source "$1/autorun/lib/fstests.sh"
