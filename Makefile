@@ -272,7 +272,8 @@ kernel-config:
 # libFuzzer targets: tests/fuzz/NAME.c -> build/fuzz/NAME, each parser built
 # with clang's fuzzer, ASan and UBSan (Debian: clang, libclang-rt-14-dev);
 # tests/unit/fuzz.sh runs them over tests/fuzz/corpus/NAME. A target named
-# tool-NAME[-x] also links tools/NAME's objects, as unit tests do.
+# tool-NAME[-x] also links tools/NAME's objects, as unit tests do; one
+# named vm-NAME links ./vm's (src/vm/*.c but main.c).
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := $(CFLAGS) -Itests/fuzz -fsanitize=fuzzer-no-link $(FUZZ_SAN)
@@ -292,6 +293,7 @@ $(B)/fuzz/librapido.a: $(call fuzzobj,$(LIB_SRCS))
 define fuzz_target
 $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
 		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
+		$(if $(filter vm-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(VM_SRCS)))) \
 		$(B)/fuzz/librapido.a
 	$$(call quiet,LD,$$@)
 	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^

@@ -46,7 +46,7 @@ static int test_ref_cmp(const void *a, const void *b)
  * sorted by name, so n log n (two dirs of 30k tests took seconds with a
  * pairwise check).
  */
-static unsigned int check_overlap(const struct rsuite *v, size_t n)
+unsigned int merge_check_overlap(const struct rsuite *v, size_t n)
 {
 	struct test_ref *refs;
 	size_t total = 0, k = 0;
@@ -132,7 +132,7 @@ int cmd_merge_results(int argc, char **argv)
 			v[i].name = xstrdup(argv[2 + i]);
 		free(txt);
 	}
-	check_overlap(v, n);
+	merge_check_overlap(v, n);
 	problems += verdict_check_shards(&v, &n, argv + 2);
 	for (size_t i = 0; i < n; i++)
 		verdict_add_case(&v[i]);

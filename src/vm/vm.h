@@ -119,6 +119,9 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 void vm_results_free(struct vm_results *r);
 /* merge.c: vm --merge-results OUT DIR... (argv[0] is "--merge-results") */
 int cmd_merge_results(int argc, char **argv);
+struct rsuite;
+/* Name each guest test found in more than one of the suites (stderr); how many. */
+unsigned int merge_check_overlap(const struct rsuite *v, size_t n);
 
 int cmd_vm(int argc, char **argv);
 

@@ -37,6 +37,7 @@ diag
 
 # 2. a failure during set-up, before any test: no record, exit 3
 "$CUT" simple -x 'rapido_fail -s 3 "set-up failed"' > "$T/cut.out" 2>&1
+expect_rc "cut: rapido_fail -s 3 before any test" 0 $?
 "$VM" --batch --timeout 600 --results "$T/r2" > "$T/console" 2> "$T/err"
 expect_rc "rapido_fail during set-up" 3 $?
 check "  junit.xml: a failed testcase for the exit status" \
@@ -52,6 +53,7 @@ diag
 
 # 3. no results port: virtio_console may not load in the guest
 "$CUT" simple -x 'echo no-port-here; exit 0' > "$T/cut.out" 2>&1
+expect_rc "cut: no tests, exit 0" 0 $?
 "$VM" --batch --timeout 600 --results "$T/r3" --append module_blacklist=virtio_console \
 	> "$T/console" 2> "$T/err"
 expect_rc "--results without a results port in the guest" 125 $?

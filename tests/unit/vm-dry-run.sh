@@ -46,6 +46,14 @@ KERNEL_RELEASE=0.0-fixture
 expect_rc "dry-run of the fixture image" 0 $?
 check "  boots its KERNEL_IMAGE" grep -qx -- "$T/vmlinuz" "$T/argv"
 check "  and the image as initrd" grep -qx -- "$DRACUT_OUT" "$T/argv"
+check "  printk.time=1 last on the command line (the splat scanner needs it)" \
+	grep -q -- " printk.time=1'$" "$T/argv"
+"$VM" --dry-run --append printk.time=0 > "$T/argv" 2> "$T/err"
+check "  after the user's printk.time=0" grep -q -- "printk.time=0 .*printk.time=1'$" "$T/argv"
+"$VM" --dry-run --results "$T/dry-results" > "$T/argv" 2> "$T/err"
+expect_rc "dry-run with --results" 0 $?
+check "  creates no results dir" test ! -e "$T/dry-results"
+check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
 
 # multipath: one backing file as N scsi-hd paths with one serial
 truncate -s 64M "$T/disk0" "$T/disk1"

@@ -104,8 +104,12 @@ static void collect_cases(void)
 	path = xasprintf("%s/results.tap", dir);
 	tap_rm_tree(path);
 	free(path);
+	path = xasprintf("%s/files", dir);
+	mkdir(path, 0755);	/* as settings.c makes it */
+	free(path);
 	path = xasprintf("%s/files/old-artifact", dir);
 	close(open(path, O_WRONLY | O_CREAT, 0644));
+	tap_ok(access(path, F_OK) == 0, "an earlier run's artifact in files/");
 	r = vm_results_open(&l);
 	tap_ok(access(path, F_OK) != 0, "--results clears files/ of an earlier run");
 	free(path);
@@ -129,7 +133,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(28);
+	tap_plan(29);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);
