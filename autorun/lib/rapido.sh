@@ -43,7 +43,7 @@ rapido_fail() {
 	[ "$rc" != 0 ] || rc=1
 	echo "rapido: FAILED: $*" >&2
 	_rapido_status_keep "$rc" "rapido_fail: $*"
-	printf '%s %s\n' "$rc" "$*" > "${RAPIDO_RUN_DIR:-/run}/rapido.stop"
+	printf '%s %s\n' "$rc" "$*" >| "${RAPIDO_RUN_DIR:-/run}/rapido.stop"
 	for h in "${RAPIDO_FAIL_HOOKS[@]}"; do
 		"$h" "$rc" "$*"
 	done

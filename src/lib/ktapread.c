@@ -383,8 +383,9 @@ int ktapread_line(struct ktapread *r, const char *line, size_t len, uint64_t now
 		len--;
 	text = xstrndup(line, len);
 	s = text;
-	while (*s == ' ')
-		s++, indent++;
+	/* a tab: to the next multiple of 8, as a terminal shows it */
+	for (; *s == ' ' || *s == '\t'; s++)
+		indent = *s == ' ' ? indent + 1 : (indent / 8 + 1) * 8;
 	if (starts(s, "KTAP version ") || starts(s, "TAP version ")) {
 		enter(r, indent, now);
 	} else if (starts(s, "# Subtest:")) {

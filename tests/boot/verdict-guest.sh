@@ -10,6 +10,8 @@
 #  - tests counted in a pipeline (CMD | rapido_test_tap) reach
 #    rapido_tests_done, and a failed test fails the run though the profile
 #    exits 0;
+#  - interactive (./vm without --batch, bash --rcfile): after a failed
+#    part the shell is usable, and exiting it with 0 gives the failure;
 #  - the TAP/KTAP reader: "not ok 1 - regression #123", a failing parent
 #    whose subtests passed, a plan stopping at 2 of 5, "Bail out!", and a
 #    crashing producer (rapido_test_tap P -- CMD) are each a failed testcase.
@@ -115,4 +117,30 @@ if [ "$fails" != "$seen_fails" ]; then
 	testcases "$T/res/junit.xml" | sed 's/^/# got: /'
 fi
 diag
+
+# interactive, on a pty (as console-tail.sh): a failed part, then the shell
+if command -v script > /dev/null; then
+	"$CUT" simple -x 'false' -x 'echo extra-ran' > "$T/cut.out" 2>&1
+	expect_rc "cut simple -x false (interactive)" 0 $?
+	mkfifo "$T/keys"
+	script -qefc "'$VM' --timeout 600" /dev/null < "$T/keys" > "$T/console" 2>&1 &
+	vm=$!
+	exec 8> "$T/keys"
+	for ((i = 0; i < 600; i++)); do
+		grep -q ':~# *$' "$T/console" && break
+		kill -0 $vm 2> /dev/null || break
+		sleep 1
+	done
+	printf '%s\r' 'echo "typed-$((6 * 7))"; exit 0' >&8
+	wait $vm
+	expect_rc "interactive: the shell's exit 0 after a failed part gives the part's 1" 1 $?
+	exec 8>&-
+	check "  the shell ran the typed line" guest_says "$T/console" "typed-42"
+	check "  the extra ran before the prompt" guest_says "$T/console" "extra-ran"
+	check "  the failure was said before the prompt" \
+		guest_says "$T/console" "rapido: the autorun FAILED with status 1"
+	diag
+else
+	skip "interactive: the shell's exit 0 after a failed part" "script(1) is not installed"
+fi
 done_testing

@@ -78,7 +78,7 @@ static int stop(const struct ktap_record *rec, void *arg)
 
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(20);
 
 	/* ktap.rst, "Test case result lines" */
 	reads_as("KTAP version 1\n1..5\nok 1 test_case_name\nnot ok 2 test_case_name\n"
@@ -152,6 +152,8 @@ int main(void)
 	reads_as("TAP version 13\n1..1\n# selftests: net: t\n# 1..1\n# ok 1 x\nnot ok 1 selftests: net: t # exit=1\n",
 		 "fail selftests: net: t | not ok: exit=1 | out: selftests: net: t\n1..1\nok 1 x\n",
 		 "kselftest's runner: the nested lines are output, the runner's result counts");
+	reads_as("KTAP version 1\n1..1\n\tKTAP version 1\n\t1..1\n\tnot ok 1 inner\nnot ok 1 outer\n",
+		 "fail outer/inner | not ok\n", "a tab indents too");
 	reads_as("TAP version 13\nkernel: something\n1..1\nnot ok 1\r\n",
 		 "fail test 1 | not ok | out: kernel: something\n",
 		 "unknown lines are output; no description: 'test N'; CRLF");
