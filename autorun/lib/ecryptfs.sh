@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # ecryptfs.sh: guest shell functions for the ecryptfs_local profile: its
 # settings, lower file systems on zram, passphrase keys in the kernel
-# keyring, eCryptfs mounts, the built-in check and the ecryptfs-utils suite.
+# keyring, eCryptfs mounts and the built-in check (the ecryptfs-utils suite:
+# ecryptfs-suite.sh).
 # Sourced into every image before the profile, so it only defines things.
 
 # Lower file systems the profile can make. ext2 and ext3 usually come from
