@@ -15,23 +15,35 @@
 # Any failure: exit 1.
 #
 # With ECRYPTFS_SRC (an ecryptfs-utils tree built with ./configure
-# --enable-tests --disable-pywrap && make, carried at /ecryptfs), its
-# suite runs as
-#   tests/run_tests.sh -K -c CATEGORY -b BLOCKS -D /tmp/image -l /lower
-#     -u /upper -f ECRYPTFS_LOWER_FS [-t ECRYPTFS_TESTS]
-# The suite makes a disk image of BLOCKS KiB (ECRYPTFS_ZRAM_SIZE) for each
-# lower file system in /tmp/image and loop-mounts it; /tmp/image is itself
-# a zram disk, so the images live in compressed memory. A suite that fails
-# stops the autorun with its exit status (the VM's status); one that passes
-# lets -x/-f extras run, which may run it again with more options:
-# -x '_ecryptfs_suite -t lp-926292.sh' (later options win).
+# --enable-tests --disable-pywrap && make, carried at /ecryptfs), its own
+# suite runs: for each ECRYPTFS_LOWER_FS in turn
+#   tests/run_tests.sh -K -b BLOCKS -D /tmp/image -l /lower -u /upper -f FS
+#     -t TESTS
+# TESTS being ECRYPTFS_TESTS, or the tests tests/kernel/tests.rc lists for
+# ECRYPTFS_TEST_CATEGORY (run_tests.sh's -c); with ./vm --shard, this
+# shard's part. Each test on each file system is a result of its own
+# (ecryptfs/FS/TEST, ./vm --results), read from the harness's pass and
+# FAIL lines; a test it did not run (a disk image it could not make) fails,
+# and a category's test the tree does not have (111 lists xattr.sh and
+# does not ship it) is skipped with that reason. The suite makes a disk
+# image of BLOCKS KiB (ECRYPTFS_ZRAM_SIZE) in /tmp/image and loop-mounts
+# it; /tmp/image is itself a zram disk, so the images live in compressed
+# memory. The tree's programs find its own libraries (src/libecryptfs/
+# .libs): its libtool wrappers name the host's build directory, so the
+# suite runs with LD_LIBRARY_PATH at the tree's .libs directories. A suite
+# with a failed test stops the autorun with exit status 1 (the VM's
+# status); one that passes lets -x/-f extras run, which may run it again
+# with more options: -x '_ecryptfs_suite -t lp-926292.sh' (later options
+# win).
 #
 # Logs: with ./vm --share DIR (or VIRTFS_SHARE_PATH), DIR/ecryptfs/ on the
 # host gets builtin.txt (one ok / not ok line per check) and lower-FS.bin
-# (the encrypted lower copy of the file the check wrote) or run_tests.log,
-# run_tests.args (one argument a line), run_tests.status (the exit status)
-# and dmesg.txt, run_tests.2.log and so on for later runs; without a share
-# they are in /tmp/ecryptfs in the guest.
+# (the encrypted lower copy of the file the check wrote) or run_tests.log
+# (the harness's output), run_tests.args (its command line, one run a
+# line), run_tests.status (0 passed, 1 failed) and dmesg.txt,
+# run_tests.2.log and so on for later runs; without a share they are in
+# $RAPIDO_RESULTS_DIR/ecryptfs (./vm --results DIR: DIR/files/ecryptfs)
+# or else /tmp/ecryptfs in the guest.
 #
 # rapido.conf (or environment) keys:
 #   ECRYPTFS_LOWER_FS       comma list of ext2, ext3, ext4, xfs, btrfs (default ext4)
@@ -76,10 +88,13 @@
 # Without them ecryptfs-add-passphrase fails ("Inserting key ... [-22]").
 #@ bins: /usr/lib/x86_64-linux-gnu/libsoftokn3.so /usr/lib/x86_64-linux-gnu/libfreeblpriv3.so
 #@ bins: /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 /usr/lib/x86_64-linux-gnu/libm.so.6
-# what the suite's harness and tests run (tests/run_tests.sh, tests/lib/etl_funcs.sh)
-#@ bins-if ECRYPTFS_SRC: mkfs dd mktemp awk basename dirname sync rm
-#@ bins-optional-if ECRYPTFS_SRC: setfacl getfacl chmod touch truncate losetup find xargs
-#@ bins-optional-if ECRYPTFS_SRC: cut head tail wc sort cp mv ln seq sleep date id kill ps
+# what the suite's harness, its library and its kernel tests run
+# (tests/run_tests.sh, tests/lib/etl_funcs.sh, tests/kernel/*.sh), and
+# what its libtool wrappers run (/usr/bin/sed, ls)
+#@ bins-if ECRYPTFS_SRC: mkfs dd mktemp awk basename dirname sync rm find df tail stat
+#@ bins-if ECRYPTFS_SRC: md5sum cut ls sleep chmod date truncate touch getconf setfacl cp
+#@ bins-if ECRYPTFS_SRC: mknod diff mv lsattr
+#@ bins-optional-if ECRYPTFS_SRC: getfacl losetup xargs wc sort seq id kill ps
 
 export HOME=${HOME:-/root}
 # libecryptfs finds sysfs (and so the kernel's eCryptfs features, filename
@@ -130,7 +145,7 @@ if [ -n "${ECRYPTFS_SRC:-}" ]; then
 		_ecryptfs_problem "ECRYPTFS_SRC=$ECRYPTFS_SRC: tests/kernel/tests.rc is missing: is it an ecryptfs-utils tree?"
 	else
 		# run_tests.sh would run nothing for a category tests.rc does not set
-		_ecryptfs_cats=$(sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' $_ecryptfs_t/kernel/tests.rc | tr '\n' ' ')
+		_ecryptfs_cats=$(_ecryptfs_categories | tr '\n' ' ')
 		IFS=, read -r -a _ecryptfs_list <<< "$ECRYPTFS_TEST_CATEGORY"
 		[[ ",$ECRYPTFS_TEST_CATEGORY," == *,,* ]] && _ecryptfs_list+=("")
 		for _ecryptfs_f in "${_ecryptfs_list[@]}"; do
@@ -162,7 +177,11 @@ unset _ecryptfs_f _ecryptfs_fs _ecryptfs_list _ecryptfs_cats _ecryptfs_problems 
 unset -f _ecryptfs_problem
 
 _ecryptfs_logdir=/tmp/ecryptfs
-_fstests_is_mounted /host && _ecryptfs_logdir=/host/ecryptfs
+if _fstests_is_mounted /host; then
+	_ecryptfs_logdir=/host/ecryptfs
+elif [ -d "${RAPIDO_RESULTS_DIR:-}" ]; then
+	_ecryptfs_logdir=$RAPIDO_RESULTS_DIR/ecryptfs
+fi
 mkdir -p "$_ecryptfs_logdir" /lower /upper || rapido_fail "cannot make $_ecryptfs_logdir, /lower and /upper"
 
 if [ -z "${ECRYPTFS_SRC:-}" ]; then
@@ -197,7 +216,7 @@ else
 	_ecryptfs_suite
 	_ecryptfs_rc=$?
 	[ $_ecryptfs_rc -eq 0 ] || {
-		echo "rapido: FAILED: ecryptfs-utils tests/run_tests.sh: exit status $_ecryptfs_rc" >&2
+		echo "rapido: FAILED: the ecryptfs-utils suite (tests/run_tests.sh): see the tests above" >&2
 		exit $_ecryptfs_rc
 	}
 fi

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # ecryptfs.sh: guest shell functions for the ecryptfs_local profile: its
 # settings, lower file systems on zram, passphrase keys in the kernel
-# keyring, eCryptfs mounts, the built-in check and the ecryptfs-utils suite.
+# keyring, eCryptfs mounts and the built-in check (the ecryptfs-utils suite:
+# ecryptfs-suite.sh).
 # Sourced into every image before the profile, so it only defines things.
 
 # Lower file systems the profile can make. ext2 and ext3 usually come from
@@ -323,39 +324,3 @@ _ecryptfs_check() {
 	rapido-zram remove "$dev" > /dev/null 2>> "$log"
 }
 
-# _ecryptfs_suite [ARG...]: run the ecryptfs-utils suite in /ecryptfs with
-# the profile's arguments (_ecryptfs_suite_args) and ARGs after them, its
-# output on the console and in $_ecryptfs_logdir (run_tests.log, then
-# run_tests.2.log...); returns its exit status, or 1 if it ran no test
-_ecryptfs_runs=0
-_ecryptfs_suite() {
-	local log rc summary base=run_tests
-	local args=("${_ecryptfs_suite_args[@]}" "$@")
-
-	_ecryptfs_runs=$((_ecryptfs_runs + 1))
-	[ $_ecryptfs_runs -eq 1 ] || base=run_tests.$_ecryptfs_runs
-	log=$_ecryptfs_logdir/$base.log
-	echo "ecryptfs: running tests/run_tests.sh ${args[*]} (log: $log)"
-	printf '%s\n' "${args[@]}" > "$_ecryptfs_logdir/$base.args"
-	(cd /ecryptfs && tests/run_tests.sh "${args[@]}") 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
-	dmesg > "$_ecryptfs_logdir/dmesg.txt" 2>/dev/null
-	echo "ecryptfs: tests/run_tests.sh exited $rc"
-	# The real run_tests.sh passes when a category names no test, and its
-	# status is the count of failed tests: 256 failures would exit 0
-	summary=$(grep -A2 -x 'Test Summary:' "$log" | tr '\n' ' ')
-	if [ "$rc" -ne 0 ]; then
-		:
-	elif ! [[ $summary =~ ([0-9]+)\ passed\ ([0-9]+)\ failed ]]; then
-		echo "ecryptfs: tests/run_tests.sh exited 0 without its Test Summary" >&2
-		rc=1
-	elif [ "${BASH_REMATCH[2]}" -gt 0 ]; then
-		echo "ecryptfs: tests/run_tests.sh exited 0 but reports ${BASH_REMATCH[2]} failed" >&2
-		rc=1
-	elif [ "${BASH_REMATCH[1]}" -eq 0 ]; then
-		echo "ecryptfs: the suite ran no test: check ECRYPTFS_TEST_CATEGORY and ECRYPTFS_TESTS" >&2
-		rc=1
-	fi
-	echo "$rc" > "$_ecryptfs_logdir/$base.status"
-	return "$rc"
-}

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ecryptfs-real-xfs.sh: the ecryptfs_local profile with the real
+# ecryptfs-utils 111 suite: the safe category on an xfs lower file system
+# (disk images of 320M: mkfs.xfs 6.1 wants 300M): each test is a result of
+# ./vm --results that is what run_tests.sh printed for it, and ./vm exits
+# 0 exactly when none failed. Which passed is printed: the kernel's
+# verdict. The ext4 half (and -t) is ecryptfs-real.sh; apart, the two run
+# in parallel.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-ecryptfs.inc"
+
+ecr_blocks=327680
+cat > "$RAPIDO_CONF" <<EOC
+ECRYPTFS_SRC=$ECR
+ECRYPTFS_LOWER_FS=xfs
+ECRYPTFS_ZRAM_SIZE=320M
+ECRYPTFS_TEST_CATEGORY=safe
+EOC
+# shellcheck disable=SC2086 # test names are words
+if ecr_boot "safe on xfs" "0|1"; then
+	ecr_category_checks xfs safe $ecr_safe
+	check "  kernel console clean" console_clean "$T/console"
+	diag
+fi
+done_testing
