@@ -14,7 +14,8 @@
 . "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/lib-ci.inc"
 
-CONF=$TOP/.gitlab-ci.yml
+# CI_YAML: another file in this form (to see the test fail on a broken one)
+CONF=${CI_YAML:-$TOP/.gitlab-ci.yml}
 W=$T/runners
 ART=$T/artifacts
 mkdir -p "$W" "$ART"

@@ -1,9 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# install.sh: make install DESTDIR=... PREFIX=/usr, then the installed cut and
-# vm, run from another directory with no RAPIDO_DIR, find their profiles and
-# helpers in PREFIX/lib/rapido, read rapido.conf from $XDG_CONFIG_HOME, write
-# the image to $XDG_CACHE_HOME (nothing in the prefix), and boot simple.
+# install.sh: make install DESTDIR=... PREFIX=/usr installs every program
+# (ceph-local too) as rapido-NAME with its man page under that name (the
+# page says rapido-cut), and no file that a Debian package owns on this
+# system (dpkg -S of each installed path); an unprefixed system install
+# (PROGRAM_PREFIX=) is refused, naming coreutils' cut, with nothing
+# written. Then the installed rapido-cut and rapido-vm, run from another
+# directory with no RAPIDO_DIR, find their profiles and helpers in
+# PREFIX/lib/rapido, read rapido.conf from $XDG_CONFIG_HOME, write the
+# image to $XDG_CACHE_HOME (nothing in the prefix), and boot simple.
 . "$(dirname "$0")/lib.sh"
 
 unset RAPIDO_DIR RAPIDO_CONF DRACUT_OUT
@@ -15,27 +20,76 @@ echo "VM_LOG_DIR=$T/logs" > "$XDG_CONFIG_HOME/rapido/rapido.conf"
 R=$T/root
 make -C "$TOP" --no-print-directory -s install DESTDIR="$R" PREFIX=/usr > "$T/install.log" 2>&1
 expect_rc "make install DESTDIR PREFIX=/usr" 0 $?
-for f in usr/bin/cut usr/bin/vm usr/bin/vmctl usr/bin/netsetup \
+[ $fails = 0 ] || sed 's/^/#   /' "$T/install.log"
+for f in usr/bin/rapido-cut usr/bin/rapido-vm usr/bin/rapido-vmctl usr/bin/rapido-netsetup \
+	usr/bin/rapido-ceph-local \
 	usr/lib/rapido/autorun/simple.sh usr/lib/rapido/autorun/lib/rapido.sh \
 	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/lib/rapido/build/guest/rapido-init \
-	usr/share/man/man1/cut.1 usr/share/man/man5/rapido.conf.5 usr/share/man/man8/netsetup.8 \
-	usr/share/bash-completion/completions/cut usr/share/bash-completion/completions/vmctl; do
+	usr/share/man/man1/rapido-cut.1 usr/share/man/man1/rapido-vm.1 \
+	usr/share/man/man1/rapido-vmctl.1 usr/share/man/man5/rapido.conf.5 \
+	usr/share/man/man8/rapido-netsetup.8 usr/share/man/man8/rapido-ceph-local.8 \
+	usr/share/bash-completion/completions/rapido-cut \
+	usr/share/bash-completion/completions/rapido-vmctl; do
 	check "installed $f" test -s "$R/$f"
 done
+# every page is named, titled and introduced as its installed program
+# page_named PAGE NAME: .TH NAME (upper case) and the NAME section's NAME \-
+page_named() {
+	local up
+	up=$(echo "$2" | tr a-z A-Z)
+	grep -qF ".TH \"$up\" " "$1" && sed -n '/^\.SH NAME/{n;p;q}' "$1" | grep -qF "$2 \\-"
+}
+# bare_in PAGE NAME: NAME as a command (.B NAME, NAME \-, \fBNAME\fR)
+bare_in() {
+	grep -qE "^\.B $2( |\$)|^$2 \\\\-|\\\\fB$2\\\\fR" "$1"
+}
+for pg in "$R"/usr/share/man/man*/rapido-*.[18]; do
+	p=$(basename "$pg"); p=${p%.*}
+	check "man page $(basename "$pg"): titled and named $p" page_named "$pg" "$p"
+	check "  no bare ${p#rapido-} as a command in it" eval '! bare_in "$pg" "${p#rapido-}"'
+done
+if command -v man > /dev/null; then
+	MANPATH=$R/usr/share/man man -w rapido-cut > "$T/manw" 2>&1
+	check "man rapido-cut finds the installed page" grep -qx "$R/usr/share/man/man1/rapido-cut.1" "$T/manw"
+fi
+# no installed file is one a package of this system owns
+if command -v dpkg-query > /dev/null; then
+	owned=
+	while IFS= read -r f; do
+		s=${f#"$R"}
+		for a in "$s" "$s.gz" "${s#/usr}"; do
+			o=$(dpkg-query -S "$a" 2> /dev/null | awk -F': ' -v f="$a" '$2 == f { print $1; exit }')
+			[ -z "$o" ] || owned="$owned $a($o)"
+		done
+	done < <(find "$R" -path "$R/usr/lib/rapido" -prune -o ! -type d -print)
+	check "no installed file belongs to a Debian package (dpkg -S)${owned:+:$owned}" test -z "$owned"
+else
+	skip "no installed file belongs to a Debian package" "no dpkg-query"
+fi
+# unprefixed into /usr: refused, naming the package, nothing installed
+R2=$T/root2
+make -C "$TOP" --no-print-directory -s install DESTDIR="$R2" PREFIX=/usr PROGRAM_PREFIX= \
+	> "$T/install2.log" 2>&1
+r=$?
+check "make install PROGRAM_PREFIX= PREFIX=/usr is refused (exit $r)" test $r != 0
+check "  naming /usr/bin/cut and coreutils" \
+	grep -q '/usr/bin/cut: .* belongs to the package coreutils' "$T/install2.log"
+check "  naming cut.1 (coreutils' cut.1.gz)" grep -q 'man1/cut.1: .*cut.1.gz belongs to the package coreutils' "$T/install2.log"
+check "  and writes nothing" test ! -e "$R2"
 touch "$T/installed"
 
 cd "$T/home" || exit 1
-"$R/usr/bin/cut" --list > "$T/list" 2>&1
+"$R/usr/bin/rapido-cut" --list > "$T/list" 2>&1
 expect_rc "installed cut --list" 0 $?
 check "cut --list shows the installed profiles" grep -q '^simple' "$T/list"
 
-"$R/usr/bin/cut" simple > "$T/cut.out" 2>&1
+"$R/usr/bin/rapido-cut" simple > "$T/cut.out" 2>&1
 expect_rc "installed cut simple" 0 $?
 img=$XDG_CACHE_HOME/rapido/initrds/myinitrd
 check "image written to \$XDG_CACHE_HOME/rapido/initrds/myinitrd" test -s "$img"
 rel=$(sed -n 's/.*kernel \(.*\)$/\1/p' "$T/cut.out")
 
-"$R/usr/bin/vm" --batch --timeout 300 > "$T/console" 2>&1
+"$R/usr/bin/rapido-vm" --batch --timeout 300 > "$T/console" 2>&1
 expect_rc "installed vm --batch boots that image" 0 $?
 check "profile ran: kernel release and hostname rapido1" \
 	grep -q "rapido: $rel up on rapido1" "$T/console"

@@ -55,6 +55,23 @@ expect_rc "dry-run with --results" 0 $?
 check "  creates no results dir" test ! -e "$T/dry-results"
 check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
 
+# VM_KERNEL: the kernel shipped with an image cut elsewhere (the CI configs)
+echo "another kernel" > "$T/shipped"
+VM_KERNEL=$T/shipped "$VM" --dry-run > "$T/argv" 2> "$T/err"
+expect_rc "dry-run with VM_KERNEL" 0 $?
+check "  boots VM_KERNEL, not KERNEL_IMAGE" \
+	eval 'grep -qx -- "$T/shipped" "$T/argv" && ! grep -qx -- "$T/vmlinuz" "$T/argv"'
+VM_KERNEL=$T/nonexistent "$VM" --dry-run > "$T/out" 2>&1
+expect_rc "a VM_KERNEL that is not there" 125 $?
+check "  named with where it was set" grep -q "environment: VM_KERNEL.*kernel $T/nonexistent: No such file" "$T/out"
+mkimage "$T/elsewhere" "PROFILE=simple
+KERNEL_IMAGE=$T/gone
+KERNEL_RELEASE=0.0-fixture
+"
+"$VM" --dry-run "$T/elsewhere" > "$T/out" 2>&1
+expect_rc "an image whose recorded kernel is not here" 125 $?
+check "  says to set VM_KERNEL" grep -qF "kernel $T/gone recorded in $T/elsewhere (an image cut elsewhere: set VM_KERNEL): No such file" "$T/out"
+
 # multipath: one backing file as N scsi-hd paths with one serial
 truncate -s 64M "$T/disk0" "$T/disk1"
 "$VM" --dry-run --mpath "$T/disk0" > "$T/argv"
