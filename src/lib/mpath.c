@@ -56,7 +56,7 @@ int mpath_path_parse_line(const char *line, struct mpath_path *p)
 	char id[24];
 
 	if (sscanf(line, "%23s %u %u %u", id, &disk, &path, &paths) != 4 || !paths ||
-	    path >= paths || disk >= 256 || disk * paths + path > 255)
+	    path >= paths || disk >= 256 || (unsigned long long)disk * paths + path > 255)
 		return -EINVAL;
 	mpath_path_init(p, disk, path, paths);
 	return strcmp(id, p->id) ? -EINVAL : 0;
