@@ -7,7 +7,8 @@
 # CEPHFS_MOUNT_OPTIONS carries the client's name and key. With FSTESTS_SRC
 # (a built xfstests tree) the image carries it at /fstests, local.config
 # is written, the fsgqa users are made, the shell moves to /fstests and
-# FSTESTS_AUTORUN_CMD runs, as in fstests_local. Results go to
+# FSTESTS_AUTORUN_CMD runs, or the tests FSTESTS_GROUPS/FSTESTS_TESTS
+# pick through rapido_fstests_check, as in fstests_local. Results go to
 # /host/results when ./vm --share (or VIRTFS_SHARE_PATH) gives a host
 # directory.
 #
@@ -16,6 +17,8 @@
 #   CEPH_TIMEOUT         the cluster, as for cephfs
 #   FSTESTS_SRC          a built xfstests tree on the host (optional)
 #   FSTESTS_AUTORUN_CMD  command run in /fstests after set-up (optional)
+#   FSTESTS_GROUPS, FSTESTS_TESTS, FSTESTS_EXCLUDE_GROUPS,
+#   FSTESTS_EXCLUDE_TESTS, FSTESTS_EXCLUDE_FILE   as in fstests_local
 #@ description: xfstests on CephFS: FSTYP=ceph, TEST_DEV/SCRATCH_DEV as MONS:/dir, /mnt/test mounted, FSTESTS_SRC at /fstests
 #@ include: ceph
 # the cephfs profile's client, and what fstests itself uses (AIO, SysV IPC)
@@ -24,8 +27,10 @@
 #@ kconfig-optional: CONFIG_AIO=y CONFIG_SYSVIPC=y
 #@ modules: ceph
 #@ conf-optional: CEPH_FS_NAME CEPH_MOUNT_OPTS
-#@ conf-optional: FSTESTS_SRC FSTESTS_AUTORUN_CMD
+#@ conf-optional: FSTESTS_SRC FSTESTS_AUTORUN_CMD FSTESTS_GROUPS FSTESTS_TESTS
+#@ conf-optional: FSTESTS_EXCLUDE_GROUPS FSTESTS_EXCLUDE_TESTS FSTESTS_EXCLUDE_FILE
 #@ files: ${FSTESTS_SRC}:/fstests
+#@ files: ${FSTESTS_EXCLUDE_FILE}:/etc/rapido/fstests.exclude
 #@ cpus: 2
 #@ memory: 1G
 #@ bins: cat grep mkdir chown uname mount umount timeout sync head dd cmp rm
@@ -48,6 +53,7 @@ FSTYP=ceph
 TEST_DIR=/mnt/test
 SCRATCH_MNT=/mnt/scratch
 ceph_need_net
+_fstests_selection_ok
 
 # this VM's two directories, made through a mount of the root
 _fstests_base=/rapido-fstests/rapido$RAPIDO_VM

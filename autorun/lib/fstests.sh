@@ -64,6 +64,34 @@ _fstests_names_ok() {
 	done
 }
 
+# _fstests_selection_ok: the keys that pick ./check's tests (-s, -g, -x,
+# -e, -E and test names) are well formed, FSTESTS_GROUPS/FSTESTS_TESTS
+# have a tree and no FSTESTS_AUTORUN_CMD beside them; fstests_local
+# (through _fstests_settings) and fstests_cephfs check them so
+_fstests_selection_ok() {
+	_fstests_names_ok FSTESTS_SECTION "${FSTESTS_SECTION:-}" "a section name" '[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_GROUPS "${FSTESTS_GROUPS:-}" "a group name" '[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_EXCLUDE_GROUPS "${FSTESTS_EXCLUDE_GROUPS:-}" "a group name" \
+		'[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_TESTS "${FSTESTS_TESTS:-}" "a test name such as generic/001" \
+		'[A-Za-z0-9_-]+/[A-Za-z0-9_-]+'
+	_fstests_names_ok FSTESTS_EXCLUDE_TESTS "${FSTESTS_EXCLUDE_TESTS:-}" \
+		"a test name such as generic/001" '[A-Za-z0-9_-]+/[A-Za-z0-9_-]+'
+	if [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
+		[ -n "${FSTESTS_SRC:-}" ] ||
+			rapido_fail "FSTESTS_GROUPS/FSTESTS_TESTS select xfstests tests to run, but" \
+				"there is no xfstests tree: set FSTESTS_SRC and ./cut again"
+		[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
+			rapido_fail "FSTESTS_AUTORUN_CMD and FSTESTS_GROUPS/FSTESTS_TESTS are both set:" \
+				"use one (FSTESTS_AUTORUN_CMD may call rapido_fstests_check, which" \
+				"adds the sections and exclusions from rapido.conf)"
+	fi
+	# the files: lines of the profile copied these in
+	[ -z "${FSTESTS_EXCLUDE_FILE:-}" ] || [ -f "$_fstests_exclude_path" ] ||
+		rapido_fail "FSTESTS_EXCLUDE_FILE=$FSTESTS_EXCLUDE_FILE is not in the image" \
+			"at $_fstests_exclude_path"
+}
+
 # _fstests_settings: read and check every FSTESTS_* key before a disk is
 # made, into _fst_* variables. The defaults make what xfstests' device
 # tests need: a pool of five scratch disks for btrfs (four for the raid
@@ -113,28 +141,7 @@ _fstests_settings() {
 	_fstests_opts_ok FSTESTS_MKFS_OPTIONS "$_fst_mkfs_opts"
 	_fst_mount_opts=${FSTESTS_MOUNT_OPTIONS:-}
 	_fstests_opts_ok FSTESTS_MOUNT_OPTIONS "$_fst_mount_opts"
-	# test selection: ./check's -s, -g, -x, -e and test names
-	_fstests_names_ok FSTESTS_SECTION "${FSTESTS_SECTION:-}" "a section name" '[A-Za-z0-9_-]+'
-	_fstests_names_ok FSTESTS_GROUPS "${FSTESTS_GROUPS:-}" "a group name" '[A-Za-z0-9_-]+'
-	_fstests_names_ok FSTESTS_EXCLUDE_GROUPS "${FSTESTS_EXCLUDE_GROUPS:-}" "a group name" \
-		'[A-Za-z0-9_-]+'
-	_fstests_names_ok FSTESTS_TESTS "${FSTESTS_TESTS:-}" "a test name such as generic/001" \
-		'[A-Za-z0-9_-]+/[A-Za-z0-9_-]+'
-	_fstests_names_ok FSTESTS_EXCLUDE_TESTS "${FSTESTS_EXCLUDE_TESTS:-}" \
-		"a test name such as generic/001" '[A-Za-z0-9_-]+/[A-Za-z0-9_-]+'
-	if [ -n "${FSTESTS_GROUPS:-}${FSTESTS_TESTS:-}" ]; then
-		[ -n "${FSTESTS_SRC:-}" ] ||
-			rapido_fail "FSTESTS_GROUPS/FSTESTS_TESTS select xfstests tests to run, but" \
-				"there is no xfstests tree: set FSTESTS_SRC and ./cut again"
-		[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
-			rapido_fail "FSTESTS_AUTORUN_CMD and FSTESTS_GROUPS/FSTESTS_TESTS are both set:" \
-				"use one (FSTESTS_AUTORUN_CMD may call rapido_fstests_check, which" \
-				"adds the sections and exclusions from rapido.conf)"
-	fi
-	# the files: lines of the profile copied these in
-	[ -z "${FSTESTS_EXCLUDE_FILE:-}" ] || [ -f "$_fstests_exclude_path" ] ||
-		rapido_fail "FSTESTS_EXCLUDE_FILE=$FSTESTS_EXCLUDE_FILE is not in the image" \
-			"at $_fstests_exclude_path"
+	_fstests_selection_ok
 	[ -z "${FSTESTS_CONFIG:-}" ] || [ -f "$_fstests_user_config" ] ||
 		rapido_fail "FSTESTS_CONFIG=$FSTESTS_CONFIG is not in the image at $_fstests_user_config"
 	# local.config's sections (see _fstests_write_config)
