@@ -133,5 +133,7 @@ rapido_wait -i 2 "$((left > 0 ? left : 1))" cifs_mount_try || {
 }
 trap cifs_umount EXIT
 while read -r dev m type opts _; do
-	[ "$m" = "$CIFS_DIR" ] && echo "rapido: cifs: $dev on $m ($type) after $((SECONDS - start))s: $opts"
+	if [ "$m" = "$CIFS_DIR" ]; then
+		echo "rapido: cifs: $dev on $m ($type) after $((SECONDS - start))s: $opts"
+	fi
 done < /proc/mounts
