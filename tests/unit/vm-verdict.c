@@ -86,6 +86,7 @@ static void collect_cases(void)
 	free(path);
 	path = xasprintf("%s/results.tap/keep", dir);
 	close(open(path, O_WRONLY | O_CREAT, 0644));
+	free(path);
 	splat_scan_init(&sc);
 	rc = vm_results_finish(r, &l, &sc, 0, NULL, 1.0, 2.0);
 	vm_results_free(r);
