@@ -54,7 +54,7 @@ int main(void)
 		   "rapido.nonce=0123456789abcdef0123456789abcdef rapido.batch=1 rapido.shares=1 "
 		   "rapido.hvc=1 quiet foo=a;b printk.time=1",
 		   "kernel command line: console, panic=-1, TCG timer, VM number, nonce, batch, shares, "
-		   "console shell, extras");
+		   "console shell, extras, printk.time=1 last");
 	tap_ok(index_of(&argv, "pvpanic") > 0 && index_of(&argv, "panic=pause") > 0,
 	       "pvpanic, and a panic pauses the VM for its dump");
 	tap_ok(index_of(&argv, "socket,id=hvc,path=/s/vm3.hvc,server=on,wait=off") > 0 &&

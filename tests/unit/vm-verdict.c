@@ -65,7 +65,7 @@ static void collect_cases(void)
 	int rc;
 
 	if (!mkdtemp(dir)) {
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < 10; i++)
 			tap_skip("no temporary directory", "collect");
 		return;
 	}
@@ -86,6 +86,7 @@ static void collect_cases(void)
 	free(path);
 	path = xasprintf("%s/results.tap/keep", dir);
 	close(open(path, O_WRONLY | O_CREAT, 0644));
+	free(path);
 	splat_scan_init(&sc);
 	rc = vm_results_finish(r, &l, &sc, 0, NULL, 1.0, 2.0);
 	vm_results_free(r);
@@ -117,6 +118,38 @@ static void collect_cases(void)
 	tap_ok(access(path, F_OK) == 0, "  and makes it anew");
 	free(path);
 	vm_results_free(r);
+
+	/* a timeout between tests, an init error: each a failed testcase of its own */
+	for (int i = 0; i < 2; i++) {
+		char *junit, *tap;
+
+		r = vm_results_open(&l);
+		vm_results_input(r, rec, sizeof(rec) - 1, 1.0);
+		splat_scan_init(&sc);
+		rc = vm_results_finish(r, &l, &sc, i ? VM_EXIT_NO_STATUS : VM_EXIT_TIMEOUT,
+				       i ? "guest init: exec /bin/bash: Exec format error" : NULL, 1.0, 2.0);
+		vm_results_free(r);
+		splat_scan_free(&sc);
+		path = xasprintf("%s/junit.xml", dir);
+		junit = NULL;
+		read_file(path, &junit, NULL);
+		free(path);
+		path = xasprintf("%s/results.tap", dir);
+		tap = NULL;
+		read_file(path, &tap, NULL);
+		free(path);
+		if (i)
+			tap_ok(rc == VM_EXIT_NO_STATUS && junit &&
+			       strstr(junit, "name=\"rapido: exit status 123: guest init: exec /bin/bash: Exec format error\""),
+			       "an init error: its message in the failed testcase");
+		else
+			tap_ok(rc == VM_EXIT_TIMEOUT && junit &&
+			       strstr(junit, "name=\"rapido: exit status 124: timeout") &&
+			       strstr(junit, "failures=\"1\""), "a timeout after the last test: a failed testcase");
+		tap_ok(tap && strstr(tap, "\nnot ok 1 p\n"), "  results.tap: not ok");
+		free(junit);
+		free(tap);
+	}
 	tap_rm_tree(dir);
 }
 
@@ -133,7 +166,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(29);
+	tap_plan(33);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);
