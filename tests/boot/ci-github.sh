@@ -17,7 +17,8 @@
 . "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/lib-ci.inc"
 
-CONF=$TOP/.github/workflows/rapido-shards.yml
+# CI_YAML: another file in this form (to see the test fail on a broken one)
+CONF=${CI_YAML:-$TOP/.github/workflows/rapido-shards.yml}
 W=$T/runners
 ART=$T/artifacts
 mkdir -p "$W" "$ART"
@@ -204,6 +205,8 @@ else
 	skip "later jobs ran without the cut machine's kernel" "needs root and unshare"
 fi
 n=$(ylist jobs.shard.strategy.matrix.shard | grep -c .)
+# the merge names shards 1..SHARDS: a matrix of another size would drop some
+check "SHARDS ($(y env.SHARDS)) is the shard matrix's size ($n)" test "$(y env.SHARDS)" = "$n"
 for i in $(ylist jobs.shard.strategy.matrix.shard); do
 	check "shard $i/$n booted the image: artifact results-$i/console.log says rapido: ... up" \
 		grep -aq 'rapido: .* up on rapido' "$ART/results-$i/console.log"

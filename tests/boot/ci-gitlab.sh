@@ -139,6 +139,8 @@ else
 	skip "later jobs ran without the cut machine's kernel" "needs root and unshare"
 fi
 n=$(y shard.parallel || echo 0)
+# the merge names shards 1..SHARDS: another parallel: would drop some
+check "SHARDS ($(y variables.SHARDS)) is the shard job's parallel: ($n)" test "$(y variables.SHARDS)" = "$n"
 for i in $(seq 1 "$n"); do
 	check "shard $i/$n booted the image: results-$i/console.log says rapido: ... up" \
 		grep -aq 'rapido: .* up on rapido' "$ART/shard-$i/results-$i/console.log"
