@@ -26,10 +26,12 @@ ECRYPTFS_ZRAM_SIZE=64M
 ECRYPTFS_TESTS=lp-926292.sh
 EOC
 # the libtool wrapper would run the host's libecryptfs where the tree's is not found
-nolib='l=$(echo /usr/lib/x86_64-linux-gnu/libecryptfs.so.* /lib/x86_64-linux-gnu/libecryptfs.so.*)
-rm -f /usr/lib/x86_64-linux-gnu/libecryptfs.so* /lib/x86_64-linux-gnu/libecryptfs.so*
-[ -z "$(echo /usr/lib/x86_64-linux-gnu/libecryptfs.so.* /lib/x86_64-linux-gnu/libecryptfs.so.* | tr -d "*")" ] &&
-	echo "debian libecryptfs removed: $l"'
+nolib='shopt -s nullglob
+l=(/usr/lib/x86_64-linux-gnu/libecryptfs.so* /lib/x86_64-linux-gnu/libecryptfs.so*)
+rm -f "${l[@]}"
+r=(/usr/lib/x86_64-linux-gnu/libecryptfs.so* /lib/x86_64-linux-gnu/libecryptfs.so*)
+shopt -u nullglob
+[ ${#l[@]} -gt 0 ] && [ ${#r[@]} -eq 0 ] && echo "debian libecryptfs removed: ${l[*]}"'
 if ecr_boot "-t lp-926292.sh on ext4, then again on ext3 without Debian's libecryptfs" 0 -x "$nolib" \
 	-x '_ecryptfs_suite -f ext3 -t lp-926292.sh; echo "x-status=$?"'; then
 	check "  -t lp-926292.sh: run_tests.sh printed pass, ./vm has it passed" \
