@@ -13,7 +13,9 @@ top=$TOP tmp=$T
 # FSTESTS_ key from the caller's environment, rapido_fail from rapido.sh,
 # the filesystem check (modprobe, mkfs in PATH) stubbed; output to $tmp/out
 in_lib() {
-	env -i PATH="$PATH" RAPIDO_PROFILE=fstests_local bash -c '
+	# results.sh counts in RAPIDO_RUN_DIR (the guest's /run): one per call
+	rm -rf "$tmp/run" && mkdir -p "$tmp/run" || return 1
+	env -i PATH="$PATH" RAPIDO_PROFILE=fstests_local RAPIDO_RUN_DIR="$tmp/run" bash -c '
 		source "$1/autorun/lib/rapido.sh"
 		source "$1/autorun/lib/results.sh"
 		source "$1/autorun/lib/fstests.sh"
@@ -259,6 +261,12 @@ cat > "$tmp/t2/check" <<'EOF2'
 #!/bin/bash
 case $(< case):$1 in
 mismatch:*) printf 'generic/002        1s ... - output mismatch (see results/generic/002.out.bad)\nFailed 1 of 1 tests\n'; exit 1 ;;
+# as xfstests: the mismatch line first, then the output moved to .out.bad
+# (after the record, when the reader records at once: up to 2 s), the diff
+late:*) printf 'generic/002        - output mismatch (see results/generic/002.out.bad)\n'
+	for i in $(seq 20); do grep -q ' fail ' port && break; sleep 0.1; done
+	echo '+late bad line' > results/generic/002.out.bad
+	printf '    --- tests/generic/002.out\nFailed 1 of 1 tests\n'; exit 1 ;;
 pass:*) printf 'generic/001         2s\n'; exit 0 ;;
 crash:*) printf 'generic/001         2s\n'; exit 139 ;;
 nostart:*|quik:*) echo 'Group "quik" is empty or not defined?'; exit 1 ;;
@@ -352,6 +360,14 @@ ran -R xunit -s a generic/002
 good "FSTESTS_AUTORUN_CMD: a process left holding the output does not hang the profile" \
 	"$(run2 mismatch "_fstests_tee_wait=2
 		FSTESTS_AUTORUN_CMD='./check generic/002; sleep 20 &'; _fstests_autorun_cmd"); grep -c 'still holds' log" \
+"rc 1
+fail generic/002
+results: 0 passed, 1 failed, 0 skipped
+1"
+
+mkdir -p "$tmp/t2/results/generic"
+good "rapido_fstests_check: a mismatch's .out.bad, moved there after check printed the line" \
+	"$(run2 late "rapido_fstests_check generic/002"); grep -c 'late%20bad%20line' port" \
 "rc 1
 fail generic/002
 results: 0 passed, 1 failed, 0 skipped
