@@ -834,8 +834,11 @@ _fstests_res_end() {
 # check prints a test's name, runs it, then ends the line with the result:
 # a read that times out with the name alone means the test has started.
 # "SECTION       -- NAME" starts a section (local.config has sections).
+# check prints "- output mismatch (see NAME.out.bad)" before it moves the
+# output there, so that line is recorded at the next one (the diff check
+# prints after the move) or at the end.
 _fstests_res_stream() {
-	local buf= chunk st cur=
+	local buf= chunk st cur= held= held_cur= held_sect=
 	while :; do
 		chunk=
 		IFS= read -r -t 1 chunk
@@ -848,15 +851,32 @@ _fstests_res_stream() {
 			fi
 			continue
 		fi
+		_fstests_res_held
 		[ $st -ne 0 ] && [ -z "$buf" ] && break
 		printf '%s\n' "$buf"
 		[[ $buf =~ ^SECTION[[:space:]]+--[[:space:]]+([A-Za-z0-9_-]+) ]] &&
 			_fstests_res_sect=${BASH_REMATCH[1]}
-		_fstests_res_line "$buf" "$cur"
+		if [[ $buf == *"output mismatch"* ]]; then
+			held=$buf held_cur=$cur held_sect=${_fstests_res_sect:-}
+		else
+			_fstests_res_line "$buf" "$cur"
+		fi
 		cur=
 		buf=
 		[ $st -eq 0 ] || break
 	done
+	_fstests_res_held
+}
+
+# _fstests_res_held: record the line _fstests_res_stream holds, if any, in
+# the section it came in
+_fstests_res_held() {
+	local sect=${_fstests_res_sect:-}
+	[ -n "$held" ] || return 0
+	_fstests_res_sect=$held_sect
+	_fstests_res_line "$held" "$held_cur"
+	_fstests_res_sect=$sect
+	held=
 }
 
 # _fstests_res_lines FROM: the result lines of check's output on stdin
