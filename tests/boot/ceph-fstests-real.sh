@@ -38,13 +38,7 @@ rm "$BAD/tests/generic/002.out"
 printf 'QA output created by 002\nSilence is not goodness ...\n' > "$BAD/tests/generic/002.out"
 
 # -- the cluster ----------------------------------------------------------------
-"$NETSETUP" --netns "$NS" up > "$T/out" 2>&1
-expect_rc "netsetup up in a fresh namespace" 0 $?
-s=$SECONDS
-"$CEPH_LOCAL" --netns "$NS" up > "$T/up" 2>&1
-rc=$?
-expect_rc "ceph-local up ($((SECONDS - s))s)" 0 $rc
-[ $rc = 0 ] || { sed 's/^/# /' "$T/up"; done_testing; exit; }
+cluster_up
 
 want() { case " ${ONLY:-1 2a 2b 3} " in *" $1 "*) return 0 ;; esac; return 1; }
 
