@@ -18,13 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ceph.inc"
 
-"$NETSETUP" --netns "$NS" up > "$T/out" 2>&1
-expect_rc "netsetup up in a fresh namespace" 0 $?
-s=$SECONDS
-"$CEPH_LOCAL" --netns "$NS" up > "$T/up" 2>&1
-rc=$?
-expect_rc "ceph-local up ($((SECONDS - s))s)" 0 $rc
-[ $rc = 0 ] || { sed 's/^/# /' "$T/up"; done_testing; exit; }
+cluster_up
 section "the gateways"
 
 gw_rbd() {
