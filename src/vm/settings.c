@@ -164,7 +164,6 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 		s->memory = 512ULL << 20;
 	}
 
-	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, &s->timeout_src);
 	s->kvm_probe_secs = number(c, NULL, NULL, "KVM_PROBE_SECS", 10, &src);
 	s->max_vms = number(c, NULL, NULL, "VM_MAX", 64, &src);
 	if (!s->max_vms)
@@ -446,6 +445,10 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	memset(s, 0, sizeof(*s));
 	s->batch = o->batch;
 	s->dry_run = o->dry_run;
+	/* first: --timeout covers every step from here, reading the image included */
+	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, &s->timeout_src);
+	vm_deadline_arm(s->timeout);
+	vm_deadline_step("reading the image");
 	/* what needs no image first: a typo must not hide behind a missing image */
 	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
 	s->qemu = v;
@@ -476,12 +479,14 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		    s->image, s->im.arch->name, arch_host()->name);
 	}
 	/* a cached image's layers are checked now, before a VM number is taken */
+	vm_deadline_step("putting the image together from the layer cache");
 	if (vm_initrd_prepare(s->image, s->dry_run, &s->initrd, &err))
 		die("%s", err);
 	if (s->initrd.needs_cache)
 		warn("%s takes its layers from ./cut's cache: qemu alone cannot boot it "
 		     "(./cut --standalone writes one that it can)", s->image);
 
+	vm_deadline_step("checking the settings");
 	resolve_machine(s, o, c);
 	resolve_disks(s, o, c);
 	vm_rbd_resolve_or_die(s, o, c);

@@ -83,6 +83,7 @@ int cmd_vm(int argc, char **argv)
 	rapido_conf_load_or_die(&c);
 	vm_settings_resolve_or_die(&s, &o, &c);
 
+	vm_deadline_step("taking a VM number");
 	rc = vm_slot_take(s.lock_dir, s.max_vms, &vm, &lock_fd);
 	if (rc == -EBUSY)
 		die("all %u VM numbers are taken (VM_MAX in rapido.conf; holders in %s)", s.max_vms,
@@ -104,6 +105,7 @@ int cmd_vm(int argc, char **argv)
 		/* a stale socket must not block qemu (launch.c truncates the log) */
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
+		vm_deadline_step("preparing the VM");
 		if (s.gdb)
 			vm_gdb_prepare_or_die(&l);
 		double start = now();
