@@ -315,7 +315,13 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 			die("port forward '%s': expected [tcp|udp]:[HOSTADDR]:HOSTPORT-[GUESTADDR]:GUESTPORT",
 			    s->hostfwd.v[i]);
 
-	prefix_or_die(c, "BR_ADDR", "192.168.155.1/24", &s->br_net, &s->br_net_src);
+	{
+		char why[NETADDR_WHY_LEN];
+		const char *br = setting(c, NULL, NULL, "BR_ADDR", &s->br_net_src);
+
+		if (ipv4_bridge_parse(br ? br : NETADDR_BR_DEFAULT, &s->br_net, why))
+			die_src(&s->br_net_src, why, br);
+	}
 	prefix_or_die(c, "LINK_SUBNET", "192.168.156.0/24", &s->link_net, &s->link_net_src);
 
 	/* every VM<n>_IP[<m>], the environment's first (it wins), checked now */
