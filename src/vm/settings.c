@@ -443,6 +443,20 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 	}
 }
 
+/*
+ * rapido.* on the kernel command line is ./vm's and the guest init's
+ * (rapido.nonce, rapido.vm, rapido.batch, rapido.status, rapido.results,
+ * ...): a second rapido.nonce= could forge the verdict's frame.
+ */
+static void kparams_own_or_die(const struct strv *k, size_t from, const char *what)
+{
+	for (size_t i = from; i < k->n; i++)
+		if (!strncmp(k->v[i], "rapido.", 7))
+			die("%s: '%s': the kernel's rapido.* parameters are set by ./vm (rapido.nonce=, "
+			    "rapido.vm=, rapido.batch=, ...) and read by the guest init; use the "
+			    "profile or rapido.conf instead", what, k->v[i]);
+}
+
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
 	const char *v;
@@ -499,9 +513,14 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	resolve_net(s, o, c);
 	/* the user's extra qemu arguments come after everything ./vm adds */
 	strv_push_all(&s->extra, &o->extra);
-	for (size_t i = 0; i < o->append.n; i++)
+	kparams_own_or_die(&s->kparams, 0, "QEMU_EXTRA_KERNEL_PARAMS");
+	for (size_t i = 0; i < o->append.n; i++) {
+		size_t from = s->kparams.n;
+
 		if (shwords_split(o->append.v[i], &s->kparams, &err))
 			die("--append: %s", err);
+		kparams_own_or_die(&s->kparams, from, "--append");
+	}
 	resolve_debug(s, o, c);
 	resolve_results(s, o, c);
 	resolve_dirs(s, o, c);

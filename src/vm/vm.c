@@ -91,6 +91,7 @@ int cmd_vm(int argc, char **argv)
 	if (rc)
 		die_err(rc, "cannot take a VM number in %s", s.lock_dir);
 	launch_init(&l, &s, vm);
+	vm_cmdline_check_or_die(&l);
 
 	if (s.dry_run) {
 		struct strv qargv = STRV_INIT;

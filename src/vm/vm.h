@@ -105,6 +105,11 @@ void vm_deadline_step(const char *what);
 double vm_deadline_stop(void);
 double vm_deadline_left(void);
 
+/* COMMAND_LINE_SIZE on x86 and arm64: the kernel's command line with its NUL */
+#define VM_CMDLINE_MAX 2048
+/* qemu.c: a kernel command line over VM_CMDLINE_MAX dies (125) naming the limit. */
+void vm_cmdline_check_or_die(const struct vm_launch *l);
+
 /* launch.c: run qemu, wait with the settings' timeout, return ./vm's exit status. */
 int vm_run(struct vm_launch *l, int lock_fd);
 /* A fresh random nonce (32 hex digits) for one boot. */
