@@ -79,6 +79,7 @@ static const char *name(const struct conf *c, const char *key, const char *def)
 void cl_plan_or_die(struct cl_plan *p, const struct conf *c, const char *netns)
 {
 	struct ipv4_prefix br;
+	char why[NETADDR_WHY_LEN];
 	const char *v, *sudo_uid, *sudo_gid;
 
 	memset(p, 0, sizeof(*p));
@@ -94,9 +95,9 @@ void cl_plan_or_die(struct cl_plan *p, const struct conf *c, const char *netns)
 	while (strlen(p->dir) > 1 && p->dir[strlen(p->dir) - 1] == '/')
 		p->dir[strlen(p->dir) - 1] = '\0';
 
-	v = get(c, "BR_ADDR", "192.168.155.1/24");
-	if (ipv4_prefix_parse(v, &br))
-		die_key(c, "BR_ADDR", "an IPv4 address with prefix length such as 192.168.155.1/24", v);
+	v = get(c, "BR_ADDR", NETADDR_BR_DEFAULT);
+	if (ipv4_bridge_parse(v, &br, why))
+		die("%s: BR_ADDR: %s, got '%s'", origin(c, "BR_ADDR"), why, v);
 	if (!inet_ntop(AF_INET, &br.addr, p->addr, sizeof(p->addr)))
 		die_errno("inet_ntop");
 

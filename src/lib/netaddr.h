@@ -12,6 +12,17 @@ struct ipv4_prefix {
 
 /* "192.168.155.1/24" -> 0, or -EINVAL (no prefix, bad address, prefix > 32). */
 int ipv4_prefix_parse(const char *s, struct ipv4_prefix *out);
+/* BR_ADDR when rapido.conf sets none: ./netsetup, ./vm and ceph-local agree. */
+#define NETADDR_BR_DEFAULT "192.168.155.1/24"
+#define NETADDR_WHY_LEN 160
+/*
+ * BR_ADDR, the bridge's own address: a host address (neither the network
+ * nor the broadcast address) with a /8 to /30 prefix inside one private
+ * range (10/8, 172.16/12, 192.168/16), so a bridge on the host never takes
+ * over its routes. 0, or -EINVAL with why (NETADDR_WHY_LEN) saying what
+ * is expected. Every reader of BR_ADDR parses it with this.
+ */
+int ipv4_bridge_parse(const char *s, struct ipv4_prefix *out, char *why);
 /*
  * Host number `host` in the network of p, with p's prefix. -ERANGE if it
  * does not fit (or would be the network or broadcast address).

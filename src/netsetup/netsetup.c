@@ -118,15 +118,14 @@ static void plan_or_die(struct net_plan *p, const struct conf *c)
 	const char *v;
 	struct ipv4_prefix pfx;
 	struct passwd *pw;
-	char *err;
+	char *err, why[NETADDR_WHY_LEN];
 
 	v = conf_get(c, "BR_DEV");
 	p->bridge = xstrdup(v && *v ? v : "rapido-br0");
 	v = conf_get(c, "BR_ADDR");
-	p->br_addr = xstrdup(v && *v ? v : "192.168.155.1/24");
-	if (ipv4_prefix_parse(p->br_addr, &pfx))
-		die("%s: BR_ADDR: expected an IPv4 address with prefix length such as 192.168.155.1/24, "
-		    "got '%s'", conf_origin(c, "BR_ADDR"), p->br_addr);
+	p->br_addr = xstrdup(v && *v ? v : NETADDR_BR_DEFAULT);
+	if (ipv4_bridge_parse(p->br_addr, &pfx, why))
+		die("%s: BR_ADDR: %s, got '%s'", conf_origin(c, "BR_ADDR"), why, p->br_addr);
 	v = conf_get(c, "TAP_DEVS");
 	if (v && *v) {
 		if (shwords_split(v, &p->taps, &err))

@@ -389,7 +389,7 @@ static void report_panic(const struct tail *console)
 
 enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };
 
-static enum wait_result wait_qemu(struct watch *w, pid_t pid, unsigned int timeout,
+static enum wait_result wait_qemu(struct watch *w, pid_t pid, double timeout,
 				  unsigned int kvm_probe_secs, int *wstatus, int *sig)
 {
 	double start = now();
@@ -509,7 +509,7 @@ static void watch_free(struct watch *w)
 
 /* One qemu run: pipes, spawn, wait. */
 static enum wait_result run_once(struct watch *w, const struct vm_launch *l, int lock_fd,
-				 const sigset_t *oldmask, unsigned int timeout,
+				 const sigset_t *oldmask, double timeout,
 				 unsigned int probe, int *wstatus, int *sig)
 {
 	int sp[2], cp[2], mp[2], rp[2] = { -1, -1 };
@@ -616,7 +616,7 @@ static int explain_no_status(const struct watch *w, const struct vm_launch *l, i
 int vm_run(struct vm_launch *l, int lock_fd)
 {
 	const struct vm_settings *s = l->s;
-	unsigned int timeout = s->timeout, kvm_probe_secs = s->kvm_probe_secs;
+	unsigned int timeout = s->timeout, kvm_probe_secs = s->kvm_probe_secs;	/* timeout: for messages */
 	int auto_accel = s->accel == ACCEL_AUTO;
 	struct status_record rec;
 	struct watch w;
@@ -638,11 +638,15 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sigfd < 0)
 		die_errno("signalfd");
+	vm_deadline_step("opening the console log");
 	watch_init(&w, l, sigfd);
 
 	for (;;) {
+		/* from here this loop's timer kills qemu at the deadline, results kept */
+		double left = vm_deadline_stop();
+
 		vm_new_nonce(l->nonce);
-		res = run_once(&w, l, lock_fd, &oldmask, timeout,
+		res = run_once(&w, l, lock_fd, &oldmask, left,
 			       auto_accel && l->accel == ACCEL_KVM ? kvm_probe_secs : 0, &wstatus, &sig);
 		if (res == QEMU_EXITED && auto_accel && l->accel == ACCEL_KVM && !w.console_bytes &&
 		    !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0)) {

@@ -24,46 +24,14 @@ char *qopt(const char *s)
 	return out;
 }
 
-void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
+/* The kernel command line: what ./vm and the network add, then the user's parameters. */
+static char *kernel_cmdline(const struct vm_launch *l)
 {
 	const struct vm_settings *s = l->s;
 	const struct arch *a = s->im.arch;
 	struct strv append = STRV_INIT;
-	char *qmp = qopt(l->qmp_path), *hvc = qopt(l->hvc_path);
 	size_t len = 0;
 	char *cmdline, *p;
-
-	strv_push(argv, s->qemu);
-	strv_pushf(argv, "-name");
-	strv_pushf(argv, "rapido-vm%u", l->vm);
-	/* nothing we did not ask for: no default NIC, VGA, floppy or user config */
-	strv_push(argv, "-nodefaults");
-	strv_push(argv, "-no-user-config");
-	strv_push(argv, "-display");
-	strv_push(argv, "none");
-	/* with panic=-1 a panic reboots at once, and -no-reboot turns that into exit */
-	strv_push(argv, "-no-reboot");
-	/* the machine, CPU, console and status port are the image's architecture's (arch.c) */
-	strv_push(argv, "-machine");
-	strv_push(argv, a->machine);
-	strv_push(argv, "-accel");
-	if (l->accel == ACCEL_KVM) {
-		strv_push(argv, "kvm");
-		strv_push(argv, "-cpu");
-		strv_push(argv, "host");
-	} else {
-		strv_push(argv, "tcg");
-		strv_push(argv, "-cpu");
-		strv_push(argv, a->tcg_cpu);
-	}
-	strv_push(argv, "-smp");
-	strv_pushf(argv, "%u", s->cpus);
-	strv_push(argv, "-m");
-	strv_pushf(argv, "%lluM", (unsigned long long)(s->memory >> 20));
-	strv_push(argv, "-kernel");
-	strv_push(argv, s->im.kernel);
-	strv_push(argv, "-initrd");
-	strv_push(argv, s->initrd.path ? s->initrd.path : s->image);
 
 	strv_pushf(&append, "console=%s", a->console);
 	strv_push(&append, "panic=-1");
@@ -106,10 +74,73 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 		*p++ = ' ';
 	}
 	p[append.n ? -1 : 0] = '\0';
+	strv_free(&append);
+	return cmdline;
+
+}
+
+void vm_cmdline_check_or_die(const struct vm_launch *l)
+{
+	struct vm_launch t = *l;
+	char *cmdline;
+	size_t len;
+
+	/* the longest it gets: a fallback to TCG adds its parameters; a nonce is 32 digits */
+	t.accel = ACCEL_TCG;
+	memset(t.nonce, 'x', 32);
+	t.nonce[32] = '\0';
+	cmdline = kernel_cmdline(&t);
+	len = strlen(cmdline);
+	free(cmdline);
+	if (len + 1 > VM_CMDLINE_MAX)
+		die("the kernel command line would be %zu characters, over the kernel's limit of %d "
+		    "(COMMAND_LINE_SIZE, with its NUL, on x86 and arm64; the kernel would cut it and "
+		    "hang): shorten --append or QEMU_EXTRA_KERNEL_PARAMS", len, VM_CMDLINE_MAX - 1);
+}
+
+void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
+{
+	const struct vm_settings *s = l->s;
+	const struct arch *a = s->im.arch;
+	char *qmp = qopt(l->qmp_path), *hvc = qopt(l->hvc_path);
+	char *cmdline;
+
+	strv_push(argv, s->qemu);
+	strv_pushf(argv, "-name");
+	strv_pushf(argv, "rapido-vm%u", l->vm);
+	/* nothing we did not ask for: no default NIC, VGA, floppy or user config */
+	strv_push(argv, "-nodefaults");
+	strv_push(argv, "-no-user-config");
+	strv_push(argv, "-display");
+	strv_push(argv, "none");
+	/* with panic=-1 a panic reboots at once, and -no-reboot turns that into exit */
+	strv_push(argv, "-no-reboot");
+	/* the machine, CPU, console and status port are the image's architecture's (arch.c) */
+	strv_push(argv, "-machine");
+	strv_push(argv, a->machine);
+	strv_push(argv, "-accel");
+	if (l->accel == ACCEL_KVM) {
+		strv_push(argv, "kvm");
+		strv_push(argv, "-cpu");
+		strv_push(argv, "host");
+	} else {
+		strv_push(argv, "tcg");
+		strv_push(argv, "-cpu");
+		strv_push(argv, a->tcg_cpu);
+	}
+	strv_push(argv, "-smp");
+	strv_pushf(argv, "%u", s->cpus);
+	strv_push(argv, "-m");
+	strv_pushf(argv, "%lluM", (unsigned long long)(s->memory >> 20));
+	strv_push(argv, "-kernel");
+	strv_push(argv, s->im.kernel);
+	strv_push(argv, "-initrd");
+	strv_push(argv, s->initrd.path ? s->initrd.path : s->image);
+
+	cmdline = kernel_cmdline(l);
 	strv_push(argv, "-append");
 	strv_push(argv, cmdline);
 	free(cmdline);
-	strv_free(&append);
 
 	/*
 	 * Console on the first serial port (ttyS0, ttyAMA0), copied to ./vm through a pipe (which keeps the log

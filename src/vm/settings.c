@@ -164,7 +164,6 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 		s->memory = 512ULL << 20;
 	}
 
-	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, &s->timeout_src);
 	s->kvm_probe_secs = number(c, NULL, NULL, "KVM_PROBE_SECS", 10, &src);
 	s->max_vms = number(c, NULL, NULL, "VM_MAX", 64, &src);
 	if (!s->max_vms)
@@ -316,7 +315,13 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 			die("port forward '%s': expected [tcp|udp]:[HOSTADDR]:HOSTPORT-[GUESTADDR]:GUESTPORT",
 			    s->hostfwd.v[i]);
 
-	prefix_or_die(c, "BR_ADDR", "192.168.155.1/24", &s->br_net, &s->br_net_src);
+	{
+		char why[NETADDR_WHY_LEN];
+		const char *br = setting(c, NULL, NULL, "BR_ADDR", &s->br_net_src);
+
+		if (ipv4_bridge_parse(br ? br : NETADDR_BR_DEFAULT, &s->br_net, why))
+			die_src(&s->br_net_src, why, br);
+	}
 	prefix_or_die(c, "LINK_SUBNET", "192.168.156.0/24", &s->link_net, &s->link_net_src);
 
 	/* every VM<n>_IP[<m>], the environment's first (it wins), checked now */
@@ -448,6 +453,20 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 	}
 }
 
+/*
+ * rapido.* on the kernel command line is ./vm's and the guest init's
+ * (rapido.nonce, rapido.vm, rapido.batch, rapido.status, rapido.results,
+ * ...): a second rapido.nonce= could forge the verdict's frame.
+ */
+static void kparams_own_or_die(const struct strv *k, size_t from, const char *what)
+{
+	for (size_t i = from; i < k->n; i++)
+		if (!strncmp(k->v[i], "rapido.", 7))
+			die("%s: '%s': the kernel's rapido.* parameters are set by ./vm (rapido.nonce=, "
+			    "rapido.vm=, rapido.batch=, ...) and read by the guest init; use the "
+			    "profile or rapido.conf instead", what, k->v[i]);
+}
+
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
@@ -457,6 +476,10 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	memset(s, 0, sizeof(*s));
 	s->batch = o->batch;
 	s->dry_run = o->dry_run;
+	/* first: --timeout covers every step from here, reading the image included */
+	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, &s->timeout_src);
+	vm_deadline_arm(s->timeout);
+	vm_deadline_step("reading the image");
 	/* what needs no image first: a typo must not hide behind a missing image */
 	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
 	s->qemu = v;
@@ -501,21 +524,28 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		    s->image, s->im.arch->name, arch_host()->name);
 	}
 	/* a cached image's layers are checked now, before a VM number is taken */
+	vm_deadline_step("putting the image together from the layer cache");
 	if (vm_initrd_prepare(s->image, s->dry_run, &s->initrd, &err))
 		die("%s", err);
 	if (s->initrd.needs_cache)
 		warn("%s takes its layers from ./cut's cache: qemu alone cannot boot it "
 		     "(./cut --standalone writes one that it can)", s->image);
 
+	vm_deadline_step("checking the settings");
 	resolve_machine(s, o, c);
 	resolve_disks(s, o, c);
 	vm_rbd_resolve_or_die(s, o, c);
 	resolve_net(s, o, c);
 	/* the user's extra qemu arguments come after everything ./vm adds */
 	strv_push_all(&s->extra, &o->extra);
-	for (size_t i = 0; i < o->append.n; i++)
+	kparams_own_or_die(&s->kparams, 0, "QEMU_EXTRA_KERNEL_PARAMS");
+	for (size_t i = 0; i < o->append.n; i++) {
+		size_t from = s->kparams.n;
+
 		if (shwords_split(o->append.v[i], &s->kparams, &err))
 			die("--append: %s", err);
+		kparams_own_or_die(&s->kparams, from, "--append");
+	}
 	resolve_debug(s, o, c);
 	resolve_results(s, o, c);
 	resolve_dirs(s, o, c);

@@ -84,6 +84,7 @@ int cmd_vm(int argc, char **argv)
 	rapido_conf_load_or_die(&c);
 	vm_settings_resolve_or_die(&s, &o, &c);
 
+	vm_deadline_step("taking a VM number");
 	rc = vm_slot_take(s.lock_dir, s.max_vms, &vm, &lock_fd);
 	if (rc == -EBUSY)
 		die("all %u VM numbers are taken (VM_MAX in rapido.conf; holders in %s)", s.max_vms,
@@ -91,6 +92,7 @@ int cmd_vm(int argc, char **argv)
 	if (rc)
 		die_err(rc, "cannot take a VM number in %s", s.lock_dir);
 	launch_init(&l, &s, vm);
+	vm_cmdline_check_or_die(&l);
 
 	if (s.dry_run) {
 		struct strv qargv = STRV_INIT;
@@ -105,6 +107,7 @@ int cmd_vm(int argc, char **argv)
 		/* a stale socket must not block qemu (launch.c truncates the log) */
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
+		vm_deadline_step("preparing the VM");
 		if (s.gdb)
 			vm_gdb_prepare_or_die(&l);
 		double start = now();

@@ -94,6 +94,22 @@ void vm_gdb_prepare_or_die(const struct vm_launch *l);
 /* Name of the next vmcore of VM vm in the state dir (malloc'd); prune to keep-1 older ones. */
 char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
 
+/*
+ * deadline.c: --timeout over every step of ./vm. arm: from now, SIGALRM
+ * ends ./vm with 124 naming the step; step: what ./vm does now (a string
+ * literal); stop: no alarm any more (the qemu loop has its own timer),
+ * returns the seconds left; left: the seconds left (0: no timeout).
+ */
+void vm_deadline_arm(unsigned int secs);
+void vm_deadline_step(const char *what);
+double vm_deadline_stop(void);
+double vm_deadline_left(void);
+
+/* COMMAND_LINE_SIZE on x86 and arm64: the kernel's command line with its NUL */
+#define VM_CMDLINE_MAX 2048
+/* qemu.c: a kernel command line over VM_CMDLINE_MAX dies (125) naming the limit. */
+void vm_cmdline_check_or_die(const struct vm_launch *l);
+
 /* launch.c: run qemu, wait with the settings' timeout, return ./vm's exit status. */
 int vm_run(struct vm_launch *l, int lock_fd);
 /* A fresh random nonce (32 hex digits) for one boot. */

@@ -55,13 +55,20 @@ echo precious > "$T/cluster/data"
 run "$bin" down
 check "down refuses a directory that is not a cluster's" answered 1 "not a ceph-local cluster's directory"
 check "  and leaves it alone" test -e "$T/cluster/data"
+BR_ADDR=127.0.0.1/8 run "$bin" up
+check "BR_ADDR outside the private ranges" answered 1 "BR_ADDR: expected a network inside a private range"
 run "$bin" --netns rapido-no-such-ns-$$ up
 check "up in a namespace that does not exist" answered 1 "network namespace rapido-no-such-ns-$$ does not exist"
 if command -v ceph-mon > /dev/null && command -v ceph > /dev/null; then
 	# checks only: a bind() that fails, or one on loopback that is closed at once
-	BR_ADDR=192.0.2.77/24 run "$bin" up
-	check "up on an address no interface has" answered 1 "192.0.2.77 (BR_ADDR) is not an address of any interface"
-	BR_ADDR=127.0.0.1/8 run "$bin" up
+	# BR_ADDR must be a private bridge address (issue 33): one no interface has, then one
+	# on the loopback of a namespace of this test's own
+	BR_ADDR=10.254.253.77/24 run "$bin" up
+	check "up on an address no interface has" answered 1 "10.254.253.77 (BR_ADDR) is not an address of any interface"
+	ns=rapido-cl-cli-$$
+	ip netns add "$ns" && ip -n "$ns" link set lo up && ip -n "$ns" addr add 10.254.253.1/24 dev lo
+	BR_ADDR=10.254.253.1/24 run "$bin" --netns "$ns" up
+	ip netns del "$ns"
 	check "up refuses a directory that is not a cluster's" answered 1 "exists and is not a ceph-local cluster's: not touching it"
 	check "  and leaves it alone" test "$(cat "$T/cluster/data")" = precious
 else

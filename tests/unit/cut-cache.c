@@ -6,14 +6,20 @@
  * removed, the first's size and checksum); a store over an entry that was
  * written to records the new layer's size and checksum, not the old
  * record's; no key lock stays held after a lookup or a store; no
- * temporary is left.
+ * temporary is left. Hostile entries (issue 33): a FIFO in a layer's or a
+ * record's place, a symlink to /dev/zero or a directory as the layer, and
+ * an unreadable layer are named with their real cause, never block the
+ * lookup (an alarm ends one that does), and a store replaces them.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -71,6 +77,195 @@ static char *file_text(const char *path)
 	return read_file(path, &text, NULL) ? NULL : text;
 }
 
+static sigjmp_buf blocked;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	siglongjmp(blocked, 1);
+}
+
+/* cut_cache_lookup(k) with what it says on stderr in *msg; -1 if it blocked for 20s */
+static int lookup_said(struct cut_cache *c, const char *k, char **msg)
+{
+	char *log = xasprintf("%s/stderr", dir);
+	int fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0644), saved = dup(2), hit;
+	static struct cut_layer ly;
+
+	memset(&ly, 0, sizeof(ly));
+	ly.kind = "bins";
+	memcpy(ly.key, k, 65);
+	fflush(stderr);
+	dup2(fd, 2);
+	if (sigsetjmp(blocked, 1)) {
+		hit = -1;
+	} else {
+		alarm(20);
+		hit = cut_cache_lookup(c, &ly);
+		alarm(0);
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	*msg = file_text(log);
+	if (!*msg)
+		*msg = xstrdup("");
+	(*msg)[strcspn(*msg, "\n")] = '\0';	/* one line, for TAP */
+	unlink(log);
+	free(log);
+	ly.kind = NULL;
+	cut_layer_free(&ly);
+	return hit;
+}
+
+/* A store of k over whatever is there leaves a regular layer that a lookup finds. */
+static int store_replaces(struct cut_cache *c, const char *k)
+{
+	struct cut_layer ly;
+	char *tmp, *final = xasprintf("%s/cache/layers/%s.cpio", dir, k), *msg;
+	struct stat st;
+	int ok;
+
+	memset(&ly, 0, sizeof(ly));
+	tmp = NULL;
+	if (sigsetjmp(blocked, 1)) {
+		ok = 0;
+	} else {
+		alarm(20);
+		ok = build_and_store(c, k, "the layer again", &ly, &tmp) == 0;
+		alarm(0);
+	}
+	ok = ok && lstat(final, &st) == 0 && S_ISREG(st.st_mode);
+
+	ly.kind = NULL;
+	cut_layer_free(&ly);
+	free(tmp);
+	free(final);
+	ok = ok && lookup_said(c, k, &msg) == 1;
+	free(msg);
+	return ok;
+}
+
+/* Case n's own key (a lookup that blocked keeps its key locked: no other case waits on it). */
+static char *case_key(int n, char **layer, char **meta)
+{
+	char *k = xmalloc(65);
+
+	memset(k, '3' + n, 64);
+	k[64] = '\0';
+	*layer = xasprintf("%s/cache/layers/%s.cpio", dir, k);
+	*meta = xasprintf("%s/cache/layers/%s.meta", dir, k);
+	return k;
+}
+
+static void case_free(char *k, char *layer, char *meta)
+{
+	free(k);
+	free(layer);
+	free(meta);
+}
+
+static void hostile_entries(struct cut_cache *c)
+{
+	char *k, *layer, *meta, *msg, *inner;
+	int hit;
+
+	signal(SIGALRM, on_alarm);
+
+	k = case_key(0, &layer, &meta);
+	tap_ok(store_replaces(c, k), "an entry to spoil");
+	unlink(layer);
+	mkfifo(layer, 0644);
+	hit = lookup_said(c, k, &msg);
+	tap_ok(hit == 0, "a FIFO as the layer: a miss, without blocking (%d)", hit);
+	tap_ok(strstr(msg, layer) && strstr(msg, "not a regular file but a FIFO"), "  named: %s", msg);
+	free(msg);
+	tap_ok(store_replaces(c, k), "  and a store replaces it");
+	case_free(k, layer, meta);
+
+	k = case_key(1, &layer, &meta);
+	store_replaces(c, k);
+	unlink(meta);
+	mkfifo(meta, 0644);
+	hit = lookup_said(c, k, &msg);
+	tap_ok(hit == 0, "a FIFO as the record: a miss, without blocking (%d)", hit);
+	tap_ok(strstr(msg, meta) && strstr(msg, "not a regular file but a FIFO"), "  named: %s", msg);
+	free(msg);
+	tap_ok(store_replaces(c, k), "  and a store replaces it");
+	case_free(k, layer, meta);
+
+	k = case_key(2, &layer, &meta);
+	store_replaces(c, k);
+	unlink(layer);
+	symlink("/dev/zero", layer);
+	hit = lookup_said(c, k, &msg);
+	tap_ok(hit == 0, "a symlink to /dev/zero as the layer: a miss, not read (%d)", hit);
+	tap_ok(strstr(msg, "not a regular file but a symbolic link"), "  named: %s", msg);
+	free(msg);
+	tap_ok(store_replaces(c, k), "  and a store replaces it");
+	case_free(k, layer, meta);
+
+	k = case_key(3, &layer, &meta);
+	store_replaces(c, k);
+	unlink(layer);
+	mkdir(layer, 0755);
+	inner = xasprintf("%s/x", layer);
+	write_file_atomic(inner, "x", 1, 0644);
+	hit = lookup_said(c, k, &msg);
+	tap_ok(hit == 0 && strstr(msg, "not a regular file but a directory") && !strstr(msg, "checksum"),
+	       "a directory as the layer: named as one, no checksum blamed: %s", msg);
+	free(msg);
+	tap_ok(store_replaces(c, k), "  and a store replaces it");
+	unlink(layer);
+	unlink(meta);
+	mkdir(layer, 0755);
+	write_file_atomic(inner, "x", 1, 0644);
+	tap_ok(store_replaces(c, k), "a directory as the layer, without a record: a store replaces it");
+	free(inner);
+	case_free(k, layer, meta);
+
+	/* unreadable: as nobody when root, since root reads anything */
+	k = case_key(4, &layer, &meta);
+	store_replaces(c, k);
+	{
+		int pfd[2], wst = 0;
+		char buf[4096] = "";
+		pid_t pid;
+
+		if (chmod(dir, 0755) < 0 || pipe(pfd) < 0)
+			return;
+		pid = fork();
+		if (pid == 0) {
+			execlp("chmod", "chmod", "-R", "a+rwX", dir, (char *)NULL);
+			_exit(127);
+		}
+		waitpid(pid, NULL, 0);
+		chmod(layer, geteuid() == 0 ? 0400 : 0);
+		pid = fork();
+		if (pid == 0) {
+			close(pfd[0]);
+			if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
+				_exit(3);
+			hit = lookup_said(c, k, &msg);
+			if (write(pfd[1], msg, strlen(msg)) < 0)
+				_exit(4);
+			_exit(hit == 0 ? 0 : 1);
+		}
+		close(pfd[1]);
+		if (read(pfd[0], buf, sizeof(buf) - 1) < 0)
+			buf[0] = '\0';
+		close(pfd[0]);
+		waitpid(pid, &wst, 0);
+		tap_ok(WIFEXITED(wst) && WEXITSTATUS(wst) == 0, "an unreadable layer: a miss (status %d)",
+		       WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+		tap_ok(strstr(buf, layer) && strstr(buf, "Permission denied") && !strstr(buf, "checksum"),
+		       "  the file and the cause named, no checksum blamed: %s", buf);
+		chmod(layer, 0444);
+	}
+	case_free(k, layer, meta);
+}
+
 int main(void)
 {
 	struct cut_cache c;
@@ -81,7 +276,7 @@ int main(void)
 	uint64_t xxh_a;
 
 	err_prog = "cut";
-	tap_plan(22);
+	tap_plan(37);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -146,6 +341,8 @@ int main(void)
 	text = file_text(look.path);
 	TAP_EQ_STR(text, "the rebuilt layer", "  with its bytes");
 	free(text);
+
+	hostile_entries(&c);
 
 	/* 5. nothing left behind */
 	cut_tmp_cleanup();

@@ -43,6 +43,12 @@ run "$bin" -n up
 check "bad BR_ADDR: file and line" fails_with 1 "netsetup: $RAPIDO_CONF:2: BR_ADDR: expected an IPv4 address with prefix length such as 192.168.155.1/24, got '192.168.155.300/24'"
 BR_ADDR=10.1.2.3 run "$bin" -n up
 check "bad BR_ADDR from the environment, which wins" fails_with 1 "netsetup: environment: BR_ADDR: expected an IPv4 address with prefix length such as 192.168.155.1/24, got '10.1.2.3'"
+BR_ADDR=192.168.155.1/0 run "$bin" -n up
+check "BR_ADDR with a /0 prefix (it would take the host's routes)" fails_with 1 "netsetup: environment: BR_ADDR: prefix /0: expected /8 to /30 (a bridge with a shorter one would take over the host's routes), got '192.168.155.1/0'"
+BR_ADDR=0.0.0.0/24 run "$bin" -n up
+check "BR_ADDR 0.0.0.0/24" fails_with 1 "netsetup: environment: BR_ADDR: expected a network inside a private range (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16) such as 192.168.155.1/24, got '0.0.0.0/24'"
+BR_ADDR=10.1.2.255/24 run "$bin" -n up
+check "BR_ADDR a broadcast address" fails_with 1 "netsetup: environment: BR_ADDR: that is the broadcast address of its network: expected a host address such as 192.168.155.1/24, got '10.1.2.255/24'"
 printf 'TAP_DEVS="tap0 '\''tap1"\n' > "$RAPIDO_CONF"
 run "$bin" -n up
 check "TAP_DEVS with an unterminated quote" fails_with 1 "netsetup: TAP_DEVS: unterminated single quote in \"'tap1\""

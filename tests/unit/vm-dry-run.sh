@@ -72,6 +72,21 @@ KERNEL_RELEASE=0.0-fixture
 expect_rc "an image whose recorded kernel is not here" 125 $?
 check "  says to set VM_KERNEL" grep -qF "kernel $T/gone recorded in $T/elsewhere (an image cut elsewhere: set VM_KERNEL): No such file" "$T/out"
 
+# --append (issue 33): over COMMAND_LINE_SIZE, or setting ./vm's own rapido.* keys
+long=$(printf 'x%.0s' $(seq 2100))
+"$VM" --dry-run --append "$long" > "$T/out" 2>&1
+expect_rc "--append over the kernel's command line limit: 125" 125 $?
+check "  names the limit" grep -q "over the kernel's limit of 2047 (COMMAND_LINE_SIZE" "$T/out"
+"$VM" --dry-run --append "$(printf 'x%.0s' $(seq 1500))" > "$T/out" 2>&1
+expect_rc "--append of 1500 characters fits" 0 $?
+for k in rapido.nonce=0123 rapido.vm=7 rapido.batch=0 rapido.results=1; do
+	"$VM" --dry-run --append "quiet $k" > "$T/out" 2>&1
+	expect_rc "--append $k: 125" 125 $?
+	check "  named: ./vm's own key" grep -q "^vm: --append: '$k': the kernel's rapido.\* parameters are set by ./vm" "$T/out"
+done
+QEMU_EXTRA_KERNEL_PARAMS=rapido.nonce=1 "$VM" --dry-run > "$T/out" 2>&1
+expect_rc "QEMU_EXTRA_KERNEL_PARAMS with rapido.nonce=: 125" 125 $?
+
 # multipath: one backing file as N scsi-hd paths with one serial
 truncate -s 64M "$T/disk0" "$T/disk1"
 "$VM" --dry-run --mpath "$T/disk0" > "$T/argv"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# hostile-cache.sh: nothing blocks past --timeout (issue 33 item 4). A FIFO
+# in place of a cached layer is named by ./vm (125, at once) and replaced by
+# the next ./cut; a ./vm stuck in a step before qemu (its console log a FIFO
+# that nobody reads) ends at --timeout with 124, names the step, and leaves
+# no process of its session behind. An outer `timeout -s KILL` (exit 137)
+# catches a ./vm that does not end by itself.
+. "$(dirname "$0")/lib.sh"
+
+"$CUT" simple > /dev/null
+expect_rc "cut" 0 $?
+layer=$(ls "$CUT_CACHE_DIR"/layers/*.cpio | head -n 1)
+check "the image has cached layers" test -f "$layer"
+
+# a FIFO as a cached layer: ./vm refuses the image at once, naming it
+rm -f "$layer" && mkfifo "$layer"
+timeout -s KILL 120 "$VM" --batch --timeout 60 > "$T/out" 2> "$T/err"
+expect_rc "./vm with a FIFO as a layer: 125, not a hang" 125 $?
+check "  names the layer and what it is" grep -qF "$layer is not a regular file but a FIFO" "$T/err"
+check "  the FIFO is still there (./vm removes nothing it did not make)" test -p "$layer"
+
+# ./cut names it, rebuilds the layer and stores a regular file in its place
+timeout -s KILL 300 "$CUT" simple > "$T/out" 2> "$T/err"
+expect_rc "./cut with a FIFO as a layer: rebuilt" 0 $?
+check "  names it" grep -qF "$layer: not a regular file but a FIFO" "$T/err"
+check "  and replaces it with a regular file" test -f "$layer" -a ! -p "$layer"
+
+# a ./vm stuck before qemu starts: its console log a FIFO without a reader
+mkfifo "$T/log.fifo"
+start=$(date +%s)
+setsid timeout -s KILL 120 "$VM" --batch --timeout 5 --log "$T/log.fifo" > "$T/out" 2> "$T/err" &
+sid=$!
+wait $sid
+rc=$?
+secs=$(( $(date +%s) - start ))
+expect_rc "./vm stuck opening its console log: 124 at --timeout" 124 $rc
+check "  after the timeout, not long after (${secs}s)" test $secs -ge 5 -a $secs -lt 60
+check "  names the step" grep -q "timeout.*expired while opening the console log" "$T/err"
+check "  no process of its session left" test -z "$(pgrep -s $sid)"
+check "  the VM number is free again" flock -n "$VM_LOCK_DIR/vm1.lock" true
+done_testing
