@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,6 +68,21 @@ static void launch_free(struct vm_launch *l)
 	strv_free(&l->net_kparams);
 }
 
+/*
+ * An image nobody else may read holds a secret (./cut writes it 0600 for
+ * a `#@ secret:` value); what the guest prints may repeat it (xfstests
+ * prints cephfs' MOUNT_OPTIONS, key included), so everything this run
+ * writes (console log, results, the state files) is kept as private.
+ */
+static void private_outputs(const char *image)
+{
+	struct stat st;
+
+	if (!image || stat(image, &st) < 0 || (st.st_mode & 077))
+		return;
+	umask(umask(077) | 077);
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_opts o = { 0 };
@@ -83,6 +99,7 @@ int cmd_vm(int argc, char **argv)
 	vm_parse_args(argc, argv, &o);
 	rapido_conf_load_or_die(&c);
 	vm_settings_resolve_or_die(&s, &o, &c);
+	private_outputs(s.image);
 
 	vm_deadline_step("taking a VM number");
 	rc = vm_slot_take(s.lock_dir, s.max_vms, &vm, &lock_fd);

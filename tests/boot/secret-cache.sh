@@ -84,6 +84,18 @@ check "nobody can read either secret in the cache, image, state dir, logs or res
 	test -z "$got"
 got=$(grep -rlaF -e "$key" -e "$word" "$VM_STATE_DIR" "$T/results" "$T/console" 2> /dev/null)
 check "no log, state file or result holds a secret${got:+ ($got)}" test -z "$got"
+# a guest that prints its secret (xfstests prints cephfs' MOUNT_OPTIONS,
+# secret= included): what ./vm writes of a private image is private too
+run "$CUT" secret-files -x 'echo "the word: $RAPIDO_TEST_SECRET_WORD"'
+expect_rc "cut secret-files with an extra that prints the secret value" 0 "$rc"
+"$VM" --batch --timeout 300 --results "$T/results/p" > "$T/secret/console.p" 2>&1
+expect_rc "boot it" 0 $?
+check "  the guest printed it" guest_says "$T/secret/console.p" "the word: $word"
+check "  it is in the console log and the results" \
+	test -n "$(grep -rlaF -e "$word" "$VM_STATE_DIR" "$T/results/p")"
+got=$(readable_holding "$word")
+check "  nobody can read it in the state dir, console log or results${got:+ (readable: $got)}" \
+	test -z "$got"
 check "no temporary of cut's left next to the image" \
 	test -z "$(find "$(dirname "$DRACUT_OUT")" -maxdepth 1 -name "$(basename "$DRACUT_OUT").cut-*")"
 done_testing
