@@ -226,6 +226,33 @@ static int parse_value(struct parser *p, const char *s, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * s with every byte that a terminal would hide or garble (control bytes,
+ * DEL, anything not ASCII: a zero-width space, a BOM) written as \xHH, and
+ * '\' doubled so those stay unambiguous. For names, which are ASCII only:
+ * the one bad byte is then seen. Malloc'd.
+ */
+static char *visible(const char *s)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	strbuf_reset(&b);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char hex[5];
+
+		if (c == '\\') {
+			strbuf_adds(&b, "\\\\");
+		} else if (c < 0x20 || c >= 0x7f) {
+			snprintf(hex, sizeof(hex), "\\x%02x", c);
+			strbuf_adds(&b, hex);
+		} else {
+			strbuf_addc(&b, (char)c);
+		}
+	}
+	return b.s;
+}
+
 static int parse_line(struct parser *p, char *line)
 {
 	struct strbuf val = STRBUF_INIT;
@@ -248,10 +275,14 @@ static int parse_line(struct parser *p, char *line)
 	if (!conf_key_valid(key)) {
 		size_t kl = strlen(key);
 
-		if (kl && isspace((unsigned char)key[kl - 1]))
+		if (kl && isspace((unsigned char)key[kl - 1])) {
 			rc = perr(p, "space before '=' (write KEY=value)");
-		else
-			rc = perr(p, "invalid key name \"%s\" (letters, digits and _ only)", key);
+		} else {
+			char *shown = visible(key);
+
+			rc = perr(p, "invalid key name \"%s\" (letters, digits and _ only)", shown);
+			free(shown);
+		}
 		free(key);
 		return rc;
 	}
@@ -278,6 +309,11 @@ int conf_parse(struct conf *c, const char *file, const char *text, char **err)
 	*err = NULL;
 	p.x.lookup = conf_lookup;
 	p.x.ctx = &p;
+	/* Windows editors may save one; invisible, it would make line 1's key "invalid" */
+	if (!strncmp(s, "\xef\xbb\xbf", 3)) {
+		p.line = 1;
+		return perr(&p, "starts with a UTF-8 byte order mark (EF BB BF): save it without one");
+	}
 	while (*s) {
 		const char *nl = strchr(s, '\n');
 		size_t len = nl ? (size_t)(nl - s) : strlen(s);

@@ -160,7 +160,7 @@ static void test_limits(void)
 
 int main(void)
 {
-	tap_plan(74);
+	tap_plan(80);
 	good("A=b", "A", "b");
 	good("A=", "A", "");
 	good("# comment\n\n  \nA=1\n", "A", "1");
@@ -198,6 +198,16 @@ int main(void)
 	bad("1A=b", "invalid key name");
 	bad("A-B=c", "invalid key name");
 	bad("A=x\\", "line continuation");
+	/* issue 33, item 14: a BOM (an editor's choice) is named, not left invisible */
+	bad_named("a UTF-8 BOM", "\xef\xbb\xbfQEMU_ACCEL=kvm",
+		  "t.conf:1: starts with a UTF-8 byte order mark (EF BB BF): save it without one");
+	bad_named("a BOM before a comment", "\xef\xbb\xbf# c\nA=1", "byte order mark");
+	/* any other invisible byte in a key is shown escaped */
+	bad_named("a zero-width space in a key", "A\xe2\x80\x8b=1",
+		  "invalid key name \"A\\xe2\\x80\\x8b\"");
+	bad_named("a control byte in a key", "A\x01" "B\x7f=1", "invalid key name \"A\\x01B\\x7f\"");
+	bad_named("a tab inside a key", "A\tB=1", "invalid key name \"A\\x09B\"");
+	bad_named("a backslash in a key", "A\\x41=1", "invalid key name \"A\\\\x41\"");
 	bad("ok=1\n\n\nA=$$", "t.conf:4: special parameter");
 
 	/* environment fallback for ${VAR} and env override of values */
