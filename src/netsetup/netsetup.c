@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "ifname.h"
 #include "netaddr.h"
 #include "netsetup.h"
 #include "rapido.h"
 #include "run.h"
-#include "shwords.h"
 
 static int dry_run;
 static int null_fd = -1;
@@ -128,18 +128,15 @@ static void plan_or_die(struct net_plan *p, const struct conf *c)
 		die("%s: BR_ADDR: %s, got '%s'", conf_origin(c, "BR_ADDR"), why, p->br_addr);
 	v = conf_get(c, "TAP_DEVS");
 	if (v && *v) {
-		if (shwords_split(v, &p->taps, &err))
-			die("TAP_DEVS: %s", err);
+		if (tap_devs_parse(v, &p->taps, &err))
+			die("%s: TAP_DEVS: %s", conf_origin(c, "TAP_DEVS"), err);
 	} else {
 		strv_push(&p->taps, "rapido-tap1");
 		strv_push(&p->taps, "rapido-tap2");
 	}
-	for (size_t i = 0; i < p->taps.n; i++)
-		if (!*p->taps.v[i] || strlen(p->taps.v[i]) >= 16 || strchr(p->taps.v[i], '/'))
-			die("TAP_DEVS: '%s' is not a valid interface name (1-15 characters, no '/')",
-			    p->taps.v[i]);
-	if (!*p->bridge || strlen(p->bridge) >= 16 || strchr(p->bridge, '/'))
-		die("BR_DEV: '%s' is not a valid interface name", p->bridge);
+	if (!ifname_valid(p->bridge))
+		die("%s: BR_DEV: '%s' is not a valid interface name (" IFNAME_RULE ")",
+		    conf_origin(c, "BR_DEV"), p->bridge);
 	v = conf_get(c, "TAP_USER");
 	if (!v || !*v)
 		v = getenv("SUDO_USER");

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "ifname.h"
 #include "netaddr.h"
 #include "vm.h"
 
@@ -48,8 +49,8 @@ static void tap_check_or_die(const char *tap)
 	char *p = xasprintf("/sys/class/net/%s", tap);
 	char *flags = xasprintf("/sys/class/net/%s/tun_flags", tap);
 
-	if (strlen(tap) >= 16 || strchr(tap, '/') || strchr(tap, ','))
-		die("TAP device name '%s' is not a valid interface name", tap);
+	if (!ifname_valid(tap))
+		die("TAP device name '%s' is not a valid interface name (" IFNAME_RULE ")", tap);
 	if (access(p, F_OK) < 0)
 		die("TAP device %s does not exist (create it with './netsetup up' as root, "
 		    "inside the VM's network namespace if it runs in one)", tap);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "ifname.h"
 #include "confkeys.h"
 #include "num.h"
 #include "rapido.h"
@@ -293,13 +294,13 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 		die_src(&s->net_src, "expected tap, user or none", v);
 
 	s->tap = o->tap;
-	if (s->tap && (strlen(s->tap) >= 16 || strchr(s->tap, '/') || strchr(s->tap, ',')))
-		die("--tap: '%s' is not a valid interface name", s->tap);
+	if (s->tap && !ifname_valid(s->tap))
+		die("--tap: '%s' is not a valid interface name (" IFNAME_RULE ")", s->tap);
 	v = setting(c, NULL, NULL, "TAP_DEVS", &s->tap_devs_src);
 	if (v) {
 		char *err, where[512];
 
-		if (shwords_split(v, &s->tap_devs, &err))
+		if (tap_devs_parse(v, &s->tap_devs, &err))
 			die("%s: %s", vm_src_str(&s->tap_devs_src, where, sizeof(where)), err);
 	}
 

@@ -51,16 +51,20 @@ BR_ADDR=10.1.2.255/24 run "$bin" -n up
 check "BR_ADDR a broadcast address" fails_with 1 "netsetup: environment: BR_ADDR: that is the broadcast address of its network: expected a host address such as 192.168.155.1/24, got '10.1.2.255/24'"
 printf 'TAP_DEVS="tap0 '\''tap1"\n' > "$RAPIDO_CONF"
 run "$bin" -n up
-check "TAP_DEVS with an unterminated quote" fails_with 1 "netsetup: TAP_DEVS: unterminated single quote in \"'tap1\""
+check "TAP_DEVS with an unterminated quote" fails_with 1 "netsetup: $RAPIDO_CONF:1: TAP_DEVS: unterminated single quote in \"'tap1\""
 printf 'TAP_DEVS="tap0 rapido-tap-16char"\n' > "$RAPIDO_CONF"
 run "$bin" -n down
-check "a TAP name of 16 characters" fails_with 1 "netsetup: TAP_DEVS: 'rapido-tap-16char' is not a valid interface name (1-15 characters, no '/')"
+check "a TAP name of 16 characters" fails_with 1 "netsetup: $RAPIDO_CONF:1: TAP_DEVS: 'rapido-tap-16char' is not a valid interface name (1-15 characters, no '/', ',', ':' or blank, not '.' or '..')"
 printf 'TAP_DEVS="a/b"\n' > "$RAPIDO_CONF"
 run "$bin" -n up
-check "a TAP name with a '/'" fails_with 1 "netsetup: TAP_DEVS: 'a/b' is not a valid interface name (1-15 characters, no '/')"
+check "a TAP name with a '/'" fails_with 1 "netsetup: $RAPIDO_CONF:1: TAP_DEVS: 'a/b' is not a valid interface name (1-15 characters, no '/', ',', ':' or blank, not '.' or '..')"
+# issue 33, item 14: a name listed twice would be one TAP for two VMs
+printf 'TAP_DEVS="tap1 tap1"\n' > "$RAPIDO_CONF"
+run "$bin" -n up
+check "a TAP name listed twice" fails_with 1 "netsetup: $RAPIDO_CONF:1: TAP_DEVS: 'tap1' is listed twice (each VM needs its own TAP device)"
 printf 'BR_DEV=br/0\n' > "$RAPIDO_CONF"
 run "$bin" -n up
-check "a bridge name with a '/'" fails_with 1 "netsetup: BR_DEV: 'br/0' is not a valid interface name"
+check "a bridge name with a '/'" fails_with 1 "netsetup: $RAPIDO_CONF:1: BR_DEV: 'br/0' is not a valid interface name (1-15 characters, no '/', ',', ':' or blank, not '.' or '..')"
 : > "$RAPIDO_CONF"
 TAP_USER=rapido-no-such-user run "$bin" -n up
 check "unknown TAP_USER" fails_with 1 "netsetup: TAP_USER: no such user 'rapido-no-such-user'"

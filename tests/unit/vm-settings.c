@@ -82,7 +82,7 @@ int main(void)
 	struct conf c;
 	char buf[512], msg[1024];
 
-	tap_plan(28);
+	tap_plan(30);
 	if (!mkdtemp(dir))
 		return 1;
 	image = xasprintf("%s/image", dir);
@@ -164,6 +164,14 @@ int main(void)
 	resolve_fails("VM4_IP1=10.0.0.300/24\n", &o, msg, sizeof(msg));
 	tap_ok(strstr(msg, "rapido.conf:1: VM4_IP1: expected an IPv4 address") != NULL,
 	       "a bad address of another VM is found before any number is taken (%s)", msg);
+
+	/* issue 33, item 14: one TAP for two VMs; the same rule as ./netsetup's */
+	resolve_fails("\nTAP_DEVS='tap1 tap2 tap1'\n", &o, msg, sizeof(msg));
+	tap_ok(strstr(msg, "rapido.conf:2: TAP_DEVS: 'tap1' is listed twice (each VM needs its own TAP device)") != NULL,
+	       "a TAP_DEVS name listed twice (%s)", msg);
+	resolve_fails("TAP_DEVS='tap1 a,b'\n", &o, msg, sizeof(msg));
+	tap_ok(strstr(msg, "rapido.conf:1: TAP_DEVS: 'a,b' is not a valid interface name") != NULL,
+	       "a TAP_DEVS name that is no interface name (%s)", msg);
 
 	/* network settings and static addresses */
 	o.net = "user";
