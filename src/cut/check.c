@@ -17,6 +17,7 @@
 #include "ceph.h"
 #include "cut.h"
 #include "err.h"
+#include "fsinfo.h"
 #include "rapido.h"
 #include "run.h"
 
@@ -319,8 +320,8 @@ static void check_extras(const struct cut_opts *o)
 /*
  * Everything that would make writing the image fail, found before dracut
  * spends its minute: the image is a file name (not a directory, device or
- * fifo, which the final rename() would replace) in a directory we can
- * write in.
+ * fifo, which the final rename() would replace) in a directory where
+ * the run can create its files.
  */
 static void check_output(const struct cut_opts *o, struct cut_plan *p)
 {
@@ -368,8 +369,26 @@ static void check_output(const struct cut_opts *o, struct cut_plan *p)
 	} else if (!S_ISDIR(st.st_mode)) {
 		problem("%s: is a %s, not a directory (the image %s goes there)", dir,
 			cut_file_type(st.st_mode), out);
-	} else if (access(dir, W_OK | X_OK) < 0) {
-		problem("cannot write in %s: %s (the image %s goes there)", dir, strerror(errno), out);
+	} else {
+		/*
+		 * Permission bits do not say it: root passes access(W_OK) on
+		 * /proc or /sys, where mkdir fails (ENOENT, EPERM). Make and
+		 * remove the run's own work directory, IMAGE.cut-XXXXXX, as
+		 * the build will: a probe killed midway is then reaped as any
+		 * stale run's (work.c). A dry run leaves nothing either.
+		 */
+		struct cut_work probe;
+		int rc = cut_work_create(&probe, out);
+
+		if (rc) {
+			char *fs = fs_describe(dir);
+
+			problem("cannot write in %s: %s, on %s; the image %s cannot go there", dir,
+				strerror(-rc), fs, out);
+			free(fs);
+		} else {
+			cut_work_remove(&probe);
+		}
 	}
 	free(copy);
 }
