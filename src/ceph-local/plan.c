@@ -53,15 +53,42 @@ static unsigned int number(const struct conf *c, const char *key, unsigned int d
 	return n;
 }
 
-static uint64_t size(const struct conf *c, const char *key, const char *def, uint64_t min)
+/*
+ * The largest OSD or RBD image size: a CI cluster's (1G by default) is
+ * far below it, and a memstore OSD keeps its data in RAM and a bluestore
+ * one in a sparse file of that size, so 1P or 1E (accepted before) is a
+ * typo that fails only once the daemons start, or an OSD the host's memory
+ * or disk cannot back: refused up front.
+ */
+#define CL_SIZE_MAX (1ULL << 40)
+
+/* "256M", "1G", "1T": n in the largest unit it is a whole number of */
+static void size_format(uint64_t n, char *buf, size_t len)
+{
+	static const char units[] = "TGM";
+
+	for (int i = 0; i < 3; i++) {
+		unsigned int shift = 40 - 10 * (unsigned int)i;
+
+		if (n >= 1ULL << shift && !(n & ((1ULL << shift) - 1))) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(n >> shift), units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)n);
+}
+
+static uint64_t size(const struct conf *c, const char *key, const char *def, uint64_t min,
+		     uint64_t max)
 {
 	const char *v = get(c, key, def);
 	uint64_t n;
-	char what[64];
+	char what[96], lo[32], hi[32];
 
-	if (parse_size(v, &n) || n < min) {
-		snprintf(what, sizeof(what), "a size of at least %lluM such as 1G",
-			 (unsigned long long)(min >> 20));
+	if (parse_size(v, &n) || n < min || n > max) {
+		size_format(min, lo, sizeof(lo));
+		size_format(max, hi, sizeof(hi));
+		snprintf(what, sizeof(what), "a size from %s to %s such as 1G", lo, hi);
 		die_key(c, key, what, v);
 	}
 	return n;
@@ -107,7 +134,7 @@ void cl_plan_or_die(struct cl_plan *p, const struct conf *c, const char *netns)
 		die_key(c, "CEPH_OSD_STORE", "memstore or bluestore", p->store);
 	/* bluestore needs room for its RocksDB besides the data */
 	p->osd_size = size(c, "CEPH_OSD_SIZE", "1G",
-			   strcmp(p->store, "bluestore") ? 256ULL << 20 : 1ULL << 30);
+			   strcmp(p->store, "bluestore") ? 256ULL << 20 : 1ULL << 30, CL_SIZE_MAX);
 	p->pool_size = number(c, "CEPH_POOL_SIZE", 1, 1, 3);
 	if (p->pool_size > p->osds) {
 		char *o = origin(c, "CEPH_POOL_SIZE");
@@ -118,7 +145,7 @@ void cl_plan_or_die(struct cl_plan *p, const struct conf *c, const char *netns)
 	p->fs_name = name(c, "CEPH_FS_NAME", "cephfs");
 	p->rbd_pool = name(c, "CEPH_RBD_POOL", "rbd");
 	p->rbd_image = name(c, "CEPH_RBD_IMAGE", "rapido");
-	p->image_size = size(c, "CEPH_RBD_IMAGE_SIZE", "256M", 16ULL << 20);
+	p->image_size = size(c, "CEPH_RBD_IMAGE_SIZE", "256M", 16ULL << 20, CL_SIZE_MAX);
 	if (p->image_size % (1ULL << 20))
 		die_key(c, "CEPH_RBD_IMAGE_SIZE", "a whole number of MiB", get(c, "CEPH_RBD_IMAGE_SIZE", ""));
 	p->up_timeout = number(c, "CEPH_UP_TIMEOUT", 300, 10, 3600);

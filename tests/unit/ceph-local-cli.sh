@@ -38,6 +38,13 @@ CEPH_RBD_IMAGE=a/b run "$bin" up
 check "an image name with a slash" answered 1 "CEPH_RBD_IMAGE: expected a name of letters"
 run "$bin" status
 check "status without a cluster: exit 3" answered 3 "no cluster in $T/cluster"
+# issue 33, item 14: sizes within a range (status reads the settings first)
+CEPH_OSD_SIZE=1P run "$bin" status
+check "CEPH_OSD_SIZE=1P: the key, the value and the range" answered 1 "environment: CEPH_OSD_SIZE: expected a size from 256M to 1T such as 1G, got '1P'"
+CEPH_OSD_SIZE=1T run "$bin" status
+check "CEPH_OSD_SIZE=1T, the largest, accepted" answered 3 "no cluster in $T/cluster"
+CEPH_OSD_STORE=bluestore CEPH_OSD_SIZE=512M run "$bin" status
+check "bluestore's own lower bound" answered 1 "CEPH_OSD_SIZE: expected a size from 1G to 1T such as 1G, got '512M'"
 
 if [ "$(id -u)" != 0 ]; then
 	run "$bin" up
