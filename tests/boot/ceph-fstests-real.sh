@@ -26,6 +26,7 @@
 # round 5.5 minutes, and generic/001 did not finish within ./vm --timeout
 # 1500; the others took 2-5 minutes a boot. Wall times are printed with
 # each boot. ONLY="1 2a ..." runs some.
+# tests/run timeout: 1800s
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ceph.inc"
 

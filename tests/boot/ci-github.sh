@@ -14,6 +14,7 @@
 # or kernel, and the merge has every shard. Then a shard whose VM cannot
 # run (a damaged image) fails its job, and the merge without its results
 # fails naming it.
+# tests/run timeout: 1800s
 . "$(dirname "$0")/../tap.sh"
 . "$(dirname "$0")/lib-ci.inc"
 

@@ -13,6 +13,7 @@
 # 2. The destructive category on ext4 runs to its own verdict: each test's
 #    result in ./vm --results is what run_tests.sh printed for it, and
 #    ./vm exits 0 exactly when none failed.
+# tests/run timeout: 1800s
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ecryptfs.inc"
 

@@ -7,6 +7,7 @@
 # 0 exactly when none failed. Which passed is printed: the kernel's
 # verdict. The ext4 half (and -t) is ecryptfs-real.sh; apart, the two run
 # in parallel.
+# tests/run timeout: 1800s
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ecryptfs.inc"
 

@@ -14,6 +14,7 @@
 #    failed. Which passed is printed: the kernel's verdict.
 # The xfs half is ecryptfs-real-xfs.sh; failures, a disk the harness
 # cannot make and the destructive category are ecryptfs-real-verdicts.sh.
+# tests/run timeout: 1800s
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ecryptfs.inc"
 

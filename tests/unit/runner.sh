@@ -22,6 +22,9 @@ printf '#!/bin/bash\ntrap "" TERM\nsleep 100\n' > "$top/tests/unit/ignores-term.
 printf '#!/bin/bash\ntrap "exit 0" TERM\nsleep 100 & wait\n' > "$top/tests/unit/term-exits-0.sh"
 printf '#!/bin/sh\nexit 124\n' > "$top/tests/unit/exits-124.sh"
 printf '#!/bin/sh\nexit 0\n' > "$top/tests/unit/passes.sh"
+# its own timeout in its header: longer than the tier's, and shorter
+printf '#!/bin/sh\n# tests/run timeout: 60s\nsleep 4\n' > "$top/tests/unit/own-longer.sh"
+printf '#!/bin/sh\n# tests/run timeout: 1s\nsleep 100\n' > "$top/tests/unit/own-shorter.sh"
 chmod +x "$top"/tests/unit/*.sh "$top/build/tests/built"
 
 start=$(date +%s)
@@ -38,6 +41,9 @@ check "a test ignoring SIGTERM is a timeout, killed" \
 check "a test whose TERM handler exits 0 is a timeout" \
 	grep -q '^FAIL unit/term-exits-0.sh: timed out after 2s$' "$T/out"
 check "a test exiting 124 itself is not a timeout" grep -q '^FAIL unit/exits-124.sh: exit 124 ' "$T/out"
-check "the count: 2 passed, 4 failed" grep -q '^2 passed, 4 failed, 0 skipped$' "$T/out"
+check "a test's own longer timeout (header) holds" grep -q '^PASS unit/own-longer.sh ' "$T/out"
+check "a test's own shorter timeout is named" \
+	grep -q '^FAIL unit/own-shorter.sh: timed out after 1s$' "$T/out"
+check "the count: 3 passed, 5 failed" grep -q '^3 passed, 5 failed, 0 skipped$' "$T/out"
 check "the killed test took the timeout and the 10 s grace, no more (${secs}s)" test "$secs" -lt 60
 done_testing
