@@ -117,7 +117,7 @@ passes() {
 		}
 }
 want 1 && passes 1 generic/002
-want 1b && passes 1b generic/001
+want 1b && boot_timeout=3600 passes 1b generic/001
 
 section "down"
 "$CEPH_LOCAL" down > "$T/out" 2>&1
