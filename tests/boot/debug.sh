@@ -24,9 +24,9 @@ port=$((40000 + $$ % 20000))
 
 # --append
 "$CUT" simple -x 'cat /proc/cmdline' > /dev/null
-"$VM" --batch --timeout 300 --append 'rapido.test=yes "quoted=a b"' > "$T/console" 2>&1
+"$VM" --batch --timeout 300 --append 'debug.append=yes "quoted=a b"' > "$T/console" 2>&1
 expect_rc "--append boots" 0 $?
-check "--append reached /proc/cmdline" guest_says "$T/console" 'rapido.test=yes quoted=a b'
+check "--append reached /proc/cmdline" guest_says "$T/console" 'debug.append=yes quoted=a b'
 
 # --gdb: read linux_banner from guest memory at the address the guest's
 # /proc/kallsyms gives (Debian's System.map is a stub without symbols)

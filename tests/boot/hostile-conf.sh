@@ -7,7 +7,7 @@
 cat > "$RAPIDO_CONF" <<EOC
 RAPIDO_TEST_HOSTILE='\$(touch $T/pwned-subst); \`touch $T/pwned-bq\` | & "q" \\ end'
 RAPIDO_TEST_SPACES="a  b	c"
-QEMU_EXTRA_KERNEL_PARAMS="rapido.note='semi;colon'"
+QEMU_EXTRA_KERNEL_PARAMS="hostile.note='semi;colon'"
 EOC
 "$CUT" echo-conf > "$T/cut.out" 2>&1
 expect_rc "cut with hostile values" 0 $?
@@ -18,6 +18,6 @@ got=$(grep -a '^HOSTILE=' "$T/console" | tr -d '\r' | sed 's/^HOSTILE=//')
 check "hostile value arrives intact" test "$got" = "$want"
 got=$(grep -a '^SPACES=' "$T/console" | tr -d '\r' | sed 's/^SPACES=//')
 check "spaces and tabs kept" test "$got" = "$(printf '[a  b\tc]')"
-check "kernel parameter split with quoting, passed as one word" grep -aq ' rapido.note=semi;colon$' <(tr -d '\r' < "$T/console")
+check "kernel parameter split with quoting, passed as one word" grep -aqE ' hostile\.note=semi;colon( |$)' <(tr -d '\r' < "$T/console")
 check "nothing was executed" test ! -e "$T/pwned-subst" -a ! -e "$T/pwned-bq"
 done_testing
