@@ -176,8 +176,12 @@ if boot "xfs sections" 1 -f "$T/probe.sh" -x './check -R xunit -s xfs_crc generi
 		guest_says "$T/console" "fstests: local.config sections: xfs xfs_external xfs_crc"
 	check "xfs: rapido_fstests_check adds the sections and the exclusion" \
 		guest_says "$T/console" "fstests: rapido_fstests_check adds: -s xfs -s xfs_external -e generic/900"
+	# the extra's plain ./check (no records) failed the run: its status is a
+	# testcase of its own, "rapido: exit status 1: ..."
+	check "xfs: junit.xml: the run's failure without a failing record is a testcase" \
+		grep -q 'name="rapido: exit status 1: ' "$T/res/junit.xml"
 	check "xfs: junit.xml: a testcase per section and test" \
-		test "$(testcases "$T/res/junit.xml" | LC_ALL=C sort | tr '\n' ' ')" = \
+		test "$(testcases "$T/res/junit.xml" | grep -v '^rapido: ' | LC_ALL=C sort | tr '\n' ' ')" = \
 		"xfs:generic/001 pass xfs:generic/900 skipped xfs:xfs/901 skipped xfs_external:generic/001 pass xfs_external:generic/900 skipped xfs_external:xfs/901 pass "
 	check "xfs: the external section gives the log zram's 4096-byte sectors" \
 		grep -qx 'config: MKFS_OPTIONS="-K -l sectsize=4096"' "$SHARE/probe.txt"
