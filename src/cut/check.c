@@ -18,6 +18,7 @@
 #include "cut.h"
 #include "err.h"
 #include "fsinfo.h"
+#include "guestmods.h"
 #include "rapido.h"
 #include "run.h"
 
@@ -156,13 +157,6 @@ static void resolve_bins(struct cut_plan *p)
 	strv_free(&all);
 }
 
-/*
- * loaded by the init only when ./vm asks: a host share (9p), a NIC, the
- * virtio console's shell; pvpanic and fw_cfg for memory dumps on a panic
- */
-static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net",
-					     "virtio_console", "pvpanic_mmio", "pvpanic", "pvpanic_pci",
-					     "qemu_fw_cfg" };
 /* where the status record goes through a virtio serial port (arch.h), loaded at every boot */
 static const char *const status_modules[] = { "virtio_pci", "virtio_console" };
 
@@ -211,13 +205,15 @@ static void resolve_modules(struct cut_plan *p)
 			strv_push(&p->extra_modules, m);
 	}
 	/*
-	 * Every image can mount a host share (./vm --share): the init loads
-	 * these only when the kernel command line says there is one.
+	 * Every image can mount a host share (./vm --share), bring up a NIC,
+	 * keep a shell on the virtio console, ...: the init loads these
+	 * (guestmods.h) only when the kernel command line asks.
 	 */
-	for (size_t i = 0; i < sizeof(share_modules) / sizeof(share_modules[0]); i++)
-		if (kernel_has_module(&p->kern, share_modules[i]) == 2 &&
-		    !strv_contains(&p->modules, share_modules[i]))
-			strv_push(&p->extra_modules, share_modules[i]);
+	for (const char *const *const *l = guestmods_on_demand; *l; l++)
+		for (const char *const *m = *l; *m; m++)
+			if (kernel_has_module(&p->kern, *m) == 2 && !strv_contains(&p->modules, *m) &&
+			    !strv_contains(&p->extra_modules, *m))
+				strv_push(&p->extra_modules, *m);
 }
 
 static void resolve_helpers(struct cut_plan *p)
