@@ -29,6 +29,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "mono.h"
 #include "rapido.h"
 #include "results.h"
 #include "status.h"
@@ -82,14 +83,6 @@ struct watch {
 	int vmcore_ok;			/* qemu said it was written */
 	char vmcore_err[256];
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void vm_new_nonce(char nonce[33])
 {
@@ -266,7 +259,7 @@ static void drain(struct watch *w, int *fd)
 		if (*fd == w->status_rd) {
 			tail_add(&w->status, buf, (size_t)n);
 		} else if (*fd == w->results_rd) {
-			vm_results_input(w->results, buf, (size_t)n, now());
+			vm_results_input(w->results, buf, (size_t)n, mono_secs());
 		} else if (*fd == w->console_rd) {
 			tail_add(&w->console, buf, (size_t)n);
 			w->console_bytes += (unsigned long long)n;
@@ -392,7 +385,7 @@ enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };
 static enum wait_result wait_qemu(struct watch *w, pid_t pid, double timeout,
 				  unsigned int kvm_probe_secs, int *wstatus, int *sig)
 {
-	double start = now();
+	double start = mono_secs();
 	enum wait_result res;
 
 	if (timeout || kvm_probe_secs)
@@ -431,7 +424,7 @@ static enum wait_result wait_qemu(struct watch *w, pid_t pid, double timeout,
 				}
 			} else if (fd == w->timerfd) {
 				uint64_t ticks;
-				double t = now() - start;
+				double t = mono_secs() - start;
 
 				if (read(w->timerfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
 					die_errno("timerfd");
@@ -489,7 +482,7 @@ static void watch_init(struct watch *w, const struct vm_launch *l, int sigfd)
 	w->results_rd = -1;
 	w->results = vm_results_open(l);
 	splat_scan_init(&w->splats);
-	w->started = now();
+	w->started = mono_secs();
 }
 
 static void watch_free(struct watch *w)
@@ -568,7 +561,7 @@ static void reset_for_retry(struct watch *w)
 	vm_results_reset(w->results);
 	splat_scan_free(&w->splats);
 	splat_scan_init(&w->splats);
-	w->started = now();
+	w->started = mono_secs();
 }
 
 /* No record from the guest: say what stopped it, and with which code. */
@@ -685,8 +678,8 @@ int vm_run(struct vm_launch *l, int lock_fd)
 		}
 		break;
 	}
-	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, now() - w.started,
-			       now());
+	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, mono_secs() - w.started,
+			       mono_secs());
 	watch_free(&w);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

@@ -5,21 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "mono.h"
 #include "rapido.h"
 #include "verdict.h"
 #include "vm.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /*
  * One line at the end for a person at a terminal (CI reads the exit
@@ -127,11 +119,11 @@ int cmd_vm(int argc, char **argv)
 		vm_deadline_step("preparing the VM");
 		if (s.gdb)
 			vm_gdb_prepare_or_die(&l);
-		double start = now();
+		double start = mono_secs();
 
 		vm_mpath_write_list(&s, l.mpath_list);
 		rc = vm_run(&l, lock_fd);
-		print_summary(&l, rc, now() - start);
+		print_summary(&l, rc, mono_secs() - start);
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
 		unlink(l.mpath_list);

@@ -18,11 +18,11 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "io.h"
+#include "mono.h"
 #include "vmctl.h"
 
 /* Connect to the console socket; -errno with a message in *err. */
@@ -54,14 +54,6 @@ static int console_connect(const char *path, unsigned int vm, char **err)
 	return fd;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int start_secs)
 {
 	unsigned char r[8];
@@ -69,7 +61,7 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 	char *line = NULL, *pending = NULL;
 	size_t len = 0, cap = 0;
 	int fd, started = 0, status = -1;
-	double t0 = now();
+	double t0 = mono_secs();
 
 	fd = console_connect(sock, vm, &err);
 	if (fd < 0) {
@@ -99,7 +91,7 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 		ssize_t n;
 
 		if (!started) {
-			double left = start_secs - (now() - t0);
+			double left = start_secs - (mono_secs() - t0);
 
 			if (left <= 0) {
 				fprintf(stderr, "vmctl: vm%u: no shell answered on the virtio console within "
