@@ -20,8 +20,10 @@
 #include "io.h"
 #include "layer.h"
 #include "layers.h"
+#include "pct.h"
 #include "rapido.h"
 #include "size.h"
+#include "tree.h"
 
 #define DEFAULT_CAP (4ULL << 30)
 /* A record (KEY.meta) is a few lines, one per library and host file it holds. */
@@ -54,34 +56,14 @@ void cut_tmp_cleanup(void)
 	}
 }
 
-/* '%XX' for blanks, '%' and controls: paths stay one word on a meta line. */
+/* '%xx' for blanks, '%' and controls (pct.h): paths stay one word on a meta line. */
 static void put_escaped(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char *e = xmalloc(3 * strlen(s) + 1);
 
-		if (c <= ' ' || c == '%' || c == 0x7f)
-			fprintf(f, "%%%02X", c);
-		else
-			fputc(c, f);
-	}
-}
-
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		unsigned int c;
-
-		if (*s == '%' && sscanf(s + 1, "%2x", &c) == 1) {
-			*d++ = (char)c;
-			s += 2;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
+	pct_escape(e, 3 * strlen(s), s);
+	fputs(e, f);
+	free(e);
 }
 
 char *cut_stat_sig(const char *path, int with_ctime)
@@ -150,8 +132,8 @@ static int dep_holds(char *line)
 		if (!rest)
 			return 0;
 		*rest++ = '\0';
-		unescape(path);
-		unescape(rest);
+		pct_unescape(path);
+		pct_unescape(rest);
 		n = readlink(path, target, sizeof(target) - 1);
 		if (n < 0)
 			return 0;
@@ -168,7 +150,7 @@ static int dep_holds(char *line)
 		    !off)
 			return 0;
 		path += off;
-		unescape(path);
+		pct_unescape(path);
 		return stat(path, &st) == 0 && st.st_size == size && st.st_mtim.tv_sec == sec &&
 		       st.st_mtim.tv_nsec == nsec && st.st_ino == ino && st.st_dev == dev;
 	}
@@ -178,29 +160,6 @@ static int dep_holds(char *line)
 static char *entry_path(const struct cut_cache *c, const char *key, const char *ext)
 {
 	return xasprintf("%s/layers/%s.%s", c->dir, key, ext);
-}
-
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path);
-	int rc = 0;
-
-	for (char *s = p + 1; ; s++) {
-		if (*s == '/' || !*s) {
-			char save = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-				rc = -errno;
-				break;
-			}
-			*s = save;
-			if (!save)
-				break;
-		}
-	}
-	free(p);
-	return rc;
 }
 
 static uint64_t cap_or_die(const struct conf *conf)
@@ -257,7 +216,7 @@ void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]) && !rc; i++) {
 		char *d = xasprintf("%s/%s", c->dir, subdirs[i]);
 
-		rc = mkdir_p(d);
+		rc = mkdir_p(d, NULL);
 		free(d);
 	}
 	lock = xasprintf("%s/lock", c->dir);
@@ -329,7 +288,7 @@ static int meta_parse(char *text, struct meta *m)
 		else if (!strcmp(line, "ldcache"))
 			m->ldcache = sp;
 		else if (!strcmp(line, "lib")) {
-			unescape(sp);
+			pct_unescape(sp);
 			strv_push(&m->libs, sp);
 		} else if (!strcmp(line, "dep")) {
 			sp[-1] = ' ';

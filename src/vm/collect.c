@@ -19,6 +19,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "pct.h"
 #include "rapido.h"
 #include "tree.h"
 #include "results.h"
@@ -63,7 +64,7 @@ static void txt_line(struct vm_results *r, const char *line)
 /* A meta record into results.txt; apply: into the suite too (the final ones are set directly). */
 static void txt_meta(struct vm_results *r, const char *key, const char *value, int apply)
 {
-	char *v = rec_escape(value), *line = xasprintf("R1 meta %s %s", key, v);
+	char *v = pct_field(value), *line = xasprintf("R1 meta %s %s", key, v);
 
 	txt_line(r, line);
 	if (apply)
@@ -216,10 +217,10 @@ static unsigned int report_splats(struct vm_results *r, const struct vm_launch *
 		if (!r)
 			continue;
 		line = xasprintf("kernel: %s", sp->title);
-		title = rec_escape(line);
+		title = pct_field(line);
 		free(line);
-		kind = rec_escape(splat_kind_name(sp->kind));
-		text = rec_escape(sp->text);
+		kind = pct_field(splat_kind_name(sp->kind));
+		text = pct_field(sp->text);
 		line = xasprintf("R1 %s %s %s %s", counts ? "kernel" : "tolerated", title, kind, text);
 		txt_line(r, line);
 		(void)rsuite_record(&r->suite, line, 1, 0);

@@ -24,6 +24,7 @@
 #include "results.h"
 #include "shwords.h"
 #include "size.h"
+#include "tree.h"
 #include "vm.h"
 
 extern char **environ;
@@ -386,30 +387,12 @@ static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const s
 	s->log = o->log;
 }
 
-/* mkdir -p: every missing directory of path */
-static void mkdir_p_or_die(const char *what, const char *path)
-{
-	char *p = xstrdup(path), c;
-
-	for (char *q = p + 1; ; q++) {
-		if (*q != '/' && *q)
-			continue;
-		c = *q;
-		*q = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			die_errno("%s: cannot create %s", what, p);
-		*q = c;
-		if (!c)
-			break;
-	}
-	free(p);
-}
-
 static void resolve_results(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
 	const char *v;
-	char where[512], *files;
+	char where[512], *files, *failed;
+	int rc;
 
 	v = setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src);
 	if (v) {
@@ -418,8 +401,8 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 			die_src(&s->results_src, "expected a directory without ',' (qemu's option syntax)", v);
 		/* --dry-run creates nothing; a run clears DIR/files (collect.c) */
 		files = xasprintf("%s/files", v);
-		if (!s->dry_run)
-			mkdir_p_or_die(where, files);
+		if (!s->dry_run && (rc = mkdir_p(files, &failed)) < 0)
+			die_err(rc, "%s: cannot create %s", where, failed);
 		free(files);
 		s->results_dir = realpath(v, NULL);
 		if (!s->results_dir && s->dry_run && errno == ENOENT) {
