@@ -181,13 +181,7 @@ static char *cache_dir(const struct conf *conf)
 
 	if (v && *v)
 		return xstrdup(v);
-	v = getenv("XDG_CACHE_HOME");
-	if (v && v[0] == '/')
-		return xasprintf("%s/rapido", v);
-	v = getenv("HOME");
-	if (v && v[0] == '/')
-		return xasprintf("%s/.cache/rapido", v);
-	return NULL;
+	return rapido_cache_dir();
 }
 
 void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)

@@ -490,6 +490,9 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 		char *boot, *mods;
 
 		p->sysroot = arch_sysroot(&p->conf, p->arch);
+		if (!p->sysroot)
+			die("ARCH=%s: SYSROOT is not set, and its default needs a cache directory "
+			    "(XDG_CACHE_HOME or HOME, absolute)", p->arch->name);
 		if (stat(p->sysroot, &st) < 0 || !S_ISDIR(st.st_mode))
 			die("ARCH=%s: sysroot %s: %s; unpack the guest's userspace and kernel there: "
 			    "host/sysroot %s %s bash coreutils kmod, then the same with --kernel "

@@ -7,6 +7,7 @@
 
 #include "arch.h"
 #include "err.h"
+#include "rapido.h"
 
 static const struct arch arches[] = {
 	{
@@ -101,11 +102,14 @@ int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
 char *arch_sysroot(const struct conf *c, const struct arch *a)
 {
 	const char *v = conf_get(c, "SYSROOT");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *cache, *dir;
 
 	if (v && *v)
 		return xstrdup(v);
-	if (xdg && *xdg == '/')
-		return xasprintf("%s/rapido/%s/sysroot", xdg, a->name);
-	return xasprintf("%s/.cache/rapido/%s/sysroot", home && *home ? home : "/tmp", a->name);
+	cache = rapido_cache_dir();
+	if (!cache)
+		return NULL;
+	dir = xasprintf("%s/%s/sysroot", cache, a->name);
+	free(cache);
+	return dir;
 }

@@ -173,30 +173,41 @@ char *rapido_state_dir_or_die(const struct conf *c)
 	return dir;
 }
 
+char *rapido_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		return xasprintf("%s/rapido", xdg);
+	if (home && home[0] == '/')
+		return xasprintf("%s/.cache/rapido", home);
+	return NULL;
+}
+
 char *rapido_default_image(const struct conf *c)
 {
 	const char *v = conf_get(c, "DRACUT_OUT");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *cache, *img;
+	char *cache, *img, *slash;
+	int made;
 
 	if (v && *v)
 		return xstrdup(v);
-	if (!rapido_installed() || (!(xdg && *xdg) && !(home && *home)))
+	cache = rapido_installed() ? rapido_cache_dir() : NULL;
+	if (!cache)
 		return xasprintf("%s/initrds/myinitrd", rapido_dir());
 	/*
 	 * The prefix of an installed copy is read-only: images go to the
-	 * user's cache. Make its rapido/ so that ./cut can create initrds/ in
-	 * it as in a fresh checkout; a failure here is reported by ./cut's
-	 * check of the image's directory, naming the path.
+	 * user's cache. Make it (and ~/.cache) so that ./cut can create
+	 * initrds/ in it as in a fresh checkout; a failure here is reported
+	 * by ./cut's check of the image's directory, naming the path.
 	 */
-	cache = xdg && *xdg ? xstrdup(xdg) : xasprintf("%s/.cache", home);
-	if (mkdir(cache, 0700) == 0 || errno == EEXIST) {
-		char *r = xasprintf("%s/rapido", cache);
-
-		(void)(mkdir(r, 0700) == 0 || errno == EEXIST);
-		free(r);
-	}
-	img = xasprintf("%s/rapido/initrds/myinitrd", cache);
+	slash = strrchr(cache, '/');
+	*slash = '\0';
+	made = mkdir(cache, 0700) == 0 || errno == EEXIST;
+	*slash = '/';
+	if (made)
+		(void)(mkdir(cache, 0700) == 0 || errno == EEXIST);
+	img = xasprintf("%s/initrds/myinitrd", cache);
 	free(cache);
 	return img;
 }
