@@ -27,16 +27,16 @@ enum afsum_alg_step {
 
 struct afsum_alg {
 	int tfm;		/* bound transform socket */
-	size_t digest_len;	/* bytes, from the kernel, checked against the table */
+	size_t digest_len;	/* bytes, from the kernel, checked against afalg_digest_len() */
 	enum afsum_alg_step failed;
 	size_t got_len;
 };
 
-/* Digest size in bytes of a well-known hash (also hmac(X)); 0 if not known. */
-size_t afsum_alg_known_len(const char *alg);
-
-/* Hex digest of the empty message for md5, sha1 and sha2; NULL for others. */
-const char *afsum_alg_empty_digest(const char *alg);
+/*
+ * The digest of the empty message for md5, sha1 and sha2 (refhash.c) into
+ * out (REF_MAX_DIGEST bytes); returns its length, 0 for other hashes.
+ */
+size_t afsum_alg_empty_digest(const char *alg, unsigned char *out);
 
 /* True for hashes that cannot work without a key: hmac(...), cmac(...), ghash, ... */
 bool afsum_alg_needs_key(const char *alg);
@@ -56,9 +56,6 @@ int afsum_alg_op(struct afsum_alg *a);
 
 /* Bind a throw-away AF_ALG hash socket to alg; 0 or -errno. */
 int afsum_alg_try_bind(const char *alg);
-
-/* True if the /proc/crypto-format file at path lists an algorithm called name. */
-bool afsum_proc_crypto_has(const char *path, const char *name);
 
 /*
  * Read the digest: one recvmsg() with room for more than any digest, so
