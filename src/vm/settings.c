@@ -113,12 +113,12 @@ static noreturn void die_src(const struct vm_src *src, const char *fmt, const ch
 static unsigned int number(const struct conf *c, const char *opt, const char *optval,
 			   const char *key, unsigned int def, struct vm_src *src)
 {
-	const struct confkey_type *t = confkeys_type(key);
+	const struct confkey *t = confkey_find(key);
 	const char *v = setting(c, opt, optval, key, src);
 	char where[512], why[NUM_WHY_LEN];
 	unsigned int n;
 
-	if (!t || t->type != CONFKEY_UINT || t->max > UINT_MAX)
+	if (!t || t->kind != CONFKEY_UINT || t->max > UINT_MAX)
 		die("internal error: %s has no number range in confkeys_types", key);
 	if (!v)
 		return def;
