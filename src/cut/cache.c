@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "err.h"
 #include "io.h"
 #include "layer.h"
@@ -23,7 +24,6 @@
 #include "rapido.h"
 #include "size.h"
 
-#define DEFAULT_CAP (4ULL << 30)
 /* A record (KEY.meta) is a few lines, one per library and host file it holds. */
 #define RECORD_MAX (16 << 20)
 
@@ -205,22 +205,19 @@ static int mkdir_p(const char *path)
 
 static uint64_t cap_or_die(const struct conf *conf)
 {
-	const char *v = conf_get(conf, "CUT_CACHE_SIZE");
-	uint64_t cap;
+	uint64_t cap = 0;
+	char *err;
 
-	if (!v || !*v)
-		return DEFAULT_CAP;
-	if (parse_size(v, &cap))
-		die("%s: CUT_CACHE_SIZE: expected a size such as 4G, or 0 for no cache, got '%s'",
-		    conf_origin(conf, "CUT_CACHE_SIZE"), v);
+	if (conf_size(conf, "CUT_CACHE_SIZE", &cap, NULL, &err) < 0)
+		die("%s", err);
 	return cap;
 }
 
 static char *cache_dir(const struct conf *conf)
 {
-	const char *v = conf_get(conf, "CUT_CACHE_DIR");
+	const char *v = conf_str(conf, "CUT_CACHE_DIR", NULL);
 
-	if (v && *v)
+	if (v)
 		return xstrdup(v);
 	v = getenv("XDG_CACHE_HOME");
 	if (v && v[0] == '/')
