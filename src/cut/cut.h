@@ -59,7 +59,9 @@ struct cut_plan {
 /* A -f script larger than this is refused (it is read whole into the image). */
 #define CUT_EXTRA_MAX (16 << 20)
 
-/* check.c: load autorun/NAME.sh of the rapido directory DIR, or die saying why. */
+/* locate.c: rapido_dir(), or die saying why it cannot be found. */
+const char *cut_rapido_dir(void);
+/* locate.c: load autorun/NAME.sh of the rapido directory DIR, or die saying why. */
 void cut_profile_load_or_die(const char *dir, const char *name, struct profile *prof);
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
@@ -136,8 +138,6 @@ void cut_child_result_free(struct cut_child_result *r);
 /* list.c: ./cut --list; ./cut --kconfig PROFILE (the kernel config fragment) */
 int cut_list(void);
 int cut_kconfig(const char *profile);
-/* rapido_dir(), or die saying why it cannot be found. */
-const char *cut_rapido_dir(void);
 
 /*
  * progress.c: what the cut is doing, on stderr when it is a terminal and
