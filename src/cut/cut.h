@@ -109,6 +109,12 @@ struct cut_work {
 };
 int cut_work_create(struct cut_work *w, const char *image);
 char *cut_work_path(const struct cut_work *w, const char *name);
+/* A new file WHAT.XXXXXX in the directory (it goes with it), open on *fd; dies if it cannot be made. */
+char *cut_work_file_or_die(const struct cut_work *w, const char *what, int *fd);
+/* Writing PATH failed with -err: die saying so; on a full disk, which disk and how full. */
+noreturn void cut_die_write(int err, const char *what, const char *path);
+/* "no space left on device" for ENOSPC, "disk quota exceeded" for EDQUOT */
+const char *cut_space_text(int err);
 /* Remove the directory and what is in it; returns 0 or the first -errno. */
 int cut_work_remove(struct cut_work *w);
 /* Remove the IMAGE.cut-* that no live process holds (warns for each). */

@@ -115,9 +115,41 @@ char *cut_stat_sig(const char *path, int with_ctime);
 /* Add a stat line of path (or "absent") to a key. */
 void cut_key_stat(struct sha256 *s, const char *path);
 
-/* tree.c: the layer of one files: entry SRC copied to DEST. */
-int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const char *work,
-		   struct cut_layer *ly, char **err);
+/* sink.c: the file a new layer is written to */
+struct cut_sink {
+	char *path;		/* NULL: none (not opened, dropped, or kept) */
+	int fd;
+	int in_cache;		/* path is a temporary in the cache's tmp/ */
+	struct xxh64 x;		/* the writer's hash of the bytes written (cpio_writer.hash) */
+	uint64_t size;		/* once closed */
+};
+/*
+ * A new file for a layer of kind: the cache's temporary when try_cache and
+ * there is a cache (one that cannot make it is given up), else one in the
+ * work directory w; dies if the work directory cannot take it.
+ */
+void cut_sink_open(struct cut_sink *s, struct cut_cache *c, int try_cache,
+		   const struct cut_work *w, const char *kind);
+/* Close after writing ended with rc (0 or -errno): returns rc, else close's error. */
+int cut_sink_close(struct cut_sink *s, int rc);
+/*
+ * 1 when the cache's disk refused one of the n sinks written together
+ * (rc[i]: how writing s[i] ended): the cache is given up and every one of
+ * them dropped, to be written again into the work directory (try_cache 0).
+ */
+int cut_sink_retry(struct cut_cache *c, struct cut_sink *s, const int *rc, size_t n);
+/* Remove the file. */
+void cut_sink_drop(struct cut_sink *s);
+/*
+ * The layer is written, and ly says all its record holds (libs, deps,
+ * ldcache): its file, size and checksum go into ly, and a cache's
+ * temporary into the cache (one that cannot record it is given up).
+ */
+void cut_sink_keep(struct cut_sink *s, struct cut_cache *c, struct cut_layer *ly);
+
+/* tree.c: the layer of one files: entry SRC copied to DEST, written as w's. */
+int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest,
+		   const struct cut_work *w, struct cut_layer *ly, char **err);
 
 /* dracut.c */
 /* The key of a dracut layer: dracut itself, our dracut.conf.d, its argv and inputs. */
