@@ -11,13 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ecryptfs.inc"
 
-ecr_blocks=327680
-cat > "$RAPIDO_CONF" <<EOC
-ECRYPTFS_SRC=$ECR
-ECRYPTFS_LOWER_FS=xfs
-ECRYPTFS_ZRAM_SIZE=320M
-ECRYPTFS_TEST_CATEGORY=safe
-EOC
+ecr_conf "$ECR" xfs 320M ECRYPTFS_TEST_CATEGORY=safe
 # shellcheck disable=SC2086 # test names are words
 if ecr_boot "safe on xfs" "0|1"; then
 	ecr_category_checks xfs safe $ecr_safe
