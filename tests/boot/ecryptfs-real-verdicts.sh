@@ -57,10 +57,5 @@ fi
 
 # 2. the destructive category: its own verdict
 ecr_conf "$ECR" ext4 64M ECRYPTFS_TEST_CATEGORY=destructive
-# shellcheck disable=SC2086 # test names are words
-if ecr_boot "destructive on ext4" "0|1"; then
-	ecr_category_checks ext4 destructive $ecr_destructive
-	check "  kernel console clean" console_clean "$T/console"
-	diag
-fi
+ecr_category ext4 destructive
 done_testing

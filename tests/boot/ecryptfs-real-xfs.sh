@@ -12,10 +12,5 @@
 . "$(dirname "$0")/lib-ecryptfs.inc"
 
 ecr_conf "$ECR" xfs 320M ECRYPTFS_TEST_CATEGORY=safe
-# shellcheck disable=SC2086 # test names are words
-if ecr_boot "safe on xfs" "0|1"; then
-	ecr_category_checks xfs safe $ecr_safe
-	check "  kernel console clean" console_clean "$T/console"
-	diag
-fi
+ecr_category xfs safe
 done_testing
