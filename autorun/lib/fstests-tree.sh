@@ -41,8 +41,9 @@ _fstests_wanted_bins="fio getfattr setfattr getfacl setfacl chattr lsattr findmn
 	resize2fs fsck mkfs timeout dmesg"
 
 # _fstests_missing_libs DIR...: shared libraries that ELF programs under DIR
-# need and the image lacks (./cut copies a files: tree as it is, without the
-# libraries its programs link). Prints them space separated. The loader
+# need and the image lacks: ./cut adds the libraries a files: tree's
+# programs link (src/cut/tree.c), so these are the ones it could not find
+# on the host either. Prints them space separated. The loader
 # lists them as ldd does (ldd itself, a script, is not in the image); one
 # process per program, so the callers keep DIRs short (ltp/, not src/).
 _fstests_missing_libs() {
