@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "ceph.h"
 #include "cut.h"
 #include "err.h"
@@ -136,7 +137,7 @@ static void resolve_bins(struct cut_plan *p)
 			char *path;
 
 			*bin++ = '\0';
-			v = conf_get(&p->conf, key);
+			v = conf_value(&p->conf, key, NULL);
 			if (v && *v) {
 				if (opt) {
 					add_optional_bin(p, bin);
@@ -244,14 +245,21 @@ static void resolve_helpers(struct cut_plan *p)
 
 static void check_conf(struct cut_plan *p)
 {
+	struct strv bad = STRV_INIT;
+
 	for (size_t i = 0; i < p->prof.conf.n; i++) {
 		const char *k = p->prof.conf.v[i];
-		const char *v = conf_get(&p->conf, k);
+		const char *v = conf_value(&p->conf, k, NULL);
 
 		if (!v || !*v)
 			problem("config key %s is not set (needed by profile %s; see rapido.conf.example)",
 				k, p->prof.name);
 	}
+	/* the profile's own types: a bad value found now, not in guest shell after a boot */
+	confkey_types_check(&p->conf, &p->prof.types, &bad);
+	for (size_t i = 0; i < bad.n; i++)
+		problem("%s", bad.v[i]);
+	strv_free(&bad);
 }
 
 static void check_kconfig(const struct cut_opts *o, struct cut_plan *p)
@@ -325,7 +333,7 @@ static void check_extras(const struct cut_opts *o)
  */
 static void check_output(const struct cut_opts *o, struct cut_plan *p)
 {
-	const char *out = p->output, *conf_out = conf_get(&p->conf, "DRACUT_OUT");
+	const char *out = p->output, *conf_out = conf_str(&p->conf, "DRACUT_OUT", NULL);
 	int is_default = !o->output && !(conf_out && *conf_out);
 	const char *src = o->output ? "-o " : is_default ? "image " : "DRACUT_OUT ";
 	char *copy, *dir;
@@ -397,7 +405,7 @@ static void check_output(const struct cut_opts *o, struct cut_plan *p)
 static void note_secrets(struct cut_plan *p)
 {
 	for (size_t i = 0; i < p->prof.secret.n; i++) {
-		const char *v = conf_get(&p->conf, p->prof.secret.v[i]);
+		const char *v = conf_value(&p->conf, p->prof.secret.v[i], NULL);
 
 		if (v && *v)
 			p->secret = 1;
@@ -426,7 +434,7 @@ static void resolve_files(struct cut_plan *p)
 				continue;
 			}
 			*end = '\0';
-			val = conf_get(&p->conf, src + 2);
+			val = conf_value(&p->conf, src + 2, NULL);
 			if (!val || !*val) {
 				free(spec);
 				continue;	/* optional tree not configured */

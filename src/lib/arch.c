@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "confget.h"
 #include "err.h"
 
 static const struct arch arches[] = {
@@ -83,7 +84,7 @@ const char *arch_names(void)
 
 int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
 {
-	const char *v = conf_get(c, "ARCH");
+	const char *v = conf_str(c, "ARCH", NULL);
 
 	*err = NULL;
 	if (!v || !*v) {
@@ -100,7 +101,7 @@ int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
 
 char *arch_sysroot(const struct conf *c, const struct arch *a)
 {
-	const char *v = conf_get(c, "SYSROOT");
+	const char *v = conf_str(c, "SYSROOT", NULL);
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
 	if (v && *v)
