@@ -188,10 +188,10 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			strv_push(&o->hostfwd, optarg);
 			break;
 		case OPT_LINK_LISTEN:
-			strv_pushf(&o->links, "L%s", optarg);
-			break;
 		case OPT_LINK_CONNECT:
-			strv_pushf(&o->links, "C%s", optarg);
+			o->links = xrealloc(o->links, (o->n_links + 1) * sizeof(*o->links));
+			o->links[o->n_links].listen = c == OPT_LINK_LISTEN;
+			o->links[o->n_links++].hostport = optarg;
 			break;
 		case OPT_APPEND:
 			strv_push(&o->append, optarg);

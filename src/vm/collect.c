@@ -129,12 +129,34 @@ static void files_clear(const char *dir)
 	free(files);
 }
 
+/* mkdir -p: every missing directory of path */
+static void mkdir_p_or_die(const char *what, const char *path)
+{
+	char *p = xstrdup(path), c;
+
+	for (char *q = p + 1; ; q++) {
+		if (*q != '/' && *q)
+			continue;
+		c = *q;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die_errno("%s: cannot create %s", what, p);
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
+}
+
 struct vm_results *vm_results_open(const struct vm_launch *l)
 {
 	struct vm_results *r;
+	char where[512];
 
 	if (!l->s->results_dir)
 		return NULL;
+	/* resolving created nothing: DIR is made here, its files/ below */
+	mkdir_p_or_die(vm_src_str(&l->s->results_src, where, sizeof(where)), l->s->results_dir);
 	r = xcalloc(1, sizeof(*r));
 	r->l = l;
 	r->dir = xstrdup(l->s->results_dir);
