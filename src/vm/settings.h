@@ -3,7 +3,8 @@
  * settings.h: everything ./vm needs, resolved once from the options, the
  * environment, rapido.conf and the image, each value with where it came
  * from. Every check happens while resolving, before a VM number is taken;
- * what runs afterwards (net.c, qemu.c, mpath.c, launch.c) only reads it.
+ * what runs afterwards (the devices, qemu.c, launch.c) only reads it; what
+ * needs the VM number or the host goes into struct vm_launch (vm.h).
  */
 #ifndef RAPIDO_VM_SETTINGS_H
 #define RAPIDO_VM_SETTINGS_H

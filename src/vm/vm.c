@@ -119,7 +119,7 @@ int cmd_vm(int argc, char **argv)
 		close_stdout();
 		rc = 0;
 	} else {
-		/* a stale socket must not block qemu (launch.c truncates the log) */
+		/* a stale socket must not block qemu (conlog.c truncates the log) */
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
 		launch_prepare_or_die(&l);

@@ -42,7 +42,7 @@ int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, cha
 void vm_initrd_free(struct vm_initrd *ird);
 
 /*
- * qemu.c. ./vm hands qemu three descriptors at fixed numbers: the status
+ * spawn.c. ./vm hands qemu three descriptors at fixed numbers: the status
  * port (ttyS1) and the console's log copy are pipes that ./vm reads, so
  * neither depends on free space in the state dir; the third is ./vm's own
  * QMP monitor, which says why qemu stopped (a QMP quit, a signal, a panic).

@@ -205,7 +205,7 @@ static void collect_cases(void)
 	tap_rm_tree(path);
 	free(path);
 	path = xasprintf("%s/files", dir);
-	mkdir(path, 0755);	/* as settings.c makes it */
+	mkdir(path, 0755);	/* as an earlier run left it */
 	free(path);
 	path = xasprintf("%s/files/old-artifact", dir);
 	close(open(path, O_WRONLY | O_CREAT, 0644));
