@@ -523,8 +523,8 @@ _fstests_check_args() {
 }
 
 # _fstests_missing_libs DIR...: shared libraries that ELF programs under DIR
-# need and the image lacks (./cut copies a files: tree as it is, without the
-# libraries its programs link). Prints them space separated. The loader
+# need and the image lacks (./cut adds the libraries a files: tree's programs
+# link that the host has). Prints them space separated. The loader
 # lists them as ldd does (ldd itself, a script, is not in the image); one
 # process per program, so the callers keep DIRs short (ltp/, not src/).
 _fstests_missing_libs() {
