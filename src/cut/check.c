@@ -228,6 +228,8 @@ static void resolve_helpers(struct cut_plan *p)
 	strv_push(&p->helpers, "init");
 	/* results.sh's rapido_test_tap reads TAP with it, in every image */
 	strv_push(&p->helpers, "ktap");
+	/* ./vmctl N exec runs commands through it, in every image */
+	strv_push(&p->helpers, "exec");
 	strv_push_all(&p->helpers, &p->prof.helpers);
 	for (size_t i = 0; i < p->helpers.n; i++) {
 		char *path = xasprintf("%s/build/%s/rapido-%s", p->rapido_dir, dir, p->helpers.v[i]);
