@@ -20,7 +20,8 @@
 # A test of its own, not part of ceph.sh: a boot test has one timeout
 # (tests/run's BOOT_TIMEOUT), and generic/001 alone takes minutes under
 # TCG. The cluster may be the run's shared one (lib-ceph.inc): the VM's
-# directories are /rapido-fstests/rapidoN, N its VM number. 1b is by hand: generic/001 is five rounds of some 450
+# directories are /rapido-fstests/rapidoN, N its VM number. 1b is by
+# hand: generic/001 is five rounds of some 450
 # short-lived programs (cp, rm, cmp), each a fork and exec, which TCG
 # makes slow (CephFS is not what costs: cp takes as long on tmpfs). Where
 # this was written (2 cores, load 20-35) a program took 0.25-0.45s, a
