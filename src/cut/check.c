@@ -460,21 +460,6 @@ static void resolve_files(struct cut_plan *p)
 	}
 }
 
-void cut_profile_load_or_die(const char *dir, const char *name, struct profile *prof)
-{
-	char *path, *err;
-
-	if (!profile_name_valid(name))
-		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", name);
-	path = xasprintf("%s/autorun/%s.sh", dir, name);
-	if (access(path, F_OK) < 0)
-		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
-		    name, path);
-	if (profile_load(prof, name, path, &err))
-		die("%s", err);
-	free(path);
-}
-
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 {
 	char *err;

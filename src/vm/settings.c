@@ -2,9 +2,10 @@
 /*
  * settings.c: resolve ./vm's settings once (see settings.h). Each value is
  * looked up through setting(): the option if given, else the key from the
- * environment or rapido.conf (conf_get already prefers the environment),
- * else the image's own need, else the default; its source goes with it, so
- * every error names the option, the FILE:LINE or the environment.
+ * environment or rapido.conf through its confkeys[] entry (confget.h),
+ * else the image's own need, else the table's default; its source goes
+ * with it, so every error names the option, the FILE:LINE or the
+ * environment, and says what the table allows.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,12 +19,11 @@
 
 #include "err.h"
 #include "ifname.h"
-#include "confkeys.h"
+#include "confget.h"
 #include "num.h"
 #include "rapido.h"
 #include "results.h"
 #include "shwords.h"
-#include "size.h"
 #include "vm.h"
 
 extern char **environ;
@@ -63,43 +63,52 @@ int vm_accel_parse(const char *s, enum vm_accel *out)
 	return 0;
 }
 
-/* The source of KEY in c: the file's line, or the environment (conf_origin decides). */
-static void key_src(const struct conf *c, const char *key, struct vm_src *src)
+/* The source of a resolved value: the option, the file's line, the environment or the default. */
+static void value_src(const struct conf_value *v, struct vm_src *src)
 {
-	const char *origin = conf_origin(c, key);
-
-	src->name = key;
-	if (!strcmp(origin, "environment") || !strcmp(origin, "default")) {
+	memset(src, 0, sizeof(*src));
+	src->name = v->key;
+	if (!v->set) {
+		src->kind = SRC_DEFAULT;
+	} else if (!strcmp(v->origin, "environment")) {
 		src->kind = SRC_ENV;
 	} else {
 		src->kind = SRC_FILE;
-		src->file = origin;	/* FILE:LINE */
+		src->file = v->origin;	/* FILE:LINE */
 	}
 }
 
 /*
- * The one lookup: option value if given, else KEY's value, else NULL (the
- * caller's default). Empty values count as unset, as in a shell's ${X:-d}.
+ * The one lookup: the option's value if given, else KEY resolved through
+ * confkeys[] (its value, else its default), either checked against KEY's
+ * kind there; a value the table refuses dies naming its source. Returns
+ * the value's text, NULL when KEY is unset and has no default; v holds it
+ * parsed (v->n, v->word, v->addr).
  */
 static const char *setting(const struct conf *c, const char *opt, const char *optval,
-			   const char *key, struct vm_src *src)
+			   const char *key, struct vm_src *src, struct conf_value *v)
 {
-	const char *v;
+	const struct confkey *k = confkey_find(key);
+	char *err;
 
-	memset(src, 0, sizeof(*src));
+	if (!k)
+		die("internal error: %s is not in confkeys[]", key);
 	if (optval) {
+		memset(src, 0, sizeof(*src));
 		src->kind = SRC_OPTION;
 		src->name = opt;
+		memset(v, 0, sizeof(*v));
+		v->key = key;
+		v->set = 1;
+		v->origin = opt;
+		if (confkey_parse(k, optval, v, &err))
+			die("%s: %s", opt, err);
 		return optval;
 	}
-	v = key ? conf_get(c, key) : NULL;
-	if (v && *v) {
-		key_src(c, key, src);
-		return v;
-	}
-	src->kind = SRC_DEFAULT;
-	src->name = key ? key : opt;
-	return NULL;
+	if (conf_resolve_as(c, k, key, v, &err) < 0)
+		die("%s", err);
+	value_src(v, src);
+	return v->text;
 }
 
 static noreturn void die_src(const struct vm_src *src, const char *fmt, const char *v)
@@ -109,66 +118,47 @@ static noreturn void die_src(const struct vm_src *src, const char *fmt, const ch
 	die("%s: %s, got '%s'", vm_src_str(src, where, sizeof(where)), fmt, v);
 }
 
-/* A number whose range is the key's entry in confkeys_types: one range for ./vm and --check-conf. */
+/* A number in the range confkeys[] gives KEY: one range for ./vm and --check-conf. */
 static unsigned int number(const struct conf *c, const char *opt, const char *optval,
-			   const char *key, unsigned int def, struct vm_src *src)
+			   const char *key, struct vm_src *src)
 {
-	const struct confkey_type *t = confkeys_type(key);
-	const char *v = setting(c, opt, optval, key, src);
-	char where[512], why[NUM_WHY_LEN];
-	unsigned int n;
+	struct conf_value v;
 
-	if (!t || t->type != CONFKEY_UINT || t->max > UINT_MAX)
-		die("internal error: %s has no number range in confkeys_types", key);
-	if (!v)
-		return def;
-	if (num_parse_uint(v, (unsigned int)t->min, (unsigned int)t->max, &n, why))
-		die("%s: %s", vm_src_str(src, where, sizeof(where)), why);
-	return n;
+	setting(c, opt, optval, key, src, &v);
+	return (unsigned int)v.n;
 }
 
+/* KEY's words, appended to out */
 static void split(const struct conf *c, const char *key, struct strv *out)
 {
-	struct vm_src src;
-	const char *v = setting(c, NULL, NULL, key, &src);
-	char *err, where[512];
+	char *err;
 
-	if (v && shwords_split(v, out, &err))
-		die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
+	if (conf_words(c, key, out, NULL, &err) < 0)
+		die("%s", err);
 }
 
 static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
-	const char *v;
+	struct conf_value v;
 
-	s->cpus = number(c, "--cpus", o->cpus, "VM_CPUS", 0, &s->cpus_src);
+	/* the profile's own need comes before the table's default */
+	s->cpus = number(c, "--cpus", o->cpus, "VM_CPUS", &s->cpus_src);
 	if (s->cpus_src.kind == SRC_DEFAULT && s->im.cpus) {
 		s->cpus = s->im.cpus;
 		s->cpus_src.kind = SRC_IMAGE;
 		s->cpus_src.name = s->im.profile;
-	} else if (s->cpus_src.kind == SRC_DEFAULT) {
-		s->cpus = 1;
 	}
-	if (!s->cpus)
-		die_src(&s->cpus_src, "the VM needs at least one CPU", "0");
-
-	v = setting(c, "--memory", o->memory, "VM_MEMORY", &s->memory_src);
-	if (v) {
-		if (parse_size(v, &s->memory) || s->memory < (64ULL << 20))
-			die_src(&s->memory_src, "expected a size of at least 64M such as 512M or 2G", v);
-	} else if (s->im.memory) {
+	setting(c, "--memory", o->memory, "VM_MEMORY", &s->memory_src, &v);
+	s->memory = v.n;
+	if (s->memory_src.kind == SRC_DEFAULT && s->im.memory) {
 		s->memory = s->im.memory;
 		s->memory_src.kind = SRC_IMAGE;
 		s->memory_src.name = s->im.profile;
-	} else {
-		s->memory = 512ULL << 20;
 	}
 
-	s->kvm_probe_secs = number(c, NULL, NULL, "KVM_PROBE_SECS", 10, &src);
-	s->max_vms = number(c, NULL, NULL, "VM_MAX", 64, &src);
-	if (!s->max_vms)
-		die_src(&src, "expected at least 1", "0");
+	s->kvm_probe_secs = number(c, NULL, NULL, "KVM_PROBE_SECS", &src);
+	s->max_vms = number(c, NULL, NULL, "VM_MAX", &src);
 	split(c, "QEMU_EXTRA_KERNEL_PARAMS", &s->kparams);
 	split(c, "QEMU_EXTRA_ARGS", &s->extra);
 }
@@ -176,13 +166,14 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 static void resolve_disks(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
+	struct conf_value cv;
 	const char *v;
 
 	/* options replace the key's list, they do not add to it */
 	if (o->shares.n) {
 		s->shares = o->shares;
 		o->shares = (struct strv)STRV_INIT;
-	} else if ((v = setting(c, NULL, NULL, "VIRTFS_SHARE_PATH", &src))) {
+	} else if ((v = setting(c, NULL, NULL, "VIRTFS_SHARE_PATH", &src, &cv))) {
 		strv_push(&s->shares, v);
 	}
 	for (size_t i = 0; i < s->shares.n; i++) {
@@ -196,7 +187,7 @@ static void resolve_disks(struct vm_settings *s, struct vm_opts *o, const struct
 
 	if (!o->mpath.n)
 		split(c, "QEMU_MPATH_DISKS", &o->mpath);
-	s->mpath_paths = number(c, "--mpath-paths", o->mpath_paths, "QEMU_MPATH_PATHS", 2, &src);
+	s->mpath_paths = number(c, "--mpath-paths", o->mpath_paths, "QEMU_MPATH_PATHS", &src);
 	if (o->mpath.n && s->mpath_paths < 1)
 		die("a multipath disk needs at least one path");
 	if (o->mpath.n * s->mpath_paths > 256)
@@ -220,18 +211,6 @@ static void hostport_or_die(const char *opt, const char *v, char **host, unsigne
 	if (strchr(v, ',')) {
 		free(*host);
 		die("%s: '%s' contains a comma, which qemu would read as another option", opt, v);
-	}
-}
-
-static void prefix_or_die(const struct conf *c, const char *key, const char *def,
-			  struct ipv4_prefix *p, struct vm_src *src)
-{
-	const char *v = setting(c, NULL, NULL, key, src);
-	char what[128];
-
-	if (ipv4_prefix_parse(v ? v : def, p)) {
-		snprintf(what, sizeof(what), "expected an IPv4 address with prefix length such as %s", def);
-		die_src(src, what, v);
 	}
 }
 
@@ -261,43 +240,38 @@ static void add_static_ip(struct vm_settings *s, const struct conf *c, const cha
 {
 	struct vm_static_ip ip;
 	struct vm_src src;
-	const char *v;
+	struct conf_value v;
 
 	if (ip_key(key, &ip.vm, &ip.nic))
 		return;
 	for (size_t i = 0; i < s->n_ips; i++)
 		if (s->ips[i].vm == ip.vm && s->ips[i].nic == ip.nic)
 			return;		/* the environment and the file name it once */
-	v = setting(c, NULL, NULL, key, &src);
-	if (!v)
+	if (!setting(c, NULL, NULL, key, &src, &v))
 		return;
-	if (ipv4_prefix_parse(v, &ip.addr))
-		die_src(&src, "expected an IPv4 address with prefix length such as 192.168.155.7/24", v);
+	ip.addr = v.addr;
 	s->ips = xrealloc(s->ips, (s->n_ips + 1) * sizeof(*s->ips));
 	s->ips[s->n_ips++] = ip;
 }
 
 static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
+	struct conf_value cv;
 	const char *v;
 
-	v = setting(c, "--net", o->net, "NET", &s->net_src);
-	if (!v)
-		v = o->tap ? "tap" : o->hostfwd.n ? "user" : "none";
-	if (!strcmp(v, "tap"))
-		s->net = NET_TAP;
-	else if (!strcmp(v, "user"))
-		s->net = NET_USER;
-	else if (!strcmp(v, "none"))
-		s->net = NET_NONE;
-	else
-		die_src(&s->net_src, "expected tap, user or none", v);
+	setting(c, "--net", o->net, "NET", &s->net_src, &cv);
+	v = cv.word;
+	/* unset: what the other options ask for, else the table's default */
+	if (s->net_src.kind == SRC_DEFAULT && (o->tap || o->hostfwd.n))
+		v = o->tap ? "tap" : "user";
+	s->net = !strcmp(v, "tap") ? NET_TAP : !strcmp(v, "user") ? NET_USER : NET_NONE;
 
 	s->tap = o->tap;
 	if (s->tap && !ifname_valid(s->tap))
 		die("--tap: '%s' is not a valid interface name (" IFNAME_RULE ")", s->tap);
-	v = setting(c, NULL, NULL, "TAP_DEVS", &s->tap_devs_src);
-	if (v) {
+	/* unset: VM N takes rapido-tapN (net.c), past the two ./netsetup makes by default */
+	v = setting(c, NULL, NULL, "TAP_DEVS", &s->tap_devs_src, &cv);
+	if (s->tap_devs_src.kind != SRC_DEFAULT) {
 		char *err, where[512];
 
 		if (tap_devs_parse(v, &s->tap_devs, &err))
@@ -316,14 +290,10 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 			die("port forward '%s': expected [tcp|udp]:[HOSTADDR]:HOSTPORT-[GUESTADDR]:GUESTPORT",
 			    s->hostfwd.v[i]);
 
-	{
-		char why[NETADDR_WHY_LEN];
-		const char *br = setting(c, NULL, NULL, "BR_ADDR", &s->br_net_src);
-
-		if (ipv4_bridge_parse(br ? br : NETADDR_BR_DEFAULT, &s->br_net, why))
-			die_src(&s->br_net_src, why, br);
-	}
-	prefix_or_die(c, "LINK_SUBNET", "192.168.156.0/24", &s->link_net, &s->link_net_src);
+	setting(c, NULL, NULL, "BR_ADDR", &s->br_net_src, &cv);
+	s->br_net = cv.addr;
+	setting(c, NULL, NULL, "LINK_SUBNET", &s->link_net_src, &cv);
+	s->link_net = cv.addr;
 
 	/* every VM<n>_IP[<m>], the environment's first (it wins), checked now */
 	for (char **e = environ; c->env_override && *e; e++) {
@@ -352,7 +322,7 @@ static void resolve_net(struct vm_settings *s, struct vm_opts *o, const struct c
 static void resolve_debug(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
-	const char *v;
+	struct conf_value v;
 
 	if (o->gdb) {
 		s->gdb = 1;
@@ -364,22 +334,20 @@ static void resolve_debug(struct vm_settings *s, const struct vm_opts *o, const 
 	} else if (o->gdb_wait) {
 		die("--gdb-wait needs --gdb");
 	}
-	s->vmcore_keep = number(c, NULL, NULL, "VM_VMCORE_KEEP", 3, &src);
-	v = setting(c, NULL, NULL, "VM_VMCORE_FORMAT", &src);
-	s->vmcore_format = v ? v : "elf";
-	if (strcmp(s->vmcore_format, "elf") && strcmp(s->vmcore_format, "kdump-zlib") &&
-	    strcmp(s->vmcore_format, "kdump-lzo") && strcmp(s->vmcore_format, "kdump-snappy"))
-		die_src(&src, "expected elf, kdump-zlib, kdump-lzo or kdump-snappy", v);
+	s->vmcore_keep = number(c, NULL, NULL, "VM_VMCORE_KEEP", &src);
+	setting(c, NULL, NULL, "VM_VMCORE_FORMAT", &src, &v);
+	s->vmcore_format = v.word;
 }
 
 static void resolve_dirs(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
+	struct conf_value cv;
 	const char *v;
 
 	s->state_dir = rapido_state_dir_or_die(c);
 	s->lock_dir = vm_lock_dir_or_die(c);
-	v = setting(c, NULL, NULL, "VM_LOG_DIR", &src);
+	v = setting(c, NULL, NULL, "VM_LOG_DIR", &src, &cv);
 	s->log_dir = xstrdup(v ? v : s->state_dir);
 	if (mkdir(s->log_dir, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create log directory %s", s->log_dir);
@@ -408,10 +376,11 @@ static void mkdir_p_or_die(const char *what, const char *path)
 static void resolve_results(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
+	struct conf_value cv;
 	const char *v;
 	char where[512], *files;
 
-	v = setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src);
+	v = setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src, &cv);
 	if (v) {
 		vm_src_str(&s->results_src, where, sizeof(where));
 		if (strchr(v, ','))
@@ -433,7 +402,7 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 		if (!s->results_dir)
 			die_errno("%s: %s", where, v);
 	}
-	v = setting(c, "--shard", o->shard, "VM_SHARD", &src);
+	v = setting(c, "--shard", o->shard, "VM_SHARD", &src, &cv);
 	if (v) {
 		char *i = xstrndup(v, strcspn(v, "/"));
 		int bad = !v[strlen(i)] || num_parse_uint(i, 1, 10000, &s->shard_i, NULL) ||
@@ -443,8 +412,7 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 		if (bad)
 			die_src(&src, "expected I/N with 1 <= I <= N <= 10000, such as 2/4", v);
 	}
-	v = setting(c, "--splats", o->splats, "VM_SPLATS", &src);
-	s->splat_mask = SPLAT_ALL;
+	v = setting(c, "--splats", o->splats, "VM_SPLATS", &src, &cv);
 	if (v) {
 		char *err;
 
@@ -471,6 +439,7 @@ static void kparams_own_or_die(const struct strv *k, size_t from, const char *wh
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
+	struct conf_value cv;
 	const char *v;
 	char *err;
 
@@ -478,15 +447,14 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	s->batch = o->batch;
 	s->dry_run = o->dry_run;
 	/* first: --timeout covers every step from here, reading the image included */
-	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", 0, &s->timeout_src);
+	s->timeout = number(c, "--timeout", o->timeout, "VM_TIMEOUT", &s->timeout_src);
 	vm_deadline_arm(s->timeout);
 	vm_deadline_step("reading the image");
 	/* what needs no image first: a typo must not hide behind a missing image */
-	v = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src);
-	s->qemu = v;
-	v = setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src);
-	if (vm_accel_parse(v, &s->accel))
-		die_src(&s->accel_src, "expected auto, kvm or tcg", v);
+	s->qemu = setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src, &cv);
+	setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src, &cv);
+	if (vm_accel_parse(cv.word, &s->accel))
+		die("internal error: QEMU_ACCEL=%s", cv.word);
 
 	if (o->image) {
 		s->image = xstrdup(o->image);
@@ -494,7 +462,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		s->image_src.name = "IMAGE";
 	} else {
 		s->image = rapido_default_image(c);
-		setting(c, NULL, NULL, "DRACUT_OUT", &s->image_src);
+		setting(c, NULL, NULL, "DRACUT_OUT", &s->image_src, &cv);
 	}
 	if (vm_image_read(s->image, &s->im, &err))
 		die("%s", err);
@@ -502,7 +470,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	 * VM_KERNEL: the kernel shipped next to an image cut on another
 	 * machine (a CI artifact), where the recorded /boot path may not be
 	 */
-	v = setting(c, NULL, NULL, "VM_KERNEL", &src);
+	v = setting(c, NULL, NULL, "VM_KERNEL", &src, &cv);
 	if (v) {
 		char where[512];
 

@@ -21,28 +21,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/*
- * One line at the end for a person at a terminal (CI reads the exit
- * status and the log): which VM, what it ended with, how long, where the
- * console is. Not on a pipe, so scripts that read stderr see no change.
- */
-static void print_summary(const struct vm_launch *l, int rc, double secs)
-{
-	char buf[128];
-	/* ./vm's own statuses in the words of the verdict (verdict.c) */
-	const char *what = rc >= VM_EXIT_SPLAT && rc <= VM_EXIT_FAILED ?
-			   verdict_cause(rc, buf, sizeof(buf)) : NULL;
-
-	if (!isatty(2))
-		return;
-	if (what)
-		fprintf(stderr, "vm: vm%u: %s (exit %d) after %.1fs; console log %s\n", l->vm, what, rc,
-			secs, l->console_log);
-	else
-		fprintf(stderr, "vm: vm%u: the guest exited %d after %.1fs; console log %s\n", l->vm,
-			rc, secs, l->console_log);
-}
-
 /* Everything that needs the VM number: paths, NICs, the accelerator. */
 static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsigned int vm)
 {
@@ -131,7 +109,13 @@ int cmd_vm(int argc, char **argv)
 
 		vm_mpath_write_list(&s, l.mpath_list);
 		rc = vm_run(&l, lock_fd);
-		print_summary(&l, rc, now() - start);
+		/*
+		 * One line at the end for a person at a terminal (CI reads the
+		 * exit status and the log); not on a pipe, so scripts that
+		 * read stderr see no change.
+		 */
+		if (isatty(2))
+			verdict_summary(l.vm, rc, now() - start, l.console_log);
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
 		unlink(l.mpath_list);

@@ -33,19 +33,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ceph.inc"
 
-X=$("$TOP/tests/suite-tree" xfstests)
-case $? in
-0) ;;
-77) echo "# SKIP ${X#SKIP: }"; exit 77 ;;
-*) echo "Bail out! tests/suite-tree xfstests failed: $X"; exit 1 ;;
-esac
-
-# the failing variant: the tree hardlinked, one golden output replaced (a
-# new file: the tree's own stays as it is)
+suite_tree xfstests
+X=$SUITE
+# the failing variant (generic/002's golden output replaced)
 BAD=$T/xfstests-bad
-cp -al "$X" "$BAD" 2> /dev/null || cp -a "$X" "$BAD" || exit 1
-rm "$BAD/tests/generic/002.out"
-printf 'QA output created by 002\nSilence is not goodness ...\n' > "$BAD/tests/generic/002.out"
+suite_failing_copy "$X" "$BAD" || exit 1
 
 # -- the cluster ----------------------------------------------------------------
 cluster_up
