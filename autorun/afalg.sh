@@ -92,5 +92,5 @@ else
 	afalg_check_check "$AFALG_WORK/c" f1m f0 f1 f4k f1m
 
 	afalg_check_exit_codes "$AFALG_WORK" f1
-	afalg_end || exit 1
+	afalg_end || rapido_fail "afalg: $AFALG_FAILS of $AFALG_N checks failed (see above)"
 fi

@@ -39,7 +39,6 @@ ceph_client mount ${CEPH_FS_NAME:+--fs "$CEPH_FS_NAME"} \
 	${CEPH_MOUNT_OPTS:+-o "$CEPH_MOUNT_OPTS"} "$CEPHFS_DIR" ||
 	rapido_fail "cephfs: cannot mount the cluster's file system on $CEPHFS_DIR (see above)"
 trap 'ceph_umount "$CEPHFS_DIR"' EXIT
-while read -r dev m type _; do
-	[ "$m" = "$CEPHFS_DIR" ] && ceph_say "cephfs: $dev on $m ($type)"
-done < /proc/mounts
+! rapido_mounted "$CEPHFS_DIR" ||
+	ceph_say "cephfs: ${RAPIDO_MOUNT[0]} on $CEPHFS_DIR (${RAPIDO_MOUNT[2]})"
 ceph_io_check "$CEPHFS_DIR"

@@ -99,21 +99,16 @@ cifs_mount_try() {
 # cifs_umount: at exit, so the server sees the session end; bounded, as
 # the server may be gone
 cifs_umount() {
-	local m
-
-	while read -r _ m _; do
-		[ "$m" = "$CIFS_DIR" ] || continue
-		sync
-		timeout -s KILL 30 umount "$CIFS_DIR" || {
-			echo "rapido: cifs: umount $CIFS_DIR failed" >&2
-			return
-		}
-		# the kernel closes the connection after umount returns: let it
-		# go out before the VM powers off, so the server sees the end
-		net_wait_disconnect 445 10 ||
-			echo "rapido: cifs: still connected to port 445 10s after umount" >&2
+	rapido_mounted "$CIFS_DIR" || return 0
+	sync
+	timeout -s KILL 30 umount "$CIFS_DIR" || {
+		echo "rapido: cifs: umount $CIFS_DIR failed" >&2
 		return
-	done < /proc/mounts
+	}
+	# the kernel closes the connection after umount returns: let it go
+	# out before the VM powers off, so the server sees the end
+	net_wait_disconnect 445 10 ||
+		echo "rapido: cifs: still connected to port 445 10s after umount" >&2
 }
 
 case $CIFS_PASS in
@@ -132,8 +127,6 @@ rapido_wait -i 2 "$((left > 0 ? left : 1))" cifs_mount_try || {
 	rapido_fail "cifs: cannot mount $cifs_unc on $CIFS_DIR as $CIFS_USER within ${cifs_wait}s"
 }
 trap cifs_umount EXIT
-while read -r dev m type opts _; do
-	if [ "$m" = "$CIFS_DIR" ]; then
-		echo "rapido: cifs: $dev on $m ($type) after $((SECONDS - start))s: $opts"
-	fi
-done < /proc/mounts
+! rapido_mounted "$CIFS_DIR" ||
+	echo "rapido: cifs: ${RAPIDO_MOUNT[0]} on $CIFS_DIR (${RAPIDO_MOUNT[2]}) after" \
+		"$((SECONDS - start))s: ${RAPIDO_MOUNT[3]}"

@@ -177,7 +177,7 @@ unset _ecryptfs_f _ecryptfs_fs _ecryptfs_list _ecryptfs_cats _ecryptfs_problems 
 unset -f _ecryptfs_problem
 
 _ecryptfs_logdir=/tmp/ecryptfs
-if _fstests_is_mounted /host; then
+if rapido_mounted /host; then
 	_ecryptfs_logdir=/host/ecryptfs
 elif [ -d "${RAPIDO_RESULTS_DIR:-}" ]; then
 	_ecryptfs_logdir=$RAPIDO_RESULTS_DIR/ecryptfs
@@ -204,9 +204,9 @@ else
 	# file system: the size of one image, a quarter more and 64M for the
 	# file system's own use (zram only takes memory for what is written)
 	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
-	_ecryptfs_dev=$(_fstests_zram_add /tmp/ecryptfs-image.log \
+	_ecryptfs_dev=$(zram_add /tmp/ecryptfs-image.log \
 		-s "$((_ecryptfs_kib + _ecryptfs_kib / 4 + 65536))K" --mkfs "${_ecryptfs_fs_list[0]}" \
-		$(_fstests_mkfs_args "${_ecryptfs_fs_list[0]}") --mount /tmp/image) ||
+		$(zram_mkfs_args "${_ecryptfs_fs_list[0]}") --mount /tmp/image) ||
 		rapido_fail "cannot make the zram disk for the suite's disk images on /tmp/image: see above"
 	echo "ecryptfs: suite disk images on $_ecryptfs_dev (${_ecryptfs_fs_list[0]}) at /tmp/image," \
 		"$_ecryptfs_kib KiB each; ecryptfs-utils from $ECRYPTFS_SRC at /ecryptfs"
@@ -215,8 +215,6 @@ else
 	[ -z "${ECRYPTFS_TESTS:-}" ] || _ecryptfs_suite_args+=(-t "$ECRYPTFS_TESTS")
 	_ecryptfs_suite
 	_ecryptfs_rc=$?
-	[ $_ecryptfs_rc -eq 0 ] || {
-		echo "rapido: FAILED: the ecryptfs-utils suite (tests/run_tests.sh): see the tests above" >&2
-		exit $_ecryptfs_rc
-	}
+	[ $_ecryptfs_rc -eq 0 ] ||
+		rapido_fail -s $_ecryptfs_rc "the ecryptfs-utils suite (tests/run_tests.sh): see the tests above"
 fi

@@ -53,22 +53,22 @@ FSTYP=ceph
 TEST_DIR=/mnt/test
 SCRATCH_MNT=/mnt/scratch
 ceph_need_net
-_fstests_selection_ok
+fstests_selection_ok
 
 # this VM's two directories, made through a mount of the root
-_fstests_base=/rapido-fstests/rapido$RAPIDO_VM
-_fstests_fsopt=(${CEPH_FS_NAME:+--fs "$CEPH_FS_NAME"} ${CEPH_MOUNT_OPTS:+-o "$CEPH_MOUNT_OPTS"})
-ceph_client mount "${_fstests_fsopt[@]}" /mnt/cephfs-root ||
+fc_base=/rapido-fstests/rapido$RAPIDO_VM
+fc_fsopt=(${CEPH_FS_NAME:+--fs "$CEPH_FS_NAME"} ${CEPH_MOUNT_OPTS:+-o "$CEPH_MOUNT_OPTS"})
+ceph_client mount "${fc_fsopt[@]}" /mnt/cephfs-root ||
 	rapido_fail "cannot mount the cluster's file system (see above)"
-mkdir -p "/mnt/cephfs-root$_fstests_base/test" "/mnt/cephfs-root$_fstests_base/scratch" ||
-	rapido_fail "cannot make $_fstests_base/test and scratch on CephFS"
+mkdir -p "/mnt/cephfs-root$fc_base/test" "/mnt/cephfs-root$fc_base/scratch" ||
+	rapido_fail "cannot make $fc_base/test and scratch on CephFS"
 ceph_umount /mnt/cephfs-root
 
-TEST_DEV=$(ceph_client source "$_fstests_base/test") || rapido_fail "no monitors (see above)"
-SCRATCH_DEV=$(ceph_client source "$_fstests_base/scratch") || rapido_fail "no monitors (see above)"
-CEPHFS_MOUNT_OPTIONS="-o $(ceph_client options "${_fstests_fsopt[@]}")" ||
+TEST_DEV=$(ceph_client source "$fc_base/test") || rapido_fail "no monitors (see above)"
+SCRATCH_DEV=$(ceph_client source "$fc_base/scratch") || rapido_fail "no monitors (see above)"
+CEPHFS_MOUNT_OPTIONS="-o $(ceph_client options "${fc_fsopt[@]}")" ||
 	rapido_fail "no client key (see above)"
-ceph_client mount "${_fstests_fsopt[@]}" --path "$_fstests_base/test" "$TEST_DIR" ||
+ceph_client mount "${fc_fsopt[@]}" --path "$fc_base/test" "$TEST_DIR" ||
 	rapido_fail "cannot mount TEST_DEV=$TEST_DEV on $TEST_DIR (see above)"
 mkdir -p "$SCRATCH_MNT" || rapido_fail "mkdir $SCRATCH_MNT failed"
 export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT CEPHFS_MOUNT_OPTIONS
@@ -80,6 +80,6 @@ if [ -z "${FSTESTS_SRC:-}" ]; then
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
 else
-	_fstests_check_tree ceph
-	_fstests_run
+	fstests_check_tree ceph
+	fstests_run
 fi

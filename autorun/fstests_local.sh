@@ -139,29 +139,18 @@
 
 TEST_DIR=/mnt/test
 SCRATCH_MNT=/mnt/scratch
-_fstests_settings
-_fstests_devices
-_fstests_export
-_fstests_summary
+fstests_settings
+fstests_devices
 
 if [ -z "${FSTESTS_SRC:-}" ]; then
 	echo "fstests: xfstests not included (FSTESTS_SRC unset)"
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
 else
-	_fstests_check_tree "$FSTYP"
-	# shellcheck disable=SC2086,SC2154 # a list of words, from lib/fstests.sh
-	_fstests_miss=$(_fstests_missing $_fstests_wanted_bins)
-	[ -z "$_fstests_miss" ] ||
-		echo "fstests: warning: not in the image, tests needing them will be" \
-			"skipped or fail: $_fstests_miss"
-	unset _fstests_miss
-	if [ -n "$LOGWRITES_DEV" ] && ! modprobe -n -q dm-log-writes 2> /dev/null; then
-		echo "fstests: warning: no dm-log-writes module for this kernel: the" \
-			"LOGWRITES_DEV tests will not run"
-	fi
+	fstests_check_tree "$FSTYP"
+	fstests_check_wanted
 	# no udev here: libdevmapper (dmsetup in the dm tests) makes
 	# /dev/mapper/NAME itself rather than wait for udev
 	export DM_DISABLE_UDEV=1
-	_fstests_run
+	fstests_run
 fi

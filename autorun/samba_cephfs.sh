@@ -61,32 +61,22 @@ sc_pass=${CIFS_PASS:-}
 [ -n "$sc_pass" ] || sc_pass=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n') ||
 	rapido_fail "samba_cephfs: cannot make a password"
 
-# sc_mounted DIR: DIR is a mount point
-sc_mounted() {
-	local m
-
-	while read -r _ m _; do
-		[ "$m" = "$1" ] && return 0
-	done < /proc/mounts
-	return 1
-}
-
 # sc_teardown: undo whatever of the setup is there, in order: the cifs
 # mount, smbd, the share's directory in CephFS, the CephFS mount
 sc_teardown() {
 	local rc=0
 
-	if sc_mounted "$SC_CIFS"; then
+	if rapido_mounted "$SC_CIFS"; then
 		timeout -s KILL 60 umount "$SC_CIFS" || rc=1
 	fi
 	if [ -n "$sc_pid" ]; then
 		gw_stop "$sc_pid" || rc=1
 		sc_pid=
 	fi
-	if sc_mounted "$SC_CEPHFS"; then
+	if rapido_mounted "$SC_CEPHFS"; then
 		rm -rf "${SC_CEPHFS:?}$sc_dir" || rc=1
 		ceph_umount "$SC_CEPHFS"
-		! sc_mounted "$SC_CEPHFS" || rc=1
+		! rapido_mounted "$SC_CEPHFS" || rc=1
 	fi
 	return $rc
 }
@@ -95,8 +85,8 @@ sc_teardown() {
 sc_left() {
 	local left='' p c
 
-	sc_mounted "$SC_CIFS" && left+=" cifs mount $SC_CIFS;"
-	sc_mounted "$SC_CEPHFS" && left+=" CephFS mount $SC_CEPHFS;"
+	rapido_mounted "$SC_CIFS" && left+=" cifs mount $SC_CIFS;"
+	rapido_mounted "$SC_CEPHFS" && left+=" CephFS mount $SC_CEPHFS;"
 	for p in /proc/[0-9]*/comm; do
 		read -r c 2> /dev/null < "$p" && [ "$c" = smbd ] && left+=" smbd pid ${p//[!0-9]/};"
 	done

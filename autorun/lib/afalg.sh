@@ -10,12 +10,7 @@
 
 # afalg_host_dir: print /host when it is a mounted host share, else nothing
 afalg_host_dir() {
-	local dir type _
-
-	while read -r _ dir type _; do
-		[ "$dir" = /host ] && [ "$type" = 9p ] && { echo /host; return 0; }
-	done < /proc/mounts
-	return 1
+	rapido_mounted /host 9p && echo /host
 }
 
 # afalg_say MESSAGE: "afalg: MESSAGE [UPTIMEs]" on the console

@@ -47,14 +47,9 @@ ceph_io_check() {
 
 # ceph_umount DIR: unmount DIR if it is mounted (bounded: the cluster may be gone)
 ceph_umount() {
-	local m
-
-	while read -r _ m _; do
-		[ "$m" = "$1" ] || continue
-		sync
-		timeout -s KILL 60 umount "$1" || echo "rapido: umount $1 failed" >&2
-		return
-	done < /proc/mounts
+	rapido_mounted "$1" || return 0
+	sync
+	timeout -s KILL 60 umount "$1" || echo "rapido: umount $1 failed" >&2
 }
 
 # ceph_blk_mount DEV DIR: mount DEV's filesystem on DIR. CEPH_RBD_MKFS=1

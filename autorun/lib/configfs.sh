@@ -8,11 +8,7 @@
 # init mounts it only when it was there at boot, which it is not when
 # configfs is a module (Debian) loaded with the profile's modules.
 cfs_mount() {
-	local dev dir type rest
-
-	while read -r dev dir type rest; do
-		[ "$dir" = /sys/kernel/config ] && [ "$type" = configfs ] && return 0
-	done < /proc/mounts
+	! rapido_mounted /sys/kernel/config configfs || return 0
 	[ -d /sys/kernel/config ] ||
 		rapido_fail "/sys/kernel/config missing: configfs is not in this kernel (modprobe configfs)"
 	mount -t configfs configfs /sys/kernel/config ||

@@ -26,13 +26,14 @@ _ecryptfs_category_tests() {
 	done
 	(
 		# shellcheck disable=SC1091 # the tree's own file
-		. "$_ecryptfs_tree/tests/kernel/tests.rc" || exit 1
-		all=
-		for c; do
-			all+=" ${!c}"
-		done
-		# shellcheck disable=SC2086 # one space between the names
-		echo $all
+		. "$_ecryptfs_tree/tests/kernel/tests.rc" && {
+			all=
+			for c; do
+				all+=" ${!c}"
+			done
+			# shellcheck disable=SC2086 # one space between the names
+			echo $all
+		}
 	)
 }
 
@@ -197,44 +198,10 @@ _ecryptfs_results() {
 	local fs=$1 log=$2 stf=$3
 	shift 3
 	local -a todo=("$@")
-	local i=0 cur='' out='' pre='' buf chunk st disk='' summary=0 spass='' sfail='' hrc
+	local i=0 cur='' out='' pre='' disk='' summary=0 spass='' sfail='' hrc
 	local npass=0 nfail=0 bad=0
 
-	while :; do
-		chunk=
-		IFS= read -r -t 1 chunk
-		st=$?
-		buf+=$chunk
-		if [ $st -gt 128 ]; then
-			# the name alone: its test is running
-			if [ -z "$pre" ] && _ecryptfs_results_begin "$buf"; then
-				pre=$REPLY
-			fi
-			continue
-		fi
-		[ $st -ne 0 ] && [ -z "$buf" ] && break
-		printf '%s\n' "$buf"
-		printf '%s\n' "$buf" >> "$log"
-		if [ -z "$pre" ] && _ecryptfs_results_begin "$buf"; then
-			pre=$REPLY
-		fi
-		if [ -n "$pre" ]; then
-			out=${buf#"$pre"}
-			pre=
-		elif [ $summary -eq 1 ]; then
-			[[ $buf =~ ^([0-9]+)\ passed$ ]] && spass=${BASH_REMATCH[1]}
-			[[ $buf =~ ^([0-9]+)\ failed$ ]] && sfail=${BASH_REMATCH[1]}
-		elif [ "$buf" = "Test Summary:" ]; then
-			_ecryptfs_results_end
-			summary=1
-		elif [ -z "$cur" ] && [[ $buf == "Failed to create disk for $fs "* ]]; then
-			disk=$buf
-		elif [ -n "$cur" ]; then
-			out+=$'\n'$buf
-		fi
-		buf=
-		[ $st -eq 0 ] || break
-	done
+	rapido_stream_results _ecryptfs_results_line
 	_ecryptfs_results_end
 	hrc=$(< "$stf")
 	for ((; i < ${#todo[@]}; i++)); do
@@ -253,6 +220,37 @@ _ecryptfs_results() {
 		bad=1
 	fi
 	return $bad
+}
+
+# _ecryptfs_results_line partial|line TEXT: one event of
+# rapido_stream_results (part of _ecryptfs_results: its locals)
+_ecryptfs_results_line() {
+	if [ "$1" = partial ]; then
+		# the name alone: its test is running
+		if [ -z "$pre" ] && _ecryptfs_results_begin "$2"; then
+			pre=$REPLY
+		fi
+		return 0
+	fi
+	printf '%s\n' "$2" >> "$log"
+	if [ -z "$pre" ] && _ecryptfs_results_begin "$2"; then
+		pre=$REPLY
+	fi
+	if [ -n "$pre" ]; then
+		out=${2#"$pre"}
+		pre=
+	elif [ $summary -eq 1 ]; then
+		[[ $2 =~ ^([0-9]+)\ passed$ ]] && spass=${BASH_REMATCH[1]}
+		[[ $2 =~ ^([0-9]+)\ failed$ ]] && sfail=${BASH_REMATCH[1]}
+	elif [ "$2" = "Test Summary:" ]; then
+		_ecryptfs_results_end
+		summary=1
+	elif [ -z "$cur" ] && [[ $2 == "Failed to create disk for $fs "* ]]; then
+		disk=$2
+	elif [ -n "$cur" ]; then
+		out+=$'\n'$2
+	fi
+	return 0
 }
 
 # _ecryptfs_results_begin LINE: if LINE starts with the next test's name

@@ -122,10 +122,14 @@ _ecryptfs_mount() {
 
 # _ecryptfs_mount_type DIR: the type of what is mounted on DIR, if anything
 _ecryptfs_mount_type() {
-	local _ dir type rest
-	while read -r _ dir type rest; do
-		[ "$dir" = "$1" ] && echo "$type"
-	done < /proc/mounts
+	! rapido_mounted "$1" || echo "${RAPIDO_MOUNT[2]}"
+}
+
+# _ecryptfs_mounted_over LOWER UPPER SIG: eCryptfs is mounted on UPPER
+# over LOWER with the key SIG
+_ecryptfs_mounted_over() {
+	rapido_mounted "$2" ecryptfs && [ "${RAPIDO_MOUNT[0]}" = "$1" ] &&
+		[[ ${RAPIDO_MOUNT[3]} == *ecryptfs_sig=$3* ]]
 }
 
 # _ecryptfs_result ok|not_ok DESC: one result line of the built-in check,
@@ -227,8 +231,8 @@ _ecryptfs_check() {
 	local name=secret.txt
 
 	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
-	if ! dev=$(_fstests_zram_add "$log" -s "$ECRYPTFS_ZRAM_SIZE" --mkfs "$fs" \
-		$(_fstests_mkfs_args "$fs") --mount /lower); then
+	if ! dev=$(zram_add "$log" -s "$ECRYPTFS_ZRAM_SIZE" --mkfs "$fs" \
+		$(zram_mkfs_args "$fs") --mount /lower); then
 		out="ECRYPTFS_ZRAM_SIZE: mkfs.xfs 6.1 wants 300M or more, mkfs.btrfs 6.2 109M"
 		_ecryptfs_result not_ok "$fs: zram disk of $ECRYPTFS_ZRAM_SIZE with $fs on /lower (see above; $out)"
 		return
@@ -246,7 +250,7 @@ _ecryptfs_check() {
 	fi
 	out=$(_ecryptfs_mount /lower /upper "$sig" "$fnek" 2>&1 | head -n 1)
 	_ecryptfs_expect "$fs: eCryptfs mounted on /upper over /lower${out:+ ($out)}" \
-		grep -q "^/lower /upper ecryptfs .*ecryptfs_sig=$sig" /proc/mounts || {
+		_ecryptfs_mounted_over /lower /upper "$sig" || {
 		umount /lower
 		return
 	}

@@ -48,15 +48,7 @@ mpath_on_fail() {
 
 # mpath_share: the host share (./vm --share) if one is mounted, else nothing
 mpath_share() {
-	local dev dir rest
-
-	while read -r dev dir rest; do
-		if [ "$dir" = /host ]; then
-			echo /host
-			return 0
-		fi
-	done < /proc/mounts
-	return 1
+	rapido_mounted /host && echo /host
 }
 
 # mpath_scsi_settle: wait until the SCSI scan the module load started is

@@ -152,6 +152,19 @@ _rapido_autorun_exit() {
 	exit "${REPLY%% *}"
 }
 
+# rapido_mounted DIR [TYPE]: a file system (of TYPE) is mounted on DIR;
+# the last one's /proc/mounts fields in RAPIDO_MOUNT (DEV DIR TYPE
+# OPTIONS). Read in this shell: no findmnt, no fork.
+rapido_mounted() {
+	local dev dir type opts _
+	RAPIDO_MOUNT=()
+	while read -r dev dir type opts _; do
+		[ "$dir" = "$1" ] && [ "${2:-$type}" = "$type" ] &&
+			RAPIDO_MOUNT=("$dev" "$dir" "$type" "$opts")
+	done < /proc/mounts
+	[ ${#RAPIDO_MOUNT[@]} -gt 0 ]
+}
+
 # rapido_kernel_tail [STATUS MSG]: the kernel's last 30 lines, if the image
 # has dmesg (a rapido_on_fail hook for profiles that drive the kernel)
 rapido_kernel_tail() {

@@ -13,6 +13,15 @@
 #   rapido_test_fail NAME REASON [OUTPUT]
 #   rapido_test_skip NAME REASON [OUTPUT]
 #       The same by hand, for a test that is not one command.
+#   rapido_test_time NAME SECS
+#       NAME's next end (pass, fail, skip) says it took SECS seconds: a
+#       test whose start was not seen, timed by its own harness.
+#   rapido_stream_results FUNC
+#       A harness's output on stdin, echoed to the console line by line as
+#       it comes, each line given to "FUNC line LINE"; a line begun and not
+#       ended for a second (a harness that prints a test's name, runs it,
+#       then ends the line with its verdict) to "FUNC partial TEXT" (once a
+#       second until it ends: FUNC starts the test once).
 #   rapido_test_tap PREFIX [FILE | -- COMMAND [ARG...]]
 #       TAP or KTAP (kselftest, KUnit, rapido-afalg-selftest) from FILE,
 #       from COMMAND's stdout and stderr, or from stdin, echoed to the
@@ -121,6 +130,33 @@ rapido_test_start() {
 	_rapido_res_t0[$1]=$REPLY
 	_rapido_res_count start "$1"
 	_rapido_res_emit start "$1"
+}
+
+rapido_test_time() {
+	_rapido_res_now
+	_rapido_res_t0[$1]=$((REPLY - $2 * 1000000))
+}
+
+# a read with a timeout keeps what it read of an unfinished line; its
+# locals are named apart from FUNC's caller's, which FUNC may use
+rapido_stream_results() {
+	local _rsr_fn=$1 _rsr_buf= _rsr_chunk _rsr_st
+	while :; do
+		_rsr_chunk=
+		IFS= read -r -t 1 _rsr_chunk
+		_rsr_st=$?
+		_rsr_buf+=$_rsr_chunk
+		if [ $_rsr_st -gt 128 ]; then
+			[ -z "$_rsr_buf" ] || "$_rsr_fn" partial "$_rsr_buf"
+			continue
+		fi
+		[ $_rsr_st -ne 0 ] && [ -z "$_rsr_buf" ] && break
+		printf '%s\n' "$_rsr_buf"
+		"$_rsr_fn" line "$_rsr_buf"
+		_rsr_buf=
+		[ $_rsr_st -eq 0 ] || break
+	done
+	return 0
 }
 
 # _rapido_res_end KIND NAME SECS REASON OUTPUT: a test's end, counted,

@@ -15,6 +15,7 @@
 
 #include "ceph-local.h"
 #include "ceph.h"
+#include "confget.h"
 #include "err.h"
 #include "netaddr.h"
 #include "num.h"
@@ -23,7 +24,10 @@
 /* "FILE:LINE: KEY", "environment: KEY" or "default: KEY", for messages */
 static char *origin(const struct conf *c, const char *key)
 {
-	return xasprintf("%s: %s", conf_origin(c, key), key);
+	const char *at;
+
+	conf_value(c, key, &at);
+	return xasprintf("%s: %s", at, key);
 }
 
 static noreturn void die_key(const struct conf *c, const char *key, const char *expected,
@@ -32,71 +36,30 @@ static noreturn void die_key(const struct conf *c, const char *key, const char *
 	die("%s: expected %s, got '%s'", origin(c, key), expected, got);
 }
 
-static const char *get(const struct conf *c, const char *key, const char *def)
+/* The typed readers die on what confkeys[] refuses: its message names the key and range. */
+static unsigned int number(const struct conf *c, const char *key)
 {
-	const char *v = conf_get(c, key);
+	unsigned int n = 0;
+	char *err;
 
-	return v && *v ? v : def;
-}
-
-static unsigned int number(const struct conf *c, const char *key, unsigned int def,
-			   unsigned int min, unsigned int max)
-{
-	const char *v = conf_get(c, key);
-	char why[NUM_WHY_LEN];
-	unsigned int n;
-
-	if (!v || !*v)
-		return def;
-	if (num_parse_uint(v, min, max, &n, why))
-		die("%s: %s", origin(c, key), why);
+	if (conf_uint(c, key, &n, NULL, &err) < 0)
+		die("%s", err);
 	return n;
 }
 
-/*
- * The largest OSD or RBD image size: a CI cluster's (1G by default) is
- * far below it, and a memstore OSD keeps its data in RAM and a bluestore
- * one in a sparse file of that size, so 1P or 1E (accepted before) is a
- * typo that fails only once the daemons start, or an OSD the host's memory
- * or disk cannot back: refused up front.
- */
-#define CL_SIZE_MAX (1ULL << 40)
-
-/* "256M", "1G", "1T": n in the largest unit it is a whole number of */
-static void size_format(uint64_t n, char *buf, size_t len)
+static uint64_t size(const struct conf *c, const char *key)
 {
-	static const char units[] = "TGM";
+	uint64_t n = 0;
+	char *err;
 
-	for (int i = 0; i < 3; i++) {
-		unsigned int shift = 40 - 10 * (unsigned int)i;
-
-		if (n >= 1ULL << shift && !(n & ((1ULL << shift) - 1))) {
-			snprintf(buf, len, "%llu%c", (unsigned long long)(n >> shift), units[i]);
-			return;
-		}
-	}
-	snprintf(buf, len, "%llu", (unsigned long long)n);
-}
-
-static uint64_t size(const struct conf *c, const char *key, const char *def, uint64_t min,
-		     uint64_t max)
-{
-	const char *v = get(c, key, def);
-	uint64_t n;
-	char what[96], lo[32], hi[32];
-
-	if (parse_size(v, &n) || n < min || n > max) {
-		size_format(min, lo, sizeof(lo));
-		size_format(max, hi, sizeof(hi));
-		snprintf(what, sizeof(what), "a size from %s to %s such as 1G", lo, hi);
-		die_key(c, key, what, v);
-	}
+	if (conf_size(c, key, &n, NULL, &err) < 0)
+		die("%s", err);
 	return n;
 }
 
-static const char *name(const struct conf *c, const char *key, const char *def)
+static const char *name(const struct conf *c, const char *key)
 {
-	const char *v = get(c, key, def);
+	const char *v = conf_str(c, key, NULL);
 
 	if (!ceph_name_valid(v))
 		die_key(c, key, "a name of letters, digits, '_', '.' and '-'", v);
@@ -106,13 +69,14 @@ static const char *name(const struct conf *c, const char *key, const char *def)
 void cl_plan_or_die(struct cl_plan *p, const struct conf *c, const char *netns)
 {
 	struct ipv4_prefix br;
-	char why[NETADDR_WHY_LEN];
 	const char *v, *sudo_uid, *sudo_gid;
+	char *err;
 
 	memset(p, 0, sizeof(*p));
 	p->netns = netns;
-	v = get(c, "CEPH_LOCAL_DIR", CEPH_LOCAL_DIR_DEFAULT);
-	if (v[0] != '/' || !strcmp(v, "/"))
+	if (conf_path(c, "CEPH_LOCAL_DIR", &v, NULL, &err) < 0)
+		die("%s", err);
+	if (!strcmp(v, "/"))
 		die_key(c, "CEPH_LOCAL_DIR", "an absolute path (not /)", v);
 	/* it is written into ceph.conf, where these would end or change a value */
 	if (strpbrk(v, " \t\n#;$=\"'\\[]"))
@@ -122,33 +86,34 @@ void cl_plan_or_die(struct cl_plan *p, const struct conf *c, const char *netns)
 	while (strlen(p->dir) > 1 && p->dir[strlen(p->dir) - 1] == '/')
 		p->dir[strlen(p->dir) - 1] = '\0';
 
-	v = get(c, "BR_ADDR", NETADDR_BR_DEFAULT);
-	if (ipv4_bridge_parse(v, &br, why))
-		die("%s: BR_ADDR: %s, got '%s'", origin(c, "BR_ADDR"), why, v);
+	if (conf_addr(c, "BR_ADDR", &br, NULL, &err) < 0)
+		die("%s", err);
 	if (!inet_ntop(AF_INET, &br.addr, p->addr, sizeof(p->addr)))
 		die_errno("inet_ntop");
 
-	p->osds = number(c, "CEPH_OSDS", 3, 1, 16);
-	p->store = get(c, "CEPH_OSD_STORE", "memstore");
-	if (strcmp(p->store, "memstore") && strcmp(p->store, "bluestore"))
-		die_key(c, "CEPH_OSD_STORE", "memstore or bluestore", p->store);
+	p->osds = number(c, "CEPH_OSDS");
+	if (conf_enum(c, "CEPH_OSD_STORE", &p->store, NULL, &err) < 0)
+		die("%s", err);
+	p->osd_size = size(c, "CEPH_OSD_SIZE");
 	/* bluestore needs room for its RocksDB besides the data */
-	p->osd_size = size(c, "CEPH_OSD_SIZE", "1G",
-			   strcmp(p->store, "bluestore") ? 256ULL << 20 : 1ULL << 30, CL_SIZE_MAX);
-	p->pool_size = number(c, "CEPH_POOL_SIZE", 1, 1, 3);
+	if (!strcmp(p->store, "bluestore") && p->osd_size < (1ULL << 30))
+		die_key(c, "CEPH_OSD_SIZE", "a size from 1G to 1T such as 1G",
+			conf_str(c, "CEPH_OSD_SIZE", NULL));
+	p->pool_size = number(c, "CEPH_POOL_SIZE");
 	if (p->pool_size > p->osds) {
 		char *o = origin(c, "CEPH_POOL_SIZE");
 
 		die("%s: %u copies of each object need at least %u OSDs (CEPH_OSDS is %u)",
 		    o, p->pool_size, p->pool_size, p->osds);
 	}
-	p->fs_name = name(c, "CEPH_FS_NAME", "cephfs");
-	p->rbd_pool = name(c, "CEPH_RBD_POOL", "rbd");
-	p->rbd_image = name(c, "CEPH_RBD_IMAGE", "rapido");
-	p->image_size = size(c, "CEPH_RBD_IMAGE_SIZE", "256M", 16ULL << 20, CL_SIZE_MAX);
+	p->fs_name = name(c, "CEPH_FS_NAME");
+	p->rbd_pool = name(c, "CEPH_RBD_POOL");
+	p->rbd_image = name(c, "CEPH_RBD_IMAGE");
+	p->image_size = size(c, "CEPH_RBD_IMAGE_SIZE");
 	if (p->image_size % (1ULL << 20))
-		die_key(c, "CEPH_RBD_IMAGE_SIZE", "a whole number of MiB", get(c, "CEPH_RBD_IMAGE_SIZE", ""));
-	p->up_timeout = number(c, "CEPH_UP_TIMEOUT", 300, 10, 3600);
+		die_key(c, "CEPH_RBD_IMAGE_SIZE", "a whole number of MiB",
+			conf_str(c, "CEPH_RBD_IMAGE_SIZE", NULL));
+	p->up_timeout = number(c, "CEPH_UP_TIMEOUT");
 
 	/* the user behind sudo reads the client files (./cut, ./vm --rbd) */
 	p->owner_uid = getuid();

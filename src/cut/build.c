@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
-#include <stdnoreturn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -41,23 +40,6 @@ static void stop_if_signalled(void)
 		cut_die_signal(sig, cleanup);
 }
 
-static const char *space_text(int err)
-{
-	return err == ENOSPC ? "no space left on device" : "disk quota exceeded";
-}
-
-/* Writing PATH failed with -err: on a full disk, say which disk and how full. */
-static noreturn void die_write(int err, const char *what, const char *path)
-{
-	if (err == -ENOSPC || err == -EDQUOT) {
-		char *copy = xstrdup(path);
-
-		die("%s %s: %s on %s; no image written", what, path, space_text(-err),
-		    fs_describe(dirname(copy)));
-	}
-	die_err(err, "%s %s", what, path);
-}
-
 static void work_create(const struct cut_plan *p)
 {
 	char *copy = xstrdup(p->output), *outdir = dirname(copy);
@@ -68,20 +50,9 @@ static void work_create(const struct cut_plan *p)
 	cut_work_reap_stale(p->output);
 	rc = cut_work_create(work, p->output);
 	if (rc)
-		die_write(rc, "cannot create a temporary directory next to", p->output);
+		cut_die_write(rc, "cannot create a temporary directory next to", p->output);
 	free(copy);
 	stop_if_signalled();
-}
-
-/* A new file in the work directory; it goes with the directory. */
-static char *work_file(const char *what, int *fd)
-{
-	char *path = xasprintf("%s/%s.XXXXXX", work->dir, what);
-
-	*fd = mkostemp(path, O_CLOEXEC);
-	if (*fd < 0)
-		die_write(-errno, "cannot create a file in", work->dir);
-	return path;
 }
 
 /* One dracut run, in its own process group (child.c): a signal to cut stops all of it. */
@@ -109,7 +80,7 @@ static void run_dracut(const struct cut_opts *o, const struct cut_plan *p, struc
 		/* dracut's tools say ENOSPC in words; the file system is ours to name */
 		if (r.space_err)
 			die("dracut failed (%s): %s on %s; no image written", how,
-			    space_text(r.space_err), fs_describe(dirname(copy)));
+			    cut_space_text(r.space_err), fs_describe(dirname(copy)));
 		die("dracut failed (%s); no image written", how);
 	}
 	cut_child_result_free(&r);
@@ -207,41 +178,26 @@ static int route(const char *name, mode_t mode, void *arg)
 	return 1 << to;
 }
 
-static int space_error(int rc)
-{
-	return rc == -ENOSPC || rc == -EDQUOT || rc == -EROFS || rc == -EACCES || rc == -EPERM ||
-	       rc == -EFBIG;
-}
-
 /* Split dracut's archive into the wanted layers, in the cache if it takes them. */
 static void split_layers(const struct cut_plan *p, struct cut_cache *c, const char *raw,
 			 const int need[2], struct cut_layer ly[2])
 {
 	static struct cpio_writer w[2];
-	struct xxh64 x[2];
 
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0; ; attempt++) {
 		struct split_ctx s = { .p = p };
-		char *tmp[2] = { NULL, NULL }, *dtext[2] = { NULL, NULL }, *bad;
+		struct cut_sink out[2] = { { .path = NULL }, { .path = NULL } };
+		char *dtext[2] = { NULL, NULL }, *bad;
 		size_t dlen[2];
-		int fd[2] = { -1, -1 }, in, rc, werr = 0, failed = 0;
+		int in, rc, werr[2] = { 0, 0 };
 
 		for (int i = 0; i < 2; i++) {
 			if (!need[i])
 				continue;
 			s.want[i] = 1;
-			if (attempt == 0 && c->dir) {
-				fd[i] = cut_cache_tmp(c, &tmp[i]);
-				if (fd[i] < 0) {
-					cut_cache_give_up(c, fd[i], "cannot take a new layer");
-					failed = 1;
-				}
-			}
-			if (fd[i] < 0)
-				tmp[i] = work_file(ly[i].kind, &fd[i]);
-			cpio_init(&w[i], fd[i]);
-			xxh64_init(&x[i], 0);
-			w[i].hash = &x[i];
+			cut_sink_open(&out[i], c, attempt == 0, work, ly[i].kind);
+			cpio_init(&w[i], out[i].fd);
+			w[i].hash = &out[i].x;
 			s.deps[i] = open_memstream(&dtext[i], &dlen[i]);
 			if (!s.deps[i])
 				die_errno("open_memstream");
@@ -259,46 +215,22 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 		for (int i = 0; i < 2; i++) {
 			if (!need[i])
 				continue;
-			rc = cpio_finish(&w[i]);
-			if (close(fd[i]) < 0 && !rc)
-				rc = -errno;
-			if (rc && !werr)
-				werr = rc;
+			werr[i] = cut_sink_close(&out[i], cpio_finish(&w[i]));
 			fclose(s.deps[i]);
 		}
-		if (werr && attempt == 0 && space_error(werr) && c->dir && !failed &&
-		    strncmp(tmp[need[0] ? 0 : 1], work->dir, strlen(work->dir))) {
-			cut_cache_give_up(c, werr, "cannot take a new layer");
-			for (int i = 0; i < 2; i++) {
-				if (tmp[i]) {
-					unlink(tmp[i]);
-					cut_tmp_forget(tmp[i]);
-				}
-				free(tmp[i]);
-				free(dtext[i]);
-			}
+		if (cut_sink_retry(c, out, werr, 2)) {
+			free(dtext[0]);
+			free(dtext[1]);
 			continue;
 		}
-		if (werr)
-			die_write(werr, "writing a layer in", tmp[need[0] ? 0 : 1]);
+		for (int i = 0; i < 2; i++)
+			if (werr[i])
+				cut_die_write(werr[i], "writing a layer in", out[i].path);
 		for (int i = 0; i < 2; i++) {
-			struct stat st;
-
 			if (!need[i])
 				continue;
-			if (stat(tmp[i], &st) < 0)
-				die_errno("%s", tmp[i]);
-			ly[i].size = (uint64_t)st.st_size;
-			ly[i].xxh = xxh64_digest(&x[i]);
-			ly[i].built = 1;
 			ly[i].deps = dtext[i];
-			free(ly[i].path);
-			ly[i].path = tmp[i];
-			if (c->dir && strncmp(tmp[i], work->dir, strlen(work->dir))) {
-				rc = cut_cache_insert(c, &ly[i], tmp[i]);
-				if (rc)
-					cut_cache_give_up(c, rc, "cannot record a new layer");
-			}
+			cut_sink_keep(&out[i], c, &ly[i]);
 		}
 		return;
 	}
@@ -332,12 +264,12 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	cut_progress_slow("dracut: building the %s", part == DRACUT_ALL ? "modules and bins layers" :
 			  part == DRACUT_MODULES ? "modules layer" : "bins layer");
 	start = cut_progress_secs();
-	raw = work_file("dracut", &fd);
+	raw = cut_work_file_or_die(work, "dracut", &fd);
 	close(fd);
 	/* dracut's tree goes in the work directory too: removed even after a kill */
 	tmpdir = cut_work_path(work, "tmp");
 	if (mkdir(tmpdir, 0700) < 0 && errno != EEXIST)
-		die_write(-errno, "creating", tmpdir);
+		cut_die_write(-errno, "creating", tmpdir);
 	cut_dracut_argv(o, p, raw, part, libs, tmpdir, &argv);
 	run_dracut(o, p, &argv);
 	split_layers(p, c, raw, need, ly);
@@ -452,10 +384,10 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	tmp = cut_work_path(work, "image");
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, p->secret ? 0600 : 0666);
 	if (fd < 0)
-		die_write(-errno, "cannot create", tmp);
+		cut_die_write(-errno, "cannot create", tmp);
 	rc = cut_write_head(p, text, fd, &err);
 	if (rc == -ENOSPC || rc == -EDQUOT)
-		die_write(rc, "writing", tmp);
+		cut_die_write(rc, "writing", tmp);
 	if (rc)
 		die("%s: %s", tmp, err);
 	for (size_t i = 0; !cache_dir && i < l.n; i++) {
@@ -464,7 +396,7 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 			die("%s layer %s changed while this cut used it; cut again", l.v[i].kind,
 			    l.v[i].path);
 		if (rc == -ENOSPC || rc == -EDQUOT)
-			die_write(rc, "writing", tmp);
+			cut_die_write(rc, "writing", tmp);
 		if (rc)
 			die_err(rc, "copying %s layer %s into %s", l.v[i].kind, l.v[i].path, tmp);
 	}
@@ -472,9 +404,9 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	if (!rc && cache_dir)
 		rc = img_write_locator(fd, cache_dir);
 	if (rc)
-		die_write(rc, "writing", tmp);
+		cut_die_write(rc, "writing", tmp);
 	if (close(fd) < 0)
-		die_write(-errno, "writing", tmp);
+		cut_die_write(-errno, "writing", tmp);
 	stop_if_signalled();
 	if (rename(tmp, p->output) < 0)
 		die_errno("rename %s to %s", tmp, p->output);
@@ -509,10 +441,9 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	       void (*on_stop)(void))
 {
 	struct cut_cache c;
-	/* secret files are never looked up in nor stored into the cache */
 	struct cut_cache none = { .dir = NULL, .lock_fd = -1 };
 	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v, *sv;
-	size_t ntrees = p->includes.n / 2, nsecrets = p->secret_includes.n / 2, n = 0;
+	size_t ntrees = 0, nsecrets = 0, n = 0;
 	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
 	struct strv libs = STRV_INIT;
 	char *err;
@@ -522,32 +453,34 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	cleanup = on_stop;
 	cut_cache_open(&c, &p->conf, o->no_cache);
 	work_create(p);
-	v = xcalloc(ntrees + 2, sizeof(*v));
-	sv = xcalloc(nsecrets + 1, sizeof(*sv));
+	v = xcalloc(p->n_trees + 2, sizeof(*v));
+	sv = xcalloc(p->n_trees + 1, sizeof(*sv));
 
-	/* trees first: the libraries their programs need belong to the bins layer */
-	for (size_t i = 0; i < ntrees; i++) {
-		struct cut_layer *t = &v[2 + i];
+	/*
+	 * trees first: the libraries their programs need belong to the bins
+	 * layer; the cached ones, then the secret ones, which are never looked
+	 * up in nor stored into the cache
+	 */
+	for (int secret = 0; secret < 2; secret++)
+		for (size_t i = 0; i < p->n_trees; i++) {
+			const struct cut_tree *tr = &p->trees[i];
+			struct cut_layer *t = secret ? &sv[nsecrets] : &v[2 + ntrees];
+			char *dest;
 
-		char *dest = merged_usr_dest(p, p->includes.v[2 * i + 1]);
-
-		if (cut_tree_layer(&c, p->includes.v[2 * i], dest, work->dir, t, &err))
-			die("%s", err);
-		free(dest);
-		for (size_t k = 0; k < t->libs.n; k++)
-			if (!strv_contains(&libs, t->libs.v[k]))
-				strv_push(&libs, t->libs.v[k]);
-	}
-	for (size_t i = 0; i < nsecrets; i++) {
-		char *dest = merged_usr_dest(p, p->secret_includes.v[2 * i + 1]);
-
-		if (cut_tree_layer(&none, p->secret_includes.v[2 * i], dest, work->dir, &sv[i], &err))
-			die("%s", err);
-		free(dest);
-		for (size_t k = 0; k < sv[i].libs.n; k++)
-			if (!strv_contains(&libs, sv[i].libs.v[k]))
-				strv_push(&libs, sv[i].libs.v[k]);
-	}
+			if (tr->secret != secret)
+				continue;
+			dest = merged_usr_dest(p, tr->dest);
+			if (cut_tree_layer(secret ? &none : &c, tr->src, dest, work, t, &err))
+				die("%s", err);
+			free(dest);
+			if (secret)
+				nsecrets++;
+			else
+				ntrees++;
+			for (size_t k = 0; k < t->libs.n; k++)
+				if (!strv_contains(&libs, t->libs.v[k]))
+					strv_push(&libs, t->libs.v[k]);
+		}
 	strv_sort(&libs);
 	if (exists[L_MODULES])
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);

@@ -228,6 +228,8 @@ static void resolve_helpers(struct cut_plan *p)
 	strv_push(&p->helpers, "init");
 	/* results.sh's rapido_test_tap reads TAP with it, in every image */
 	strv_push(&p->helpers, "ktap");
+	/* ./vmctl N exec runs commands through it, in every image */
+	strv_push(&p->helpers, "exec");
 	strv_push_all(&p->helpers, &p->prof.helpers);
 	for (size_t i = 0; i < p->helpers.n; i++) {
 		char *path = xasprintf("%s/build/%s/rapido-%s", p->rapido_dir, dir, p->helpers.v[i]);
@@ -405,74 +407,33 @@ static void note_secrets(struct cut_plan *p)
 }
 
 /*
- * "#@ files: ${FSTESTS_SRC}:/fstests" -> --include SRC DEST, skipped when the
- * key is unset; "autorun/configfs/lio.spec:/rapido/lio.spec" is relative to
- * the rapido directory.
+ * The trees of "#@ files:" (profile.c parsed them): ${FSTESTS_SRC}:/fstests
+ * is left out when the key is unset; autorun/configfs/lio.spec:/rapido/...
+ * is relative to the rapido directory.
  */
 static void resolve_files(struct cut_plan *p)
 {
-	for (size_t i = 0; i < p->prof.files.n; i++) {
-		char *spec = xstrdup(p->prof.files.v[i]), *colon, *src = spec;
-		char *expanded = NULL;
-		struct strv *to = &p->includes;
+	p->trees = xcalloc(p->prof.n_files + 1, sizeof(*p->trees));
+	for (size_t i = 0; i < p->prof.n_files; i++) {
+		const struct profile_file *f = &p->prof.files[i];
+		struct cut_tree *t = &p->trees[p->n_trees];
+		const char *val = f->key ? conf_get(&p->conf, f->key) : "";
+		char *src;
 
-		if (!strncmp(src, "${", 2)) {
-			char *end = strchr(src, '}');
-			const char *val;
-
-			if (!end) {
-				problem("%s: files: bad entry '%s'", p->prof.path, spec);
-				free(spec);
-				continue;
-			}
-			*end = '\0';
-			val = conf_get(&p->conf, src + 2);
-			if (!val || !*val) {
-				free(spec);
-				continue;	/* optional tree not configured */
-			}
-			expanded = xasprintf("%s%s", val, end + 1);
-			src = expanded;
-			if (strv_contains(&p->prof.secret, spec + 2))
-				to = &p->secret_includes;
-		}
-		colon = strrchr(src, ':');
-		if (!colon || colon[1] != '/') {
-			problem("%s: files: '%s' is not SRC:/DEST", p->prof.path, p->prof.files.v[i]);
-		} else {
-			char *dest = xstrdup(colon + 1);
-			char *abs;
-
-			*colon = '\0';
-			/* a relative source is part of the rapido checkout */
-			abs = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
-			/* the tree's layer (tree.c) also finds its programs' libraries */
-			if (access(abs, R_OK) < 0)
-				problem("%s: %s (files entry of profile %s)", abs, strerror(errno),
-					p->prof.name);
-			strv_push(to, abs);
-			strv_push(to, dest);
-			free(abs);
-			free(dest);
-		}
-		free(expanded);
-		free(spec);
+		if (!val || !*val)
+			continue;	/* optional tree not configured */
+		src = xasprintf("%s%s", val, f->path);
+		/* a relative source is part of the rapido checkout */
+		t->src = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
+		t->dest = xstrdup(f->dest);
+		t->secret = f->key && strv_contains(&p->prof.secret, f->key);
+		p->n_trees++;
+		/* the tree's layer (tree.c) also finds its programs' libraries */
+		if (access(t->src, R_OK) < 0)
+			problem("%s: %s (files entry of profile %s)", t->src, strerror(errno),
+				p->prof.name);
+		free(src);
 	}
-}
-
-void cut_profile_load_or_die(const char *dir, const char *name, struct profile *prof)
-{
-	char *path, *err;
-
-	if (!profile_name_valid(name))
-		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", name);
-	path = xasprintf("%s/autorun/%s.sh", dir, name);
-	if (access(path, F_OK) < 0)
-		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
-		    name, path);
-	if (profile_load(prof, name, path, &err))
-		die("%s", err);
-	free(path);
 }
 
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
@@ -537,6 +498,9 @@ void cut_plan_free(struct cut_plan *p)
 	strv_free(&p->modules);
 	strv_free(&p->extra_modules);
 	strv_free(&p->helpers);
-	strv_free(&p->includes);
-	strv_free(&p->secret_includes);
+	for (size_t i = 0; i < p->n_trees; i++) {
+		free(p->trees[i].src);
+		free(p->trees[i].dest);
+	}
+	free(p->trees);
 }

@@ -9,20 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "confkeys.h"
+#include "confget.h"
 #include "cut.h"
 #include "err.h"
 #include "rapido.h"
 
-/* Check the value KEY has in effect (the environment's, else the file's). */
+/* Resolve KEY as the programs do (the environment's value, else the file's, else the default). */
 static int check_value(const struct conf *c, const char *key)
 {
-	const char *v = conf_get(c, key);
+	struct conf_value v;
 	char *err;
 
-	if (!v || !confkeys_check_type(key, v, &err))
+	if (conf_resolve(c, key, &v, &err) >= 0)
 		return 0;
-	fprintf(stderr, "%s: %s: %s\n", conf_origin(c, key), key, err);
+	fprintf(stderr, "%s\n", err);
 	free(err);
 	return 1;
 }
@@ -69,8 +69,8 @@ int cut_check_conf(void)
 		errors++;
 	}
 	/* keys set only in the environment count as much as the file's */
-	for (size_t i = 0; confkeys_programs[i]; i++) {
-		const char *k = confkeys_programs[i], *v = getenv(k);
+	for (size_t i = 0; confkeys[i].key; i++) {
+		const char *k = confkeys[i].key, *v = getenv(k);
 		int in_file = 0;
 
 		if (strchr(k, '#') || !v)

@@ -82,11 +82,16 @@ enum {
 	OPT_CHECK_CONF, OPT_KCONFIG
 };
 
-/*
- * *list: 1 for --list, 2 for --check-conf, 3 for --kconfig PROFILE (print, no
- * cut), 4 for --cache-info
- */
-static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
+/* What this run of ./cut does: cut an image, or only print something. */
+enum cut_mode {
+	CUT_IMAGE,		/* ./cut PROFILE */
+	CUT_LIST,		/* --list */
+	CUT_CHECK_CONF,		/* --check-conf */
+	CUT_KCONFIG,		/* --kconfig PROFILE: print, no cut */
+	CUT_CACHE_INFO,		/* --cache-info */
+};
+
+static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode *mode)
 {
 	static const struct option longopts[] = {
 		{ "cmd", required_argument, NULL, 'x' },
@@ -119,7 +124,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 			o->output = optarg;
 			break;
 		case 'l':
-			*list = 1;
+			*mode = CUT_LIST;
 			break;
 		case 'n':
 			o->dry_run = 1;
@@ -140,13 +145,13 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 			o->standalone = 1;
 			break;
 		case OPT_CACHE_INFO:
-			*list = 4;	/* like --list: no profile */
+			*mode = CUT_CACHE_INFO;
 			break;
 		case OPT_CHECK_CONF:
-			*list = 2;	/* like --list: no profile */
+			*mode = CUT_CHECK_CONF;
 			break;
 		case OPT_KCONFIG:
-			*list = 3;
+			*mode = CUT_KCONFIG;
 			break;
 		case 'h':
 			usage();
@@ -156,7 +161,8 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, int *list)
 			usage_die(1, NULL);
 		}
 	}
-	if (*list && *list != 3)
+	/* --list, --check-conf and --cache-info take no profile */
+	if (*mode != CUT_IMAGE && *mode != CUT_KCONFIG)
 		return;
 	if (optind >= argc) {
 		usage_die(1, "no profile given");
@@ -180,18 +186,22 @@ int cmd_cut(int argc, char **argv)
 {
 	struct cut_opts o = { 0 };
 	struct cut_plan p;
-	int list = 0;
+	enum cut_mode mode = CUT_IMAGE;
 
 	err_prog = "cut";
-	parse_args(argc, argv, &o, &list);
-	if (list == 2)
+	parse_args(argc, argv, &o, &mode);
+	switch (mode) {
+	case CUT_CHECK_CONF:
 		return cut_check_conf();
-	if (list == 1)
+	case CUT_LIST:
 		return cut_list();
-	if (list == 4)
+	case CUT_CACHE_INFO:
 		return cut_cache_info();
-	if (list == 3)
+	case CUT_KCONFIG:
 		return cut_kconfig(o.profile);
+	case CUT_IMAGE:
+		break;
+	}
 
 	/* a dry run prints the dracut command and nothing else */
 	cut_progress_init(o.quiet || o.dry_run);

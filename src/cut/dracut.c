@@ -147,10 +147,10 @@ static void key_dracut(const struct cut_plan *p, const char *prog, struct sha256
 		"dracut-functions.sh", "dracut-init.sh", "dracut-install", "dracut-version.sh",
 		"modules.d/00bash/module-setup.sh",
 	};
+	static const char *const path_vars[] = { "PATH", "DRACUT_PATH" };
 	char *path = prog ? find_in_path(prog) : NULL, *base = dracut_basedir(path);
 	char *confdir = xasprintf("%s/dracut.conf.d", p->rapido_dir);
 	struct strv names = STRV_INIT;
-	const char *env = getenv("PATH");
 
 	sha256_update(s, CACHE_FORMAT " dracut", sizeof(CACHE_FORMAT " dracut"));
 	cut_key_stat(s, path ? path : "(dracut not found)");
@@ -160,8 +160,15 @@ static void key_dracut(const struct cut_plan *p, const char *prog, struct sha256
 		cut_key_stat(s, f);
 		free(f);
 	}
-	/* dracut finds its own tools in PATH */
-	sha256_update(s, env ? env : "", strlen(env ? env : "") + 1);
+	/*
+	 * dracut finds its own tools in DRACUT_PATH (unset or empty: /sbin
+	 * /bin /usr/sbin /usr/bin), then in PATH: both are inputs
+	 */
+	for (size_t i = 0; i < sizeof(path_vars) / sizeof(path_vars[0]); i++) {
+		const char *env = getenv(path_vars[i]);
+
+		sha256_update(s, env ? env : "", strlen(env ? env : "") + 1);
+	}
 	/* our dracut.conf.d by content: an edit that keeps the mtime still counts */
 	strv_list_dir(&names, confdir, ".conf");
 	for (size_t i = 0; i < names.n; i++) {

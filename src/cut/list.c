@@ -10,16 +10,6 @@
 
 #include "cut.h"
 #include "err.h"
-#include "rapido.h"
-
-const char *cut_rapido_dir(void)
-{
-	const char *dir = rapido_dir();
-
-	if (!dir)
-		die_errno("cannot find the profiles: readlink /proc/self/exe (set RAPIDO_DIR)");
-	return dir;
-}
 
 int cut_list(void)
 {

@@ -382,21 +382,15 @@ static int tree_write(const struct tree *t, const char *dest, int fd, struct xxh
 	return rc;
 }
 
-static int space_error(int rc)
-{
-	return rc == -ENOSPC || rc == -EDQUOT || rc == -EROFS || rc == -EACCES || rc == -EPERM ||
-	       rc == -EFBIG;
-}
-
-int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const char *work,
-		   struct cut_layer *ly, char **err)
+int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest,
+		   const struct cut_work *w, struct cut_layer *ly, char **err)
 {
 	struct tree t;
 	struct groups g = { STRV_INIT, STRV_INIT, STRV_INIT, 0 };
-	char *loader = NULL, *real_src, *tmp = NULL, *size = NULL;
+	struct cut_sink out = { .path = NULL };
+	char *loader = NULL, *real_src, *size = NULL;
 	uint64_t bytes = 0;
-	struct xxh64 x;
-	int rc, fd;
+	int rc;
 
 	*err = NULL;
 	ly->kind = "tree";
@@ -426,57 +420,23 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 	size = NULL;
 
 	loader = host_loader();
-	for (int attempt = 0; attempt < 2; attempt++) {
-		int to_cache = attempt == 0 && c->dir;
-
-		if (to_cache) {
-			fd = cut_cache_tmp(c, &tmp);
-			if (fd < 0) {
-				cut_cache_give_up(c, fd, "cannot take a new layer");
-				continue;
-			}
-		} else {
-			tmp = xasprintf("%s/tree.XXXXXX", work);
-			fd = mkostemp(tmp, O_CLOEXEC);
-			if (fd < 0) {
-				rc = -errno;
-				*err = xasprintf("%s: %s", tmp, strerror(errno));
-				goto out;
-			}
-			cut_tmp_add(tmp);
-		}
-		xxh64_init(&x, 0);
+	for (int attempt = 0; ; attempt++) {
+		cut_sink_open(&out, c, attempt == 0, w, "tree");
 		strv_free(&g.keys);
 		strv_free(&g.reps);
 		strv_free(&g.interps);
 		g.progs = 0;
-		rc = tree_write(&t, dest, fd, &x, &g, loader, err);
-		if (close(fd) < 0 && !rc)
-			rc = -errno;
-		if (rc && !*err && to_cache && space_error(rc)) {
-			cut_cache_give_up(c, rc, "cannot take a new layer");
-			unlink(tmp);
-			cut_tmp_forget(tmp);
-			free(tmp);
-			tmp = NULL;
+		rc = cut_sink_close(&out, tree_write(&t, dest, out.fd, &out.x, &g, loader, err));
+		/* not when *err says why: reading the tree failed, not writing its layer */
+		if (!*err && cut_sink_retry(c, &out, &rc, 1))
 			continue;
-		}
 		if (rc) {
 			if (!*err)
-				*err = xasprintf("writing %s: %s", tmp, strerror(-rc));
+				*err = xasprintf("writing %s: %s", out.path, strerror(-rc));
 			goto out;
 		}
 		break;
 	}
-	ly->size = 0;
-	{
-		struct stat st;
-
-		if (stat(tmp, &st) == 0)
-			ly->size = (uint64_t)st.st_size;
-	}
-	ly->xxh = xxh64_digest(&x);
-	ly->built = 1;
 	real_src = realpath(src, NULL);
 	for (size_t i = 0; i < g.reps.n; i++)
 		resolve_group(c, g.keys.v[i], g.interps.v[i], g.reps.v[i], real_src ? real_src : src,
@@ -484,14 +444,7 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 	free(real_src);
 	strv_sort(&ly->libs);
 	ly->ldcache = cut_stat_sig("/etc/ld.so.cache", 0);
-	free(ly->path);
-	ly->path = xstrdup(tmp);
-	if (c->dir && strncmp(tmp, work, strlen(work))) {
-		rc = cut_cache_insert(c, ly, tmp);
-		if (rc)
-			cut_cache_give_up(c, rc, "cannot record a new layer");
-		rc = 0;
-	}
+	cut_sink_keep(&out, c, ly);
 	size = cut_mib(ly->size);
 	if (g.progs)
 		cut_progress("tree %s: %s; the libraries of %zu program%s resolved in %zu group%s",
@@ -501,7 +454,7 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest, const
 		cut_progress("tree %s: %s", dest, size);
 out:
 	free(size);
-	free(tmp);
+	free(out.path);
 	free(loader);
 	strv_free(&g.keys);
 	strv_free(&g.reps);

@@ -18,6 +18,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@
 
 #include "cut.h"
 #include "err.h"
+#include "fsinfo.h"
 
 #define WORK_SUFFIX ".cut-"
 #define WORK_RANDOM 6	/* mkdtemp's XXXXXX */
@@ -131,6 +133,32 @@ fail:
 char *cut_work_path(const struct cut_work *w, const char *name)
 {
 	return xasprintf("%s/%s", w->dir, name);
+}
+
+const char *cut_space_text(int err)
+{
+	return err == ENOSPC ? "no space left on device" : "disk quota exceeded";
+}
+
+noreturn void cut_die_write(int err, const char *what, const char *path)
+{
+	if (err == -ENOSPC || err == -EDQUOT) {
+		char *copy = xstrdup(path);
+
+		die("%s %s: %s on %s; no image written", what, path, cut_space_text(-err),
+		    fs_describe(dirname(copy)));
+	}
+	die_err(err, "%s %s", what, path);
+}
+
+char *cut_work_file_or_die(const struct cut_work *w, const char *what, int *fd)
+{
+	char *path = xasprintf("%s/%s.XXXXXX", w->dir, what);
+
+	*fd = mkostemp(path, O_CLOEXEC);
+	if (*fd < 0)
+		cut_die_write(-errno, "cannot create a file in", w->dir);
+	return path;
 }
 
 int cut_work_remove(struct cut_work *w)

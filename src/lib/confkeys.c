@@ -16,27 +16,111 @@
 #include "size.h"
 #include "strbuf.h"
 
-const char *const confkeys_programs[] = {
+#define WORDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define MIB (1ULL << 20)
+#define TIB (1ULL << 40)
+
+const struct confkey confkeys[] = {
 	/* the kernel (./cut finds it, ./vm boots what ./cut recorded) */
-	"KERNEL_SRC", "KERNEL_INSTALL_MOD_PATH", "KERNEL_RELEASE",
+	{ "KERNEL_SRC", CONFKEY_PATH, .help = "a built kernel tree; unset: an installed kernel" },
+	{ "KERNEL_INSTALL_MOD_PATH", CONFKEY_PATH,
+	  .help = "with KERNEL_SRC: INSTALL_MOD_PATH of its modules_install" },
+	{ "KERNEL_RELEASE", CONFKEY_STR, .help = "the installed kernel to boot; unset: the newest" },
 	/* the guest's architecture, and a foreign one's userspace and kernel */
-	"ARCH", "SYSROOT",
+	{ "ARCH", CONFKEY_STR, .help = "the guest's architecture (amd64, arm64); unset: the host's" },
+	{ "SYSROOT", CONFKEY_PATH,
+	  .help = "a foreign ARCH's sysroot; unset: ~/.cache/rapido/ARCH/sysroot" },
 	/* ./cut */
-	"DRACUT_OUT", "DRACUT", "CUT_CACHE_DIR", "CUT_CACHE_SIZE",
+	{ "DRACUT_OUT", CONFKEY_PATH, .help = "the image ./cut writes and ./vm boots; unset: "
+	  "initrds/myinitrd in the rapido dir" },
+	{ "DRACUT", CONFKEY_STR, .def = "dracut", .help = "the dracut program" },
+	{ "CUT_CACHE_DIR", CONFKEY_PATH,
+	  .help = "the layer cache; unset: $XDG_CACHE_HOME/rapido, else ~/.cache/rapido" },
+	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, .def = "4G", .eg = "4G, or 0 for no cache",
+	  .help = "the layer cache's size cap; 0: no cache" },
 	/* ./vm */
-	"QEMU_BIN", "QEMU_ACCEL", "KVM_PROBE_SECS", "VM_CPUS", "VM_MEMORY", "VM_TIMEOUT",
-	"QEMU_EXTRA_ARGS", "QEMU_EXTRA_KERNEL_PARAMS", "VIRTFS_SHARE_PATH",
-	"VM_STATE_DIR", "VM_LOG_DIR", "VM_MAX", "VM_LOCK_DIR", "VM_VMCORE_KEEP", "VM_VMCORE_FORMAT",
-	"VM_RESULTS_DIR", "VM_SHARD", "VM_SPLATS", "VM_KERNEL", "QEMU_MPATH_DISKS", "QEMU_MPATH_PATHS",
+	{ "QEMU_BIN", CONFKEY_STR, .help = "the qemu binary; unset: the image architecture's" },
+	{ "QEMU_ACCEL", CONFKEY_ENUM, .words = WORDS("auto", "kvm", "tcg"), .flags = CONFKEY_ICASE,
+	  .def = "auto", .help = "auto: KVM when it works, else TCG" },
+	{ "KVM_PROBE_SECS", CONFKEY_UINT, 0, 3600, .def = "10",
+	  .help = "seconds a KVM guest may stay silent before auto mode falls back to TCG" },
+	{ "VM_CPUS", CONFKEY_UINT, 1, 1024, .def = "1", .help = "CPUs; unset: the profile's, else 1" },
+	{ "VM_MEMORY", CONFKEY_SIZE, 64 * MIB, 0, .def = "512M", .eg = "512M or 2G",
+	  .help = "memory; unset: the profile's, else 512M" },
+	{ "VM_TIMEOUT", CONFKEY_UINT, 0, 7 * 24 * 3600, .def = "0",
+	  .help = "seconds before a batch VM is killed; 0: never" },
+	{ "QEMU_EXTRA_ARGS", CONFKEY_WORDS, .help = "more qemu arguments, shell-quoted" },
+	{ "QEMU_EXTRA_KERNEL_PARAMS", CONFKEY_WORDS, .help = "more kernel parameters, shell-quoted" },
+	{ "VIRTFS_SHARE_PATH", CONFKEY_PATH, .help = "a host directory shared at /host" },
+	{ "VM_STATE_DIR", CONFKEY_PATH, .help = "the VMs' state; unset: $XDG_RUNTIME_DIR/rapido or "
+	  "/run/rapido" },
+	{ "VM_LOG_DIR", CONFKEY_PATH, .help = "console logs; unset: VM_STATE_DIR" },
+	{ "VM_MAX", CONFKEY_UINT, 1, 100000, .def = "64", .help = "VM numbers ./vm may take" },
+	{ "VM_LOCK_DIR", CONFKEY_PATH, .help = "the VM number locks; unset: /run/lock/rapido, else "
+	  "/tmp/rapido-locks" },
+	{ "VM_VMCORE_KEEP", CONFKEY_UINT, 0, 1000, .def = "3", .help = "vmcores kept per VM" },
+	{ "VM_VMCORE_FORMAT", CONFKEY_ENUM, .def = "elf",
+	  .words = WORDS("elf", "kdump-zlib", "kdump-lzo", "kdump-snappy"),
+	  .help = "the format of a panicked guest's vmcore" },
+	{ "VM_RESULTS_DIR", CONFKEY_PATH, .help = "where the guest's results go (--results)" },
+	{ "VM_SHARD", CONFKEY_STR, .help = "I/N: run the Ith of N shards of the suite (--shard)" },
+	{ "VM_SPLATS", CONFKEY_STR, .def = "all", .help = "kernel splats that fail a run (--splats)" },
+	{ "VM_KERNEL", CONFKEY_PATH, .help = "the kernel to boot instead of the one ./cut recorded" },
+	{ "QEMU_MPATH_DISKS", CONFKEY_WORDS, .help = "files attached as multipath disks" },
+	{ "QEMU_MPATH_PATHS", CONFKEY_UINT, 1, 16, .def = "2", .help = "paths per multipath disk" },
 	/* networking: ./vm and ./netsetup */
-	"NET", "BR_DEV", "BR_ADDR", "TAP_DEVS", "TAP_USER", "VM#_IP", "VM#_IP#",
-	"LINK_SUBNET", "USER_HOSTFWD",
+	{ "NET", CONFKEY_ENUM, .words = WORDS("tap", "user", "none"), .def = "none",
+	  .help = "the guest's network; unset: tap with --tap, user with --hostfwd, else none" },
+	{ "BR_DEV", CONFKEY_STR, .def = "rapido-br0", .help = "the bridge ./netsetup makes" },
+	{ "BR_ADDR", CONFKEY_ADDR, .flags = CONFKEY_BRIDGE, .def = "192.168.155.1/24",
+	  .eg = "192.168.155.1/24", .help = "the bridge's address; VM N gets .(100+N)" },
+	{ "TAP_DEVS", CONFKEY_WORDS, .def = "rapido-tap1 rapido-tap2",
+	  .help = "the TAP devices, VM N uses the Nth (past the list: rapido-tapN)" },
+	{ "TAP_USER", CONFKEY_STR, .help = "the TAP devices' owner; unset: $SUDO_USER, else the caller" },
+	{ "VM#_IP", CONFKEY_ADDR, .eg = "192.168.155.7/24", .help = "VM N's address on the bridge" },
+	{ "VM#_IP#", CONFKEY_ADDR, .eg = "192.168.155.7/24", .help = "VM N's address on NIC M" },
+	{ "LINK_SUBNET", CONFKEY_ADDR, .def = "192.168.156.0/24", .eg = "192.168.156.0/24",
+	  .help = "the network of --link-listen/--link-connect" },
+	{ "USER_HOSTFWD", CONFKEY_WORDS, .help = "NET=user port forwards, as qemu's hostfwd=" },
 	/* Ceph: ./cut and ./vm --rbd (the cluster's files), ./ceph-local */
-	"CEPH_CONF", "CEPH_KEYRING", "CEPH_USER", "CEPH_TIMEOUT", "QEMU_RBD_DISKS",
-	"CEPH_LOCAL_DIR", "CEPH_OSDS", "CEPH_OSD_STORE", "CEPH_OSD_SIZE", "CEPH_POOL_SIZE",
-	"CEPH_FS_NAME", "CEPH_RBD_POOL", "CEPH_RBD_IMAGE", "CEPH_RBD_IMAGE_SIZE", "CEPH_UP_TIMEOUT",
-	NULL
+	{ "CEPH_CONF", CONFKEY_PATH, .help = "the cluster's ceph.conf; unset: CEPH_LOCAL_DIR's" },
+	{ "CEPH_KEYRING", CONFKEY_PATH, .help = "the client's keyring; unset: next to CEPH_CONF" },
+	{ "CEPH_USER", CONFKEY_STR, .def = "admin", .help = "the client (client.admin)" },
+	{ "CEPH_TIMEOUT", CONFKEY_UINT, 1, 3600, .def = "20",
+	  .help = "seconds to reach the monitors" },
+	{ "QEMU_RBD_DISKS", CONFKEY_WORDS, .help = "RBD images attached as disks (--rbd)" },
+	{ "CEPH_LOCAL_DIR", CONFKEY_PATH, .flags = CONFKEY_ABSOLUTE, .def = "/var/tmp/rapido-ceph",
+	  .help = "./ceph-local's cluster" },
+	{ "CEPH_OSDS", CONFKEY_UINT, 1, 16, .def = "3", .help = "OSDs ./ceph-local starts" },
+	{ "CEPH_OSD_STORE", CONFKEY_ENUM, .words = WORDS("memstore", "bluestore"), .def = "memstore",
+	  .help = "in memory, or in sparse files" },
+	/*
+	 * 1T at most: a CI cluster's (1G by default) is far below it, and a
+	 * memstore OSD keeps its data in RAM and a bluestore one in a sparse
+	 * file of that size, so 1P or 1E is a typo that would fail only once
+	 * the daemons start, or an OSD the host's memory or disk cannot back.
+	 */
+	{ "CEPH_OSD_SIZE", CONFKEY_SIZE, 256 * MIB, TIB, .def = "1G", .eg = "1G",
+	  .help = "each OSD (bluestore: at least 1G)" },
+	{ "CEPH_POOL_SIZE", CONFKEY_UINT, 1, 3, .def = "1",
+	  .help = "copies of each object (at most CEPH_OSDS)" },
+	{ "CEPH_FS_NAME", CONFKEY_STR, .def = "cephfs", .help = "the file system ./ceph-local makes" },
+	{ "CEPH_RBD_POOL", CONFKEY_STR, .def = "rbd", .help = "the RBD pool" },
+	{ "CEPH_RBD_IMAGE", CONFKEY_STR, .def = "rapido", .help = "the RBD image" },
+	{ "CEPH_RBD_IMAGE_SIZE", CONFKEY_SIZE, 16 * MIB, TIB, .def = "256M", .eg = "1G",
+	  .help = "the image ./ceph-local makes, whole MiB" },
+	{ "CEPH_UP_TIMEOUT", CONFKEY_UINT, 10, 3600, .def = "300",
+	  .help = "seconds for ./ceph-local up to reach HEALTH_OK" },
+	{ .key = NULL }
 };
+
+const struct confkey *confkey_find(const char *key)
+{
+	for (const struct confkey *k = confkeys; k->key; k++)
+		if (confkeys_match(k->key, key))
+			return k;
+	return NULL;
+}
 
 int confkeys_match(const char *pattern, const char *key)
 {
@@ -56,10 +140,7 @@ int confkeys_match(const char *pattern, const char *key)
 
 int confkeys_known(const char *key, const struct strv *extra)
 {
-	for (size_t i = 0; confkeys_programs[i]; i++)
-		if (confkeys_match(confkeys_programs[i], key))
-			return 1;
-	return extra && strv_contains(extra, key);
+	return confkey_find(key) || (extra && strv_contains(extra, key));
 }
 
 /* Optimal string alignment distance, case ignored: VM_MEMROY is one edit from VM_MEMORY. */
@@ -128,10 +209,10 @@ char *confkeys_suggest(const char *key, const struct strv *extra)
 	char *best = NULL;
 	size_t n_prog = 0;
 
-	while (confkeys_programs[n_prog])
+	while (confkeys[n_prog].key)
 		n_prog++;
 	for (size_t i = 0; i < n_prog + (extra ? extra->n : 0); i++) {
-		char *cand = i < n_prog ? instantiate(confkeys_programs[i], key)
+		char *cand = i < n_prog ? instantiate(confkeys[i].key, key)
 					: xstrdup(extra->v[i - n_prog]);
 		size_t d = edit_distance(key, cand);
 
@@ -191,84 +272,3 @@ void confkeys_check(const struct conf *c, const struct strv *extra, struct strv 
 	}
 }
 
-/*
- * The types of the program keys that have one, with the limits ./vm applies
- * (src/vm/settings.c), so ./cut --check-conf finds before a boot what ./vm
- * would refuse, and of profile keys whose profile checks the same. A key
- * not listed is free text (paths, argument lists).
- */
-const struct confkey_type confkeys_types[] = {
-	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, NULL },	/* 0: no cache */
-	{ "KVM_PROBE_SECS", CONFKEY_UINT, 0, 3600, NULL },
-	{ "VM_CPUS", CONFKEY_UINT, 1, 1024, NULL },
-	{ "VM_MEMORY", CONFKEY_SIZE, 64ULL << 20, 0, NULL },
-	{ "VM_TIMEOUT", CONFKEY_UINT, 0, 7 * 24 * 3600, NULL },
-	{ "VM_MAX", CONFKEY_UINT, 1, 100000, NULL },
-	{ "VM_VMCORE_KEEP", CONFKEY_UINT, 0, 1000, NULL },
-	{ "QEMU_MPATH_PATHS", CONFKEY_UINT, 1, 16, NULL },
-	{ "QEMU_ACCEL", CONFKEY_ENUM, 0, 0, "auto kvm tcg" },
-	{ "NET", CONFKEY_ENUM, 0, 0, "tap user none" },
-	{ "VM_VMCORE_FORMAT", CONFKEY_ENUM, 0, 0, "elf kdump-zlib kdump-lzo kdump-snappy" },
-	/* profile keys the profile itself would refuse, caught before a boot */
-	{ "USB_RBD_CRYPT", CONFKEY_ENUM, 0, 0, "0 1" },
-	{ "USB_RBD_BENCH", CONFKEY_UINT, 1, 1 << 20, NULL },
-	{ NULL, 0, 0, 0, NULL }
-};
-
-static int enum_has(const char *words, const char *v)
-{
-	size_t len = strlen(v);
-
-	for (const char *w = words; *w; ) {
-		size_t wl = strcspn(w, " ");
-
-		if (wl == len && !strncmp(w, v, len))
-			return 1;
-		w += wl;
-		w += strspn(w, " ");
-	}
-	return 0;
-}
-
-const struct confkey_type *confkeys_type(const char *key)
-{
-	const struct confkey_type *t;
-
-	for (t = confkeys_types; t->key; t++)
-		if (!strcmp(t->key, key))
-			return t;
-	return NULL;
-}
-
-int confkeys_check_type(const char *key, const char *val, char **err)
-{
-	const struct confkey_type *t = confkeys_type(key);
-	char why[NUM_WHY_LEN];
-	uint64_t size;
-
-	*err = NULL;
-	if (!t)
-		return 0;
-	switch (t->type) {
-	case CONFKEY_UINT:
-		if (num_parse(val, t->min, t->max, &size, why)) {
-			*err = xstrdup(why);
-			return -EINVAL;
-		}
-		return 0;
-	case CONFKEY_SIZE:
-		if (parse_size(val, &size) || size < t->min) {
-			*err = xasprintf("expected a size of at least %lluM such as 512M or 2G, got '%s'",
-					 t->min >> 20, val);
-			return -EINVAL;
-		}
-		return 0;
-	case CONFKEY_ENUM:
-		if (!enum_has(t->words, val)) {
-			*err = xasprintf("expected one of: %s, got '%s'", t->words, val);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	return 0;
-}

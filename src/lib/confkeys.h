@@ -6,18 +6,52 @@
 #include "conf.h"
 #include "strv.h"
 
+enum confkey_kind {
+	CONFKEY_STR,	/* free text */
+	CONFKEY_UINT,	/* a decimal number in min..max */
+	CONFKEY_SIZE,	/* a size (512M, 2GiB) in min..max bytes; max 0: no upper bound */
+	CONFKEY_ENUM,	/* one of words[] */
+	CONFKEY_PATH,	/* a file or directory; CONFKEY_ABSOLUTE: must start with '/' */
+	CONFKEY_ADDR,	/* an IPv4 address with prefix length; CONFKEY_BRIDGE: BR_ADDR's rules */
+	CONFKEY_WORDS,	/* shell-like words (shwords.h) */
+};
+
+/* confkey.flags */
+#define CONFKEY_ICASE		0x1	/* ENUM: KVM is kvm */
+#define CONFKEY_ABSOLUTE	0x2	/* PATH: relative paths are refused */
+#define CONFKEY_BRIDGE		0x4	/* ADDR: a bridge's own address (ipv4_bridge_parse) */
+
 /*
- * Every key ./cut, ./vm, ./vmctl and ./netsetup read, NULL-terminated.
- * A '#' stands for a decimal number: VM#_IP# is VM1_IP2. Profiles add
- * their own keys in their headers (profile_conf_keys()). rapido.conf.example
- * documents each; tests/unit/lib-confkeys.c keeps the two in step.
+ * One rapido.conf key: what it is, what it may hold and what it is when
+ * unset. The one place a default lives: readers ask the table (confget.h),
+ * rapido.conf.example shows the same default (tests/unit/lib-confkeys.c).
  */
-extern const char *const confkeys_programs[];
+struct confkey {
+	const char *key;		/* '#' stands for a decimal number: VM#_IP# is VM1_IP2 */
+	enum confkey_kind kind;
+	unsigned long long min, max;	/* UINT: the range; SIZE: in bytes, max 0 = none */
+	const char *const *words;	/* ENUM: the values, NULL-terminated */
+	unsigned int flags;		/* CONFKEY_* */
+	const char *def;		/* the default, as written in rapido.conf; NULL: none, or
+					 * worked out by the reader (the help line says how) */
+	const char *eg;			/* SIZE, ADDR: a value for messages ("such as 1G") */
+	const char *help;		/* one line */
+};
+
+/*
+ * Every key ./cut, ./vm, ./vmctl, ./netsetup and ./ceph-local read,
+ * terminated by a NULL key. Profiles add their own keys in their headers
+ * (profile_conf_keys()) and may type them (#@ conf-type:).
+ */
+extern const struct confkey confkeys[];
+
+/* KEY's entry in confkeys[] (patterns matched), or NULL. */
+const struct confkey *confkey_find(const char *key);
 
 /* 1 if KEY matches PATTERN, where '#' matches one or more digits. */
 int confkeys_match(const char *pattern, const char *key);
 
-/* 1 if KEY is one of confkeys_programs or one of extra (the profiles' keys). */
+/* 1 if KEY is in confkeys[] or one of extra (the profiles' keys). */
 int confkeys_known(const char *key, const struct strv *extra);
 
 /*
@@ -39,21 +73,6 @@ int confkeys_from_profiles(const char *dir, struct strv *out);
  * later line ("FILE:LINE: warning: unknown key ..."), appended to msgs.
  */
 void confkeys_check(const struct conf *c, const struct strv *extra, struct strv *msgs);
-
-enum confkey_kind { CONFKEY_UINT, CONFKEY_SIZE, CONFKEY_ENUM };
-
-struct confkey_type {
-	const char *key;
-	enum confkey_kind type;
-	unsigned long long min, max;	/* UINT: the range; SIZE: the least, in bytes */
-	const char *words;		/* ENUM: the values, space-separated */
-};
-
-/* The typed keys of confkeys_programs, NULL-key-terminated. */
-extern const struct confkey_type confkeys_types[];
-
-/* KEY's entry in confkeys_types, or NULL for an untyped key. */
-const struct confkey_type *confkeys_type(const char *key);
 
 /*
  * Check VAL against KEY's type. Returns 0 (also for an untyped key), or

@@ -72,7 +72,6 @@ static struct strv *list_for(struct profile *p, const char *key)
 		{ "secret", offsetof(struct profile, secret) },
 		{ "kconfig", offsetof(struct profile, kconfig) },
 		{ "kconfig-optional", offsetof(struct profile, kconfig_opt) },
-		{ "files", offsetof(struct profile, files) },
 	};
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
@@ -130,6 +129,44 @@ static int kconfig_entry(struct loader *l, const char *path, int lineno, const c
 	return 0;
 }
 
+/*
+ * "${KEY}/sub:/dest", "rel/path:/dest" or "/abs:/dest": split once, here,
+ * so that ./cut and every reader of the keys a profile names agree.
+ */
+static int file_entry(struct profile *p, const char *path, int lineno, const char *w, char **err)
+{
+	const char *rest = w, *colon = strrchr(w, ':');
+	struct profile_file *f;
+	char *key = NULL;
+
+	if (!strncmp(w, "${", 2)) {
+		const char *end = strchr(w, '}');
+
+		if (!end)
+			return err_at(err, path, (unsigned int)lineno,
+				      "files: \"%s\": ${ without its }", w);
+		key = xstrndup(w + 2, (size_t)(end - w - 2));
+		if (!conf_key_valid(key)) {
+			err_at(err, path, (unsigned int)lineno,
+			       "files: \"%s\": expected a rapido.conf key name in ${...}", w);
+			free(key);
+			return -EINVAL;
+		}
+		rest = end + 1;
+	}
+	if (!colon || colon < rest || colon[1] != '/' || colon == w) {
+		free(key);
+		return err_at(err, path, (unsigned int)lineno,
+			      "files: \"%s\" is not SRC:/DEST (DEST absolute)", w);
+	}
+	p->files = xrealloc(p->files, (p->n_files + 1) * sizeof(*p->files));
+	f = &p->files[p->n_files++];
+	f->key = key;
+	f->path = xstrndup(rest, (size_t)(colon - rest));
+	f->dest = xstrdup(colon + 1);
+	return 0;
+}
+
 static int header_line(struct loader *l, const char *path, int lineno, char *s)
 {
 	struct profile *p = l->p;
@@ -171,6 +208,16 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 			strv_pushf(list, "%s=%s", cond, words.v[i]);
 		strv_free(&words);
 		return 0;
+	}
+	if (!strcmp(key, "files")) {
+		struct strv words = STRV_INIT;
+		int rc = 0;
+
+		split_words(&words, val);
+		for (size_t i = 0; i < words.n && !rc; i++)
+			rc = file_entry(p, path, lineno, words.v[i], err);
+		strv_free(&words);
+		return rc;
 	}
 	if (!strcmp(key, "include")) {
 		struct strv names = STRV_INIT;
@@ -380,18 +427,9 @@ void profile_conf_keys(const struct profile *p, struct strv *out)
 			push_key(out, key);
 			free(key);
 		}
-	/* files: ${KEY}/sub:/dest */
-	for (size_t i = 0; i < p->files.n; i++) {
-		const char *f = p->files.v[i], *end = strchr(f, '}');
-		char *key;
-
-		if (strncmp(f, "${", 2) || !end)
-			continue;
-		key = xstrndup(f + 2, (size_t)(end - f - 2));
-		if (conf_key_valid(key))
-			push_key(out, key);
-		free(key);
-	}
+	for (size_t i = 0; i < p->n_files; i++)
+		if (p->files[i].key)
+			push_key(out, p->files[i].key);
 }
 
 void profile_free(struct profile *p)
@@ -416,6 +454,11 @@ void profile_free(struct profile *p)
 	strv_free(&p->kconfig_opt);
 	strv_free(&p->kconfig_opt_at);
 	strv_free(&p->sources);
-	strv_free(&p->files);
+	for (size_t i = 0; i < p->n_files; i++) {
+		free(p->files[i].key);
+		free(p->files[i].path);
+		free(p->files[i].dest);
+	}
+	free(p->files);
 	memset(p, 0, sizeof(*p));
 }

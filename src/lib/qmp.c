@@ -80,23 +80,62 @@ char *json_string_value(const char *line, const char *key)
 	return out;
 }
 
+enum qmp_kind qmp_line_kind(const char *line)
+{
+	if (!strncmp(line, "{\"QMP\"", 6))
+		return QMP_GREETING;
+	if (!strncmp(line, "{\"return\"", 9))
+		return QMP_RETURN;
+	if (!strncmp(line, "{\"error\"", 8))
+		return QMP_ERROR;
+	/* an event leads with its timestamp: {"timestamp": {...}, "event": "NAME", ...} */
+	if (strstr(line, "\"event\""))
+		return QMP_EVENT;
+	return QMP_OTHER;
+}
+
+/* A complete line from the buffer (malloc'd), or NULL if none is there yet. */
+static char *take_line(struct qmp *q)
+{
+	char *nl = memchr(q->buf, '\n', q->len), *line;
+	size_t l;
+
+	if (!nl)
+		return NULL;
+	l = (size_t)(nl - q->buf);
+	line = xstrndup(q->buf, l);
+	memmove(q->buf, nl + 1, q->len - l - 1);
+	q->len -= l + 1;
+	return line;
+}
+
+/* One read into the buffer: bytes read, 0 at the end of the stream, -EMSGSIZE if full, -errno. */
+static ssize_t fill(struct qmp *q)
+{
+	ssize_t n;
+
+	if (q->len == sizeof(q->buf) - 1)
+		return -EMSGSIZE;
+	do
+		n = read(q->fd, q->buf + q->len, sizeof(q->buf) - 1 - q->len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	q->len += (size_t)n;
+	return n;
+}
+
 /* Next complete line, waiting up to timeout_ms (-1: forever). */
 static int read_line(struct qmp *q, char **line, int timeout_ms)
 {
 	for (;;) {
-		char *nl = memchr(q->buf, '\n', q->len);
 		struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
 		ssize_t n;
 		int rc;
 
-		if (nl) {
-			size_t l = (size_t)(nl - q->buf);
-
-			*line = xstrndup(q->buf, l);
-			memmove(q->buf, nl + 1, q->len - l - 1);
-			q->len -= l + 1;
+		*line = take_line(q);
+		if (*line)
 			return 0;
-		}
 		if (q->len == sizeof(q->buf) - 1)
 			return -EMSGSIZE;
 		rc = poll(&pfd, 1, timeout_ms);
@@ -107,15 +146,36 @@ static int read_line(struct qmp *q, char **line, int timeout_ms)
 		}
 		if (rc == 0)
 			return -ETIMEDOUT;
-		n = read(q->fd, q->buf + q->len, sizeof(q->buf) - 1 - q->len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
+		n = fill(q);
+		if (n < 0)
+			return (int)n;
 		if (n == 0)
 			return -ECONNRESET;
-		q->len += (size_t)n;
+	}
+}
+
+int qmp_read_lines(struct qmp *q, void (*on_line)(const char *line, void *arg), void *arg)
+{
+	for (;;) {
+		char *line;
+		ssize_t n;
+
+		while ((line = take_line(q))) {
+			on_line(line, arg);
+			free(line);
+		}
+		n = fill(q);
+		if (n == -EMSGSIZE) {
+			q->len = 0;
+			return -EMSGSIZE;
+		}
+		if (n == -EAGAIN)
+			return 0;
+		/* qemu closing its monitor as it quits resets the socket: that is the end too */
+		if (n == 0 || n == -ECONNRESET)
+			return -ECONNRESET;
+		if (n < 0)
+			return (int)n;
 	}
 }
 
@@ -204,13 +264,20 @@ int qmp_connect(struct qmp *q, const char *path, char **err)
 	return rc;
 }
 
-int qmp_command(struct qmp *q, const char *json, char **reply,
-		void (*on_event)(const char *line, void *arg), void *arg)
+int qmp_send(struct qmp *q, const char *json)
 {
 	char *msg = xasprintf("%s\n", json);
 	int rc = send_all(q->fd, msg, strlen(msg));
 
 	free(msg);
+	return rc;
+}
+
+int qmp_command(struct qmp *q, const char *json, char **reply,
+		void (*on_event)(const char *line, void *arg), void *arg)
+{
+	int rc = qmp_send(q, json);
+
 	*reply = NULL;
 	q->err_class[0] = '\0';
 	if (rc)
@@ -222,7 +289,7 @@ int qmp_command(struct qmp *q, const char *json, char **reply,
 		if (rc)
 			return rc;
 		/* replies start with "return" or "error"; anything else is an event */
-		if (!strncmp(line, "{\"error\"", 8)) {
+		if (qmp_line_kind(line) == QMP_ERROR) {
 			char *desc = json_string_value(line, "desc");
 			char *class = json_string_value(line, "class");
 
@@ -238,7 +305,7 @@ int qmp_command(struct qmp *q, const char *json, char **reply,
 			}
 			return 1;
 		}
-		if (strncmp(line, "{\"return\"", 9)) {
+		if (qmp_line_kind(line) != QMP_RETURN) {
 			if (on_event)
 				on_event(line, arg);
 			free(line);

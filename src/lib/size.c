@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* size.c: size parsing with binary suffixes, strict about junk and overflow. */
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,4 +44,19 @@ int parse_size(const char *s, uint64_t *out)
 		return -ERANGE;
 	*out = (uint64_t)v << shift;
 	return 0;
+}
+
+void size_format(uint64_t n, char *buf, size_t len)
+{
+	static const char units[] = "TGMK";
+
+	for (int i = 0; i < 4; i++) {
+		unsigned int shift = 40 - 10 * (unsigned int)i;
+
+		if (n >= 1ULL << shift && !(n & ((1ULL << shift) - 1))) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)(n >> shift), units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)n);
 }

@@ -3,6 +3,7 @@
 #ifndef RAPIDO_SIZE_H
 #define RAPIDO_SIZE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -12,5 +13,8 @@
  * overflow. Returns 0 or -EINVAL / -ERANGE.
  */
 int parse_size(const char *s, uint64_t *out);
+
+/* "256M", "1G", "1T": N in the largest unit it is a whole number of (else bytes). */
+void size_format(uint64_t n, char *buf, size_t len);
 
 #endif

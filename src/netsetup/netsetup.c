@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "err.h"
 #include "ifname.h"
 #include "netaddr.h"
@@ -115,30 +116,23 @@ static int netns_exists(const char *ns)
 
 static void plan_or_die(struct net_plan *p, const struct conf *c)
 {
-	const char *v;
+	const char *v, *at;
 	struct ipv4_prefix pfx;
 	struct passwd *pw;
-	char *err, why[NETADDR_WHY_LEN];
+	char *err;
 
-	v = conf_get(c, "BR_DEV");
-	p->bridge = xstrdup(v && *v ? v : "rapido-br0");
-	v = conf_get(c, "BR_ADDR");
-	p->br_addr = xstrdup(v && *v ? v : NETADDR_BR_DEFAULT);
-	if (ipv4_bridge_parse(p->br_addr, &pfx, why))
-		die("%s: BR_ADDR: %s, got '%s'", conf_origin(c, "BR_ADDR"), why, p->br_addr);
-	v = conf_get(c, "TAP_DEVS");
-	if (v && *v) {
-		if (tap_devs_parse(v, &p->taps, &err))
-			die("%s: TAP_DEVS: %s", conf_origin(c, "TAP_DEVS"), err);
-	} else {
-		strv_push(&p->taps, "rapido-tap1");
-		strv_push(&p->taps, "rapido-tap2");
-	}
+	if (conf_addr(c, "BR_ADDR", &pfx, NULL, &err) < 0)
+		die("%s", err);
+	p->br_addr = xstrdup(conf_str(c, "BR_ADDR", NULL));
+	/* unset: the table's two, the TAPs VMs 1 and 2 take by default */
+	v = conf_str(c, "TAP_DEVS", &at);
+	if (tap_devs_parse(v, &p->taps, &err))
+		die("%s: TAP_DEVS: %s", at, err);
+	p->bridge = xstrdup(conf_str(c, "BR_DEV", &at));
 	if (!ifname_valid(p->bridge))
-		die("%s: BR_DEV: '%s' is not a valid interface name (" IFNAME_RULE ")",
-		    conf_origin(c, "BR_DEV"), p->bridge);
-	v = conf_get(c, "TAP_USER");
-	if (!v || !*v)
+		die("%s: BR_DEV: '%s' is not a valid interface name (" IFNAME_RULE ")", at, p->bridge);
+	v = conf_str(c, "TAP_USER", NULL);
+	if (!v)
 		v = getenv("SUDO_USER");
 	if (v && *v) {
 		pw = getpwnam(v);

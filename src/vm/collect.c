@@ -5,8 +5,8 @@
  * DIR/results.txt as they arrive (a panic, a timeout or a killed ./vm
  * keeps what was sent), the console is copied to DIR/console.log, and at
  * the end the splats are added and junit.xml and results.tap written. The
- * splat summary and the exit status for a kernel that complained are
- * decided here too, with or without --results.
+ * splat summary is reported here too, with or without --results; what
+ * it all means for the exit status is verdict.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -129,12 +129,34 @@ static void files_clear(const char *dir)
 	free(files);
 }
 
+/* mkdir -p: every missing directory of path */
+static void mkdir_p_or_die(const char *what, const char *path)
+{
+	char *p = xstrdup(path), c;
+
+	for (char *q = p + 1; ; q++) {
+		if (*q != '/' && *q)
+			continue;
+		c = *q;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			die_errno("%s: cannot create %s", what, p);
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
+}
+
 struct vm_results *vm_results_open(const struct vm_launch *l)
 {
 	struct vm_results *r;
+	char where[512];
 
 	if (!l->s->results_dir)
 		return NULL;
+	/* resolving created nothing: DIR is made here, its files/ below */
+	mkdir_p_or_die(vm_src_str(&l->s->results_src, where, sizeof(where)), l->s->results_dir);
 	r = xcalloc(1, sizeof(*r));
 	r->l = l;
 	r->dir = xstrdup(l->s->results_dir);
@@ -187,18 +209,6 @@ void vm_results_console(struct vm_results *r, const char *p, size_t n)
 		out_write(r, &r->con_fd, &r->con_failed, r->con_path, p, n);
 }
 
-static const char *why_unfinished(int rc, char *buf, size_t len)
-{
-	if (rc == VM_EXIT_NO_STATUS)
-		return "the guest died (kernel panic or crash)";
-	if (rc == VM_EXIT_TIMEOUT)
-		return "the timeout expired";
-	if (rc == VM_EXIT_HOST_STOPPED)
-		return "the VM was stopped from the host";
-	snprintf(buf, len, "the guest stopped with exit status %d", rc);
-	return buf;
-}
-
 /* Splats to stderr and into the suite; returns how many count (VM_SPLATS). */
 static unsigned int report_splats(struct vm_results *r, const struct vm_launch *l,
 				  const struct splat_scan *sc)
@@ -243,7 +253,7 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 		record_line(r, now);
 	in.splats = report_splats(r, l, sc);
 	if (r) {
-		rsuite_close_running(&r->suite, now, why_unfinished(rc, buf, sizeof(buf)));
+		rsuite_close_running(&r->suite, now, verdict_unfinished(rc, buf, sizeof(buf)));
 		in.s = &r->suite;
 	}
 	rc = verdict_decide(&in, &cause);
@@ -251,10 +261,11 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 		free(cause);
 		return rc;
 	}
-	if (!rc && r->txt_failed) {
-		free(cause);
-		cause = xasprintf("--results: %s could not be written whole", r->txt_path);
-		rc = VM_EXIT_FAILED;
+	if (r->txt_failed) {
+		char *what = xasprintf("--results: %s could not be written whole", r->txt_path);
+
+		rc = verdict_unwritten(rc, what, &cause);
+		free(what);
 	}
 	r->suite.exit = rc;
 	r->suite.exits = 1;
@@ -263,12 +274,11 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 	r->suite.secs = secs;
 	verdict_add_case(&r->suite);
 	if (results_write_reports(r->dir, &r->suite, 1, &err)) {
-		warn("results: %s", err);
-		if (!rc) {
-			free(cause);
-			cause = xasprintf("results: %s", err);
-			rc = VM_EXIT_FAILED;
-		}
+		char *what = xasprintf("results: %s", err);
+
+		warn("%s", what);
+		rc = verdict_unwritten(rc, what, &cause);
+		free(what);
 		free(err);
 	}
 	/* the exit status last, once it is final: --merge-results reads it */
@@ -278,8 +288,9 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 		txt_meta(r, "cause", cause, 0);
 	snprintf(buf, sizeof(buf), "%d", rc);
 	txt_meta(r, "exit", buf, 0);
-	if (!rc && r->txt_failed)
-		rc = VM_EXIT_FAILED;
+	/* the final records themselves may be what could not be written */
+	if (r->txt_failed)
+		rc = verdict_unwritten(rc, "", &cause);
 	free(cause);
 	rsuite_count(&r->suite, &c);
 	sum = results_summary(&c);

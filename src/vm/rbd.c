@@ -14,10 +14,11 @@
 #include <unistd.h>
 
 #include "ceph.h"
+#include "confget.h"
+#include "devices.h"
 #include "err.h"
 #include "io.h"
-#include "num.h"
-#include "shwords.h"
+#include "qopt.h"
 #include "vm.h"
 
 static void check_spec(const char *from, const char *spec)
@@ -66,19 +67,17 @@ static void check_client(const struct vm_rbd *r)
 void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
 	struct vm_rbd *r = &s->rbd;
-	const char *v, *from = "--rbd";
-	char why[NUM_WHY_LEN];
+	const char *v, *at, *from = "--rbd";
+	char *err;
 
 	memset(r, 0, sizeof(*r));
 	if (o->rbd.n) {
 		r->disks = o->rbd;
 		o->rbd = (struct strv)STRV_INIT;
-	} else if ((v = conf_get(c, "QEMU_RBD_DISKS")) && *v) {
+	} else {
 		from = "QEMU_RBD_DISKS";
-		char *serr;
-
-		if (shwords_split(v, &r->disks, &serr))
-			die("%s: QEMU_RBD_DISKS: %s", conf_origin(c, "QEMU_RBD_DISKS"), serr);
+		if (conf_words(c, "QEMU_RBD_DISKS", &r->disks, NULL, &err) < 0)
+			die("%s", err);
 	}
 	if (!r->disks.n)
 		return;
@@ -86,17 +85,14 @@ void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struc
 		check_spec(from, r->disks.v[i]);
 	r->conf = ceph_conf_path(c);
 	r->keyring = ceph_keyring_path(c);
-	v = conf_get(c, "CEPH_USER");
-	r->user = xstrdup(v && *v ? v : "admin");
+	v = conf_str(c, "CEPH_USER", &at);
+	r->user = xstrdup(v);
 	if (!strncmp(r->user, "client.", 7))
 		memmove(r->user, r->user + 7, strlen(r->user + 7) + 1);
 	if (!*r->user || strpbrk(r->user, ":,@\\ \t\n"))
-		die("%s: CEPH_USER: '%s' is not a client name such as admin",
-		    conf_origin(c, "CEPH_USER"), v);
-	v = conf_get(c, "CEPH_TIMEOUT");
-	r->timeout = 20;
-	if (v && *v && num_parse_uint(v, 1, 3600, &r->timeout, why))
-		die("%s: CEPH_TIMEOUT: %s (seconds)", conf_origin(c, "CEPH_TIMEOUT"), why);
+		die("%s: CEPH_USER: '%s' is not a client name such as admin", at, v);
+	if (conf_uint(c, "CEPH_TIMEOUT", &r->timeout, NULL, &err) < 0)
+		die("%s (seconds)", err);
 	check_client(r);
 }
 
@@ -153,3 +149,27 @@ void vm_rbd_argv(const struct vm_settings *s, struct strv *argv)
 		free(file);
 	}
 }
+
+static void rbd_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
+{
+	vm_rbd_resolve_or_die(s, o, c);
+}
+
+static void rbd_argv(const struct vm_launch *l, struct strv *argv)
+{
+	vm_rbd_argv(l->s, argv);
+}
+
+static void rbd_free(struct vm_settings *s, struct vm_launch *l)
+{
+	(void)l;
+	if (s)
+		vm_rbd_free(&s->rbd);
+}
+
+const struct vm_device vm_dev_rbd = {
+	.name = "rbd",
+	.resolve = rbd_resolve,
+	.argv = rbd_argv,
+	.free = rbd_free,
+};

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conf.h"
+#include "confget.h"
 #include "err.h"
 #include "vm.h"
 
@@ -27,11 +27,11 @@
 
 char *vm_lock_dir_or_die(const struct conf *c)
 {
-	const char *v = conf_get(c, "VM_LOCK_DIR");
+	const char *v = conf_str(c, "VM_LOCK_DIR", NULL);
 	struct stat st;
 	char *dir;
 
-	if (v && *v)
+	if (v)
 		dir = xstrdup(v);
 	else
 		dir = xstrdup(stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode) ?

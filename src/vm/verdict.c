@@ -4,11 +4,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "err.h"
 #include "num.h"
 #include "rapido.h"
+#include "status.h"
 #include "verdict.h"
+
+void verdict_help(FILE *f)
+{
+	fprintf(f, "Exit status: the guest scripts' status, or\n"
+		" %d   with --results: the scripts exited 0 but a test failed or never ended\n"
+		" %d  the scripts passed but the kernel reported an Oops, BUG, WARNING, KASAN,\n"
+		"      lockdep, hung task, RCU stall, soft lockup... (see --splats)\n"
+		" %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
+		" %d  the guest died without reporting a status (kernel panic, crash),\n"
+		"      or the guest init failed (its message is printed)\n"
+		" %d  the timeout expired; qemu was killed\n"
+		" %d  vm or qemu failed to start (bad image, config or qemu arguments),\n"
+		"      or --results failed: no record on the results port (no virtio_console\n"
+		"      in the guest), a report that could not be written\n",
+		VM_EXIT_TESTS_FAILED, VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS,
+		VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
+}
 
 const char *verdict_cause(int rc, char *buf, size_t len)
 {
@@ -231,4 +250,126 @@ unsigned int verdict_check_shards(struct rsuite **vp, size_t *np, char *const *d
 	free(si);
 	free(sn);
 	return problems;
+}
+
+/* Print the first line of the console's tail that names a panic. */
+static void report_panic(const char *console, size_t len)
+{
+	char *text = xstrndup(console, len), *p;
+
+	p = strstr(text, "Kernel panic");
+	if (p) {
+		char *nl = strchr(p, '\n');
+
+		if (nl)
+			*nl = '\0';
+		p[strcspn(p, "\r")] = '\0';
+		fprintf(stderr, "vm: %s\n", p);
+	}
+	free(text);
+}
+
+/* No record from the guest: say what stopped it, and with which code. */
+static int explain_no_status(const struct verdict_stop *st)
+{
+	const char *r = st->shutdown_reason;
+	int wstatus = st->wstatus;
+
+	if (st->panicked) {
+		report_panic(st->console, st->console_len);
+		warn("vm%u: kernel panic: the guest stopped without reporting an exit status "
+		     "(console log: %s)", st->vm, st->console_log);
+		if (st->vmcore && st->vmcore_ok)
+			warn("vm%u: memory dump (%s) in %s; open it with crash or drgn and the vmlinux "
+			     "that has the symbols", st->vm, st->vmcore_format, st->vmcore);
+		else if (st->vmcore)
+			warn("vm%u: no memory dump: qemu: %s", st->vm,
+			     *st->vmcore_err ? st->vmcore_err : "no answer");
+		return VM_EXIT_NO_STATUS;
+	}
+	if (!strcmp(r, "host-qmp-quit")) {
+		warn("vm%u was stopped from the host by a QMP 'quit' (./vmctl %u quit or another "
+		     "QMP client) before the guest reported a status", st->vm, st->vm);
+		return VM_EXIT_HOST_STOPPED;
+	}
+	if (!strcmp(r, "host-signal")) {
+		warn("vm%u: qemu was stopped by a signal sent to it on the host before the guest "
+		     "reported a status", st->vm);
+		return VM_EXIT_HOST_STOPPED;
+	}
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+		report_panic(st->console, st->console_len);
+		warn("vm%u: the guest stopped without reporting an exit status (%s; console log: %s)",
+		     st->vm, !strcmp(r, "guest-panic") ? "kernel panic" : "kernel panic or crash",
+		     st->console_log);
+		return VM_EXIT_NO_STATUS;
+	}
+	if (WIFEXITED(wstatus))
+		warn("qemu failed (exit status %d; console log: %s)", WEXITSTATUS(wstatus),
+		     st->console_log);
+	else
+		warn("qemu killed by signal %d (console log: %s)", WTERMSIG(wstatus), st->console_log);
+	return VM_EXIT_FAILED;
+}
+
+int verdict_stop(const struct verdict_stop *st, char *why, size_t len)
+{
+	struct status_record rec;
+
+	*why = '\0';
+	switch (st->end) {
+	case VERDICT_TIMEOUT:
+		warn("timeout: vm%u killed after %us (console log: %s)", st->vm, st->timeout,
+		     st->console_log);
+		return VM_EXIT_TIMEOUT;
+	case VERDICT_SIGNALLED:
+		warn("vm%u stopped by signal %d", st->vm, st->sig);
+		return 128 + st->sig;
+	default:
+		break;
+	}
+	if (status_record_find_last(st->status, st->status_len, st->nonce, &rec))
+		return explain_no_status(st);
+	if (rec.kind == STATUS_INIT_ERROR) {
+		warn("vm%u: guest init: %s", st->vm, rec.msg);
+		snprintf(why, len, "guest init: %s", rec.msg);
+		return VM_EXIT_NO_STATUS;
+	}
+	return rec.code;
+}
+
+const char *verdict_unfinished(int rc, char *buf, size_t len)
+{
+	if (rc == VM_EXIT_NO_STATUS)
+		return "the guest died (kernel panic or crash)";
+	if (rc == VM_EXIT_TIMEOUT)
+		return "the timeout expired";
+	if (rc == VM_EXIT_HOST_STOPPED)
+		return "the VM was stopped from the host";
+	snprintf(buf, len, "the guest stopped with exit status %d", rc);
+	return buf;
+}
+
+int verdict_unwritten(int rc, const char *what, char **cause)
+{
+	if (rc)
+		return rc;
+	free(*cause);
+	*cause = xstrdup(what);
+	return VM_EXIT_FAILED;
+}
+
+void verdict_summary(unsigned int vm, int rc, double secs, const char *console_log)
+{
+	char buf[128];
+	/* ./vm's own statuses in the words of the verdict */
+	const char *what = rc >= VM_EXIT_SPLAT && rc <= VM_EXIT_FAILED ?
+			   verdict_cause(rc, buf, sizeof(buf)) : NULL;
+
+	if (what)
+		fprintf(stderr, "vm: vm%u: %s (exit %d) after %.1fs; console log %s\n", vm, what, rc,
+			secs, console_log);
+	else
+		fprintf(stderr, "vm: vm%u: the guest exited %d after %.1fs; console log %s\n", vm, rc,
+			secs, console_log);
 }

@@ -6,12 +6,13 @@
  * the results port asked for never worked, or (merging) its exit status
  * is unknown or a shard of its split is missing. ./vm's exit status,
  * results.txt's `meta exit`, junit.xml, results.tap and the merge's
- * status all come from here.
+ * status all come from here, as do the words for how the VM stopped.
  */
 #ifndef RAPIDO_VM_VERDICT_H
 #define RAPIDO_VM_VERDICT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "results.h"
 
@@ -32,6 +33,51 @@ struct verdict_in {
  * turned a 0 into a failure. *cause (malloc'd) is the status in words.
  */
 int verdict_decide(const struct verdict_in *in, char **cause);
+
+/* How a qemu run ended, as launch saw it. */
+enum verdict_end { VERDICT_EXITED, VERDICT_TIMEOUT, VERDICT_SIGNALLED };
+struct verdict_stop {
+	unsigned int vm;
+	enum verdict_end end;
+	int wstatus;			/* VERDICT_EXITED: qemu's wait status */
+	int sig;			/* VERDICT_SIGNALLED: the signal ./vm got */
+	unsigned int timeout;		/* VERDICT_TIMEOUT: --timeout, for the message */
+	const char *console_log;
+	const char *status;		/* what the status port held */
+	size_t status_len;
+	const char *nonce;		/* this boot's, framing its record */
+	const char *console;		/* the console's tail, for the panic's line */
+	size_t console_len;
+	const char *shutdown_reason;	/* QMP SHUTDOWN's, "" if none */
+	int panicked;			/* QMP GUEST_PANICKED */
+	const char *vmcore;		/* the dump asked for, NULL if none */
+	int vmcore_ok;
+	const char *vmcore_err;		/* why not, "" for no answer */
+	const char *vmcore_format;
+};
+/*
+ * The exit status from how the VM stopped, before the records count: the
+ * guest's own status from its record, else ./vm's 122-125 or 128+SIG, each
+ * said on stderr with its cause. why (len bytes) gets the guest init's
+ * message, "" if none.
+ */
+int verdict_stop(const struct verdict_stop *st, char *why, size_t len);
+
+/* Why a test that was running never finished, for VM status rc. */
+const char *verdict_unfinished(int rc, char *buf, size_t len);
+
+/*
+ * The results of a run that passed could not be written whole (what, in
+ * words): 125, with *cause (malloc'd, replaced) saying so; any other rc
+ * is kept.
+ */
+int verdict_unwritten(int rc, const char *what, char **cause);
+
+/* The closing line for a person at a terminal: vm, status rc, seconds, the log. */
+void verdict_summary(unsigned int vm, int rc, double secs, const char *console_log);
+
+/* The "Exit status:" part of ./vm --help (and so of vm(1)). */
+void verdict_help(FILE *f);
 
 /* ./vm's exit status rc in words ("the timeout expired: qemu was killed"). */
 const char *verdict_cause(int rc, char *buf, size_t len);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "err.h"
 #include "rapido.h"
 #include "verdict.h"
@@ -21,28 +22,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/*
- * One line at the end for a person at a terminal (CI reads the exit
- * status and the log): which VM, what it ended with, how long, where the
- * console is. Not on a pipe, so scripts that read stderr see no change.
- */
-static void print_summary(const struct vm_launch *l, int rc, double secs)
-{
-	char buf[128];
-	/* ./vm's own statuses in the words of the verdict (verdict.c) */
-	const char *what = rc >= VM_EXIT_SPLAT && rc <= VM_EXIT_FAILED ?
-			   verdict_cause(rc, buf, sizeof(buf)) : NULL;
-
-	if (!isatty(2))
-		return;
-	if (what)
-		fprintf(stderr, "vm: vm%u: %s (exit %d) after %.1fs; console log %s\n", l->vm, what, rc,
-			secs, l->console_log);
-	else
-		fprintf(stderr, "vm: vm%u: the guest exited %d after %.1fs; console log %s\n", l->vm,
-			rc, secs, l->console_log);
-}
-
 /* Everything that needs the VM number: paths, NICs, the accelerator. */
 static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsigned int vm)
 {
@@ -53,8 +32,10 @@ static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsign
 	l->qmp_path = xasprintf("%s/vm%u.qmp", s->state_dir, vm);
 	l->mpath_list = xasprintf("%s/vm%u.mpath", s->state_dir, vm);
 	l->hvc_path = xasprintf("%s/vm%u.hvc", s->state_dir, vm);
-	l->gdb_port = s->gdb_port ? s->gdb_port : 1233 + vm;
-	vm_net_plan(s, vm, &l->net_args, &l->net_kparams);
+	l->initrd.fd = -1;
+	for (const struct vm_device *const *d = vm_devices; *d; d++)
+		if ((*d)->plan)
+			(*d)->plan(l);
 	l->accel = vm_accel_choose(s);
 }
 
@@ -64,8 +45,25 @@ static void launch_free(struct vm_launch *l)
 	free(l->qmp_path);
 	free(l->mpath_list);
 	free(l->hvc_path);
-	strv_free(&l->net_args);
-	strv_free(&l->net_kparams);
+	vm_initrd_free(&l->initrd);
+	for (const struct vm_device *const *d = vm_devices; *d; d++)
+		if ((*d)->free)
+			(*d)->free(NULL, l);
+}
+
+/* What a real run creates before qemu starts: directories, the assembled image. */
+static void launch_prepare_or_die(struct vm_launch *l)
+{
+	const struct vm_settings *s = l->s;
+	char *err;
+
+	if (mkdir(s->log_dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create log directory %s", s->log_dir);
+	if (s->initrd.needs_cache) {
+		vm_deadline_step("putting the image together from the layer cache");
+		if (vm_initrd_prepare(s->image, 0, &l->initrd, &err))
+			die("%s", err);
+	}
 }
 
 /*
@@ -121,20 +119,29 @@ int cmd_vm(int argc, char **argv)
 		close_stdout();
 		rc = 0;
 	} else {
-		/* a stale socket must not block qemu (launch.c truncates the log) */
+		/* a stale socket must not block qemu (conlog.c truncates the log) */
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
+		launch_prepare_or_die(&l);
 		vm_deadline_step("preparing the VM");
-		if (s.gdb)
-			vm_gdb_prepare_or_die(&l);
+		for (const struct vm_device *const *d = vm_devices; *d; d++)
+			if ((*d)->start)
+				(*d)->start(&l);
 		double start = now();
 
-		vm_mpath_write_list(&s, l.mpath_list);
 		rc = vm_run(&l, lock_fd);
-		print_summary(&l, rc, now() - start);
+		/*
+		 * One line at the end for a person at a terminal (CI reads the
+		 * exit status and the log); not on a pipe, so scripts that
+		 * read stderr see no change.
+		 */
+		if (isatty(2))
+			verdict_summary(l.vm, rc, now() - start, l.console_log);
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
-		unlink(l.mpath_list);
+		for (const struct vm_device *const *d = vm_devices; *d; d++)
+			if ((*d)->stop)
+				(*d)->stop(&l);
 	}
 	close(lock_fd);
 	launch_free(&l);

@@ -30,13 +30,7 @@ entries() {
 }
 # layer_path KIND IMAGE: the cache file of the image's KIND layer
 layer_path() {
-	local key
-	key=$(cpio -i --quiet --to-stdout rapido/layers < "$2" | awk -v k="$1" '$1 == "layer" && $2 == k {print $5}')
-	echo "$CUT_CACHE_DIR/layers/$key.cpio"
-}
-# state KIND FILE: built or cached, from a `cut -v` output
-state() {
-	awk -v k="$1" '$1 == k {print $2}' "$2"
+	echo "$CUT_CACHE_DIR/layers/$(layer "$1" "$2").cpio"
 }
 # boot IMAGE WANT DESCRIPTION
 boot() {

@@ -11,14 +11,6 @@
 
 installed_kernel_or_skip
 
-# layer KIND IMAGE: the cache key of the image's KIND layer (from its rapido/layers)
-layer() {
-	cpio -i --quiet --to-stdout rapido/layers < "$2" | awk -v k="$1" '$1 == "layer" && $2 == k {print $5}'
-}
-# state KIND: built or cached, from the last `cut -v` output in $T/out
-state() {
-	awk -v k="$1" '$1 == k {print $2}' "$T/out"
-}
 # cutv DESCRIPTION ARGS...: a verbose cut that must succeed
 cutv() {
 	local d=$1

@@ -19,14 +19,7 @@
 . "$(dirname "$0")/lib-ci.inc"
 
 # CI_YAML: another file in this form (to see the test fail on a broken one)
-CONF=${CI_YAML:-$TOP/.github/workflows/rapido-shards.yml}
-W=$T/runners
-ART=$T/artifacts
-mkdir -p "$W" "$ART"
-
-ci_flat "$CONF"
-expect_rc "tests/yaml-flat reads rapido-shards.yml" 0 $?
-[ $fails = 0 ] || { sed 's/^/# /' "$T/yaml.err"; done_testing; }
+ci_start "${CI_YAML:-$TOP/.github/workflows/rapido-shards.yml}"
 
 # jobs in an order their needs allow
 order=()
@@ -200,11 +193,7 @@ for j in "${order[@]}"; do
 	fi
 done
 
-if [ -n "$MASK" ]; then
-	ok "later jobs ran where $MASK is no kernel"
-else
-	skip "later jobs ran without the cut machine's kernel" "needs root and unshare"
-fi
+ci_mask_said
 n=$(ylist jobs.shard.strategy.matrix.shard | grep -c .)
 # the merge names shards 1..SHARDS: a matrix of another size would drop some
 check "SHARDS ($(y env.SHARDS)) is the shard matrix's size ($n)" test "$(y env.SHARDS)" = "$n"
@@ -218,25 +207,10 @@ check "merged summary: each of the $n shards ran, exit status 0" \
 
 # A shard whose VM does not run (a damaged image): its job fails, and the
 # merge, without its results, fails naming it
-if [ -s "$ART/image/image" ] && [ "$n" -ge 2 ]; then
-	mv "$ART" "$T/good"
-	mkdir -p "$ART"
-	cp -a "$T/good/image" "$ART/image"
-	truncate -s 4096 "$ART/image/image"
-	mkey=shard
-	run_job shard 2
-	r=$(cat "$W/shard-2.rc")
-	check "a shard whose VM did not run fails its job" test "$r" != 0
-	for i in $(ylist jobs.shard.strategy.matrix.shard); do
-		[ "$i" = 2 ] || cp -a "$T/good/results-$i" "$ART/"
-	done
-	mkey=
-	run_job merge
-	r=$(cat "$W/merge.rc")
-	check "the merge without shard 2's results fails" test "$r" != 0
-	check "  naming results-2" grep -q 'results-2' "$W/merge.log"
-	[ $fails = 0 ] || show_log "$W/merge.log"
-else
-	not_ok "no cut artifact to damage"
-fi
+ci_job() {
+	mkey=${2:+shard}
+	run_job "$1" "${2:-}"
+}
+# shellcheck disable=SC2046 # the matrix values are words
+ci_damaged_shard image image results- $(ylist jobs.shard.strategy.matrix.shard)
 done_testing

@@ -16,14 +16,7 @@
 . "$(dirname "$0")/lib-ci.inc"
 
 # CI_YAML: another file in this form (to see the test fail on a broken one)
-CONF=${CI_YAML:-$TOP/.gitlab-ci.yml}
-W=$T/runners
-ART=$T/artifacts
-mkdir -p "$W" "$ART"
-
-ci_flat "$CONF"
-expect_rc "tests/yaml-flat reads .gitlab-ci.yml" 0 $?
-[ $fails = 0 ] || { sed 's/^/# /' "$T/yaml.err"; done_testing; }
+ci_start "${CI_YAML:-$TOP/.gitlab-ci.yml}"
 
 reserved=" variables stages default workflow include "
 jobs=()
@@ -134,11 +127,7 @@ for st in $(ylist stages); do
 	done
 done
 
-if [ -n "$MASK" ]; then
-	ok "later jobs ran where $MASK is no kernel"
-else
-	skip "later jobs ran without the cut machine's kernel" "needs root and unshare"
-fi
+ci_mask_said
 n=$(y shard.parallel || echo 0)
 # the merge names shards 1..SHARDS: another parallel: would drop some
 check "SHARDS ($(y variables.SHARDS)) is the shard job's parallel: ($n)" test "$(y variables.SHARDS)" = "$n"
@@ -154,24 +143,9 @@ check "merged summary: each of the $n shards ran, exit status 0" \
 
 # A shard whose VM does not run (a damaged image): its job fails, and the
 # merge, without its results, fails naming it
-if [ -s "$ART/cut/artifact/image" ] && [ "$n" -ge 2 ]; then
-	mv "$ART" "$T/good"
-	mkdir -p "$ART"
-	cp -a "$T/good/cut" "$ART/cut"
-	truncate -s 4096 "$ART/cut/artifact/image"
-	run_job shard 2 "$n"
-	r=$(cat "$W/shard-2.rc")
-	check "a shard whose VM did not run fails its job (exit $r)" test "$r" != 0
-	grep -q 'vm: ' "$W/shard-2.log" || show_log "$W/shard-2.log"
-	for i in $(seq 1 "$n"); do
-		[ $i = 2 ] || cp -a "$T/good/shard-$i" "$ART/"
-	done
-	run_job merge "" ""
-	r=$(cat "$W/merge.rc")
-	check "the merge without shard 2's results fails (exit $r)" test "$r" != 0
-	check "  naming results-2" grep -q 'results-2' "$W/merge.log"
-	[ $fails = 0 ] || show_log "$W/merge.log"
-else
-	not_ok "no cut artifact to damage"
-fi
+ci_job() {
+	run_job "$1" "${2:-}" "${2:+$n}"
+}
+# shellcheck disable=SC2046 # shard numbers are words
+ci_damaged_shard cut artifact/image shard- $(seq 1 "$n")
 done_testing

@@ -27,12 +27,7 @@ check "copy: lp-613873.sh kills run_tests.sh" \
 	ecr_alter "$tree/tests/kernel/lp-613873.sh" '/^trap test_cleanup/a kill -KILL $PPID'
 check "  the built tree itself is unchanged" \
 	bash -c '! grep -q 555 "$1/tests/kernel/lp-926292.sh" && ! grep -q PPID "$1/tests/kernel/lp-613873.sh"' _ "$ECR"
-cat > "$RAPIDO_CONF" <<EOC
-ECRYPTFS_SRC=$tree
-ECRYPTFS_LOWER_FS=ext4,xfs
-ECRYPTFS_ZRAM_SIZE=64M
-ECRYPTFS_TESTS=lp-926292.sh,lp-613873.sh
-EOC
+ecr_conf "$tree" ext4,xfs 64M ECRYPTFS_TESTS=lp-926292.sh,lp-613873.sh
 if ecr_boot "a failing test, a harness killed, a disk it cannot make" 1 -x 'echo extras-ran'; then
 	check "  run_tests.sh printed FAIL for lp-926292 on ext4" \
 		test "$(ecr_harness run_tests.log ext4 lp-926292.sh)" = FAIL
@@ -62,17 +57,6 @@ if ecr_boot "a failing test, a harness killed, a disk it cannot make" 1 -x 'echo
 fi
 
 # 2. the destructive category: its own verdict
-cat > "$RAPIDO_CONF" <<EOC
-ECRYPTFS_SRC=$ECR
-ECRYPTFS_LOWER_FS=ext4
-ECRYPTFS_ZRAM_SIZE=64M
-ECRYPTFS_TEST_CATEGORY=destructive
-EOC
-ecr_blocks=65536
-# shellcheck disable=SC2086 # test names are words
-if ecr_boot "destructive on ext4" "0|1"; then
-	ecr_category_checks ext4 destructive $ecr_destructive
-	check "  kernel console clean" console_clean "$T/console"
-	diag
-fi
+ecr_conf "$ECR" ext4 64M ECRYPTFS_TEST_CATEGORY=destructive
+ecr_category ext4 destructive
 done_testing

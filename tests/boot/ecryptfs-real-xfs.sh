@@ -7,23 +7,12 @@
 # exactly when none failed, and what fails is exactly what Debian's 6.1
 # fails, each shown with its cause (lib-ecryptfs.inc: ecr_kernel_fails:
 # setattr-flush-dirty, and lp-561129, mknod, link and namelen with ENOSPC
-# after lp-872905); every other test passes. The ext4 half (and -t) is ecryptfs-real.sh; apart, the two run
-# in parallel.
+# after lp-872905); every other test passes. The ext4 half (and -t) is
+# ecryptfs-real.sh; apart, the two run in parallel.
 # tests/run timeout: 1800s
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ecryptfs.inc"
 
-ecr_blocks=327680
-cat > "$RAPIDO_CONF" <<EOC
-ECRYPTFS_SRC=$ECR
-ECRYPTFS_LOWER_FS=xfs
-ECRYPTFS_ZRAM_SIZE=320M
-ECRYPTFS_TEST_CATEGORY=safe
-EOC
-# shellcheck disable=SC2086 # test names are words
-if ecr_boot "safe on xfs" "0|1"; then
-	ecr_category_checks xfs safe $ecr_safe
-	check "  kernel console clean" console_clean "$T/console"
-	diag
-fi
+ecr_conf "$ECR" xfs 320M ECRYPTFS_TEST_CATEGORY=safe
+ecr_category xfs safe
 done_testing

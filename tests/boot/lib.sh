@@ -70,6 +70,39 @@ testcases() {
 		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
 		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
 }
+# layer KIND IMAGE: the cache key of the image's KIND layer (from its rapido/layers)
+layer() {
+	cpio -i --quiet --to-stdout rapido/layers < "$2" | awk -v k="$1" '$1 == "layer" && $2 == k {print $5}'
+}
+# state KIND [FILE]: built or cached, KIND's line of a `cut -v` output
+# (FILE, by default the last one in $T/out)
+state() {
+	awk -v k="$1" '$1 == k {print $2}' "${2:-$T/out}"
+}
+# suite_tree NAME: SUITE is the real suite NAME, built once and cached
+# (tests/suite-tree); the test skips where ../shared/suites lacks it, and
+# bails out when it cannot be built
+suite_tree() {
+	SUITE=$("$TOP/tests/suite-tree" "$1")
+	case $? in
+	0) ;;
+	77) echo "# SKIP ${SUITE#SKIP: }"; exit 77 ;;
+	*) echo "Bail out! tests/suite-tree $1 failed: ${SUITE:-see above}"; exit 1 ;;
+	esac
+}
+# tree_copy SRC DST: DST a copy of the tree SRC, its files hard links (a
+# plain copy where the two are on other mounts): change a file of it only
+# by replacing it whole, so that SRC (the cache) stays as it is
+tree_copy() {
+	cp -al "$1" "$2" 2> /dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
+}
+# suite_failing_copy SRC DST: DST, a copy of the xfstests tree SRC in
+# which generic/002 fails ("output mismatch"): its golden output replaced
+# by a new file
+suite_failing_copy() {
+	tree_copy "$1" "$2" && rm "$2/tests/generic/002.out" &&
+		printf 'QA output created by 002\nSilence is not goodness ...\n' > "$2/tests/generic/002.out"
+}
 # installed_kernel_or_skip: rel = the installed kernel ./cut picks (as
 # src/lib/kernel.c does: the newest /boot/vmlinuz-REL in version order, not
 # string order, that has a /lib/modules/REL), provided it is usable (image

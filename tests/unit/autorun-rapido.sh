@@ -4,7 +4,8 @@
 # (autorun/lib/rapido.sh), run in a host bash as the guest runs them:
 # rapido_fail's message, hooks and status; rapido_wait's deadline, its
 # early stop when a watched process is gone, and commands that set
-# variables or fail in the waiting shell.
+# variables or fail in the waiting shell; rapido_mounted; results.sh's
+# rapido_stream_results.
 . "$(dirname "$0")/../tap.sh"
 lib=$TOP/autorun/lib/rapido.sh
 TAP_ON_FAIL=show_run
@@ -13,7 +14,7 @@ TAP_ON_FAIL=show_run
 guest() {
 	# the guest keeps its status in RAPIDO_RUN_DIR (/run in a guest): a fresh one, never the host's
 	rm -rf "$T/run" && mkdir "$T/run" || return 1
-	RAPIDO_RUN_DIR=$T/run run bash -c 'exec 2>&1; source "$1"; eval "$2"' _ "$lib" "$1"
+	RAPIDO_RUN_DIR=$T/run run bash -c 'exec 2>&1; for f in $1; do source "$f"; done; eval "$2"' _ "$lib" "$1"
 }
 # said STATUS TEXT: the guest code exited STATUS, printing exactly TEXT
 said() { exits "$1" && out_is "$2"; }
@@ -52,5 +53,22 @@ check "rapido_wait: COMMAND may rapido_fail, which ends the autorun" said 1 "rap
 guest 'i=0; step() { i=$((i + 1)); false; }
 	rapido_wait -i 0.5 1 step; echo "$? $((i >= 2 && i <= 3))"'
 check "rapido_wait -i STEP: tries every STEP seconds (2 or 3 times in 1 s)" said 0 "1 1"
+
+guest 'rapido_mounted /proc proc && echo "${RAPIDO_MOUNT[1]} ${RAPIDO_MOUNT[2]}"
+	rapido_mounted /proc no-such-type; echo $?; rapido_mounted /no/such/dir; echo $?'
+check "rapido_mounted DIR [TYPE]: what is mounted there, of TYPE" said 0 "/proc proc
+1
+1"
+
+# rapido_stream_results (results.sh): a line begun and left open (a test
+# running) is given as partial, then each whole line, the last one too
+lib="$lib $TOP/autorun/lib/results.sh"
+guest 'ev() { echo "[$1 $2]"; }
+	{ printf "t/001 "; sleep 1.6; printf "2s\nlast"; } | rapido_stream_results ev | uniq'
+check "rapido_stream_results FUNC: partial, then the lines echoed and given to FUNC" said 0 "[partial t/001 ]
+t/001 2s
+[line t/001 2s]
+last
+[line last]"
 
 done_testing

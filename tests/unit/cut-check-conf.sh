@@ -33,6 +33,9 @@ VM_CPUS=4 NET=user run "$bin" --check-conf
 check "environment override: exit 0" test $rc = 0
 check "a file key overridden by the environment says so" has out "VM_CPUS=4	# environment"
 check "a key set only in the environment is listed" has out "NET=user	# environment"
+# ./vm takes QEMU_ACCEL=KVM (confkeys[]: CONFKEY_ICASE); so does the check
+QEMU_ACCEL=KVM run "$bin" --check-conf
+check "QEMU_ACCEL=KVM: accepted as ./vm accepts it" test $rc = 0 -a ! -s "$T/err"
 
 cat > "$RAPIDO_CONF" <<'CONF'
 VM_MEMRY=2G
@@ -47,9 +50,9 @@ check "unknown key with the nearest known one" \
 	has err "$RAPIDO_CONF:1: unknown key VM_MEMRY: no program or profile reads it (did you mean VM_MEMORY?)"
 check "number expected" has err "$RAPIDO_CONF:2: VM_CPUS: expected a number from 1 to 1024, got 'two'"
 check "size too small" has err "$RAPIDO_CONF:3: VM_MEMORY: expected a size of at least 64M such as 512M or 2G, got '10M'"
-check "enum" has err "$RAPIDO_CONF:4: QEMU_ACCEL: expected one of: auto kvm tcg, got 'kvmm'"
+check "enum" has err "$RAPIDO_CONF:4: QEMU_ACCEL: expected auto, kvm or tcg, got 'kvmm'"
 check "negative number" has err "$RAPIDO_CONF:5: VM_TIMEOUT: expected a number from 0 to 604800, got '-1'"
-check "environment value checked too" has err "environment: NET: expected one of: tap user none, got 'bogus'"
+check "environment value checked too" has err "environment: NET: expected tap, user or none, got 'bogus'"
 check "error count" has err "cut: --check-conf: 6 errors"
 
 printf 'VM_CPUS=2\nQEMU_EXTRA_ARGS=$(reboot)\n' > "$RAPIDO_CONF"

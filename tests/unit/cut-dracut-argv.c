@@ -122,7 +122,7 @@ int main(void)
 	char *k_all, *k_mods, *k_bins;
 
 	err_prog = "cut";
-	tap_plan(38);
+	tap_plan(44);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -350,6 +350,37 @@ int main(void)
 	put_file(depfile, "kernel/zram.ko:\nkernel/loop.ko:\n");
 	key_check(&o, &p, DRACUT_MODULES, &libs, k_mods, 0, "a new modules.dep: another modules key");
 	key_check(&o, &p, DRACUT_BINS, &libs, k_bins, 1, "  the same bins key");
+
+	/*
+	 * dracut's own tools come from PATH, or from DRACUT_PATH, which
+	 * dracut makes its PATH: each is an input of every layer
+	 */
+	for (int i = 0; i < 2; i++) {
+		const char *var = i ? "DRACUT_PATH" : "PATH", *was = getenv(var);
+		char *saved = was ? xstrdup(was) : NULL;
+		char *b = key_of(&o, &p, DRACUT_BINS, &libs, NULL);
+		char *m = key_of(&o, &p, DRACUT_MODULES, &libs, NULL);
+		char *changed = xasprintf("%s changed: another bins key", var);
+		char *back = xasprintf("  %s as it was: the old bins key", var);
+		/* a directory more, dracut itself still found (its stat is in the key too) */
+		char *more = xasprintf(i ? "/nonexistent/bin %s" : "/nonexistent/bin:%s",
+				       was ? was : "/usr/bin");
+
+		setenv(var, more, 1);
+		key_check(&o, &p, DRACUT_BINS, &libs, b, 0, changed);
+		key_check(&o, &p, DRACUT_MODULES, &libs, m, 0, "  and another modules key");
+		if (saved)
+			setenv(var, saved, 1);
+		else
+			unsetenv(var);
+		key_check(&o, &p, DRACUT_BINS, &libs, b, 1, back);
+		free(saved);
+		free(b);
+		free(m);
+		free(changed);
+		free(back);
+		free(more);
+	}
 
 	/* another DRACUT program: another dracut, every key changes */
 	conf_set(&p.conf, "DRACUT", "/nonexistent/dracut.sh");

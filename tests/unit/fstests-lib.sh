@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# fstests-lib.sh: autorun/lib/fstests.sh without a VM: the FSTESTS_* keys'
+# fstests-lib.sh: autorun/lib/fstests*.sh without a VM: the FSTESTS_* keys'
 # defaults and every bad value refused with a message naming the key (before
 # a disk is made), local.config written plain or in sections (external
 # devices, FSTESTS_CONFIG's sections, FSTESTS_SECTION), and ./check's
@@ -16,9 +16,10 @@ in_lib() {
 	# a fresh run dir per case: the guest's status and test counts live there
 	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
 	env -i PATH="$PATH" RAPIDO_PROFILE=fstests_local RAPIDO_RUN_DIR="$tmp/run" bash -c '
-		source "$1/autorun/lib/rapido.sh"
-		source "$1/autorun/lib/results.sh"
-		source "$1/autorun/lib/fstests.sh"
+		# every guest library, as the image sources them (autorun.sh)
+		for f in "$1"/autorun/lib/*.sh; do
+			source "$f"
+		done
 		_fstests_check_fs() { :; }
 		_fstests_exclude_path=$2/exclude
 		_fstests_user_config=$2/user.config
@@ -43,8 +44,8 @@ bad() {
 	fi
 }
 
-show='_fstests_settings && echo "$FSTYP pool=$_fst_pool/$_fst_pool_devs/$_fst_pool_size size=$_fst_size logw=$_fst_logw_size" \
-	"log=$_fst_logdev_size rt=$_fst_rtdev_size mkfs=[$_fst_mkfs_opts] mount=[$_fst_mount_opts]"'
+show='fstests_settings && echo "$FSTYP pool=${_fstests_cfg[pool]}/${_fstests_cfg[pool_devs]}/${_fstests_cfg[pool_size]} size=${_fstests_cfg[size]} logw=${_fstests_cfg[logw_size]}" \
+	"log=${_fstests_cfg[logdev_size]} rt=${_fstests_cfg[rtdev_size]} mkfs=[${_fstests_cfg[mkfs_opts]}] mount=[${_fstests_cfg[mount_opts]}]"'
 
 good "defaults: btrfs, a pool of 5, a log-writes disk, no discard" "$show" \
 	"btrfs pool=5/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]"
@@ -60,12 +61,12 @@ good "mkfs and mount options passed through" \
 	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1,reflink=1' FSTESTS_MOUNT_OPTIONS='-o noatime' FSTESTS_SCRATCH_RTDEV_SIZE=128M; $show" \
 	"xfs pool=0/scsi/256M size=1G logw=1G log=0 rt=128M mkfs=[-m crc=1,reflink=1] mount=[-o noatime]"
 good "the test disk's mkfs arguments: force, then MKFS_OPTIONS" \
-	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1'; _fstests_settings && echo \$(_fstests_mkfs_args xfs \"\$_fst_mkfs_opts\")" \
+	"FSTESTS_FS=xfs FSTESTS_MKFS_OPTIONS='-m crc=1'; fstests_settings && echo \$(zram_mkfs_args xfs \"\${_fstests_cfg[mkfs_opts]}\")" \
 	"--mkfs-arg -f --mkfs-arg -m --mkfs-arg crc=1"
 good "mkfs arguments given empty options: only the force" \
-	"echo \$(_fstests_mkfs_args btrfs '')" "--mkfs-arg -f"
+	"echo \$(zram_mkfs_args btrfs '')" "--mkfs-arg -f"
 good "mkfs arguments for other profiles (ecryptfs_local): no discard by default" \
-	"echo \$(_fstests_mkfs_args xfs) / \$(_fstests_mkfs_args ext3)" \
+	"echo \$(zram_mkfs_args xfs) / \$(zram_mkfs_args ext3)" \
 	"--mkfs-arg -f --mkfs-arg -K / --mkfs-arg -E --mkfs-arg nodiscard"
 
 good "a pool of plain zram disks" "FSTESTS_SCRATCH_POOL=3 FSTESTS_SCRATCH_POOL_DEVS=zram; $show" \
@@ -108,10 +109,10 @@ bad "tests picked and FSTESTS_AUTORUN_CMD both" \
 bad "an exclude file that is not in the image" "FSTESTS_EXCLUDE_FILE=/ci/known; $show" \
 	"FSTESTS_EXCLUDE_FILE=/ci/known is not in the image at $tmp/exclude"
 
-# devices as _fstests_devices leaves them
+# devices as fstests_devices leaves them
 devs='TEST_DEV=/dev/zram0 TEST_DIR=/mnt/test SCRATCH_MNT=/mnt/scratch RESULT_BASE=/host/results'
 pool="$devs SCRATCH_DEV= SCRATCH_DEV_POOL='/dev/zram1 /dev/zram2' LOGWRITES_DEV=/dev/zram3 SCRATCH_LOGDEV= SCRATCH_RTDEV="
-write='_fstests_settings && _fstests_write_config $tmp_cfg && cat $tmp_cfg && echo "sections: $_fst_sections"'
+write='fstests_settings && _fstests_write_config $tmp_cfg && cat $tmp_cfg && echo "sections: ${_fstests_cfg[sections]}"'
 cfg="tmp_cfg=$tmp/local.config"
 
 good "one configuration: plain local.config, pool without SCRATCH_DEV" "$cfg; $pool; $write" \
@@ -208,12 +209,12 @@ bad "FSTESTS_CONFIG without a section" "$cfg; FSTESTS_CONFIG=/host/my.config; $p
 : > "$tmp/exclude"
 printf '[a]\n[b]\n' > "$tmp/user.config"
 good "check's arguments: sections, -x, -e and -E from the keys" \
-	"FSTESTS_CONFIG=/host/my.config FSTESTS_SECTION='a b' FSTESTS_EXCLUDE_GROUPS='dangerous stress' FSTESTS_EXCLUDE_TESTS='generic/001,btrfs/002' FSTESTS_EXCLUDE_FILE=/ci/known; _fstests_settings && _fstests_check_args && echo \"\${_fst_check_args[*]}\"" \
+	"FSTESTS_CONFIG=/host/my.config FSTESTS_SECTION='a b' FSTESTS_EXCLUDE_GROUPS='dangerous stress' FSTESTS_EXCLUDE_TESTS='generic/001,btrfs/002' FSTESTS_EXCLUDE_FILE=/ci/known; fstests_settings && _fstests_check_args && echo \"\${_fstests_check_opts[*]}\"" \
 	"-s a -s b -x dangerous,stress -e generic/001,btrfs/002 -E $tmp/exclude"
 good "no selection keys: check gets no arguments" \
-	"_fstests_settings && _fstests_check_args && echo \"[\${_fst_check_args[*]}]\"" "[]"
+	"fstests_settings && _fstests_check_args && echo \"[\${_fstests_check_opts[*]}]\"" "[]"
 
-# fstests_cephfs: no _fstests_settings, one plain configuration, the
+# fstests_cephfs: no fstests_settings, one plain configuration, the
 # client's key quoted for the shell
 good "fstests_cephfs: plain local.config, no MKFS_OPTIONS, CEPHFS_MOUNT_OPTIONS quoted" \
 	"FSTYP=ceph TEST_DEV=10.0.0.1:/t TEST_DIR=/mnt/test SCRATCH_DEV=10.0.0.1:/s SCRATCH_MNT=/mnt/scratch CEPHFS_MOUNT_OPTIONS='-o name=admin,secret=K'; _fstests_write_config $tmp/c.config && cat $tmp/c.config" \

@@ -52,7 +52,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(43);
+	tap_plan(54);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -111,6 +111,36 @@ int main(void)
 	    "p.sh:2: kconfig-optional: expected CONFIG_NAME or CONFIG_NAME=VALUE");
 	bad("#@ description: x\n#@ kconfig: CONFIG_X=n\n",
 	    "p.sh:2: kconfig: CONFIG_X=n: a needed symbol cannot be off");
+
+	/* files: split once, here, into ${KEY}, the path after it and DEST */
+	rc = load("#@ description: x\n#@ conf-optional: SRC\n"
+		  "#@ files: ${SRC}:/t ${SRC}/sub/f:/etc/f autorun/x.spec:/x.spec\n"
+		  "#@ files: /a:b:/c\n", &p, &err);
+	tap_ok(rc == 0 && p.n_files == 4, "files: entries parsed, from two lines (%s)", err ? err : "ok");
+	tap_ok(p.n_files == 4 && !strcmp(p.files[0].key, "SRC") && !strcmp(p.files[0].path, "") &&
+	       !strcmp(p.files[0].dest, "/t"), "  ${KEY}:/DEST");
+	tap_ok(p.n_files == 4 && !strcmp(p.files[1].key, "SRC") &&
+	       !strcmp(p.files[1].path, "/sub/f") && !strcmp(p.files[1].dest, "/etc/f"),
+	       "  ${KEY}/PATH:/DEST");
+	tap_ok(p.n_files == 4 && !p.files[2].key && !strcmp(p.files[2].path, "autorun/x.spec") &&
+	       !strcmp(p.files[2].dest, "/x.spec"), "  a relative SRC, no key");
+	tap_ok(p.n_files == 4 && !strcmp(p.files[3].path, "/a:b") && !strcmp(p.files[3].dest, "/c"),
+	       "  DEST after the last colon");
+	{
+		struct strv keys = STRV_INIT;
+
+		profile_conf_keys(&p, &keys);
+		tap_ok(keys.n == 1 && !strcmp(keys.v[0], "SRC"),
+		       "  its key named once among the profile's keys");
+		strv_free(&keys);
+	}
+	profile_free(&p);
+	bad("#@ description: x\n#@ files: ${SRC:/t\n", "p.sh:2: files: \"${SRC:/t\": ${ without its }");
+	bad("#@ description: x\n#@ files: ${a-b}:/t\n",
+	    "p.sh:2: files: \"${a-b}:/t\": expected a rapido.conf key");
+	bad("#@ description: x\n#@ bins: ls\n#@ files: /x\n", "p.sh:3: files: \"/x\" is not SRC:/DEST");
+	bad("#@ description: x\n#@ files: /x:rel\n", "p.sh:2: files: \"/x:rel\" is not SRC:/DEST");
+	bad("#@ description: x\n#@ files: :/x\n", "p.sh:2: files: \":/x\" is not SRC:/DEST");
 
 	/* includes: read in place, nested, each file once per chain */
 	{

@@ -68,8 +68,8 @@ else
 fi
 
 # VM#_IP in the registry stands for VM1_IP, VM2_IP, ...: the example shows VM1_IP.
-reg=$(sed -n '/confkeys_programs\[\] = {/,/NULL/p' "$TOP/src/lib/confkeys.c" |
-	grep -o '"[A-Z#][A-Z0-9_#]*"' | tr -d '"' | tr '#' 1 | sort -u)
+reg=$(sed -n '/^const struct confkey confkeys\[\] = {/,/^};/p' "$TOP/src/lib/confkeys.c" |
+	sed -n 's/^\t{ "\([A-Z#][A-Z0-9_#]*\)".*/\1/p' | tr '#' 1 | sort -u)
 missing=
 for k in $reg; do
 	grep -qx "$k" <<<"$keys" || missing="$missing $k"

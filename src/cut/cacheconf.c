@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cacheconf.c: the cache's settings, read from rapido.conf in one place. */
+#include <stdlib.h>
+
+#include "confget.h"
+#include "err.h"
+#include "layer.h"
+
+void cut_cache_conf(const struct conf *conf, uint64_t *cap, char **dir)
+{
+	const char *v;
+	char *err;
+
+	*cap = 0;
+	if (conf_size(conf, "CUT_CACHE_SIZE", cap, NULL, &err) < 0)
+		die("%s", err);
+	v = conf_str(conf, "CUT_CACHE_DIR", NULL);
+	if (v)
+		*dir = xstrdup(v);
+	else if ((v = getenv("XDG_CACHE_HOME")) && v[0] == '/')
+		*dir = xasprintf("%s/rapido", v);
+	else if ((v = getenv("HOME")) && v[0] == '/')
+		*dir = xasprintf("%s/.cache/rapido", v);
+	else
+		*dir = NULL;
+}

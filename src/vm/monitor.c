@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * monitor.c: ./vm's QMP monitor as a state machine fed by launch's event
+ * loop (see monitor.h). After the greeting it negotiates capabilities;
+ * a GUEST_PANICKED (qemu pauses the guest: -action panic=pause) asks for
+ * the dump once the monitor is ready, and the dump's answer, or the
+ * panic without a dump, asks qemu to quit. Replies come in order, so the
+ * state says which command a reply answers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "monitor.h"
+#include "vm.h"
+
+void vm_monitor_init(struct vm_monitor *m, const struct vm_settings *s, unsigned int vm, int fd)
+{
+	memset(m, 0, sizeof(*m));
+	m->s = s;
+	m->vm = vm;
+	m->q.fd = fd;
+	m->state = MON_GREETING;
+}
+
+static void send_cmd(struct vm_monitor *m, const char *json)
+{
+	int rc = qmp_send(&m->q, json);
+
+	/* qemu gone is no news: its end shows on the pidfd */
+	if (rc && rc != -ECONNRESET)
+		warn_err(rc, "qemu monitor");
+}
+
+/* The guest panicked and qemu paused it: dump its memory if asked, then quit. */
+static void on_panic(struct vm_monitor *m)
+{
+	m->panicked = 1;
+	if (m->state != MON_READY)
+		return;
+	if (m->s->vmcore_keep) {
+		char *proto, *format, *cmd;
+
+		m->vmcore = vm_vmcore_path(m->s, m->vm);
+		proto = xasprintf("file:%s", m->vmcore);
+		cmd = json_quote(proto);
+		free(proto);
+		proto = cmd;
+		format = json_quote(m->s->vmcore_format);
+		cmd = xasprintf("{\"execute\": \"dump-guest-memory\", \"arguments\": {\"paging\": false, "
+				"\"protocol\": %s, \"format\": %s}}", proto, format);
+		send_cmd(m, cmd);
+		free(cmd);
+		free(format);
+		free(proto);
+		m->state = MON_DUMPING;
+	} else {
+		send_cmd(m, "{\"execute\": \"quit\"}");
+		m->state = MON_QUITTING;
+	}
+}
+
+static void on_event(struct vm_monitor *m, const char *line)
+{
+	char *ev = json_string_value(line, "event");
+
+	if (ev && !strcmp(ev, "SHUTDOWN")) {
+		char *r = json_string_value(line, "reason");
+
+		snprintf(m->shutdown_reason, sizeof(m->shutdown_reason), "%s", r ? r : "");
+		free(r);
+	} else if (ev && !strcmp(ev, "GUEST_PANICKED") && !m->panicked) {
+		on_panic(m);
+	}
+	free(ev);
+}
+
+/* A reply: to qmp_capabilities, then to the dump */
+static void on_reply(struct vm_monitor *m, const char *line, int ok)
+{
+	if (m->state == MON_GREETING) {
+		m->state = MON_READY;
+		if (m->panicked)	/* the panic came before we were ready */
+			on_panic(m);
+	} else if (m->state == MON_DUMPING) {
+		m->vmcore_ok = ok;
+		if (!ok) {
+			char *desc = json_string_value(line, "desc");
+
+			snprintf(m->vmcore_err, sizeof(m->vmcore_err), "%s", desc ? desc : "");
+			free(desc);
+		}
+		send_cmd(m, "{\"execute\": \"quit\"}");
+		m->state = MON_QUITTING;
+	}
+}
+
+static void on_line(const char *line, void *arg)
+{
+	struct vm_monitor *m = arg;
+
+	switch (qmp_line_kind(line)) {
+	case QMP_GREETING:
+		send_cmd(m, "{\"execute\": \"qmp_capabilities\"}");
+		break;
+	case QMP_EVENT:
+		on_event(m, line);
+		break;
+	case QMP_RETURN:
+	case QMP_ERROR:
+		on_reply(m, line, qmp_line_kind(line) == QMP_RETURN);
+		break;
+	default:
+		break;
+	}
+}
+
+int vm_monitor_input(struct vm_monitor *m)
+{
+	int rc = qmp_read_lines(&m->q, on_line, m);
+
+	if (rc == -EMSGSIZE)
+		return 0;	/* no message of interest is that long: read on */
+	if (!rc)
+		return 0;
+	if (rc != -ECONNRESET)
+		warn_err(rc, "reading from qemu");
+	return -1;
+}
+
+void vm_monitor_free(struct vm_monitor *m)
+{
+	qmp_close(&m->q);
+	free(m->vmcore);
+	m->vmcore = NULL;
+}

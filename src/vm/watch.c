@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/* watch.c: the epoll loop over a running qemu, and where each descriptor's bytes go (watch.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "vm.h"
+#include "watch.h"
+
+/* What the status port may hold: far more than a record, bounded against a flood. */
+#define STATUS_KEEP (64 * 1024)
+/* The console's tail, kept for the panic message. */
+#define CONSOLE_KEEP (64 * 1024)
+
+double vm_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void watch_add(struct vm_watch *w, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		die_errno("epoll_ctl");
+}
+
+static void watch_del(struct vm_watch *w, int *fd)
+{
+	epoll_ctl(w->epfd, EPOLL_CTL_DEL, *fd, NULL);
+	close(*fd);
+	*fd = -1;
+}
+
+static void arm_timer(int fd, double secs)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_value.tv_sec = (time_t)secs;
+	its.it_value.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9);
+	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
+		its.it_value.tv_nsec = 1;
+	if (timerfd_settime(fd, 0, &its, NULL) < 0)
+		die_errno("timerfd_settime");
+}
+
+/* Bytes from one of qemu's pipes, to where they belong. */
+static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
+{
+	if (fd == w->p.status_rd) {
+		tail_add(&w->status, buf, n);
+	} else if (fd == w->p.results_rd) {
+		vm_results_input(w->results, buf, n, vm_now());
+	} else {
+		tail_add(&w->console, buf, n);
+		w->console_bytes += (unsigned long long)n;
+		conlog_write(&w->log, buf, n);
+		splat_feed(&w->splats, buf, n);
+		vm_results_console(w->results, buf, n);
+	}
+}
+
+/* Read what one of qemu's descriptors has; at EOF, take it out of the loop. */
+static void drain(struct vm_watch *w, int *fd)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (fd == &w->p.mon_fd) {
+		if (vm_monitor_input(&w->mon) < 0) {
+			watch_del(w, fd);
+			w->mon.q.fd = -1;
+		}
+		return;
+	}
+	for (;;) {
+		n = read(*fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			if (n < 0)
+				warn_errno("reading from qemu");
+			watch_del(w, fd);
+			return;
+		}
+		take(w, *fd, buf, (size_t)n);
+	}
+}
+
+/* The member of w->p that holds fd, or NULL for another descriptor. */
+static int *qemu_fd(struct vm_watch *w, int fd)
+{
+	int *fds[] = { &w->p.status_rd, &w->p.console_rd, &w->p.mon_fd, &w->p.results_rd };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0 && *fds[i] == fd)
+			return fds[i];
+	return NULL;
+}
+
+enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, double timeout,
+			       unsigned int kvm_probe_secs, int *wstatus, int *sig)
+{
+	double start = vm_now();
+	enum wait_result res;
+	pid_t pid = p->pid;
+
+	w->p = *p;
+	w->mon.q.fd = p->mon_fd;
+	watch_add(w, w->p.status_rd);
+	watch_add(w, w->p.console_rd);
+	watch_add(w, w->p.mon_fd);
+	if (w->p.results_rd >= 0)
+		watch_add(w, w->p.results_rd);
+	watch_add(w, w->p.pidfd);
+	if (timeout || kvm_probe_secs)
+		arm_timer(w->timerfd, kvm_probe_secs && (!timeout || kvm_probe_secs < timeout) ?
+			  kvm_probe_secs : timeout);
+	for (;;) {
+		struct epoll_event evs[8];
+		int n = epoll_wait(w->epfd, evs, 8, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die_errno("epoll_wait");
+		for (int i = 0; i < n; i++) {
+			int fd = evs[i].data.fd, *q = qemu_fd(w, fd);
+
+			if (q) {
+				drain(w, q);
+			} else if (fd == w->p.pidfd) {
+				while (waitpid(pid, wstatus, 0) < 0)
+					if (errno != EINTR)
+						die_errno("waitpid");
+				res = QEMU_EXITED;
+				goto done;
+			} else if (fd == w->sigfd) {
+				struct signalfd_siginfo si;
+
+				if (read(w->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+					*sig = (int)si.ssi_signo;
+					qemu_kill_and_reap(pid, wstatus);
+					res = QEMU_SIGNALLED;
+					goto done;
+				}
+			} else if (fd == w->timerfd) {
+				uint64_t ticks;
+				double t = vm_now() - start;
+
+				if (read(w->timerfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+					die_errno("timerfd");
+				if (kvm_probe_secs && t >= kvm_probe_secs) {
+					/* drain what the console said so far, then judge */
+					if (w->p.console_rd >= 0)
+						drain(w, &w->p.console_rd);
+					if (!w->console_bytes) {
+						qemu_kill_and_reap(pid, wstatus);
+						res = QEMU_KVM_HUNG;
+						goto done;
+					}
+					kvm_probe_secs = 0;	/* the guest talks: KVM works */
+				}
+				if (timeout && t >= timeout) {
+					qemu_kill_and_reap(pid, wstatus);
+					res = QEMU_TIMEOUT;
+					goto done;
+				}
+				if (timeout)
+					arm_timer(w->timerfd, timeout - t);
+			}
+		}
+	}
+done:
+	/* qemu is gone: its write ends are closed, so these reach EOF */
+	while (w->p.status_rd >= 0)
+		drain(w, &w->p.status_rd);
+	while (w->p.console_rd >= 0)
+		drain(w, &w->p.console_rd);
+	while (w->p.mon_fd >= 0)
+		drain(w, &w->p.mon_fd);
+	while (w->p.results_rd >= 0)
+		drain(w, &w->p.results_rd);
+	return res;
+}
+
+void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd)
+{
+	memset(w, 0, sizeof(*w));
+	w->l = l;
+	w->sigfd = sigfd;
+	w->p.pidfd = w->p.status_rd = w->p.console_rd = w->p.mon_fd = w->p.results_rd = -1;
+	tail_init(&w->status, STATUS_KEEP);
+	tail_init(&w->console, CONSOLE_KEEP);
+	w->epfd = epoll_create1(EPOLL_CLOEXEC);
+	w->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (w->epfd < 0 || w->timerfd < 0)
+		die_errno("epoll/timerfd");
+	watch_add(w, w->timerfd);
+	watch_add(w, w->sigfd);
+	conlog_open(&w->log, l->console_log);
+	vm_monitor_init(&w->mon, l->s, l->vm, -1);
+	w->results = vm_results_open(l);
+	splat_scan_init(&w->splats);
+	w->started = vm_now();
+}
+
+void vm_watch_reset(struct vm_watch *w)
+{
+	if (w->p.pidfd >= 0)
+		watch_del(w, &w->p.pidfd);
+	w->status.len = w->console.len = 0;
+	w->console_bytes = 0;
+	vm_monitor_free(&w->mon);
+	vm_monitor_init(&w->mon, w->l->s, w->l->vm, -1);
+	conlog_close(&w->log);
+	conlog_open(&w->log, w->l->console_log);
+	vm_results_reset(w->results);
+	splat_scan_free(&w->splats);
+	splat_scan_init(&w->splats);
+	w->started = vm_now();
+}
+
+void vm_watch_free(struct vm_watch *w)
+{
+	conlog_close(&w->log);
+	close(w->epfd);
+	close(w->timerfd);
+	if (w->p.pidfd >= 0)
+		close(w->p.pidfd);
+	tail_free(&w->status);
+	tail_free(&w->console);
+	vm_monitor_free(&w->mon);
+	vm_results_free(w->results);
+	splat_scan_free(&w->splats);
+}

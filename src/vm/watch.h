@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * watch.h: one epoll loop over a running qemu: its pidfd, a timerfd (the
+ * timeout, the KVM probe), a signalfd, and the descriptors qemu writes:
+ * the status port (kept), the console (kept, logged, scanned for kernel
+ * reports, copied to --results), the results port, and ./vm's monitor.
+ */
+#ifndef RAPIDO_VM_WATCH_H
+#define RAPIDO_VM_WATCH_H
+
+#include "conlog.h"
+#include "monitor.h"
+#include "results.h"
+#include "spawn.h"
+#include "tail.h"
+
+struct vm_launch;
+struct vm_results;
+
+/* What one qemu run left: kept across the loop, started over for a retry. */
+struct vm_watch {
+	const struct vm_launch *l;
+	int epfd, timerfd, sigfd;
+	struct qemu_proc p;		/* the descriptors are -1 once at EOF */
+	struct vm_results *results;	/* NULL without --results */
+	struct splat_scan splats;	/* kernel reports on the console */
+	double started;
+	struct tail status, console;
+	unsigned long long console_bytes;
+	struct conlog log;
+	struct vm_monitor mon;
+};
+
+enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };
+
+/* Monotonic seconds. */
+double vm_now(void);
+/* Opens the console log and --results (dies if they cannot be written). */
+void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd);
+/* Start over: a KVM run that fell back to TCG. */
+void vm_watch_reset(struct vm_watch *w);
+void vm_watch_free(struct vm_watch *w);
+/*
+ * Watch qemu p until it exits (*wstatus), timeout seconds pass (0: none;
+ * qemu killed), a blocked signal arrives (*sig; qemu killed), or, with
+ * kvm_probe_secs, the console stays silent that long (qemu killed). Then
+ * read what qemu wrote to its end.
+ */
+enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, double timeout,
+			       unsigned int kvm_probe_secs, int *wstatus, int *sig);
+
+#endif
