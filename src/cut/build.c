@@ -441,10 +441,9 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	       void (*on_stop)(void))
 {
 	struct cut_cache c;
-	/* secret files are never looked up in nor stored into the cache */
 	struct cut_cache none = { .dir = NULL, .lock_fd = -1 };
 	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v, *sv;
-	size_t ntrees = p->includes.n / 2, nsecrets = p->secret_includes.n / 2, n = 0;
+	size_t ntrees = 0, nsecrets = 0, n = 0;
 	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
 	struct strv libs = STRV_INIT;
 	char *err;
@@ -454,32 +453,34 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	cleanup = on_stop;
 	cut_cache_open(&c, &p->conf, o->no_cache);
 	work_create(p);
-	v = xcalloc(ntrees + 2, sizeof(*v));
-	sv = xcalloc(nsecrets + 1, sizeof(*sv));
+	v = xcalloc(p->n_trees + 2, sizeof(*v));
+	sv = xcalloc(p->n_trees + 1, sizeof(*sv));
 
-	/* trees first: the libraries their programs need belong to the bins layer */
-	for (size_t i = 0; i < ntrees; i++) {
-		struct cut_layer *t = &v[2 + i];
+	/*
+	 * trees first: the libraries their programs need belong to the bins
+	 * layer; the cached ones, then the secret ones, which are never looked
+	 * up in nor stored into the cache
+	 */
+	for (int secret = 0; secret < 2; secret++)
+		for (size_t i = 0; i < p->n_trees; i++) {
+			const struct cut_tree *tr = &p->trees[i];
+			struct cut_layer *t = secret ? &sv[nsecrets] : &v[2 + ntrees];
+			char *dest;
 
-		char *dest = merged_usr_dest(p, p->includes.v[2 * i + 1]);
-
-		if (cut_tree_layer(&c, p->includes.v[2 * i], dest, work, t, &err))
-			die("%s", err);
-		free(dest);
-		for (size_t k = 0; k < t->libs.n; k++)
-			if (!strv_contains(&libs, t->libs.v[k]))
-				strv_push(&libs, t->libs.v[k]);
-	}
-	for (size_t i = 0; i < nsecrets; i++) {
-		char *dest = merged_usr_dest(p, p->secret_includes.v[2 * i + 1]);
-
-		if (cut_tree_layer(&none, p->secret_includes.v[2 * i], dest, work, &sv[i], &err))
-			die("%s", err);
-		free(dest);
-		for (size_t k = 0; k < sv[i].libs.n; k++)
-			if (!strv_contains(&libs, sv[i].libs.v[k]))
-				strv_push(&libs, sv[i].libs.v[k]);
-	}
+			if (tr->secret != secret)
+				continue;
+			dest = merged_usr_dest(p, tr->dest);
+			if (cut_tree_layer(secret ? &none : &c, tr->src, dest, work, t, &err))
+				die("%s", err);
+			free(dest);
+			if (secret)
+				nsecrets++;
+			else
+				ntrees++;
+			for (size_t k = 0; k < t->libs.n; k++)
+				if (!strv_contains(&libs, t->libs.v[k]))
+					strv_push(&libs, t->libs.v[k]);
+		}
 	strv_sort(&libs);
 	if (exists[L_MODULES])
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "ceph.h"
 #include "cut.h"
 #include "err.h"
@@ -137,7 +138,7 @@ static void resolve_bins(struct cut_plan *p)
 			char *path;
 
 			*bin++ = '\0';
-			v = conf_get(&p->conf, key);
+			v = conf_value(&p->conf, key, NULL);
 			if (v && *v) {
 				if (opt) {
 					add_optional_bin(p, bin);
@@ -224,6 +225,8 @@ static void resolve_helpers(struct cut_plan *p)
 	strv_push(&p->helpers, "init");
 	/* results.sh's rapido_test_tap reads TAP with it, in every image */
 	strv_push(&p->helpers, "ktap");
+	/* ./vmctl N exec runs commands through it, in every image */
+	strv_push(&p->helpers, "exec");
 	strv_push_all(&p->helpers, &p->prof.helpers);
 	for (size_t i = 0; i < p->helpers.n; i++) {
 		char *path = xasprintf("%s/build/%s/rapido-%s", p->rapido_dir, dir, p->helpers.v[i]);
@@ -240,14 +243,21 @@ static void resolve_helpers(struct cut_plan *p)
 
 static void check_conf(struct cut_plan *p)
 {
+	struct strv bad = STRV_INIT;
+
 	for (size_t i = 0; i < p->prof.conf.n; i++) {
 		const char *k = p->prof.conf.v[i];
-		const char *v = conf_get(&p->conf, k);
+		const char *v = conf_value(&p->conf, k, NULL);
 
 		if (!v || !*v)
 			problem("config key %s is not set (needed by profile %s; see rapido.conf.example)",
 				k, p->prof.name);
 	}
+	/* the profile's own types: a bad value found now, not in guest shell after a boot */
+	confkey_types_check(&p->conf, &p->prof.types, &bad);
+	for (size_t i = 0; i < bad.n; i++)
+		problem("%s", bad.v[i]);
+	strv_free(&bad);
 }
 
 static void check_kconfig(const struct cut_opts *o, struct cut_plan *p)
@@ -321,7 +331,7 @@ static void check_extras(const struct cut_opts *o)
  */
 static void check_output(const struct cut_opts *o, struct cut_plan *p)
 {
-	const char *out = p->output, *conf_out = conf_get(&p->conf, "DRACUT_OUT");
+	const char *out = p->output, *conf_out = conf_str(&p->conf, "DRACUT_OUT", NULL);
 	int is_default = !o->output && !(conf_out && *conf_out);
 	const char *src = o->output ? "-o " : is_default ? "image " : "DRACUT_OUT ";
 	char *copy, *dir;
@@ -393,7 +403,7 @@ static void check_output(const struct cut_opts *o, struct cut_plan *p)
 static void note_secrets(struct cut_plan *p)
 {
 	for (size_t i = 0; i < p->prof.secret.n; i++) {
-		const char *v = conf_get(&p->conf, p->prof.secret.v[i]);
+		const char *v = conf_value(&p->conf, p->prof.secret.v[i], NULL);
 
 		if (v && *v)
 			p->secret = 1;
@@ -401,58 +411,32 @@ static void note_secrets(struct cut_plan *p)
 }
 
 /*
- * "#@ files: ${FSTESTS_SRC}:/fstests" -> --include SRC DEST, skipped when the
- * key is unset; "autorun/configfs/lio.spec:/rapido/lio.spec" is relative to
- * the rapido directory.
+ * The trees of "#@ files:" (profile.c parsed them): ${FSTESTS_SRC}:/fstests
+ * is left out when the key is unset; autorun/configfs/lio.spec:/rapido/...
+ * is relative to the rapido directory.
  */
 static void resolve_files(struct cut_plan *p)
 {
-	for (size_t i = 0; i < p->prof.files.n; i++) {
-		char *spec = xstrdup(p->prof.files.v[i]), *colon, *src = spec;
-		char *expanded = NULL;
-		struct strv *to = &p->includes;
+	p->trees = xcalloc(p->prof.n_files + 1, sizeof(*p->trees));
+	for (size_t i = 0; i < p->prof.n_files; i++) {
+		const struct profile_file *f = &p->prof.files[i];
+		struct cut_tree *t = &p->trees[p->n_trees];
+		const char *val = f->key ? conf_value(&p->conf, f->key, NULL) : "";
+		char *src;
 
-		if (!strncmp(src, "${", 2)) {
-			char *end = strchr(src, '}');
-			const char *val;
-
-			if (!end) {
-				problem("%s: files: bad entry '%s'", p->prof.path, spec);
-				free(spec);
-				continue;
-			}
-			*end = '\0';
-			val = conf_get(&p->conf, src + 2);
-			if (!val || !*val) {
-				free(spec);
-				continue;	/* optional tree not configured */
-			}
-			expanded = xasprintf("%s%s", val, end + 1);
-			src = expanded;
-			if (strv_contains(&p->prof.secret, spec + 2))
-				to = &p->secret_includes;
-		}
-		colon = strrchr(src, ':');
-		if (!colon || colon[1] != '/') {
-			problem("%s: files: '%s' is not SRC:/DEST", p->prof.path, p->prof.files.v[i]);
-		} else {
-			char *dest = xstrdup(colon + 1);
-			char *abs;
-
-			*colon = '\0';
-			/* a relative source is part of the rapido checkout */
-			abs = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
-			/* the tree's layer (tree.c) also finds its programs' libraries */
-			if (access(abs, R_OK) < 0)
-				problem("%s: %s (files entry of profile %s)", abs, strerror(errno),
-					p->prof.name);
-			strv_push(to, abs);
-			strv_push(to, dest);
-			free(abs);
-			free(dest);
-		}
-		free(expanded);
-		free(spec);
+		if (!val || !*val)
+			continue;	/* optional tree not configured */
+		src = xasprintf("%s%s", val, f->path);
+		/* a relative source is part of the rapido checkout */
+		t->src = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
+		t->dest = xstrdup(f->dest);
+		t->secret = f->key && strv_contains(&p->prof.secret, f->key);
+		p->n_trees++;
+		/* the tree's layer (tree.c) also finds its programs' libraries */
+		if (access(t->src, R_OK) < 0)
+			problem("%s: %s (files entry of profile %s)", t->src, strerror(errno),
+				p->prof.name);
+		free(src);
 	}
 }
 
@@ -521,6 +505,9 @@ void cut_plan_free(struct cut_plan *p)
 	strv_free(&p->modules);
 	strv_free(&p->extra_modules);
 	strv_free(&p->helpers);
-	strv_free(&p->includes);
-	strv_free(&p->secret_includes);
+	for (size_t i = 0; i < p->n_trees; i++) {
+		free(p->trees[i].src);
+		free(p->trees[i].dest);
+	}
+	free(p->trees);
 }

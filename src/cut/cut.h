@@ -32,6 +32,18 @@ struct cut_opts {
 	int standalone;		/* --standalone: the layers go into the image file */
 };
 
+/* A "#@ files:" entry resolved: the host's SRC, copied to DEST as a tree layer (tree.c). */
+struct cut_tree {
+	char *src;		/* absolute */
+	char *dest;
+	/*
+	 * SRC is a secret key's value (${CEPH_KEYRING}): written into the
+	 * image's own part, after the tail, never into a cached layer (a
+	 * cache may be shared)
+	 */
+	int secret;
+};
+
 /* Everything resolved before dracut runs. */
 struct cut_plan {
 	struct conf conf;
@@ -45,13 +57,8 @@ struct cut_plan {
 	struct strv modules;	/* to include and load at boot */
 	struct strv extra_modules; /* included, loaded by the init when needed (9p) or by the profile */
 	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME (build/ARCH/ when foreign) */
-	struct strv includes;	/* SRC DEST pairs of #@ files: trees (cached layers) */
-	/*
-	 * SRC DEST pairs of #@ files: entries whose SRC is a secret key's
-	 * value (${CEPH_KEYRING}): written into the image's own part, after
-	 * the tail, never into a cached layer (a cache may be shared)
-	 */
-	struct strv secret_includes;
+	struct cut_tree *trees;	/* the profile's files: entries, those of unset keys left out */
+	size_t n_trees;
 	int secret;		/* holds a value of a key the profile marks secret */
 	int make_outdir;	/* the default initrds/ directory is missing: create it */
 };
@@ -109,7 +116,7 @@ struct cut_work {
 };
 int cut_work_create(struct cut_work *w, const char *image);
 char *cut_work_path(const struct cut_work *w, const char *name);
-/* A new file WHAT.XXXXXX in the directory (it goes with it), open on *fd; dies if it cannot be made. */
+/* A new file WHAT.XXXXXX in the directory (it goes with it), open on *fd; dies if it cannot. */
 char *cut_work_file_or_die(const struct cut_work *w, const char *what, int *fd);
 /* Writing PATH failed with -err: die saying so; on a full disk, which disk and how full. */
 noreturn void cut_die_write(int err, const char *what, const char *path);

@@ -49,7 +49,7 @@ int cut_sink_close(struct cut_sink *s, int rc)
 	return rc;
 }
 
-/* What a disk that cannot take the cache's files says (tmp/ read-only or not ours: EACCES, EPERM). */
+/* How a disk refuses the cache's files (full; read-only or another's tmp/: EACCES, EPERM). */
 static int refused(int rc)
 {
 	return rc == -ENOSPC || rc == -EDQUOT || rc == -EROFS || rc == -EACCES || rc == -EPERM ||

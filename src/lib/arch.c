@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "confget.h"
 #include "err.h"
 #include "rapido.h"
 
@@ -84,7 +85,7 @@ const char *arch_names(void)
 
 int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
 {
-	const char *v = conf_get(c, "ARCH");
+	const char *v = conf_str(c, "ARCH", NULL);
 
 	*err = NULL;
 	if (!v || !*v) {
@@ -101,7 +102,7 @@ int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
 
 char *arch_sysroot(const struct conf *c, const struct arch *a)
 {
-	const char *v = conf_get(c, "SYSROOT");
+	const char *v = conf_str(c, "SYSROOT", NULL);
 	char *cache, *dir;
 
 	if (v && *v)

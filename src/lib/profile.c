@@ -72,7 +72,6 @@ static struct strv *list_for(struct profile *p, const char *key)
 		{ "secret", offsetof(struct profile, secret) },
 		{ "kconfig", offsetof(struct profile, kconfig) },
 		{ "kconfig-optional", offsetof(struct profile, kconfig_opt) },
-		{ "files", offsetof(struct profile, files) },
 	};
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
@@ -111,6 +110,24 @@ static int check_secrets(struct profile *p, char **err)
 	return 0;
 }
 
+/* A type is for a key the profile reads: a typo would type nothing and check nothing. */
+static int check_types(const struct profile *p, char **err)
+{
+	struct strv keys = STRV_INIT;
+	int rc = 0;
+
+	profile_conf_keys(p, &keys);
+	for (size_t i = 0; i < p->types.n && !rc; i++)
+		if (!strv_contains(&keys, p->types.k[i].key)) {
+			*err = xasprintf("%s: conf-type: %s is not a key of this profile (conf, "
+					 "conf-optional, bins-if or ${KEY} of files)", p->types.at[i],
+					 p->types.k[i].key);
+			rc = -EINVAL;
+		}
+	strv_free(&keys);
+	return rc;
+}
+
 /*
  * A kconfig entry: CONFIG_NAME or CONFIG_NAME=VALUE. A needed symbol
  * (#@ kconfig) cannot be asked off: ./cut checks that it is there.
@@ -127,6 +144,44 @@ static int kconfig_entry(struct loader *l, const char *path, int lineno, const c
 		return err_at(l->err, path, (unsigned int)lineno,
 			      "kconfig: %s: a needed symbol cannot be off (kconfig-optional sets it "
 			      "for make kernel-config without ./cut checking it)", w);
+	return 0;
+}
+
+/*
+ * "${KEY}/sub:/dest", "rel/path:/dest" or "/abs:/dest": split once, here,
+ * so that ./cut and every reader of the keys a profile names agree.
+ */
+static int file_entry(struct profile *p, const char *path, int lineno, const char *w, char **err)
+{
+	const char *rest = w, *colon = strrchr(w, ':');
+	struct profile_file *f;
+	char *key = NULL;
+
+	if (!strncmp(w, "${", 2)) {
+		const char *end = strchr(w, '}');
+
+		if (!end)
+			return err_at(err, path, (unsigned int)lineno,
+				      "files: \"%s\": ${ without its }", w);
+		key = xstrndup(w + 2, (size_t)(end - w - 2));
+		if (!conf_key_valid(key)) {
+			err_at(err, path, (unsigned int)lineno,
+			       "files: \"%s\": expected a rapido.conf key name in ${...}", w);
+			free(key);
+			return -EINVAL;
+		}
+		rest = end + 1;
+	}
+	if (!colon || colon < rest || colon[1] != '/' || colon == w) {
+		free(key);
+		return err_at(err, path, (unsigned int)lineno,
+			      "files: \"%s\" is not SRC:/DEST (DEST absolute)", w);
+	}
+	p->files = xrealloc(p->files, (p->n_files + 1) * sizeof(*p->files));
+	f = &p->files[p->n_files++];
+	f->key = key;
+	f->path = xstrndup(rest, (size_t)(colon - rest));
+	f->dest = xstrdup(colon + 1);
 	return 0;
 }
 
@@ -172,6 +227,16 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		strv_free(&words);
 		return 0;
 	}
+	if (!strcmp(key, "files")) {
+		struct strv words = STRV_INIT;
+		int rc = 0;
+
+		split_words(&words, val);
+		for (size_t i = 0; i < words.n && !rc; i++)
+			rc = file_entry(p, path, lineno, words.v[i], err);
+		strv_free(&words);
+		return rc;
+	}
 	if (!strcmp(key, "include")) {
 		struct strv names = STRV_INIT;
 		int rc = 0;
@@ -200,6 +265,25 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 				strv_pushf(at, "%s:%d", path, lineno);
 			}
 		}
+		return 0;
+	}
+	if (!strcmp(key, "conf-type")) {
+		struct confkey k;
+		char *why, *at;
+
+		if (confkey_type_parse(val, &k, &why)) {
+			err_at(err, path, (unsigned int)lineno, "conf-type: %s", why);
+			free(why);
+			return -EINVAL;
+		}
+		if (confkey_types_find(&p->types, k.key, NULL)) {
+			err_at(err, path, (unsigned int)lineno, "conf-type: %s is typed twice", k.key);
+			confkey_type_free(&k);
+			return -EINVAL;
+		}
+		at = xasprintf("%s:%d", path, lineno);
+		confkey_types_add(&p->types, &k, at);
+		free(at);
 		return 0;
 	}
 	if (!strcmp(key, "description")) {
@@ -232,7 +316,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
-			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, secret, kconfig, "
+			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
 			 "kconfig-optional, files, include, cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
@@ -333,6 +417,8 @@ int profile_parse(struct profile *p, const char *name, const char *path, const c
 	free(l.incdir);
 	if (!rc)
 		rc = check_secrets(p, err);
+	if (!rc)
+		rc = check_types(p, err);
 	if (!rc && !p->description) {
 		*err = xasprintf("%s: no '#@ description:' line", path);
 		rc = -EINVAL;
@@ -380,18 +466,9 @@ void profile_conf_keys(const struct profile *p, struct strv *out)
 			push_key(out, key);
 			free(key);
 		}
-	/* files: ${KEY}/sub:/dest */
-	for (size_t i = 0; i < p->files.n; i++) {
-		const char *f = p->files.v[i], *end = strchr(f, '}');
-		char *key;
-
-		if (strncmp(f, "${", 2) || !end)
-			continue;
-		key = xstrndup(f + 2, (size_t)(end - f - 2));
-		if (conf_key_valid(key))
-			push_key(out, key);
-		free(key);
-	}
+	for (size_t i = 0; i < p->n_files; i++)
+		if (p->files[i].key)
+			push_key(out, p->files[i].key);
 }
 
 void profile_free(struct profile *p)
@@ -416,6 +493,12 @@ void profile_free(struct profile *p)
 	strv_free(&p->kconfig_opt);
 	strv_free(&p->kconfig_opt_at);
 	strv_free(&p->sources);
-	strv_free(&p->files);
+	for (size_t i = 0; i < p->n_files; i++) {
+		free(p->files[i].key);
+		free(p->files[i].path);
+		free(p->files[i].dest);
+	}
+	free(p->files);
+	confkey_types_free(&p->types);
 	memset(p, 0, sizeof(*p));
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "conftype.h"
 #include "strv.h"
 
 /*
@@ -23,6 +24,9 @@
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
+ *	#@ conf-type: KEY KIND [ARG]: a type for one of the profile's keys
+ *		  (conftype.h: "FSTESTS_FS enum btrfs,xfs,ext4"), so ./cut
+ *		  refuses a bad value before a boot
  *	#@ secret: conf or conf-optional keys whose values are secrets (passwords,
  *		   private keys): an image holding one is readable by its owner only
  *	#@ kconfig: kernel config symbols needed: CONFIG_X (y or m; make
@@ -31,7 +35,8 @@
  *	#@ kconfig-optional: symbols make kernel-config sets (CONFIG_X=n: off)
  *		    and ./cut does not check
  *	#@ files: SRC:/DEST trees or files copied in; SRC may start with ${KEY}
- *		  (skipped when KEY is unset) or be relative to the rapido dir
+ *		  (skipped when KEY is unset) or be relative to the rapido dir;
+ *		  parsed here (struct profile_file), expanded by ./cut
  *	#@ include: NAME... reads the header of DIR/include/NAME.inc (DIR: the
  *		    profile's directory) as if its lines stood here: shared
  *		    parts (the NIC, zram) said once. Fragments may include
@@ -42,6 +47,13 @@
  *
  * Keys may repeat; list values accumulate, in reading order.
  */
+/* One "#@ files: SRC:/DEST" entry: SRC is "${KEY}PATH" or PATH. */
+struct profile_file {
+	char *key;		/* KEY of a leading ${KEY}; NULL: none */
+	char *path;		/* SRC after ${KEY} (may be ""), or SRC */
+	char *dest;		/* absolute */
+};
+
 struct profile {
 	char *name;
 	char *path;
@@ -56,7 +68,9 @@ struct profile {
 	struct strv secret_at;	/* "FILE:LINE" of each secret, for errors */
 	struct strv kconfig, kconfig_opt;
 	struct strv kconfig_at, kconfig_opt_at;	/* "FILE:LINE" of each entry */
-	struct strv files;
+	struct profile_file *files;
+	size_t n_files;
+	struct confkey_types types;	/* #@ conf-type, each key the profile reads */
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	struct strv sources;	/* the profile, then each fragment read, in order */

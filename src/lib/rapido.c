@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "confkeys.h"
 #include "err.h"
 #include "rapido.h"
@@ -81,7 +82,7 @@ static void warn_unknown_keys(const struct conf *c)
 	char *dir = xasprintf("%s/autorun", rapido_dir_or_die());
 
 	/* without the profiles, every profile's key would look unknown: say nothing */
-	if (!confkeys_from_profiles(dir, &known)) {
+	if (!confkeys_from_profiles(dir, &known, NULL)) {
 		confkeys_check(c, &known, &msgs);
 		for (size_t i = 0; i < msgs.n; i++)
 			warn("%s", msgs.v[i]);
@@ -147,7 +148,7 @@ void rapido_conf_load_or_die(struct conf *c)
 
 char *rapido_state_dir_or_die(const struct conf *c)
 {
-	const char *v = conf_get(c, "VM_STATE_DIR");
+	const char *from, *v = conf_str(c, "VM_STATE_DIR", &from);
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char *dir, *at;
 	struct stat st;
@@ -159,7 +160,7 @@ char *rapido_state_dir_or_die(const struct conf *c)
 	else
 		dir = xasprintf("/tmp/rapido-%u", (unsigned int)getuid());
 	/* messages start with where VM_STATE_DIR was set, when it was */
-	at = v && *v ? xasprintf("%s: VM_STATE_DIR: ", conf_origin(c, "VM_STATE_DIR")) : xstrdup("");
+	at = v && *v ? xasprintf("%s: VM_STATE_DIR: ", from) : xstrdup("");
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		die_errno("%scannot create state directory %s", at, dir);
 	if (stat(dir, &st) < 0)
@@ -186,7 +187,7 @@ char *rapido_cache_dir(void)
 
 char *rapido_default_image(const struct conf *c)
 {
-	const char *v = conf_get(c, "DRACUT_OUT");
+	const char *v = conf_str(c, "DRACUT_OUT", NULL);
 	char *cache, *img, *slash;
 	int made;
 

@@ -3,7 +3,7 @@
  * accel.c: is KVM usable? /dev/kvm can open and create a VM and yet a real
  * kernel stalls right after its real-mode setup (nested virtualisation that
  * hangs). The cheap checks live here; the real proof is console output from
- * the guest within KVM_PROBE_SECS, watched by launch.c, which records a hang
+ * the guest within KVM_PROBE_SECS, watched by watch.c; launch.c records a hang
  * here so later runs on the same host boot go straight to TCG.
  */
 #include <errno.h>

@@ -8,6 +8,7 @@
 
 #include "err.h"
 #include "rapido.h"
+#include "verdict.h"
 #include "vm.h"
 
 static void usage(void)
@@ -63,22 +64,10 @@ static void usage(void)
 	       "                          run failed, its status is unknown or a shard of\n"
 	       "                          its split is missing (must be the first option)\n"
 	       " -h, --help             display this help\n"
-	       "\n"
-	       "Exit status: the guest scripts' status, or\n"
-	       " %d   with --results: the scripts exited 0 but a test failed or never ended\n"
-	       " %d  the scripts passed but the kernel reported an Oops, BUG, WARNING, KASAN,\n"
-	       "      lockdep, hung task, RCU stall, soft lockup... (see --splats)\n"
-	       " %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
-	       " %d  the guest died without reporting a status (kernel panic, crash),\n"
-	       "      or the guest init failed (its message is printed)\n"
-	       " %d  the timeout expired; qemu was killed\n"
-	       " %d  vm or qemu failed to start (bad image, config or qemu arguments),\n"
-	       "      or --results failed: no record on the results port (no virtio_console\n"
-	       "      in the guest), a report that could not be written\n"
-	       "\n"
-	       "Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n",
-	       VM_EXIT_TESTS_FAILED, VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS,
-	       VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
+	       "\n");
+	verdict_help(stdout);
+	printf("\n"
+	       "Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n");
 }
 
 enum {
@@ -188,10 +177,10 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			strv_push(&o->hostfwd, optarg);
 			break;
 		case OPT_LINK_LISTEN:
-			strv_pushf(&o->links, "L%s", optarg);
-			break;
 		case OPT_LINK_CONNECT:
-			strv_pushf(&o->links, "C%s", optarg);
+			o->links = xrealloc(o->links, (o->n_links + 1) * sizeof(*o->links));
+			o->links[o->n_links].listen = c == OPT_LINK_LISTEN;
+			o->links[o->n_links++].hostport = optarg;
 			break;
 		case OPT_APPEND:
 			strv_push(&o->append, optarg);

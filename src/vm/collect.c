@@ -133,9 +133,16 @@ static void files_clear(const char *dir)
 struct vm_results *vm_results_open(const struct vm_launch *l)
 {
 	struct vm_results *r;
+	char where[512], *failed;
+	int rc;
 
 	if (!l->s->results_dir)
 		return NULL;
+	/* resolving created nothing: DIR is made here, its files/ below */
+	rc = mkdir_p(l->s->results_dir, &failed);
+	if (rc)
+		die_err(rc, "%s: cannot create %s", vm_src_str(&l->s->results_src, where, sizeof(where)),
+			failed);
 	r = xcalloc(1, sizeof(*r));
 	r->l = l;
 	r->dir = xstrdup(l->s->results_dir);

@@ -55,7 +55,7 @@ int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, cha
 	}
 	/*
 	 * qemu opens it through /proc/self/fd, so the copy it inherits has no
-	 * close-on-exec; at 10 or above, since launch.c's child dup2()s its
+	 * close-on-exec; at 10 or above, since spawn.c's child dup2()s its
 	 * pipes onto VM_FD_STATUS..VM_FD_RESULTS (3..6) before exec.
 	 */
 	{

@@ -16,9 +16,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+extern char **environ;
+
+#include "devices.h"
 #include "err.h"
 #include "ifname.h"
+#include "lookup.h"
 #include "netaddr.h"
+#include "num.h"
+#include "rapido.h"
 #include "vm.h"
 
 /* The guest address for NIC eth<nic>: VM<N>_IP[<nic>], else host `host` of net. */
@@ -128,3 +134,148 @@ void vm_net_plan(const struct vm_settings *s, unsigned int vm, struct strv *args
 		nic++;
 	}
 }
+
+/* VM<n>_IP or VM<n>_IP<m>: 0 and the numbers, or -1 */
+static int ip_key(const char *key, unsigned int *vm, unsigned int *nic)
+{
+	size_t digits;
+	char num[16];
+
+	/* "VM" first: a shorter name (the environment's "_") has no key + 2 */
+	if (strncmp(key, "VM", 2))
+		return -1;
+	digits = strspn(key + 2, "0123456789");
+	if (!digits || digits >= sizeof(num) || strncmp(key + 2 + digits, "_IP", 3))
+		return -1;
+	memcpy(num, key + 2, digits);
+	num[digits] = '\0';
+	if (num_parse_uint(num, 1, 100000, vm, NULL))
+		return -1;
+	*nic = 0;
+	if (key[5 + digits] && num_parse_uint(key + 5 + digits, 0, 63, nic, NULL))
+		return -1;
+	return 0;
+}
+
+static void add_static_ip(struct vm_settings *s, const struct conf *c, const char *key)
+{
+	struct vm_static_ip ip;
+	struct vm_src src;
+	struct conf_value v;
+
+	if (ip_key(key, &ip.vm, &ip.nic))
+		return;
+	for (size_t i = 0; i < s->n_ips; i++)
+		if (s->ips[i].vm == ip.vm && s->ips[i].nic == ip.nic)
+			return;		/* the environment and the file name it once */
+	if (!vm_setting(c, NULL, NULL, key, &src, &v))
+		return;
+	ip.addr = v.addr;
+	s->ips = xrealloc(s->ips, (s->n_ips + 1) * sizeof(*s->ips));
+	s->ips[s->n_ips++] = ip;
+}
+
+static void net_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
+{
+	struct conf_value cv;
+	const char *v;
+
+	vm_setting(c, "--net", o->net, "NET", &s->net_src, &cv);
+	v = cv.word;
+	/* unset: what the other options ask for, else the table's default */
+	if (s->net_src.kind == SRC_DEFAULT && (o->tap || o->hostfwd.n))
+		v = o->tap ? "tap" : "user";
+	s->net = !strcmp(v, "tap") ? NET_TAP : !strcmp(v, "user") ? NET_USER : NET_NONE;
+
+	s->tap = o->tap;
+	if (s->tap && !ifname_valid(s->tap))
+		die("--tap: '%s' is not a valid interface name (" IFNAME_RULE ")", s->tap);
+	/* unset: VM N takes rapido-tapN (net.c), past the two ./netsetup makes by default */
+	v = vm_setting(c, NULL, NULL, "TAP_DEVS", &s->tap_devs_src, &cv);
+	if (s->tap_devs_src.kind != SRC_DEFAULT) {
+		char *err, where[512];
+
+		if (tap_devs_parse(v, &s->tap_devs, &err))
+			die("%s: %s", vm_src_str(&s->tap_devs_src, where, sizeof(where)), err);
+	}
+
+	if (o->hostfwd.n) {
+		s->hostfwd = o->hostfwd;
+		o->hostfwd = (struct strv)STRV_INIT;
+	} else if (s->net == NET_USER) {
+		vm_split(c, "USER_HOSTFWD", &s->hostfwd);
+	}
+	for (size_t i = 0; i < s->hostfwd.n; i++)
+		/* tcp:127.0.0.1:2222-:22, as qemu's hostfwd= */
+		if (strchr(s->hostfwd.v[i], ',') || !strchr(s->hostfwd.v[i], '-'))
+			die("port forward '%s': expected [tcp|udp]:[HOSTADDR]:HOSTPORT-[GUESTADDR]:GUESTPORT",
+			    s->hostfwd.v[i]);
+
+	vm_setting(c, NULL, NULL, "BR_ADDR", &s->br_net_src, &cv);
+	s->br_net = cv.addr;
+	vm_setting(c, NULL, NULL, "LINK_SUBNET", &s->link_net_src, &cv);
+	s->link_net = cv.addr;
+
+	/* every VM<n>_IP[<m>], the environment's first (it wins), checked now */
+	for (char **e = environ; c->env_override && *e; e++) {
+		char *key = xstrndup(*e, strcspn(*e, "="));
+
+		add_static_ip(s, c, key);
+		free(key);
+	}
+	for (size_t i = 0; i < c->n; i++)
+		add_static_ip(s, c, c->e[i].key);
+
+	s->links = xcalloc(o->n_links ? o->n_links : 1, sizeof(*s->links));
+	for (size_t i = 0; i < o->n_links; i++) {
+		struct vm_link *l = &s->links[s->n_links++];
+		unsigned int port;
+		char *host;
+
+		l->listen = o->links[i].listen;
+		l->hostport = xstrdup(o->links[i].hostport);
+		vm_hostport_or_die(l->listen ? "--link-listen" : "--link-connect", l->hostport, &host, &port);
+		free(host);
+	}
+}
+
+static void net_plan(struct vm_launch *l)
+{
+	vm_net_plan(l->s, l->vm, &l->net_args, &l->net_kparams);
+}
+
+/* NICs before the user's extra arguments, which may refer to them */
+static void net_argv(const struct vm_launch *l, struct strv *argv)
+{
+	strv_push_all(argv, &l->net_args);
+}
+
+static void net_kparams(const struct vm_launch *l, struct strv *k)
+{
+	strv_push_all(k, &l->net_kparams);
+}
+
+static void net_free(struct vm_settings *s, struct vm_launch *l)
+{
+	if (l) {
+		strv_free(&l->net_args);
+		strv_free(&l->net_kparams);
+	}
+	if (!s)
+		return;
+	strv_free(&s->tap_devs);
+	strv_free(&s->hostfwd);
+	free(s->ips);
+	for (size_t i = 0; i < s->n_links; i++)
+		free((char *)s->links[i].hostport);
+	free(s->links);
+}
+
+const struct vm_device vm_dev_net = {
+	.name = "net",
+	.resolve = net_resolve,
+	.plan = net_plan,
+	.argv = net_argv,
+	.kparams = net_kparams,
+	.free = net_free,
+};

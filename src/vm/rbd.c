@@ -15,8 +15,10 @@
 
 #include "ceph.h"
 #include "confget.h"
+#include "devices.h"
 #include "err.h"
 #include "io.h"
+#include "qopt.h"
 #include "vm.h"
 
 static void check_spec(const char *from, const char *spec)
@@ -147,3 +149,27 @@ void vm_rbd_argv(const struct vm_settings *s, struct strv *argv)
 		free(file);
 	}
 }
+
+static void rbd_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
+{
+	vm_rbd_resolve_or_die(s, o, c);
+}
+
+static void rbd_argv(const struct vm_launch *l, struct strv *argv)
+{
+	vm_rbd_argv(l->s, argv);
+}
+
+static void rbd_free(struct vm_settings *s, struct vm_launch *l)
+{
+	(void)l;
+	if (s)
+		vm_rbd_free(&s->rbd);
+}
+
+const struct vm_device vm_dev_rbd = {
+	.name = "rbd",
+	.resolve = rbd_resolve,
+	.argv = rbd_argv,
+	.free = rbd_free,
+};

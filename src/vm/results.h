@@ -100,7 +100,7 @@ void junit_write(FILE *f, const struct rsuite *v, size_t n);
 void ktap_write(FILE *f, const struct rsuite *v, size_t n);
 
 /*
- * Write OUT/junit.xml, OUT/results.tap (each atomically) for suites v;
+ * reports.c: write OUT/junit.xml, OUT/results.tap (each atomically) for suites v;
  * 0 or -errno with *err naming the file.
  */
 int results_write_reports(const char *dir, const struct rsuite *v, size_t n, char **err);

@@ -3,7 +3,8 @@
  * settings.h: everything ./vm needs, resolved once from the options, the
  * environment, rapido.conf and the image, each value with where it came
  * from. Every check happens while resolving, before a VM number is taken;
- * what runs afterwards (net.c, qemu.c, mpath.c, launch.c) only reads it.
+ * what runs afterwards (the devices, qemu.c, launch.c) only reads it; what
+ * needs the VM number or the host goes into struct vm_launch (vm.h).
  */
 #ifndef RAPIDO_VM_SETTINGS_H
 #define RAPIDO_VM_SETTINGS_H
@@ -32,6 +33,12 @@ struct vm_src {
  */
 const char *vm_src_str(const struct vm_src *s, char *buf, size_t len);
 
+/* A VM-to-VM link over a qemu socket netdev. */
+struct vm_link {
+	int listen;		/* else connect */
+	const char *hostport;	/* HOST:PORT (checked once resolved) */
+};
+
 /* The command line, as given; resolved into settings. */
 struct vm_opts {
 	const char *image;	/* NULL: DRACUT_OUT or the default image */
@@ -49,7 +56,8 @@ struct vm_opts {
 	const char *net;	/* --net tap|user|none */
 	const char *tap;	/* --tap NAME */
 	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
-	struct strv links;	/* "LHOST:PORT" listen / "CHOST:PORT" connect */
+	struct vm_link *links;	/* --link-listen, --link-connect, in order */
+	size_t n_links;
 	struct strv extra;	/* after -- */
 	struct strv append;	/* --append ARGS (each split into words) */
 	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
@@ -81,7 +89,6 @@ struct vm_initrd {
 /* A multipath disk: one backing file, `paths` scsi-hd devices with one serial. */
 struct vm_mpath_disk {
 	const char *file;
-	int direct;		/* cache=none (O_DIRECT) works on its filesystem */
 };
 
 /* RBD images as virtio disks (rbd.c), with the cluster's files qemu reads. */
@@ -99,17 +106,12 @@ struct vm_static_ip {
 	struct ipv4_prefix addr;
 };
 
-/* A VM-to-VM link over a qemu socket netdev. */
-struct vm_link {
-	int listen;		/* else connect */
-	const char *hostport;	/* HOST:PORT, checked */
-};
 
 struct vm_settings {
 	char *image;
 	struct vm_src image_src;
 	struct vm_image im;
-	struct vm_initrd initrd;	/* path NULL: the image itself */
+	struct vm_initrd initrd;	/* probed only: needs_cache says launch puts it together */
 	int batch, dry_run;
 
 	const char *qemu;
@@ -169,8 +171,9 @@ struct vm_settings {
 /*
  * Resolve settings from options, the configuration (with the environment
  * over the file) and the image; dies with the value's source on any error.
- * Takes over the option lists of o. Creates the state, lock and log
- * directories, and --results DIR with DIR/files (nothing else).
+ * Takes over the option lists of o. Creates nothing but the state and
+ * lock directories; the log directory and --results DIR are created at
+ * launch.
  */
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
 void vm_settings_free(struct vm_settings *s);

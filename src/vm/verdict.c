@@ -12,6 +12,23 @@
 #include "status.h"
 #include "verdict.h"
 
+void verdict_help(FILE *f)
+{
+	fprintf(f, "Exit status: the guest scripts' status, or\n"
+		" %d   with --results: the scripts exited 0 but a test failed or never ended\n"
+		" %d  the scripts passed but the kernel reported an Oops, BUG, WARNING, KASAN,\n"
+		"      lockdep, hung task, RCU stall, soft lockup... (see --splats)\n"
+		" %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
+		" %d  the guest died without reporting a status (kernel panic, crash),\n"
+		"      or the guest init failed (its message is printed)\n"
+		" %d  the timeout expired; qemu was killed\n"
+		" %d  vm or qemu failed to start (bad image, config or qemu arguments),\n"
+		"      or --results failed: no record on the results port (no virtio_console\n"
+		"      in the guest), a report that could not be written\n",
+		VM_EXIT_TESTS_FAILED, VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS,
+		VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
+}
+
 const char *verdict_cause(int rc, char *buf, size_t len)
 {
 	switch (rc) {

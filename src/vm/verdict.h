@@ -12,6 +12,7 @@
 #define RAPIDO_VM_VERDICT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "results.h"
 
@@ -74,6 +75,9 @@ int verdict_unwritten(int rc, const char *what, char **cause);
 
 /* The closing line for a person at a terminal: vm, status rc, seconds, the log. */
 void verdict_summary(unsigned int vm, int rc, double secs, const char *console_log);
+
+/* The "Exit status:" part of ./vm --help (and so of vm(1)). */
+void verdict_help(FILE *f);
 
 /* ./vm's exit status rc in words ("the timeout expired: qemu was killed"). */
 const char *verdict_cause(int rc, char *buf, size_t len);

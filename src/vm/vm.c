@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "err.h"
 #include "mono.h"
 #include "rapido.h"
@@ -23,8 +24,10 @@ static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsign
 	l->qmp_path = xasprintf("%s/vm%u.qmp", s->state_dir, vm);
 	l->mpath_list = xasprintf("%s/vm%u.mpath", s->state_dir, vm);
 	l->hvc_path = xasprintf("%s/vm%u.hvc", s->state_dir, vm);
-	l->gdb_port = s->gdb_port ? s->gdb_port : 1233 + vm;
-	vm_net_plan(s, vm, &l->net_args, &l->net_kparams);
+	l->initrd.fd = -1;
+	for (const struct vm_device *const *d = vm_devices; *d; d++)
+		if ((*d)->plan)
+			(*d)->plan(l);
 	l->accel = vm_accel_choose(s);
 }
 
@@ -34,8 +37,25 @@ static void launch_free(struct vm_launch *l)
 	free(l->qmp_path);
 	free(l->mpath_list);
 	free(l->hvc_path);
-	strv_free(&l->net_args);
-	strv_free(&l->net_kparams);
+	vm_initrd_free(&l->initrd);
+	for (const struct vm_device *const *d = vm_devices; *d; d++)
+		if ((*d)->free)
+			(*d)->free(NULL, l);
+}
+
+/* What a real run creates before qemu starts: directories, the assembled image. */
+static void launch_prepare_or_die(struct vm_launch *l)
+{
+	const struct vm_settings *s = l->s;
+	char *err;
+
+	if (mkdir(s->log_dir, 0755) < 0 && errno != EEXIST)
+		die_errno("cannot create log directory %s", s->log_dir);
+	if (s->initrd.needs_cache) {
+		vm_deadline_step("putting the image together from the layer cache");
+		if (vm_initrd_prepare(s->image, 0, &l->initrd, &err))
+			die("%s", err);
+	}
 }
 
 /*
@@ -91,15 +111,16 @@ int cmd_vm(int argc, char **argv)
 		close_stdout();
 		rc = 0;
 	} else {
-		/* a stale socket must not block qemu (launch.c truncates the log) */
+		/* a stale socket must not block qemu (conlog.c truncates the log) */
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
+		launch_prepare_or_die(&l);
 		vm_deadline_step("preparing the VM");
-		if (s.gdb)
-			vm_gdb_prepare_or_die(&l);
+		for (const struct vm_device *const *d = vm_devices; *d; d++)
+			if ((*d)->start)
+				(*d)->start(&l);
 		double start = mono_secs();
 
-		vm_mpath_write_list(&s, l.mpath_list);
 		rc = vm_run(&l, lock_fd);
 		/*
 		 * One line at the end for a person at a terminal (CI reads the
@@ -110,7 +131,9 @@ int cmd_vm(int argc, char **argv)
 			verdict_summary(l.vm, rc, mono_secs() - start, l.console_log);
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
-		unlink(l.mpath_list);
+		for (const struct vm_device *const *d = vm_devices; *d; d++)
+			if ((*d)->stop)
+				(*d)->stop(&l);
 	}
 	close(lock_fd);
 	launch_free(&l);

@@ -25,6 +25,8 @@ struct vm_launch {
 	unsigned int gdb_port;		/* --gdb: the port, derived from the VM number if not given */
 	struct strv net_args;		/* -netdev/-device pairs (vm_net_plan) */
 	struct strv net_kparams;	/* rapido.ip= for the guest init */
+	unsigned char *mpath_direct;	/* per multipath disk: cache=none (O_DIRECT) works */
+	struct vm_initrd initrd;	/* a cached image put together; path NULL: the image */
 	char nonce[33];			/* per boot: frames the guest's status record */
 };
 
@@ -40,7 +42,7 @@ int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, cha
 void vm_initrd_free(struct vm_initrd *ird);
 
 /*
- * qemu.c. ./vm hands qemu three descriptors at fixed numbers: the status
+ * spawn.c. ./vm hands qemu three descriptors at fixed numbers: the status
  * port (ttyS1) and the console's log copy are pipes that ./vm reads, so
  * neither depends on free space in the state dir; the third is ./vm's own
  * QMP monitor, which says why qemu stopped (a QMP quit, a signal, a panic).
@@ -51,15 +53,8 @@ void vm_initrd_free(struct vm_initrd *ird);
 /* --results: the guest's results port (a virtio serial port), a pipe too */
 #define VM_FD_RESULTS 6
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
-/* A value for a qemu option list, with ',' doubled (malloc'd). */
-char *qopt(const char *s);
 
-/* mpath.c: qemu devices for the multipath disks; ids are mp<DISK>p<PATH>. */
-void vm_mpath_argv(const struct vm_settings *s, struct strv *argv);
-/* Validate FILE and probe O_DIRECT; dies with the path on errors. */
-void vm_mpath_check_or_die(const char *file, int *direct);
-/* Write the vmN.mpath list ./vmctl reads; dies on errors. */
-void vm_mpath_write_list(const struct vm_settings *s, const char *path);
+/* The devices each have a file (devices.h); rbd.c and net.c have these too. */
 
 /* rbd.c: --rbd / QEMU_RBD_DISKS, resolved (dies on errors) and as qemu devices rbdN. */
 void vm_rbd_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c);
@@ -88,10 +83,7 @@ int vm_kvm_known_broken(const char *state_dir);
 /* KVM or TCG for this run, from the setting and what the host can do. */
 enum vm_accel vm_accel_choose(const struct vm_settings *s);
 
-/* debug.c: gdb and vmcore support */
-/* Check the gdb port is free and print the gdb command line for the user. */
-void vm_gdb_prepare_or_die(const struct vm_launch *l);
-/* Name of the next vmcore of VM vm in the state dir (malloc'd); prune to keep-1 older ones. */
+/* vmcore.c: name of the next vmcore of VM vm in the state dir (malloc'd); prune to keep-1 older ones. */
 char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
 
 /*

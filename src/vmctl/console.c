@@ -4,10 +4,10 @@
  * console (VM_STATE_DIR/vmN.hvc) on which the guest init keeps a bash.
  * No network is needed in the guest.
  *
- * exec frames the command's output between two marker lines that only
- * the shell's execution can print (the markers are assembled by printf
- * from two words, so the terminal's echo of the command line never
- * contains them), and reads the status from the closing marker.
+ * exec types a line that runs rapido-exec (tools/exec), which runs the
+ * command and answers in frames (src/lib/execframe.h) that carry its
+ * stdout and stderr byte for byte and its exit status, whatever the tty's
+ * line discipline, the shell's echo or kernel messages do to the console.
  */
 #include <errno.h>
 #include <poll.h>
@@ -18,11 +18,16 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "base64.h"
 #include "err.h"
+#include "execframe.h"
 #include "io.h"
 #include "mono.h"
+#include "status.h"
+#include "strbuf.h"
 #include "vmctl.h"
 
 /* Connect to the console socket; -errno with a message in *err. */
@@ -54,49 +59,90 @@ static int console_connect(const char *path, unsigned int vm, char **err)
 	return fd;
 }
 
+/* base64 characters per typed line: far below the 4095 a canonical-mode tty line holds */
+#define CMD_LINE_CHARS 1024
+
+/*
+ * The line typed to the console shell. The leading space keeps it out of
+ * the history (HISTCONTROL=ignorespace). The command goes as base64, in
+ * parts on lines of their own (a backslash-newline between), with its
+ * CRC-32: no tab for readline to complete, no ^C or ^U for the line
+ * discipline, no line it cuts short, and a damaged one is refused, not run.
+ * The line never holds NONCE followed by ':', so its echo is never a frame.
+ */
+static char *exec_line(const char *nonce, const char *cmd)
+{
+	size_t len = strlen(cmd), blen = BASE64_LEN(len);
+	char *b64 = xmalloc(blen + 1), head[128], tail[128];
+	struct strbuf sb = STRBUF_INIT;
+
+	base64_encode(b64, cmd, len);
+	snprintf(head, sizeof(head), " if command -v rapido-exec >/dev/null; then rapido-exec %s %08x",
+		 nonce, crc32_buf(0, cmd, len));
+	strbuf_adds(&sb, head);
+	for (size_t i = 0; i < blen; i += CMD_LINE_CHARS) {
+		strbuf_adds(&sb, " \\\n");
+		strbuf_add(&sb, b64 + i, blen - i < CMD_LINE_CHARS ? blen - i : CMD_LINE_CHARS);
+	}
+	snprintf(tail, sizeof(tail), "; else printf '%%s%%s\\n' %s :%c; fi\n", nonce,
+		 EXECFRAME_NO_HELPER);
+	strbuf_adds(&sb, tail);
+	free(b64);
+	return sb.s;
+}
+
+/* The command's stdout and stderr, as their frames come. */
+static void exec_output(const struct execframe *f, void *arg)
+{
+	FILE *to = f->kind == EXECFRAME_OUT ? stdout : stderr;
+
+	(void)arg;
+	if (fwrite(f->data, 1, f->len, to) == f->len)
+		fflush(to);
+}
+
 int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int start_secs)
 {
-	unsigned char r[8];
-	char tag[24], begin[40], end[40], *script, *err, buf[4096];
-	char *line = NULL, *pending = NULL;
-	size_t len = 0, cap = 0;
-	int fd, started = 0, status = -1;
+	struct execframe_reader *rd = xmalloc(sizeof(*rd));
+	unsigned char r[EXECFRAME_NONCE_LEN / 2];
+	char nonce[EXECFRAME_NONCE_LEN + 1], *line, *err, buf[4096];
+	int fd, rc = 0;
 	double t0 = mono_secs();
 
 	fd = console_connect(sock, vm, &err);
 	if (fd < 0) {
 		fprintf(stderr, "vmctl: %s\n", err);
 		free(err);
+		free(rd);
 		return 3;
 	}
 	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
 		die_errno("getrandom");
-	snprintf(tag, sizeof(tag), "R%02x%02x%02x%02x%02x%02x%02x%02x", r[0], r[1], r[2], r[3], r[4],
-		 r[5], r[6], r[7]);
-	snprintf(begin, sizeof(begin), "%s-B", tag);
-	snprintf(end, sizeof(end), "%s-E ", tag);
-	/* a subshell: the command's own exit must not end the console's shell */
-	script = xasprintf(" stty -echo 2>/dev/null; printf '%%s-%%s\\n' %s B; (\n%s\n) < /dev/null; "
-			   "printf '\\n%%s-%%s %%d\\n' %s E $?\n", tag, cmd, tag);
-	if (write_all(fd, script, strlen(script))) {
+	for (size_t i = 0; i < sizeof(r); i++)
+		sprintf(nonce + 2 * i, "%02x", r[i]);
+	execframe_reader_init(rd, nonce);
+	line = exec_line(nonce, cmd);
+	if (write_all(fd, line, strlen(line))) {
 		fprintf(stderr, "vmctl: vm%u console: %s\n", vm, strerror(errno));
-		free(script);
+		free(line);
+		free(rd);
 		close(fd);
 		return 3;
 	}
-	free(script);
-	for (;;) {
+	free(line);
+	while (!rc) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int timeout = -1;
 		ssize_t n;
 
-		if (!started) {
+		if (rd->state == EXECFRAME_WAITING) {
 			double left = start_secs - (mono_secs() - t0);
 
 			if (left <= 0) {
 				fprintf(stderr, "vmctl: vm%u: no shell answered on the virtio console within "
 					"%us (is the guest up? images cut before this version have no "
 					"console shell)\n", vm, start_secs);
+				rc = -ETIMEDOUT;
 				break;
 			}
 			timeout = (int)(left * 1000) + 1;
@@ -113,52 +159,37 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 			continue;
 		if (n <= 0) {
 			fprintf(stderr, "vmctl: vm%u: the console closed before %s finished (the VM stopped?)\n",
-				vm, started ? "the command" : "the shell answered");
+				vm, rd->state == EXECFRAME_RUNNING ? "the command" : "the shell answered");
+			rc = -EPIPE;
 			break;
 		}
-		for (ssize_t i = 0; i < n; i++) {
-			/* room for this byte and a NUL */
-			if (len + 2 > cap) {
-				cap = cap ? cap * 2 : 256;
-				line = xrealloc(line, cap);
-			}
-			if (buf[i] != '\n') {
-				line[len++] = buf[i];
-				continue;
-			}
-			if (len && line[len - 1] == '\r')
-				len--;
-			line[len] = '\0';
-			/*
-			 * Lines are printed one behind: the closing printf starts
-			 * with a newline of its own (for output without a final
-			 * one), so an empty line just before the end marker is
-			 * that newline, not the command's.
-			 */
-			if (!started) {
-				started = !!strstr(line, begin);
-			} else if (!strncmp(line, end, strlen(end))) {
-				if (pending && *pending)
-					printf("%s\n", pending);
-				status = atoi(line + strlen(end));
-				goto done;
-			} else {
-				if (pending)
-					printf("%s\n", pending);
-				free(pending);
-				pending = xstrdup(line);
-			}
-			len = 0;
-		}
+		rc = execframe_reader_feed(rd, buf, (size_t)n, exec_output, NULL);
 	}
-done:
-	free(line);
-	free(pending);
 	close(fd);
-	if (status < 0)
-		return 4;	/* there, but no answer (vmctl's EXIT_NO_ANSWER) */
+	switch (rc) {
+	case 1:
+		rc = rd->status;
+		break;
+	case -EBADMSG:
+		fprintf(stderr, "vmctl: vm%u: the answer did not arrive whole, so the command's output and "
+			"status are unknown: %s (is the kernel printing on the virtio console, "
+			"console=hvc0?)\n", vm, rd->err);
+		break;
+	case -ENOEXEC:
+		fprintf(stderr, "vmctl: vm%u: %s: cut it again\n", vm, rd->err);
+		break;
+	case -ECANCELED:
+		fprintf(stderr, "vmctl: vm%u: rapido-exec did not run the command: %s\n", vm, rd->err);
+		break;
+	case -EPROTO:
+		fprintf(stderr, "vmctl: vm%u: %s\n", vm, rd->err);
+		break;
+	}
+	free(rd);
+	if (rc < 0)
+		return 4;	/* there, but no whole answer (vmctl's EXIT_NO_ANSWER) */
 	close_stdout();
-	return status;
+	return rc;
 }
 
 int vmctl_shell(const char *sock, unsigned int vm)

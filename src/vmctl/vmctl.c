@@ -39,7 +39,7 @@ static void usage(void)
 	       " vmctl [options] N qmp JSON           send a raw QMP command (a JSON object), print the reply\n"
 	       " vmctl [options] N quit               stop the VM at once\n"
 	       " vmctl [options] N shell              a shell in the guest on its virtio console\n"
-	       " vmctl [options] N exec CMD           run CMD there; print its output, exit with its status\n"
+	       " vmctl [options] N exec CMD           run CMD there; copy its output, exit with its status\n"
 	       "\n"
 	       "Act on running VM number N (its hostname is rapidoN) through its QMP socket.\n"
 	       "\n"
@@ -54,7 +54,12 @@ static void usage(void)
 	       " 2  usage or rapido.conf error, or JSON that is not valid (where is printed)\n"
 	       " 3  there is no VM N: no QMP socket, or nothing listens on it\n"
 	       " 4  VM N is there but did not answer in time (or hung up)\n"
-	       "exec: CMD's own status (3 and 4 as above when it cannot run).\n");
+	       "\n"
+	       "exec runs CMD under bash -c in the guest, stdin /dev/null, through the image's\n"
+	       "rapido-exec: CMD's stdout and stderr arrive byte for byte (NULs, CRs, no newline\n"
+	       "added), each on its own, and vmctl exits with CMD's status (128+N for signal N),\n"
+	       "or 3 and 4 as above when it cannot run; 4 also when the answer arrived damaged\n"
+	       "(what was printed before may be cut short) or the image has no rapido-exec.\n");
 }
 
 struct vmctl {

@@ -17,9 +17,11 @@
 #  3. ./check that cannot start: FSTESTS_AUTORUN_CMD removes mkfs from
 #     the guest first, so common/config stops with "mkfs not found" as it
 #     did when the image had none; ./vm does not exit 0.
-# Its own cluster, not ceph.sh's: a boot test has one timeout (tests/run's
-# BOOT_TIMEOUT), generic/001 alone takes minutes under TCG, and a cluster
-# is up in seconds. 1b is by hand: generic/001 is five rounds of some 450
+# A test of its own, not part of ceph.sh: a boot test has one timeout
+# (tests/run's BOOT_TIMEOUT), and generic/001 alone takes minutes under
+# TCG. The cluster may be the run's shared one (lib-ceph.inc): the VM's
+# directories are /rapido-fstests/rapidoN, N its VM number. 1b is by
+# hand: generic/001 is five rounds of some 450
 # short-lived programs (cp, rm, cmp), each a fork and exec, which TCG
 # makes slow (CephFS is not what costs: cp takes as long on tmpfs). Where
 # this was written (2 cores, load 20-35) a program took 0.25-0.45s, a
@@ -27,6 +29,7 @@
 # took 1-4 minutes a boot. Wall times are printed with
 # each boot. ONLY="1 2a ..." runs some.
 # tests/run timeout: 1800s
+# tests/run uses: ceph-cluster
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ceph.inc"
 
@@ -60,6 +63,11 @@ fstests() {
 	wait
 	booted "$name" "$want" "$desc"
 	check "  console clean" console_clean "$T/$name"
+}
+# vm_number NAME: the VM number the boot NAME took (./vm --results says
+# "vmN: results: ..."), as the guest's hostname rapidoN has it
+vm_number() {
+	sed -n 's/^vm\([0-9][0-9]*\): results: .*/\1/p' "$T/$1" | head -n 1
 }
 # junit_is NAME WANT: the testcases of NAME's junit.xml are WANT ("NAME STATE" lines)
 junit_is() {
@@ -101,8 +109,8 @@ passes() {
 	section "$case: $t passes"
 	fstests "pass-$case" 0 "FSTESTS_TESTS=$t passes" "FSTESTS_SRC=$X" FSTESTS_TESTS=$t &&
 		{
-			check "  TEST_DEV is a CephFS directory" guest_says "$T/pass-$case" \
-				"fstests: ceph TEST_DEV=192.168.155.1:6789:/rapido-fstests/rapido1/test mounted at /mnt/test"
+			check "  TEST_DEV is this VM's CephFS directory" guest_says "$T/pass-$case" \
+				"fstests: ceph TEST_DEV=192.168.155.1:6789:/rapido-fstests/rapido$(vm_number "pass-$case")/test mounted at /mnt/test"
 			check "  ./check runs on FSTYP=ceph" guest_says "$T/pass-$case" "FSTYP         -- ceph"
 			check "  and passes it" guest_says "$T/pass-$case" "Passed all 1 tests"
 			check "  junit.xml: $t passed" junit_is "pass-$case" "$t pass"
@@ -111,12 +119,6 @@ passes() {
 want 1 && passes 1 generic/002
 want 1b && boot_timeout=3600 passes 1b generic/001
 
-section "down"
-"$CEPH_LOCAL" down > "$T/out" 2>&1
-expect_rc "ceph-local down" 0 $?
-check "  no daemon left" test -z "$(ours "$CL")"
-"$NETSETUP" --netns "$NS" down > "$T/out" 2>&1
-expect_rc "netsetup down" 0 $?
-ip netns del "$NS"
+cluster_down
 echo "# all done after $((SECONDS - start))s"
 done_testing

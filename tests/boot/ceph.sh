@@ -12,55 +12,60 @@
 #     ./vm --rbd), a wrong key, a wrong monitor address, a missing image
 #     (kernel client and qemu), the cluster gone from under a VM
 #   - down leaves no process, mount, file or namespace behind
+# With TEST_CEPH_CLUSTER (tests/run), "the cluster" and everything on it is
+# the run's shared one (lib-ceph.inc), and tests/ceph-cluster down makes
+# this test's checks of down on it; what needs a cluster of its own (up's
+# refusals, the half-made clusters, a VM whose cluster is gone) stays in
+# this test's own namespace, OWN_NS, and directory, OWN_CL.
+# tests/run uses: ceph-cluster
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ceph.inc"
 
-# -- before any cluster ------------------------------------------------------
-"$CEPH_LOCAL" --netns "$NS" up > "$T/out" 2>&1
+# -- before any cluster (of this test's own) ------------------------------------
+CEPH_LOCAL_DIR=$OWN_CL "$CEPH_LOCAL" --netns "$OWN_NS" up > "$T/out" 2>&1
 expect_rc "up in a namespace that does not exist" 1 $?
-check "  says so" says "$T/out" "network namespace $NS does not exist"
-"$NETSETUP" --netns "$NS" up > "$T/out" 2>&1
+check "  says so" says "$T/out" "network namespace $OWN_NS does not exist"
+"$NETSETUP" --netns "$OWN_NS" up > "$T/out" 2>&1
 expect_rc "netsetup up in a fresh namespace" 0 $?
-"$CUT" cephfs -o "$T/cephfs.img" > "$T/out" 2>&1
+CEPH_LOCAL_DIR=$OWN_CL "$CUT" cephfs -o "$T/cephfs.img" > "$T/out" 2>&1
 expect_rc "no cluster: ./cut cephfs fails" 1 $?
-check "  naming the cluster's missing ceph.conf" says "$T/out" "$CL/ceph.conf: No such file or directory"
+check "  naming the cluster's missing ceph.conf" says "$T/out" "$OWN_CL/ceph.conf: No such file or directory"
 "$CUT" qemu_rbd -o "$T/qemu_rbd.img" > "$T/out" 2>&1
 expect_rc "cut qemu_rbd (no Ceph in the guest, no cluster needed)" 0 $?
-ip netns exec "$NS" "$VM" "$T/qemu_rbd.img" --batch --rbd rbd/rapido > "$T/out" 2>&1
+CEPH_LOCAL_DIR=$OWN_CL VM_LOCK_DIR=$OWN_LOCKS ip netns exec "$OWN_NS" \
+	"$VM" "$T/qemu_rbd.img" --batch --rbd rbd/rapido > "$T/out" 2>&1
 expect_rc "no cluster: ./vm --rbd fails before qemu starts" 125 $?
-check "  naming CEPH_CONF" says "$T/out" "CEPH_CONF $CL/ceph.conf: No such file or directory"
+check "  naming CEPH_CONF" says "$T/out" "CEPH_CONF $OWN_CL/ceph.conf: No such file or directory"
 
 # -- half-made clusters are torn down -----------------------------------------
 section "half-made clusters"
 mkdir -p "$T/bin"
 printf '#!/bin/sh\necho "fake ceph-mds: not today" >&2\nexit 1\n' > "$T/bin/ceph-mds"
 chmod +x "$T/bin/ceph-mds"
-PATH=$T/bin:$PATH CEPH_OSDS=1 "$CEPH_LOCAL" --netns "$NS" up > "$T/out" 2>&1
+PATH=$T/bin:$PATH CEPH_OSDS=1 CEPH_LOCAL_DIR=$OWN_CL "$CEPH_LOCAL" --netns "$OWN_NS" up > "$T/out" 2>&1
 expect_rc "up with an MDS that will not run fails" 1 $?
 check "  naming it" says "$T/out" "mds.a (pid"
 check "  and tears the cluster down" says "$T/out" "tearing down the half-made cluster"
-check "  leaving no daemon" test -z "$(ours "$CL")"
-check "  and no state" test ! -e "$CL"
-CEPH_OSDS=1 "$CEPH_LOCAL" --netns "$NS" up > "$T/out" 2>&1 &
+check "  leaving no daemon" test -z "$(ours "$OWN_CL")"
+check "  and no state" test ! -e "$OWN_CL"
+CEPH_OSDS=1 CEPH_LOCAL_DIR=$OWN_CL "$CEPH_LOCAL" --netns "$OWN_NS" up > "$T/out" 2>&1 &
 up_pid=$!
 for ((i = 0; i < 300; i++)); do
-	grep -q "^osd.0 " "$CL/daemons" 2> /dev/null && break
+	grep -q "^osd.0 " "$OWN_CL/daemons" 2> /dev/null && break
 	sleep 0.1
 done
 kill -TERM $up_pid
 wait $up_pid
 expect_rc "up stopped by SIGTERM after its first OSD" 1 $?
 check "  tears the cluster down" says "$T/out" "tearing down the half-made cluster"
-check "  leaving no daemon" test -z "$(ours "$CL")"
-check "  and no state" test ! -e "$CL"
+check "  leaving no daemon" test -z "$(ours "$OWN_CL")"
+check "  and no state" test ! -e "$OWN_CL"
 
 # -- the cluster --------------------------------------------------------------
 section "the cluster"
-s=$SECONDS
-"$CEPH_LOCAL" --netns "$NS" up > "$T/up" 2>&1
-rc=$?
-expect_rc "ceph-local up: 1 mon, 1 mgr, 3 OSDs, 1 MDS ($((SECONDS - s))s)" 0 $rc
-[ $rc = 0 ] || { sed 's/^/# /' "$T/up"; done_testing; exit; }
+cluster_start
+expect_rc "ceph-local up: 1 mon, 1 mgr, 3 OSDs, 1 MDS (${up_secs}s)" 0 "$up_rc"
+[ "$up_rc" = 0 ] || { sed 's/^/# /' "$T/up"; done_testing; exit; }
 check "  HEALTH_OK with a CephFS and rbd/rapido" says "$T/up" "HEALTH_OK after"
 check "  the monitor listens on the bridge address only" \
 	test "$(ip netns exec "$NS" ss -Hltn | awk '$4 ~ /:6789$/ {print $4}')" = 192.168.155.1:6789
@@ -152,23 +157,22 @@ check "  naming it" says "$T/out" "error connecting: Permission denied"
 expect_rc "--rbd with a ':' in the image name" 125 $?
 
 # -- down -------------------------------------------------------------------------
+# the shared cluster's down is tests/ceph-cluster down's, with these checks;
+# a VM whose cluster is gone is then one in OWN_NS, where no monitor is
+# left since the half-made clusters, at the address of gone.img's ceph.conf
 section "down"
-"$CEPH_LOCAL" down > "$T/out" 2>&1
-expect_rc "ceph-local down" 0 $?
-check "  stopped the 6 daemons" says "$T/out" "stopped 6 daemons, removed $CL"
-check "  no daemon left" test -z "$(ours "$CL")"
-check "  no file left" test ! -e "$CL"
-check "  no mount left" test -z "$(grep -F "$CL" /proc/mounts)"
-check "  nothing listens in the namespace" test -z "$(ip netns exec "$NS" ss -Hltn)"
-"$CEPH_LOCAL" status > "$T/out" 2>&1
-expect_rc "status after down: no cluster" 3 $?
-boot gone "$T/gone.img" --net tap
+if [ -n "$SHARED" ]; then
+	shared_still_up
+else
+	cluster_down_checks "$CL" "$NS" 6
+fi
+NS=$OWN_NS VM_LOCK_DIR=$OWN_LOCKS boot gone "$T/gone.img" --net tap
 wait
 booted gone 1 "a VM whose cluster is gone fails after CEPH_TIMEOUT=5"
 check "  saying no monitor answered" guest_says "$T/gone" "no monitor answered at 192.168.155.1:6789 within 5s"
-"$NETSETUP" --netns "$NS" down > "$T/out" 2>&1
+"$NETSETUP" --netns "$OWN_NS" down > "$T/out" 2>&1
 expect_rc "netsetup down" 0 $?
-ip netns del "$NS"
-check "no namespace left" test -z "$(ip netns list | grep -w "$NS")"
+ip netns del "$OWN_NS"
+check "no namespace left" test -z "$(ip netns list | grep -w "$OWN_NS")"
 echo "# all done after $((SECONDS - start))s"
 done_testing

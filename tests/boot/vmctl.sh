@@ -5,7 +5,9 @@
 # after 30 s as "not running"; qemu's own refusals, a live VM that does not
 # answer (its monitor held by another client) and a VM that has gone give
 # different words and exit codes; failing a path twice or restoring it twice
-# says it already is, and changes nothing. Without a VM: unit/vmctl-cli.sh.
+# says it already is, and changes nothing. exec is binary-safe: stdout byte
+# for byte (NULs, CRs, 64 KiB of random bytes, no newline added), stderr
+# apart, the exact exit status. Without a VM: unit/vmctl-cli.sh.
 . "$(dirname "$0")/lib.sh"
 
 VMCTL=$TOP/vmctl
@@ -14,6 +16,20 @@ vmctl() {
 	"$VMCTL" "$@" > "$T/out" 2> "$T/err"
 	rc=$?
 	out=$(cat "$T/out")
+}
+# vmctl_raw ARGS...: run ./vmctl; rc set, stdout's bytes as they are in $T/out, stderr in $T/err
+vmctl_raw() {
+	"$VMCTL" "$@" > "$T/out" 2> "$T/err"
+	rc=$?
+}
+# same_bytes FILE: $T/out holds exactly FILE's bytes (sha256 of both shown if not)
+same_bytes() {
+	local want got
+	want=$(sha256sum < "$1") got=$(sha256sum < "$T/out")
+	[ "$want" = "$got" ] && return 0
+	echo "#   want $want ($(stat -c %s "$1") bytes)"
+	echo "#   got  $got ($(stat -c %s "$T/out") bytes): $(head -c 64 "$T/out" | od -An -c | head -n 2 | tr -s ' ')"
+	false
 }
 # says TEXT: stderr holds TEXT (a fixed string)
 says() {
@@ -92,6 +108,32 @@ check "paths: both attached again" test "$(grep -c ' attached$' "$T/out")" = 2
 vmctl "$N" restore 0 7
 expect_rc "restore of a path the VM never had" 2 $rc
 check "  named" says "VM $N has no multipath path mp0p7"
+
+# exec is binary-safe: the command's stdout arrives byte for byte (NULs, a
+# lone \r, no newline added at the end), its stderr apart, its exit status
+# exact; lines written to the console meanwhile (as the kernel's would be)
+# are not part of the output
+printf 'a\0b\rc\r\n\0\0\nd' > "$T/want"
+vmctl_raw "$N" exec "printf 'a\\0b\\rc\\r\\n\\0\\0\\nd'"
+expect_rc "exec: NULs, a lone CR, no final newline" 0 $rc
+check "  the same bytes on stdout" same_bytes "$T/want"
+head -c 65536 /dev/urandom > "$T/share/rand"
+vmctl_raw "$N" exec 'cat /host/rand'
+expect_rc "exec: 64 KiB of random bytes" 0 $rc
+check "  the same sha256 on stdout" same_bytes "$T/share/rand"
+printf 'out\n' > "$T/want"
+vmctl_raw "$N" exec 'echo out; echo err >&2; echo "[    1.234567] rapido: a line on the console, not in the output" > /dev/tty'
+expect_rc "exec: stdout, stderr and a line on the console itself" 0 $rc
+check "  stdout holds only stdout" same_bytes "$T/want"
+check "  stderr on stderr" says "err"
+printf 'partial\0' > "$T/want"
+vmctl_raw "$N" exec 'printf "partial\0"; exit 42'
+expect_rc "exec: the command's non-zero status" 42 $rc
+check "  and its output up to there" same_bytes "$T/want"
+: > "$T/want"
+vmctl_raw "$N" exec true
+expect_rc "exec: no output" 0 $rc
+check "  no bytes at all" same_bytes "$T/want"
 
 # another client holds the monitor: VM N is alive but cannot answer
 hold_socket "$sock" 30 > "$T/holder" 2>&1 &

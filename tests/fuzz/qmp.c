@@ -7,9 +7,12 @@
  * {"return" line, 1 and qemu's error (its class bounded), or -errno;
  * every other line goes to the event callback, whole; a line too long for
  * the buffer is -EMSGSIZE; the string values read from any line are
- * strings of it, escapes decoded.
+ * strings of it, escapes decoded; read as ./vm's event loop reads it
+ * (qmp_read_lines on a non-blocking socket), each line comes whole, without
+ * its newline, and its kind agrees with the command's reading of it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -43,6 +46,47 @@ static void values(const uint8_t *data, size_t size)
 	free(text);
 }
 
+static void loop_line(const char *line, void *arg)
+{
+	enum qmp_kind k = qmp_line_kind(line);
+
+	fuzz_assert(!strchr(line, '\n'), "a line with a newline");
+	fuzz_assert((k == QMP_RETURN) == !strncmp(line, "{\"return\"", 9) &&
+		    (k == QMP_ERROR) == !strncmp(line, "{\"error\"", 8), "kind %d of %s", k, line);
+	(*(size_t *)arg)++;
+}
+
+/* the stream in pieces of at most 4096 bytes, as the event loop sees it arrive */
+static void event_loop(const uint8_t *data, size_t size)
+{
+	static struct qmp q;
+	size_t lines = 0, newlines = 0, off = 0;
+	int sv[2], rc = 0;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0)
+		abort();
+	memset(&q, 0, sizeof(q));
+	q.fd = sv[0];
+	for (size_t i = 0; i < size; i++)
+		newlines += data[i] == '\n';
+	while (off < size) {
+		size_t n = size - off < 4096 ? size - off : 4096;
+
+		if (write(sv[1], data + off, n) != (ssize_t)n)
+			abort();
+		off += n;
+		rc = qmp_read_lines(&q, loop_line, &lines);
+		fuzz_assert(rc == 0 || rc == -EMSGSIZE, "rc %d (%s)", rc, strerror(-rc));
+	}
+	close(sv[1]);
+	while ((rc = qmp_read_lines(&q, loop_line, &lines)) == -EMSGSIZE)
+		;
+	fuzz_assert(rc == -ECONNRESET, "at the end: rc %d (%s)", rc, strerror(-rc));
+	fuzz_assert(lines <= newlines, "%zu lines from %zu newlines", lines, newlines);
+	qmp_close(&q);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct qmp q;
@@ -51,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int sv[2], rc;
 
 	values(data, size);
+	event_loop(data, size);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		abort();
 	if (size && write(sv[1], data, size) != (ssize_t)size)

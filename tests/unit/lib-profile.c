@@ -52,7 +52,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(43);
+	tap_plan(62);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -96,6 +96,32 @@ int main(void)
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");
 
+	/* #@ conf-type: a type for one of the profile's keys, with where it was given */
+	rc = load("#@ description: x\n#@ conf-optional: FS SIZE\n#@ conf-type: FS enum a,b\n"
+		  "#@ files: ${SRC}:/src\n#@ conf-type: SIZE size 16M-1G\n#@ conf-type: SRC path\n",
+		  &p, &err);
+	TAP_EQ_INT(rc, 0, "conf-type lines parse (%s)", err ? err : "");
+	tap_ok(p.types.n == 3 && p.types.k[0].kind == CONFKEY_ENUM &&
+	       !strcmp(p.types.k[0].words[1], "b") && !p.types.k[0].words[2] &&
+	       p.types.k[1].kind == CONFKEY_SIZE && p.types.k[1].min == 16ULL << 20 &&
+	       p.types.k[1].max == 1ULL << 30 && p.types.k[2].kind == CONFKEY_PATH,
+	       "  each key with its kind and range");
+	tap_ok(p.types.n == 3 && strstr(p.types.at[1], "p.sh:5"), "  and the line that typed it");
+	if (!rc)
+		profile_free(&p);
+	free(err);
+	err = NULL;
+	bad("#@ description: x\n#@ conf: FS\n#@ conf-type: FS enum\n",
+	    "p.sh:3: conf-type: FS: enum: expected words separated by commas");
+	bad("#@ description: x\n#@ conf: N\n#@ conf-type: N uint 9-1\n",
+	    "p.sh:3: conf-type: N: uint: expected a range MIN-MAX");
+	bad("#@ description: x\n#@ conf: N\n#@ conf-type: N float\n",
+	    "p.sh:3: conf-type: N: unknown kind \"float\"");
+	bad("#@ description: x\n#@ conf: N\n#@ conf-type: N uint 1-2\n#@ conf-type: N uint 1-3\n",
+	    "p.sh:4: conf-type: N is typed twice");
+	bad("#@ description: x\n#@ conf: FS\n#@ conf-type: FSS enum a,b\n",
+	    "p.sh:3: conf-type: FSS is not a key of this profile");
+
 	rc = load("#@ description: x\n#@ secret: PASS\n#@ conf: USER PASS\n"
 		  "#@ conf-optional: KEY\n#@ secret: KEY\n", &p, &err);
 	tap_ok(rc == 0 && p.secret.n == 2 && !strcmp(p.secret.v[0], "PASS") &&
@@ -111,6 +137,36 @@ int main(void)
 	    "p.sh:2: kconfig-optional: expected CONFIG_NAME or CONFIG_NAME=VALUE");
 	bad("#@ description: x\n#@ kconfig: CONFIG_X=n\n",
 	    "p.sh:2: kconfig: CONFIG_X=n: a needed symbol cannot be off");
+
+	/* files: split once, here, into ${KEY}, the path after it and DEST */
+	rc = load("#@ description: x\n#@ conf-optional: SRC\n"
+		  "#@ files: ${SRC}:/t ${SRC}/sub/f:/etc/f autorun/x.spec:/x.spec\n"
+		  "#@ files: /a:b:/c\n", &p, &err);
+	tap_ok(rc == 0 && p.n_files == 4, "files: entries parsed, from two lines (%s)", err ? err : "ok");
+	tap_ok(p.n_files == 4 && !strcmp(p.files[0].key, "SRC") && !strcmp(p.files[0].path, "") &&
+	       !strcmp(p.files[0].dest, "/t"), "  ${KEY}:/DEST");
+	tap_ok(p.n_files == 4 && !strcmp(p.files[1].key, "SRC") &&
+	       !strcmp(p.files[1].path, "/sub/f") && !strcmp(p.files[1].dest, "/etc/f"),
+	       "  ${KEY}/PATH:/DEST");
+	tap_ok(p.n_files == 4 && !p.files[2].key && !strcmp(p.files[2].path, "autorun/x.spec") &&
+	       !strcmp(p.files[2].dest, "/x.spec"), "  a relative SRC, no key");
+	tap_ok(p.n_files == 4 && !strcmp(p.files[3].path, "/a:b") && !strcmp(p.files[3].dest, "/c"),
+	       "  DEST after the last colon");
+	{
+		struct strv keys = STRV_INIT;
+
+		profile_conf_keys(&p, &keys);
+		tap_ok(keys.n == 1 && !strcmp(keys.v[0], "SRC"),
+		       "  its key named once among the profile's keys");
+		strv_free(&keys);
+	}
+	profile_free(&p);
+	bad("#@ description: x\n#@ files: ${SRC:/t\n", "p.sh:2: files: \"${SRC:/t\": ${ without its }");
+	bad("#@ description: x\n#@ files: ${a-b}:/t\n",
+	    "p.sh:2: files: \"${a-b}:/t\": expected a rapido.conf key");
+	bad("#@ description: x\n#@ bins: ls\n#@ files: /x\n", "p.sh:3: files: \"/x\" is not SRC:/DEST");
+	bad("#@ description: x\n#@ files: /x:rel\n", "p.sh:2: files: \"/x:rel\" is not SRC:/DEST");
+	bad("#@ description: x\n#@ files: :/x\n", "p.sh:2: files: \":/x\" is not SRC:/DEST");
 
 	/* includes: read in place, nested, each file once per chain */
 	{

@@ -4,9 +4,11 @@
  * on a unix socket in a tmpdir that plays a script: what it expects to
  * read, what it answers): the greeting and capabilities handshake and its
  * failures, replies, error replies, events around them, waiting for an
- * event, qemu hanging up; and the JSON string helpers.
+ * event, qemu hanging up; the event-loop side (qmp_send, qmp_read_lines,
+ * qmp_line_kind) on a socketpair; and the JSON string helpers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +256,96 @@ static void handshakes(void)
 	free(longpath);
 }
 
+static int write_str(int fd, const char *s)
+{
+	return write_all(fd, s, strlen(s));
+}
+
+struct lines {
+	char got[8][128];
+	int n;
+};
+
+static void collect(const char *line, void *arg)
+{
+	struct lines *l = arg;
+
+	if (l->n < 8)
+		snprintf(l->got[l->n], sizeof(l->got[0]), "%s", line);
+	l->n++;
+}
+
+/* ./vm's side: a non-blocking socket read as it comes, in pieces, and commands sent on it */
+static void event_loop(void)
+{
+	static const char big[] = "{\"event\": \"X\"}";
+	struct lines l = { .n = 0 };
+	struct qmp q = { .fd = -1 };
+	char buf[256], *line;
+	int sv[2], rc;
+	ssize_t n;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    fcntl(sv[0], F_SETFL, O_NONBLOCK) < 0)
+		exit(1);
+	q.fd = sv[0];
+	rc = qmp_read_lines(&q, collect, &l);
+	TAP_EQ_INT(rc, 0, "qmp_read_lines: nothing there yet is 0, not a wait");
+	TAP_EQ_INT(l.n, 0, "  and no line");
+	if (write_str(sv[1], GREETING "{\"return\": {}}\n{\"timestamp\": {\"seconds\": 1}, "
+		      "\"event\": \"SHUT"))
+		exit(1);
+	rc = qmp_read_lines(&q, collect, &l);
+	TAP_EQ_INT(rc, 0, "complete lines are passed");
+	TAP_EQ_INT(l.n, 2, "  two of them, the half line kept");
+	TAP_EQ_STR(l.got[1], "{\"return\": {}}", "  each without its newline");
+	if (write_str(sv[1], "DOWN\", \"data\": {\"reason\": \"host-qmp-quit\"}}\n"))
+		exit(1);
+	rc = qmp_read_lines(&q, collect, &l);
+	TAP_EQ_INT(l.n, 3, "the rest of a line completes it");
+	line = json_string_value(l.got[2], "reason");
+	TAP_EQ_STR(line, "host-qmp-quit", "  whole: its values are read");
+	free(line);
+
+	TAP_EQ_INT(qmp_line_kind(l.got[0]), QMP_GREETING, "qmp_line_kind: the greeting");
+	TAP_EQ_INT(qmp_line_kind(l.got[1]), QMP_RETURN, "qmp_line_kind: a return");
+	TAP_EQ_INT(qmp_line_kind(l.got[2]), QMP_EVENT, "qmp_line_kind: an event after its timestamp");
+	TAP_EQ_INT(qmp_line_kind("{\"error\": {\"class\": \"GenericError\"}}"), QMP_ERROR,
+		   "qmp_line_kind: an error");
+	TAP_EQ_INT(qmp_line_kind("{\"id\": 3}"), QMP_OTHER, "qmp_line_kind: anything else");
+
+	rc = qmp_send(&q, "{\"execute\": \"quit\"}");
+	TAP_EQ_INT(rc, 0, "qmp_send");
+	n = read(sv[1], buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	TAP_EQ_STR(buf, "{\"execute\": \"quit\"}\n", "  one line, its newline added");
+
+	/* a line longer than the buffer: dropped, and reading goes on */
+	l.n = 0;
+	line = xmalloc(sizeof(q.buf) + 100);
+	memset(line, 'x', sizeof(q.buf) + 100);
+	/* one write: the socket's buffer counts each write's overhead */
+	if (write_all(sv[1], line, sizeof(q.buf) + 100))
+		exit(1);
+	free(line);
+	rc = qmp_read_lines(&q, collect, &l);
+	TAP_EQ_INT(rc, -EMSGSIZE, "a line longer than the buffer: -EMSGSIZE");
+	while ((rc = qmp_read_lines(&q, collect, &l)) == -EMSGSIZE)
+		;
+	if (write_str(sv[1], "\n") || write_str(sv[1], big) || write_str(sv[1], "\n"))
+		exit(1);
+	rc = qmp_read_lines(&q, collect, &l);
+	TAP_EQ_INT(rc, 0, "  then reading goes on");
+	TAP_EQ_STR(l.n ? l.got[l.n - 1] : NULL, big, "  and the next line is whole");
+
+	close(sv[1]);
+	rc = qmp_read_lines(&q, collect, &l);
+	TAP_EQ_INT(rc, -ECONNRESET, "qemu gone: -ECONNRESET");
+	rc = qmp_send(&q, "{\"execute\": \"cont\"}");
+	TAP_EQ_INT(rc, -ECONNRESET, "qmp_send to qemu gone: -ECONNRESET, no SIGPIPE");
+	qmp_close(&q);
+}
+
 static void quote(const char *in, const char *want, const char *name)
 {
 	char *got = json_quote(in);
@@ -289,12 +381,13 @@ static void json(void)
 
 int main(void)
 {
-	tap_plan(56);
+	tap_plan(75);
 	if (!mkdtemp(dir))
 		return 1;
 	sock = xasprintf("%s/qmp.sock", dir);
 	session();
 	handshakes();
+	event_loop();
 	json();
 	tap_rm_tree(dir);
 	free(sock);

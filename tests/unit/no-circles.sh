@@ -7,7 +7,7 @@
 # that two others both need is a helper of theirs, never a file that needs
 # them back. Directories join the list once their circles are gone.
 . "$(dirname "$0")/../tap.sh"
-DIRS="src/cut"
+DIRS="src/cut src/vm"
 
 for tool in nm tsort "${CC:-cc}"; do
 	if ! command -v "$tool" > /dev/null; then

@@ -6,19 +6,24 @@
  * a testcase of its own; no record on the results port is 125; the
  * results.txt reader's strict meta exit and times; a report that cannot be
  * written makes meta exit 125 and leaves no half of the reports; the
- * splat scanner on a kernel without timestamps.
+ * splat scanner on a kernel without timestamps; how the VM stopped
+ * (verdict_stop): the guest's record, its init's error, a panic, a QMP
+ * quit, a signal to qemu, qemu failing, a timeout, a signal to ./vm.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "io.h"
 #include "rapido.h"
 #include "results.h"
+#include "status.h"
 #include "tap.h"
 #include "verdict.h"
 #include "vm.h"
@@ -52,6 +57,100 @@ static char *last_line(const char *path)
 	p = strdup(p ? p + 1 : text);
 	free(text);
 	return p;
+}
+
+#define NONCE "0123456789abcdef0123456789abcdef"
+
+/* verdict_stop for one end, with stderr (its first line) in msg */
+static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
+{
+	int p[2], saved = dup(2), rc;
+	ssize_t n;
+
+	if (pipe(p) < 0 || saved < 0)
+		exit(1);
+	fflush(stderr);
+	dup2(p[1], 2);
+	close(p[1]);
+	rc = verdict_stop(st, why, 600);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = read(p[0], msg, len - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	msg[strcspn(msg, "\n")] = '\0';
+	close(p[0]);
+	return rc;
+}
+
+static void stop_cases(void)
+{
+	char status[STATUS_RECORD_MAX * 2], why[600], msg[1024];
+	struct status_record rec = { .kind = STATUS_EXIT, .code = 7 };
+	const char *console = "[    1.0] Kernel panic - not syncing: VFS: Unable to mount root\r\nmore\n";
+	struct verdict_stop st = {
+		.vm = 2, .console_log = "/s/vm2.log", .nonce = NONCE, .shutdown_reason = "",
+		.console = console, .console_len = strlen(console), .vmcore_err = "",
+		.vmcore_format = "elf",
+	};
+	size_t n;
+
+	err_prog = "vm";
+	/* a record for another boot's nonce is not this boot's */
+	n = status_record_format(status, "ffffffffffffffffffffffffffffffff", &rec);
+	rec.code = 3;
+	n += status_record_format(status + n, NONCE, &rec);
+	st.status = status;
+	st.status_len = n;
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), 3, "the guest's record for this boot: its code");
+	TAP_EQ_STR(why, "", "  no cause in words");
+	rec.kind = STATUS_INIT_ERROR;
+	snprintf(rec.msg, sizeof(rec.msg), "cannot mount /proc");
+	n = status_record_format(status, NONCE, &rec);
+	st.status_len = n;
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "the init's error: 123");
+	TAP_EQ_STR(why, "guest init: cannot mount /proc", "  its message is the cause");
+	TAP_EQ_STR(msg, "vm: vm2: guest init: cannot mount /proc", "  and said");
+
+	st.status_len = 0;
+	st.panicked = 1;
+	st.vmcore = "/s/vm2.vmcore";
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "a panic without a record: 123");
+	TAP_EQ_STR(msg, "vm: Kernel panic - not syncing: VFS: Unable to mount root",
+		   "  the console's panic line first, from the panic on, without its CR");
+	st.panicked = 0;
+	st.shutdown_reason = "host-qmp-quit";
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "a QMP quit: 122");
+	TAP_EQ_STR(msg, "vm: vm2 was stopped from the host by a QMP 'quit' (./vmctl 2 quit or another "
+		   "QMP client) before the guest reported a status", "  said so");
+	st.shutdown_reason = "host-signal";
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "a signal to qemu: 122");
+	st.shutdown_reason = "guest-shutdown";
+	st.wstatus = 0;
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS,
+		   "qemu exited 0 without a record: 123");
+	st.wstatus = 1 << 8;
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_FAILED, "qemu failing: 125");
+	TAP_EQ_STR(msg, "vm: qemu failed (exit status 1; console log: /s/vm2.log)", "  with its status");
+	st.wstatus = SIGKILL;
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_FAILED, "qemu killed: 125");
+	st.end = VERDICT_TIMEOUT;
+	st.timeout = 30;
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_TIMEOUT, "the timeout: 124");
+	TAP_EQ_STR(msg, "vm: timeout: vm2 killed after 30s (console log: /s/vm2.log)", "  said so");
+	st.end = VERDICT_SIGNALLED;
+	st.sig = SIGTERM;
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), 128 + SIGTERM, "./vm stopped by SIGTERM: 143");
+
+	{
+		char *cause = xstrdup("passed");
+
+		TAP_EQ_INT(verdict_unwritten(0, "results: full", &cause), VM_EXIT_FAILED,
+			   "results not written whole: a passing run is 125");
+		TAP_EQ_STR(cause, "results: full", "  with that cause");
+		TAP_EQ_INT(verdict_unwritten(3, "results: full", &cause), 3, "  a failed run keeps its status");
+		free(cause);
+	}
 }
 
 static void collect_cases(void)
@@ -106,7 +205,7 @@ static void collect_cases(void)
 	tap_rm_tree(path);
 	free(path);
 	path = xasprintf("%s/files", dir);
-	mkdir(path, 0755);	/* as settings.c makes it */
+	mkdir(path, 0755);	/* as an earlier run left it */
 	free(path);
 	path = xasprintf("%s/files/old-artifact", dir);
 	close(open(path, O_WRONLY | O_CREAT, 0644));
@@ -166,7 +265,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(33);
+	tap_plan(53);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);
@@ -276,5 +375,6 @@ int main(void)
 	splat_scan_free(&sc);
 
 	collect_cases();
+	stop_cases();
 	return tap_done();
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debug.c: debugging a guest from the host: the gdb stub (a free port,
- * and the exact gdb command with the vmlinux that has the symbols) and the
- * names of the memory dumps a panic leaves (vmN.vmcore, older ones rotated
- * to vmN.vmcore.1 .. .K-1).
+ * gdb.c: --gdb[=HOST:PORT], the gdb stub: on loopback unless a host is
+ * given (a debug port is root on the guest), port 1233+N for VM N unless
+ * given, checked free before qemu starts, KASLR off (gdb needs the
+ * addresses of vmlinux and System.map), and the exact gdb command with the
+ * vmlinux that has the symbols.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -13,7 +14,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "err.h"
+#include "lookup.h"
+#include "qopt.h"
 #include "vm.h"
 
 /* qemu would fail later with a terse message; say which port and why now */
@@ -74,11 +78,14 @@ static char *find_vmlinux(const struct vm_image *im, char **tree)
 	return NULL;
 }
 
-void vm_gdb_prepare_or_die(const struct vm_launch *l)
+static void gdb_start(const struct vm_launch *l)
 {
 	const struct vm_settings *s = l->s;
-	char *tree, *vmlinux = find_vmlinux(&s->im, &tree), *py = NULL;
+	char *tree, *vmlinux, *py = NULL;
 
+	if (!s->gdb)
+		return;
+	vmlinux = find_vmlinux(&s->im, &tree);
 	port_free_or_die(s->gdb_host, l->gdb_port);
 	if (tree) {
 		py = xasprintf("%s/vmlinux-gdb.py", tree);
@@ -110,30 +117,60 @@ void vm_gdb_prepare_or_die(const struct vm_launch *l)
 	free(vmlinux);
 }
 
-char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm)
+static void gdb_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
-	char *path = xasprintf("%s/vm%u.vmcore", s->state_dir, vm);
-
-	/* vmN.vmcore.(K-2) -> .(K-1), ..., vmN.vmcore -> .1; the oldest is dropped */
-	for (unsigned int i = s->vmcore_keep - 1; i > 0; i--) {
-		char *from = i > 1 ? xasprintf("%s.%u", path, i - 1) : xstrdup(path);
-		char *to = xasprintf("%s.%u", path, i);
-
-		if (rename(from, to) < 0 && errno != ENOENT)
-			warn_errno("rename %s to %s", from, to);
-		free(from);
-		free(to);
+	(void)c;
+	if (o->gdb) {
+		s->gdb = 1;
+		s->gdb_wait = o->gdb_wait;
+		if (!*o->gdb)
+			s->gdb_host = xstrdup("127.0.0.1");
+		else
+			vm_hostport_or_die("--gdb", o->gdb, &s->gdb_host, &s->gdb_port);
+	} else if (o->gdb_wait) {
+		die("--gdb-wait needs --gdb");
 	}
-	if (unlink(path) < 0 && errno != ENOENT)
-		warn_errno("%s", path);
-	/* older dumps beyond the limit (it may have been lowered) */
-	for (unsigned int i = s->vmcore_keep ? s->vmcore_keep : 1;; i++) {
-		char *old = xasprintf("%s.%u", path, i);
-		int gone = unlink(old) < 0 && errno == ENOENT;
-
-		free(old);
-		if (gone)
-			break;
-	}
-	return path;
 }
+
+static void gdb_plan(struct vm_launch *l)
+{
+	l->gdb_port = l->s->gdb_port ? l->s->gdb_port : 1233 + l->vm;
+}
+
+static void gdb_argv(const struct vm_launch *l, struct strv *argv)
+{
+	const struct vm_settings *s = l->s;
+	char *host;
+
+	if (!s->gdb)
+		return;
+	host = qopt(s->gdb_host);
+	strv_push(argv, "-gdb");
+	strv_pushf(argv, "tcp:%s:%u", host, l->gdb_port);
+	if (s->gdb_wait)
+		strv_push(argv, "-S");
+	free(host);
+}
+
+static void gdb_kparams(const struct vm_launch *l, struct strv *k)
+{
+	if (l->s->gdb)
+		strv_push(k, "nokaslr");
+}
+
+static void gdb_free(struct vm_settings *s, struct vm_launch *l)
+{
+	(void)l;
+	if (s)
+		free(s->gdb_host);
+}
+
+const struct vm_device vm_dev_gdb = {
+	.name = "gdb",
+	.resolve = gdb_resolve,
+	.plan = gdb_plan,
+	.start = gdb_start,
+	.argv = gdb_argv,
+	.kparams = gdb_kparams,
+	.free = gdb_free,
+};

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * console.c: the guest's consoles and the status port. The console is on
+ * the first serial port (ttyS0, ttyAMA0), copied to ./vm through a pipe
+ * (which keeps the log file); interactive, it is multiplexed with the
+ * human monitor (Ctrl-a c) and Ctrl-c goes to the guest; batch, stdin is
+ * /dev/null and there is no monitor. The guest init writes its framed
+ * status record to ttyS1, or to a virtio serial port where the machine
+ * has one UART. A second shell runs on the virtio console (/dev/hvc0),
+ * for ./vmctl N shell and exec.
+ */
+#include <stdlib.h>
+
+#include "devices.h"
+#include "qopt.h"
+#include "vm.h"
+
+static void console_argv(const struct vm_launch *l, struct strv *argv)
+{
+	const struct vm_settings *s = l->s;
+	const struct arch *a = s->im.arch;
+	char *hvc = qopt(l->hvc_path);
+
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d", s->batch ? "" : "mux=on,",
+		   VM_FD_CONSOLE);
+	strv_push(argv, "-serial");
+	strv_push(argv, "chardev:con");
+	if (!s->batch) {
+		strv_push(argv, "-mon");
+		strv_push(argv, "chardev=con,mode=readline");
+	}
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "file,id=status,path=/dev/fd/%d", VM_FD_STATUS);
+	if (!a->status_port) {
+		strv_push(argv, "-serial");
+		strv_push(argv, "chardev:status");
+	}
+	strv_push(argv, "-device");
+	strv_push(argv, "virtio-serial-pci,id=vser0");
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "socket,id=hvc,path=%s,server=on,wait=off", hvc);
+	strv_push(argv, "-device");
+	strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+	if (a->status_port) {
+		strv_push(argv, "-device");
+		strv_pushf(argv, "virtserialport,chardev=status,name=%s", a->status_port);
+	}
+	free(hvc);
+}
+
+static void console_kparams(const struct vm_launch *l, struct strv *k)
+{
+	(void)l;
+	strv_push(k, "rapido.hvc=1");
+}
+
+const struct vm_device vm_dev_console = {
+	.name = "console",
+	.argv = console_argv,
+	.kparams = console_kparams,
+};

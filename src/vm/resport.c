@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * resport.c: --results as a device. The test records stream over a
+ * virtio serial port: a write returns once qemu has taken the bytes, so a
+ * later panic loses none of them. The files tests write go to DIR/files
+ * over 9p (security_model=none: no root needed). collect.c reads the port.
+ */
+#include <stdlib.h>
+
+#include "devices.h"
+#include "err.h"
+#include "qopt.h"
+#include "vm.h"
+
+static void results_argv(const struct vm_launch *l, struct strv *argv)
+{
+	const struct vm_settings *s = l->s;
+	char *files, *q;
+
+	if (!s->results_dir)
+		return;
+	files = xasprintf("%s/files", s->results_dir);
+	q = qopt(files);
+	strv_push(argv, "-chardev");
+	strv_pushf(argv, "file,id=results,path=/dev/fd/%d", VM_FD_RESULTS);
+	strv_push(argv, "-device");
+	strv_push(argv, "virtserialport,chardev=results,name=rapido.results");
+	strv_push(argv, "-fsdev");
+	strv_pushf(argv, "local,id=resultsfs,path=%s,security_model=none", q);
+	strv_push(argv, "-device");
+	strv_push(argv, "virtio-9p-pci,fsdev=resultsfs,mount_tag=rapido.results");
+	free(q);
+	free(files);
+}
+
+static void results_kparams(const struct vm_launch *l, struct strv *k)
+{
+	const struct vm_settings *s = l->s;
+
+	if (s->results_dir)
+		strv_push(k, "rapido.results=1");
+	if (s->shard_n)
+		strv_pushf(k, "rapido.shard=%u/%u", s->shard_i, s->shard_n);
+}
+
+const struct vm_device vm_dev_results = {
+	.name = "results",
+	.argv = results_argv,
+	.kparams = results_kparams,
+};
