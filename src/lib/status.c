@@ -34,12 +34,7 @@ uint32_t crc32_buf(uint32_t crc, const void *buf, size_t len)
 
 int status_nonce_valid(const char *nonce)
 {
-	size_t i;
-
-	for (i = 0; nonce[i]; i++)
-		if (!((nonce[i] >= '0' && nonce[i] <= '9') || (nonce[i] >= 'a' && nonce[i] <= 'f')))
-			return 0;
-	return i == STATUS_NONCE_LEN;
+	return strlen(nonce) == STATUS_NONCE_LEN && hex_is_lower(nonce, STATUS_NONCE_LEN);
 }
 
 static const char *kind_name(enum status_kind k)
