@@ -46,7 +46,7 @@ int cut_check_conf(void)
 		errors++;
 		goto out;
 	}
-	if (confkeys_from_profiles(dir, &known, &types))
+	if (profile_dir_conf_keys(dir, &known, &types))
 		warn("cannot list %s: keys only profiles read are reported as unknown", dir);
 	printf("# %s\n", path ? path : "no rapido.conf found: defaults and environment only");
 

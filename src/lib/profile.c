@@ -502,3 +502,30 @@ void profile_free(struct profile *p)
 	confkey_types_free(&p->types);
 	memset(p, 0, sizeof(*p));
 }
+
+int profile_dir_conf_keys(const char *dir, struct strv *out, struct confkey_types *types)
+{
+	struct strv names = STRV_INIT;
+	int rc = strv_list_dir(&names, dir, ".sh");
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < names.n; i++) {
+		char *path = xasprintf("%s/%s", dir, names.v[i]);
+		char *name = xstrndup(names.v[i], strlen(names.v[i]) - 3);
+		struct profile p;
+		char *err;
+
+		if (!profile_load(&p, name, path, &err)) {
+			profile_conf_keys(&p, out);
+			for (size_t j = 0; types && j < p.types.n; j++)
+				confkey_types_add(types, &p.types.k[j], p.types.at[j]);
+			profile_free(&p);
+		}
+		free(err);
+		free(name);
+		free(path);
+	}
+	strv_free(&names);
+	return 0;
+}

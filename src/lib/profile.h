@@ -95,4 +95,12 @@ void profile_free(struct profile *p);
 /* Valid profile names: [A-Za-z0-9_-]+ (they become file names). */
 int profile_name_valid(const char *name);
 
+/*
+ * Append the keys the profiles in DIR (its NAME.sh files) name in their
+ * headers to out, and the types they give them (#@ conf-type) to types
+ * (may be NULL). A profile whose header does not parse is skipped: ./cut
+ * reports it when it is used. Returns 0, or -errno if DIR cannot be listed.
+ */
+int profile_dir_conf_keys(const char *dir, struct strv *out, struct confkey_types *types);
+
 #endif

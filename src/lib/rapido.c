@@ -10,6 +10,7 @@
 
 #include "confget.h"
 #include "confkeys.h"
+#include "profile.h"
 #include "err.h"
 #include "rapido.h"
 
@@ -82,7 +83,7 @@ static void warn_unknown_keys(const struct conf *c)
 	char *dir = xasprintf("%s/autorun", rapido_dir_or_die());
 
 	/* without the profiles, every profile's key would look unknown: say nothing */
-	if (!confkeys_from_profiles(dir, &known, NULL)) {
+	if (!profile_dir_conf_keys(dir, &known, NULL)) {
 		confkeys_check(c, &known, &msgs);
 		for (size_t i = 0; i < msgs.n; i++)
 			warn("%s", msgs.v[i]);

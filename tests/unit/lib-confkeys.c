@@ -13,6 +13,7 @@
 
 #include "confget.h"
 #include "confkeys.h"
+#include "profile.h"
 #include "err.h"
 #include "io.h"
 #include "tap.h"
@@ -97,7 +98,7 @@ static void test_registry(void)
 
 	example_keys(&example);
 	tap_ok(example.n > 30, "rapido.conf.example documents %zu keys", example.n);
-	TAP_EQ_INT(confkeys_from_profiles("autorun", &profiles, NULL), 0, "the profiles' keys are read");
+	TAP_EQ_INT(profile_dir_conf_keys("autorun", &profiles, NULL), 0, "the profiles' keys are read");
 	tap_ok(strv_contains(&profiles, "FSTESTS_SRC") && strv_contains(&profiles, "CIFS_PASS"),
 	       "  conf, conf-optional and bins-if keys among them");
 
