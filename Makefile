@@ -14,9 +14,12 @@
 #                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
 #   host/*              host scripts, not built: install-deps (make deps),
 #                       kernel-config (make kernel-config), mpath-failover
-#   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido, the
-#                       cut and vm objects except main, and for a test named
-#                       tool-NAME[-x].c the objects of tools/NAME except main.
+#   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido and the
+#                       objects (except main) of what it tests, by its name:
+#                       cut-* src/cut, vm-* src/vm, ceph-local* src/ceph-local,
+#                       tool-NAME[-x] tools/NAME, lib-* none (TEST_DIRS_NAME adds more).
+# Each file is compiled with src/lib's headers and its own directory's;
+# a test or fuzz target with tests/ and those of what it tests.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -25,8 +28,7 @@ WARNFLAGS := -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 ifeq ($(WERROR),1)
 WARNFLAGS += -Werror
 endif
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP -Isrc/lib -Isrc/cut -Isrc/vm \
-	-Isrc/ceph-local -Itests
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP
 HOST_CFLAGS := $(CFLAGS)
 HOST_LDFLAGS := $(LDFLAGS)
 ifeq ($(SANITIZE),1)
@@ -82,7 +84,18 @@ HOST_LIB := $(B)/$(HOSTDIR)/librapido.a
 GUEST_LIB := $(B)/guest/librapido.a
 GUEST_BINS := $(foreach t,$(TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
-CMD_NONMAIN_OBJS := $(call hostobj,$(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(CEPH_LOCAL_SRCS)))
+
+# What a test or fuzz target named $(1) tests: the directories of its objects and headers.
+# lib-layers.c also reads the layered image the way ./vm does.
+TEST_DIRS_lib-layers := src/vm
+under_test = $(strip $(if $(filter cut-%,$(1)),src/cut) $(if $(filter vm-%,$(1)),src/vm) \
+	$(if $(filter ceph-local%,$(1)),src/ceph-local) \
+	$(if $(filter tool-%,$(1)),tools/$(call tool_of,$(1))) $(TEST_DIRS_$(1)))
+# their objects, except main
+tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c)))
+# -I for the source $(1): src/lib and its own directory; for a test, also tests/ and what it tests
+incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) \
+	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))))
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
 
@@ -91,12 +104,12 @@ all: cut vm vmctl netsetup ceph-local $(GUEST_BINS) $(CROSS_BINS)
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(HOST_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(HOST_CFLAGS) $(call incs,$<) -c -o $@ $<
 
 $(B)/guest/%.o: %.c
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(GUEST_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(GUEST_CFLAGS) $(call incs,$<) -c -o $@ $<
 
 $(HOST_LIB): $(call hostobj,$(LIB_SRCS))
 	$(call quiet,AR,$@)
@@ -138,7 +151,7 @@ define cross_arch
 $(B)/$(1)/obj/%.o: %.c
 	$$(call quiet,CC,$$@)
 	@mkdir -p $$(dir $$@)
-	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) -c -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) $$(call incs,$$<) -c -o $$@ $$<
 
 $(B)/$(1)/librapido.a: $(patsubst %.c,$(B)/$(1)/obj/%.o,$(LIB_SRCS))
 	$$(call quiet,AR,$$@)
@@ -151,12 +164,11 @@ endef
 $(foreach a,$(FOREIGN_ARCHES),$(eval $(call cross_arch,$(a))))
 $(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(TOOLS),$(eval $(B)/$(a)/rapido-$(t): $(patsubst %.c,$(B)/$(a)/obj/%.o,$(wildcard tools/$(t)/*.c)))))
 
-# tests/unit/tool-NAME*.c also links tools/NAME's non-main objects
-# (the longest tools/ dir name that the test name starts with: afalg-sum, not afalg)
+# tests/unit/tool-NAME*.c tests tools/NAME (the longest tools/ dir name that
+# the test name starts with: afalg-sum, not afalg)
 tool_of = $(lastword $(sort $(foreach t,$(TOOLS),$(if $(filter tool-$(t) tool-$(t)-%,$(1)),$(t)))))
 define unit_test
-$(B)/tests/$(1): $(B)/$(HOSTDIR)/tests/unit/$(1).o $(CMD_NONMAIN_OBJS) \
-		$(if $(filter tool-%,$(1)),$(call hostobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
+$(B)/tests/$(1): $(B)/$(HOSTDIR)/tests/unit/$(1).o $(call hostobj,$(call tested_srcs,$(1))) \
 		$(HOST_LIB) $(FLAGS_STAMP)
 	$$(call quiet,LD,$$@)
 	@mkdir -p $$(dir $$@)
@@ -277,7 +289,7 @@ kernel-config:
 # `make fuzz` stays within the unit tier's timeout).
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS := $(CFLAGS) -Itests/fuzz -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_CFLAGS := $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
@@ -286,7 +298,7 @@ VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(call incs,$<) -c -o $@ $<
 
 $(B)/fuzz/librapido.a: $(call fuzzobj,$(LIB_SRCS))
 	$(call quiet,AR,$@)

@@ -112,6 +112,16 @@
 #@ conf-optional: FSTESTS_SCRATCH_RTDEV_SIZE FSTESTS_MKFS_OPTIONS FSTESTS_MOUNT_OPTIONS
 #@ conf-optional: FSTESTS_CONFIG FSTESTS_SECTION FSTESTS_GROUPS FSTESTS_TESTS
 #@ conf-optional: FSTESTS_EXCLUDE_GROUPS FSTESTS_EXCLUDE_TESTS FSTESTS_EXCLUDE_FILE
+# Typed, so ./cut refuses a bad value before a boot (fstests.sh checks
+# them again in the guest, with the rules that join two keys)
+#@ conf-type: FSTESTS_FS enum btrfs,xfs,ext4
+#@ conf-type: FSTESTS_ZRAM_SIZE size 1
+#@ conf-type: FSTESTS_SCRATCH_POOL uint 0-16
+#@ conf-type: FSTESTS_SCRATCH_POOL_DEVS enum scsi,zram
+#@ conf-type: FSTESTS_SCRATCH_POOL_SIZE size 1
+#@ conf-type: FSTESTS_LOGWRITES_SIZE size 0
+#@ conf-type: FSTESTS_SCRATCH_LOGDEV_SIZE size 0
+#@ conf-type: FSTESTS_SCRATCH_RTDEV_SIZE size 0
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ files: ${FSTESTS_EXCLUDE_FILE}:/etc/rapido/fstests.exclude
 #@ files: ${FSTESTS_CONFIG}:/etc/rapido/fstests.config

@@ -42,6 +42,8 @@
 #@ kconfig-optional: CONFIG_BLK_DEV=y CONFIG_MD=y CONFIG_BLK_DEV_DM=m CONFIG_DM_CRYPT=m
 #@ kconfig-optional: CONFIG_CRYPTO_XTS=m CONFIG_CRYPTO_USER_API_SKCIPHER=m
 #@ conf-optional: CEPH_RBD_POOL CEPH_RBD_IMAGE USB_RBD_CRYPT USB_RBD_KEY USB_RBD_UDC USB_RBD_BENCH
+#@ conf-type: USB_RBD_CRYPT enum 0,1
+#@ conf-type: USB_RBD_BENCH uint 1-1048576
 #@ secret: USB_RBD_KEY
 #@ cpus: 1
 #@ memory: 1G

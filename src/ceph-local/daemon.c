@@ -16,12 +16,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ceph-local.h"
 #include "err.h"
 #include "io.h"
+#include "mono.h"
 #include "run.h"
 
 int cl_daemons_read(const char *dir, struct cl_daemon **d, size_t *n)
@@ -114,23 +114,15 @@ pid_t cl_daemon_start(const char *dir, const char *name, char *const argv[])
 	return pid;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Wait until every pidfd in fds (-1: none) is readable (exited) or ms pass. */
 static void wait_exit(int *fds, size_t n, long long ms)
 {
-	long long end = now_ms() + ms;
+	long long end = mono_ms() + ms;
 
 	for (;;) {
 		struct pollfd *p = xcalloc(n ? n : 1, sizeof(*p));
 		size_t k = 0;
-		long long left = end - now_ms();
+		long long left = end - mono_ms();
 		int r;
 
 		for (size_t i = 0; i < n; i++)

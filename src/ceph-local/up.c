@@ -18,12 +18,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ceph-local.h"
 #include "err.h"
 #include "io.h"
+#include "mono.h"
 #include "tree.h"
 #include "run.h"
 #include "strv.h"
@@ -57,17 +57,9 @@ static void teardown_at_exit(void)
 	cl_down(p, 1);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static double secs_since(const struct up *u)
 {
-	return (double)(now_ms() - u->t0) / 1000.0;
+	return (double)(mono_ms() - u->t0) / 1000.0;
 }
 
 static void check_stop(void)
@@ -450,7 +442,7 @@ int cl_up(const struct cl_plan *p)
 					  "allow *", NULL };
 	static const char *mds_caps[] = { "mon", "allow profile mds", "osd", "allow rw tag cephfs *=*",
 					  "mds", "allow", "mgr", "allow profile mds", NULL };
-	struct up u = { .p = p, .t0 = now_ms() };
+	struct up u = { .p = p, .t0 = mono_ms() };
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 	char *fsid, *text, *sub;
 	int rc;

@@ -18,33 +18,11 @@
 #include "io.h"
 #include "layer.h"
 #include "layers.h"
+#include "tree.h"
 
 static char *entry_path(const struct cut_cache *c, const char *key, const char *ext)
 {
 	return xasprintf("%s/layers/%s.%s", c->dir, key, ext);
-}
-
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path);
-	int rc = 0;
-
-	for (char *s = p + 1; ; s++) {
-		if (*s == '/' || !*s) {
-			char save = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-				rc = -errno;
-				break;
-			}
-			*s = save;
-			if (!save)
-				break;
-		}
-	}
-	free(p);
-	return rc;
 }
 
 void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)
@@ -75,7 +53,7 @@ void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]) && !rc; i++) {
 		char *d = xasprintf("%s/%s", c->dir, subdirs[i]);
 
-		rc = mkdir_p(d);
+		rc = mkdir_p(d, NULL);
 		free(d);
 	}
 	lock = xasprintf("%s/lock", c->dir);

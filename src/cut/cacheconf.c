@@ -5,6 +5,7 @@
 #include "confget.h"
 #include "err.h"
 #include "layer.h"
+#include "rapido.h"
 
 void cut_cache_conf(const struct conf *conf, uint64_t *cap, char **dir)
 {
@@ -17,10 +18,6 @@ void cut_cache_conf(const struct conf *conf, uint64_t *cap, char **dir)
 	v = conf_str(conf, "CUT_CACHE_DIR", NULL);
 	if (v)
 		*dir = xstrdup(v);
-	else if ((v = getenv("XDG_CACHE_HOME")) && v[0] == '/')
-		*dir = xasprintf("%s/rapido", v);
-	else if ((v = getenv("HOME")) && v[0] == '/')
-		*dir = xasprintf("%s/.cache/rapido", v);
 	else
-		*dir = NULL;
+		*dir = rapido_cache_dir();
 }

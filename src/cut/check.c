@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "ceph.h"
 #include "cut.h"
 #include "err.h"
 #include "fsinfo.h"
+#include "guestmods.h"
 #include "rapido.h"
 #include "run.h"
 
@@ -136,7 +138,7 @@ static void resolve_bins(struct cut_plan *p)
 			char *path;
 
 			*bin++ = '\0';
-			v = conf_get(&p->conf, key);
+			v = conf_value(&p->conf, key, NULL);
 			if (v && *v) {
 				if (opt) {
 					add_optional_bin(p, bin);
@@ -156,13 +158,6 @@ static void resolve_bins(struct cut_plan *p)
 	strv_free(&all);
 }
 
-/*
- * loaded by the init only when ./vm asks: a host share (9p), a NIC, the
- * virtio console's shell; pvpanic and fw_cfg for memory dumps on a panic
- */
-static const char *const share_modules[] = { "virtio_pci", "9pnet_virtio", "9p", "virtio_net",
-					     "virtio_console", "pvpanic_mmio", "pvpanic", "pvpanic_pci",
-					     "qemu_fw_cfg" };
 /* where the status record goes through a virtio serial port (arch.h), loaded at every boot */
 static const char *const status_modules[] = { "virtio_pci", "virtio_console" };
 
@@ -211,13 +206,15 @@ static void resolve_modules(struct cut_plan *p)
 			strv_push(&p->extra_modules, m);
 	}
 	/*
-	 * Every image can mount a host share (./vm --share): the init loads
-	 * these only when the kernel command line says there is one.
+	 * Every image can mount a host share (./vm --share), bring up a NIC,
+	 * keep a shell on the virtio console, ...: the init loads these
+	 * (guestmods.h) only when the kernel command line asks.
 	 */
-	for (size_t i = 0; i < sizeof(share_modules) / sizeof(share_modules[0]); i++)
-		if (kernel_has_module(&p->kern, share_modules[i]) == 2 &&
-		    !strv_contains(&p->modules, share_modules[i]))
-			strv_push(&p->extra_modules, share_modules[i]);
+	for (const char *const *const *l = guestmods_on_demand; *l; l++)
+		for (const char *const *m = *l; *m; m++)
+			if (kernel_has_module(&p->kern, *m) == 2 && !strv_contains(&p->modules, *m) &&
+			    !strv_contains(&p->extra_modules, *m))
+				strv_push(&p->extra_modules, *m);
 }
 
 static void resolve_helpers(struct cut_plan *p)
@@ -246,14 +243,21 @@ static void resolve_helpers(struct cut_plan *p)
 
 static void check_conf(struct cut_plan *p)
 {
+	struct strv bad = STRV_INIT;
+
 	for (size_t i = 0; i < p->prof.conf.n; i++) {
 		const char *k = p->prof.conf.v[i];
-		const char *v = conf_get(&p->conf, k);
+		const char *v = conf_value(&p->conf, k, NULL);
 
 		if (!v || !*v)
 			problem("config key %s is not set (needed by profile %s; see rapido.conf.example)",
 				k, p->prof.name);
 	}
+	/* the profile's own types: a bad value found now, not in guest shell after a boot */
+	confkey_types_check(&p->conf, &p->prof.types, &bad);
+	for (size_t i = 0; i < bad.n; i++)
+		problem("%s", bad.v[i]);
+	strv_free(&bad);
 }
 
 static void check_kconfig(const struct cut_opts *o, struct cut_plan *p)
@@ -327,7 +331,7 @@ static void check_extras(const struct cut_opts *o)
  */
 static void check_output(const struct cut_opts *o, struct cut_plan *p)
 {
-	const char *out = p->output, *conf_out = conf_get(&p->conf, "DRACUT_OUT");
+	const char *out = p->output, *conf_out = conf_str(&p->conf, "DRACUT_OUT", NULL);
 	int is_default = !o->output && !(conf_out && *conf_out);
 	const char *src = o->output ? "-o " : is_default ? "image " : "DRACUT_OUT ";
 	char *copy, *dir;
@@ -399,7 +403,7 @@ static void check_output(const struct cut_opts *o, struct cut_plan *p)
 static void note_secrets(struct cut_plan *p)
 {
 	for (size_t i = 0; i < p->prof.secret.n; i++) {
-		const char *v = conf_get(&p->conf, p->prof.secret.v[i]);
+		const char *v = conf_value(&p->conf, p->prof.secret.v[i], NULL);
 
 		if (v && *v)
 			p->secret = 1;
@@ -417,7 +421,7 @@ static void resolve_files(struct cut_plan *p)
 	for (size_t i = 0; i < p->prof.n_files; i++) {
 		const struct profile_file *f = &p->prof.files[i];
 		struct cut_tree *t = &p->trees[p->n_trees];
-		const char *val = f->key ? conf_get(&p->conf, f->key) : "";
+		const char *val = f->key ? conf_value(&p->conf, f->key, NULL) : "";
 		char *src;
 
 		if (!val || !*val)
@@ -455,6 +459,9 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 		char *boot, *mods;
 
 		p->sysroot = arch_sysroot(&p->conf, p->arch);
+		if (!p->sysroot)
+			die("ARCH=%s: SYSROOT is not set, and its default needs a cache directory "
+			    "(XDG_CACHE_HOME or HOME, absolute)", p->arch->name);
 		if (stat(p->sysroot, &st) < 0 || !S_ISDIR(st.st_mode))
 			die("ARCH=%s: sysroot %s: %s; unpack the guest's userspace and kernel there: "
 			    "host/sysroot %s %s bash coreutils kmod, then the same with --kernel "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "confget.h"
+#include "conftype.h"
 #include "cut.h"
 #include "err.h"
 #include "rapido.h"
@@ -29,7 +30,8 @@ static int check_value(const struct conf *c, const char *key)
 
 int cut_check_conf(void)
 {
-	struct strv known = STRV_INIT;
+	struct strv known = STRV_INIT, typed = STRV_INIT;
+	struct confkey_types types = { 0 };
 	struct conf c;
 	char *path, *dir, *err;
 	int errors = 0;
@@ -44,7 +46,7 @@ int cut_check_conf(void)
 		errors++;
 		goto out;
 	}
-	if (confkeys_from_profiles(dir, &known))
+	if (confkeys_from_profiles(dir, &known, &types))
 		warn("cannot list %s: keys only profiles read are reported as unknown", dir);
 	printf("# %s\n", path ? path : "no rapido.conf found: defaults and environment only");
 
@@ -54,7 +56,7 @@ int cut_check_conf(void)
 
 		if (!e->origin)
 			continue;
-		printf("%s=%s\t# %s\n", e->key, conf_get(&c, e->key), conf_origin(&c, e->key));
+		printf("%s=%s\t# %s\n", e->key, conf_value(&c, e->key, NULL), conf_origin(&c, e->key));
 		if (confkeys_known(e->key, &known)) {
 			errors += check_value(&c, e->key);
 			continue;
@@ -82,11 +84,17 @@ int cut_check_conf(void)
 		printf("%s=%s\t# environment\n", k, v);
 		errors += check_value(&c, k);
 	}
+	/* the profiles' own keys, typed in their headers: checked as ./cut PROFILE will */
+	errors += (int)confkey_types_check(&c, &types, &typed);
+	for (size_t i = 0; i < typed.n; i++)
+		fprintf(stderr, "%s\n", typed.v[i]);
 out:
 	if (errors)
 		fprintf(stderr, "cut: --check-conf: %d error%s\n", errors, errors == 1 ? "" : "s");
 	conf_free(&c);
 	strv_free(&known);
+	strv_free(&typed);
+	confkey_types_free(&types);
 	free(path);
 	free(dir);
 	return errors ? 1 : 0;

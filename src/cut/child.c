@@ -23,12 +23,12 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cut.h"
 #include "err.h"
 #include "io.h"
+#include "mono.h"
 
 #define TERM_GRACE_MS 3000	/* after SIGTERM, before SIGKILL */
 #define REAP_GRACE_MS 5000	/* after SIGKILL, for the last processes to go */
@@ -127,14 +127,6 @@ static int reap(pid_t leader, int *leader_done, int *status, long long *deadline
 			run_pgid = 0;
 		}
 	}
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Keep the end of dracut's output; note the first "out of space" it reports. */
@@ -237,7 +229,7 @@ int cut_child_run(char *const argv[], int verbose, struct cut_child_result *r)
 		int timeout = -1;
 
 		if (deadline) {
-			long long left = deadline - now_ms();
+			long long left = deadline - mono_ms();
 
 			timeout = left > 0 ? (int)left : 0;
 		}
@@ -251,7 +243,7 @@ int cut_child_run(char *const argv[], int verbose, struct cut_child_result *r)
 			if (sig && !r->stop_sig && !leader_done) {
 				r->stop_sig = sig;
 				kill(-pid, SIGTERM);
-				deadline = now_ms() + TERM_GRACE_MS;
+				deadline = mono_ms() + TERM_GRACE_MS;
 			} else if (sig && !leader_done) {
 				kill(-pid, SIGKILL);	/* asked twice: no more grace */
 			} else if (sig && !r->stop_sig) {
@@ -260,11 +252,11 @@ int cut_child_run(char *const argv[], int verbose, struct cut_child_result *r)
 		}
 		none_left = reap(pid, &leader_done, &r->status, &deadline);
 		if (!none_left && !deadline && leader_done)
-			deadline = now_ms() + REAP_GRACE_MS;
-		if (deadline && now_ms() >= deadline) {
+			deadline = mono_ms() + REAP_GRACE_MS;
+		if (deadline && mono_ms() >= deadline) {
 			if (!leader_done) {
 				kill(-pid, SIGKILL);
-				deadline = now_ms() + REAP_GRACE_MS;
+				deadline = mono_ms() + REAP_GRACE_MS;
 			} else {
 				warn("processes dracut started did not end %d s after SIGKILL; "
 				     "not waiting for them", REAP_GRACE_MS / 1000);

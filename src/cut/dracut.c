@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "cut.h"
 #include "err.h"
 #include "io.h"
@@ -48,7 +49,7 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
 		     struct strv *argv)
 {
-	const char *dracut = conf_get(&p->conf, "DRACUT");
+	const char *dracut = conf_str(&p->conf, "DRACUT", NULL);
 	int mods = part != DRACUT_BINS && (p->modules.n || p->extra_modules.n);
 
 	if (p->sysroot) {
@@ -63,7 +64,7 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		strv_push(argv, "DRACUT_LDD=true");
 		strv_push(argv, "DRACUT_TESTBIN=/bin/bash");
 	}
-	strv_push(argv, dracut && *dracut ? dracut : "dracut");
+	strv_push(argv, dracut);
 	if (p->sysroot) {
 		strv_push(argv, "--sysroot");
 		strv_push(argv, p->sysroot);
@@ -205,11 +206,11 @@ static void key_argv(const struct cut_opts *o, const struct cut_plan *p, enum cu
 void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut_dracut_part part,
 		    const struct strv *libs, struct cut_layer *ly)
 {
-	const char *dracut = conf_get(&p->conf, "DRACUT");
+	const char *dracut = conf_str(&p->conf, "DRACUT", NULL);
 	struct sha256 s;
 
 	sha256_init(&s);
-	key_dracut(p, dracut && *dracut ? dracut : "dracut", &s);
+	key_dracut(p, dracut, &s);
 	key_argv(o, p, part, libs, &s);
 	if (part == DRACUT_MODULES) {
 		static const char *const files[] = {

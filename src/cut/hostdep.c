@@ -13,6 +13,7 @@
 #include "err.h"
 #include "layer.h"
 #include "layers.h"
+#include "pct.h"
 
 char *cut_stat_sig(const char *path, int with_ctime)
 {
@@ -80,8 +81,8 @@ static int dep_holds(char *line)
 		if (!rest)
 			return 0;
 		*rest++ = '\0';
-		cut_meta_unescape(path);
-		cut_meta_unescape(rest);
+		pct_unescape(path);
+		pct_unescape(rest);
 		n = readlink(path, target, sizeof(target) - 1);
 		if (n < 0)
 			return 0;
@@ -98,7 +99,7 @@ static int dep_holds(char *line)
 		    !off)
 			return 0;
 		path += off;
-		cut_meta_unescape(path);
+		pct_unescape(path);
 		return stat(path, &st) == 0 && st.st_size == size && st.st_mtim.tv_sec == sec &&
 		       st.st_mtim.tv_nsec == nsec && st.st_ino == ino && st.st_dev == dev;
 	}

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "cpio.h"
 #include "cut.h"
 #include "err.h"
@@ -184,7 +185,7 @@ static int write_env(const struct cut_plan *p, FILE *f, char **err)
 	for (size_t l = 0; l < 2; l++) {
 		for (size_t i = 0; i < lists[l]->n; i++) {
 			const char *k = lists[l]->v[i];
-			const char *v = conf_get(&p->conf, k);
+			const char *v = conf_value(&p->conf, k, NULL);
 
 			if (!v)
 				continue;

@@ -95,9 +95,8 @@ void cut_meta_free(struct cut_meta *m);
 char *cut_meta_text(const struct cut_layer *ly, const char *sig);
 /* Rewrite the record's sig line (best effort). */
 void cut_meta_resign(const char *meta_path, const char *sig);
-/* '%XX' for blanks, '%' and controls: a path stays one word on a record's line. */
+/* '%xx' for blanks, '%' and controls (pct.h): a path stays one word on a record's line. */
 void cut_meta_escape(FILE *f, const char *s);
-void cut_meta_unescape(char *s);
 
 /* tmps.c: temporaries outside the work directory; forget one renamed or removed */
 void cut_tmp_add(const char *path);

@@ -3,7 +3,7 @@
  * meta.c: the record of a cache entry, layers/KEY.meta (docs/CACHE.md):
  * "rapido-layer 1", then one "NAME VALUE" line each (kind, size, xxh64,
  * sig, desc, ldcache; lib and dep lines repeat). Paths in it are
- * %XX-escaped, so that each stays one word of one line.
+ * %XX-escaped (pct.h), so that each stays one word of one line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,35 +15,16 @@
 #include "err.h"
 #include "io.h"
 #include "layer.h"
+#include "pct.h"
 
-/* '%XX' for blanks, '%' and controls. */
+/* '%xx' for blanks, '%' and controls (pct.h). */
 void cut_meta_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char *e = xmalloc(3 * strlen(s) + 1);
 
-		if (c <= ' ' || c == '%' || c == 0x7f)
-			fprintf(f, "%%%02X", c);
-		else
-			fputc(c, f);
-	}
-}
-
-void cut_meta_unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		unsigned int c;
-
-		if (*s == '%' && sscanf(s + 1, "%2x", &c) == 1) {
-			*d++ = (char)c;
-			s += 2;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
+	pct_escape(e, 3 * strlen(s), s);
+	fputs(e, f);
+	free(e);
 }
 
 int cut_meta_parse(char *text, struct cut_meta *m)
@@ -78,7 +59,7 @@ int cut_meta_parse(char *text, struct cut_meta *m)
 		else if (!strcmp(line, "ldcache"))
 			m->ldcache = sp;
 		else if (!strcmp(line, "lib")) {
-			cut_meta_unescape(sp);
+			pct_unescape(sp);
 			strv_push(&m->libs, sp);
 		} else if (!strcmp(line, "dep")) {
 			sp[-1] = ' ';

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "arch.h"
+#include "confget.h"
 #include "err.h"
+#include "rapido.h"
 
 static const struct arch arches[] = {
 	{
@@ -83,7 +85,7 @@ const char *arch_names(void)
 
 int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
 {
-	const char *v = conf_get(c, "ARCH");
+	const char *v = conf_str(c, "ARCH", NULL);
 
 	*err = NULL;
 	if (!v || !*v) {
@@ -100,12 +102,15 @@ int arch_from_conf(const struct conf *c, const struct arch **out, char **err)
 
 char *arch_sysroot(const struct conf *c, const struct arch *a)
 {
-	const char *v = conf_get(c, "SYSROOT");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *v = conf_str(c, "SYSROOT", NULL);
+	char *cache, *dir;
 
 	if (v && *v)
 		return xstrdup(v);
-	if (xdg && *xdg == '/')
-		return xasprintf("%s/rapido/%s/sysroot", xdg, a->name);
-	return xasprintf("%s/.cache/rapido/%s/sysroot", home && *home ? home : "/tmp", a->name);
+	cache = rapido_cache_dir();
+	if (!cache)
+		return NULL;
+	dir = xasprintf("%s/%s/sysroot", cache, a->name);
+	free(cache);
+	return dir;
 }

@@ -50,8 +50,8 @@ int arch_from_conf(const struct conf *c, const struct arch **out, char **err);
 
 /*
  * SYSROOT: the foreign architecture's userspace and kernel (host/sysroot
- * fills it): the configured value, else $XDG_CACHE_HOME/rapido/NAME/sysroot
- * (~/.cache/...). malloc'd.
+ * fills it): the configured value, else rapido_cache_dir()/NAME/sysroot
+ * (~/.cache/rapido/NAME/sysroot). malloc'd; NULL if there is neither.
  */
 char *arch_sysroot(const struct conf *c, const struct arch *a);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confget.h"
 #include "ceph.h"
 #include "err.h"
 #include "num.h"
@@ -327,17 +328,16 @@ int ceph_keyring_key(const char *file, const char *text, const char *entity, cha
 
 char *ceph_conf_path(const struct conf *c)
 {
-	const char *conf = conf_get(c, "CEPH_CONF");
-	const char *dir = conf_get(c, "CEPH_LOCAL_DIR");
+	const char *conf = conf_str(c, "CEPH_CONF", NULL);
 
-	if (conf && *conf)
+	if (conf)
 		return xstrdup(conf);
-	return xasprintf("%s/ceph.conf", dir && *dir ? dir : CEPH_LOCAL_DIR_DEFAULT);
+	return xasprintf("%s/ceph.conf", conf_str(c, "CEPH_LOCAL_DIR", NULL));
 }
 
 char *ceph_keyring_path(const struct conf *c)
 {
-	const char *keyring = conf_get(c, "CEPH_KEYRING");
+	const char *keyring = conf_str(c, "CEPH_KEYRING", NULL);
 	char *conf, *slash, *path;
 
 	if (keyring && *keyring)

@@ -6,9 +6,6 @@
 #include "conf.h"
 #include "strv.h"
 
-/* Where ./ceph-local keeps its cluster unless CEPH_LOCAL_DIR says otherwise. */
-#define CEPH_LOCAL_DIR_DEFAULT "/var/tmp/rapido-ceph"
-
 /* Monitor addresses, "a.b.c.d:port", by protocol. */
 struct ceph_mons {
 	struct strv v1;		/* msgr1: the kernel client's default */
@@ -42,8 +39,8 @@ int ceph_keyring_key(const char *file, const char *text, const char *entity, cha
 		     char **err);
 
 /*
- * CEPH_CONF, else the ./ceph-local cluster's: CEPH_LOCAL_DIR (else
- * CEPH_LOCAL_DIR_DEFAULT)/ceph.conf. malloc'd.
+ * CEPH_CONF, else the ./ceph-local cluster's: CEPH_LOCAL_DIR (or its
+ * default, confkeys[])/ceph.conf. malloc'd.
  */
 char *ceph_conf_path(const struct conf *c);
 /*

@@ -20,11 +20,9 @@
 
 const char *conf_value(const struct conf *c, const char *key, const char **origin)
 {
-	const char *v = conf_get(c, key);
-
 	if (origin)
 		*origin = conf_origin(c, key);
-	return v && *v ? v : NULL;
+	return conf_get(c, key);
 }
 
 /* "auto, kvm or tcg" */
@@ -72,7 +70,7 @@ static int parse_size_range(const struct confkey *k, const char *text, struct co
 	if (k->max)
 		*why = xasprintf("expected a size from %s to %s such as %s, got '%s'", lo, hi,
 				 k->eg, text);
-	else if (k->min)
+	else if (k->min > 1)
 		*why = xasprintf("expected a size of at least %s such as %s, got '%s'", lo, k->eg, text);
 	else
 		*why = xasprintf("expected a size such as %s, got '%s'", k->eg, text);
@@ -142,6 +140,10 @@ int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *k
 {
 	const char *text = conf_value(c, key, &v->origin);
 	char *why;
+
+	/* an empty value counts as unset, as in a shell's ${X:-default} */
+	if (text && !*text)
+		text = NULL;
 
 	*err = NULL;
 	v->key = key;
@@ -255,7 +257,7 @@ const char *conf_str(const struct conf *c, const char *key, const char **origin)
 	const struct confkey *k = confkey_find(key);
 	const char *v = conf_value(c, key, origin);
 
-	if (v)
+	if (v && *v)
 		return v;
 	if (origin)
 		*origin = "default";

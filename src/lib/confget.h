@@ -23,8 +23,10 @@ struct conf_value {
 
 /*
  * KEY as the user set it: the environment's (with env_override), else the
- * file's; NULL when unset or empty (an empty value counts as unset, as in a
- * shell's ${X:-default}). *origin (may be NULL) as conf_origin().
+ * file's, empty included (./cut hands a profile's keys to the guest as
+ * they are: FSTESTS_MKFS_OPTIONS= is not the same as unset there); NULL
+ * when unset. *origin (may be NULL) as conf_origin(). Everything else
+ * counts an empty value as unset, as a shell's ${X:-default} does.
  */
 const char *conf_value(const struct conf *c, const char *key, const char **origin);
 

@@ -11,6 +11,7 @@
 
 #include "confkeys.h"
 #include "err.h"
+#include "netaddr.h"
 #include "num.h"
 #include "profile.h"
 #include "size.h"
@@ -52,8 +53,8 @@ const struct confkey confkeys[] = {
 	{ "QEMU_EXTRA_ARGS", CONFKEY_WORDS, .help = "more qemu arguments, shell-quoted" },
 	{ "QEMU_EXTRA_KERNEL_PARAMS", CONFKEY_WORDS, .help = "more kernel parameters, shell-quoted" },
 	{ "VIRTFS_SHARE_PATH", CONFKEY_PATH, .help = "a host directory shared at /host" },
-	{ "VM_STATE_DIR", CONFKEY_PATH, .help = "the VMs' state; unset: $XDG_RUNTIME_DIR/rapido or "
-	  "/run/rapido" },
+	{ "VM_STATE_DIR", CONFKEY_PATH, .help = "the VMs' state; unset: $XDG_RUNTIME_DIR/rapido, else "
+	  "/tmp/rapido-UID" },
 	{ "VM_LOG_DIR", CONFKEY_PATH, .help = "console logs; unset: VM_STATE_DIR" },
 	{ "VM_MAX", CONFKEY_UINT, 1, 100000, .def = "64", .help = "VM numbers ./vm may take" },
 	{ "VM_LOCK_DIR", CONFKEY_PATH, .help = "the VM number locks; unset: /run/lock/rapido, else "
@@ -72,8 +73,8 @@ const struct confkey confkeys[] = {
 	{ "NET", CONFKEY_ENUM, .words = WORDS("tap", "user", "none"), .def = "none",
 	  .help = "the guest's network; unset: tap with --tap, user with --hostfwd, else none" },
 	{ "BR_DEV", CONFKEY_STR, .def = "rapido-br0", .help = "the bridge ./netsetup makes" },
-	{ "BR_ADDR", CONFKEY_ADDR, .flags = CONFKEY_BRIDGE, .def = "192.168.155.1/24",
-	  .eg = "192.168.155.1/24", .help = "the bridge's address; VM N gets .(100+N)" },
+	{ "BR_ADDR", CONFKEY_ADDR, .flags = CONFKEY_BRIDGE, .def = NETADDR_BR_DEFAULT,
+	  .eg = NETADDR_BR_DEFAULT, .help = "the bridge's address; VM N gets .(100+N)" },
 	{ "TAP_DEVS", CONFKEY_WORDS, .def = "rapido-tap1 rapido-tap2",
 	  .help = "the TAP devices, VM N uses the Nth (past the list: rapido-tapN)" },
 	{ "TAP_USER", CONFKEY_STR, .help = "the TAP devices' owner; unset: $SUDO_USER, else the caller" },
@@ -227,7 +228,7 @@ char *confkeys_suggest(const char *key, const struct strv *extra)
 	return best;
 }
 
-int confkeys_from_profiles(const char *dir, struct strv *out)
+int confkeys_from_profiles(const char *dir, struct strv *out, struct confkey_types *types)
 {
 	struct strv names = STRV_INIT;
 	int rc = strv_list_dir(&names, dir, ".sh");
@@ -242,6 +243,8 @@ int confkeys_from_profiles(const char *dir, struct strv *out)
 
 		if (!profile_load(&p, name, path, &err)) {
 			profile_conf_keys(&p, out);
+			for (size_t j = 0; types && j < p.types.n; j++)
+				confkey_types_add(types, &p.types.k[j], p.types.at[j]);
 			profile_free(&p);
 		}
 		free(err);

@@ -61,12 +61,15 @@ int confkeys_known(const char *key, const struct strv *extra);
  */
 char *confkeys_suggest(const char *key, const struct strv *extra);
 
+struct confkey_types;
+
 /*
- * Append the keys the profiles in DIR (its NAME.sh files) name in their headers.
- * A profile whose header does not parse is skipped: ./cut reports it when
- * it is used. Returns 0, or -errno if DIR cannot be listed.
+ * Append the keys the profiles in DIR (its NAME.sh files) name in their
+ * headers to out, and the types they give them (#@ conf-type) to types
+ * (may be NULL). A profile whose header does not parse is skipped: ./cut
+ * reports it when it is used. Returns 0, or -errno if DIR cannot be listed.
  */
-int confkeys_from_profiles(const char *dir, struct strv *out);
+int confkeys_from_profiles(const char *dir, struct strv *out, struct confkey_types *types);
 
 /*
  * One warning per key c's file sets that is neither known nor expanded by a

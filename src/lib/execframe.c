@@ -12,12 +12,17 @@
 
 int execframe_nonce_valid(const char *nonce)
 {
-	size_t i;
+	return strlen(nonce) == EXECFRAME_NONCE_LEN && hex_is_lower(nonce, EXECFRAME_NONCE_LEN);
+}
 
-	for (i = 0; nonce[i]; i++)
-		if (!((nonce[i] >= '0' && nonce[i] <= '9') || (nonce[i] >= 'a' && nonce[i] <= 'f')))
-			return 0;
-	return i == EXECFRAME_NONCE_LEN;
+int execframe_crc_parse(const char *s, uint32_t *crc)
+{
+	if (!hex_is_lower(s, 8))
+		return -1;
+	*crc = 0;
+	for (int i = 0; i < 8; i++)
+		*crc = *crc << 4 | (uint32_t)hex_digit(s[i]);
+	return 0;
 }
 
 size_t execframe_format(char *buf, const char *nonce, int kind, unsigned long seq,
@@ -61,7 +66,7 @@ int execframe_parse(const char *nonce, const char *line, size_t len, struct exec
 		    const char **why)
 {
 	const char *s, *end, *seq, *b64, *crcp;
-	uint32_t crc = 0;
+	uint32_t crc;
 	ssize_t got;
 
 	while (len && line[len - 1] == '\r')
@@ -82,13 +87,8 @@ int execframe_parse(const char *nonce, const char *line, size_t len, struct exec
 	if (end - s < EXECFRAME_NONCE_LEN + 1 + 1 + 1 + 1 + 1 + 1 + 8 || end[-9] != ' ')
 		return -EBADMSG;
 	crcp = end - 8;
-	for (int i = 0; i < 8; i++) {
-		int d = hex_digit(crcp[i]);
-
-		if (d < 0 || (crcp[i] >= 'A' && crcp[i] <= 'F'))
-			return -EBADMSG;
-		crc = crc << 4 | (uint32_t)d;
-	}
+	if (execframe_crc_parse(crcp, &crc))
+		return -EBADMSG;
 	if (crc32_buf(0, s, (size_t)(crcp - 1 - s)) != crc) {
 		*why = "its CRC does not match (damaged on the way)";
 		return -EBADMSG;

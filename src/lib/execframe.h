@@ -19,11 +19,17 @@
  * text before it on its line is ignored; lines that hold no frame are not
  * ours (the echo, prompts, kernel messages). A frame that is damaged, lost
  * (a gap in SEQ) or out of place is an error, never silently skipped.
+ *
+ * An answer: begin, then stdout and stderr frames as the command wrote,
+ * then exit; or begin, then refused. The way there: vmctl types
+ * "rapido-exec NONCE CRC BASE64..." to the console shell, the command in
+ * base64 split over arguments on lines of their own, CRC its CRC-32.
  */
 #ifndef RAPIDO_EXECFRAME_H
 #define RAPIDO_EXECFRAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base64.h"
 
@@ -61,6 +67,8 @@ struct execframe {
 
 /* A nonce is EXECFRAME_NONCE_LEN lowercase hex digits. */
 int execframe_nonce_valid(const char *nonce);
+/* A CRC is written as 8 lowercase hex digits: s's first 8 into *crc, or -1. */
+int execframe_crc_parse(const char *s, uint32_t *crc);
 
 /*
  * Format one frame of len (<= EXECFRAME_DATA_MAX) bytes into buf, at least

@@ -12,3 +12,11 @@ int hex_digit(char c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+int hex_is_lower(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "err.h"
 #include "io.h"
 #include "kernel.h"
@@ -87,7 +88,7 @@ static int load_module_lists(struct kernel *k, char **err)
 static int locate_src(const struct conf *c, const struct arch *a, const char *src, struct kernel *k,
 		      char **err)
 {
-	const char *modpath = conf_get(c, "KERNEL_INSTALL_MOD_PATH");
+	const char *modpath = conf_str(c, "KERNEL_INSTALL_MOD_PATH", NULL);
 	const char *at = conf_origin(c, "KERNEL_SRC");	/* messages start with it */
 	char *relfile, *rel, *text;
 	size_t len;
@@ -205,7 +206,7 @@ static char *newest_release(const char *boot_dir, const char *mod_root)
 static int locate_installed(const struct conf *c, const struct arch *a, const char *boot_dir,
 			    const char *mod_root, struct kernel *k, char **err)
 {
-	const char *rel = conf_get(c, "KERNEL_RELEASE");
+	const char *rel = conf_str(c, "KERNEL_RELEASE", NULL);
 
 	if (rel && *rel) {
 		k->release = xstrdup(rel);
@@ -250,7 +251,7 @@ static int locate_installed(const struct conf *c, const struct arch *a, const ch
 int kernel_locate(const struct conf *c, const struct arch *a, const char *boot_dir,
 		  const char *mod_root, struct kernel *k, char **err)
 {
-	const char *src = conf_get(c, "KERNEL_SRC");
+	const char *src = conf_str(c, "KERNEL_SRC", NULL);
 	int rc;
 
 	memset(k, 0, sizeof(*k));

@@ -110,6 +110,24 @@ static int check_secrets(struct profile *p, char **err)
 	return 0;
 }
 
+/* A type is for a key the profile reads: a typo would type nothing and check nothing. */
+static int check_types(const struct profile *p, char **err)
+{
+	struct strv keys = STRV_INIT;
+	int rc = 0;
+
+	profile_conf_keys(p, &keys);
+	for (size_t i = 0; i < p->types.n && !rc; i++)
+		if (!strv_contains(&keys, p->types.k[i].key)) {
+			*err = xasprintf("%s: conf-type: %s is not a key of this profile (conf, "
+					 "conf-optional, bins-if or ${KEY} of files)", p->types.at[i],
+					 p->types.k[i].key);
+			rc = -EINVAL;
+		}
+	strv_free(&keys);
+	return rc;
+}
+
 /*
  * A kconfig entry: CONFIG_NAME or CONFIG_NAME=VALUE. A needed symbol
  * (#@ kconfig) cannot be asked off: ./cut checks that it is there.
@@ -249,6 +267,25 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		}
 		return 0;
 	}
+	if (!strcmp(key, "conf-type")) {
+		struct confkey k;
+		char *why, *at;
+
+		if (confkey_type_parse(val, &k, &why)) {
+			err_at(err, path, (unsigned int)lineno, "conf-type: %s", why);
+			free(why);
+			return -EINVAL;
+		}
+		if (confkey_types_find(&p->types, k.key, NULL)) {
+			err_at(err, path, (unsigned int)lineno, "conf-type: %s is typed twice", k.key);
+			confkey_type_free(&k);
+			return -EINVAL;
+		}
+		at = xasprintf("%s:%d", path, lineno);
+		confkey_types_add(&p->types, &k, at);
+		free(at);
+		return 0;
+	}
 	if (!strcmp(key, "description")) {
 		if (l->depth)
 			return err_at(err, path, (unsigned int)lineno,
@@ -279,7 +316,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
-			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, secret, kconfig, "
+			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
 			 "kconfig-optional, files, include, cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
@@ -380,6 +417,8 @@ int profile_parse(struct profile *p, const char *name, const char *path, const c
 	free(l.incdir);
 	if (!rc)
 		rc = check_secrets(p, err);
+	if (!rc)
+		rc = check_types(p, err);
 	if (!rc && !p->description) {
 		*err = xasprintf("%s: no '#@ description:' line", path);
 		rc = -EINVAL;
@@ -460,5 +499,6 @@ void profile_free(struct profile *p)
 		free(p->files[i].dest);
 	}
 	free(p->files);
+	confkey_types_free(&p->types);
 	memset(p, 0, sizeof(*p));
 }

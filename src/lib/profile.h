@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "conftype.h"
 #include "strv.h"
 
 /*
@@ -23,6 +24,9 @@
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
+ *	#@ conf-type: KEY KIND [ARG]: a type for one of the profile's keys
+ *		  (conftype.h: "FSTESTS_FS enum btrfs,xfs,ext4"), so ./cut
+ *		  refuses a bad value before a boot
  *	#@ secret: conf or conf-optional keys whose values are secrets (passwords,
  *		   private keys): an image holding one is readable by its owner only
  *	#@ kconfig: kernel config symbols needed: CONFIG_X (y or m; make
@@ -66,6 +70,7 @@ struct profile {
 	struct strv kconfig_at, kconfig_opt_at;	/* "FILE:LINE" of each entry */
 	struct profile_file *files;
 	size_t n_files;
+	struct confkey_types types;	/* #@ conf-type, each key the profile reads */
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	struct strv sources;	/* the profile, then each fragment read, in order */

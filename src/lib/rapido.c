@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "confkeys.h"
 #include "err.h"
 #include "rapido.h"
@@ -81,7 +82,7 @@ static void warn_unknown_keys(const struct conf *c)
 	char *dir = xasprintf("%s/autorun", rapido_dir_or_die());
 
 	/* without the profiles, every profile's key would look unknown: say nothing */
-	if (!confkeys_from_profiles(dir, &known)) {
+	if (!confkeys_from_profiles(dir, &known, NULL)) {
 		confkeys_check(c, &known, &msgs);
 		for (size_t i = 0; i < msgs.n; i++)
 			warn("%s", msgs.v[i]);
@@ -147,7 +148,7 @@ void rapido_conf_load_or_die(struct conf *c)
 
 char *rapido_state_dir_or_die(const struct conf *c)
 {
-	const char *v = conf_get(c, "VM_STATE_DIR");
+	const char *from, *v = conf_str(c, "VM_STATE_DIR", &from);
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char *dir, *at;
 	struct stat st;
@@ -159,7 +160,7 @@ char *rapido_state_dir_or_die(const struct conf *c)
 	else
 		dir = xasprintf("/tmp/rapido-%u", (unsigned int)getuid());
 	/* messages start with where VM_STATE_DIR was set, when it was */
-	at = v && *v ? xasprintf("%s: VM_STATE_DIR: ", conf_origin(c, "VM_STATE_DIR")) : xstrdup("");
+	at = v && *v ? xasprintf("%s: VM_STATE_DIR: ", from) : xstrdup("");
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		die_errno("%scannot create state directory %s", at, dir);
 	if (stat(dir, &st) < 0)
@@ -173,30 +174,41 @@ char *rapido_state_dir_or_die(const struct conf *c)
 	return dir;
 }
 
+char *rapido_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		return xasprintf("%s/rapido", xdg);
+	if (home && home[0] == '/')
+		return xasprintf("%s/.cache/rapido", home);
+	return NULL;
+}
+
 char *rapido_default_image(const struct conf *c)
 {
-	const char *v = conf_get(c, "DRACUT_OUT");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *cache, *img;
+	const char *v = conf_str(c, "DRACUT_OUT", NULL);
+	char *cache, *img, *slash;
+	int made;
 
 	if (v && *v)
 		return xstrdup(v);
-	if (!rapido_installed() || (!(xdg && *xdg) && !(home && *home)))
+	cache = rapido_installed() ? rapido_cache_dir() : NULL;
+	if (!cache)
 		return xasprintf("%s/initrds/myinitrd", rapido_dir());
 	/*
 	 * The prefix of an installed copy is read-only: images go to the
-	 * user's cache. Make its rapido/ so that ./cut can create initrds/ in
-	 * it as in a fresh checkout; a failure here is reported by ./cut's
-	 * check of the image's directory, naming the path.
+	 * user's cache. Make it (and ~/.cache) so that ./cut can create
+	 * initrds/ in it as in a fresh checkout; a failure here is reported
+	 * by ./cut's check of the image's directory, naming the path.
 	 */
-	cache = xdg && *xdg ? xstrdup(xdg) : xasprintf("%s/.cache", home);
-	if (mkdir(cache, 0700) == 0 || errno == EEXIST) {
-		char *r = xasprintf("%s/rapido", cache);
-
-		(void)(mkdir(r, 0700) == 0 || errno == EEXIST);
-		free(r);
-	}
-	img = xasprintf("%s/rapido/initrds/myinitrd", cache);
+	slash = strrchr(cache, '/');
+	*slash = '\0';
+	made = mkdir(cache, 0700) == 0 || errno == EEXIST;
+	*slash = '/';
+	if (made)
+		(void)(mkdir(cache, 0700) == 0 || errno == EEXIST);
+	img = xasprintf("%s/initrds/myinitrd", cache);
 	free(cache);
 	return img;
 }

@@ -41,9 +41,19 @@ void rapido_conf_load_or_die(struct conf *c);
 char *rapido_state_dir_or_die(const struct conf *c);
 
 /*
- * DRACUT_OUT, or RAPIDO_DIR/initrds/myinitrd in a checkout, or for an
- * installed copy $XDG_CACHE_HOME/rapido/initrds/myinitrd (~/.cache/...;
- * rapido/ there is created).
+ * The user's cache for rapido, malloc'd: $XDG_CACHE_HOME/rapido, else
+ * $HOME/.cache/rapido. A relative or empty XDG_CACHE_HOME or HOME is
+ * ignored, as the XDG base directory spec says; NULL if neither is left.
+ * The one rule for ./cut's layer cache (CUT_CACHE_DIR's default), the
+ * sysroots of foreign architectures (SYSROOT's) and an installed copy's
+ * images (below).
+ */
+char *rapido_cache_dir(void);
+
+/*
+ * DRACUT_OUT, or RAPIDO_DIR/initrds/myinitrd in a checkout (or when there
+ * is no rapido_cache_dir()), or for an installed copy
+ * rapido_cache_dir()/initrds/myinitrd (the cache directory is created).
  */
 char *rapido_default_image(const struct conf *c);
 

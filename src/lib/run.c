@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "mono.h"
 #include "run.h"
 
 static pid_t run_start(char *const argv[], int out_fd, int err_fd)
@@ -100,18 +100,10 @@ int run_wait(char *const argv[], int out_fd)
 	return status;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int secs,
 		     int *timed_out)
 {
-	long long end = now_ms() + secs * 1000LL;
+	long long end = mono_ms() + secs * 1000LL;
 	pid_t pid, w;
 	int pidfd, status, err = 0;
 
@@ -127,7 +119,7 @@ int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int se
 	}
 	while (pidfd >= 0) {
 		struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-		long long left = end - now_ms();
+		long long left = end - mono_ms();
 		int n = left > 0 ? poll(&pfd, 1, (int)left) : 0;
 
 		if (n > 0)

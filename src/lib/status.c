@@ -7,6 +7,7 @@
 
 #include "hex.h"
 #include "num.h"
+#include "pct.h"
 #include "status.h"
 
 /*
@@ -34,12 +35,7 @@ uint32_t crc32_buf(uint32_t crc, const void *buf, size_t len)
 
 int status_nonce_valid(const char *nonce)
 {
-	size_t i;
-
-	for (i = 0; nonce[i]; i++)
-		if (!((nonce[i] >= '0' && nonce[i] <= '9') || (nonce[i] >= 'a' && nonce[i] <= 'f')))
-			return 0;
-	return i == STATUS_NONCE_LEN;
+	return strlen(nonce) == STATUS_NONCE_LEN && hex_is_lower(nonce, STATUS_NONCE_LEN);
 }
 
 static const char *kind_name(enum status_kind k)
@@ -49,21 +45,12 @@ static const char *kind_name(enum status_kind k)
 
 size_t status_record_format(char *buf, const char *nonce, const struct status_record *r)
 {
-	char msg[ESCAPED_MAX + 1], *m = msg;
+	char msg[ESCAPED_MAX + 1];
 	size_t n;
 	int len;
-	const unsigned char *first = (const unsigned char *)r->msg;
 
-	for (const unsigned char *s = first; *s && m - msg <= ESCAPED_MAX - 3; s++) {
-		/* a message of "-" alone would read back as none: escape it */
-		if (*s <= ' ' || *s == '%' || *s == 0x7f || (*s == '-' && s == first && !s[1]))
-			m += sprintf(m, "%%%02x", *s);
-		else
-			*m++ = (char)*s;
-	}
-	if (m == msg)
-		*m++ = '-';
-	*m = '\0';
+	/* "-" is no message; a message of "-" alone is escaped */
+	pct_escape_field(msg, ESCAPED_MAX, r->msg);
 	/* 1 + 17 + 32 + 1 + 10 + 1 + 3 + 1 + 800 + 1 + 13 + 1 < STATUS_RECORD_MAX */
 	len = snprintf(buf + 1, STATUS_RECORD_MAX - 1, TAG "%.32s %s %d %s ", nonce, kind_name(r->kind),
 		       r->code, msg);
@@ -79,7 +66,7 @@ static int parse_record(const char *p, const char *end, const char *nonce, struc
 	char line[STATUS_RECORD_MAX + 1], kind[16], msg[ESCAPED_MAX + 1], *crcp;
 	uint64_t crc;
 	int code, used = 0;
-	size_t n = (size_t)(end - p), o = 0;
+	size_t n = (size_t)(end - p);
 
 	if (n > STATUS_RECORD_MAX)
 		return -1;
@@ -108,19 +95,10 @@ static int parse_record(const char *p, const char *end, const char *nonce, struc
 	else
 		return -1;
 	r->code = code;
-	if (!strcmp(msg, "-"))
-		msg[0] = '\0';
-	for (const char *s = msg; *s && o < STATUS_MSG_MAX; s++) {
-		int hi, lo;
-
-		if (*s == '%' && (hi = hex_digit(s[1])) >= 0 && (lo = hex_digit(s[2])) >= 0) {
-			r->msg[o++] = (char)(hi * 16 + lo);
-			s += 2;
-		} else {
-			r->msg[o++] = *s;
-		}
-	}
-	r->msg[o] = '\0';
+	pct_unescape_field(msg);
+	/* no more than STATUS_MSG_MAX bytes of message are kept */
+	msg[STATUS_MSG_MAX] = '\0';
+	strcpy(r->msg, msg);
 	return 0;
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tree.c: remove a directory tree (see tree.h). */
+/* tree.c: make a directory path, remove a directory tree (see tree.h). */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -41,5 +42,31 @@ int remove_tree(const char *path, char **failed)
 		*failed = remove_failed;
 	else
 		free(remove_failed);
+	return rc;
+}
+
+int mkdir_p(const char *path, char **failed)
+{
+	char *p = xstrdup(path), c;
+	int rc = 0;
+
+	if (failed)
+		*failed = NULL;
+	for (char *q = p + 1; ; q++) {
+		if (*q != '/' && *q)
+			continue;
+		c = *q;
+		*q = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			rc = -errno;
+			if (failed)
+				*failed = xstrdup(p);
+			break;
+		}
+		*q = c;
+		if (!c)
+			break;
+	}
+	free(p);
 	return rc;
 }

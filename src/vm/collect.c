@@ -19,6 +19,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "pct.h"
 #include "rapido.h"
 #include "tree.h"
 #include "results.h"
@@ -63,7 +64,7 @@ static void txt_line(struct vm_results *r, const char *line)
 /* A meta record into results.txt; apply: into the suite too (the final ones are set directly). */
 static void txt_meta(struct vm_results *r, const char *key, const char *value, int apply)
 {
-	char *v = rec_escape(value), *line = xasprintf("R1 meta %s %s", key, v);
+	char *v = pct_field(value), *line = xasprintf("R1 meta %s %s", key, v);
 
 	txt_line(r, line);
 	if (apply)
@@ -129,34 +130,19 @@ static void files_clear(const char *dir)
 	free(files);
 }
 
-/* mkdir -p: every missing directory of path */
-static void mkdir_p_or_die(const char *what, const char *path)
-{
-	char *p = xstrdup(path), c;
-
-	for (char *q = p + 1; ; q++) {
-		if (*q != '/' && *q)
-			continue;
-		c = *q;
-		*q = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			die_errno("%s: cannot create %s", what, p);
-		*q = c;
-		if (!c)
-			break;
-	}
-	free(p);
-}
-
 struct vm_results *vm_results_open(const struct vm_launch *l)
 {
 	struct vm_results *r;
-	char where[512];
+	char where[512], *failed;
+	int rc;
 
 	if (!l->s->results_dir)
 		return NULL;
 	/* resolving created nothing: DIR is made here, its files/ below */
-	mkdir_p_or_die(vm_src_str(&l->s->results_src, where, sizeof(where)), l->s->results_dir);
+	rc = mkdir_p(l->s->results_dir, &failed);
+	if (rc)
+		die_err(rc, "%s: cannot create %s", vm_src_str(&l->s->results_src, where, sizeof(where)),
+			failed);
 	r = xcalloc(1, sizeof(*r));
 	r->l = l;
 	r->dir = xstrdup(l->s->results_dir);
@@ -226,10 +212,10 @@ static unsigned int report_splats(struct vm_results *r, const struct vm_launch *
 		if (!r)
 			continue;
 		line = xasprintf("kernel: %s", sp->title);
-		title = rec_escape(line);
+		title = pct_field(line);
 		free(line);
-		kind = rec_escape(splat_kind_name(sp->kind));
-		text = rec_escape(sp->text);
+		kind = pct_field(splat_kind_name(sp->kind));
+		text = pct_field(sp->text);
 		line = xasprintf("R1 %s %s %s %s", counts ? "kernel" : "tolerated", title, kind, text);
 		txt_line(r, line);
 		(void)rsuite_record(&r->suite, line, 1, 0);

@@ -13,19 +13,12 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "mono.h"
 #include "rapido.h"
 #include "vm.h"
 
 static double deadline;		/* CLOCK_MONOTONIC seconds; 0: no timeout */
 static const char *volatile step = "starting";
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void put(const char *s)
 {
@@ -54,7 +47,7 @@ void vm_deadline_arm(unsigned int secs)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGALRM, &sa, NULL) < 0)
 		die_errno("sigaction");
-	deadline = mono() + secs;
+	deadline = mono_secs() + secs;
 	alarm(secs);
 }
 
@@ -69,7 +62,7 @@ double vm_deadline_left(void)
 
 	if (!deadline)
 		return 0;
-	left = deadline - mono();
+	left = deadline - mono_secs();
 	return left > 0 ? left : 1e-9;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "cpio.h"
 #include "err.h"
 #include "io.h"
@@ -45,10 +46,10 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 		return rc;
 	}
 	im->path = xstrdup(path);
-	v = conf_get(&c, "PROFILE");
+	v = conf_value(&c, "PROFILE", NULL);
 	im->profile = xstrdup(v ? v : "?");
 	/* an image from before ARCH was recorded is the host's */
-	v = conf_get(&c, "ARCH");
+	v = conf_value(&c, "ARCH", NULL);
 	im->arch = v ? arch_find(v) : arch_host();
 	if (!im->arch) {
 		*err = xasprintf("%s: rapido/vm.conf: ARCH=%s: unknown architecture (known: %s; "
@@ -57,18 +58,18 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 		vm_image_free(im);
 		return -EINVAL;
 	}
-	v = conf_get(&c, "KERNEL_IMAGE");
+	v = conf_value(&c, "KERNEL_IMAGE", NULL);
 	im->kernel = v ? xstrdup(v) : NULL;
-	v = conf_get(&c, "KERNEL_RELEASE");
+	v = conf_value(&c, "KERNEL_RELEASE", NULL);
 	im->release = xstrdup(v ? v : "?");
-	v = conf_get(&c, "CPUS");
+	v = conf_value(&c, "CPUS", NULL);
 	if (v && num_parse_uint(v, 1, 1024, &im->cpus, why)) {
 		*err = xasprintf("%s: rapido/vm.conf: CPUS: %s", path, why);
 		conf_free(&c);
 		vm_image_free(im);
 		return -EINVAL;
 	}
-	v = conf_get(&c, "MEMORY");
+	v = conf_value(&c, "MEMORY", NULL);
 	if (v && parse_size(v, &im->memory))
 		im->memory = 0;
 	conf_free(&c);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "mono.h"
 #include "rapido.h"
 #include "status.h"
 #include "verdict.h"
@@ -109,8 +110,8 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	}
 
 	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why));
-	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, vm_now() - w.started,
-			       vm_now());
+	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, mono_secs() - w.started,
+			       mono_secs());
 	vm_watch_free(&w);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

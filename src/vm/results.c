@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "pct.h"
 #include "results.h"
 
 /* a record's output field is bounded on the guest side too; this guards ./vm */
@@ -40,59 +41,6 @@ void rsuite_free(struct rsuite *s)
 	free(s->exit_bad);
 	free(s->cause);
 	memset(s, 0, sizeof(*s));
-}
-
-char *rec_escape(const char *s)
-{
-	char *out, *p;
-
-	if (!s || !*s)
-		return xstrdup("-");
-	if (!strcmp(s, "-"))
-		return xstrdup("%2d");
-	out = p = xmalloc(strlen(s) * 3 + 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c <= ' ' || c == '%' || c == 0x7f)
-			p += sprintf(p, "%%%02x", c);
-		else
-			*p++ = (char)c;
-	}
-	*p = '\0';
-	return out;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-void rec_unescape(char *s)
-{
-	char *w = s;
-
-	if (!strcmp(s, "-")) {
-		*s = '\0';
-		return;
-	}
-	for (char *r = s; *r; r++) {
-		int hi, lo;
-
-		if (*r == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0) {
-			*w++ = (char)(hi * 16 + lo);
-			r += 2;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
 }
 
 struct rtest *rsuite_add_test(struct rsuite *s, const char *name)
@@ -245,7 +193,7 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 		f[nf++] = w;
 	raw2 = nf > 2 ? xstrdup(f[2]) : NULL;
 	for (size_t i = 1; i < nf; i++)
-		rec_unescape(f[i]);
+		pct_unescape_field(f[i]);
 	ev = nf ? f[0] : "";
 	if (nf < 2 || !*f[1]) {
 		rc = -EINVAL;

@@ -94,11 +94,6 @@ int rsuite_load(struct rsuite *s, const char *path, char **err);
 /* s with every control character as '?': one line of a summary (malloc'd). */
 char *text_oneline(const char *s);
 
-/* One record field, %-escaped ("-" if empty); malloc'd. */
-char *rec_escape(const char *s);
-/* Undo rec_escape in place. */
-void rec_unescape(char *s);
-
 /* junit.c: one <testsuites> with a <testsuite> per suite. */
 void junit_write(FILE *f, const struct rsuite *v, size_t n);
 /* ktap.c: KTAP version 1, a subtest per suite, a test per testcase. */

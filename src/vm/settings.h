@@ -111,7 +111,7 @@ struct vm_settings {
 	char *image;
 	struct vm_src image_src;
 	struct vm_image im;
-	struct vm_initrd initrd;	/* path NULL: the image itself */
+	struct vm_initrd initrd;	/* probed only: needs_cache says launch puts it together */
 	int batch, dry_run;
 
 	const char *qemu;

@@ -5,22 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "devices.h"
 #include "err.h"
+#include "mono.h"
 #include "rapido.h"
 #include "verdict.h"
 #include "vm.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Everything that needs the VM number: paths, NICs, the accelerator. */
 static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsigned int vm)
@@ -127,7 +119,7 @@ int cmd_vm(int argc, char **argv)
 		for (const struct vm_device *const *d = vm_devices; *d; d++)
 			if ((*d)->start)
 				(*d)->start(&l);
-		double start = now();
+		double start = mono_secs();
 
 		rc = vm_run(&l, lock_fd);
 		/*
@@ -136,7 +128,7 @@ int cmd_vm(int argc, char **argv)
 		 * read stderr see no change.
 		 */
 		if (isatty(2))
-			verdict_summary(l.vm, rc, now() - start, l.console_log);
+			verdict_summary(l.vm, rc, mono_secs() - start, l.console_log);
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
 		for (const struct vm_device *const *d = vm_devices; *d; d++)

@@ -7,10 +7,10 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "mono.h"
 #include "vm.h"
 #include "watch.h"
 
@@ -18,14 +18,6 @@
 #define STATUS_KEEP (64 * 1024)
 /* The console's tail, kept for the panic message. */
 #define CONSOLE_KEEP (64 * 1024)
-
-double vm_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void watch_add(struct vm_watch *w, int fd)
 {
@@ -60,7 +52,7 @@ static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
 	if (fd == w->p.status_rd) {
 		tail_add(&w->status, buf, n);
 	} else if (fd == w->p.results_rd) {
-		vm_results_input(w->results, buf, n, vm_now());
+		vm_results_input(w->results, buf, n, mono_secs());
 	} else {
 		tail_add(&w->console, buf, n);
 		w->console_bytes += (unsigned long long)n;
@@ -113,7 +105,7 @@ static int *qemu_fd(struct vm_watch *w, int fd)
 enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, double timeout,
 			       unsigned int kvm_probe_secs, int *wstatus, int *sig)
 {
-	double start = vm_now();
+	double start = mono_secs();
 	enum wait_result res;
 	pid_t pid = p->pid;
 
@@ -158,7 +150,7 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 				}
 			} else if (fd == w->timerfd) {
 				uint64_t ticks;
-				double t = vm_now() - start;
+				double t = mono_secs() - start;
 
 				if (read(w->timerfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
 					die_errno("timerfd");
@@ -214,7 +206,7 @@ void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd)
 	vm_monitor_init(&w->mon, l->s, l->vm, -1);
 	w->results = vm_results_open(l);
 	splat_scan_init(&w->splats);
-	w->started = vm_now();
+	w->started = mono_secs();
 }
 
 void vm_watch_reset(struct vm_watch *w)
@@ -230,7 +222,7 @@ void vm_watch_reset(struct vm_watch *w)
 	vm_results_reset(w->results);
 	splat_scan_free(&w->splats);
 	splat_scan_init(&w->splats);
-	w->started = vm_now();
+	w->started = mono_secs();
 }
 
 void vm_watch_free(struct vm_watch *w)

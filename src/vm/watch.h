@@ -33,8 +33,6 @@ struct vm_watch {
 
 enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };
 
-/* Monotonic seconds. */
-double vm_now(void);
 /* Opens the console log and --results (dies if they cannot be written). */
 void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd);
 /* Start over: a KVM run that fell back to TCG. */

@@ -25,6 +25,7 @@
 #include "err.h"
 #include "execframe.h"
 #include "io.h"
+#include "mono.h"
 #include "status.h"
 #include "strbuf.h"
 #include "vmctl.h"
@@ -56,14 +57,6 @@ static int console_connect(const char *path, unsigned int vm, char **err)
 		return -e;
 	}
 	return fd;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* base64 characters per typed line: far below the 4095 a canonical-mode tty line holds */
@@ -114,7 +107,7 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 	unsigned char r[EXECFRAME_NONCE_LEN / 2];
 	char nonce[EXECFRAME_NONCE_LEN + 1], *line, *err, buf[4096];
 	int fd, rc = 0;
-	double t0 = now();
+	double t0 = mono_secs();
 
 	fd = console_connect(sock, vm, &err);
 	if (fd < 0) {
@@ -143,7 +136,7 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 		ssize_t n;
 
 		if (rd->state == EXECFRAME_WAITING) {
-			double left = start_secs - (now() - t0);
+			double left = start_secs - (mono_secs() - t0);
 
 			if (left <= 0) {
 				fprintf(stderr, "vmctl: vm%u: no shell answered on the virtio console within "

@@ -46,7 +46,7 @@ check "gdb read the banner from guest memory" grep -q "Linux version $rel" "$T/g
 "$VM" "$T/other" --batch --timeout 60 --gdb=127.0.0.1:$port > /dev/null 2> "$T/err2"
 expect_rc "gdb port in use" 125 $?
 check "  named" grep -q "port $port on 127.0.0.1 is in use" "$T/err2"
-"$TOP/vmctl" 1 exec 'touch /tmp/go' > /dev/null
+"$TOP/vmctl" 1 exec ': > /tmp/go' > /dev/null
 wait $vmpid
 expect_rc "the guest ran on after gdb detached and exited 0" 0 $?
 
@@ -71,7 +71,7 @@ check "  printed the guest's release ($out)" test "$out" = "$rel"
 "$TOP/vmctl" 1 exec 'echo to-stderr >&2; exit 3' > "$T/out" 2>&1
 expect_rc "vmctl exec returns the command's status" 3 $?
 check "  and its stderr" grep -q to-stderr "$T/out"
-"$TOP/vmctl" 1 exec 'touch /tmp/go' > /dev/null
+"$TOP/vmctl" 1 exec ': > /tmp/go' > /dev/null
 wait $vmpid
 expect_rc "the guest exits 0 after the execs" 0 $?
 "$TOP/vmctl" 1 exec true 2> "$T/err"

@@ -58,7 +58,7 @@ int main(void)
 	unsetenv("CEPH_POOL_SIZE");
 	unsetenv("CEPH_OSD_STORE");
 	cl_plan_or_die(&p, &c, NULL);
-	TAP_EQ_STR(p.dir, CEPH_LOCAL_DIR_DEFAULT, "default state dir");
+	TAP_EQ_STR(p.dir, "/var/tmp/rapido-ceph", "default state dir");
 	TAP_EQ_STR(p.addr, "192.168.155.1", "default address: netsetup's bridge");
 	tap_ok(p.osds == 3 && p.pool_size == 1 && !strcmp(p.store, "memstore") &&
 	       p.osd_size == 1ULL << 30 && p.image_size == 256ULL << 20,

@@ -55,6 +55,13 @@ check "negative number" has err "$RAPIDO_CONF:5: VM_TIMEOUT: expected a number f
 check "environment value checked too" has err "environment: NET: expected tap, user or none, got 'bogus'"
 check "error count" has err "cut: --check-conf: 6 errors"
 
+# a profile's key, typed in its header (#@ conf-type), is checked as ./cut PROFILE checks it
+printf 'FSTESTS_FS=zfs\n' > "$RAPIDO_CONF"
+run "$bin" --check-conf
+check "a profile-typed key: exit 1" test $rc = 1
+check "  the value's FILE:LINE, the key, what is expected, the profile line that typed it" \
+	grep -qE "^$RAPIDO_CONF:1: FSTESTS_FS: expected btrfs, xfs or ext4, got 'zfs' \(#@ conf-type at .*/autorun/fstests_local\.sh:[0-9]+\)$" "$T/err"
+
 printf 'VM_CPUS=2\nQEMU_EXTRA_ARGS=$(reboot)\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "a file that does not parse: exit 1, FILE:LINE" \

@@ -108,10 +108,10 @@ int main(void)
 	unsetenv("CEPH_KEYRING");
 	unsetenv("CEPH_LOCAL_DIR");
 	p = ceph_conf_path(&c);
-	TAP_EQ_STR(p, CEPH_LOCAL_DIR_DEFAULT "/ceph.conf", "CEPH_CONF default: ceph-local's");
+	TAP_EQ_STR(p, "/var/tmp/rapido-ceph/ceph.conf", "CEPH_CONF default: ceph-local's");
 	free(p);
 	p = ceph_keyring_path(&c);
-	TAP_EQ_STR(p, CEPH_LOCAL_DIR_DEFAULT "/keyring", "CEPH_KEYRING default: ceph-local's");
+	TAP_EQ_STR(p, "/var/tmp/rapido-ceph/keyring", "CEPH_KEYRING default: ceph-local's");
 	free(p);
 	conf_set(&c, "CEPH_LOCAL_DIR", "/tmp/cl");
 	p = ceph_conf_path(&c);

@@ -97,7 +97,7 @@ static void test_registry(void)
 
 	example_keys(&example);
 	tap_ok(example.n > 30, "rapido.conf.example documents %zu keys", example.n);
-	TAP_EQ_INT(confkeys_from_profiles("autorun", &profiles), 0, "the profiles' keys are read");
+	TAP_EQ_INT(confkeys_from_profiles("autorun", &profiles, NULL), 0, "the profiles' keys are read");
 	tap_ok(strv_contains(&profiles, "FSTESTS_SRC") && strv_contains(&profiles, "CIFS_PASS"),
 	       "  conf, conf-optional and bins-if keys among them");
 
@@ -144,6 +144,65 @@ static void test_registry(void)
 	strv_free(&src);
 	strv_free(&profiles);
 	strv_free(&example);
+}
+
+/* KEY's value on its "#KEY=VALUE" line of rapido.conf.example (quotes removed), malloc'd, or NULL. */
+static char *example_value(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *v = l + (*l == '#');
+
+		if (strncmp(v, key, kl) || v[kl] != '=')
+			continue;
+		v += kl + 1;
+		if (*v == '"' || *v == '\'')
+			return xstrndup(v + 1, strcspn(v + 1, *v == '"' ? "\"" : "'"));
+		return xstrndup(v, strcspn(v, " \t\n"));
+	}
+	return NULL;
+}
+
+/*
+ * rapido.conf.example (and rapido.conf(5), made from it) against confkeys[]:
+ * each key with a default shows that default, each value shown is of the
+ * key's kind, and each default the table gives is one its kind accepts.
+ */
+static void test_example_defaults(void)
+{
+	struct strv bad = STRV_INIT;
+	char *text;
+
+	if (read_file("rapido.conf.example", &text, NULL))
+		die("rapido.conf.example: cannot read it (run from the top of the tree)");
+	for (const struct confkey *k = confkeys; k->key; k++) {
+		char *name = xstrdup(k->key), *shown, *why;
+		struct conf_value v;
+
+		for (char *h = strchr(name, '#'); h; h = strchr(h, '#'))
+			*h = '1';
+		shown = example_value(text, name);
+		if (k->def && confkey_parse(k, k->def, &v, &why)) {
+			strv_pushf(&bad, "%s: the table's default: %s", k->key, why);
+			free(why);
+		}
+		if (k->def && (!shown || strcmp(shown, k->def)))
+			strv_pushf(&bad, "%s: rapido.conf.example shows '%s', the table's default is '%s'",
+				   k->key, shown ? shown : "(no value)", k->def);
+		/* a placeholder (<rapido dir>) or ${KEY} is text for the reader, not a value */
+		if (shown && *shown && !strpbrk(shown, "<$") && confkey_parse(k, shown, &v, &why)) {
+			strv_pushf(&bad, "%s: rapido.conf.example's '%s': %s", k->key, shown, why);
+			free(why);
+		}
+		free(shown);
+		free(name);
+	}
+	if (!tap_ok(!bad.n, "rapido.conf.example shows each key's default and kind as confkeys[] has them"))
+		for (size_t i = 0; i < bad.n; i++)
+			printf("#   %s\n", bad.v[i]);
+	strv_free(&bad);
+	free(text);
 }
 
 static void suggest(const char *key, const char *want)
@@ -232,8 +291,9 @@ static void test_types(void)
 
 int main(void)
 {
-	tap_plan(34);
+	tap_plan(35);
 	test_registry();
+	test_example_defaults();
 	test_match_and_suggest();
 	test_check();
 	test_types();

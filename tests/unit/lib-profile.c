@@ -52,7 +52,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(54);
+	tap_plan(62);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -95,6 +95,32 @@ int main(void)
 	bad("#@ bins: x\n", "no '#@ description:' line");
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");
+
+	/* #@ conf-type: a type for one of the profile's keys, with where it was given */
+	rc = load("#@ description: x\n#@ conf-optional: FS SIZE\n#@ conf-type: FS enum a,b\n"
+		  "#@ files: ${SRC}:/src\n#@ conf-type: SIZE size 16M-1G\n#@ conf-type: SRC path\n",
+		  &p, &err);
+	TAP_EQ_INT(rc, 0, "conf-type lines parse (%s)", err ? err : "");
+	tap_ok(p.types.n == 3 && p.types.k[0].kind == CONFKEY_ENUM &&
+	       !strcmp(p.types.k[0].words[1], "b") && !p.types.k[0].words[2] &&
+	       p.types.k[1].kind == CONFKEY_SIZE && p.types.k[1].min == 16ULL << 20 &&
+	       p.types.k[1].max == 1ULL << 30 && p.types.k[2].kind == CONFKEY_PATH,
+	       "  each key with its kind and range");
+	tap_ok(p.types.n == 3 && strstr(p.types.at[1], "p.sh:5"), "  and the line that typed it");
+	if (!rc)
+		profile_free(&p);
+	free(err);
+	err = NULL;
+	bad("#@ description: x\n#@ conf: FS\n#@ conf-type: FS enum\n",
+	    "p.sh:3: conf-type: FS: enum: expected words separated by commas");
+	bad("#@ description: x\n#@ conf: N\n#@ conf-type: N uint 9-1\n",
+	    "p.sh:3: conf-type: N: uint: expected a range MIN-MAX");
+	bad("#@ description: x\n#@ conf: N\n#@ conf-type: N float\n",
+	    "p.sh:3: conf-type: N: unknown kind \"float\"");
+	bad("#@ description: x\n#@ conf: N\n#@ conf-type: N uint 1-2\n#@ conf-type: N uint 1-3\n",
+	    "p.sh:4: conf-type: N is typed twice");
+	bad("#@ description: x\n#@ conf: FS\n#@ conf-type: FSS enum a,b\n",
+	    "p.sh:3: conf-type: FSS is not a key of this profile");
 
 	rc = load("#@ description: x\n#@ secret: PASS\n#@ conf: USER PASS\n"
 		  "#@ conf-optional: KEY\n#@ secret: KEY\n", &p, &err);

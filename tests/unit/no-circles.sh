@@ -1,71 +1,114 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# no-circles.sh: the files of a program call into each other one way only
-# (issue 27): among the objects of one directory, what each one's symbol
-# table asks for (nm -u) and what another defines make the calls between
-# them, and those never close a circle, of two files or of more. A file
-# that two others both need is a helper of theirs, never a file that needs
-# them back. Directories join the list once their circles are gone.
+# no-circles.sh: the files of each program and guest tool call into each
+# other one way only (issue 27). From the built objects: what each one's
+# symbol table asks for (nm -u) and what another defines (nm --defined-only)
+# make the calls between them, and those never close a circle, of two files
+# (A uses a symbol of B and B one of A; both are named, with the symbols)
+# or of more (tsort names them). src/lib is checked on its own, and as a
+# part of every program: a lib file that calls into a program's file
+# closes a circle through it. A
+# file that two others both need is a helper of theirs, never a file that
+# needs them back. Run after make (tests/run --unit does).
 . "$(dirname "$0")/../tap.sh"
-DIRS="src/cut src/vm"
+hostdir=$(cat "$TOP/build/hostdir" 2>/dev/null || echo host)
 
-for tool in nm tsort "${CC:-cc}"; do
+for tool in nm tsort; do
 	if ! command -v "$tool" > /dev/null; then
 		echo "SKIP: $tool is not installed"
 		exit 77
 	fi
 done
 
-# edges DIR: "A B" per file A.c calling a function or using data of B.c
-edges() {
-	local dir=$1 obj=$T/obj/$1 c o s
-	local -A owner=()
-	mkdir -p "$obj"
-	for c in "$TOP/$dir"/*.c; do
-		o=$obj/$(basename "$c" .c).o
-		"${CC:-cc}" -std=gnu11 -D_GNU_SOURCE -I"$TOP/src/lib" -I"$TOP/$dir" -I"$TOP/tests" \
-			-c -o "$o" "$c" 2> "$T/cc.err" || { echo "ERROR $c: $(head -3 "$T/cc.err")"; return; }
-	done
-	for o in "$obj"/*.o; do
-		for s in $(nm --defined-only -g "$o" | awk '{print $3}'); do
-			owner[$s]=$(basename "$o" .o)
+# calls OBJDIR DIR...: "A B SYM" for each file A.c of the DIRs using SYM
+# defined in B.c; files named as their sources. An object missing or
+# older than its source is reported as "STALE path".
+calls() {
+	local objdir=$1 dir c o objs=()
+	shift
+	for dir in "$@"; do
+		for c in "$TOP/$dir"/*.c; do
+			o=$objdir/$dir/$(basename "$c" .c).o
+			if [ ! -e "$o" ] || [ "$c" -nt "$o" ]; then
+				echo "STALE $o"
+				continue
+			fi
+			objs+=("$o")
 		done
 	done
-	for o in "$obj"/*.o; do
-		for s in $(nm -u "$o" | awk '{print $2}'); do
-			[ -n "${owner[$s]:-}" ] && [ "${owner[$s]}" != "$(basename "$o" .o)" ] &&
-				echo "$(basename "$o" .o) ${owner[$s]} $s"
-		done
-	done | sort -u
+	[ ${#objs[@]} -gt 0 ] || return
+	# nm -A: "OBJ:VALUE TYPE SYM", or "OBJ:                 U SYM"
+	{
+		nm -A -g --defined-only "${objs[@]}" | awk '{ print "D", $1, $NF }'
+		nm -A -u "${objs[@]}" | awk '{ print "U", $1, $NF }'
+	} | awk -v objdir="$objdir/" '
+	{ f = substr($2, length(objdir) + 1); sub(/\.o:.*/, ".c", f) }
+	$1 == "D" { def[$3] = f; next }
+	{ use[++n] = f " " $3 }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(use[i], u, " ")
+			if ((u[2] in def) && def[u[2]] != u[1])
+				print u[1], def[u[2]], u[2]
+		}
+	}' | sort -u
 }
 
-for dir in $DIRS; do
-	e=$(edges "$dir")
-	if grep -q '^ERROR' <<<"$e"; then
-		not_ok "$dir: compiled for its symbol tables: $(grep '^ERROR' <<<"$e")"
-		continue
+# check_group NAME OBJDIR DIR: the files of DIR; a program's or tool's
+# calls resolve against src/lib's too, and src/lib must not call back
+check_group() {
+	local name=$1 objdir=$2 dir=$3 e back two pairs
+	if [ "$dir" = src/lib ]; then
+		e=$(calls "$objdir" src/lib)
+	else
+		e=$(calls "$objdir" "$dir" src/lib)
+	fi
+	if grep -q '^STALE' <<<"$e"; then
+		not_ok "$name: objects missing or older than their source (run make): $(grep '^STALE' <<<"$e" |
+			head -3 | cut -d' ' -f2 | tr '\n' ' ')"
+		return
+	fi
+	if [ "$dir" != src/lib ]; then
+		# lib's own calls are the librapido group's; one into the program closes a circle
+		back=$(awk '$1 ~ /^src\/lib\// && $2 !~ /^src\/lib\// { print $1 " uses " $3 " of " $2 }' <<<"$e")
+		if [ -z "$back" ]; then
+			ok "$name: src/lib calls none of its files"
+		else
+			not_ok "$name: src/lib calls into it:"
+			sed 's/^/#   /' <<<"$back"
+		fi
+		e=$(awk '$1 !~ /^src\/lib\//' <<<"$e")
 	fi
 	if [ -z "$e" ]; then
-		not_ok "$dir: calls between its files found (none: the test sees nothing)"
-		continue
+		not_ok "$name: no calls between its files found (the test sees nothing)"
+		return
 	fi
-	pairs=$(awk '{print $1, $2}' <<<"$e" | sort -u)
-	# two files calling each other, named with a symbol each way
-	two=$(awk '{e[$1" "$2]=$3} END {for (k in e) {split(k, a, " ");
-		if (a[1] < a[2] && ((a[2]" "a[1]) in e))
-			print a[1] ".c -> " a[2] ".c (" e[k] "), " a[2] ".c -> " a[1] ".c (" e[a[2]" "a[1]] ")"}}' <<<"$e")
+	# each pair once, with every symbol each way
+	two=$(awk '{ s[$1 " " $2] = s[$1 " " $2] " " $3 }
+		END { for (k in s) { split(k, p, " "); r = p[2] " " p[1]
+			if (p[1] < p[2] && (r in s))
+				print p[1] " <-> " p[2] ": " p[1] " uses" s[k] "; " p[2] " uses" s[r] } }' <<<"$e" | sort)
 	if [ -z "$two" ]; then
-		ok "$dir: no two files call into each other ($(wc -l <<<"$pairs") calls between files)"
+		ok "$name: no two files call into each other"
 	else
-		not_ok "$dir: files that call into each other:"
+		not_ok "$name: files that call into each other:"
 		sed 's/^/#   /' <<<"$two"
 	fi
-	# a longer circle: tsort names its files
+	pairs=$(awk '{ print $1, $2 }' <<<"$e" | sort -u)
 	if tsort <<<"$pairs" > /dev/null 2> "$T/tsort.err"; then
-		ok "$dir: no circle through more files"
+		ok "$name: no circle through more files"
 	else
-		not_ok "$dir: a circle: $(grep -v 'input contains a loop' "$T/tsort.err" |
+		not_ok "$name: a circle through: $(grep -v 'input contains a loop' "$T/tsort.err" |
 			sed 's/^tsort: //' | tr '\n' ' ')"
 	fi
+}
+
+check_group librapido "$TOP/build/$hostdir" src/lib
+for p in cut vm vmctl netsetup ceph-local; do
+	check_group "$p" "$TOP/build/$hostdir" "src/$p"
+done
+for t in "$TOP"/tools/*/; do
+	t=$(basename "$t")
+	check_group "rapido-$t" "$TOP/build/guest" "tools/$t"
 done
 done_testing

@@ -8,8 +8,8 @@
 #include "err.h"
 #include "../../tools/afalg-selftest/afalg.h"
 #include "../../tools/afalg-selftest/plan.h"
-#include "../../tools/afalg-selftest/proccrypto.h"
-#include "../../tools/afalg-selftest/refhash.h"
+#include "proccrypto.h"
+#include "refhash.h"
 #include "../../tools/afalg-selftest/run.h"
 #include "../../tools/afalg-selftest/vectors.h"
 

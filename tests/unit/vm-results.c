@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct.h"
 #include "results.h"
 #include "tap.h"
 
@@ -80,7 +81,7 @@ int main(void)
 	free(err);
 
 	rsuite_init(&s);
-	e = rec_escape("a b%c\n-");
+	e = pct_field("a b%c\n-");
 	TAP_EQ_STR(e, "a%20b%25c%0a-", "escape");
 	free(e);
 	rsuite_record(&s, "R1 start t1", 0, 1.0);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* afalg.c: AF_ALG plumbing for the self-test (socket, bind, setkey, send paths). */
+/* afalg.c: the self-test's ways into AF_ALG: the hash input paths and cipher ops (algsock.h below). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_alg.h>
@@ -11,82 +11,11 @@
 
 #include "afalg.h"
 
-#ifndef AF_ALG
-#define AF_ALG 38
-#endif
 #ifndef SOL_ALG
 #define SOL_ALG 279
 #endif
 
 #define WHY(...) do { if (why) snprintf(why, whylen, __VA_ARGS__); } while (0)
-
-int afalg_probe(void)
-{
-	int fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-int afalg_tfm(const char *type, const char *name)
-{
-	struct sockaddr_alg sa = { .salg_family = AF_ALG };
-	int fd, err;
-
-	if (strlen(type) >= sizeof(sa.salg_type) || strlen(name) >= sizeof(sa.salg_name))
-		return -ENAMETOOLONG;
-	strcpy((char *)sa.salg_type, type);
-	strcpy((char *)sa.salg_name, name);
-	fd = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-int afalg_setkey(int tfmfd, const void *key, size_t keylen)
-{
-	return setsockopt(tfmfd, SOL_ALG, ALG_SET_KEY, key, (socklen_t)keylen) ? -errno : 0;
-}
-
-int afalg_set_authsize(int tfmfd, unsigned int authsize)
-{
-	/* The size travels in optlen; optval is unused (crypto/af_alg.c). */
-	return setsockopt(tfmfd, SOL_ALG, ALG_SET_AEAD_AUTHSIZE, NULL, authsize) ? -errno : 0;
-}
-
-int afalg_accept(int fd)
-{
-	int op = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-
-	return op < 0 ? -errno : op;
-}
-
-ssize_t afalg_send(int opfd, const void *buf, size_t len, bool more)
-{
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	ssize_t n = sendmsg(opfd, &msg, more ? MSG_MORE : 0);
-
-	return n < 0 ? -errno : n;
-}
-
-ssize_t afalg_recv(int opfd, void *buf, size_t len, int *msg_flags)
-{
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	ssize_t n = recvmsg(opfd, &msg, 0);
-
-	if (msg_flags)
-		*msg_flags = msg.msg_flags;
-	return n < 0 ? -errno : n;
-}
 
 const char *hash_path_name(enum hash_path p)
 {
@@ -356,33 +285,4 @@ int afalg_cipher(int tfmfd, const struct cipher_op *op, char *why, size_t whylen
 close_op:
 	close(opfd);
 	return err;
-}
-
-const char *afalg_advice(int err, const char *stage, const char *type)
-{
-	switch (err) {
-	case -EAFNOSUPPORT:
-		return "this kernel has no AF_ALG: enable CONFIG_CRYPTO_USER_API_HASH "
-		       "(and _SKCIPHER, _AEAD) or modprobe af_alg algif_hash";
-	case -ENOENT:
-		if (strcmp(stage, "bind"))
-			return NULL;
-		if (!strcmp(type, "skcipher"))
-			return "no such algorithm/driver (see /proc/crypto), or algif_skcipher "
-			       "missing (CONFIG_CRYPTO_USER_API_SKCIPHER, modprobe algif_skcipher)";
-		if (!strcmp(type, "aead"))
-			return "no such algorithm/driver (see /proc/crypto), or algif_aead "
-			       "missing (CONFIG_CRYPTO_USER_API_AEAD, modprobe algif_aead)";
-		return "no such algorithm/driver (see /proc/crypto), or algif_hash "
-		       "missing (CONFIG_CRYPTO_USER_API_HASH, modprobe algif_hash)";
-	case -ELIBBAD:
-		return "the kernel's own self-test of this implementation failed "
-		       "(see dmesg and 'selftest' in /proc/crypto)";
-	case -ENOKEY:
-		return "keyed algorithm used before ALG_SET_KEY";
-	case -EBUSY:
-		return "the key cannot change while an accept()ed socket uses it";
-	default:
-		return NULL;
-	}
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* afalg.h: AF_ALG socket plumbing: bind, keys, and the hash input paths. */
+/* afalg.h: the self-test's hash input paths and cipher ops over AF_ALG. */
 #ifndef AFALG_AFALG_H
 #define AFALG_AFALG_H
 
@@ -8,25 +8,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/*
- * All functions return 0 (or an fd / byte count) on success and -errno on
- * failure; those taking why/whylen also describe which step failed.
- * An op socket is accept()ed from a bound "tfm" socket; algif_hash
- * finalises when a send comes without MSG_MORE, or at the first recv.
- */
+#include "algsock.h"
 
-/* socket(AF_ALG): 0 if the family exists, else -errno (EAFNOSUPPORT). */
-int afalg_probe(void);
-/* socket + bind to type ("hash", "skcipher", "aead") and name; fd or -errno. */
-int afalg_tfm(const char *type, const char *name);
-int afalg_setkey(int tfmfd, const void *key, size_t keylen);
-int afalg_set_authsize(int tfmfd, unsigned int authsize);
-/* accept4(fd, CLOEXEC): an op socket from a tfm socket, or a clone of an op socket. */
-int afalg_accept(int fd);
-/* One sendmsg; returns bytes taken or -errno. */
-ssize_t afalg_send(int opfd, const void *buf, size_t len, bool more);
-/* One recvmsg into buf; returns bytes or -errno; *msg_flags gets msghdr.msg_flags. */
-ssize_t afalg_recv(int opfd, void *buf, size_t len, int *msg_flags);
+/* As in algsock.h: 0 (or a count) on success, -errno on failure; why/whylen say which step failed. */
 
 enum hash_path {
 	PATH_ONESHOT,	/* one sendmsg of the whole message */
@@ -83,8 +67,5 @@ struct cipher_op {
 
 /* One skcipher/AEAD operation on a fresh op socket. 0 or -errno (EBADMSG: tag). */
 int afalg_cipher(int tfmfd, const struct cipher_op *op, char *why, size_t whylen);
-
-/* Advice for an errno from AF_ALG, or NULL. stage: "socket", "bind", "setkey", ... */
-const char *afalg_advice(int err, const char *stage, const char *type);
 
 #endif

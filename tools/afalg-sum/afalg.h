@@ -27,19 +27,19 @@ enum afsum_alg_step {
 
 struct afsum_alg {
 	int tfm;		/* bound transform socket */
-	size_t digest_len;	/* bytes, from the kernel, checked against the table */
+	size_t digest_len;	/* bytes, from the kernel, checked against afalg_digest_len() */
 	enum afsum_alg_step failed;
 	size_t got_len;
 };
 
-/* Digest size in bytes of a well-known hash (also hmac(X)); 0 if not known. */
-AFSUM_API size_t afsum_alg_known_len(const char *alg);
-
-/* Hex digest of the empty message for md5, sha1 and sha2; NULL for others. */
-AFSUM_API const char *afsum_alg_empty_digest(const char *alg);
+/*
+ * The digest of the empty message for md5, sha1 and sha2 (refhash.c) into
+ * out (REF_MAX_DIGEST bytes); returns its length, 0 for other hashes.
+ */
+size_t afsum_alg_empty_digest(const char *alg, unsigned char *out);
 
 /* True for hashes that cannot work without a key: hmac(...), cmac(...), ghash, ... */
-AFSUM_API bool afsum_alg_needs_key(const char *alg);
+bool afsum_alg_needs_key(const char *alg);
 
 /*
  * Bind alg, set the key if one is given, then probe: one op socket that
@@ -48,17 +48,14 @@ AFSUM_API bool afsum_alg_needs_key(const char *alg);
  * (for those that are) and brings out ENOKEY before any file is read.
  * Returns 0 or -errno, with a->failed saying where.
  */
-AFSUM_API int afsum_alg_open(struct afsum_alg *a, const char *alg, const void *key, size_t keylen);
-AFSUM_API void afsum_alg_close(struct afsum_alg *a);
+int afsum_alg_open(struct afsum_alg *a, const char *alg, const void *key, size_t keylen);
+void afsum_alg_close(struct afsum_alg *a);
 
 /* A fresh op socket for one message; fd or -errno. */
-AFSUM_API int afsum_alg_op(struct afsum_alg *a);
+int afsum_alg_op(struct afsum_alg *a);
 
 /* Bind a throw-away AF_ALG hash socket to alg; 0 or -errno. */
-AFSUM_API int afsum_alg_try_bind(const char *alg);
-
-/* True if the /proc/crypto-format file at path lists an algorithm called name. */
-AFSUM_API bool afsum_proc_crypto_has(const char *path, const char *name);
+int afsum_alg_try_bind(const char *alg);
 
 /*
  * Read the digest: one recvmsg() with room for more than any digest, so
@@ -66,17 +63,17 @@ AFSUM_API bool afsum_proc_crypto_has(const char *path, const char *name);
  * size) and sets MSG_TRUNC if the buffer was smaller). Returns its length,
  * or -errno: -EMSGSIZE if it did not fit, -ENODATA if nothing came.
  */
-AFSUM_API ssize_t afsum_read_digest(int op, unsigned char *out, size_t outsz);
+ssize_t afsum_read_digest(int op, unsigned char *out, size_t outsz);
 
 /*
  * Feed in to the op socket and read the digest, which must be want bytes
  * long (-EBADMSG, with *len set to what came, if not). Returns 0 or
  * -errno; st->input_failed tells an input error from a socket error.
  */
-AFSUM_API int afsum_hash_op(int op, int in, const struct afsum_feed_ctl *ctl, size_t want,
-			    unsigned char *digest, size_t *len, struct afsum_feed_stats *st);
+int afsum_hash_op(int op, int in, const struct afsum_feed_ctl *ctl, size_t want,
+		  unsigned char *digest, size_t *len, struct afsum_feed_stats *st);
 
 /* Read a key from fd to its end: 0 (key is malloc'd), -EFBIG past AFSUM_MAX_KEY, -errno. */
-AFSUM_API int afsum_read_key(int fd, unsigned char **key, size_t *len);
+int afsum_read_key(int fd, unsigned char **key, size_t *len);
 
 #endif

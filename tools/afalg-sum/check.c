@@ -9,7 +9,7 @@
 #include "check.h"
 #include "err.h"
 #include "fmt.h"
-#include "run.h"
+#include "input.h"
 
 #define ISWHITE(c) ((c) == ' ' || (c) == '\t')
 

@@ -21,8 +21,8 @@ struct afsum_check_line {
 	bool binary;		/* '*' marker */
 };
 
-AFSUM_API void afsum_check_parser_init(struct afsum_check_parser *p, const char *tag,
-				       size_t hex_len);
+void afsum_check_parser_init(struct afsum_check_parser *p, const char *tag,
+			     size_t hex_len);
 
 /*
  * Parse one line (len bytes, s[len] must be '\0'; trailing newline and
@@ -33,25 +33,25 @@ AFSUM_API void afsum_check_parser_init(struct afsum_check_parser *p, const char 
  * modified; out points into it. Returns false for an improperly
  * formatted line.
  */
-AFSUM_API bool afsum_check_parse(struct afsum_check_parser *p, char *s, size_t len,
-				 struct afsum_check_line *out);
+bool afsum_check_parse(struct afsum_check_parser *p, char *s, size_t len,
+		       struct afsum_check_line *out);
 
 /*
  * Undo coreutils' escaping in place: "\\\\" "\\n" "\\r". Returns false if
  * s (len bytes) holds another escape, ends in a lone backslash, or a NUL.
  */
-AFSUM_API bool afsum_unescape(char *s, size_t len);
+bool afsum_unescape(char *s, size_t len);
 
 /*
  * Check every line of the check file in (named name, or "-" for standard
  * input) with h. Prints like sha256sum -c to out and err. Returns 0 if
  * all is well, AFSUM_EXIT_FAIL if not, or a fatal status from h.
  */
-AFSUM_API int afsum_check_stream(const struct afsum_opts *o, struct afsum_hasher *h,
-				 FILE *in, const char *name, FILE *out, FILE *err);
+int afsum_check_stream(const struct afsum_opts *o, struct afsum_hasher *h,
+		       FILE *in, const char *name, FILE *out, FILE *err);
 
 /* Open and check a check file ("-": standard input). Returns as above. */
-AFSUM_API int afsum_check_file(const struct afsum_opts *o, struct afsum_hasher *h,
-			       const char *name, FILE *out, FILE *err);
+int afsum_check_file(const struct afsum_opts *o, struct afsum_hasher *h,
+		     const char *name, FILE *out, FILE *err);
 
 #endif

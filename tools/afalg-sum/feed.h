@@ -49,9 +49,9 @@ struct afsum_feed_ctl {
  * and EINTR are retried. Returns 0 or -errno (st->input_failed says which
  * side failed); ctl may be NULL.
  */
-AFSUM_API int afsum_feed(int sock, int in, const struct afsum_feed_ctl *ctl,
-			 struct afsum_feed_stats *st);
+int afsum_feed(int sock, int in, const struct afsum_feed_ctl *ctl,
+	       struct afsum_feed_stats *st);
 
-AFSUM_API const char *afsum_feed_how_name(enum afsum_feed_how how);
+const char *afsum_feed_how_name(enum afsum_feed_how how);
 
 #endif

@@ -10,37 +10,37 @@
 #include "sum.h"
 
 /* Tag for --tag lines: coreutils' for md5/sha1/sha2, else alg upper-cased into buf. */
-AFSUM_API const char *afsum_tag_name(const char *alg, char *buf, size_t bufsz);
+const char *afsum_tag_name(const char *alg, char *buf, size_t bufsz);
 
 /* Write 2*n lower-case hex digits and a NUL to out. */
-AFSUM_API void afsum_hex(char *out, const unsigned char *d, size_t n);
+void afsum_hex(char *out, const unsigned char *d, size_t n);
 
 /* True if hex is exactly 2*n hex digits (either case) spelling d. */
-AFSUM_API bool afsum_hex_equal(const char *hex, size_t hex_len, const unsigned char *d, size_t n);
+bool afsum_hex_equal(const char *hex, size_t hex_len, const unsigned char *d, size_t n);
 
 /* When generating: a name with '\\', '\n' or '\r' is escaped (coreutils >= 9.0). */
-AFSUM_API bool afsum_name_needs_escape(const char *name);
+bool afsum_name_needs_escape(const char *name);
 
 /* When checking: coreutils 9.1 escapes only names with a newline (9.2 and later
  * escape as when generating). */
-AFSUM_API bool afsum_check_name_needs_escape(const char *name);
+bool afsum_check_name_needs_escape(const char *name);
 
 /* Print name, as "\\\\", "\\n", "\\r" escapes if escape is set. */
-AFSUM_API void afsum_print_name(FILE *f, const char *name, bool escape);
+void afsum_print_name(FILE *f, const char *name, bool escape);
 
 /*
  * One output line: "HEX  NAME" ("HEX *NAME" if binary), or with tagged
  * "TAG (NAME) = HEX"; a leading backslash and escapes where the name needs
  * them, unless zero, which ends the line with NUL instead of newline.
  */
-AFSUM_API void afsum_print_sum(FILE *f, const char *tag, const unsigned char *d, size_t n,
-			       const char *name, bool tagged, bool binary, bool zero);
+void afsum_print_sum(FILE *f, const char *tag, const unsigned char *d, size_t n,
+		     const char *name, bool tagged, bool binary, bool zero);
 
 /*
  * Quote a name for a message the way coreutils' quotef does in the C
  * locale (gnulib shell-escape quoting, ':' quoted too): plain names as
  * they are, others in '...' or "...", control and non-ASCII bytes as $'\ooo'.
  */
-AFSUM_API void afsum_quote(FILE *f, const char *name);
+void afsum_quote(FILE *f, const char *name);
 
 #endif

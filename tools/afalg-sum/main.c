@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include "afalg.h"
+#include "algsock.h"
 #include "err.h"
 #include "fmt.h"
 #include "opts.h"
+#include "proccrypto.h"
 #include "run.h"
 
 #define NO_AFALG_ADVICE "load af_alg/algif_hash or enable CONFIG_CRYPTO_USER_API_HASH"
@@ -152,7 +154,7 @@ static int bind_enoent(const char *alg)
 		say("unknown hash algorithm '%s': see /proc/crypto", alg);
 		return AFSUM_EXIT_UNKNOWN_ALG;
 	}
-	if (afsum_proc_crypto_has("/proc/crypto", probe)) {
+	if (pc_file_has("/proc/crypto", probe)) {
 		say("AF_ALG hash sockets not available ('%s' is in /proc/crypto but cannot be bound): "
 		    "load algif_hash or enable CONFIG_CRYPTO_USER_API_HASH", probe);
 		return AFSUM_EXIT_NO_AFALG;
@@ -199,7 +201,7 @@ static int open_alg(struct afsum_alg *a, const char *alg, const void *key, size_
 		return AFSUM_EXIT_KERNEL;
 	case AFSUM_STEP_LENGTH:
 		say("kernel's %s returned a %zu-byte digest, expected %zu: refusing to use it",
-		    alg, a->got_len, afsum_alg_known_len(alg));
+		    alg, a->got_len, afalg_digest_len(alg));
 		return AFSUM_EXIT_KERNEL;
 	case AFSUM_STEP_EMPTY:
 		say("kernel's %s gave a wrong digest for the empty message: refusing to use it", alg);

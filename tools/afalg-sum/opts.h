@@ -16,9 +16,9 @@
  * --help/--version (printed to out), AFSUM_EXIT_USAGE or
  * AFSUM_EXIT_UNKNOWN_ALG after a message to err. Resets getopt itself.
  */
-AFSUM_API int afsum_parse_args(struct afsum_opts *o, int argc, char **argv,
-			       FILE *out, FILE *err);
+int afsum_parse_args(struct afsum_opts *o, int argc, char **argv,
+		     FILE *out, FILE *err);
 
-AFSUM_API void afsum_usage(FILE *out);
+void afsum_usage(FILE *out);
 
 #endif

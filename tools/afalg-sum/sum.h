@@ -7,15 +7,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/*
- * Empty in the tool. The unit tests compile these sources into themselves
- * with AFSUM_API defined as __attribute__((weak)), so they link whether or
- * not the Makefile also links this directory's objects into them.
- */
-#ifndef AFSUM_API
-#define AFSUM_API
-#endif
-
 #define AFSUM_PROG "rapido-afalg-sum"
 
 /* Exit statuses; documented in --help. 0 and 1 mean what they mean for sha256sum. */

@@ -13,6 +13,7 @@
 #include "cfs.h"
 #include "err.h"
 #include "io.h"
+#include "mono.h"
 
 /* In --emulate mode, marks a directory `wait` made, standing in for a default group. */
 #define EMU_MARKER ".rapido-default-group"
@@ -257,17 +258,9 @@ static int emu_make_default(struct cfs_ctx *c, const char *rel)
 	return rc;
 }
 
-static unsigned long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 + (unsigned long long)ts.tv_nsec / 1000000;
-}
-
 int fs_wait(struct cfs_ctx *c, const char *rel, unsigned int timeout_ms)
 {
-	unsigned long long start = now_ms();
+	long long start = mono_ms();
 
 	for (;;) {
 		struct timespec tick = { 0, 50 * 1000 * 1000 };
@@ -277,7 +270,7 @@ int fs_wait(struct cfs_ctx *c, const char *rel, unsigned int timeout_ms)
 			return 0;
 		if (rc == -ENOENT && c->emulate && c->rootfd >= 0)
 			return emu_make_default(c, rel);
-		if (rc != -ENOENT || now_ms() - start >= timeout_ms)
+		if (rc != -ENOENT || mono_ms() - start >= timeout_ms)
 			return rc;
 		nanosleep(&tick, NULL);
 	}

@@ -21,7 +21,6 @@
 #include "err.h"
 #include "exec.h"
 #include "execframe.h"
-#include "hex.h"
 #include "io.h"
 #include "status.h"
 
@@ -31,7 +30,7 @@
 char *exec_cmd_decode(char *const *parts, size_t n, const char *crc, const char **why)
 {
 	size_t len = 0, k = 0;
-	uint32_t want = 0;
+	uint32_t want;
 	char *b64, *cmd;
 	ssize_t got;
 
@@ -40,16 +39,9 @@ char *exec_cmd_decode(char *const *parts, size_t n, const char *crc, const char 
 	*why = "the command is longer than bash -c takes";
 	if (len > BASE64_LEN(EXECFRAME_CMD_MAX))
 		return NULL;
-	*why = "its CRC is not 8 hex digits";
-	if (strlen(crc) != 8)
+	*why = "its CRC is not 8 lowercase hex digits";
+	if (strlen(crc) != 8 || execframe_crc_parse(crc, &want))
 		return NULL;
-	for (int i = 0; i < 8; i++) {
-		int d = hex_digit(crc[i]);
-
-		if (d < 0)
-			return NULL;
-		want = want << 4 | (uint32_t)d;
-	}
 	b64 = xmalloc(len + 1);
 	for (size_t i = 0; i < n; i++) {
 		memcpy(b64 + k, parts[i], strlen(parts[i]));

@@ -18,14 +18,10 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "guestmods.h"
 #include "init.h"
 
 #define HVC "/dev/hvc0"
-
-static int have_modprobe(void)
-{
-	return access("/usr/sbin/modprobe", X_OK) == 0 || access("/sbin/modprobe", X_OK) == 0;
-}
 
 /* One shell on the virtio console, as a session leader with it as controlling tty. */
 static void run_shell(void)
@@ -84,15 +80,10 @@ static void start_keeper(void)
 
 void init_debug_setup(const struct init_cmdline *cl)
 {
-	char *panic[] = { "modprobe", "-a", "-q", "pvpanic_mmio", "pvpanic_pci", "qemu_fw_cfg", NULL };
-	char *console[] = { "modprobe", "-a", "-q", "virtio_pci", "virtio_console", NULL };
-
-	if (have_modprobe())
-		init_run(panic);
+	init_modprobe(guestmods_debug, 1);
 	if (!cl->hvc)
 		return;
-	if (have_modprobe())
-		init_run(console);
+	init_modprobe(guestmods_hvc, 1);
 	/* the device node appears once the port is probed */
 	for (int i = 0; i < 100 && access(HVC, F_OK) < 0; i++)
 		usleep(10000);

@@ -63,8 +63,15 @@ void init_kill_all(void);
  * the virtio serial port rapido.status= names (machines with one UART).
  */
 void init_report_status(const struct init_cmdline *cl, const struct status_record *r);
-/* results.c: /dev/vportNpM of the virtio serial port named name, or NULL (malloc'd). */
+/*
+ * modprobe -a [-q] MODS... (a guestmods.h list), if the image has modprobe;
+ * returns its exit code, 0 without modprobe (the modules may be built in).
+ */
+int init_modprobe(const char *const mods[], int quiet);
+/* port.c: /dev/vportNpM of the virtio serial port named name, or NULL (malloc'd). */
 char *init_find_port(const char *name);
+/* The same, once its device node is writable: tries at 10 ms apart, else NULL. */
+char *init_wait_port(const char *name, int tries);
 /* Exit code for a wait status: the code, or 128+signal as the shell does. */
 int init_status_code(int wstatus);
 

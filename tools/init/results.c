@@ -2,11 +2,8 @@
 /*
  * results.c: the guest's end of ./vm --results: the host's DIR/files on
  * /results (9p), and the virtio serial port named rapido.results that the
- * test records go to (autorun/lib/results.sh writes them). Without udev
- * there is no /dev/virtio-ports/NAME link, so the port is found by its
- * name in sysfs.
+ * test records go to (autorun/lib/results.sh writes them).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,37 +14,12 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "guestmods.h"
 #include "init.h"
 #include "io.h"
 
 #define RESULTS_TAG "rapido.results"
 #define RESULTS_DIR "/results"
-
-char *init_find_port(const char *tag)
-{
-	DIR *d = opendir("/sys/class/virtio-ports");
-	struct dirent *e;
-	char *found = NULL;
-
-	if (!d)
-		return NULL;
-	while (!found && (e = readdir(d))) {
-		char *path, *name;
-
-		if (e->d_name[0] == '.')
-			continue;
-		path = xasprintf("/sys/class/virtio-ports/%s/name", e->d_name);
-		if (!read_file(path, &name, NULL)) {
-			name[strcspn(name, "\n")] = '\0';
-			if (!strcmp(name, tag))
-				found = xasprintf("/dev/%s", e->d_name);
-			free(name);
-		}
-		free(path);
-	}
-	closedir(d);
-	return found;
-}
 
 /*
  * The first record: ./vm counts a run with --results whose port never
@@ -71,24 +43,15 @@ static void say_hello(const char *port)
 
 void init_results_setup(const struct init_cmdline *cl)
 {
-	char *mods[] = { "modprobe", "-a", "-q", "virtio_pci", "virtio_console", "9pnet_virtio", "9p", NULL };
-	char *port = NULL;
+	char *port;
 
 	if (*cl->shard)
 		setenv("RAPIDO_SHARD", cl->shard, 1);
 	if (!cl->results)
 		return;
-	if (access("/usr/sbin/modprobe", X_OK) == 0 || access("/sbin/modprobe", X_OK) == 0)
-		init_run(mods);
-	/* the port and its device node appear once virtio_console has probed it */
-	for (int i = 0; i < 200; i++) {
-		free(port);
-		port = init_find_port(RESULTS_TAG);
-		if (port && access(port, W_OK) == 0)
-			break;
-		usleep(10000);
-	}
-	if (port && access(port, W_OK) == 0) {
+	init_modprobe(guestmods_results, 1);
+	port = init_wait_port(RESULTS_TAG, 200);
+	if (port) {
 		setenv("RAPIDO_RESULTS_PORT", port, 1);
 		say_hello(port);
 	} else

@@ -64,6 +64,24 @@ int init_run(char *const argv[])
 	return wait_for(pid);
 }
 
+int init_modprobe(const char *const mods[], int quiet)
+{
+	char *argv[16];
+	int n = 0;
+
+	/* a kernel with everything built in needs no modprobe, and an image may lack it */
+	if (access("/usr/sbin/modprobe", X_OK) < 0 && access("/sbin/modprobe", X_OK) < 0)
+		return 0;
+	argv[n++] = "modprobe";
+	argv[n++] = "-a";
+	if (quiet)
+		argv[n++] = "-q";
+	for (; *mods && n < (int)(sizeof(argv) / sizeof(argv[0])) - 1; mods++)
+		argv[n++] = (char *)*mods;
+	argv[n] = NULL;
+	return init_run(argv);
+}
+
 /* The real tty behind /dev/console (ttyS0): a controlling tty gives job control. */
 static char *console_tty(void)
 {
@@ -220,20 +238,14 @@ void init_kill_all(void)
 /* The status port's device: the virtio port (its module loaded at boot) may still be probing. */
 static char *status_port(const struct init_cmdline *cl)
 {
-	char *port = NULL;
+	char *port;
 
 	if (!*cl->status_port)
 		return xstrdup(STATUS_PORT);
-	for (int i = 0; i < 300; i++) {
-		port = init_find_port(cl->status_port);
-		if (port && access(port, W_OK) == 0)
-			return port;
-		free(port);
-		port = NULL;
-		usleep(10000);
-	}
-	warn("the status port %s did not appear (is virtio_console loaded?)", cl->status_port);
-	return NULL;
+	port = init_wait_port(cl->status_port, 300);
+	if (!port)
+		warn("the status port %s did not appear (is virtio_console loaded?)", cl->status_port);
+	return port;
 }
 
 void init_report_status(const struct init_cmdline *cl, const struct status_record *r)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "guestmods.h"
 #include "init.h"
 #include "io.h"
 #include "num.h"
@@ -180,12 +181,8 @@ void init_net_up(const struct init_cmdline *cl)
 	}
 	if (if_up(fd, "lo"))
 		warn_errno("bring up lo");
-	if (cl->n_ip) {
-		char *argv[] = { "modprobe", "-a", "virtio_pci", "virtio_net", NULL };
-
-		if (access("/usr/sbin/modprobe", X_OK) == 0 || access("/sbin/modprobe", X_OK) == 0)
-			init_run(argv);
-	}
+	if (cl->n_ip)
+		init_modprobe(guestmods_net, 0);
 	for (unsigned int i = 0; i < cl->n_ip; i++) {
 		struct init_ip ip;
 
@@ -200,13 +197,10 @@ void init_net_up(const struct init_cmdline *cl)
 
 void init_mount_shares(const struct init_cmdline *cl)
 {
-	char *argv[] = { "modprobe", "-a", "virtio_pci", "9pnet_virtio", "9p", NULL };
-
 	if (!cl->shares)
 		return;
-	/* modules in the Debian kernel; a kernel with them built in has no modprobe need */
-	if (access("/usr/sbin/modprobe", X_OK) == 0 || access("/sbin/modprobe", X_OK) == 0)
-		init_run(argv);
+	/* modules in the Debian kernel */
+	init_modprobe(guestmods_share, 0);
 	for (unsigned int i = 0; i < cl->shares; i++) {
 		char tag[24], dir[24];
 

@@ -66,6 +66,15 @@ char *zram_path(const struct zram_ctx *z, const char *path)
 	return xasprintf("%s%s", z->root, path);
 }
 
+void zram_dev_set(struct zram_dev *d, int idx)
+{
+	d->idx = idx;
+	if (idx < 0)
+		snprintf(d->name, sizeof(d->name), "zramN");
+	else
+		snprintf(d->name, sizeof(d->name), "zram%d", idx);
+}
+
 char *zram_attr(const struct zram_dev *d, const char *attr)
 {
 	return xasprintf("/sys/block/%s/%s", d->name, attr);

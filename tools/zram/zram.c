@@ -62,15 +62,6 @@ int zram_parse_dev(const char *s, int *idx)
 	return 0;
 }
 
-void zram_dev_set(struct zram_dev *d, int idx)
-{
-	d->idx = idx;
-	if (idx < 0)
-		snprintf(d->name, sizeof(d->name), "zramN");
-	else
-		snprintf(d->name, sizeof(d->name), "zram%d", idx);
-}
-
 int zram_alg_listed(const char *list, const char *alg)
 {
 	char *names = zram_alg_names(list), *tok, *save = NULL;

@@ -66,7 +66,6 @@ int zram_remove(struct zram_ctx *z, int idx);
 
 /* Accepts "/dev/zramN", "zramN" or "N"; returns 0 or -EINVAL. */
 int zram_parse_dev(const char *s, int *idx);
-void zram_dev_set(struct zram_dev *d, int idx);
 /* 1 if alg is one of the names in comp_algorithm's "lzo [lzo-rle] lz4" list. */
 int zram_alg_listed(const char *list, const char *alg);
 /* The names in such a list without the brackets: "lzo lzo-rle lz4" (malloc'd). */
@@ -77,6 +76,8 @@ __attribute__((format(printf, 2, 3)))
 void zram_seterr(struct zram_ctx *z, const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 void zram_log(struct zram_ctx *z, const char *fmt, ...);
+/* Name d after its index: "zram3", or "zramN" for -1 (hot_add's device in a dry run). */
+void zram_dev_set(struct zram_dev *d, int idx);
 /* root + path, malloc'd. */
 char *zram_path(const struct zram_ctx *z, const char *path);
 /* "/sys/block/zramN/attr", malloc'd. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* proccrypto.h: parse /proc/crypto into a list of algorithm implementations. */
-#ifndef AFALG_PROCCRYPTO_H
-#define AFALG_PROCCRYPTO_H
+/* proccrypto.h: parse /proc/crypto into a list of algorithm implementations (the afalg tools). */
+#ifndef RAPIDO_PROCCRYPTO_H
+#define RAPIDO_PROCCRYPTO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 /*
  * /proc/crypto is a series of blocks separated by blank lines, one per
  * registered implementation, each line "key : value" (crypto/proc.c).
- * Keys this tool uses: name (the generic name, "sha256"), driver (unique,
+ * Keys it keeps: name (the generic name, "sha256"), driver (unique,
  * "sha256-avx2"), module ("kernel" when built in), type ("shash",
  * "ahash", "skcipher", "aead", ...), selftest ("passed", "unknown",
  * missing on old kernels), internal ("yes" for helpers that user space
@@ -36,6 +36,8 @@ void pc_parse(const char *text, struct pc_list *out);
 /* Read and parse a file. 0 or -errno (from read_file). */
 int pc_load(const char *path, struct pc_list *out);
 void pc_free(struct pc_list *l);
+/* True if the file at path (/proc/crypto) lists an implementation of the algorithm name. */
+bool pc_file_has(const char *path, const char *name);
 
 /* "shash"/"ahash" (and the pre-4.x "digest"/"hash"). */
 bool pc_type_is_hash(const char *type);

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* refhash.h: small software MD5/SHA-1/SHA-2 and HMAC, the independent reference. */
-#ifndef AFALG_REFHASH_H
-#define AFALG_REFHASH_H
+#ifndef RAPIDO_REFHASH_H
+#define RAPIDO_REFHASH_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 /*
  * Written from RFC 1321 (MD5), FIPS 180-4 (SHA-1, SHA-2) and RFC 2104
- * (HMAC). It exists so that the boundary-length digests the kernel is
- * compared with do not come from the kernel; the host unit tests check it
- * against coreutils and openssl. Messages are whole bytes, under 2^61 bytes.
+ * (HMAC). rapido-afalg-selftest compares the kernel with it, so that the
+ * boundary-length digests the kernel is checked against do not come from
+ * the kernel; ./cut's cache keys are its SHA-256 (hash.h). The host unit
+ * tests check it against coreutils and openssl. Messages are whole bytes,
+ * under 2^61 bytes.
  */
 enum ref_alg {
 	REF_MD5,

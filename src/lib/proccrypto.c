@@ -119,6 +119,19 @@ void pc_free(struct pc_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+bool pc_file_has(const char *path, const char *name)
+{
+	struct pc_list l;
+	bool found = false;
+
+	if (pc_load(path, &l))
+		return false;
+	for (size_t i = 0; i < l.n && !found; i++)
+		found = !strcmp(l.v[i].name, name);
+	pc_free(&l);
+	return found;
+}
+
 bool pc_type_is_hash(const char *type)
 {
 	return !strcmp(type, "shash") || !strcmp(type, "ahash") ||

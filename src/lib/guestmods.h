@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * guestmods.h: the kernel modules the guest init loads only when the kernel
+ * command line asks for a feature. One list per feature, read by both
+ * ends: tools/init modprobes a list, and ./cut (src/cut/check.c) puts every
+ * module of every list into each image, so that no list can name a module
+ * the image lacks.
+ */
+#ifndef RAPIDO_GUESTMODS_H
+#define RAPIDO_GUESTMODS_H
+
+/* Each list is NULL-terminated. */
+extern const char *const guestmods_share[];	/* rapido.shares=N: 9p on /host, /hostN */
+extern const char *const guestmods_net[];	/* rapido.ip=: the virtio NIC */
+extern const char *const guestmods_hvc[];	/* rapido.hvc=1: a shell on /dev/hvc0 */
+extern const char *const guestmods_debug[];	/* every boot: pvpanic, VMCOREINFO for dumps */
+extern const char *const guestmods_results[];	/* rapido.results=1: the results port and 9p share */
+
+/* The lists above, NULL-terminated. */
+extern const char *const *const guestmods_on_demand[];
+
+#endif
