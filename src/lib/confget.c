@@ -173,15 +173,26 @@ int conf_resolve(const struct conf *c, const char *key, struct conf_value *v, ch
 	return conf_resolve_as(c, k ? k : &free_text, key, v, err);
 }
 
+/* conf_resolve() for the typed readers: v->text is NULL when there is nothing to store */
+static int typed(const struct conf *c, const char *key, struct conf_value *v, const char **origin,
+		 char **err)
+{
+	int rc = conf_resolve(c, key, v, err);
+
+	if (origin)
+		*origin = v->origin;
+	if (rc < 0)
+		v->text = NULL;
+	return rc;
+}
+
 int conf_uint(const struct conf *c, const char *key, unsigned int *out, const char **origin,
 	      char **err)
 {
 	struct conf_value v;
-	int rc = conf_resolve(c, key, &v, err);
+	int rc = typed(c, key, &v, origin, err);
 
-	if (origin)
-		*origin = v.origin;
-	if (rc >= 0 && v.text)
+	if (v.text)
 		*out = (unsigned int)v.n;
 	return rc;
 }
@@ -190,11 +201,9 @@ int conf_size(const struct conf *c, const char *key, uint64_t *out, const char *
 	      char **err)
 {
 	struct conf_value v;
-	int rc = conf_resolve(c, key, &v, err);
+	int rc = typed(c, key, &v, origin, err);
 
-	if (origin)
-		*origin = v.origin;
-	if (rc >= 0 && v.text)
+	if (v.text)
 		*out = v.n;
 	return rc;
 }
@@ -203,11 +212,9 @@ int conf_enum(const struct conf *c, const char *key, const char **out, const cha
 	      char **err)
 {
 	struct conf_value v;
-	int rc = conf_resolve(c, key, &v, err);
+	int rc = typed(c, key, &v, origin, err);
 
-	if (origin)
-		*origin = v.origin;
-	if (rc >= 0 && v.text)
+	if (v.text)
 		*out = v.word ? v.word : v.text;
 	return rc;
 }
@@ -216,11 +223,9 @@ int conf_path(const struct conf *c, const char *key, const char **out, const cha
 	      char **err)
 {
 	struct conf_value v;
-	int rc = conf_resolve(c, key, &v, err);
+	int rc = typed(c, key, &v, origin, err);
 
-	if (origin)
-		*origin = v.origin;
-	if (rc >= 0 && v.text)
+	if (v.text)
 		*out = v.text;
 	return rc;
 }
@@ -229,11 +234,9 @@ int conf_addr(const struct conf *c, const char *key, struct ipv4_prefix *out,
 	      const char **origin, char **err)
 {
 	struct conf_value v;
-	int rc = conf_resolve(c, key, &v, err);
+	int rc = typed(c, key, &v, origin, err);
 
-	if (origin)
-		*origin = v.origin;
-	if (rc >= 0 && v.text)
+	if (v.text)
 		*out = v.addr;
 	return rc;
 }
@@ -242,12 +245,10 @@ int conf_words(const struct conf *c, const char *key, struct strv *out, const ch
 	       char **err)
 {
 	struct conf_value v;
-	int rc = conf_resolve(c, key, &v, err);
+	int rc = typed(c, key, &v, origin, err);
 
-	if (origin)
-		*origin = v.origin;
 	/* a bad value was refused above, so this split succeeds */
-	if (rc >= 0 && v.text && shwords_split(v.text, out, err))
+	if (v.text && shwords_split(v.text, out, err))
 		die("internal error: %s: %s", key, *err);
 	return rc;
 }
