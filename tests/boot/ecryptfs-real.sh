@@ -71,7 +71,7 @@ if ecr_boot "-t lp-926292.sh on ext4, then again on ext3 without Debian's libecr
 	check "  causes: a plain-named lower file is not listed through eCryptfs" \
 		guest_says "$T/console" "causes: listed through eCryptfs after a lower 'filler': []"
 	check "  causes: and its directory cannot be removed through eCryptfs (ENOTEMPTY)" \
-		ecr_guest_matches "^causes: rm -rf through eCryptfs: rmdir: failed to remove .*: Directory not empty$"
+		ecr_guest_matches "^causes: rm -rf through eCryptfs: rm: cannot remove '.*': Directory not empty$"
 	check "  causes: done" guest_says "$T/console" "causes: done"
 	check "  kernel console clean" console_clean "$T/console"
 	diag
