@@ -424,8 +424,9 @@ static void resolve_files(struct cut_plan *p)
 		const char *val = f->key ? conf_value(&p->conf, f->key, NULL) : "";
 		char *src;
 
-		if (!val || !*val)
-			continue;	/* optional tree not configured */
+		/* a ${KEY} tree whose key is unset is left out; a plain path never is */
+		if (f->key && (!val || !*val))
+			continue;
 		src = xasprintf("%s%s", val, f->path);
 		/* a relative source is part of the rapido checkout */
 		t->src = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
