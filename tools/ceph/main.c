@@ -24,6 +24,7 @@
 #include "guest.h"
 #include "num.h"
 #include "rceph.h"
+#include "tree.h"
 
 #define PROG "rapido-ceph"
 
@@ -120,32 +121,20 @@ static noreturn void fail(const struct rceph_client *cl, int kfd, const char *wh
 }
 
 /* mkdir -p DIR: the mount point may be anywhere, /mnt included */
-static void mkdirs_or_die(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = strchr(p + 1, '/');; s = strchr(s + 1, '/')) {
-		if (s)
-			*s = '\0';
-		if (*p && mkdir(p, 0755) < 0 && errno != EEXIST)
-			die_errno("mkdir %s", p);
-		if (!s)
-			break;
-		*s = '/';
-	}
-	free(p);
-}
-
 static void cmd_mount(const struct options *o, const char *dir)
 {
 	struct rceph_client cl;
-	char *src, *opts;
+	char *src, *opts, *failed = NULL;
 	int kfd, err;
 
 	load_or_die(&cl, o);
 	src = rceph_mount_source(&cl, o->path ? o->path : "/");
 	opts = rceph_mount_options(&cl, o->fs, o->extra);
-	mkdirs_or_die(dir);
+	err = mkdir_p(dir, &failed);
+	if (err < 0) {
+		errno = -err;
+		die_errno("mkdir %s", failed ? failed : dir);
+	}
 	kfd = rceph_kmsg_open();
 	if (mount(src, dir, "ceph", 0, opts) < 0) {
 		err = errno;
