@@ -9,6 +9,8 @@
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
 #   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
 #   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
+#   src/bisect/*.c      ./bisect    (git bisect of a kernel, each step cut and booted;
+#                       it reads ./vm's results.txt through src/vm/results.c)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable),
 #                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
@@ -17,7 +19,8 @@
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido and the
 #                       objects (except main) of what it tests, by its name:
 #                       cut-* src/cut, vm-* src/vm, ceph-local* src/ceph-local,
-#                       tool-NAME[-x] tools/NAME, lib-* none (TEST_DIRS_NAME adds more).
+#                       bisect-* src/bisect, tool-NAME[-x] tools/NAME, lib-* none
+#                       (TEST_DIRS_NAME adds more).
 # Each file is compiled with src/lib's headers and its own directory's;
 # a test or fuzz target with tests/ and those of what it tests.
 
@@ -62,6 +65,9 @@ VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
+# ./vm's results model, the one reader of results.txt, shared with ./bisect
+BISECT_VM_SRCS := src/vm/results.c
+BISECT_SRCS := $(wildcard src/bisect/*.c) $(BISECT_VM_SRCS)
 # tools/ holds guest helpers only, one directory each (host scripts are in host/)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -89,17 +95,19 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 # lib-layers.c also reads the layered image the way ./vm does.
 TEST_DIRS_lib-layers := src/vm
 under_test = $(strip $(if $(filter cut-%,$(1)),src/cut) $(if $(filter vm-%,$(1)),src/vm) \
-	$(if $(filter ceph-local%,$(1)),src/ceph-local) \
+	$(if $(filter ceph-local%,$(1)),src/ceph-local) $(if $(filter bisect-%,$(1)),src/bisect) \
 	$(if $(filter tool-%,$(1)),tools/$(call tool_of,$(1))) $(TEST_DIRS_$(1)))
 # their objects, except main
-tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c)))
+tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c))) \
+	$(if $(filter bisect-%,$(1)),$(BISECT_VM_SRCS))
 # -I for the source $(1): src/lib and its own directory; for a test, also tests/ and what it tests
-incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) \
-	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))))
+incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1))) $(if $(filter src/bisect/%,$(1)),-Isrc/vm)) \
+	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))) \
+		$(if $(filter bisect-%,$(notdir $(1))),-Isrc/vm))
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
 
-all: cut vm vmctl netsetup ceph-local $(GUEST_BINS) $(CROSS_BINS)
+all: cut vm vmctl netsetup ceph-local bisect $(GUEST_BINS) $(CROSS_BINS)
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -136,6 +144,10 @@ netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
 ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+bisect: $(call hostobj,$(BISECT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
@@ -318,7 +330,7 @@ fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local bisect
 
 .PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
