@@ -63,7 +63,7 @@ static void remove_state(const struct bctx *c)
 /* undo a start: git bisect reset and no state; then exit with status */
 static void undo_and_exit(const struct bctx *c, int status)
 {
-	if (git_run(c, -1, "bisect", "reset", "--quiet", NULL) != 0)
+	if (git_run(c, -1, "bisect", "reset", NULL) != 0)
 		warn("git bisect reset failed in %s: run it by hand", c->src);
 	remove_state(c);
 	exit(status);
@@ -406,7 +406,7 @@ static int start(struct bctx *c)
 	printf("bisect: %s: good %.12s, bad %.12s, %s, %u run%s a step, state in %s\n", c->src,
 	       good, bad, c->o->profile, c->o->runs, c->o->runs == 1 ? "" : "s", c->state);
 	if (bisect_git(c, "start", bad, good) != 0) {
-		warn("git bisect start failed (%s/git.log): undone", c->state);
+		warn("git bisect start failed (its words above): undone");
 		undo_and_exit(c, BISECT_EXIT_USAGE);
 	}
 	head = git_out(c, "rev-parse", "HEAD", NULL);
