@@ -190,13 +190,13 @@ $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(
 
 tests: $(UNIT_BINS)
 
-# Man pages, generated so they cannot drift: cut(1), vm(1), vmctl(1),
+# Man pages, generated so they cannot drift: cut(1), vm(1), vmctl(1), bisect(1),
 # netsetup(8) and ceph-local(8) by help2man from each program's --help (docs/man/gnu-help turns
 # the util-linux usage block into the form help2man reads) plus
 # docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
 # rapido.conf.example by docs/man/conf2man.
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-MAN1 := cut vm vmctl
+MAN1 := cut vm vmctl bisect
 MAN8 := netsetup ceph-local
 MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5
 HELP2MAN ?= help2man
@@ -226,7 +226,8 @@ $(B)/man/rapido.conf.5: rapido.conf.example docs/man/conf2man
 # first; PROGRAM_PREFIX= for the bare names, e.g. in a private prefix); the
 # profiles, dracut.conf.d and the static guest helpers (build/guest/, the
 # layout ./cut expects) to PREFIX/lib/rapido, which an installed program
-# finds as BINDIR/../lib/rapido; the man pages under the installed names
+# finds as BINDIR/../lib/rapido (with host/kernel-config and kernel/*.config,
+# which ./bisect configures each step with); the man pages under the installed names
 # (docs/man/rename: rapido-cut.1 says rapido-cut); the bash completion.
 # host/install-conflicts refuses first, naming them, the files a Debian
 # package already owns: a system install never replaces another package's.
@@ -236,8 +237,8 @@ RAPIDO_LIBDIR := $(BINDIR)/../lib/rapido
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 PROGRAM_PREFIX ?= rapido-
-PROGRAMS := cut vm vmctl netsetup ceph-local
-COMPLETED := cut vm vmctl netsetup
+PROGRAMS := cut vm vmctl netsetup ceph-local bisect
+COMPLETED := cut vm vmctl netsetup bisect
 # every file install writes outside RAPIDO_LIBDIR, as it will be on the system
 INSTALLED := $(foreach p,$(PROGRAMS),$(BINDIR)/$(PROGRAM_PREFIX)$(p)) \
 	$(foreach p,$(MAN1),$(MANDIR)/man1/$(PROGRAM_PREFIX)$(p).1) \
@@ -257,13 +258,16 @@ install: all man
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
 	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -D -m 755 host/kernel-config $(DESTDIR)$(RAPIDO_LIBDIR)/host/kernel-config
+	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/kernel && \
+		install -m 644 kernel/*.config $(DESTDIR)$(RAPIDO_LIBDIR)/kernel/
 	$(Q)for pg in $(patsubst $(B)/man/%,%,$(MAN_PAGES)); do \
 		s=$${pg##*.}; case $$pg in rapido.conf.5) to=$$pg ;; *) to=$(PROGRAM_PREFIX)$$pg ;; esac; \
 		docs/man/rename '$(PROGRAM_PREFIX)' < $(B)/man/$$pg > $(B)/man/installed.tmp && \
 		install -m 644 $(B)/man/installed.tmp $(DESTDIR)$(MANDIR)/man$$s/$$to || exit; done
 	$(Q)rm -f $(B)/man/installed.tmp
 	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)cut
-	$(Q)for p in vm vmctl netsetup; do ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)for p in vm vmctl netsetup bisect; do ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
 
 # Unit tests only (fast, no qemu).
 check-unit: all tests

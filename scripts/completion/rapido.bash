@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# rapido.bash: bash completion for cut, vm, vmctl and netsetup (./cut in a
+# rapido.bash: bash completion for cut, vm, vmctl, netsetup and bisect (./cut in a
 # checkout as well). Options come from the program's own --help, profiles
 # from cut --list and VM numbers from the QMP sockets in the state dir, so
 # nothing here can drift from the programs.
@@ -26,6 +26,53 @@ _rapido_state_dir()
 	fi
 }
 
+# _rapido_bisect PROG CUR PREV: bisect's words: git revisions of KERNEL_SRC
+# (else the current directory) after --good, --bad and --compare, the
+# profiles of the cut beside it, the --flaky policies
+_rapido_bisect()
+{
+	local prog=$1 cur=$2 prev=$3 i words=0 revs=0 src=${KERNEL_SRC:-.}
+
+	case "$prev" in
+	--good|--bad)
+		mapfile -t COMPREPLY < <(compgen -W "$(git -C "$src" for-each-ref \
+			--format='%(refname:short)' 2>/dev/null)" -- "$cur")
+		return ;;
+	--flaky)
+		mapfile -t COMPREPLY < <(compgen -W "bad skip good" -- "$cur")
+		return ;;
+	--build-cmd|--fragment)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return ;;
+	-O|--build-dir|--state)
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
+	--runs|--match|-j|--jobs|--base)
+		return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		mapfile -t COMPREPLY < <(compgen -W "$(_rapido_opts "$prog")" -- "$cur")
+		return
+	fi
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case "${COMP_WORDS[i]}" in
+		--good|--bad|--runs|--flaky|--match|--build-cmd|-j|--jobs|-O|--build-dir|\
+		--base|--fragment|--state) i=$((i + 1)) ;;
+		--compare) revs=2 ;;
+		--) return ;;
+		-*) ;;
+		*) words=$((words + 1)) ;;
+		esac
+	done
+	if [ $words -lt $revs ]; then
+		mapfile -t COMPREPLY < <(compgen -W "$(git -C "$src" for-each-ref \
+			--format='%(refname:short)' 2>/dev/null)" -- "$cur")
+	elif [ $words -eq $revs ]; then
+		mapfile -t COMPREPLY < <(compgen -W "$("${prog%bisect}cut" --list 2>/dev/null |
+			awk '{ print $1 }')" -- "$cur")
+	fi
+}
+
 _rapido()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=
@@ -35,6 +82,10 @@ _rapido()
 	name=${prog##*/}
 	name=${name#rapido-}
 	COMPREPLY=()
+	if [ "$name" = bisect ]; then
+		_rapido_bisect "$prog" "$cur" "$prev"
+		return
+	fi
 
 	# option arguments
 	case "$prev" in
@@ -98,5 +149,5 @@ _rapido()
 	esac
 }
 
-complete -F _rapido cut vm vmctl netsetup ./cut ./vm ./vmctl ./netsetup
-complete -F _rapido rapido-cut rapido-vm rapido-vmctl rapido-netsetup
+complete -F _rapido cut vm vmctl netsetup ./cut ./vm ./vmctl ./netsetup ./bisect
+complete -F _rapido rapido-cut rapido-vm rapido-vmctl rapido-netsetup rapido-bisect

@@ -43,7 +43,7 @@ static void usage(void)
 	       "     --fragment FILE    add a kconfig fragment after the profile's (repeatable)\n"
 	       "     --state DIR        keep the bisection's state and logs in DIR\n"
 	       "                          (default GIT_DIR/rapido-bisect)\n"
-	       "     --allow-dirty      bisect a tree with uncommitted changes to tracked files\n"
+	       "     --allow-dirty      go on in a tree with uncommitted changes to tracked files\n"
 	       "     --continue         resume the bisection after an interruption\n"
 	       "     --reset            end it: git bisect reset, remove the state directory\n"
 	       "     --compare          build and boot REV_A and REV_B, print the per-test\n"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # install.sh: make install DESTDIR=... PREFIX=/usr installs every program
-# (ceph-local too) as rapido-NAME with its man page under that name (the
-# page says rapido-cut), and no file that a Debian package owns on this
+# (ceph-local and bisect too, with the kernel-config bisect runs) as
+# rapido-NAME with its man page under that name (the page says
+# rapido-cut), and no file that a Debian package owns on this
 # system (dpkg -S of each installed path); an unprefixed system install
 # (PROGRAM_PREFIX=) is refused, naming coreutils' cut, with nothing
 # written. Then the installed rapido-cut and rapido-vm, run from another
@@ -22,7 +23,9 @@ make -C "$TOP" --no-print-directory -s install DESTDIR="$R" PREFIX=/usr > "$T/in
 expect_rc "make install DESTDIR PREFIX=/usr" 0 $?
 [ $fails = 0 ] || sed 's/^/#   /' "$T/install.log"
 for f in usr/bin/rapido-cut usr/bin/rapido-vm usr/bin/rapido-vmctl usr/bin/rapido-netsetup \
-	usr/bin/rapido-ceph-local \
+	usr/bin/rapido-ceph-local usr/bin/rapido-bisect usr/share/man/man1/rapido-bisect.1 \
+	usr/share/bash-completion/completions/rapido-bisect \
+	usr/lib/rapido/host/kernel-config usr/lib/rapido/kernel/base.config \
 	usr/lib/rapido/autorun/simple.sh usr/lib/rapido/autorun/lib/rapido.sh \
 	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/lib/rapido/build/guest/rapido-init \
 	usr/share/man/man1/rapido-cut.1 usr/share/man/man1/rapido-vm.1 \
