@@ -9,6 +9,8 @@
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
 #   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
 #   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
+#   src/rapido/*.c      ./rapido    (the one command: rapido cut, rapido vm, ...;
+#                       linked with the objects, except main, of the five above)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable),
 #                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
@@ -62,6 +64,10 @@ VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
+RAPIDO_SRCS := $(wildcard src/rapido/*.c)
+# the programs rapido runs as its subcommands: their objects but main
+FRONT_SRCS := $(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(VMCTL_SRCS) $(NETSETUP_SRCS) \
+	$(CEPH_LOCAL_SRCS))
 # tools/ holds guest helpers only, one directory each (host scripts are in host/)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -71,6 +77,13 @@ HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
 # Rebuild when the flags change (WERROR, SANITIZE, CFLAGS): a stamp per flag set.
 FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
 $(shell mkdir -p $(B); echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' > $(FLAGS_STAMP))
+
+# The version every --version prints (src/lib/version.c) and the man pages
+# say: git describe at build time; a tree without git (make deb's copy)
+# has it in .version. version.o is rebuilt when it changes (a stamp).
+VERSION ?= $(shell cat .version 2>/dev/null || git describe --always --dirty 2>/dev/null || echo unknown)
+VERSION_STAMP := $(B)/version
+$(shell echo '$(VERSION)' | cmp -s - $(VERSION_STAMP) || echo '$(VERSION)' > $(VERSION_STAMP))
 
 # The top-level programs are linked from either object set: relink them when
 # the set changes (a stamp whose content is the set, rewritten only then).
@@ -94,17 +107,25 @@ under_test = $(strip $(if $(filter cut-%,$(1)),src/cut) $(if $(filter vm-%,$(1))
 # their objects, except main
 tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c)))
 # -I for the source $(1): src/lib and its own directory; for a test, also tests/ and what it tests
-incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) \
+# src/rapido also sees the headers of the programs it runs (their cmd_NAME())
+INCS_src/rapido := -Isrc/cut -Isrc/vm -Isrc/vmctl -Isrc/netsetup -Isrc/ceph-local
+incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) $(INCS_$(patsubst %/,%,$(dir $(1)))) \
 	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))))
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
 
-all: cut vm vmctl netsetup ceph-local $(GUEST_BINS) $(CROSS_BINS)
+all: cut vm vmctl netsetup ceph-local rapido $(GUEST_BINS) $(CROSS_BINS)
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(HOST_CFLAGS) $(call incs,$<) -c -o $@ $<
+
+VERSION_OBJS := $(call hostobj,src/lib/version.c) $(call guestobj,src/lib/version.c) \
+	$(foreach a,$(FOREIGN_ARCHES),$(B)/$(a)/obj/src/lib/version.o)
+$(VERSION_OBJS): $(VERSION_STAMP)
+$(VERSION_OBJS): HOST_CFLAGS += -DRAPIDO_VERSION='"$(VERSION)"'
+$(VERSION_OBJS): GUEST_CFLAGS += -DRAPIDO_VERSION='"$(VERSION)"'
 
 $(B)/guest/%.o: %.c
 	$(call quiet,CC,$@)
@@ -136,6 +157,10 @@ netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
 ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+rapido: $(call hostobj,$(RAPIDO_SRCS) $(FRONT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
@@ -183,7 +208,6 @@ tests: $(UNIT_BINS)
 # the util-linux usage block into the form help2man reads) plus
 # docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
 # rapido.conf.example by docs/man/conf2man.
-VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 MAN1 := cut vm vmctl
 MAN8 := netsetup ceph-local
 MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5
@@ -318,7 +342,7 @@ fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local rapido
 
 .PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
