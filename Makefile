@@ -203,12 +203,13 @@ $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(
 
 tests: $(UNIT_BINS)
 
-# Man pages, generated so they cannot drift: cut(1), vm(1), vmctl(1),
+# Man pages, generated so they cannot drift: rapido(1), cut(1), vm(1), vmctl(1),
 # netsetup(8) and ceph-local(8) by help2man from each program's --help (docs/man/gnu-help turns
 # the util-linux usage block into the form help2man reads) plus
 # docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
-# rapido.conf.example by docs/man/conf2man.
-MAN1 := cut vm vmctl
+# rapido.conf.example by docs/man/conf2man. Installed, they are renamed
+# (docs/man/rename): rapido-cut(1) and so on.
+MAN1 := rapido cut vm vmctl
 MAN8 := netsetup ceph-local
 MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5
 HELP2MAN ?= help2man
@@ -232,14 +233,23 @@ $(B)/man/rapido.conf.5: rapido.conf.example docs/man/conf2man
 	@mkdir -p $(B)/man
 	$(Q)awk -v version='$(VERSION)' -f docs/man/conf2man rapido.conf.example > $@.tmp && mv $@.tmp $@
 
+# Two installed layouts, both with the profiles, dracut.conf.d, the static
+# guest helpers (build/guest/, the layout ./cut expects) and bisect (when
+# built) in PREFIX/lib/rapido, which an installed program finds as
+# BINDIR/../lib/rapido, and rapido.conf(5):
+#
 # make install [PREFIX=/usr/local] [DESTDIR=...] [PROGRAM_PREFIX=rapido-]:
 # the programs to BINDIR as PROGRAM_PREFIX-NAME (default rapido-: an
 # unprefixed cut would shadow coreutils' cut in a PATH that lists BINDIR
-# first; PROGRAM_PREFIX= for the bare names, e.g. in a private prefix); the
-# profiles, dracut.conf.d and the static guest helpers (build/guest/, the
-# layout ./cut expects) to PREFIX/lib/rapido, which an installed program
-# finds as BINDIR/../lib/rapido; the man pages under the installed names
-# (docs/man/rename: rapido-cut.1 says rapido-cut); the bash completion.
+# first; PROGRAM_PREFIX= for the bare names, e.g. in a private prefix) and
+# rapido; the man pages under the installed names (rapido-cut.1 says
+# rapido-cut); the bash completion of each.
+#
+# make install-rapido [PREFIX=/usr/local] [DESTDIR=...] (the Debian
+# package's, debian/rules): BINDIR/rapido only, as git is one command; the
+# pages rapido(1), rapido-cut(1) and so on (which say "rapido cut"); the
+# bash and zsh completion of rapido.
+#
 # host/install-conflicts refuses first, naming them, the files a Debian
 # package already owns: a system install never replaces another package's.
 PREFIX ?= /usr/local
@@ -247,35 +257,63 @@ BINDIR ?= $(PREFIX)/bin
 RAPIDO_LIBDIR := $(BINDIR)/../lib/rapido
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONDIR ?= $(PREFIX)/share/zsh/vendor-completions
 PROGRAM_PREFIX ?= rapido-
 PROGRAMS := cut vm vmctl netsetup ceph-local
 COMPLETED := cut vm vmctl netsetup
-# every file install writes outside RAPIDO_LIBDIR, as it will be on the system
-INSTALLED := $(foreach p,$(PROGRAMS),$(BINDIR)/$(PROGRAM_PREFIX)$(p)) \
-	$(foreach p,$(MAN1),$(MANDIR)/man1/$(PROGRAM_PREFIX)$(p).1) \
-	$(foreach p,$(MAN8),$(MANDIR)/man8/$(PROGRAM_PREFIX)$(p).8) \
-	$(MANDIR)/man5/rapido.conf.5 \
-	$(foreach p,$(COMPLETED),$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$(p))
+# every file each install writes outside RAPIDO_LIBDIR, as it will be on the system
+INSTALLED_MAN = $(foreach p,$(filter-out rapido,$(MAN1)),$(MANDIR)/man1/$(1)$(p).1) \
+	$(foreach p,$(MAN8),$(MANDIR)/man8/$(1)$(p).8) \
+	$(MANDIR)/man1/rapido.1 $(MANDIR)/man5/rapido.conf.5
+INSTALLED := $(foreach p,$(PROGRAMS),$(BINDIR)/$(PROGRAM_PREFIX)$(p)) $(BINDIR)/rapido \
+	$(call INSTALLED_MAN,$(PROGRAM_PREFIX)) \
+	$(foreach p,$(COMPLETED),$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$(p)) $(COMPLETIONDIR)/rapido
+INSTALLED_RAPIDO := $(BINDIR)/rapido $(call INSTALLED_MAN,rapido-) $(COMPLETIONDIR)/rapido \
+	$(ZSH_COMPLETIONDIR)/_rapido
 
-install: all man
-	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)host/install-conflicts $(INSTALLED)
-	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
-	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+# install_pages PAGE-PREFIX RENAME-ARGS: the man pages, each but rapido.1
+# renamed (docs/man/rename RENAME-ARGS) and installed as PAGE-PREFIX-NAME
+define install_pages
+	$(Q)for pg in $(patsubst $(B)/man/%,%,$(MAN_PAGES)); do \
+		s=$${pg##*.}; case $$pg in rapido.*) to=$$pg ;; *) to=$(1)$$pg ;; esac; \
+		case $$pg in rapido.1) cp $(B)/man/$$pg $(B)/man/installed.tmp ;; \
+		*) docs/man/rename $(2) < $(B)/man/$$pg > $(B)/man/installed.tmp ;; esac && \
+		install -D -m 644 $(B)/man/installed.tmp $(DESTDIR)$(MANDIR)/man$$s/$$to || exit; done
+	$(Q)rm -f $(B)/man/installed.tmp
+endef
+
+# what both install in RAPIDO_LIBDIR (bisect: a program of its own, when there)
+install-lib: all
+	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest
 	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
 	$(Q)for a in $(ARCHES); do install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a && \
 		install -m 755 $(B)/$$a/rapido-* $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a/ || exit; done
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
 	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
-	$(Q)for pg in $(patsubst $(B)/man/%,%,$(MAN_PAGES)); do \
-		s=$${pg##*.}; case $$pg in rapido.conf.5) to=$$pg ;; *) to=$(PROGRAM_PREFIX)$$pg ;; esac; \
-		docs/man/rename '$(PROGRAM_PREFIX)' < $(B)/man/$$pg > $(B)/man/installed.tmp && \
-		install -m 644 $(B)/man/installed.tmp $(DESTDIR)$(MANDIR)/man$$s/$$to || exit; done
-	$(Q)rm -f $(B)/man/installed.tmp
+	$(Q)$(if $(wildcard bisect),install -m 755 bisect $(DESTDIR)$(RAPIDO_LIBDIR)/,true)
+
+install: all man
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)host/install-conflicts $(INSTALLED)
+	$(Q)$(MAKE) --no-print-directory install-lib
+	$(Q)install -d $(DESTDIR)$(BINDIR)
+	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)install -m 755 rapido $(DESTDIR)$(BINDIR)/rapido
+	$(call install_pages,$(PROGRAM_PREFIX),'$(PROGRAM_PREFIX)')
 	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)cut
-	$(Q)for p in vm vmctl netsetup; do ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)for p in vm vmctl netsetup; do \
+		ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/rapido
+
+install-rapido: all man
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)host/install-conflicts $(INSTALLED_RAPIDO)
+	$(Q)$(MAKE) --no-print-directory install-lib
+	$(Q)install -D -m 755 rapido $(DESTDIR)$(BINDIR)/rapido
+	$(call install_pages,rapido-,rapido- 'rapido ')
+	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/rapido
+	$(Q)install -D -m 644 scripts/completion/_rapido $(DESTDIR)$(ZSH_COMPLETIONDIR)/_rapido
 
 # Unit tests only (fast, no qemu).
 check-unit: all tests
@@ -344,5 +382,6 @@ clean:
 	$(call quiet,CLEAN,build)
 	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local rapido
 
-.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install
+.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install install-lib \
+	install-rapido deb
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
