@@ -114,7 +114,7 @@ incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) $(INCS_$(patsubst %/,%,$
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
 
-all: cut vm vmctl netsetup ceph-local rapido $(GUEST_BINS) $(CROSS_BINS)
+all: cut vm vmctl netsetup ceph-local rapido $(GUEST_BINS) $(CROSS_BINS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -163,6 +163,13 @@ ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 rapido: $(call hostobj,$(RAPIDO_SRCS) $(FRONT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+# zsh's completion: the bash one's functions run through zsh's bashcompinit
+ZSH_COMPLETION := $(addprefix scripts/completion/,zsh-head rapido.bash zsh-tail)
+$(B)/completion/_rapido: $(ZSH_COMPLETION)
+	$(call quiet,GEN,$@)
+	@mkdir -p $(dir $@)
+	$(Q)cat $^ > $@.tmp && mv $@.tmp $@
 
 define guest_tool
 $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
@@ -313,7 +320,7 @@ install-rapido: all man
 	$(Q)install -D -m 755 rapido $(DESTDIR)$(BINDIR)/rapido
 	$(call install_pages,rapido-,rapido- 'rapido ')
 	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/rapido
-	$(Q)install -D -m 644 scripts/completion/_rapido $(DESTDIR)$(ZSH_COMPLETIONDIR)/_rapido
+	$(Q)install -D -m 644 $(B)/completion/_rapido $(DESTDIR)$(ZSH_COMPLETIONDIR)/_rapido
 
 # Unit tests only (fast, no qemu).
 check-unit: all tests
