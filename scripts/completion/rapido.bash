@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# rapido.bash: bash completion for cut, vm, vmctl, netsetup and bisect (./cut in a
-# checkout as well). Options come from the program's own --help, profiles
+# rapido.bash: bash completion for rapido (its commands, then each
+# command's words), cut, vm, vmctl, netsetup and bisect (./cut in a
+# checkout as well). Commands and options come from the program's own --help, profiles
 # from cut --list and VM numbers from the QMP sockets in the state dir, so
 # nothing here can drift from the programs.
 #   . scripts/completion/rapido.bash     (make install puts it where
 #   bash-completion loads it by command name)
+# zsh runs the same functions through its bashcompinit: the Makefile's
+# build/completion/_rapido is this file between zsh's lines
+# (scripts/completion/zsh-head, zsh-tail).
 
-# _rapido_opts PROG: the long and short options PROG --help lists.
+# _rapido_opts PROG [COMMAND]: the long and short options PROG [COMMAND] --help lists.
 _rapido_opts()
 {
-	"$1" --help 2>/dev/null | grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z0-9-]*(\[?=)?' |
+	"$@" --help 2>/dev/null | grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z0-9-]*(\[?=)?' |
 		sed -E 's/^[ ,]//; s/\[?=$/=/' | sort -u
 }
 
@@ -26,32 +30,54 @@ _rapido_state_dir()
 	fi
 }
 
-# _rapido_bisect PROG CUR PREV: bisect's words: git revisions of KERNEL_SRC
-# (else the current directory) after --good, --bad and --compare, the
-# profiles of the cut beside it, the --flaky policies
+# _rapido_reply: COMPREPLY from stdin, one word a line (bash's mapfile -t,
+# which zsh, running this through bashcompinit, lacks)
+_rapido_reply()
+{
+	local w
+	COMPREPLY=()
+	while IFS= read -r w; do
+		COMPREPLY+=("$w")
+	done
+}
+
+# _rapido_commands PROG: the commands of rapido --help's "Commands:" block.
+_rapido_commands()
+{
+	"$1" --help 2>/dev/null | sed -n '/^Commands:$/,/^$/s/^ \([a-z][a-z-]*\) .*/\1/p'
+}
+
+# _rapido_revs: the branches and tags of KERNEL_SRC (else the current directory)
+_rapido_revs()
+{
+	git -C "${KERNEL_SRC:-.}" for-each-ref --format='%(refname:short)' 2>/dev/null
+}
+
+# _rapido_bisect CUR PREV RUN...: bisect's words (RUN: ./bisect, or rapido
+# bisect): revisions after --good, --bad and --compare, then the profiles
+# of the cut beside it, the --flaky policies
 _rapido_bisect()
 {
-	local prog=$1 cur=$2 prev=$3 i words=0 revs=0 src=${KERNEL_SRC:-.}
-
+	local cur=$1 prev=$2 i words=0 revs=0 cut
+	shift 2
 	case "$prev" in
 	--good|--bad)
-		mapfile -t COMPREPLY < <(compgen -W "$(git -C "$src" for-each-ref \
-			--format='%(refname:short)' 2>/dev/null)" -- "$cur")
+		_rapido_reply < <(compgen -W "$(_rapido_revs)" -- "$cur")
 		return ;;
 	--flaky)
-		mapfile -t COMPREPLY < <(compgen -W "bad skip good" -- "$cur")
+		_rapido_reply < <(compgen -W "bad skip good" -- "$cur")
 		return ;;
 	--build-cmd|--fragment)
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		_rapido_reply < <(compgen -f -- "$cur")
 		return ;;
 	-O|--build-dir|--state)
-		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		_rapido_reply < <(compgen -d -- "$cur")
 		return ;;
 	--runs|--match|-j|--jobs|--base)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(_rapido_opts "$prog")" -- "$cur")
+		_rapido_reply < <(compgen -W "$(_rapido_opts "$@")" -- "$cur")
 		return
 	fi
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -65,10 +91,11 @@ _rapido_bisect()
 		esac
 	done
 	if [ $words -lt $revs ]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(git -C "$src" for-each-ref \
-			--format='%(refname:short)' 2>/dev/null)" -- "$cur")
+		_rapido_reply < <(compgen -W "$(_rapido_revs)" -- "$cur")
 	elif [ $words -eq $revs ]; then
-		mapfile -t COMPREPLY < <(compgen -W "$("${prog%bisect}cut" --list 2>/dev/null |
+		# rapido bisect: rapido cut; ./bisect: the ./cut beside it
+		if [ $# -gt 1 ]; then cut=("$1" cut); else cut=("${1%bisect}cut"); fi
+		_rapido_reply < <(compgen -W "$("${cut[@]}" --list 2>/dev/null |
 			awk '{ print $1 }')" -- "$cur")
 	fi
 }
@@ -76,37 +103,53 @@ _rapido_bisect()
 _rapido()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=
-	local prog=${COMP_WORDS[0]} name i words=() args=0
+	local prog=${COMP_WORDS[0]} name i words=() args=0 run
 
-	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	name=${prog##*/}
 	name=${name#rapido-}
 	COMPREPLY=()
+	run=("$prog")
+	if [ "$name" = rapido ]; then
+		if [ "$COMP_CWORD" -le 1 ] || { [ "$COMP_CWORD" -eq 2 ] &&
+			[ "${COMP_WORDS[1]}" = help ]; }; then
+			_rapido_reply < <(compgen -W "$(_rapido_commands "$prog")
+				$([[ $cur == -* ]] && echo --help --version)" -- "$cur")
+			return
+		fi
+		# rapido COMMAND ARGS: COMMAND's words, as those of the program
+		# of that name, which is run as "rapido COMMAND"
+		name=${COMP_WORDS[1]}
+		run=("$prog" "$name")
+		[ "$name" = list ] && name=cut	# rapido list takes cut's options
+		local -a COMP_WORDS=("${COMP_WORDS[@]:1}")
+		local COMP_CWORD=$((COMP_CWORD - 1))
+	fi
+	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	if [ "$name" = bisect ]; then
-		_rapido_bisect "$prog" "$cur" "$prev"
+		_rapido_bisect "$cur" "$prev" "${run[@]}"
 		return
 	fi
 
 	# option arguments
 	case "$prev" in
 	-o|--output|-f|--file|--log|--mpath)
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		_rapido_reply < <(compgen -f -- "$cur")
 		return ;;
 	--share)
-		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		_rapido_reply < <(compgen -d -- "$cur")
 		return ;;
 	--accel)
-		mapfile -t COMPREPLY < <(compgen -W "auto kvm tcg" -- "$cur")
+		_rapido_reply < <(compgen -W "auto kvm tcg" -- "$cur")
 		return ;;
 	--net)
-		mapfile -t COMPREPLY < <(compgen -W "tap user none" -- "$cur")
+		_rapido_reply < <(compgen -W "tap user none" -- "$cur")
 		return ;;
 	-x|--cmd|-t|--timeout|--cpus|--memory|--mpath-paths|--tap|--hostfwd|\
 	--link-listen|--link-connect|--append|--netns)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(_rapido_opts "$prog")" -- "$cur")
+		_rapido_reply < <(compgen -W "$(_rapido_opts "${run[@]}")" -- "$cur")
 		[[ ${COMPREPLY[0]:-} == *= ]] && compopt -o nospace 2>/dev/null
 		return
 	fi
@@ -125,10 +168,10 @@ _rapido()
 	case "$name" in
 	cut)
 		[ ${#words[@]} -eq 0 ] &&
-			mapfile -t COMPREPLY < <(compgen -W "$("$prog" --list 2>/dev/null |
+			_rapido_reply < <(compgen -W "$("${run[@]}" --list 2>/dev/null |
 				awk '{ print $1 }')" -- "$cur") ;;
 	vm)
-		[ ${#words[@]} -eq 0 ] && mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -f -- "$cur") ;;
 	vmctl)
 		if [ ${#words[@]} -eq 0 ]; then
 			local d q nums=
@@ -138,16 +181,16 @@ _rapido()
 				q=${q##*/vm}
 				nums="$nums ${q%.qmp}"
 			done
-			mapfile -t COMPREPLY < <(compgen -W "$nums" -- "$cur")
+			_rapido_reply < <(compgen -W "$nums" -- "$cur")
 		elif [ ${#words[@]} -eq 1 ]; then
 			# the commands of vmctl --help's usage lines
-			mapfile -t COMPREPLY < <(compgen -W "$("$prog" --help 2>/dev/null |
+			_rapido_reply < <(compgen -W "$("${run[@]}" --help 2>/dev/null |
 				sed -nE 's/^ *vmctl \[options\] N ([a-z]+).*/\1/p')" -- "$cur")
 		fi ;;
 	netsetup)
-		[ ${#words[@]} -eq 0 ] && mapfile -t COMPREPLY < <(compgen -W "up down" -- "$cur") ;;
+		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -W "up down" -- "$cur") ;;
 	esac
 }
 
 complete -F _rapido cut vm vmctl netsetup ./cut ./vm ./vmctl ./netsetup ./bisect
-complete -F _rapido rapido-cut rapido-vm rapido-vmctl rapido-netsetup rapido-bisect
+complete -F _rapido rapido ./rapido rapido-cut rapido-vm rapido-vmctl rapido-netsetup

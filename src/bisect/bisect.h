@@ -50,7 +50,8 @@ struct bctx {
 	char *obj;			/* the build directory (O=, or src) */
 	char *gitdir;			/* its GIT_DIR, absolute */
 	char *state;			/* the state directory */
-	char *cut, *vm, *kconfig;	/* programs */
+	struct strv cut, vm;		/* how to run ./cut and ./vm: a program, or rapido CMD */
+	char *kconfig;			/* host/kernel-config */
 	char *kernel;			/* NULL, or where the built kernel is copied for
 					   ./cut and ./vm (--compare: each side's own) */
 	char *mods;			/* STATE/mods */

@@ -42,17 +42,34 @@ static char *abs_dir_or_die(const char *dir, int create, const char *what)
 	return real;
 }
 
-/* the program NAME next to this one, under this one's prefix (rapido-cut next to rapido-bisect) */
-static char *sibling_or_die(const char *exe, const char *name)
+/*
+ * How to run ./cut and ./vm: beside this program in a checkout (./cut,
+ * ./vm); as "rapido cut" when rapido started this program (rapido bisect:
+ * RAPIDO_FRONT names it); else installed, as BINDIR/rapido CMD
+ * (this program lives in BINDIR/../lib/rapido).
+ */
+static void programs_or_die(struct bctx *c, const char *dir)
 {
-	const char *base = strrchr(exe, '/') + 1;
-	size_t plen = strlen(base) >= 6 && !strcmp(base + strlen(base) - 6, "bisect") ?
-		strlen(base) - 6 : 0;
-	char *p = xasprintf("%.*s%.*s%s", (int)(base - exe), exe, (int)plen, base, name);
+	char *cut = xasprintf("%s/cut", dir), *vm = xasprintf("%s/vm", dir), *front;
 
-	if (access(p, X_OK) < 0)
-		die_errno("%s (./bisect runs it; run make)", p);
-	return p;
+	if (access(cut, X_OK) == 0 && access(vm, X_OK) == 0) {
+		strv_push(&c->cut, cut);
+		strv_push(&c->vm, vm);
+		free(cut);
+		free(vm);
+		return;
+	}
+	free(cut);
+	free(vm);
+	front = getenv("RAPIDO_FRONT") ? xstrdup(getenv("RAPIDO_FRONT")) :
+		xasprintf("%s/../../bin/rapido", dir);
+	if (access(front, X_OK) < 0)
+		die_errno("neither %s/cut nor %s (./bisect runs cut and vm; run make)", dir, front);
+	strv_push(&c->cut, front);
+	strv_push(&c->cut, "cut");
+	strv_push(&c->vm, front);
+	strv_push(&c->vm, "vm");
+	free(front);
 }
 
 void bctx_init_or_die(struct bctx *c, struct bopts *o)
@@ -66,10 +83,9 @@ void bctx_init_or_die(struct bctx *c, struct bopts *o)
 	exe = realpath("/proc/self/exe", NULL);
 	if (!exe)
 		die_errno("/proc/self/exe");
-	c->cut = sibling_or_die(exe, "cut");
-	c->vm = sibling_or_die(exe, "vm");
-	/* host/kernel-config: in the checkout beside the program, or the installed copy's */
+	/* host/kernel-config: beside the program, in the checkout or lib/rapido */
 	top = xasprintf("%.*s", (int)(strrchr(exe, '/') - exe), exe);
+	programs_or_die(c, top);
 	c->kconfig = xasprintf("%s/host/kernel-config", top);
 	if (access(c->kconfig, X_OK) < 0 && rapido_dir()) {
 		free(c->kconfig);
@@ -226,7 +242,12 @@ static char *build(const struct bctx *c, const char *sha, const char *log)
 		strv_push(&av, "-f");
 		strv_push(&av, o->fragments.v[i]);
 	}
-	setenv("RAPIDO_CUT", c->cut, 1);
+	/* kernel-config runs ./cut --kconfig: this one (rapido cut, installed) */
+	setenv("RAPIDO_CUT", c->cut.v[0], 1);
+	if (c->cut.n > 1)
+		setenv("RAPIDO_CUT_CMD", c->cut.v[1], 1);
+	else
+		unsetenv("RAPIDO_CUT_CMD");
 	rc = run_logged(&av, log);
 	strv_free(&av);
 	if (rc)
@@ -293,7 +314,7 @@ static void boot(const struct bctx *c, const char *rdir, int results, struct bru
 	char *txt = xasprintf("%s/results.txt", res), *err = NULL;
 	struct rsuite s;
 
-	strv_push(&av, c->vm);
+	strv_push_all(&av, &c->vm);
 	strv_push(&av, "--batch");
 	if (results) {
 		strv_push(&av, "--results");
@@ -420,7 +441,7 @@ void step_run(struct bctx *c, const char *sha, const char *label, unsigned int r
 	if (!out->build_why) {
 		t0 = mono_secs();
 		bctx_env(c);
-		strv_push(&av, c->cut);
+		strv_push_all(&av, &c->cut);
 		strv_push(&av, "-q");
 		strv_push(&av, c->o->profile);
 		strv_push_all(&av, &c->o->cut_args);

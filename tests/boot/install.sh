@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # install.sh: make install DESTDIR=... PREFIX=/usr installs every program
-# (ceph-local and bisect too, with the kernel-config bisect runs) as
-# rapido-NAME with its man page under that name (the page says
+# (ceph-local too; bisect in lib/rapido, with the kernel-config it runs)
+# as rapido-NAME with its man page under that name (the page says
 # rapido-cut), and no file that a Debian package owns on this
 # system (dpkg -S of each installed path); an unprefixed system install
 # (PROGRAM_PREFIX=) is refused, naming coreutils' cut, with nothing
@@ -23,29 +23,20 @@ make -C "$TOP" --no-print-directory -s install DESTDIR="$R" PREFIX=/usr > "$T/in
 expect_rc "make install DESTDIR PREFIX=/usr" 0 $?
 [ $fails = 0 ] || sed 's/^/#   /' "$T/install.log"
 for f in usr/bin/rapido-cut usr/bin/rapido-vm usr/bin/rapido-vmctl usr/bin/rapido-netsetup \
-	usr/bin/rapido-ceph-local usr/bin/rapido-bisect usr/share/man/man1/rapido-bisect.1 \
-	usr/share/bash-completion/completions/rapido-bisect \
-	usr/lib/rapido/host/kernel-config usr/lib/rapido/kernel/base.config \
+	usr/bin/rapido-ceph-local usr/bin/rapido usr/share/man/man1/rapido.1 \
 	usr/lib/rapido/autorun/simple.sh usr/lib/rapido/autorun/lib/rapido.sh \
 	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/lib/rapido/build/guest/rapido-init \
 	usr/share/man/man1/rapido-cut.1 usr/share/man/man1/rapido-vm.1 \
 	usr/share/man/man1/rapido-vmctl.1 usr/share/man/man5/rapido.conf.5 \
 	usr/share/man/man8/rapido-netsetup.8 usr/share/man/man8/rapido-ceph-local.8 \
 	usr/share/bash-completion/completions/rapido-cut \
-	usr/share/bash-completion/completions/rapido-vmctl; do
+	usr/share/bash-completion/completions/rapido-vmctl \
+	usr/lib/rapido/bisect usr/share/man/man1/rapido-bisect.1 \
+	usr/lib/rapido/host/kernel-config usr/lib/rapido/kernel/base.config; do
 	check "installed $f" test -s "$R/$f"
 done
 # every page is named, titled and introduced as its installed program
-# page_named PAGE NAME: .TH NAME (upper case) and the NAME section's NAME \-
-page_named() {
-	local up
-	up=$(echo "$2" | tr a-z A-Z)
-	grep -qF ".TH \"$up\" " "$1" && sed -n '/^\.SH NAME/{n;p;q}' "$1" | grep -qF "$2 \\-"
-}
-# bare_in PAGE NAME: NAME as a command (.B NAME, NAME \-, \fBNAME\fR)
-bare_in() {
-	grep -qE "^\.B $2( |\$)|^$2 \\\\-|\\\\fB$2\\\\fR" "$1"
-}
+. "$TOP/tests/man.inc"
 for pg in "$R"/usr/share/man/man*/rapido-*.[18]; do
 	p=$(basename "$pg"); p=${p%.*}
 	check "man page $(basename "$pg"): titled and named $p" page_named "$pg" "$p"
