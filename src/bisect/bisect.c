@@ -224,6 +224,21 @@ static int ref_load(const struct bctx *c, struct bref *r)
 	return 1;
 }
 
+/* the last lines of DIR/NAME on stderr: the state and its logs go with the undo */
+static void show_tail(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text;
+	size_t len, at, lines = 0;
+
+	if (read_file(path, &text, &len) == 0) {
+		for (at = len; at > 0 && lines <= 20; at--)
+			lines += text[at - 1] == '\n';
+		fprintf(stderr, "--- the end of %s:\n%s", name, text + at + (at > 0));
+		free(text);
+	}
+	free(path);
+}
+
 /* boot the bad commit: its failure becomes the reference */
 static void reference_or_die(struct bctx *c, const char *bad, struct bref *ref)
 {
@@ -237,13 +252,19 @@ static void reference_or_die(struct bctx *c, const char *bad, struct bref *ref)
 	}
 	step_run(c, bad, "bad", c->o->runs, c->o->results, &s);
 	if (s.build_why) {
-		warn("the bad commit %.12s: %s (logs: %s); nothing to bisect against", bad,
-		     s.build_why, s.dir);
+		warn("the bad commit %.12s: %s; nothing to bisect against", bad, s.build_why);
+		show_tail(s.dir, "build.log");
+		show_tail(s.dir, "cut.log");
 		undo_and_exit(c, BISECT_EXIT_FAILED);
 	}
 	if (bref_from_runs(ref, s.runs, s.nruns, c->o->match != NULL, &err) < 0) {
-		warn("the bad commit %.12s cannot serve as the reference: %s (logs: %s)", bad, err,
-		     s.dir);
+		warn("the bad commit %.12s cannot serve as the reference: %s", bad, err);
+		for (size_t i = 0; i < s.nruns; i++) {
+			char *run = xasprintf("run-%zu/console.log", i + 1);
+
+			show_tail(s.dir, run);
+			free(run);
+		}
 		undo_and_exit(c, BISECT_EXIT_FAILED);
 	}
 	bstep_classify(ref, s.runs, s.nruns, NULL, c->o->flaky, &v);

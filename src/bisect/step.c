@@ -283,7 +283,9 @@ static char *last_line(const char *file)
 		end--;
 	*end = '\0';
 	start = strrchr(text, '\n');
-	line = xstrdup(start ? start + 1 : text);
+	start = start ? start + 1 : text;
+	/* run_logged's own "+ COMMAND" line: the command printed nothing */
+	line = xstrdup(!strncmp(start, "+ ", 2) ? "(no output)" : start);
 	free(text);
 	return line;
 }
