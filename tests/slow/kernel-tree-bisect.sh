@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel-src-bisect.sh: ./bisect on a real kernel history, built for real:
+# kernel-tree-bisect.sh: ./bisect on a real kernel history, built for real:
 # the slow tier's tree (tests/slow/kbuild.inc: Debian's linux-source and
-# its build, which kernel-src.sh made; this test runs after it) made a git
+# its build, which kernel-src.sh made; tests/run runs this test after it:
+# their names sort so) made a git
 # repository, then seven commits to fs/proc/version.c, the text of
 # /proc/version, which the test script checks (cut -x):
 #   c1 a comment  c2 ...  c3 /proc/version wrong when the domain name the
@@ -92,7 +93,9 @@ cut_args=(simple -f "$T/checks.sh")
 # the profile's fragment is fstests_local's as the cached build has it
 "$CUT" --kconfig fstests_local > "$T/fstests_local.config" ||
 	{ echo "Bail out! cut --kconfig fstests_local failed"; exit 1; }
-build_args=(-O "$bobj" -j "$jobs" --fragment "$T/fstests_local.config"
+# --base keep: the copied .config is tinyconfig's already (kernel-src.sh
+# made it so), which saves each step's make tinyconfig
+build_args=(-O "$bobj" -j "$jobs" --base keep --fragment "$T/fstests_local.config"
 	--fragment "$TOP/tests/slow/quick.config" --fragment "$TOP/tests/slow/debug.config")
 (cd "$src" && "$TOP/bisect" --runs 2 --results "${build_args[@]}" --good c0 --bad c7 "${cut_args[@]}" \
 	-- --timeout 600 --share "$T/share") > "$T/out" 2>&1
