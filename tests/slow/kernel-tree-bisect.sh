@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel-tree-bisect.sh: ./bisect on a real kernel history, built for real:
 # the slow tier's tree (tests/slow/kbuild.inc: Debian's linux-source and
-# its build, which kernel-src.sh made; tests/run runs this test after it:
-# their names sort so) made a git
-# repository, then seven commits to fs/proc/version.c, the text of
-# /proc/version, which the test script checks (cut -x):
-#   c1 a comment  c2 ...  c3 /proc/version wrong when the domain name the
-#   test sets from a run counter on the --share is odd: one run in two
+# its build, which kernel-src.sh made; tests/run runs this test after it,
+# as their names sort) made a git repository, then seven commits to
+# fs/proc/version.c, the text of /proc/version, which the test script
+# checks (cut -f):
+#   c1, c2 comments  c3 /proc/version wrong when the domain name, which the
+#   test sets from a run counter on the --share, is odd: one run in two
 #   c4 fixed  c5 /proc/version says "Lunix"  c6 does not build  c7 a comment
 # ./bisect --runs 2 --results (each step configured as make kernel-config
 # does for the profile, built incrementally, cut, booted twice) must find
