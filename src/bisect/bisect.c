@@ -193,6 +193,14 @@ static void ref_save(const struct bctx *c, const struct bref *r)
 {
 	char *t = xasprintf("rc %d\nresults %d\n", r->rc, r->have_results);
 
+	if (r->panic) {
+		char *p = tabless(r->panic), *u = xasprintf("%spanic %s\n", t, p);
+
+		free(t);
+		free(p);
+		t = u;
+	}
+
 	for (size_t i = 0; i < r->fails.n; i++) {
 		char *n = tabless(r->fails.v[i]), *u = xasprintf("%sfail %s\n", t, n);
 
@@ -219,6 +227,8 @@ static int ref_load(const struct bctx *c, struct bref *r)
 			r->have_results = atoi(l + 8);
 		else if (!strncmp(l, "fail ", 5))
 			strv_push(&r->fails, l + 5);
+		else if (!strncmp(l, "panic ", 6))
+			r->panic = xstrdup(l + 6);
 	}
 	free(t);
 	return 1;

@@ -17,12 +17,14 @@ void brun_init(struct brun *r)
 void brun_free(struct brun *r)
 {
 	strv_free(&r->fails);
+	free(r->panic);
 	brun_init(r);
 }
 
 void bref_free(struct bref *ref)
 {
 	strv_free(&ref->fails);
+	free(ref->panic);
 	memset(ref, 0, sizeof(*ref));
 }
 
@@ -115,6 +117,12 @@ enum brun_kind brun_classify(const struct bref *ref, const struct brun *r, char 
 
 		*why = xasprintf("%s, the bad commit's was %s: another failure", w, rw);
 		free(rw);
+		free(w);
+		return BRUN_OTHER;
+	}
+	if (ref->panic && (!r->panic || strcmp(r->panic, ref->panic))) {
+		*why = xasprintf("%s, panicking '%s'; the bad commit's panic: '%s': another failure",
+				 w, r->panic ? r->panic : "(its words not seen)", ref->panic);
 		free(w);
 		return BRUN_OTHER;
 	}
@@ -244,7 +252,9 @@ int bref_from_runs(struct bref *ref, const struct brun *runs, size_t n, int use_
 		}
 		if (use_match)
 			continue;
-		if (i && (r->rc != runs[0].rc || !same_names(&r->fails, &runs[0].fails))) {
+		if (i && (r->rc != runs[0].rc || !same_names(&r->fails, &runs[0].fails) ||
+			  !runs[0].panic != !r->panic ||
+			  (r->panic && strcmp(r->panic, runs[0].panic)))) {
 			char *w0 = brc_words(runs[0].rc), *wi = brc_words(r->rc);
 			char *n0 = names(&runs[0].fails), *ni = names(&r->fails);
 
@@ -261,5 +271,6 @@ int bref_from_runs(struct bref *ref, const struct brun *runs, size_t n, int use_
 	ref->rc = runs[0].rc;
 	ref->have_results = runs[0].have_results;
 	strv_push_all(&ref->fails, &runs[0].fails);
+	ref->panic = runs[0].panic ? xstrdup(runs[0].panic) : NULL;
 	return 0;
 }

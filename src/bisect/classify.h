@@ -4,7 +4,7 @@
  * is a pass, the bad commit's failure (the same ./vm exit status and, with
  * --results, the same failing test names; or --match), or another failure
  * (another status, other tests, a panic or timeout the bad commit did not
- * show): that one says nothing about the bug being bisected. A step is
+ * show, a panic that says another thing than the bad commit's): that one says nothing about the bug being bisected. A step is
  * good when every run passed, bad when every run failed the bad commit's
  * way, skip when its build failed or its runs failed only other ways, and
  * flaky when the runs disagree: --flaky=bad|skip|good decides (default
@@ -23,6 +23,7 @@ struct brun {
 	int have_results;	/* --results: fails is the run's failing tests */
 	struct strv fails;	/* failing test names, sorted */
 	int matched;		/* --match: the regex matched its console or results */
+	char *panic;		/* what "Kernel panic - not syncing: " said, or NULL */
 };
 
 /* The bad commit's failure, which a bad step must show. */
@@ -31,6 +32,7 @@ struct bref {
 	int rc;
 	int have_results;
 	struct strv fails;	/* sorted */
+	char *panic;		/* its panic's words, or NULL: another panic is another failure */
 };
 
 enum brun_kind { BRUN_PASS, BRUN_MATCH, BRUN_OTHER };

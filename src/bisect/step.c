@@ -295,6 +295,23 @@ static const char *state_word(enum rtest_state s)
 	return s == RT_PASS ? "pass" : s == RT_SKIP ? "skip" : "fail";
 }
 
+/* what the kernel's panic said on the console ("Kernel panic - not syncing: WHAT"), or NULL */
+static char *panic_words(const char *console)
+{
+	static const char mark[] = "Kernel panic - not syncing: ";
+	char *text, *at, *words = NULL;
+
+	if (read_file(console, &text, NULL))
+		return NULL;
+	at = strstr(text, mark);
+	if (at) {
+		at += strlen(mark);
+		words = xstrndup(at, strcspn(at, "\r\n"));
+	}
+	free(text);
+	return words;
+}
+
 static int file_matches(const regex_t *re, const char *path)
 {
 	char *text;
@@ -326,6 +343,8 @@ static void boot(const struct bctx *c, const char *rdir, int results, struct bru
 	brun_init(r);
 	r->rc = run_logged(&av, console);
 	strv_free(&av);
+	if (r->rc)
+		r->panic = panic_words(console);
 	rsuite_init(&s);
 	if (results && rsuite_load(&s, txt, &err) == 0) {
 		r->have_results = 1;

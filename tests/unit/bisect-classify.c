@@ -14,6 +14,7 @@
 
 #include "abdiff.h"
 #include "classify.h"
+#include "err.h"
 #include "rapido.h"
 #include "tap.h"
 
@@ -126,6 +127,20 @@ static void test_steps(void)
 	v[0] = run(VM_EXIT_SPLAT, 0, NULL);
 	TAP_EQ_INT(step(&plain, v, 1, NULL, BFLAKY_SKIP, &flaky, &why), BV_SKIP,
 		   "  and another status does not");
+	plain.panic = xstrdup("Attempted to kill init! exitcode=0x00000100");
+	v[0] = run(VM_EXIT_NO_STATUS, 0, NULL);
+	v[0].panic = xstrdup("Attempted to kill init! exitcode=0x00000100");
+	TAP_EQ_INT(step(&plain, v, 1, NULL, BFLAKY_SKIP, &flaky, &why), BV_BAD,
+		   "a panic saying what the bad commit's said: bad");
+	v[0] = run(VM_EXIT_NO_STATUS, 0, NULL);
+	v[0].panic = xstrdup("VFS: Unable to mount root fs on unknown-block(0,0)");
+	TAP_EQ_INT(step(&plain, v, 1, NULL, BFLAKY_SKIP, &flaky, &why), BV_SKIP,
+		   "another panic (other words) with the same status: skip");
+	tap_ok(has(why, "panicking 'VFS: Unable to mount root fs") && has(why, "another failure"),
+	       "  the why quotes both panics");
+	v[0] = run(VM_EXIT_NO_STATUS, 0, NULL);
+	TAP_EQ_INT(step(&plain, v, 1, NULL, BFLAKY_SKIP, &flaky, &why), BV_SKIP,
+		   "a death without the panic's words: skip");
 
 	v[0] = run(0, 1, NULL);
 	v[1] = run(1, 1, "generic/001", NULL);
@@ -202,7 +217,25 @@ static void test_reference(void)
 	tap_ok(has(err, "failed differently") && has(err, "--match"), "  and the way out is --match");
 	free(err);
 	bref_free(&ref);
-	TAP_EQ_INT(bref_from_runs(&ref, v, 2, 1, &err), -1, "--match that found nothing in a run");
+	{
+		struct brun p[2] = { run(VM_EXIT_NO_STATUS, 0, NULL), run(VM_EXIT_NO_STATUS, 0, NULL) };
+
+		p[0].panic = xstrdup("Fatal exception");
+		p[1].panic = xstrdup("Fatal exception");
+		TAP_EQ_INT(bref_from_runs(&ref, p, 2, 0, &err), 0,
+			   "two runs panicking alike make the reference");
+		TAP_EQ_STR(ref.panic ? ref.panic : "(none)", "Fatal exception", "  with the panic's words");
+		bref_free(&ref);
+		free(p[1].panic);
+		p[1].panic = xstrdup("Attempted to kill the idle task!");
+		TAP_EQ_INT(bref_from_runs(&ref, p, 2, 0, &err), -1,
+			   "runs of the bad commit panicking differently");
+		free(err);
+		bref_free(&ref);
+		brun_free(&p[0]);
+		brun_free(&p[1]);
+	}
+		TAP_EQ_INT(bref_from_runs(&ref, v, 2, 1, &err), -1, "--match that found nothing in a run");
 	tap_ok(has(err, "--match found nothing"), "  says so");
 	free(err);
 	bref_free(&ref);
@@ -259,7 +292,7 @@ static void test_abdiff(void)
 
 int main(void)
 {
-	tap_plan(49);
+	tap_plan(56);
 	test_steps();
 	test_match();
 	test_reference();
