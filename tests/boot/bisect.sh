@@ -14,10 +14,11 @@
 # each step's verdict, times and logs. It is interrupted in the middle of a
 # step (its build command kills it) and resumed with --continue; --reset
 # ends it, leaving the tree on its branch. --compare c3 c4 names the one
-# test that differs. The commits' ids are fixed (dates, names, contents):
-# git bisect's way around skipped commits depends on them, and this
-# history's visits both c5 and c6. tests/slow/kernel-tree-bisect.sh does
-# this on a real kernel tree.
+# test that differs. git bisect's way around skipped commits depends on
+# the commit ids: the history is made (fixed dates and names, a salt in a
+# comment) so that it visits both c5 and c6 (tests/boot/lib.sh's
+# bisect_walk says which it visits). tests/slow/kernel-tree-bisect.sh
+# does this on a real kernel tree.
 . "$(dirname "$0")/lib.sh"
 
 installed_kernel_or_skip
@@ -25,11 +26,8 @@ BISECT=$TOP/bisect
 start=$(date +%s)
 
 src=$T/linux
-mkdir -p "$src" "$T/share"
-git init -q -b main "$src" && git -C "$src" config user.email rapido@test &&
-	git -C "$src" config user.name rapido || { echo "Bail out! git init failed"; exit 1; }
-# fixed dates: the same commit ids on every run, so git bisect's walk
-# around skipped commits (it orders by date) is the same on every run
+mkdir -p "$T/share"
+# fixed dates and names: the same commit ids on every run
 n=0
 commit() {	# commit NAME CHECKS: checks.sh as CHECKS, committed as NAME, tagged NAME
 	printf '%s\n' "$2" > "$src/checks.sh"
@@ -41,25 +39,39 @@ commit() {	# commit NAME CHECKS: checks.sh as CHECKS, committed as NAME, tagged 
 base='rapido_test kernel/release grep -qF "$(uname -r)" /proc/version
 rapido_test proc/filesystems grep -qw proc /proc/filesystems'
 broken=${base/grep -qw proc/grep -qw nosuchfs}
-commit c0 "$base"
-commit c1 "$base
-# 1
+history() {	# history SALT: the commits, c1 with SALT in a comment
+	rm -rf "$src" && n=0 && git init -q -b main "$src" &&
+		git -C "$src" config user.email rapido@test && git -C "$src" config user.name rapido ||
+		{ echo "Bail out! git init failed"; exit 1; }
+	commit c0 "$base"
+	commit c1 "$base
+# $1
 rapido_test proc/cmdline grep -q console= /proc/cmdline"
-commit c2 "$base
+	commit c2 "$base
 # the console is on the kernel command line
 rapido_test proc/cmdline grep -q console= /proc/cmdline"
-commit c3 "$base"
-commit c4 "$broken"
-commit c5 "$broken
+	commit c3 "$base"
+	commit c4 "$broken"
+	commit c5 "$broken
 if then"
-commit c6 'n=$(cat /host/count 2> /dev/null || echo 0); echo $((n + 1)) > /host/count
+	commit c6 'n=$(cat /host/count 2> /dev/null || echo 0); echo $((n + 1)) > /host/count
 if [ $((n % 2)) = 1 ]; then
 '"$base"'
 else
 '"$broken"'
 fi'
-commit c7 "$broken
+	commit c7 "$broken
 rapido_test proc/cmdline grep -q console= /proc/cmdline"
+}
+# git bisect's way around skipped commits depends on the ids: the first
+# salt whose history has it visit both c5 and c6 (1, with git 2.39)
+for salt in $(seq 1 30); do
+	history "$salt"
+	walk=$(bisect_walk "$src" c0 c7 c4=bad c5=skip c6=skip c7=bad | tr '\n' ' ')
+	case " $walk" in *" c5 "*) case " $walk" in *" c6 "*) break ;; esac ;; esac
+done
+check "a history whose bisection visits c5 and c6 (salt $salt: $walk)" \
+	bash -c "[[ ' $walk' == *' c5 '* && ' $walk' == *' c6 '* ]]"
 
 # the build command: the interruption first, then "make", then modules_install
 cat > "$T/build" <<EOF
