@@ -34,8 +34,11 @@ if [ ! -e "$obj/.rapido-built" ] || [ ! -e "$src_root/.unpacked" ]; then
 	exit 77
 fi
 csrc=$(find "$src_root" -mindepth 2 -maxdepth 2 -name Makefile -printf '%h\n' | head -n 1)
-src=$T/linux
-bobj=$T/obj
+# beside the cache: hard links need its file system ($T may be a tmpfs)
+work=$(mktemp -d "$cache/bisect-test.XXXXXX") || { echo "Bail out! mktemp in $cache failed"; exit 1; }
+trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T" "$work"' EXIT
+src=$work/linux
+bobj=$work/obj
 cp -al "$csrc" "$src" && cp -a "$obj" "$bobj" || { echo "Bail out! cannot copy the cached tree and build"; exit 1; }
 # kbuild's command lines (.*.cmd) and dependency lists name the source and
 # build directories by their absolute paths: moved, nothing looks changed
@@ -46,9 +49,8 @@ echo "# tree and build copied in $(( $(date +%s) - start )) s"
 
 # only fs/proc is tracked: git bisect checks out what the commits change,
 # and the rest of the tree is left as it is (untracked, which is not dirty)
-git -C "$src" init -q -b main && git -C "$src" config user.email rapido@test &&
-	git -C "$src" config user.name rapido && git -C "$src" add fs/proc ||
-	{ echo "Bail out! git init failed"; exit 1; }
+v=$src/fs/proc/version.c
+orig=$(cat "$v")
 n=0
 commit() {	# commit NAME: what the caller changed in fs/proc/version.c, committed and tagged NAME
 	n=$((n + 1))
@@ -57,27 +59,41 @@ commit() {	# commit NAME: what the caller changed in fs/proc/version.c, committe
 		git -C "$src" commit -q -m "$1" && git -C "$src" tag "$1" ||
 		{ echo "Bail out! git commit $1 failed"; exit 1; }
 }
-v=$src/fs/proc/version.c
-orig=$(cat "$v")
 edit() {	# edit PERL: version.c as first committed, changed by PERL (-0pe)
 	printf '%s\n' "$orig" | perl -0pe "$1" > "$v.new" && mv "$v.new" "$v"
 }
-commit c0
-edit 's|#include "internal.h"\n|#include "internal.h"\n\n/* /proc/version: the banner */\n|'
-commit c1
-edit 's|#include "internal.h"\n|#include "internal.h"\n\n/* /proc/version: the banner, as uname -a prints it */\n|'
-commit c2
-edit 's|\tseq_printf\(m, linux_proc_banner,|\tif (utsname()->domainname[0] & 1)\n\t\tseq_puts(m, "Lunix ");\n\tseq_printf(m, linux_proc_banner,|'
-commit c3
-edit 's|#include "internal.h"\n|#include "internal.h"\n\n/* /proc/version: the banner, as uname -a prints it */\n|'
-commit c4
+history() {	# history SALT: c0 to c7, c1's comment with SALT
+	rm -rf "$src/.git" && n=0 && printf '%s\n' "$orig" > "$v.new" && mv "$v.new" "$v" &&
+		git -C "$src" init -q -b main && git -C "$src" config user.email rapido@test &&
+		git -C "$src" config user.name rapido || { echo "Bail out! git init failed"; exit 1; }
+	commit c0
+	edit 's|#include "internal.h"\n|#include "internal.h"\n\n/* /proc/version: the banner ('"$1"') */\n|'
+	commit c1
+	edit 's|#include "internal.h"\n|#include "internal.h"\n\n/* /proc/version: the banner, as uname -a prints it */\n|'
+	commit c2
+	edit 's|\tseq_printf\(m, linux_proc_banner,|\tif (utsname()->domainname[0] & 1)\n\t\tseq_puts(m, "Lunix ");\n\tseq_printf(m, linux_proc_banner,|'
+	commit c3
+	edit 's|#include "internal.h"\n|#include "internal.h"\n\n/* /proc/version: the banner, as uname -a prints it */\n|'
+	commit c4
+	edit "$broken"
+	commit c5
+	edit "$broken; s|\\z|#error this commit does not build\n|"
+	commit c6
+	edit "$broken; s|#include \"internal.h\"\n|#include \"internal.h\"\n\n/* the banner */\n|"
+	commit c7
+}
 broken='s|\tseq_printf\(m, linux_proc_banner,|\tseq_puts(m, "Lunix ");\n\tseq_printf(m, linux_proc_banner,|'
-edit "$broken"
-commit c5
-edit "$broken; s|\\z|#error this commit does not build\n|"
-commit c6
-edit "$broken; s|#include \"internal.h\"\n|#include \"internal.h\"\n\n/* the banner */\n|"
-commit c7
+# git bisect's way around skipped commits depends on the commit ids (here
+# on the source's fs/proc too): the first salt whose history has it visit
+# both c3 and c6 (tests/boot/lib.sh)
+for salt in $(seq 1 30); do
+	history "$salt"
+	walk=$(bisect_walk "$src" c0 c7 c3=skip c5=bad c6=skip c7=bad | tr '\n' ' ')
+	case " $walk" in *" c3 "*) case " $walk" in *" c6 "*) break ;; esac ;; esac
+done
+check "a history whose bisection visits c3 and c6 (salt $salt: $walk)" \
+	bash -c "[[ ' $walk' == *' c3 '* && ' $walk' == *' c6 '* ]]"
+grep -q Lunix "$csrc/fs/proc/version.c" && { echo "Bail out! the cached source was written"; exit 1; }
 
 # the test: /proc/version starts "Linux version", with the domain name
 # set from the run counter first (what c3 trips over one run in two)
