@@ -9,6 +9,7 @@
 #include "err.h"
 #include "rapido.h"
 #include "verdict.h"
+#include "version.h"
 #include "vm.h"
 
 static void usage(void)
@@ -65,6 +66,7 @@ static void usage(void)
 	       "                          run failed, its status is unknown or a shard of\n"
 	       "                          its split is missing (must be the first option;\n"
 	       "                          it takes the known-failure options too, before OUT)\n"
+	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n");
 	verdict_help(stdout);
@@ -121,6 +123,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "splats", required_argument, NULL, OPT_SPLATS },
 		KNOWN_LONGOPTS(OPT_KNOWN),
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -207,6 +210,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		case OPT_KNOWN ... OPT_KNOWN + KNOWN_NOPTS - 1:
 			known_cli_opt(&o->known, c, OPT_KNOWN, optarg);
 			break;
+		case 'V':
+			version_print("vm");
+			exit(0);
 		case 'h':
 			usage();
 			close_stdout();
