@@ -203,7 +203,7 @@ _fstests_rerun() {
 			opts+=(-s "$sect")
 		fi
 		for ((i = 1; i <= again; i++)); do
-			echo "fstests: $name failed: re-run $i of $again: ./check ${opts[*]} $t"
+			echo "fstests: $name failed: re-run $i of $again: ./check${opts[*]:+ ${opts[*]}} $t"
 			_fstests_res_begin
 			n=$REPLY
 			_fstests_res_sect=
