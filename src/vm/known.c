@@ -73,6 +73,15 @@ int known_date_parse(const char *s, size_t len)
 	return (int)days_from_civil(y, m, d);
 }
 
+void known_date_str(int days, char *buf, size_t len)
+{
+	time_t t = (time_t)days * 86400;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%d", &tm);
+}
+
 int known_today(void)
 {
 	return (int)(time(NULL) / 86400);

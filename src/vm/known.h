@@ -103,6 +103,8 @@ int known_load(struct known_set *ks, const char *path, char **err);
 
 /* YYYY-MM-DD as days since 1970-01-01; -1 if it is no real date. */
 int known_date_parse(const char *s, size_t len);
+/* Days since 1970-01-01 as YYYY-MM-DD in buf (16 bytes do). */
+void known_date_str(int days, char *buf, size_t len);
 /* Today (UTC) in days since 1970-01-01. */
 int known_today(void);
 /* The entry applies to test name on kernel release (NULL: unknown, no KERNEL entry matches). */

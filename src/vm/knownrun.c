@@ -89,15 +89,6 @@ static const struct known_entry *entry_for(const struct known_opts *o, const str
 	return old;
 }
 
-static void date_str(int days, char *buf, size_t len)
-{
-	time_t t = (time_t)days * 86400;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%d", &tm);
-}
-
 /* t's output with note first (malloc'd output replaced). */
 static void output_note(struct rtest *t, const char *note)
 {
@@ -192,7 +183,7 @@ static void classify_one(struct rsuite *s, struct rtest *t, const struct known_o
 		mark_known(t, e, NULL);
 		return;
 	}
-	date_str(e->until, date, sizeof(date));
+	known_date_str(e->until, date, sizeof(date));
 	set_reason(t, xasprintf("the known failure %s:%u expired on %s (%s): %s", e->file, e->line,
 				date, e->reason ? e->reason : "no reason given",
 				t->reason ? t->reason : "failed"));
@@ -237,7 +228,7 @@ static unsigned int expired_entries(const struct known_opts *o, const char *who)
 
 		if (e->until < 0 || o->today <= e->until)
 			continue;
-		date_str(e->until, date, sizeof(date));
+		known_date_str(e->until, date, sizeof(date));
 		warn("%s: %s:%u: the known failure of %s expired on %s%s", who, e->file, e->line,
 		     e->test, date, o->strict ? " (--strict: the run fails)" : "");
 		n++;

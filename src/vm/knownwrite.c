@@ -52,15 +52,6 @@ static int entry_fixed(const struct known_entry *e, const struct rsuite *v, size
 	return pass && !fail;
 }
 
-static void day_str(int days, char *buf, size_t len)
-{
-	time_t t = (time_t)days * 86400;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%d", &tm);
-}
-
 /* The first line of s without control characters or '#' (it would start the reason). */
 static char *one_line(const char *s, size_t max)
 {
@@ -91,7 +82,7 @@ int known_write(const char *path, const struct rsuite *v, size_t n, int today, c
 		free(text);
 		return -EINVAL;
 	}
-	day_str(today, date, sizeof(date));
+	known_date_str(today, date, sizeof(date));
 	f = open_memstream(&out, &len);
 	if (!f)
 		die_errno("open_memstream");

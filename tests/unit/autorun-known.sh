@@ -13,24 +13,13 @@ TAP_ON_FAIL=show_run
 export RAPIDO_RUN_DIR=$T/run PATH=$TOP/build/guest:$PATH RAPIDO_RESULTS_PORT=$T/port
 mkdir -p "$RAPIDO_RUN_DIR" "$T/autorun"
 
-# autorun PART...: autorun.sh in $T, one part per argument (as image.c writes it)
+. "$(dirname "$0")/autorun.inc"
+# batch PART...: autorun PART... run as the init does in batch mode, its
+# records in $RAPIDO_RESULTS_PORT, its output in $T/out
 batch() {
-	local i=0 p f
-	rm -f "$RAPIDO_RUN_DIR"/* "$T"/flag*
+	rm -f "$T"/flag*
 	: > "$RAPIDO_RESULTS_PORT"
-	{
-		for f in "$TOP"/autorun/lib/*.sh; do
-			echo "source $f"
-		done
-		echo _rapido_autorun_begin
-		for p; do
-			i=$((i + 1))
-			printf '%s\n' "$p" > "$T/autorun/0$i-cmd.sh"
-			printf '_rapido_part autorun/0%s-cmd.sh\nsource %s\n_rapido_part_done $?\n' \
-				"$i" "$T/autorun/0$i-cmd.sh"
-		done
-		echo _rapido_autorun_end
-	} > "$T/autorun.sh"
+	autorun "$@"
 	run bash -c 'exec 2>&1; exec bash "$1"' _ "$T/autorun.sh" < /dev/null
 }
 says() { contains "$T/out" "$1"; }
