@@ -55,7 +55,8 @@ static void known_resolve(struct vm_settings *s, struct vm_opts *o, const struct
 	}
 	s->known.rerun = vm_number(c, "--rerun-failures", o->known.rerun, "VM_RERUN_FAILURES", &src);
 	/* the host classifies the test records: nothing to classify without them */
-	if ((s->known.set.n_files || s->known.write || s->known.strict) &&
+	/* VM_KNOWN_FAILURES alone (rapido.conf) is checked, and waits for a --results run */
+	if ((o->known.files.n || s->known.write || s->known.strict) &&
 	    !vm_setting(c, "--results", o->results, "VM_RESULTS_DIR", &src, &cv))
 		die("--known-failures, --write-known-failures and --strict classify the test "
 		    "records of --results DIR: give --results (or VM_RESULTS_DIR)");
