@@ -30,6 +30,7 @@ struct cut_opts {
 	int ignore_kconfig;
 	int no_cache;		/* --no-cache: neither read nor write the layer cache */
 	int standalone;		/* --standalone: the layers go into the image file */
+	int dracut_modules;	/* --dracut-modules: dracut writes the modules layer (kmods.c otherwise) */
 };
 
 /* A "#@ files:" entry resolved: the host's SRC, copied to DEST as a tree layer (tree.c). */

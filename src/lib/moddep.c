@@ -187,7 +187,7 @@ int moddep_parse(struct moddep *d, char *dep, const char *softdep, const char *a
 	if (softdep)
 		parse_softdep(d, softdep);
 	if (alias)
-		parse_alias(d, alias);
+		d->alias_text = xstrdup(alias);
 	if (builtin)
 		parse_builtin(d, builtin);
 	return 0;
@@ -237,6 +237,7 @@ void moddep_free(struct moddep *d)
 	free(d->v);
 	free(d->hash);
 	free(d->text);
+	free(d->alias_text);
 	strv_free(&d->alias_pat);
 	strv_free(&d->alias_mod);
 	strv_free(&d->builtin);
@@ -266,6 +267,12 @@ static int visit_name(struct walk *w, const char *name)
 	if (i >= 0) {
 		visit(w, (size_t)i);
 		return 1;
+	}
+	/* 26000 lines in a distribution kernel's: read only when a softdep is an alias */
+	if (w->d->alias_text) {
+		parse_alias(w->d, w->d->alias_text);
+		free(w->d->alias_text);
+		w->d->alias_text = NULL;
 	}
 	n = xstrdup(name);
 	alias_normalise(n);

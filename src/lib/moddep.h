@@ -32,7 +32,8 @@ struct moddep {
 	size_t *hash, hcap;		/* open addressing on names: index + 1, 0 free */
 	struct moddep_soft *soft;	/* modules.softdep */
 	size_t nsoft;
-	struct strv alias_pat, alias_mod;	/* modules.alias, patterns normalised */
+	char *alias_text;		/* modules.alias, parsed on the first lookup that needs it */
+	struct strv alias_pat, alias_mod;	/* its patterns (normalised) and modules */
 	struct strv builtin;		/* modules.builtin names */
 };
 
