@@ -93,6 +93,14 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
 		     struct strv *argv);
 
+/*
+ * libpick.c: which of the nlibs library texts a batch autorun needs
+ * (picked[i] = 1): those defining a word of the texts, or of another
+ * picked library.
+ */
+void cut_lib_pick(const char *const *texts, size_t ntexts, const char *const *libs, size_t nlibs,
+		  int *picked);
+
 /* check.c: "a directory", "a character device"... for what stat() said */
 const char *cut_file_type(mode_t mode);
 
