@@ -57,7 +57,9 @@ check "Recommends: host/install-deps --deb-recommends: ${recommends[*]}" \
 fresh_machine
 cp "$deb" "$R/tmp/" && cp "$TOP/tests/zcomplete.zsh" "$R/tmp/"
 s=$(date +%s)
-in_root "apt-get update -q && apt-get install -y -q --no-install-recommends /tmp/$(basename "$deb") \
+# (the package cache is shared: another run holding its lock is waited for)
+in_root "apt-get update -q && apt-get install -o DPkg::Lock::Timeout=900 -y -q --no-install-recommends \
+	/tmp/$(basename "$deb") \
 	linux-image-amd64 man-db bash-completion zsh" > "$T/apt.log" 2>&1
 expect_rc "apt-get install the package with its dependencies, a kernel, man, bash-completion, zsh ($(( $(date +%s) - s ))s)" 0 $?
 [ $fails = 0 ] || { tail -n 30 "$T/apt.log" | sed 's/^/# /'; done_testing; }
