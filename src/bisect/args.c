@@ -184,6 +184,18 @@ void bopts_parse_or_die(struct bopts *o, int argc, char **argv)
 		strv_push(&o->saved, argv[i]);
 }
 
+void bopts_free(struct bopts *o)
+{
+	strv_free(&o->cut_args);
+	strv_free(&o->vm_args);
+	strv_free(&o->fragments);
+	strv_free(&o->saved);
+	free(o->build_prog);
+	if (o->match)
+		regfree(&o->match_re);
+	memset(o, 0, sizeof(*o));
+}
+
 void bopts_save_or_die(const struct bopts *o, const char *state)
 {
 	char *path = xasprintf("%s/args", state);
@@ -205,7 +217,8 @@ void bopts_load_or_die(struct bopts *o, const char *state)
 	char *path = xasprintf("%s/args", state), *text;
 	size_t len;
 	int rc = read_file(path, &text, &len);
-	struct strv av = STRV_INIT;
+	/* static: the options point into its strings for the rest of the run */
+	static struct strv av = STRV_INIT;
 	const char *keep_state = o->state;
 
 	if (rc)
@@ -213,6 +226,7 @@ void bopts_load_or_die(struct bopts *o, const char *state)
 	strv_push(&av, err_prog);
 	for (size_t at = 0; at < len; at += strlen(text + at) + 1)
 		strv_push(&av, text + at);
+	bopts_free(o);
 	bopts_parse_or_die(o, (int)av.n, strv_argv(&av));
 	o->mode = BM_CONTINUE;
 	if (keep_state)

@@ -61,6 +61,7 @@ struct bctx {
 
 /* args.c */
 void bopts_parse_or_die(struct bopts *o, int argc, char **argv);
+void bopts_free(struct bopts *o);
 void bopts_save_or_die(const struct bopts *o, const char *state);
 void bopts_load_or_die(struct bopts *o, const char *state);
 
@@ -86,6 +87,7 @@ void step_boots(const struct bctx *c, const char *dir, unsigned int runs, int re
 		struct bstep_out *out);
 void step_out_free(struct bstep_out *s);
 void bctx_init_or_die(struct bctx *c, struct bopts *o);
+void bctx_free(struct bctx *c);
 void bctx_env(const struct bctx *c);
 
 /* compare.c */

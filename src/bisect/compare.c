@@ -80,6 +80,16 @@ static int side_build(struct bctx *c, struct side *sd)
 	return 0;
 }
 
+static void side_free(struct side *sd)
+{
+	for (size_t i = 0; sd->ab && i < sd->s.nruns; i++)
+		abrun_free(&sd->ab[i]);
+	free(sd->ab);
+	step_out_free(&sd->s);
+	free(sd->sha);
+	free(sd->dir);
+}
+
 /* back to the branch or commit the tree was on */
 static void restore(const struct bctx *c, const char *orig)
 {
@@ -89,17 +99,23 @@ static void restore(const struct bctx *c, const char *orig)
 
 int cmd_compare(struct bctx *c)
 {
-	struct side a = { .label = "A", .rev = c->o->good }, b = { .label = "B", .rev = c->o->bad };
+	/* static: what an exit leaves allocated stays reachable */
+	static struct side a, b;
 	struct strv diff = STRV_INIT;
 	char *orig, *dirty, *failed = NULL, *started = xasprintf("%s/BISECT_START", c->gitdir);
 	struct stat st;
 	size_t held = 0;
 	int rc = 0;
 
+	a.label = "A";
+	a.rev = c->o->good;
+	b.label = "B";
+	b.rev = c->o->bad;
 	err_exit_status = BISECT_EXIT_USAGE;
-	if (stat(started, &st) == 0)
-		die("%s: git bisect is running there; --compare would move its HEAD", c->src);
+	rc = stat(started, &st);
 	free(started);
+	if (rc == 0)
+		die("%s: git bisect is running there; --compare would move its HEAD", c->src);
 	a.sha = git_commit_or_null(c, a.rev);
 	b.sha = git_commit_or_null(c, b.rev);
 	if (!a.sha || !b.sha)
@@ -127,6 +143,9 @@ int cmd_compare(struct bctx *c)
 	if (!diff.n) {
 		printf("bisect: no test differs between A (%s) and B (%s)\n", a.rev, b.rev);
 		restore(c, orig);
+		free(orig);
+		side_free(&a);
+		side_free(&b);
 		return 0;
 	}
 	printf("bisect: %zu test%s differ%s in the first runs:", diff.n, diff.n == 1 ? "" : "s",
@@ -165,6 +184,9 @@ int cmd_compare(struct bctx *c)
 	printf("bisect: logs in %s (A/, B/)\n", c->state);
 	rc = held ? BISECT_EXIT_UNDECIDED : 0;
 	restore(c, orig);
+	free(orig);
 	strv_free(&diff);
+	side_free(&a);
+	side_free(&b);
 	return rc;
 }

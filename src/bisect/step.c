@@ -134,6 +134,21 @@ void bctx_init_or_die(struct bctx *c, struct bopts *o)
 	}
 }
 
+void bctx_free(struct bctx *c)
+{
+	strv_free(&c->cut);
+	strv_free(&c->vm);
+	free(c->kconfig);
+	free(c->src);
+	free(c->obj);
+	free(c->gitdir);
+	free(c->state);
+	free(c->kernel);
+	free(c->mods);
+	free(c->image);
+	memset(c, 0, sizeof(*c));
+}
+
 void bctx_env(const struct bctx *c)
 {
 	char *lm = xasprintf("%s/lib/modules", c->mods);
