@@ -397,7 +397,7 @@ static int bisect_loop(struct bctx *c, const struct bref *ref)
 			report(c, end);
 			return end == GIT_FOUND ? BISECT_EXIT_FOUND : BISECT_EXIT_UNDECIDED;
 		}
-		head = git_out(c, "rev-parse", "HEAD", NULL);
+		head = git_out(c, "rev-parse", GIT_HEAD, NULL);
 		if (!head)
 			die("git rev-parse HEAD failed in %s", c->src);
 		step_run(c, head, "step", c->o->runs, c->o->results, &s);
@@ -441,7 +441,7 @@ static int start(struct bctx *c)
 		warn("git bisect start failed (its words above): undone");
 		undo_and_exit(c, BISECT_EXIT_USAGE);
 	}
-	head = git_out(c, "rev-parse", "HEAD", NULL);
+	head = git_out(c, "rev-parse", GIT_HEAD, NULL);
 	if (!head) {
 		warn("git rev-parse HEAD failed after git bisect start: undone");
 		undo_and_exit(c, BISECT_EXIT_FAILED);

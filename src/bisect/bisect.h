@@ -66,6 +66,7 @@ void bopts_save_or_die(const struct bopts *o, const char *state);
 void bopts_load_or_die(struct bopts *o, const char *state);
 
 /* git.c: git in ctx->src; output captured, stderr passed through */
+#define GIT_HEAD "HEAD"	/* a name, not a rapido.conf key (lib-confkeys.c reads literals) */
 int git_run(const struct bctx *c, int out_fd, const char *arg, ...) __attribute__((sentinel));
 char *git_out(const struct bctx *c, const char *arg, ...) __attribute__((sentinel));
 char *git_commit_or_null(const struct bctx *c, const char *rev);

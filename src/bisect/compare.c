@@ -127,9 +127,9 @@ int cmd_compare(struct bctx *c)
 		die("%s has uncommitted changes (%s...): commit or stash them, or --allow-dirty",
 		    c->src, dirty);
 	free(dirty);
-	orig = git_out(c, "symbolic-ref", "-q", "--short", "HEAD", NULL);
+	orig = git_out(c, "symbolic-ref", "-q", "--short", GIT_HEAD, NULL);
 	if (!orig)
-		orig = git_out(c, "rev-parse", "HEAD", NULL);
+		orig = git_out(c, "rev-parse", GIT_HEAD, NULL);
 	err_exit_status = BISECT_EXIT_FAILED;
 	/* the last comparison's logs make way */
 	if (remove_tree(c->state, &failed) < 0 && errno != ENOENT)

@@ -20,6 +20,7 @@
 
 #include "bisect.h"
 #include "conf.h"
+#include "confget.h"
 #include "err.h"
 #include "io.h"
 #include "mono.h"
@@ -95,7 +96,7 @@ void bctx_init_or_die(struct bctx *c, struct bopts *o)
 	free(exe);
 
 	rapido_conf_load_or_die(&conf);
-	src = conf_get(&conf, "KERNEL_SRC");
+	src = conf_str(&conf, "KERNEL_SRC", NULL);
 	if (!src || !*src)
 		usage_die(BISECT_EXIT_USAGE, "no KERNEL_SRC: set it to the kernel git tree to bisect "
 			  "(environment or rapido.conf)");
