@@ -65,13 +65,8 @@ rapido_test proc/cmdline grep -q console= /proc/cmdline"
 }
 # git bisect's way around skipped commits depends on the ids: the first
 # salt whose history has it visit both c5 and c6 (1, with git 2.39)
-for salt in $(seq 1 30); do
-	history "$salt"
-	walk=$(bisect_walk "$src" c0 c7 c4=bad c5=skip c6=skip c7=bad | tr '\n' ' ')
-	case " $walk" in *" c5 "*) case " $walk" in *" c6 "*) break ;; esac ;; esac
-done
-check "a history whose bisection visits c5 and c6 (salt $salt: $walk)" \
-	bash -c "[[ ' $walk' == *' c5 '* && ' $walk' == *' c6 '* ]]"
+bisect_history history "$src" c0 c7 "c5 c6" c4=bad c5=skip c6=skip c7=bad
+check "a history whose bisection visits c5 and c6 (salt $salt:$walk)" test $? = 0
 
 # the build command: the interruption first, then "make", then modules_install
 cat > "$T/build" <<EOF

@@ -196,6 +196,24 @@ dracut_overlap() {
 # it). Which commits git visits around skipped ones depends on the commit
 # ids: a test that needs git to visit a commit checks it here first, in a
 # clone of DIR's repository (DIR is left as it is).
+# bisect_history MAKE DIR GOOD BAD "TAG..." VERDICT...: "MAKE SALT" for
+# SALT 1, 2... (30 at most) until the history it made in DIR has git
+# bisect (with the VERDICTs, as bisect_walk) visit every TAG; sets salt and
+# walk (the tags visited); 1 when no salt did
+bisect_history() {
+	local make=$1 dir=$2 good=$3 bad=$4 need=$5 t miss
+	shift 5
+	for salt in $(seq 1 30); do
+		"$make" "$salt"
+		walk=" $(bisect_walk "$dir" "$good" "$bad" "$@" | tr '\n' ' ')"
+		miss=
+		for t in $need; do
+			[[ $walk == *" $t "* ]] || miss=$t
+		done
+		[ -z "$miss" ] && return 0
+	done
+	return 1
+}
 bisect_walk() {
 	local dir=$1 good=$2 bad=$3 tmp t v i a
 	shift 3

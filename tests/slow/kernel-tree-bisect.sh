@@ -86,13 +86,8 @@ broken='s|\tseq_printf\(m, linux_proc_banner,|\tseq_puts(m, "Lunix ");\n\tseq_pr
 # git bisect's way around skipped commits depends on the commit ids (here
 # on the source's fs/proc too): the first salt whose history has it visit
 # both c3 and c6 (tests/boot/lib.sh)
-for salt in $(seq 1 30); do
-	history "$salt"
-	walk=$(bisect_walk "$src" c0 c7 c3=skip c5=bad c6=skip c7=bad | tr '\n' ' ')
-	case " $walk" in *" c3 "*) case " $walk" in *" c6 "*) break ;; esac ;; esac
-done
-check "a history whose bisection visits c3 and c6 (salt $salt: $walk)" \
-	bash -c "[[ ' $walk' == *' c3 '* && ' $walk' == *' c6 '* ]]"
+bisect_history history "$src" c0 c7 "c3 c6" c3=skip c5=bad c6=skip c7=bad
+check "a history whose bisection visits c3 and c6 (salt $salt:$walk)" test $? = 0
 grep -q Lunix "$csrc/fs/proc/version.c" && { echo "Bail out! the cached source was written"; exit 1; }
 
 # the test: /proc/version starts "Linux version", with the domain name
