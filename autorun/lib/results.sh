@@ -8,6 +8,11 @@
 #       console and kept. Exit 0: passed; 77: skipped (the reason is its
 #       last output line); anything else: failed. Returns 0 unless it
 #       failed. A NAME outside this VM's shard is not run at all.
+#   rapido_test_plan NAME...
+#       The tests this VM means to run (those of its shard), told to ./vm
+#       up front: one that gets no result (a VM stopped by --test-timeout
+#       or a panic halfway) is recorded as an error, "not run", so no test
+#       of a shard vanishes.
 #   rapido_test_start NAME
 #   rapido_test_pass NAME [OUTPUT]
 #   rapido_test_fail NAME REASON [OUTPUT]
@@ -123,6 +128,22 @@ _rapido_res_count() {
 	_rapido_res_esc "$2"
 	printf '%s %s\n' "$1" "$REPLY" >> "$f" ||
 		echo "rapido: cannot count test $2 in $f: it will be missing from the totals" >&2
+}
+
+rapido_test_plan() {
+	local n
+	for n; do
+		! rapido_test_in_shard "$n" || _rapido_res_emit_plan "$n"
+	done
+	return 0
+}
+
+# _rapido_res_emit_plan NAME...: plan records for tests already in this shard
+_rapido_res_emit_plan() {
+	local n
+	for n; do
+		_rapido_res_emit plan "$n"
+	done
 }
 
 rapido_test_start() {

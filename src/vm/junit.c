@@ -115,8 +115,8 @@ static void suite_write(FILE *f, const struct rsuite *s)
 	rsuite_count(s, &c);
 	fputs("  <testsuite name=\"", f);
 	xml_attr(f, s->name ? s->name : "rapido");
-	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\"", c.tests, c.fail,
-		c.skip);
+	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\"", c.tests,
+		c.fail - c.error, c.error, c.skip);
 	xml_secs(f, s->secs);
 	if (s->timestamp) {
 		fputs(" timestamp=\"", f);
@@ -135,6 +135,14 @@ static void suite_write(FILE *f, const struct rsuite *s)
 		xml_attr(f, s->kernel);
 		fputs("\"/>\n", f);
 	}
+	/* run.json's provenance (provenance.c), each as it was recorded */
+	for (size_t i = 0; i < s->prop_keys.n; i++) {
+		fputs("      <property name=\"", f);
+		xml_attr(f, s->prop_keys.v[i]);
+		fputs("\" value=\"", f);
+		xml_attr(f, s->prop_vals.v[i]);
+		fputs("\"/>\n", f);
+	}
 	fputs("    </properties>\n", f);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rtest *t = &s->t[i];
@@ -151,11 +159,14 @@ static void suite_write(FILE *f, const struct rsuite *s)
 		}
 		fputs(">\n", f);
 		if (t->state == RT_FAIL) {
-			fputs("      <failure message=\"", f);
+			/* <error>: no verdict (watchdog, not run); <failure>: a verdict */
+			const char *el = t->error ? "error" : "failure";
+
+			fprintf(f, "      <%s message=\"", el);
 			xml_attr(f, t->reason ? t->reason : "failed");
-			fprintf(f, "\" type=\"%s\">", t->kernel ? "kernel" : "failure");
+			fprintf(f, "\" type=\"%s\">", t->kernel ? "kernel" : el);
 			xml_text(f, t->output);
-			fputs("</failure>\n", f);
+			fprintf(f, "</%s>\n", el);
 		} else if (t->state == RT_SKIP) {
 			fputs("      <skipped message=\"", f);
 			xml_attr(f, t->reason ? t->reason : "skipped");
@@ -181,13 +192,14 @@ void junit_write(FILE *f, const struct rsuite *v, size_t n)
 
 		rsuite_count(&v[i], &c);
 		all.tests += c.tests;
-		all.fail += c.fail;
+		all.fail += c.fail - c.error;
+		all.error += c.error;
 		all.skip += c.skip;
 		secs += v[i].secs;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<testsuites name=\"rapido\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
-		"skipped=\"%u\"", all.tests, all.fail, all.skip);
+	fprintf(f, "<testsuites name=\"rapido\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+		"skipped=\"%u\"", all.tests, all.fail, all.error, all.skip);
 	xml_secs(f, secs);
 	fputs(">\n", f);
 	for (size_t i = 0; i < n; i++)

@@ -114,7 +114,15 @@ struct splat_scan;
 struct vm_results *vm_results_open(const struct vm_launch *l);
 /* Start over (a KVM run that fell back to TCG). */
 void vm_results_reset(struct vm_results *r);
-void vm_results_input(struct vm_results *r, const char *p, size_t n, double now);
+/* con_line: the console lines read so far, ties kernel reports to tests (splattest.h) */
+void vm_results_input(struct vm_results *r, const char *p, size_t n, double now,
+		      unsigned long con_line);
+/* A record of ./vm's own (results.h): into results.txt and the suite. */
+void vm_results_host_record(struct vm_results *r, const char *line);
+/* The records so far; NULL without --results. */
+const struct rsuite *vm_results_suite(const struct vm_results *r);
+/* The watchdog stopped the VM while test ran: the tests not run say so. */
+void vm_results_stopped_during(struct vm_results *r, const char *test);
 void vm_results_console(struct vm_results *r, const char *p, size_t n);
 /*
  * After the VM: report the splats (stderr, and as testcases), decide the
