@@ -184,6 +184,12 @@ tests: $(UNIT_BINS)
 # docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
 # rapido.conf.example by docs/man/conf2man.
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+# ./vm's run.json names the version it was built from: provenance.o is
+# rebuilt when it changes (a stamp whose content is the version).
+VERSION_STAMP := $(B)/version
+$(shell echo '$(VERSION)' | cmp -s - $(VERSION_STAMP) || echo '$(VERSION)' > $(VERSION_STAMP))
+$(call hostobj,src/vm/provenance.c): $(VERSION_STAMP)
+$(call hostobj,src/vm/provenance.c): HOST_CFLAGS += -DRAPIDO_VERSION='"$(VERSION)"'
 MAN1 := cut vm vmctl
 MAN8 := netsetup ceph-local
 MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5

@@ -20,6 +20,7 @@
 #include "err.h"
 #include "io.h"
 #include "pct.h"
+#include "provenance.h"
 #include "rapido.h"
 #include "tree.h"
 #include "results.h"
@@ -39,6 +40,7 @@ struct vm_results {
 	size_t len;
 	int overflow;
 	struct rsuite suite;
+	char ts[64];		/* the run's start, ISO 8601 */
 	char *stopped_during;	/* the test the watchdog stopped the VM in */
 };
 
@@ -86,8 +88,9 @@ static int open_out(const char *path, int *fd)
 static void start(struct vm_results *r)
 {
 	const struct vm_settings *s = r->l->s;
-	char ts[64], *name;
+	char *ts = r->ts, *name, *err;
 	time_t t = time(NULL);
+	struct prov p;
 
 	rsuite_init(&r->suite);
 	open_out(r->txt_path, &r->txt_fd);
@@ -95,7 +98,14 @@ static void start(struct vm_results *r)
 	r->txt_failed = r->con_failed = 0;
 	r->len = 0;
 	r->overflow = 0;
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	strftime(ts, sizeof(r->ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	/* run.json from the start, so a run that never ends still says what it was */
+	prov_collect(&p, r->l, ts);
+	if (prov_write(&p, r->dir, &err)) {
+		warn("results: %s", err);
+		free(err);
+	}
+	prov_free(&p);
 	name = s->shard_n ? xasprintf("%s shard %u/%u", s->im.profile, s->shard_i, s->shard_n) :
 		xstrdup(s->im.profile);
 	txt_meta(r, "suite", name, 1);
@@ -154,6 +164,8 @@ struct vm_results *vm_results_open(const struct vm_launch *l)
 	/* reports and files of an earlier run must not pass for this one's */
 	unlink_in(r->dir, "junit.xml");
 	unlink_in(r->dir, "results.tap");
+	unlink_in(r->dir, "run.json");
+	unlink_in(r->dir, "vmcore");
 	files_clear(r->dir);
 	start(r);
 	return r;
@@ -292,6 +304,25 @@ static void report_not_run(struct vm_results *r, int rc)
 	free(reason);
 }
 
+/* run.json again (the accelerator is known by now), and its fields as meta prov.KEY */
+static void report_provenance(struct vm_results *r, const struct vm_launch *l)
+{
+	struct prov p;
+	char *err, *key;
+
+	prov_collect(&p, l, r->ts);
+	if (prov_write(&p, r->dir, &err)) {
+		warn("results: %s", err);
+		free(err);
+	}
+	for (size_t i = 0; i < p.keys.n; i++) {
+		key = xasprintf("prov.%s", p.keys.v[i]);
+		txt_meta(r, key, p.vals.v[i], 1);
+		free(key);
+	}
+	prov_free(&p);
+}
+
 int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
 		      int rc, const char *why, double secs, double now)
 {
@@ -325,6 +356,7 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 	free(r->suite.cause);
 	r->suite.cause = rc ? xstrdup(cause) : NULL;
 	r->suite.secs = secs;
+	report_provenance(r, l);
 	verdict_add_case(&r->suite);
 	if (results_write_reports(r->dir, &r->suite, 1, &err)) {
 		char *what = xasprintf("results: %s", err);

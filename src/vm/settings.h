@@ -169,6 +169,7 @@ struct vm_settings {
 	struct splat_allow *splat_allow;	/* --splats-allow: reports that fail nothing; NULL */
 	unsigned int test_timeout;	/* --test-timeout: seconds a test may run, 0: no watchdog */
 	int test_timeout_dump;		/* --test-timeout-dump: a vmcore before the VM stops */
+	const char *kernel_src;		/* KERNEL_SRC, for run.json; NULL: an installed kernel */
 
 	char *state_dir;
 	char *lock_dir;

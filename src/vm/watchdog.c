@@ -46,6 +46,8 @@ static void watchdog_resolve(struct vm_settings *s, struct vm_opts *o, const str
 	if (s->test_timeout_dump && !s->test_timeout)
 		die("%s: a vmcore of a stuck test needs --test-timeout SECS (VM_TEST_TIMEOUT)",
 		    vm_src_str(&src, where, sizeof(where)));
+	/* run.json's provenance (provenance.c) */
+	s->kernel_src = vm_setting(c, NULL, NULL, "KERNEL_SRC", &src, &cv);
 	v = vm_setting(c, "--splats-allow", o->splats_allow, "VM_SPLATS_ALLOW", &src, &cv);
 	if (v) {
 		char *err;
