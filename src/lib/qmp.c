@@ -34,7 +34,7 @@ char *json_quote(const char *s)
 		if (c == '"' || c == '\\') {
 			out[n++] = '\\';
 			out[n++] = (char)c;
-		} else if (c < 0x20 || c == 0x7f) {
+		} else if (c < 0x20) {
 			n += (size_t)sprintf(out + n, "\\u%04x", c);
 		} else if (!(len = utf8_len((const unsigned char *)s))) {
 			/* not UTF-8 (a path's raw bytes): JSON has no way to say it, so U+FFFD */
