@@ -177,20 +177,24 @@ static struct rtest *rtest_last(struct rsuite *s, const char *name)
 }
 
 /*
- * A kernel report made while t ran: t fails with reason, a failure's own
- * reason kept first, "did not finish" (a panic) replaced; text added to
- * its output.
+ * A kernel report made while t ran: t fails with the first report's
+ * reason, a failure's own reason kept before it, "did not finish" (a
+ * panic) replaced; each report's text added to its output.
  */
 static void rtest_splat(struct rtest *t, const char *reason, const char *text)
 {
 	char *r, *o;
 
-	if (t->state == RT_FAIL && t->reason && strncmp(t->reason, "did not finish", 14))
-		r = xasprintf("%s; %s", t->reason, reason);
-	else
-		r = xstrdup(reason);
-	free(t->reason);
-	t->reason = r;
+	/* the first report names the failure; the later ones (a hung task
+	 * is reported again each check) are in the output */
+	if (!t->splats++) {
+		if (t->state == RT_FAIL && t->reason && strncmp(t->reason, "did not finish", 14))
+			r = xasprintf("%s; %s", t->reason, reason);
+		else
+			r = xstrdup(reason);
+		free(t->reason);
+		t->reason = r;
+	}
 	t->state = RT_FAIL;
 	o = t->output ? xasprintf("%s\n%s", t->output, text) : xstrdup(text);
 	free(t->output);

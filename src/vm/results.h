@@ -51,6 +51,7 @@ struct rtest {
 	char *output;		/* NULL if none */
 	int kernel;		/* a kernel splat, not a guest test */
 	int error;		/* RT_FAIL without a verdict: watchdog, not run (JUnit <error>) */
+	unsigned int splats;	/* kernel reports made while it ran (R1 splat) */
 	/* console.log lines while it ran (splattest.c); 0 unknown, con_to 0 still running */
 	unsigned long con_from, con_to;
 	size_t run_next;	/* the next running test in its hash chain, + 1; 0 ends it */

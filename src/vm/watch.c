@@ -34,14 +34,25 @@ static void watch_del(struct vm_watch *w, int *fd)
 	*fd = -1;
 }
 
-static void arm_timer(int fd, double secs)
+void vm_timer_arm(int fd, double secs)
 {
 	struct itimerspec its = { 0 };
 
+	/* a deadline already past (the watchdog's): fire now, not EINVAL */
+	if (secs < 0)
+		secs = 0;
 	its.it_value.tv_sec = (time_t)secs;
 	its.it_value.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9);
 	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
 		its.it_value.tv_nsec = 1;
+	if (timerfd_settime(fd, 0, &its, NULL) < 0)
+		die_errno("timerfd_settime");
+}
+
+void vm_timer_disarm(int fd)
+{
+	struct itimerspec its = { 0 };
+
 	if (timerfd_settime(fd, 0, &its, NULL) < 0)
 		die_errno("timerfd_settime");
 }
@@ -120,7 +131,7 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 		watch_add(w, w->p.results_rd);
 	watch_add(w, w->p.pidfd);
 	if (timeout || kvm_probe_secs)
-		arm_timer(w->timerfd, kvm_probe_secs && (!timeout || kvm_probe_secs < timeout) ?
+		vm_timer_arm(w->timerfd, kvm_probe_secs && (!timeout || kvm_probe_secs < timeout) ?
 			  kvm_probe_secs : timeout);
 	for (;;) {
 		struct epoll_event evs[8];
@@ -175,7 +186,7 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 					goto done;
 				}
 				if (timeout)
-					arm_timer(w->timerfd, timeout - t);
+					vm_timer_arm(w->timerfd, timeout - t);
 			}
 		}
 	}

@@ -81,30 +81,6 @@ const struct vm_device vm_dev_watchdog = {
 	.free = watchdog_free_settings,
 };
 
-/* secs from now; one already past fires at once */
-static void arm(int fd, double secs)
-{
-	struct itimerspec its = { 0 };
-
-	if (secs > 0) {
-		its.it_value.tv_sec = (time_t)secs;
-		its.it_value.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9);
-	}
-	/* all zero would disarm it */
-	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-		its.it_value.tv_nsec = 1;
-	if (timerfd_settime(fd, 0, &its, NULL) < 0)
-		die_errno("timerfd_settime");
-}
-
-static void disarm(int fd)
-{
-	struct itimerspec its = { 0 };
-
-	if (timerfd_settime(fd, 0, &its, NULL) < 0)
-		die_errno("timerfd_settime");
-}
-
 void vm_watchdog_init(struct vm_watch *w)
 {
 	struct vm_watchdog *d = &w->dog;
@@ -170,10 +146,10 @@ void vm_watchdog_records(struct vm_watch *w)
 	t = oldest_running(s);
 	d->test = t;
 	if (!t) {
-		disarm(d->timerfd);
+		vm_timer_disarm(d->timerfd);
 		return;
 	}
-	arm(d->timerfd, s->t[t - 1].started + w->l->s->test_timeout - mono_secs());
+	vm_timer_arm(d->timerfd, s->t[t - 1].started + w->l->s->test_timeout - mono_secs());
 }
 
 void vm_watchdog_console(struct vm_watch *w, const char *p, size_t n)
@@ -217,7 +193,7 @@ static void fire(struct vm_watch *w, const struct rtest *t)
 	d->fired_at = d->last_output = mono_secs();
 	sysrq(w, "w");
 	sysrq(w, "t");
-	arm(d->timerfd, 1);
+	vm_timer_arm(d->timerfd, 1);
 }
 
 /* Where --test-timeout-dump writes: beside the results, else the state dir's vmcores. */
@@ -262,7 +238,7 @@ static void stop(struct vm_watch *w)
 	if (vm_monitor_stop(&w->mon, d->vmcore ? xstrdup(d->vmcore) : NULL) < 0)
 		warn("vm%u: the monitor is busy (a panic?): the VM stops as that says", w->l->vm);
 	/* qemu's end comes on its pidfd; --timeout still bounds it */
-	disarm(d->timerfd);
+	vm_timer_disarm(d->timerfd);
 }
 
 void vm_watchdog_timer(struct vm_watch *w)
@@ -283,13 +259,13 @@ void vm_watchdog_timer(struct vm_watch *w)
 		} else if (now - t->started >= w->l->s->test_timeout) {
 			fire(w, t);
 		} else {
-			arm(d->timerfd, t->started + w->l->s->test_timeout - now);
+			vm_timer_arm(d->timerfd, t->started + w->l->s->test_timeout - now);
 		}
 	} else if (d->state == WD_COLLECTING) {
 		if (now - d->last_output >= STACKS_QUIET_SECS || now - d->fired_at >= STACKS_MAX_SECS)
 			stop(w);
 		else
-			arm(d->timerfd, 1);
+			vm_timer_arm(d->timerfd, 1);
 	}
 }
 

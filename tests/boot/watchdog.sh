@@ -31,8 +31,9 @@ check "fixture/pass-one and fixture/pass-two passed" \
 	sh -c "grep -q '<testcase [^>]*name=\"fixture/pass-one\" time=\"[0-9.]*\"/>' '$D/junit.xml' &&
 		grep -q '<testcase [^>]*name=\"fixture/pass-two\" time=\"[0-9.]*\"/>' '$D/junit.xml'"
 hung=$(case_of fixture/hung-one)
+echo "# fixture/hung-one: ${hung:0:300}"
 check "fixture/hung-one fails with the hung-task report's first line and its lines" \
-	grep -qE '<failure message="kernel hung-task: INFO: task dd:[0-9]+ blocked for more than [0-9]+ seconds?\. \(console\.log lines [0-9]+-[0-9]+\)"' <<< "$hung"
+	grep -qE '<failure message="kernel hung-task: INFO: task dd:[0-9]+ blocked for more than [0-9]+ seconds?\. \(console\.log lines [0-9]+-[0-9]+\)" type="failure">' <<< "$hung"
 check "fixture/hung-one's output holds the report" grep -q -- '--- kernel hung-task report, console.log lines' <<< "$hung"
 lines=$(grep -oE 'console\.log lines [0-9]+-[0-9]+\)' <<< "$hung" | head -1 | grep -oE '[0-9]+-[0-9]+')
 check "those console.log lines are the report ($lines)" \
@@ -41,8 +42,8 @@ sleeps=$(case_of fixture/sleeps)
 check "fixture/sleeps is an error: no progress after 20 s" \
 	grep -q '<error message="no progress after 20 s" type="error">' <<< "$sleeps"
 check "its output has the blocked tasks (sysrq w)" grep -q 'sysrq: Show Blocked State' <<< "$sleeps"
-check "and all task stacks (sysrq t)" \
-	sh -c "grep -q 'sysrq: Show State' <<< \"\$1\" && grep -q 'task:sleep ' <<< \"\$1\"" _ "$sleeps"
+all_stacks() { grep -q 'sysrq: Show State' <<< "$sleeps" && grep -q 'task:sleep ' <<< "$sleeps"; }
+check "and all task stacks (sysrq t)" all_stacks
 check "fixture/never-three: not run, the VM stopped during fixture/sleeps" \
 	grep -q '<error message="not run: the VM was stopped during fixture/sleeps" type="error">' \
 	<<< "$(case_of fixture/never-three)"
@@ -52,16 +53,18 @@ diag
 
 # run.json against what was booted
 rel=$(sed -n 's/.*Linux version \([^ ]*\) .*/\1/p' "$D/console.log" | head -1)
-check "run.json is JSON" python3 -m json.tool "$D/run.json" > /dev/null
+is_json() { python3 -m json.tool "$D/run.json" > /dev/null; }
+check "run.json is JSON" is_json
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$D/run.json" "$1"; }
 check "kernel_release is the booted kernel's ($rel)" test "$(field kernel_release)" = "$rel"
 check "kernel_config_sha256 is its config's" \
 	test "$(field kernel_config_sha256)" = "$(sha256sum < "/boot/config-$rel" | cut -d' ' -f1)"
 check "profile" test "$(field profile)" = results-suite
 check "image_layers are the image's layer keys" \
-	sh -c 'case " $1 " in *":$2 "*) ;; *) exit 1 ;; esac' _ "$(field image_layers)" "$(layer tree "$DRACUT_OUT")"
+	sh -c 'case " $1 " in *":$2 "*) ;; *) exit 1 ;; esac' _ "$(field image_layers)" "$(layer bins "$DRACUT_OUT")"
 check "qemu_version is qemu's" test "$(field qemu_version)" = "$(qemu-system-x86_64 --version | head -1)"
-check "rapido_version is this tree's" test "$(field rapido_version)" = "$(git -C "$TOP" describe --always --dirty)"
+want=$(git -C "$TOP" describe --always --dirty)
+check "rapido_version is this tree's ($(field rapido_version), $want)" test "$(field rapido_version)" = "$want"
 check "host, accel, start" sh -c "test '$(field host)' = '$(uname -n)' && test '$(field accel)' = tcg &&
 	grep -q '\"start\": \"20[0-9-]*T[0-9:]*Z\"' '$D/run.json'"
 check "JUnit properties carry them" \

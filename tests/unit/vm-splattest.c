@@ -111,6 +111,9 @@ static void test_attribution(void)
 	tap_ok(s.n == 3 && s.t[2].kernel && s.t[2].state == RT_FAIL &&
 	       !strcmp(s.t[2].name, "kernel: INFO: task dd:99 blocked for more than 1 seconds."),
 	       "the hung task outside any test is a run-level testcase");
+	rsuite_record(&s, "R1 splat a kernel%20hung-task:%20again second%20report", 1, 0);
+	tap_ok(!strncmp(s.t[0].reason, "kernel warning: ", 16) && strstr(s.t[0].output, "\nsecond report"),
+	       "a second report of the test: its reason stays the first's, its text is added");
 	strv_free(&recs);
 
 	/* allowed: fails nothing, listed as a skipped testcase with its FILE:LINE */
@@ -221,7 +224,7 @@ static void test_compare(void)
 
 int main(void)
 {
-	tap_plan(40);
+	tap_plan(41);
 	test_allow();
 	test_attribution();
 	test_json();
