@@ -9,6 +9,7 @@
 #include "err.h"
 #include "rapido.h"
 #include "verdict.h"
+#include "version.h"
 #include "vm.h"
 
 static void usage(void)
@@ -79,6 +80,7 @@ static void usage(void)
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
 	       "                          run failed, its status is unknown or a shard of\n"
 	       "                          its split is missing (must be the first option)\n"
+	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n");
 	verdict_help(stdout);
@@ -139,6 +141,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "splats-allow", required_argument, NULL, OPT_SPLATS_ALLOW },
 		{ "test-timeout", required_argument, NULL, OPT_TEST_TIMEOUT },
 		{ "test-timeout-dump", no_argument, NULL, OPT_TEST_TIMEOUT_DUMP },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -231,6 +234,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		case OPT_TEST_TIMEOUT_DUMP:
 			o->test_timeout_dump = "yes";
 			break;
+		case 'V':
+			version_print("vm");
+			exit(0);
 		case 'h':
 			usage();
 			close_stdout();

@@ -14,9 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,11 +26,8 @@
 #include "qmp.h"
 #include "run.h"
 #include "splattest.h"
+#include "version.h"
 #include "vm.h"
-
-#ifndef RAPIDO_VERSION
-#define RAPIDO_VERSION "unknown"
-#endif
 
 /* A helper's output is one short line; a wedged one is killed. */
 #define HELPER_SECS 10
@@ -50,30 +45,19 @@ void prov_free(struct prov *p)
 	strv_free(&p->vals);
 }
 
-/* The first line argv prints on stdout, or NULL (it failed, printed nothing). */
+/* The first line argv prints on stdout, or NULL; its complaints (not a git tree) are not ./vm's. */
 static char *first_line_of(char *const argv[])
 {
-	int fd = memfd_create("rapido-prov", MFD_CLOEXEC), timed_out = 0, st, devnull;
-	char buf[512];
-	ssize_t n;
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	char *line = run_first_line(argv, devnull, HELPER_SECS);
 
-	if (fd < 0)
-		return NULL;
-	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	st = run_wait_timeout(argv, fd, devnull, HELPER_SECS, &timed_out);
 	if (devnull >= 0)
 		close(devnull);
-	if (st < 0 || timed_out || !WIFEXITED(st) || WEXITSTATUS(st)) {
-		close(fd);
-		return NULL;
+	if (line && !*line) {
+		free(line);
+		line = NULL;
 	}
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	close(fd);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return *buf ? xstrdup(buf) : NULL;
+	return line;
 }
 
 static void add_file_sha256(struct prov *p, const char *key, const char *path)
@@ -163,7 +147,7 @@ void prov_collect(struct prov *p, const struct vm_launch *l, const char *start)
 	struct utsname u;
 
 	memset(p, 0, sizeof(*p));
-	prov_add(p, "rapido_version", RAPIDO_VERSION);
+	prov_add(p, "rapido_version", rapido_version);
 	add_kernel(p, s);
 	prov_add(p, "profile", s->im.profile);
 	add_layers(p, s);
