@@ -22,6 +22,6 @@ const struct vm_device *const vm_devices[] = {
 	&vm_dev_rbd,
 	&vm_dev_net,
 	/* no qemu device: --test-timeout's sysrq_always_enabled, --splats-allow */
-	&vm_dev_watchdog,
+	&vm_dev_testopts,
 	NULL,
 };

@@ -78,11 +78,11 @@ static void add_file_sha256(struct prov *p, const char *key, const char *path)
 /* KERNEL_SRC/.config; else config-REL beside the kernel (/boot/vmlinuz-REL). */
 static char *kernel_config(const struct vm_settings *s)
 {
-	const char *slash = strrchr(s->im.kernel, '/');
+	const char *slash = s->im.kernel ? strrchr(s->im.kernel, '/') : NULL;
 
 	if (s->kernel_src)
 		return xasprintf("%s/.config", s->kernel_src);
-	if (!s->im.release)
+	if (!s->im.release || !s->im.kernel)
 		return NULL;
 	return slash ? xasprintf("%.*s/config-%s", (int)(slash - s->im.kernel), s->im.kernel,
 				 s->im.release) :
@@ -120,7 +120,7 @@ static void add_layers(struct prov *p, const struct vm_settings *s)
 	enum img_form form;
 	off_t head_len;
 	char *err = NULL, *words = xstrdup("");
-	int fd = open(s->image, O_RDONLY | O_CLOEXEC);
+	int fd = s->image ? open(s->image, O_RDONLY | O_CLOEXEC) : -1;
 
 	if (fd >= 0 && !img_probe(fd, s->image, &l, &head_len, &form, &err)) {
 		for (size_t i = 0; i < l.n; i++) {
@@ -154,7 +154,7 @@ void prov_collect(struct prov *p, const struct vm_launch *l, const char *start)
 	prov_add(p, "splats_allow", s->splat_allow ? s->splat_allow->path : NULL);
 	prov_add(p, "splats_allow_sha256", s->splat_allow ? s->splat_allow->sha256 : NULL);
 	prov_add(p, "qemu", s->qemu);
-	qemu = first_line_of(qv);
+	qemu = s->qemu ? first_line_of(qv) : NULL;
 	prov_add(p, "qemu_version", qemu);
 	free(qemu);
 	prov_add(p, "host", uname(&u) ? NULL : u.nodename);

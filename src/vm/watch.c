@@ -12,6 +12,7 @@
 #include "err.h"
 #include "mono.h"
 #include "vm.h"
+#include "timer.h"
 #include "watch.h"
 
 /* What the status port may hold: far more than a record, bounded against a flood. */
@@ -32,29 +33,6 @@ static void watch_del(struct vm_watch *w, int *fd)
 	epoll_ctl(w->epfd, EPOLL_CTL_DEL, *fd, NULL);
 	close(*fd);
 	*fd = -1;
-}
-
-void vm_timer_arm(int fd, double secs)
-{
-	struct itimerspec its = { 0 };
-
-	/* a deadline already past (the watchdog's): fire now, not EINVAL */
-	if (secs < 0)
-		secs = 0;
-	its.it_value.tv_sec = (time_t)secs;
-	its.it_value.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9);
-	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-		its.it_value.tv_nsec = 1;
-	if (timerfd_settime(fd, 0, &its, NULL) < 0)
-		die_errno("timerfd_settime");
-}
-
-void vm_timer_disarm(int fd)
-{
-	struct itimerspec its = { 0 };
-
-	if (timerfd_settime(fd, 0, &its, NULL) < 0)
-		die_errno("timerfd_settime");
 }
 
 /* Bytes from one of qemu's pipes, to where they belong. */

@@ -35,9 +35,6 @@ struct vm_watch {
 
 enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };
 
-/* Arm timerfd fd to fire secs from now (at once for 0 or less); disarm: vm_timer_disarm. */
-void vm_timer_arm(int fd, double secs);
-void vm_timer_disarm(int fd);
 /* Opens the console log and --results (dies if they cannot be written). */
 void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd);
 /* Start over: a KVM run that fell back to TCG. */

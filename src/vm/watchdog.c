@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * watchdog.c: the per-test watchdog (watchdog.h), registered as a device
- * for its settings (--test-timeout, --test-timeout-dump, and the allow
- * file of --splats-allow, the other per-test option) and its kernel
- * parameter. Debian's kernel.sysrq (438) refuses the dumps (t, w) from
- * the keyboard: sysrq_always_enabled lets qemu's key presses through.
- * The keys go to the PS/2 keyboard (x86's i8042); a machine without one
- * (arm64's virt) gets no stacks, and the test is still stopped.
+ * watchdog.c: the per-test watchdog while qemu runs (watchdog.h; its
+ * settings are testopts.c's). The sysrq keys go to the PS/2 keyboard
+ * (x86's i8042); a machine without one (arm64's virt) gets no stacks,
+ * and the test is still stopped.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -17,69 +14,19 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "devices.h"
 #include "err.h"
-#include "lookup.h"
 #include "mono.h"
 #include "pct.h"
-#include "rapido.h"
-#include "splattest.h"
 #include "vm.h"
+#include "timer.h"
 #include "watch.h"
+#include "rapido.h"
 
 /* The stacks are in once the console stays quiet this long, or at the latest after STACKS_MAX_SECS. */
 #define STACKS_QUIET_SECS 3.0
 #define STACKS_MAX_SECS 60.0
 /* What a test's output keeps of them (sysrq t of a few hundred tasks). */
 #define STACKS_KEEP (1024 * 1024)
-
-static void watchdog_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
-{
-	struct vm_src src;
-	struct conf_value cv;
-	const char *v;
-	char where[512];
-
-	s->test_timeout = vm_number(c, "--test-timeout", o->test_timeout, "VM_TEST_TIMEOUT", &src);
-	vm_setting(c, "--test-timeout-dump", o->test_timeout_dump, "VM_TEST_TIMEOUT_DUMP", &src, &cv);
-	s->test_timeout_dump = cv.word && !strcmp(cv.word, "yes");
-	if (s->test_timeout_dump && !s->test_timeout)
-		die("%s: a vmcore of a stuck test needs --test-timeout SECS (VM_TEST_TIMEOUT)",
-		    vm_src_str(&src, where, sizeof(where)));
-	/* run.json's provenance (provenance.c) */
-	s->kernel_src = vm_setting(c, NULL, NULL, "KERNEL_SRC", &src, &cv);
-	v = vm_setting(c, "--splats-allow", o->splats_allow, "VM_SPLATS_ALLOW", &src, &cv);
-	if (v) {
-		char *err;
-
-		s->splat_allow = xcalloc(1, sizeof(*s->splat_allow));
-		if (splat_allow_load(s->splat_allow, v, &err))
-			die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
-	}
-}
-
-static void watchdog_kparams(const struct vm_launch *l, struct strv *kparams)
-{
-	if (l->s->test_timeout)
-		strv_push(kparams, "sysrq_always_enabled");
-}
-
-static void watchdog_free_settings(struct vm_settings *s, struct vm_launch *l)
-{
-	(void)l;
-	if (s && s->splat_allow) {
-		splat_allow_free(s->splat_allow);
-		free(s->splat_allow);
-		s->splat_allow = NULL;
-	}
-}
-
-const struct vm_device vm_dev_watchdog = {
-	.name = "watchdog",
-	.resolve = watchdog_resolve,
-	.kparams = watchdog_kparams,
-	.free = watchdog_free_settings,
-};
 
 void vm_watchdog_init(struct vm_watch *w)
 {
