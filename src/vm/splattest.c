@@ -211,16 +211,16 @@ void splat_records(const struct rsuite *s, const struct splat_scan *sc, unsigned
 					   e->reason);
 			push_record(out, "allowed", title, reason, sp->text);
 			if (warn_vm)
-				warn("vm%u: kernel %s (allowed by %s:%u: %s): %s", warn_vm, kind,
-				     a->path, e->line, e->reason, sp->title);
+				warn("vm%u: kernel %s (allowed by %s:%u: %s): %s (%s)", warn_vm, kind,
+				     a->path, e->line, e->reason, sp->title, where);
 			free(reason);
 		} else {
 			push_record(out, counts ? "kernel" : "tolerated", title, kind, sp->text);
 			if (warn_vm)
-				warn("vm%u: kernel %s%s%s%s (%s): %s", warn_vm, kind,
-				     counts ? "" : " (tolerated: VM_SPLATS)",
-				     during ? " during test " : counts ? " outside any test" : "",
-				     during ? during : "", where, sp->title);
+				warn("vm%u: kernel %s%s: %s (%s%s, %s)", warn_vm, kind,
+				     counts ? "" : " (tolerated: VM_SPLATS)", sp->title,
+				     during ? "during test " : "outside any test", during ? during : "",
+				     where);
 		}
 		*counted += (unsigned int)counts;
 		free(title);
