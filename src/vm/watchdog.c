@@ -11,22 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "mono.h"
 #include "pct.h"
-#include "vm.h"
-#include "timer.h"
-#include "watch.h"
 #include "rapido.h"
+#include "timer.h"
+#include "vm.h"
+#include "watch.h"
 
 /* The stacks are in once the console stays quiet this long, or at the latest after STACKS_MAX_SECS. */
 #define STACKS_QUIET_SECS 3.0
 #define STACKS_MAX_SECS 60.0
-/* What a test's output keeps of them (sysrq t of a few hundred tasks). */
-#define STACKS_KEEP (1024 * 1024)
+/* What a test's output keeps of them: sysrq w first, then t's (a few hundred tasks fit). */
+#define STACKS_KEEP (512 * 1024)
 
 void vm_watchdog_init(struct vm_watch *w)
 {
