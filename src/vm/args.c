@@ -75,11 +75,13 @@ static void usage(void)
 	       "                          guest (DIR/vmcore; default VM_TEST_TIMEOUT_DUMP)\n"
 	       "     --compare-results A B  print the tests whose verdict changed from result\n"
 	       "                          directory A to B; exits 1 if B regressed (must be\n"
-	       "                          the first option)\n"
-	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
+	       "                          the first option)\n");
+	known_help(stdout);
+	printf(	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
 	       "                          run failed, its status is unknown or a shard of\n"
-	       "                          its split is missing (must be the first option)\n"
+	       "                          its split is missing (must be the first option;\n"
+	       "                          it takes the known-failure options too, before OUT)\n"
 	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n");
@@ -111,6 +113,7 @@ enum {
 	OPT_SPLATS_ALLOW,
 	OPT_TEST_TIMEOUT,
 	OPT_TEST_TIMEOUT_DUMP,
+	OPT_KNOWN,	/* KNOWN_NOPTS of them (known.h) */
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -141,6 +144,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "splats-allow", required_argument, NULL, OPT_SPLATS_ALLOW },
 		{ "test-timeout", required_argument, NULL, OPT_TEST_TIMEOUT },
 		{ "test-timeout-dump", no_argument, NULL, OPT_TEST_TIMEOUT_DUMP },
+		KNOWN_LONGOPTS(OPT_KNOWN),
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -233,6 +237,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_TEST_TIMEOUT_DUMP:
 			o->test_timeout_dump = "yes";
+			break;
+		case OPT_KNOWN ... OPT_KNOWN + KNOWN_NOPTS - 1:
+			known_cli_opt(&o->known, c, OPT_KNOWN, optarg);
 			break;
 		case 'V':
 			version_print("vm");

@@ -2,8 +2,9 @@
 /*
  * compare.c: ./vm --compare-results A B: the tests whose verdict changed
  * from result directory A (a baseline) to B, read from each
- * DIR/results.txt. A test's verdict is pass, fail, error, skip, or flaky
- * when its runs (re-runs) both passed and failed. B regressed, and the
+ * DIR/results.txt. A test's verdict is known.h's class (pass, fail,
+ * error, skip, flaky when its re-runs both passed and failed; known-fail
+ * and fixed once classified with known failures), or from its runs. B regressed, and the
  * exit status is 1, when a test that did not fail in A fails in B (a new
  * failure, a new test that fails too), a test of A is gone from B
  * (vanished: a lost shard, a test that stopped being run), or B's run
@@ -18,16 +19,35 @@
 #include <string.h>
 
 #include "err.h"
+#include "known.h"
 #include "rapido.h"
 #include "results.h"
 #include "vm.h"
 
-enum cverdict { CV_NONE, CV_PASS, CV_SKIP, CV_FLAKY, CV_FAIL, CV_ERROR };
+/* in the order a name's runs fold: a later, worse one wins */
+enum cverdict { CV_NONE, CV_PASS, CV_FIXED, CV_SKIP, CV_KNOWN, CV_FLAKY, CV_FAIL, CV_ERROR };
 
 static const char *const cv_names[] = {
-	[CV_NONE] = "absent", [CV_PASS] = "pass", [CV_SKIP] = "skip", [CV_FLAKY] = "flaky",
-	[CV_FAIL] = "fail", [CV_ERROR] = "error",
+	[CV_NONE] = "absent", [CV_PASS] = "pass", [CV_FIXED] = "fixed", [CV_SKIP] = "skip",
+	[CV_KNOWN] = "known-fail", [CV_FLAKY] = "flaky", [CV_FAIL] = "fail", [CV_ERROR] = "error",
 };
+
+/* known.h's class of a test, once classified */
+static enum cverdict from_class(const struct rtest *r)
+{
+	switch (r->cls) {
+	case RC_PASS: return CV_PASS;
+	case RC_FIXED: return CV_FIXED;
+	case RC_SKIP: return CV_SKIP;
+	case RC_KNOWN: return CV_KNOWN;
+	case RC_FLAKY: return CV_FLAKY;
+	case RC_ERROR: return CV_ERROR;
+	case RC_FAIL: return CV_FAIL;
+	default: break;
+	}
+	return r->state == RT_PASS ? CV_PASS : r->state == RT_SKIP ? CV_SKIP :
+	       r->error ? CV_ERROR : CV_FAIL;
+}
 
 struct centry {
 	char *name;
@@ -81,11 +101,11 @@ static void table_build(struct ctable *t, const struct rsuite *s)
 	t->e = xcalloc(s->n + 1, sizeof(*t->e));
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rtest *r = &s->t[i];
-		enum cverdict v = r->state == RT_PASS ? CV_PASS : r->state == RT_SKIP ? CV_SKIP :
-				  r->error ? CV_ERROR : CV_FAIL;
+		enum cverdict v = from_class(r);
 
-		/* a tolerated or allowed kernel report fails nothing: not a verdict */
-		if (r->kernel && r->state != RT_FAIL)
+		/* a tolerated or allowed kernel report fails nothing: not a verdict; an
+		 * earlier run of a re-run test is counted in its last */
+		if ((r->kernel && r->state != RT_FAIL) || r->hidden)
 			continue;
 		t->e[k].name = r->kernel ? kernel_key(r->name) : xstrdup(r->name);
 		t->e[k].v = v;
@@ -162,7 +182,7 @@ unsigned int compare_suites(const struct rsuite *sa, const struct rsuite *sb, FI
 		} else if (failing(y->v) && !failing(x->v)) {
 			failed++;
 			regress += change(out, "new failure", x, y, 1);
-		} else if (failing(x->v) && y->v == CV_PASS) {
+		} else if (failing(x->v) && (y->v == CV_PASS || y->v == CV_FIXED)) {
 			fixed++;
 			change(out, "fixed", x, y, 0);
 		} else if (y->v == CV_FLAKY && x->v != CV_FLAKY) {
@@ -204,10 +224,13 @@ int cmd_compare_results(int argc, char **argv)
 	}
 	for (int i = 0; i < 2; i++) {
 		char *path = xasprintf("%s/results.txt", argv[1 + i]);
+		struct known_opts none = { 0 };
 
 		rsuite_init(&s[i]);
 		if (rsuite_load(&s[i], path, &err))
 			die("--compare-results: %s", err);
+		/* re-runs folded, flaky and errors named as ./vm does (no known failures given) */
+		(void)known_classify(&s[i], &none);
 		free(path);
 	}
 	regress = compare_suites(&s[0], &s[1], stdout);

@@ -14,6 +14,7 @@
 
 #include "arch.h"
 #include "conf.h"
+#include "known.h"
 #include "netaddr.h"
 #include "strv.h"
 
@@ -70,6 +71,7 @@ struct vm_opts {
 	const char *splats_allow;	/* --splats-allow FILE */
 	const char *test_timeout;	/* --test-timeout SECS */
 	const char *test_timeout_dump;	/* --test-timeout-dump: "yes" */
+	struct known_cli known;	/* --known-failures, --rerun-failures, ... (known.h) */
 };
 void vm_opts_free(struct vm_opts *o);
 
@@ -170,6 +172,7 @@ struct vm_settings {
 	unsigned int test_timeout;	/* --test-timeout: seconds a test may run, 0: no watchdog */
 	int test_timeout_dump;		/* --test-timeout-dump: a vmcore before the VM stops */
 	const char *kernel_src;		/* KERNEL_SRC, for run.json; NULL: an installed kernel */
+	struct known_opts known;	/* known failures and re-runs (knownopt.c) */
 
 	char *state_dir;
 	char *lock_dir;
