@@ -19,8 +19,9 @@
 /* A test that never ended (the VM died, a timeout) or never ran: an error, never known. */
 static int is_error(const struct rtest *t)
 {
-	return t->state == RT_FAIL && t->reason &&
-	       (!strncmp(t->reason, "did not finish", 14) || !strncmp(t->reason, "not run", 7));
+	/* t->error: the test watchdog's and the not-run tests' records (R1 error) */
+	return t->state == RT_FAIL && (t->error || (t->reason &&
+	       (!strncmp(t->reason, "did not finish", 14) || !strncmp(t->reason, "not run", 7))));
 }
 
 /* A kernel report or ./vm's own testcase: no entry may excuse it. */
