@@ -184,10 +184,16 @@ static void stop(struct vm_watch *w)
 	}
 	d->state = WD_STOPPING;
 	if (vm_monitor_stop(&w->mon, d->vmcore ? xstrdup(d->vmcore) : NULL) < 0) {
-		/* no monitor to ask (gone, or busy with a panic's dump): qemu quits on SIGTERM */
-		warn("vm%u: the QMP monitor cannot stop the VM now; sending qemu SIGTERM", w->l->vm);
-		if (kill(w->p.pid, SIGTERM) < 0 && errno != ESRCH)
-			warn_errno("kill qemu (pid %d)", (int)w->p.pid);
+		if (w->mon.q.fd >= 0) {
+			/* busy with a panic: its dump, then its quit, stop the VM */
+			warn("vm%u: the guest panicked meanwhile: the VM stops as the panic says",
+			     w->l->vm);
+		} else {
+			/* no monitor to ask: qemu quits on SIGTERM */
+			warn("vm%u: qemu's monitor is gone; sending qemu SIGTERM", w->l->vm);
+			if (kill(w->p.pid, SIGTERM) < 0 && errno != ESRCH)
+				warn_errno("kill qemu (pid %d)", (int)w->p.pid);
+		}
 	}
 	/* qemu's end comes on its pidfd; --timeout still bounds it */
 	vm_timer_disarm(d->timerfd);
