@@ -333,7 +333,7 @@ DEB_VERSION ?= $(shell v=$$(git describe --tags --match 'v[0-9]*' 2>/dev/null) &
 	echo "$$v" | sed 's/^v//; s/-\([0-9]*\)-g/+git\1./' || \
 	echo "0~git$$(git rev-list --count HEAD 2>/dev/null).$$(git rev-parse --short HEAD 2>/dev/null)")
 DEB_DIR ?= $(B)/deb
-DEB := $(DEB_DIR)/rapido_$(DEB_VERSION)_amd64.deb
+DEB = $(DEB_DIR)/rapido_$(DEB_VERSION)_amd64.deb
 
 deb:
 	$(call quiet,DEB,$(DEB))

@@ -20,6 +20,7 @@
 #include "io.h"
 #include "known.h"
 #include "tap.h"
+#include "verdict.h"
 
 /* 2026-12-01 */
 #define TODAY 20788
@@ -234,6 +235,11 @@ static void table_cases(void)
 	opts_of(&o, "t/known # https://bugs.example/42\nt/fixed\nt/expired until=2030-01-01\n");
 	suite_of(&s, "6.1.0-13-amd64", run1);
 	TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 0, "every failure known or flaky: exit 0");
+	s.exit = 0;
+	tap_ok(!verdict_suite_failed(&s), "  the suite has not failed (the re-run's first failure is folded)");
+	verdict_add_case(&s);
+	rsuite_count(&s, &c);
+	TAP_EQ_INT((int)c.fail, 0, "  and gets no failed testcase of its own");
 	rsuite_free(&s);
 	suite_of(&s, "6.1.0-13-amd64", run1);
 	TAP_EQ_INT(known_exit(&s, &o, 1, 0, "vm1"), 1,
