@@ -388,7 +388,7 @@ FUZZ_CFLAGS := $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
-VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c)
+VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c known.c knownrun.c knownwrite.c knowncli.c splat.c splattest.c)
 
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)
