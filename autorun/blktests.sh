@@ -65,8 +65,9 @@
 # what ./check and common/rc refuse to run without, or call every test
 #@ bins-if BLKTESTS_SRC: gawk awk sed grep find sort diff realpath stat mktemp rm
 #@ bins-if BLKTESTS_SRC: date dd blockdev getopt column head tail basename dirname
-#@ bins-if BLKTESTS_SRC: uname cut tr wc sleep modprobe modinfo zgrep gzip fio blkzone
-#@ bins-optional-if BLKTESTS_SRC: udevadm logger timeout tee xargs seq nproc id sync cmp od
+# udevadm: _init_null_blk runs "udevadm settle" (it returns at once without udevd)
+#@ bins-if BLKTESTS_SRC: uname cut tr wc sleep modprobe modinfo zgrep gzip fio blkzone udevadm
+#@ bins-optional-if BLKTESTS_SRC: logger timeout tee xargs seq nproc id sync cmp od
 #@ bins-optional-if BLKTESTS_SRC: nvme blkdiscard parted xfs_io mkfs.xfs mkfs.btrfs mkfs.ext4
 #@ bins-optional-if BLKTESTS_SRC: dmsetup sg_inq sg_readcap fallocate lsblk kill ps pgrep
 #@ bins-optional-if BLKTESTS_SRC: touch ln mv cp chmod printf env expr true false hostname

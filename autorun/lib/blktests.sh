@@ -259,7 +259,10 @@ _blktests_res_flush() {
 			[ "$key" = runtime ] && secs=${val%s}
 		done < "$f"
 	fi
-	[ -n "${_blktests_started[$name]:-}" ] || rapido_test_time "$name" "${secs%.*}"
+	# "not run" before the test ran has no runtime
+	secs=${secs%.*}
+	[[ $secs =~ ^[0-9]+$ ]] || secs=0
+	[ -n "${_blktests_started[$name]:-}" ] || rapido_test_time "$name" "$secs"
 	case $st in
 	pass) rapido_test_pass "$name" > /dev/null ;;
 	skip) rapido_test_skip "$name" "${out//$'\n'/; }" > /dev/null ;;
