@@ -12,6 +12,7 @@
 #include "cut.h"
 #include "err.h"
 #include "layer.h"
+#include "version.h"
 
 /* This run's private directory (work.c), removed on every exit path. */
 static struct cut_work work = { NULL, -1 };
@@ -52,6 +53,8 @@ static void usage(void)
 	       "     --standalone       put the layers into the image file itself, so it boots\n"
 	       "                          without the cache (on another machine, by a bare qemu)\n"
 	       "     --no-cache         neither use nor fill the layer cache (implies --standalone)\n"
+	       "     --dracut-modules   have dracut write the kernel modules layer too (by\n"
+	       "                          default ./cut writes it from modules.dep and depmod)\n"
 	       "     --cache-info       show the layer cache: where, how big, what it holds\n"
 	       "     --ignore-kconfig   go on when the kernel config lacks a symbol the profile needs\n"
 	       "     --check-conf       lint rapido.conf: each value and where it came from,\n"
@@ -59,6 +62,7 @@ static void usage(void)
 	       " -v, --verbose          show dracut's output\n"
 	       " -q, --quiet            print nothing but errors and warnings (no progress\n"
 	       "                          lines, which go to stderr when it is a terminal)\n"
+	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "-x and -f extras run in the order given, after the profile script, in the\n"
@@ -79,7 +83,7 @@ static void add_extra(struct cut_opts *o, int is_file, const char *arg)
 
 enum {
 	OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_NO_CACHE, OPT_STANDALONE, OPT_CACHE_INFO,
-	OPT_CHECK_CONF, OPT_KCONFIG
+	OPT_CHECK_CONF, OPT_KCONFIG, OPT_DRACUT_MODULES
 };
 
 /* What this run of ./cut does: cut an image, or only print something. */
@@ -104,9 +108,11 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		{ "ignore-kconfig", no_argument, NULL, OPT_IGNORE_KCONFIG },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "standalone", no_argument, NULL, OPT_STANDALONE },
+		{ "dracut-modules", no_argument, NULL, OPT_DRACUT_MODULES },
 		{ "cache-info", no_argument, NULL, OPT_CACHE_INFO },
 		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
 		{ "kconfig", no_argument, NULL, OPT_KCONFIG },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -144,6 +150,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		case OPT_STANDALONE:
 			o->standalone = 1;
 			break;
+		case OPT_DRACUT_MODULES:
+			o->dracut_modules = 1;
+			break;
 		case OPT_CACHE_INFO:
 			*mode = CUT_CACHE_INFO;
 			break;
@@ -153,6 +162,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		case OPT_KCONFIG:
 			*mode = CUT_KCONFIG;
 			break;
+		case 'V':
+			version_print("cut");
+			exit(0);
 		case 'h':
 			usage();
 			close_stdout();

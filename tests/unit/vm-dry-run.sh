@@ -14,25 +14,7 @@ if [ ! -x "$VM" ]; then
 fi
 unset QEMU_BIN QEMU_EXTRA_ARGS TAP_USER SUDO_USER
 
-# newc_entry NAME MODE DATA: one "070701" cpio entry; header and name, and
-# data, each padded to 4 bytes (as the kernel and src/lib/cpio.c read them)
-newc_entry() {
-	local name=$1 mode=$2 data=$3 LC_ALL=C
-	local ns=$((${#name} + 1)) len=${#data}
-	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
-		1 "$mode" 0 0 1 0 "$len" 0 0 0 0 "$ns" 0
-	printf '%s\0' "$name"
-	head -c $(((4 - (110 + ns) % 4) % 4)) /dev/zero
-	printf '%s' "$data"
-	head -c $(((4 - len % 4) % 4)) /dev/zero
-}
-# mkimage FILE VMCONF: an image as far as ./vm reads one
-mkimage() {
-	{
-		newc_entry rapido/vm.conf $((8#100644)) "$2"
-		newc_entry 'TRAILER!!!' 0 ''
-	} > "$1"
-}
+. "$(dirname "$0")/fixture-image.inc"
 echo "not a kernel" > "$T/vmlinuz"
 
 # before there is an image
@@ -55,6 +37,24 @@ expect_rc "dry-run with --results" 0 $?
 check "  creates no results dir" test ! -e "$T/dry-results"
 check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
 
+# --test-timeout: the guest takes the host's sysrq keys; the options' errors before a boot
+"$VM" --dry-run --test-timeout 30 > "$T/argv" 2> "$T/err"
+expect_rc "dry-run with --test-timeout" 0 $?
+check "  sysrq_always_enabled on the command line (Debian's kernel.sysrq refuses t and w)" \
+	grep -q -- " sysrq_always_enabled " "$T/argv"
+"$VM" --dry-run > "$T/argv" 2> "$T/err"
+check "  not without it" sh -c "! grep -q sysrq_always_enabled '$T/argv'"
+run_err "--test-timeout-dump without --test-timeout" "needs --test-timeout SECS" \
+	"$VM" --dry-run --test-timeout-dump
+run_err "a --test-timeout that is no number" "test-timeout" "$VM" --dry-run --test-timeout soon
+printf '^WARNING: # bug 1\nno reason\n(x # fine\n' > "$T/allow"
+run_err "a bad --splats-allow file: each bad line by FILE:LINE" "$T/allow:2: no reason for 'no reason'" \
+	"$VM" --dry-run --splats-allow "$T/allow"
+check "  and the bad regex too" grep -q "$T/allow:3: bad regular expression '(x'" "$T/out"
+echo "VM_SPLATS_ALLOW=$T/missing" > "$RAPIDO_CONF"
+run_err "VM_SPLATS_ALLOW names a missing file" "VM_SPLATS_ALLOW: $T/missing: No such file" "$VM" --dry-run
+: > "$RAPIDO_CONF"
+
 # VM_KERNEL: the kernel shipped with an image cut elsewhere (the CI configs)
 echo "another kernel" > "$T/shipped"
 VM_KERNEL=$T/shipped "$VM" --dry-run > "$T/argv" 2> "$T/err"
@@ -71,6 +71,39 @@ KERNEL_RELEASE=0.0-fixture
 "$VM" --dry-run "$T/elsewhere" > "$T/out" 2>&1
 expect_rc "an image whose recorded kernel is not here" 125 $?
 check "  says to set VM_KERNEL" grep -qF "kernel $T/gone recorded in $T/elsewhere (an image cut elsewhere: set VM_KERNEL): No such file" "$T/out"
+
+# the kernel's own release (a bzImage's setup header) is the image's: a
+# VM_KERNEL of another release, or a kernel rebuilt since the cut, is
+# refused before qemu starts (the image's modules are another release's)
+# bzimage FILE RELEASE: as far as the header goes ("HdrS" at 0x202,
+# kernel_version at 0x20e pointing at 0x300)
+bzimage() {
+	{
+		head -c $((0x202)) /dev/zero
+		printf 'HdrS'
+		head -c $((0x20e - 0x206)) /dev/zero
+		printf '\000\001'
+		head -c $((0x300 - 0x210)) /dev/zero
+		printf '%s (fixture@example) #1 SMP\000' "$2"
+		head -c 512 /dev/zero
+	} > "$1"
+}
+bzimage "$T/bz-same" 0.0-fixture
+bzimage "$T/bz-other" 9.9-other
+VM_KERNEL=$T/bz-same "$VM" --dry-run > "$T/argv" 2> "$T/err"
+expect_rc "VM_KERNEL of the image's release" 0 $?
+VM_KERNEL=$T/bz-other "$VM" --dry-run > "$T/out" 2>&1
+expect_rc "VM_KERNEL of another release: 125" 125 $?
+check "  names both releases and where VM_KERNEL was set" grep -qF \
+	"environment: VM_KERNEL: kernel $T/bz-other is release 9.9-other, but $DRACUT_OUT was cut for 0.0-fixture" "$T/out"
+mkimage "$T/rebuilt" "PROFILE=simple
+KERNEL_IMAGE=$T/bz-other
+KERNEL_RELEASE=0.0-fixture
+"
+"$VM" --dry-run "$T/rebuilt" > "$T/out" 2>&1
+expect_rc "the recorded kernel rebuilt as another release: 125" 125 $?
+check "  says to cut again" grep -qF \
+	"kernel $T/bz-other recorded in $T/rebuilt is now release 9.9-other, but the image was cut for 0.0-fixture (the kernel was rebuilt since): cut it again" "$T/out"
 
 # --append (issue 33): over COMMAND_LINE_SIZE, or setting ./vm's own rapido.* keys
 long=$(printf 'x%.0s' $(seq 2100))
