@@ -113,7 +113,7 @@ _blkdev_set() {
 _blkdev_scsi_disks() {
 	local h b devs=()
 	for h in /sys/class/scsi_host/host*; do
-		[ "$(< "$h/proc_name")" = scsi_debug ] 2> /dev/null || continue
+		[ -e "$h/proc_name" ] && [ "$(< "$h/proc_name")" = scsi_debug ] || continue
 		for b in "/sys/bus/scsi/devices/${h##*/host}":*/block/*; do
 			[ -e "$b" ] && [ -b "/dev/${b##*/}" ] && devs+=("/dev/${b##*/}")
 		done
