@@ -352,7 +352,7 @@ DEB_VERSION ?= $(shell v=$$(git describe --tags --match 'v[0-9]*' 2>/dev/null) &
 	echo "$$v" | sed 's/^v//; s/-\([0-9]*\)-g/+git\1./' || \
 	echo "0~git$$(git rev-list --count HEAD 2>/dev/null).$$(git rev-parse --short HEAD 2>/dev/null)")
 DEB_DIR ?= $(B)/deb
-DEB := $(DEB_DIR)/rapido_$(DEB_VERSION)_amd64.deb
+DEB = $(DEB_DIR)/rapido_$(DEB_VERSION)_amd64.deb
 
 deb:
 	$(call quiet,DEB,$(DEB))
@@ -363,7 +363,7 @@ deb:
 	$(Q)printf 'rapido (%s) unstable; urgency=medium\n\n  * Built by make deb from %s.\n\n -- %s  %s\n' \
 		'$(DEB_VERSION)' '$(VERSION)' "$$(sed -n 's/^Maintainer: //p' debian/control)" "$$(date -R)" \
 		> $(DEB_DIR)/rapido/debian/changelog
-	$(Q)cd $(DEB_DIR)/rapido && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+	$(Q)cd $(DEB_DIR)/rapido && dpkg-buildpackage -b -us -uc -jauto > ../build.log 2>&1 || \
 		{ tail -n 40 ../build.log; echo "make deb: dpkg-buildpackage failed: $(DEB_DIR)/build.log"; exit 1; }
 	$(Q)test -s $(DEB) && echo "$(DEB)"
 
@@ -407,7 +407,7 @@ FUZZ_CFLAGS := $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
-VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c known.c knownrun.c knownwrite.c knowncli.c)
+VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c known.c knownrun.c knownwrite.c knowncli.c splat.c splattest.c)
 
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)

@@ -12,6 +12,11 @@
 #       run again at once, up to N times until it passes, each run a
 #       record (./vm: a test that passed on a re-run is flaky); it returns
 #       0 if the last run passed.
+#   rapido_test_plan NAME...
+#       The tests this VM means to run (those of its shard), told to ./vm
+#       up front: one that gets no result (a VM stopped by --test-timeout
+#       or a panic halfway) is recorded as an error, "not run", so no test
+#       of a shard vanishes.
 #   rapido_test_start NAME
 #   rapido_test_pass NAME [OUTPUT]
 #   rapido_test_fail NAME REASON [OUTPUT]
@@ -129,6 +134,22 @@ _rapido_res_count() {
 	_rapido_res_esc "$2"
 	printf '%s %s\n' "$1" "$REPLY" >> "$f" ||
 		echo "rapido: cannot count test $2 in $f: it will be missing from the totals" >&2
+}
+
+rapido_test_plan() {
+	local n
+	for n; do
+		! rapido_test_in_shard "$n" || _rapido_res_emit_plan "$n"
+	done
+	return 0
+}
+
+# _rapido_res_emit_plan NAME...: plan records for tests already in this shard
+_rapido_res_emit_plan() {
+	local n
+	for n; do
+		_rapido_res_emit plan "$n"
+	done
 }
 
 rapido_test_start() {

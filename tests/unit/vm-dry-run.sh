@@ -37,6 +37,24 @@ expect_rc "dry-run with --results" 0 $?
 check "  creates no results dir" test ! -e "$T/dry-results"
 check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
 
+# --test-timeout: the guest takes the host's sysrq keys; the options' errors before a boot
+"$VM" --dry-run --test-timeout 30 > "$T/argv" 2> "$T/err"
+expect_rc "dry-run with --test-timeout" 0 $?
+check "  sysrq_always_enabled on the command line (Debian's kernel.sysrq refuses t and w)" \
+	grep -q -- " sysrq_always_enabled " "$T/argv"
+"$VM" --dry-run > "$T/argv" 2> "$T/err"
+check "  not without it" sh -c "! grep -q sysrq_always_enabled '$T/argv'"
+run_err "--test-timeout-dump without --test-timeout" "needs --test-timeout SECS" \
+	"$VM" --dry-run --test-timeout-dump
+run_err "a --test-timeout that is no number" "test-timeout" "$VM" --dry-run --test-timeout soon
+printf '^WARNING: # bug 1\nno reason\n(x # fine\n' > "$T/allow"
+run_err "a bad --splats-allow file: each bad line by FILE:LINE" "$T/allow:2: no reason for 'no reason'" \
+	"$VM" --dry-run --splats-allow "$T/allow"
+check "  and the bad regex too" grep -q "$T/allow:3: bad regular expression '(x'" "$T/out"
+echo "VM_SPLATS_ALLOW=$T/missing" > "$RAPIDO_CONF"
+run_err "VM_SPLATS_ALLOW names a missing file" "VM_SPLATS_ALLOW: $T/missing: No such file" "$VM" --dry-run
+: > "$RAPIDO_CONF"
+
 # VM_KERNEL: the kernel shipped with an image cut elsewhere (the CI configs)
 echo "another kernel" > "$T/shipped"
 VM_KERNEL=$T/shipped "$VM" --dry-run > "$T/argv" 2> "$T/err"
