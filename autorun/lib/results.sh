@@ -35,10 +35,16 @@
 #       if any failed. In a pipeline (CMD | rapido_test_tap P) the counts
 #       still reach rapido_tests_done, but only the -- form sees COMMAND's
 #       exit status: use it for a suite that may crash.
-#   rapido_test_in_shard NAME
+#   rapido_test_in_shard NAME [serial]
 #       0 if NAME is this VM's to run: with RAPIDO_SHARD=I/N, the FNV-1a
 #       hash of NAME modulo N is I-1 (the same on every machine, and a new
-#       test never moves the others); always 0 without sharding.
+#       test never moves the others); always 0 without sharding. Under
+#       ./vm --jobs a serial test (the caller says "serial", as for
+#       xfstests' unreliable_in_parallel group, or NAME matches a glob line
+#       of RAPIDO_SERIAL_TESTS, ./vm --serial-tests) runs alone after the
+#       shards: a shard (RAPIDO_SERIAL=defer) leaves it out and lists it in
+#       $RAPIDO_RESULTS_DIR/rapido-deferred.txt, which tells ./vm to run it;
+#       the serial VM (RAPIDO_SERIAL=only) runs only those.
 #   rapido_tests_done
 #       Close the tests that were started and never ended as failed ("did
 #       not finish"), print "results: P passed, F failed, S skipped" and
@@ -203,8 +209,54 @@ _rapido_fnv1a() {
 	REPLY=$h
 }
 
+# _rapido_serial NAME [serial]: 0 if NAME is a serial test of ./vm --jobs
+_rapido_serial() {
+	local rest p
+	[ "${2:-}" != serial ] || return 0
+	# the patterns, a line each; the loop keeps them from word splitting and globbing
+	rest=${RAPIDO_SERIAL_TESTS:-}
+	while [ -n "$rest" ]; do
+		p=${rest%%$'\n'*}
+		if [ "$p" = "$rest" ]; then
+			rest=
+		else
+			rest=${rest#*$'\n'}
+		fi
+		# shellcheck disable=SC2053 # a glob, by design
+		[[ $1 == $p ]] && return 0
+	done
+	return 1
+}
+
+# _rapido_defer NAME: a shard leaves serial test NAME to the serial VM,
+# listed where ./vm reads it; 1 (run it here) where it cannot be listed,
+# so that no test is lost
+_rapido_defer() {
+	if [ -z "${RAPIDO_RESULTS_DIR:-}" ]; then
+		echo "rapido: test $1: serial, but no results dir to leave it to the serial VM: run here"
+		return 1
+	fi
+	_rapido_res_esc "$1"
+	if ! printf '%s\n' "$REPLY" >> "$RAPIDO_RESULTS_DIR/rapido-deferred.txt"; then
+		echo "rapido: test $1: serial, but cannot be left to the serial VM: run here"
+		return 1
+	fi
+	echo "rapido: test $1: serial: left to the VM after the others"
+}
+
 rapido_test_in_shard() {
 	local i n
+	case ${RAPIDO_SERIAL:-} in
+	only)
+		_rapido_serial "$@"
+		return
+		;;
+	defer)
+		if _rapido_serial "$@" && _rapido_defer "$1"; then
+			return 1
+		fi
+		;;
+	esac
 	[ -n "${RAPIDO_SHARD:-}" ] || return 0
 	i=${RAPIDO_SHARD%/*}
 	n=${RAPIDO_SHARD#*/}

@@ -59,6 +59,18 @@ static void usage(void)
 	       "     --splats LIST      kernel report kinds that fail a passing run: all, none,\n"
 	       "                          kinds, -KIND to leave one out, e.g. all,-warning\n"
 	       "                          (default VM_SPLATS, else all)\n"
+	       "     --jobs N           with --batch and --results DIR: the tests as N shards\n"
+	       "                          (--shard I/N) in N VMs at once, each with its own VM\n"
+	       "                          number, results in DIR/shard-I, merged into DIR as\n"
+	       "                          --merge-results does; N x the memory must fit in\n"
+	       "                          MemAvailable; exits 0 only if every shard ran and\n"
+	       "                          passed, else the highest shard's status (at least\n"
+	       "                          1); SIGINT/SIGTERM stop every VM, exit 128+SIG\n"
+	       "                          (default VM_JOBS, 0: one VM)\n"
+	       "     --serial-tests FILE  with --jobs: tests (names or globs, one a line, '#'\n"
+	       "                          comments) run in one VM after the others, in\n"
+	       "                          DIR/serial, as are xfstests' unreliable_in_parallel\n"
+	       "                          group (default VM_SERIAL_TESTS)\n"
 	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
 	       "                          run failed, its status is unknown or a shard of\n"
@@ -90,6 +102,8 @@ enum {
 	OPT_RESULTS,
 	OPT_SHARD,
 	OPT_SPLATS,
+	OPT_JOBS,
+	OPT_SERIAL_TESTS,
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -117,6 +131,8 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "splats", required_argument, NULL, OPT_SPLATS },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "serial-tests", required_argument, NULL, OPT_SERIAL_TESTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -199,6 +215,12 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_SPLATS:
 			o->splats = optarg;
+			break;
+		case OPT_JOBS:
+			o->jobs = optarg;
+			break;
+		case OPT_SERIAL_TESTS:
+			o->serial_tests = optarg;
 			break;
 		case 'h':
 			usage();

@@ -9,6 +9,7 @@
 
 #include "devices.h"
 #include "err.h"
+#include "jobs.h"
 #include "mono.h"
 #include "rapido.h"
 #include "verdict.h"
@@ -73,35 +74,24 @@ static void private_outputs(const char *image)
 	umask(umask(077) | 077);
 }
 
-int cmd_vm(int argc, char **argv)
+/* One VM: take a VM number, launch (or print the command line), wait; the exit status. */
+int vm_boot(const struct vm_settings *s)
 {
-	struct vm_opts o = { 0 };
-	struct vm_settings s;
 	struct vm_launch l;
-	struct conf c;
 	unsigned int vm;
 	int lock_fd, rc;
 
-	err_prog = "vm";
-	err_exit_status = VM_EXIT_FAILED;
-	if (argc > 1 && !strcmp(argv[1], "--merge-results"))
-		return cmd_merge_results(argc - 1, argv + 1);
-	vm_parse_args(argc, argv, &o);
-	rapido_conf_load_or_die(&c);
-	vm_settings_resolve_or_die(&s, &o, &c);
-	private_outputs(s.image);
-
 	vm_deadline_step("taking a VM number");
-	rc = vm_slot_take(s.lock_dir, s.max_vms, &vm, &lock_fd);
+	rc = vm_slot_take(s->lock_dir, s->max_vms, &vm, &lock_fd);
 	if (rc == -EBUSY)
-		die("all %u VM numbers are taken (VM_MAX in rapido.conf; holders in %s)", s.max_vms,
-		    s.lock_dir);
+		die("all %u VM numbers are taken (VM_MAX in rapido.conf; holders in %s)", s->max_vms,
+		    s->lock_dir);
 	if (rc)
-		die_err(rc, "cannot take a VM number in %s", s.lock_dir);
-	launch_init(&l, &s, vm);
+		die_err(rc, "cannot take a VM number in %s", s->lock_dir);
+	launch_init(&l, s, vm);
 	vm_cmdline_check_or_die(&l);
 
-	if (s.dry_run) {
+	if (s->dry_run) {
 		struct strv qargv = STRV_INIT;
 
 		vm_new_nonce(l.nonce);	/* each real boot draws its own */
@@ -137,6 +127,25 @@ int cmd_vm(int argc, char **argv)
 	}
 	close(lock_fd);
 	launch_free(&l);
+	return rc;
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	struct vm_opts o = { 0 };
+	struct vm_settings s;
+	struct conf c;
+	int rc;
+
+	err_prog = "vm";
+	err_exit_status = VM_EXIT_FAILED;
+	if (argc > 1 && !strcmp(argv[1], "--merge-results"))
+		return cmd_merge_results(argc - 1, argv + 1);
+	vm_parse_args(argc, argv, &o);
+	rapido_conf_load_or_die(&c);
+	vm_settings_resolve_or_die(&s, &o, &c);
+	private_outputs(s.image);
+	rc = s.jobs ? vm_jobs_run(&s) : vm_boot(&s);
 	vm_settings_free(&s);
 	vm_opts_free(&o);
 	conf_free(&c);
