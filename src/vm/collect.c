@@ -94,7 +94,9 @@ static void start(struct vm_results *r)
 	r->len = 0;
 	r->overflow = 0;
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	/* --jobs: the VM of the tests that run alone is "PROFILE serial" */
 	name = s->shard_n ? xasprintf("%s shard %u/%u", s->im.profile, s->shard_i, s->shard_n) :
+	       s->serial == SERIAL_ONLY ? xasprintf("%s serial", s->im.profile) :
 		xstrdup(s->im.profile);
 	txt_meta(r, "suite", name, 1);
 	free(name);
