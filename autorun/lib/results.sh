@@ -42,9 +42,10 @@
 #       ./vm --jobs a serial test (the caller says "serial", as for
 #       xfstests' unreliable_in_parallel group, or NAME matches a glob line
 #       of RAPIDO_SERIAL_TESTS, ./vm --serial-tests) runs alone after the
-#       shards: a shard (RAPIDO_SERIAL=defer) leaves it out and lists it in
-#       $RAPIDO_RESULTS_DIR/rapido-deferred.txt, which tells ./vm to run it;
-#       the serial VM (RAPIDO_SERIAL=only) runs only those.
+#       shards: the shard its hash names (RAPIDO_SERIAL=defer) leaves it
+#       out and lists it in $RAPIDO_RESULTS_DIR/rapido-deferred.txt, which
+#       tells ./vm to run it; the serial VM (RAPIDO_SERIAL=only) runs only
+#       those.
 #   rapido_tests_done
 #       Close the tests that were started and never ended as failed ("did
 #       not finish"), print "results: P passed, F failed, S skipped" and
@@ -244,24 +245,32 @@ _rapido_defer() {
 	echo "rapido: test $1: serial: left to the VM after the others"
 }
 
-rapido_test_in_shard() {
+# _rapido_hash_shard NAME: 0 if NAME's hash puts it in this shard
+_rapido_hash_shard() {
 	local i n
+	[ -n "${RAPIDO_SHARD:-}" ] || return 0
+	i=${RAPIDO_SHARD%/*}
+	n=${RAPIDO_SHARD#*/}
+	_rapido_fnv1a "$1"
+	[ $((REPLY % n)) -eq $((i - 1)) ]
+}
+
+rapido_test_in_shard() {
 	case ${RAPIDO_SERIAL:-} in
 	only)
 		_rapido_serial "$@"
 		return
 		;;
 	defer)
-		if _rapido_serial "$@" && _rapido_defer "$1"; then
-			return 1
+		# the shard its hash names lists it, once; the others skip it
+		if _rapido_serial "$@"; then
+			_rapido_hash_shard "$1" || return 1
+			! _rapido_defer "$1"
+			return
 		fi
 		;;
 	esac
-	[ -n "${RAPIDO_SHARD:-}" ] || return 0
-	i=${RAPIDO_SHARD%/*}
-	n=${RAPIDO_SHARD#*/}
-	_rapido_fnv1a "$1"
-	[ $((REPLY % n)) -eq $((i - 1)) ]
+	_rapido_hash_shard "$1"
 }
 
 rapido_test() {

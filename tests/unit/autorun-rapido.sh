@@ -87,6 +87,12 @@ check "and lists what it left, a record field each" \
 	test "$(cat "$T/res/rapido-deferred.txt")" = "t/b1
 t/c%20d
 t/x"
+: > "$T/res/rapido-deferred.txt"
+guest "$(printf 'set -- %q\n' "$T/res")"'
+	RAPIDO_SHARD=1/2 RAPIDO_SERIAL=defer RAPIDO_RESULTS_DIR=$1 RAPIDO_SERIAL_TESTS=jobs/alone
+	rapido_test_in_shard jobs/alone || echo "not here"'
+check "a serial test of another shard's hash: neither run nor listed here" said 0 "not here"
+check "  (its own shard lists it)" test ! -s "$T/res/rapido-deferred.txt"
 guest 'RAPIDO_SERIAL=only RAPIDO_SERIAL_TESTS=$'"'"'t/b*\nt/c d'"'"'
 	for t in t/a t/b1 "t/c d" t/cd; do rapido_test_in_shard "$t" && echo "run $t"; done
 	rapido_test_in_shard t/x serial && echo "run t/x"'
