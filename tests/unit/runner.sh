@@ -132,4 +132,26 @@ for when in tier up; do
 	[ -z "$left" ] || kill -TERM $left 2> /dev/null
 done
 unset TEST_SLEEP UP_SLEEP
+
+# -- the boot tier's order ------------------------------------------------------
+# the tests declaring the longest timeouts start first (a long one started
+# last would run on alone); the others keep their (name) order
+top=$T/order-top
+mkdir -p "$top/tests/boot"
+cp "$TOP/tests/run" "$top/tests/run"
+printf '#!/bin/sh\nexit 0\n' > "$top/tests/suite-tree"
+for t in a-short b-long:1800 c-mid:1000 d-short e-long:1800; do
+	n=${t%%:*}
+	{
+		echo '#!/bin/sh'
+		[ "$n" = "$t" ] || echo "# tests/run timeout: ${t#*:}s"
+		echo "echo $n >> \"\$CALLS\""
+	} > "$top/tests/boot/$n.sh"
+done
+chmod +x "$top/tests/suite-tree" "$top"/tests/boot/*.sh
+: > "$CALLS"
+TEST_LOG_DIR=$T/logs3 JOBS=1 "$top/tests/run" --boot > "$T/out" 2>&1
+expect_rc "five boot tests pass" 0 $?
+check "  longest timeouts first, then by name" \
+	test "$(tr '\n' ' ' < "$CALLS")" = "b-long e-long c-mid a-short d-short "
 done_testing
