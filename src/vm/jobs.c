@@ -93,9 +93,10 @@ static void jobs_fit_or_die(const struct vm_settings *s, const char *jobs)
 	char *text, *err, where[512];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t avail;
+	int rc = read_file("/proc/meminfo", &text, NULL);
 
-	if (read_file("/proc/meminfo", &text, NULL) < 0)
-		die_errno("%s: cannot check the memory N VMs need: /proc/meminfo", jobs);
+	if (rc)
+		die_err(rc, "%s: cannot check the memory N VMs need: /proc/meminfo", jobs);
 	if (meminfo_available(text, &avail))
 		die("%s: /proc/meminfo has no MemAvailable (Linux >= 3.14): cannot check the memory "
 		    "N VMs need", jobs);
