@@ -51,6 +51,12 @@ void init_results_setup(const struct init_cmdline *cl)
 		setenv("RAPIDO_SERIAL", cl->serial, 1);
 	if (cl->serial_tests)
 		setenv("RAPIDO_SERIAL_TESTS", cl->serial_tests, 1);
+	if (cl->rerun) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%u", cl->rerun);
+		setenv("RAPIDO_RERUN_FAILURES", n, 1);
+	}
 	if (!cl->results)
 		return;
 	init_modprobe(guestmods_results, 1);
