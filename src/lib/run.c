@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "io.h"
 #include "mono.h"
 #include "run.h"
 
@@ -169,4 +171,25 @@ char *find_in_path(const char *name)
 	}
 	free(dirs);
 	return NULL;
+}
+
+char *run_first_line(char *const argv[], int err_fd, unsigned int secs)
+{
+	char buf[512], *nl;
+	int fd = memfd_create("run-first-line", MFD_CLOEXEC), timed_out = 0, st;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	st = run_wait_timeout(argv, fd, err_fd, secs, &timed_out);
+	n = st >= 0 && !timed_out && lseek(fd, 0, SEEK_SET) == 0 ?
+		read_full(fd, buf, sizeof(buf) - 1) : -1;
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return xstrdup(buf);
 }

@@ -30,6 +30,13 @@ int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int se
  */
 pid_t run_daemon(char *const argv[], int out_fd, char **err);
 
+/*
+ * The first line argv prints on stdout (malloc'd, without its newline),
+ * whatever its exit status; NULL if it printed nothing or could not run.
+ * Its stderr goes to err_fd (-1: inherited); it is killed after secs.
+ */
+char *run_first_line(char *const argv[], int err_fd, unsigned int secs);
+
 /* Search PATH (plus /usr/sbin and /sbin) for NAME; malloc'd path or NULL. */
 char *find_in_path(const char *name);
 

@@ -59,11 +59,29 @@ static void usage(void)
 	       "     --shard I/N        run shard I of N of the profile's tests (default VM_SHARD)\n"
 	       "     --splats LIST      kernel report kinds that fail a passing run: all, none,\n"
 	       "                          kinds, -KIND to leave one out, e.g. all,-warning\n"
-	       "                          (default VM_SPLATS, else all)\n"
-	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
+	       "                          (default VM_SPLATS, else all); a report while a\n"
+	       "                          test runs fails that test, naming its first line\n"
+	       "                          and its lines in console.log\n"
+	       "     --splats-allow FILE  kernel reports that fail nothing but are listed:\n"
+	       "                          lines of REGEX # REASON, REGEX (POSIX extended)\n"
+	       "                          matched against a report's first line\n"
+	       "                          (default VM_SPLATS_ALLOW)\n"
+	       "     --test-timeout SECS  with --results: a test running longer gets the\n"
+	       "                          guest's blocked and all task stacks (sysrq w, t)\n"
+	       "                          in its output and is an error (no progress after\n"
+	       "                          SECS s); the VM is stopped and the tests not yet\n"
+	       "                          run are errors too (default VM_TEST_TIMEOUT, 0: none)\n"
+	       "     --test-timeout-dump  with --test-timeout: first write a vmcore of the\n"
+	       "                          guest (DIR/vmcore; default VM_TEST_TIMEOUT_DUMP)\n"
+	       "     --compare-results A B  print the tests whose verdict changed from result\n"
+	       "                          directory A to B; exits 1 if B regressed (must be\n"
+	       "                          the first option)\n");
+	known_help(stdout);
+	printf(	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
 	       "                          run failed, its status is unknown or a shard of\n"
-	       "                          its split is missing (must be the first option)\n"
+	       "                          its split is missing (must be the first option;\n"
+	       "                          it takes the known-failure options too, before OUT)\n"
 	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n");
@@ -92,6 +110,10 @@ enum {
 	OPT_RESULTS,
 	OPT_SHARD,
 	OPT_SPLATS,
+	OPT_SPLATS_ALLOW,
+	OPT_TEST_TIMEOUT,
+	OPT_TEST_TIMEOUT_DUMP,
+	OPT_KNOWN,	/* KNOWN_NOPTS of them (known.h) */
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -119,6 +141,10 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "splats", required_argument, NULL, OPT_SPLATS },
+		{ "splats-allow", required_argument, NULL, OPT_SPLATS_ALLOW },
+		{ "test-timeout", required_argument, NULL, OPT_TEST_TIMEOUT },
+		{ "test-timeout-dump", no_argument, NULL, OPT_TEST_TIMEOUT_DUMP },
+		KNOWN_LONGOPTS(OPT_KNOWN),
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -202,6 +228,18 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_SPLATS:
 			o->splats = optarg;
+			break;
+		case OPT_SPLATS_ALLOW:
+			o->splats_allow = optarg;
+			break;
+		case OPT_TEST_TIMEOUT:
+			o->test_timeout = optarg;
+			break;
+		case OPT_TEST_TIMEOUT_DUMP:
+			o->test_timeout_dump = "yes";
+			break;
+		case OPT_KNOWN ... OPT_KNOWN + KNOWN_NOPTS - 1:
+			known_cli_opt(&o->known, c, OPT_KNOWN, optarg);
 			break;
 		case 'V':
 			version_print("vm");

@@ -86,6 +86,8 @@ int cmd_vm(int argc, char **argv)
 	err_exit_status = VM_EXIT_FAILED;
 	if (argc > 1 && !strcmp(argv[1], "--merge-results"))
 		return cmd_merge_results(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "--compare-results"))
+		return cmd_compare_results(argc - 1, argv + 1);
 	vm_parse_args(argc, argv, &o);
 	rapido_conf_load_or_die(&c);
 	vm_settings_resolve_or_die(&s, &o, &c);

@@ -366,4 +366,66 @@ fail generic/002
 results: 0 passed, 1 failed, 0 skipped
 1"
 
+# --rerun-failures (RAPIDO_RERUN_FAILURES): a failed test run again by
+# ./check TEST with check's options (not its selection), in its section,
+# until it passes. A stand-in ./check fails generic/002 the first N times
+# it runs (N in ./fails), each run's arguments appended to ./runs.
+mkdir -p "$tmp/t3/results"
+cat > "$tmp/t3/check" <<'EOF2'
+#!/bin/bash
+echo "$*" >> runs
+n=$(< fails)
+sect=
+for a; do [ "$prev" = -s ] && sect=$a; prev=$a; done
+[ -z "$sect" ] || printf 'SECTION       -- %s\n\n' "$sect"
+case " $* " in *" generic/001 "*) printf 'generic/001        1s\n' ;; esac
+if [ "$n" -gt 0 ]; then
+	echo $((n - 1)) > fails
+	printf 'generic/002        1s ... - output mismatch (see results/generic/002.out.bad)\n'
+	exit 1
+fi
+printf 'generic/002        1s\n'
+EOF2
+chmod +x "$tmp/t3/check"
+# run3 FAILS CODE: CODE in $tmp/t3, generic/002 failing its first FAILS
+# runs; its status, the records "EVENT NAME", then check's runs
+run3() {
+	echo "$1" > "$tmp/t3/fails"
+	: > "$tmp/t3/runs"
+	printf '%s\n' "cd $tmp/t3; RESULT_BASE=$tmp/t3/results RAPIDO_RESULTS_PORT=$tmp/t3/port
+		: > $tmp/t3/port; $2 > $tmp/t3/log 2>&1; echo \"rc \$?\"
+		while read -r r ev name rest; do [ \$ev = start ] || echo \"\$ev \$name\"; done < $tmp/t3/port
+		cat runs"
+}
+good "--rerun-failures 2: a test failing once runs again alone and passes" \
+	"$(run3 1 "RAPIDO_RERUN_FAILURES=2 rapido_fstests_check -i 1 generic/001 generic/002"); grep -c 'passed on re-run 1 of 2: flaky' log" \
+"rc 1
+pass generic/001
+fail generic/002
+pass generic/002
+-R xunit -i 1 generic/001 generic/002
+-R xunit -i 1 generic/002
+1"
+good "--rerun-failures 2: failing every time, 3 runs" \
+	"$(run3 9 "RAPIDO_RERUN_FAILURES=2 rapido_fstests_check generic/002")" \
+"rc 1
+fail generic/002
+fail generic/002
+fail generic/002
+-R xunit generic/002
+-R xunit generic/002
+-R xunit generic/002"
+good "--rerun-failures: a section's test runs again in its section only" \
+	"$(run3 1 "RAPIDO_RERUN_FAILURES=1 rapido_fstests_check -s a generic/002")" \
+"rc 1
+fail a:generic/002
+pass a:generic/002
+-R xunit -s a generic/002
+-R xunit -s a generic/002"
+good "no --rerun-failures: one run" \
+	"$(run3 1 "rapido_fstests_check generic/002")" \
+"rc 1
+fail generic/002
+-R xunit generic/002"
+
 done_testing

@@ -14,25 +14,7 @@ if [ ! -x "$VM" ]; then
 fi
 unset QEMU_BIN QEMU_EXTRA_ARGS TAP_USER SUDO_USER
 
-# newc_entry NAME MODE DATA: one "070701" cpio entry; header and name, and
-# data, each padded to 4 bytes (as the kernel and src/lib/cpio.c read them)
-newc_entry() {
-	local name=$1 mode=$2 data=$3 LC_ALL=C
-	local ns=$((${#name} + 1)) len=${#data}
-	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
-		1 "$mode" 0 0 1 0 "$len" 0 0 0 0 "$ns" 0
-	printf '%s\0' "$name"
-	head -c $(((4 - (110 + ns) % 4) % 4)) /dev/zero
-	printf '%s' "$data"
-	head -c $(((4 - len % 4) % 4)) /dev/zero
-}
-# mkimage FILE VMCONF: an image as far as ./vm reads one
-mkimage() {
-	{
-		newc_entry rapido/vm.conf $((8#100644)) "$2"
-		newc_entry 'TRAILER!!!' 0 ''
-	} > "$1"
-}
+. "$(dirname "$0")/fixture-image.inc"
 echo "not a kernel" > "$T/vmlinuz"
 
 # before there is an image
@@ -54,6 +36,24 @@ check "  after the user's printk.time=0" grep -q -- "printk.time=0 .*printk.time
 expect_rc "dry-run with --results" 0 $?
 check "  creates no results dir" test ! -e "$T/dry-results"
 check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
+
+# --test-timeout: the guest takes the host's sysrq keys; the options' errors before a boot
+"$VM" --dry-run --test-timeout 30 > "$T/argv" 2> "$T/err"
+expect_rc "dry-run with --test-timeout" 0 $?
+check "  sysrq_always_enabled on the command line (Debian's kernel.sysrq refuses t and w)" \
+	grep -q -- " sysrq_always_enabled " "$T/argv"
+"$VM" --dry-run > "$T/argv" 2> "$T/err"
+check "  not without it" sh -c "! grep -q sysrq_always_enabled '$T/argv'"
+run_err "--test-timeout-dump without --test-timeout" "needs --test-timeout SECS" \
+	"$VM" --dry-run --test-timeout-dump
+run_err "a --test-timeout that is no number" "test-timeout" "$VM" --dry-run --test-timeout soon
+printf '^WARNING: # bug 1\nno reason\n(x # fine\n' > "$T/allow"
+run_err "a bad --splats-allow file: each bad line by FILE:LINE" "$T/allow:2: no reason for 'no reason'" \
+	"$VM" --dry-run --splats-allow "$T/allow"
+check "  and the bad regex too" grep -q "$T/allow:3: bad regular expression '(x'" "$T/out"
+echo "VM_SPLATS_ALLOW=$T/missing" > "$RAPIDO_CONF"
+run_err "VM_SPLATS_ALLOW names a missing file" "VM_SPLATS_ALLOW: $T/missing: No such file" "$VM" --dry-run
+: > "$RAPIDO_CONF"
 
 # VM_KERNEL: the kernel shipped with an image cut elsewhere (the CI configs)
 echo "another kernel" > "$T/shipped"

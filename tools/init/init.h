@@ -17,6 +17,7 @@ struct init_cmdline {
 	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
 	int results;		/* rapido.results=1: ./vm --results, see results.c */
 	char shard[24];		/* rapido.shard=I/N, "" if none */
+	unsigned int rerun;	/* rapido.rerun=N: re-runs of a failed test, 0 if none */
 	char status_port[64];	/* rapido.status=NAME: the virtio serial port for the status; "": ttyS1 */
 };
 
