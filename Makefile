@@ -344,7 +344,7 @@ deb:
 	$(Q)printf 'rapido (%s) unstable; urgency=medium\n\n  * Built by make deb from %s.\n\n -- %s  %s\n' \
 		'$(DEB_VERSION)' '$(VERSION)' "$$(sed -n 's/^Maintainer: //p' debian/control)" "$$(date -R)" \
 		> $(DEB_DIR)/rapido/debian/changelog
-	$(Q)cd $(DEB_DIR)/rapido && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+	$(Q)cd $(DEB_DIR)/rapido && dpkg-buildpackage -b -us -uc -jauto > ../build.log 2>&1 || \
 		{ tail -n 40 ../build.log; echo "make deb: dpkg-buildpackage failed: $(DEB_DIR)/build.log"; exit 1; }
 	$(Q)test -s $(DEB) && echo "$(DEB)"
 

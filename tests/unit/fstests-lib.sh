@@ -366,6 +366,21 @@ fail generic/002
 results: 0 passed, 1 failed, 0 skipped
 1"
 
+# FSTESTS_ZONED: zoned disks take btrfs, one SCRATCH_DEV and no log device by default
+good "FSTESTS_ZONED: no pool, no log-writes disk by default" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZRAM_SIZE=512M; $show; echo \"\${_fstests_cfg[zoned]} \${_fstests_cfg[zone_size]}\"" \
+	"btrfs pool=0/scsi/256M size=512M logw=0 log=0 rt=0 mkfs=[-K] mount=[]
+null_blk 16"
+bad "FSTESTS_ZONED with xfs refused" "FSTESTS_FS=xfs FSTESTS_ZONED=scsi_debug; fstests_settings" \
+	"FSTESTS_ZONED: zoned devices take btrfs here, not xfs"
+bad "FSTESTS_ZONED: an unknown driver refused" "FSTESTS_ZONED=zram; fstests_settings" \
+	"FSTESTS_ZONED='zram': expected null_blk or scsi_debug"
+bad "FSTESTS_ZONED: a size not in whole MiB refused" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZRAM_SIZE=1000K; fstests_settings" \
+	"FSTESTS_ZRAM_SIZE='1000K': a zoned disk is sized in whole MiB or GiB"
+bad "FSTESTS_ZONE_SIZE: not a number refused" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZONE_SIZE=4M; fstests_settings" \
+	"FSTESTS_ZONE_SIZE='4M': expected MiB"
 # --rerun-failures (RAPIDO_RERUN_FAILURES): a failed test run again by
 # ./check TEST with check's options (not its selection), in its section,
 # until it passes. A stand-in ./check fails generic/002 the first N times
