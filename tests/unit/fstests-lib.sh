@@ -357,6 +357,20 @@ good "--shard: the shards split ./check -n's list, expunged left out, -R dropped
 -n -s a -g quick
 ran -R xunit -s a generic/002
 -n -s a -g quick"
+# ./vm --jobs: the unreliable_in_parallel group (tests/DIR/group.list, as
+# make writes it) is left by a shard to the serial VM, which runs only it
+mkdir -p "$tmp/t2/tests/generic" "$tmp/t2/res"
+printf '# QA groups control file\n001 auto unreliable_in_parallel\n002 auto quick\n' \
+	> "$tmp/t2/tests/generic/group.list"
+good "--jobs: a shard runs the others and lists the unreliable_in_parallel ones it left" \
+	"{ $(run2 list "RAPIDO_SHARD=1/1 RAPIDO_SERIAL=defer RAPIDO_RESULTS_DIR=$tmp/t2/res rapido_fstests_check -g quick"); } > /dev/null
+	cat ran res/rapido-deferred.txt; rm -f ran" \
+"ran -R xunit generic/002
+generic/001"
+good "--jobs: the serial VM runs only them" \
+	"{ $(run2 list "RAPIDO_SERIAL=only rapido_fstests_check -g quick"); } > /dev/null; cat ran; rm -f ran" \
+"ran -R xunit generic/001"
+rm -r "$tmp/t2/tests"
 
 good "FSTESTS_AUTORUN_CMD: a process left holding the output does not hang the profile" \
 	"$(run2 mismatch "_fstests_tee_wait=2
