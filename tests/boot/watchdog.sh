@@ -37,7 +37,7 @@ check "fixture/hung-one fails with the hung-task report's first line and its lin
 check "fixture/hung-one's output holds the report" grep -q -- '--- kernel hung-task report, console.log lines' <<< "$hung"
 lines=$(grep -oE 'console\.log lines [0-9]+-[0-9]+\)' <<< "$hung" | head -1 | grep -oE '[0-9]+-[0-9]+')
 check "those console.log lines are the report ($lines)" \
-	sh -c "sed -n '${lines%-*}p' '$D/console.log' | grep -q 'INFO: task dd:'"
+	sh -c "test -n '$lines' && sed -n '${lines%-*}p' '$D/console.log' | grep -q 'INFO: task dd:'"
 check "stderr ties the report to fixture/hung-one" \
 	grep -qE "kernel hung-task: INFO: task dd:[0-9]+ .*\(during test fixture/hung-one, console.log lines" "$T/err"
 sleeps=$(case_of fixture/sleeps)
