@@ -3,8 +3,8 @@
 # cut-progress.sh: a cut that takes time says what it is doing when stderr
 # is a terminal (a pty from script(1)): checking, the tree being copied,
 # the modules layer ./cut writes, which layer dracut builds, cache hits,
-# the size written. Nothing when stderr is not a terminal (even with stdout on one), nothing at all with
-# -q. Real dracut; no VM boots.
+# the size written. Nothing when stderr is not a terminal (even with
+# stdout on one), nothing at all with -q. Real dracut; no VM boots.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v script > /dev/null; then
