@@ -42,6 +42,11 @@
  *		    parts (the NIC, zram) said once. Fragments may include
  *		    fragments; a cycle or a missing one is an error at the
  *		    including line. A fragment has no description.
+ *	#@ packages: BIN=PKG...: the Debian package that has BIN, named when
+ *		  ./cut cannot find BIN on the host (host/install-deps installs it)
+ *	#@ kernel-config: yes: the kernel's config goes into the image as
+ *		  /boot/config-RELEASE, where suites look for it (blktests'
+ *		  _have_kernel_option, the kernel has no /proc/config.gz)
  *	#@ cpus: 2
  *	#@ memory: 1G
  *
@@ -74,7 +79,12 @@ struct profile {
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	struct strv sources;	/* the profile, then each fragment read, in order */
+	struct strv packages;	/* "BIN=PKG": the Debian package of BIN */
+	int kernel_config;	/* #@ kernel-config: yes */
 };
+
+/* The Debian package p names for BIN (#@ packages), or NULL. */
+const char *profile_package(const struct profile *p, const char *bin);
 
 /* Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...". */
 int profile_load(struct profile *p, const char *name, const char *path, char **err);

@@ -73,6 +73,18 @@ static void usage(void)
 	       "                          run are errors too (default VM_TEST_TIMEOUT, 0: none)\n"
 	       "     --test-timeout-dump  with --test-timeout: first write a vmcore of the\n"
 	       "                          guest (DIR/vmcore; default VM_TEST_TIMEOUT_DUMP)\n"
+	       "     --jobs N           with --batch and --results DIR: the tests as N shards\n"
+	       "                          (--shard I/N) in N VMs at once, each with its own VM\n"
+	       "                          number, results in DIR/shard-I, merged into DIR as\n"
+	       "                          --merge-results does; N x the memory must fit in\n"
+	       "                          MemAvailable; exits 0 only if every shard ran and\n"
+	       "                          passed, else the highest shard's status (at least\n"
+	       "                          1); SIGINT/SIGTERM stop every VM, exit 128+SIG\n"
+	       "                          (default VM_JOBS, 0: one VM)\n"
+	       "     --serial-tests FILE  with --jobs: tests (names or globs, one a line, '#'\n"
+	       "                          comments) run in one VM after the others, in\n"
+	       "                          DIR/serial, as xfstests' unreliable_in_parallel\n"
+	       "                          group always is (default VM_SERIAL_TESTS)\n"
 	       "     --compare-results A B  print the tests whose verdict changed from result\n"
 	       "                          directory A to B; exits 1 if B regressed (must be\n"
 	       "                          the first option)\n");
@@ -110,6 +122,8 @@ enum {
 	OPT_RESULTS,
 	OPT_SHARD,
 	OPT_SPLATS,
+	OPT_JOBS,
+	OPT_SERIAL_TESTS,
 	OPT_SPLATS_ALLOW,
 	OPT_TEST_TIMEOUT,
 	OPT_TEST_TIMEOUT_DUMP,
@@ -141,6 +155,8 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "splats", required_argument, NULL, OPT_SPLATS },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "serial-tests", required_argument, NULL, OPT_SERIAL_TESTS },
 		{ "splats-allow", required_argument, NULL, OPT_SPLATS_ALLOW },
 		{ "test-timeout", required_argument, NULL, OPT_TEST_TIMEOUT },
 		{ "test-timeout-dump", no_argument, NULL, OPT_TEST_TIMEOUT_DUMP },
@@ -228,6 +244,12 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_SPLATS:
 			o->splats = optarg;
+			break;
+		case OPT_JOBS:
+			o->jobs = optarg;
+			break;
+		case OPT_SERIAL_TESTS:
+			o->serial_tests = optarg;
 			break;
 		case OPT_SPLATS_ALLOW:
 			o->splats_allow = optarg;

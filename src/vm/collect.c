@@ -107,7 +107,9 @@ static void start(struct vm_results *r)
 		free(err);
 	}
 	prov_free(&p);
+	/* --jobs: the VM of the tests that run alone is "PROFILE serial" */
 	name = s->shard_n ? xasprintf("%s shard %u/%u", s->im.profile, s->shard_i, s->shard_n) :
+	       s->serial == SERIAL_ONLY ? xasprintf("%s serial", s->im.profile) :
 		xstrdup(s->im.profile);
 	txt_meta(r, "suite", name, 1);
 	free(name);

@@ -146,6 +146,8 @@ struct rsuite;
 /* Name each guest test found in more than one of the suites (stderr); how many. */
 unsigned int merge_check_overlap(const struct rsuite *v, size_t n);
 
+/* boot.c: one VM of these settings: take a VM number, launch, wait; the exit status. */
+int vm_boot(const struct vm_settings *s);
 int cmd_vm(int argc, char **argv);
 
 #endif

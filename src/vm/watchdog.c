@@ -6,6 +6,7 @@
  * and the test is still stopped.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,8 +183,18 @@ static void stop(struct vm_watch *w)
 		warn("vm%u: writing a vmcore of the stuck guest to %s", w->l->vm, d->vmcore);
 	}
 	d->state = WD_STOPPING;
-	if (vm_monitor_stop(&w->mon, d->vmcore ? xstrdup(d->vmcore) : NULL) < 0)
-		warn("vm%u: the monitor is busy (a panic?): the VM stops as that says", w->l->vm);
+	if (vm_monitor_stop(&w->mon, d->vmcore ? xstrdup(d->vmcore) : NULL) < 0) {
+		if (w->mon.q.fd >= 0) {
+			/* busy with a panic: its dump, then its quit, stop the VM */
+			warn("vm%u: the guest panicked meanwhile: the VM stops as the panic says",
+			     w->l->vm);
+		} else {
+			/* no monitor to ask: qemu quits on SIGTERM */
+			warn("vm%u: qemu's monitor is gone; sending qemu SIGTERM", w->l->vm);
+			if (kill(w->p.pid, SIGTERM) < 0 && errno != ESRCH)
+				warn_errno("kill qemu (pid %d)", (int)w->p.pid);
+		}
+	}
 	/* qemu's end comes on its pidfd; --timeout still bounds it */
 	vm_timer_disarm(d->timerfd);
 }

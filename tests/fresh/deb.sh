@@ -58,8 +58,7 @@ check "Recommends: host/install-deps --deb-recommends: ${recommends[*]}" \
 fresh_machine
 cp "$deb" "$R/tmp/" && cp "$TOP/tests/zcomplete.zsh" "$R/tmp/"
 s=$(date +%s)
-# (the package cache is shared: another run holding its lock is waited for)
-in_root "apt-get update -q && apt-get install -o DPkg::Lock::Timeout=900 -y -q --no-install-recommends \
+in_root "apt-get update -q && apt-get install -y -q --no-install-recommends \
 	/tmp/$(basename "$deb") \
 	linux-image-amd64 man-db bash-completion zsh" > "$T/apt.log" 2>&1
 r=$?
@@ -118,7 +117,7 @@ check "  man finds rapido(1), rapido-vm(1), ..., rapido.conf(5), rapido-netsetup
 	test "$(wc -l < "$T/manw")" = 6
 
 # completion: bash's as bash-completion loads it on first use, zsh's from its vendor directory
-as_user 'RAPIDO_PROFILE_PATH=$HOME/p; . /usr/share/bash-completion/bash_completion &&
+as_user 'export RAPIDO_PROFILE_PATH=$HOME/p; . /usr/share/bash-completion/bash_completion &&
 	_completion_loader rapido; COMP_WORDS=(rapido cut ""); COMP_CWORD=2; _rapido &&
 	printf "%s\n" "${COMPREPLY[@]}"' > "$T/bash-comp" 2>&1
 check "bash: rapido cut <TAB> offers the profiles: simple, mine, theirs" \

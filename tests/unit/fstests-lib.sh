@@ -357,6 +357,20 @@ good "--shard: the shards split ./check -n's list, expunged left out, -R dropped
 -n -s a -g quick
 ran -R xunit -s a generic/002
 -n -s a -g quick"
+# ./vm --jobs: the unreliable_in_parallel group (tests/DIR/group.list, as
+# make writes it) is left by a shard to the serial VM, which runs only it
+mkdir -p "$tmp/t2/tests/generic" "$tmp/t2/res"
+printf '# QA groups control file\n001 auto unreliable_in_parallel\n002 auto quick\n' \
+	> "$tmp/t2/tests/generic/group.list"
+good "--jobs: a shard runs the others and lists the unreliable_in_parallel ones it left" \
+	"{ $(run2 list "RAPIDO_SHARD=1/1 RAPIDO_SERIAL=defer RAPIDO_RESULTS_DIR=$tmp/t2/res rapido_fstests_check -g quick"); } > /dev/null
+	cat ran res/rapido-deferred.txt; rm -f ran" \
+"ran -R xunit generic/002
+generic/001"
+good "--jobs: the serial VM runs only them" \
+	"{ $(run2 list "RAPIDO_SERIAL=only rapido_fstests_check -g quick"); } > /dev/null; cat ran; rm -f ran" \
+"ran -R xunit generic/001"
+rm -r "$tmp/t2/tests"
 
 good "FSTESTS_AUTORUN_CMD: a process left holding the output does not hang the profile" \
 	"$(run2 mismatch "_fstests_tee_wait=2
@@ -366,6 +380,21 @@ fail generic/002
 results: 0 passed, 1 failed, 0 skipped
 1"
 
+# FSTESTS_ZONED: zoned disks take btrfs, one SCRATCH_DEV and no log device by default
+good "FSTESTS_ZONED: no pool, no log-writes disk by default" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZRAM_SIZE=512M; $show; echo \"\${_fstests_cfg[zoned]} \${_fstests_cfg[zone_size]}\"" \
+	"btrfs pool=0/scsi/256M size=512M logw=0 log=0 rt=0 mkfs=[-K] mount=[]
+null_blk 16"
+bad "FSTESTS_ZONED with xfs refused" "FSTESTS_FS=xfs FSTESTS_ZONED=scsi_debug; fstests_settings" \
+	"FSTESTS_ZONED: zoned devices take btrfs here, not xfs"
+bad "FSTESTS_ZONED: an unknown driver refused" "FSTESTS_ZONED=zram; fstests_settings" \
+	"FSTESTS_ZONED='zram': expected null_blk or scsi_debug"
+bad "FSTESTS_ZONED: a size not in whole MiB refused" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZRAM_SIZE=1000K; fstests_settings" \
+	"FSTESTS_ZRAM_SIZE='1000K': a zoned disk is sized in whole MiB or GiB"
+bad "FSTESTS_ZONE_SIZE: not a number refused" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZONE_SIZE=4M; fstests_settings" \
+	"FSTESTS_ZONE_SIZE='4M': expected MiB"
 # --rerun-failures (RAPIDO_RERUN_FAILURES): a failed test run again by
 # ./check TEST with check's options (not its selection), in its section,
 # until it passes. A stand-in ./check fails generic/002 the first N times

@@ -5,20 +5,7 @@
 # without results.txt or a wrong call) and the lines it prints; a merged
 # run's records (error, splat) count as such. The verdict table itself is
 # tests/unit/vm-splattest.c's.
-. "$(dirname "$0")/../tap.sh"
-VM=$TOP/vm
-if [ ! -x "$VM" ]; then
-	echo "SKIP: $VM is not built (run make)"
-	exit 77
-fi
-
-# mkres DIR LINE...: DIR/results.txt holding the record lines
-mkres() {
-	local d=$1
-	shift
-	mkdir -p "$d"
-	printf '%s\n' "$@" > "$d/results.txt"
-}
+. "$(dirname "$0")/results-dirs.inc"
 mkres "$T/a" "R1 start t1" "R1 pass t1 1 -" "R1 pass t2 1 -" "R1 fail t3 1 broken -" "R1 pass t5 1 -" \
 	"R1 meta exit 1"
 mkres "$T/b" "R1 start t1" "R1 pass t1 1 -" "R1 splat t1 kernel%20warning:%20WARNING:%20x -" \

@@ -312,6 +312,20 @@ static void table_cases(void)
 	}
 	known_set_free(&o.set);
 
+	/* a failure, then a skip on its re-run: still a failure */
+	opts_of(&o, "");
+	{
+		static const char *const fs[] = { "R1 start t/s", "R1 fail t/s 1 x -", "R1 start t/s",
+			"R1 skip t/s 1 no%20disk -", NULL };
+
+		suite_of(&s, "6.1.0", fs);
+		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "failed, then skipped on its re-run: exit 1");
+		t = test_named(&s, "t/s");
+		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL, "  a failure, not flaky");
+		rsuite_free(&s);
+	}
+	known_set_free(&o.set);
+
 	/* failing every re-run: a failure, its runs counted */
 	opts_of(&o, "");
 	{
