@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # cut-progress.sh: a cut that takes time says what it is doing when stderr
 # is a terminal (a pty from script(1)): checking, the tree being copied,
-# which layers dracut builds, cache hits, the size written. Nothing when
-# stderr is not a terminal (even with stdout on one), nothing at all with
-# -q. Real dracut; no VM boots.
+# the modules layer ./cut writes, which layer dracut builds, cache hits,
+# the size written. Nothing when stderr is not a terminal (even with
+# stdout on one), nothing at all with -q. Real dracut; no VM boots.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v script > /dev/null; then
@@ -51,9 +51,11 @@ on_pty cold "'$CUT' progtest"
 expect_rc "a cold cut on a terminal" 0 $?
 check "  says it is checking" says "$T/cold" "checking progtest: "
 check "  which tree it copies" says "$T/cold" "tree /tree: copying "
-check "  which layers dracut builds" says "$T/cold" "dracut: building the modules and bins layers"
-check "  when dracut is done, with their sizes" \
-	grep -qE '^cut: dracut: done in [0-9.]+ s: modules layer [0-9.]+ [KM]iB, bins layer [0-9.]+ [KM]iB, stored in the cache$' "$T/cold"
+check "  the modules layer ./cut writes, its files, size and time" \
+	grep -qE '^cut: modules layer: [0-9]+ files \([0-9.]+ [KM]iB\) in [0-9.]+ s, stored in the cache$' "$T/cold"
+check "  which layer dracut builds" says "$T/cold" "dracut: building the bins layer"
+check "  when dracut is done, with its size" \
+	grep -qE '^cut: dracut: done in [0-9.]+ s: bins layer [0-9.]+ [KM]iB, stored in the cache$' "$T/cold"
 check "  and the size written" grep -qE "^cut: wrote $T/image: [0-9.]+ [KM]iB in [0-9.]+ s \(its 3 layers" "$T/cold"
 check "  then the line it always prints" grep -qF "$T/image: profile progtest" "$T/cold"
 [ $fails = 0 ] || show "$T/cold"
