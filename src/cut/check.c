@@ -483,6 +483,9 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 
 	check_output(o, p);
 	check_extras(o);
+	/* a dry run checks; it builds nothing */
+	if (!o->dry_run)
+		cut_prepare(p);
 	check_conf(p);
 	note_secrets(p);
 	resolve_modules(p);

@@ -42,6 +42,12 @@
  *		    parts (the NIC, zram) said once. Fragments may include
  *		    fragments; a cycle or a missing one is an error at the
  *		    including line. A fragment has no description.
+ *	#@ prepare KEY: PROGRAM [ARG...]: when rapido.conf leaves KEY unset,
+ *		  ./cut runs PROGRAM (relative: in the rapido dir) before its
+ *		  checks, with the profile's keys and the kernel's in its
+ *		  environment, and takes the last line it prints as KEY's value
+ *		  (a suite built to match the kernel: kselftest's tree); it
+ *		  fails the cut, in its own words, when it cannot
  *	#@ cpus: 2
  *	#@ memory: 1G
  *
@@ -71,6 +77,9 @@ struct profile {
 	struct profile_file *files;
 	size_t n_files;
 	struct confkey_types types;	/* #@ conf-type, each key the profile reads */
+	char *prepare_key;	/* #@ prepare KEY: ...; NULL: none */
+	struct strv prepare;	/* its PROGRAM and ARGs */
+	char *prepare_at;	/* "FILE:LINE" */
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	struct strv sources;	/* the profile, then each fragment read, in order */
