@@ -20,7 +20,8 @@
  *	#@ modules-optional: modules included and loaded when the kernel has them
  *	#@ modules-on-demand: modules included when the kernel has them, not
  *		  loaded at boot: the profile (or the tests it runs) modprobe
- *		  the ones a configuration needs
+ *		  the ones a configuration needs; "${KEY}": the modules
+ *		  rapido.conf's KEY names (words), each one required
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
