@@ -9,6 +9,8 @@
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
 #   src/netsetup/*.c    ./netsetup  (bridge and TAP devices, as root)
 #   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
+#   src/rapido/*.c      ./rapido    (the one command: rapido cut, rapido vm, ...;
+#                       linked with the objects, except main, of the five above)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable),
 #                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
@@ -62,6 +64,10 @@ VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
+RAPIDO_SRCS := $(wildcard src/rapido/*.c)
+# the programs rapido runs as its subcommands: their objects but main
+FRONT_SRCS := $(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(VMCTL_SRCS) $(NETSETUP_SRCS) \
+	$(CEPH_LOCAL_SRCS))
 # tools/ holds guest helpers only, one directory each (host scripts are in host/)
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -71,6 +77,13 @@ HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
 # Rebuild when the flags change (WERROR, SANITIZE, CFLAGS): a stamp per flag set.
 FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
 $(shell mkdir -p $(B); echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' > $(FLAGS_STAMP))
+
+# The version every --version prints (src/lib/version.c) and the man pages
+# say: git describe at build time; a tree without git (make deb's copy)
+# has it in .version. version.o is rebuilt when it changes (a stamp).
+VERSION ?= $(shell cat .version 2>/dev/null || git describe --always --dirty 2>/dev/null || echo unknown)
+VERSION_STAMP := $(B)/version
+$(shell echo '$(VERSION)' | cmp -s - $(VERSION_STAMP) || echo '$(VERSION)' > $(VERSION_STAMP))
 
 # The top-level programs are linked from either object set: relink them when
 # the set changes (a stamp whose content is the set, rewritten only then).
@@ -94,17 +107,25 @@ under_test = $(strip $(if $(filter cut-%,$(1)),src/cut) $(if $(filter vm-%,$(1))
 # their objects, except main
 tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c)))
 # -I for the source $(1): src/lib and its own directory; for a test, also tests/ and what it tests
-incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) \
+# src/rapido also sees the headers of the programs it runs (their cmd_NAME())
+INCS_src/rapido := -Isrc/cut -Isrc/vm -Isrc/vmctl -Isrc/netsetup -Isrc/ceph-local
+incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) $(INCS_$(patsubst %/,%,$(dir $(1)))) \
 	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))))
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
 
-all: cut vm vmctl netsetup ceph-local $(GUEST_BINS) $(CROSS_BINS)
+all: cut vm vmctl netsetup ceph-local rapido $(GUEST_BINS) $(CROSS_BINS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(HOST_CFLAGS) $(call incs,$<) -c -o $@ $<
+
+VERSION_OBJS := $(call hostobj,src/lib/version.c) $(call guestobj,src/lib/version.c) \
+	$(foreach a,$(FOREIGN_ARCHES),$(B)/$(a)/obj/src/lib/version.o)
+$(VERSION_OBJS): $(VERSION_STAMP)
+$(VERSION_OBJS): HOST_CFLAGS += -DRAPIDO_VERSION='"$(VERSION)"'
+$(VERSION_OBJS): GUEST_CFLAGS += -DRAPIDO_VERSION='"$(VERSION)"'
 
 $(B)/guest/%.o: %.c
 	$(call quiet,CC,$@)
@@ -138,6 +159,17 @@ netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_
 ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+rapido: $(call hostobj,$(RAPIDO_SRCS) $(FRONT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+# zsh's completion: the bash one's functions run through zsh's bashcompinit
+ZSH_COMPLETION := $(addprefix scripts/completion/,zsh-head rapido.bash zsh-tail)
+$(B)/completion/_rapido: $(ZSH_COMPLETION)
+	$(call quiet,GEN,$@)
+	@mkdir -p $(dir $@)
+	$(Q)cat $^ > $@.tmp && mv $@.tmp $@
 
 define guest_tool
 $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
@@ -178,13 +210,13 @@ $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(
 
 tests: $(UNIT_BINS)
 
-# Man pages, generated so they cannot drift: cut(1), vm(1), vmctl(1),
+# Man pages, generated so they cannot drift: rapido(1), cut(1), vm(1), vmctl(1),
 # netsetup(8) and ceph-local(8) by help2man from each program's --help (docs/man/gnu-help turns
 # the util-linux usage block into the form help2man reads) plus
 # docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
-# rapido.conf.example by docs/man/conf2man.
-VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-MAN1 := cut vm vmctl
+# rapido.conf.example by docs/man/conf2man. Installed, they are renamed
+# (docs/man/rename): rapido-cut(1) and so on.
+MAN1 := rapido cut vm vmctl
 MAN8 := netsetup ceph-local
 MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5
 HELP2MAN ?= help2man
@@ -208,14 +240,23 @@ $(B)/man/rapido.conf.5: rapido.conf.example docs/man/conf2man
 	@mkdir -p $(B)/man
 	$(Q)awk -v version='$(VERSION)' -f docs/man/conf2man rapido.conf.example > $@.tmp && mv $@.tmp $@
 
+# Two installed layouts, both with the profiles, dracut.conf.d, the static
+# guest helpers (build/guest/, the layout ./cut expects) and bisect (when
+# built) in PREFIX/lib/rapido, which an installed program finds as
+# BINDIR/../lib/rapido, and rapido.conf(5):
+#
 # make install [PREFIX=/usr/local] [DESTDIR=...] [PROGRAM_PREFIX=rapido-]:
 # the programs to BINDIR as PROGRAM_PREFIX-NAME (default rapido-: an
 # unprefixed cut would shadow coreutils' cut in a PATH that lists BINDIR
-# first; PROGRAM_PREFIX= for the bare names, e.g. in a private prefix); the
-# profiles, dracut.conf.d and the static guest helpers (build/guest/, the
-# layout ./cut expects) to PREFIX/lib/rapido, which an installed program
-# finds as BINDIR/../lib/rapido; the man pages under the installed names
-# (docs/man/rename: rapido-cut.1 says rapido-cut); the bash completion.
+# first; PROGRAM_PREFIX= for the bare names, e.g. in a private prefix) and
+# rapido; the man pages under the installed names (rapido-cut.1 says
+# rapido-cut); the bash completion of each.
+#
+# make install-rapido [PREFIX=/usr/local] [DESTDIR=...] (the Debian
+# package's, debian/rules): BINDIR/rapido only, as git is one command; the
+# pages rapido(1), rapido-cut(1) and so on (which say "rapido cut"); the
+# bash and zsh completion of rapido.
+#
 # host/install-conflicts refuses first, naming them, the files a Debian
 # package already owns: a system install never replaces another package's.
 PREFIX ?= /usr/local
@@ -223,35 +264,63 @@ BINDIR ?= $(PREFIX)/bin
 RAPIDO_LIBDIR := $(BINDIR)/../lib/rapido
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONDIR ?= $(PREFIX)/share/zsh/vendor-completions
 PROGRAM_PREFIX ?= rapido-
 PROGRAMS := cut vm vmctl netsetup ceph-local
 COMPLETED := cut vm vmctl netsetup
-# every file install writes outside RAPIDO_LIBDIR, as it will be on the system
-INSTALLED := $(foreach p,$(PROGRAMS),$(BINDIR)/$(PROGRAM_PREFIX)$(p)) \
-	$(foreach p,$(MAN1),$(MANDIR)/man1/$(PROGRAM_PREFIX)$(p).1) \
-	$(foreach p,$(MAN8),$(MANDIR)/man8/$(PROGRAM_PREFIX)$(p).8) \
-	$(MANDIR)/man5/rapido.conf.5 \
-	$(foreach p,$(COMPLETED),$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$(p))
+# every file each install writes outside RAPIDO_LIBDIR, as it will be on the system
+INSTALLED_MAN = $(foreach p,$(filter-out rapido,$(MAN1)),$(MANDIR)/man1/$(1)$(p).1) \
+	$(foreach p,$(MAN8),$(MANDIR)/man8/$(1)$(p).8) \
+	$(MANDIR)/man1/rapido.1 $(MANDIR)/man5/rapido.conf.5
+INSTALLED := $(foreach p,$(PROGRAMS),$(BINDIR)/$(PROGRAM_PREFIX)$(p)) $(BINDIR)/rapido \
+	$(call INSTALLED_MAN,$(PROGRAM_PREFIX)) \
+	$(foreach p,$(COMPLETED),$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$(p)) $(COMPLETIONDIR)/rapido
+INSTALLED_RAPIDO := $(BINDIR)/rapido $(call INSTALLED_MAN,rapido-) $(COMPLETIONDIR)/rapido \
+	$(ZSH_COMPLETIONDIR)/_rapido
 
-install: all man
-	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
-	$(Q)host/install-conflicts $(INSTALLED)
-	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
-	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+# install_pages PAGE-PREFIX RENAME-ARGS: the man pages, each but rapido.1
+# renamed (docs/man/rename RENAME-ARGS) and installed as PAGE-PREFIX-NAME
+define install_pages
+	$(Q)for pg in $(patsubst $(B)/man/%,%,$(MAN_PAGES)); do \
+		s=$${pg##*.}; case $$pg in rapido.*) to=$$pg ;; *) to=$(1)$$pg ;; esac; \
+		case $$pg in rapido.1) cp $(B)/man/$$pg $(B)/man/installed.tmp ;; \
+		*) docs/man/rename $(2) < $(B)/man/$$pg > $(B)/man/installed.tmp ;; esac && \
+		install -D -m 644 $(B)/man/installed.tmp $(DESTDIR)$(MANDIR)/man$$s/$$to || exit; done
+	$(Q)rm -f $(B)/man/installed.tmp
+endef
+
+# what both install in RAPIDO_LIBDIR (bisect: a program of its own, when there)
+install-lib: all
+	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest
 	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
 	$(Q)for a in $(ARCHES); do install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a && \
 		install -m 755 $(B)/$$a/rapido-* $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a/ || exit; done
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
 	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
-	$(Q)for pg in $(patsubst $(B)/man/%,%,$(MAN_PAGES)); do \
-		s=$${pg##*.}; case $$pg in rapido.conf.5) to=$$pg ;; *) to=$(PROGRAM_PREFIX)$$pg ;; esac; \
-		docs/man/rename '$(PROGRAM_PREFIX)' < $(B)/man/$$pg > $(B)/man/installed.tmp && \
-		install -m 644 $(B)/man/installed.tmp $(DESTDIR)$(MANDIR)/man$$s/$$to || exit; done
-	$(Q)rm -f $(B)/man/installed.tmp
+	$(Q)$(if $(wildcard bisect),install -m 755 bisect $(DESTDIR)$(RAPIDO_LIBDIR)/,true)
+
+install: all man
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)host/install-conflicts $(INSTALLED)
+	$(Q)$(MAKE) --no-print-directory install-lib
+	$(Q)install -d $(DESTDIR)$(BINDIR)
+	$(Q)for p in $(PROGRAMS); do install -m 755 $$p $(DESTDIR)$(BINDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)install -m 755 rapido $(DESTDIR)$(BINDIR)/rapido
+	$(call install_pages,$(PROGRAM_PREFIX),'$(PROGRAM_PREFIX)')
 	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)cut
-	$(Q)for p in vm vmctl netsetup; do ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)for p in vm vmctl netsetup; do \
+		ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/$(PROGRAM_PREFIX)$$p || exit; done
+	$(Q)ln -sf $(PROGRAM_PREFIX)cut $(DESTDIR)$(COMPLETIONDIR)/rapido
+
+install-rapido: all man
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)host/install-conflicts $(INSTALLED_RAPIDO)
+	$(Q)$(MAKE) --no-print-directory install-lib
+	$(Q)install -D -m 755 rapido $(DESTDIR)$(BINDIR)/rapido
+	$(call install_pages,rapido-,rapido- 'rapido ')
+	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/rapido
+	$(Q)install -D -m 644 $(B)/completion/_rapido $(DESTDIR)$(ZSH_COMPLETIONDIR)/_rapido
 
 # Unit tests only (fast, no qemu).
 check-unit: all tests
@@ -318,7 +387,8 @@ fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local rapido
 
-.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install
+.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install install-lib \
+	install-rapido deb
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# rapido.bash: bash completion for cut, vm, vmctl and netsetup (./cut in a
-# checkout as well). Options come from the program's own --help, profiles
+# rapido.bash: bash completion for rapido (its commands, then each
+# command's words), cut, vm, vmctl and netsetup (./cut in a checkout as
+# well). Commands and options come from the program's own --help, profiles
 # from cut --list and VM numbers from the QMP sockets in the state dir, so
 # nothing here can drift from the programs.
 #   . scripts/completion/rapido.bash     (make install puts it where
 #   bash-completion loads it by command name)
+# zsh runs the same functions through its bashcompinit: the Makefile's
+# build/completion/_rapido is this file between zsh's lines
+# (scripts/completion/zsh-head, zsh-tail).
 
-# _rapido_opts PROG: the long and short options PROG --help lists.
+# _rapido_opts PROG [COMMAND]: the long and short options PROG [COMMAND] --help lists.
 _rapido_opts()
 {
-	"$1" --help 2>/dev/null | grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z0-9-]*(\[?=)?' |
+	"$@" --help 2>/dev/null | grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z0-9-]*(\[?=)?' |
 		sed -E 's/^[ ,]//; s/\[?=$/=/' | sort -u
 }
 
@@ -26,36 +30,69 @@ _rapido_state_dir()
 	fi
 }
 
+# _rapido_reply: COMPREPLY from stdin, one word a line (bash's mapfile -t,
+# which zsh, running this through bashcompinit, lacks)
+_rapido_reply()
+{
+	local w
+	COMPREPLY=()
+	while IFS= read -r w; do
+		COMPREPLY+=("$w")
+	done
+}
+
+# _rapido_commands PROG: the commands of rapido --help's "Commands:" block.
+_rapido_commands()
+{
+	"$1" --help 2>/dev/null | sed -n '/^Commands:$/,/^$/s/^ \([a-z][a-z-]*\) .*/\1/p'
+}
+
 _rapido()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=
-	local prog=${COMP_WORDS[0]} name i words=() args=0
+	local prog=${COMP_WORDS[0]} name i words=() args=0 run
 
-	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	name=${prog##*/}
 	name=${name#rapido-}
 	COMPREPLY=()
+	run=("$prog")
+	if [ "$name" = rapido ]; then
+		if [ "$COMP_CWORD" -le 1 ] || { [ "$COMP_CWORD" -eq 2 ] &&
+			[ "${COMP_WORDS[1]}" = help ]; }; then
+			_rapido_reply < <(compgen -W "$(_rapido_commands "$prog")
+				$([[ $cur == -* ]] && echo --help --version)" -- "$cur")
+			return
+		fi
+		# rapido COMMAND ARGS: COMMAND's words, as those of the program
+		# of that name, which is run as "rapido COMMAND"
+		name=${COMP_WORDS[1]}
+		run=("$prog" "$name")
+		[ "$name" = list ] && name=cut	# rapido list takes cut's options
+		local -a COMP_WORDS=("${COMP_WORDS[@]:1}")
+		local COMP_CWORD=$((COMP_CWORD - 1))
+	fi
+	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
 
 	# option arguments
 	case "$prev" in
 	-o|--output|-f|--file|--log|--mpath)
-		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		_rapido_reply < <(compgen -f -- "$cur")
 		return ;;
 	--share)
-		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		_rapido_reply < <(compgen -d -- "$cur")
 		return ;;
 	--accel)
-		mapfile -t COMPREPLY < <(compgen -W "auto kvm tcg" -- "$cur")
+		_rapido_reply < <(compgen -W "auto kvm tcg" -- "$cur")
 		return ;;
 	--net)
-		mapfile -t COMPREPLY < <(compgen -W "tap user none" -- "$cur")
+		_rapido_reply < <(compgen -W "tap user none" -- "$cur")
 		return ;;
 	-x|--cmd|-t|--timeout|--cpus|--memory|--mpath-paths|--tap|--hostfwd|\
 	--link-listen|--link-connect|--append|--netns)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "$(_rapido_opts "$prog")" -- "$cur")
+		_rapido_reply < <(compgen -W "$(_rapido_opts "${run[@]}")" -- "$cur")
 		[[ ${COMPREPLY[0]:-} == *= ]] && compopt -o nospace 2>/dev/null
 		return
 	fi
@@ -74,10 +111,10 @@ _rapido()
 	case "$name" in
 	cut)
 		[ ${#words[@]} -eq 0 ] &&
-			mapfile -t COMPREPLY < <(compgen -W "$("$prog" --list 2>/dev/null |
+			_rapido_reply < <(compgen -W "$("${run[@]}" --list 2>/dev/null |
 				awk '{ print $1 }')" -- "$cur") ;;
 	vm)
-		[ ${#words[@]} -eq 0 ] && mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -f -- "$cur") ;;
 	vmctl)
 		if [ ${#words[@]} -eq 0 ]; then
 			local d q nums=
@@ -87,16 +124,16 @@ _rapido()
 				q=${q##*/vm}
 				nums="$nums ${q%.qmp}"
 			done
-			mapfile -t COMPREPLY < <(compgen -W "$nums" -- "$cur")
+			_rapido_reply < <(compgen -W "$nums" -- "$cur")
 		elif [ ${#words[@]} -eq 1 ]; then
 			# the commands of vmctl --help's usage lines
-			mapfile -t COMPREPLY < <(compgen -W "$("$prog" --help 2>/dev/null |
+			_rapido_reply < <(compgen -W "$("${run[@]}" --help 2>/dev/null |
 				sed -nE 's/^ *vmctl \[options\] N ([a-z]+).*/\1/p')" -- "$cur")
 		fi ;;
 	netsetup)
-		[ ${#words[@]} -eq 0 ] && mapfile -t COMPREPLY < <(compgen -W "up down" -- "$cur") ;;
+		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -W "up down" -- "$cur") ;;
 	esac
 }
 
 complete -F _rapido cut vm vmctl netsetup ./cut ./vm ./vmctl ./netsetup
-complete -F _rapido rapido-cut rapido-vm rapido-vmctl rapido-netsetup
+complete -F _rapido rapido ./rapido rapido-cut rapido-vm rapido-vmctl rapido-netsetup

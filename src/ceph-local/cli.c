@@ -25,6 +25,7 @@
 #include "io.h"
 #include "rapido.h"
 #include "run.h"
+#include "version.h"
 
 enum { EXIT_NOT_RUNNING = 3 };	/* status: no cluster (as LSB init scripts say it) */
 
@@ -48,6 +49,7 @@ static void usage(void)
 	       "Options:\n"
 	       "     --netns NAME   run the cluster in network namespace NAME (made by\n"
 	       "                      ./netsetup --netns NAME up); status and down find it\n"
+	       "     --version      print the version, and dracut's and qemu's\n"
 	       " -h, --help         display this help\n"
 	       "\n"
 	       "Exit status: 0 done (status: all daemons running, HEALTH_OK); 1 failed (up\n"
@@ -191,6 +193,7 @@ int cmd_ceph_local(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "netns", required_argument, NULL, 'N' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -209,6 +212,9 @@ int cmd_ceph_local(int argc, char **argv)
 			    !strcmp(optarg, ".."))
 				die("--netns: '%s' is not a valid namespace name", optarg);
 			break;
+		case 'V':
+			version_print("ceph-local");
+			return 0;
 		case 'h':
 			usage();
 			close_stdout();

@@ -38,7 +38,7 @@ int cut_check_conf(void)
 
 	memset(&c, 0, sizeof(c));
 	c.env_override = 1;
-	dir = xasprintf("%s/autorun", cut_rapido_dir());
+	dir = xasprintf("%s/autorun", cut_rapido_dir());	/* for the message */
 	path = rapido_conf_path();
 	if (path && conf_load(&c, path, &err)) {
 		fprintf(stderr, "%s\n", err);
@@ -46,7 +46,7 @@ int cut_check_conf(void)
 		errors++;
 		goto out;
 	}
-	if (profile_dir_conf_keys(dir, &known, &types))
+	if (rapido_profile_conf_keys(&known, &types))
 		warn("cannot list %s: keys only profiles read are reported as unknown", dir);
 	printf("# %s\n", path ? path : "no rapido.conf found: defaults and environment only");
 

@@ -12,6 +12,7 @@
 #include "cut.h"
 #include "err.h"
 #include "layer.h"
+#include "version.h"
 
 /* This run's private directory (work.c), removed on every exit path. */
 static struct cut_work work = { NULL, -1 };
@@ -59,6 +60,7 @@ static void usage(void)
 	       " -v, --verbose          show dracut's output\n"
 	       " -q, --quiet            print nothing but errors and warnings (no progress\n"
 	       "                          lines, which go to stderr when it is a terminal)\n"
+	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n"
 	       "-x and -f extras run in the order given, after the profile script, in the\n"
@@ -107,6 +109,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		{ "cache-info", no_argument, NULL, OPT_CACHE_INFO },
 		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
 		{ "kconfig", no_argument, NULL, OPT_KCONFIG },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -153,6 +156,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		case OPT_KCONFIG:
 			*mode = CUT_KCONFIG;
 			break;
+		case 'V':
+			version_print("cut");
+			exit(0);
 		case 'h':
 			usage();
 			close_stdout();

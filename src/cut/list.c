@@ -4,41 +4,60 @@
  * its one-line purpose) and ./cut --kconfig PROFILE (the kernel config
  * fragment make kernel-config merges for it).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cut.h"
 #include "err.h"
+#include "rapido.h"
 
+/*
+ * Every profile of rapido_profile_dirs(), each name once: the first
+ * directory's, as ./cut would use it. A user's profile says where it is.
+ */
 int cut_list(void)
 {
-	char *dir = xasprintf("%s/autorun", cut_rapido_dir());
-	struct strv names = STRV_INIT;
-	int bad = 0, rc;
+	struct strv dirs = STRV_INIT, seen = STRV_INIT;
+	int bad = 0;
 
-	rc = strv_list_dir(&names, dir, ".sh");
-	if (rc)
-		die_err(rc, "cannot list profiles in %s", dir);
-	for (size_t i = 0; i < names.n; i++) {
-		char *name = xstrndup(names.v[i], strlen(names.v[i]) - 3);
-		char *path = xasprintf("%s/%s", dir, names.v[i]);
-		struct profile p;
-		char *err;
+	cut_rapido_dir();
+	rapido_profile_dirs(&dirs);
+	for (size_t d = 0; d < dirs.n; d++) {
+		struct strv names = STRV_INIT;
+		int rc = strv_list_dir(&names, dirs.v[d], ".sh");
 
-		if (profile_load(&p, name, path, &err)) {
-			warn("%s", err);
-			free(err);
-			bad = 1;
-		} else {
-			printf("%-16s %s\n", name, p.description);
-			profile_free(&p);
+		/* a user's directory that does not exist adds nothing; the shipped one must be there */
+		if (rc && (d == dirs.n - 1 || rc != -ENOENT))
+			die_err(rc, "cannot list profiles in %s", dirs.v[d]);
+		for (size_t i = 0; i < names.n; i++) {
+			char *name = xstrndup(names.v[i], strlen(names.v[i]) - 3);
+			char *path = xasprintf("%s/%s", dirs.v[d], names.v[i]);
+			struct profile p;
+			char *err;
+
+			if (strv_contains(&seen, name)) {
+				/* hidden by an earlier directory's */
+			} else if (profile_load(&p, name, path, &err)) {
+				warn("%s", err);
+				free(err);
+				bad = 1;
+			} else if (d == dirs.n - 1) {
+				printf("%-16s %s\n", name, p.description);
+				profile_free(&p);
+			} else {
+				printf("%-16s %s (%s)\n", name, p.description, dirs.v[d]);
+				profile_free(&p);
+			}
+			strv_push(&seen, name);
+			free(name);
+			free(path);
 		}
-		free(name);
-		free(path);
+		strv_free(&names);
 	}
-	strv_free(&names);
-	free(dir);
+	strv_free(&seen);
+	strv_free(&dirs);
 	close_stdout();
 	return bad;
 }

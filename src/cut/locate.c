@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * locate.c: where ./cut finds what it reads besides rapido.conf: the
- * rapido directory and a profile in its autorun/. One place, so that the
- * cut, --list, --kconfig and --check-conf find them alike.
+ * rapido directory and a profile (rapido_profile_find(): the user's
+ * profile directories, then its autorun/). One place, so that the cut,
+ * --list, --kconfig and --check-conf find them alike.
  */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "cut.h"
 #include "err.h"
@@ -26,10 +26,10 @@ void cut_profile_load_or_die(const char *dir, const char *name, struct profile *
 
 	if (!profile_name_valid(name))
 		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", name);
-	path = xasprintf("%s/autorun/%s.sh", dir, name);
-	if (access(path, F_OK) < 0)
-		die("unknown profile '%s': %s does not exist (./cut --list shows the profiles)",
-		    name, path);
+	path = rapido_profile_find(name);
+	if (!path)
+		die("unknown profile '%s': no %s.sh in %s/autorun, $RAPIDO_PROFILE_PATH or "
+		    "~/.config/rapido/profiles (cut --list shows the profiles)", name, name, dir);
 	if (profile_load(prof, name, path, &err))
 		die("%s", err);
 	free(path);

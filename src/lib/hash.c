@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "hex.h"
 
 void sha256_init(struct sha256 *s)
 {
@@ -21,15 +22,10 @@ void sha256_final(struct sha256 *s, unsigned char out[32])
 
 void sha256_hex(struct sha256 *s, char out[65])
 {
-	static const char digits[] = "0123456789abcdef";
 	unsigned char d[32];
 
 	sha256_final(s, d);
-	for (int i = 0; i < 32; i++) {
-		out[2 * i] = digits[d[i] >> 4];
-		out[2 * i + 1] = digits[d[i] & 15];
-	}
-	out[64] = '\0';
+	hex_encode(d, sizeof(d), out);
 }
 
 #define P1 0x9E3779B185EBCA87ULL

@@ -67,6 +67,62 @@ int rapido_installed(void)
 	return rapido_dir() && installed;
 }
 
+void rapido_profile_dirs(struct strv *out)
+{
+	const char *path = getenv("RAPIDO_PROFILE_PATH"), *dir = rapido_dir();
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (path && *path) {
+		char *copy = xstrdup(path), *save = NULL;
+
+		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
+			strv_push(out, d);
+		free(copy);
+	}
+	/* the XDG base directory rules of rapido_conf_path(): absolute values only */
+	if (xdg && xdg[0] == '/')
+		strv_pushf(out, "%s/rapido/profiles", xdg);
+	else if (home && home[0] == '/')
+		strv_pushf(out, "%s/.config/rapido/profiles", home);
+	if (dir)
+		strv_pushf(out, "%s/autorun", dir);
+}
+
+char *rapido_profile_find(const char *name)
+{
+	struct strv dirs = STRV_INIT;
+	char *found = NULL;
+
+	rapido_profile_dirs(&dirs);
+	for (size_t i = 0; i < dirs.n && !found; i++) {
+		char *path = xasprintf("%s/%s.sh", dirs.v[i], name);
+
+		if (access(path, F_OK) == 0)
+			found = path;
+		else
+			free(path);
+	}
+	strv_free(&dirs);
+	return found;
+}
+
+int rapido_profile_conf_keys(struct strv *out, struct confkey_types *types)
+{
+	struct strv dirs = STRV_INIT;
+	int rc = 0;
+
+	rapido_profile_dirs(&dirs);
+	for (size_t i = 0; i < dirs.n; i++) {
+		int r = profile_dir_conf_keys(dirs.v[i], out, types);
+
+		/* the last is rapido_dir()'s autorun/: the user's may well not exist */
+		if (r && i == dirs.n - 1)
+			rc = r;
+	}
+	strv_free(&dirs);
+	return rc;
+}
+
 static const char *rapido_dir_or_die(void)
 {
 	const char *dir = rapido_dir();
@@ -80,17 +136,16 @@ static const char *rapido_dir_or_die(void)
 static void warn_unknown_keys(const struct conf *c)
 {
 	struct strv known = STRV_INIT, msgs = STRV_INIT;
-	char *dir = xasprintf("%s/autorun", rapido_dir_or_die());
 
+	rapido_dir_or_die();
 	/* without the profiles, every profile's key would look unknown: say nothing */
-	if (!profile_dir_conf_keys(dir, &known, NULL)) {
+	if (!rapido_profile_conf_keys(&known, NULL)) {
 		confkeys_check(c, &known, &msgs);
 		for (size_t i = 0; i < msgs.n; i++)
 			warn("%s", msgs.v[i]);
 	}
 	strv_free(&msgs);
 	strv_free(&known);
-	free(dir);
 }
 
 /* A file that exists (or cannot be looked at: conf_load then says why). */

@@ -4,6 +4,8 @@
 #define RAPIDO_RAPIDO_H
 
 #include "conf.h"
+#include "conftype.h"
+#include "strv.h"
 
 /* The system-wide rapido.conf, read when no other is found. */
 #ifndef RAPIDO_SYSCONF
@@ -21,6 +23,30 @@ const char *rapido_dir(void);
 
 /* 1 when rapido_dir() is an installed copy's BINDIR/../lib/rapido. */
 int rapido_installed(void);
+
+/*
+ * The one place that says where profiles (NAME.sh) are looked for, in
+ * order, appended to out: each directory of $RAPIDO_PROFILE_PATH
+ * (colon-separated), then $XDG_CONFIG_HOME/rapido/profiles
+ * (~/.config/rapido/profiles), then rapido_dir()/autorun (a checkout's or
+ * an installed copy's own). The user's directories add profiles to the
+ * shipped ones; a name found in an earlier directory is the one used.
+ * Directories that do not exist are listed too (the caller skips them).
+ */
+void rapido_profile_dirs(struct strv *out);
+
+/*
+ * The path of profile NAME: DIR/NAME.sh of the first rapido_profile_dirs()
+ * entry that has it, malloc'd; NULL if none does.
+ */
+char *rapido_profile_find(const char *name);
+
+/*
+ * rapido_profile_dirs()'s profiles' conf keys (profile_dir_conf_keys() of
+ * each directory that exists). Returns 0, or -errno when rapido_dir()'s
+ * own autorun/ cannot be listed (every profile's key would look unknown).
+ */
+int rapido_profile_conf_keys(struct strv *out, struct confkey_types *types);
 
 /*
  * Which rapido.conf to read, malloc'd: $RAPIDO_CONF if set (it must then

@@ -26,6 +26,7 @@
 #include "netsetup.h"
 #include "rapido.h"
 #include "run.h"
+#include "version.h"
 
 static int dry_run;
 static int null_fd = -1;
@@ -44,6 +45,7 @@ static void usage(void)
 	       "Options:\n"
 	       "     --netns NAME   work inside network namespace NAME (created by up)\n"
 	       " -n, --dry-run      print the ip commands instead of running them\n"
+	       "     --version      print the version, and dracut's and qemu's\n"
 	       " -h, --help         display this help\n");
 }
 
@@ -200,6 +202,7 @@ int cmd_netsetup(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "netns", required_argument, NULL, 'N' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -219,6 +222,9 @@ int cmd_netsetup(int argc, char **argv)
 		case 'n':
 			dry_run = 1;
 			break;
+		case 'V':
+			version_print("netsetup");
+			return 0;
 		case 'h':
 			usage();
 			close_stdout();

@@ -9,6 +9,7 @@
 #include "err.h"
 #include "rapido.h"
 #include "verdict.h"
+#include "version.h"
 #include "vm.h"
 
 static void usage(void)
@@ -63,6 +64,7 @@ static void usage(void)
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
 	       "                          run failed, its status is unknown or a shard of\n"
 	       "                          its split is missing (must be the first option)\n"
+	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n");
 	verdict_help(stdout);
@@ -117,6 +119,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "splats", required_argument, NULL, OPT_SPLATS },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -200,6 +203,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		case OPT_SPLATS:
 			o->splats = optarg;
 			break;
+		case 'V':
+			version_print("vm");
+			exit(0);
 		case 'h':
 			usage();
 			close_stdout();

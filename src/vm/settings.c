@@ -222,6 +222,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		die_errno("kernel %s recorded in %s (an image cut elsewhere: set VM_KERNEL)",
 			  s->im.kernel, s->image);
 	}
+	vm_kernel_match_or_die(s, v ? &src : NULL);
 	/* the image's architecture decides qemu's; QEMU_BIN still overrides it */
 	if (!s->qemu)
 		s->qemu = s->im.arch->qemu;

@@ -36,6 +36,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o);
 /* image.c: read rapido/vm.conf from an image. Returns 0 or -errno, *err set. */
 int vm_image_read(const char *path, struct vm_image *im, char **err);
 void vm_image_free(struct vm_image *im);
+/* The kernel to boot is the release s->im was cut for, or die naming both (kernelmatch.c);
+ * vm_kernel: where VM_KERNEL was set, NULL for the image's own kernel. */
+void vm_kernel_match_or_die(const struct vm_settings *s, const struct vm_src *vm_kernel);
 
 /* initrd.c: what qemu gets as -initrd for an image (assembled from ./cut's cache if need be). */
 int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, char **err);

@@ -21,6 +21,7 @@
 #include "num.h"
 #include "qmp.h"
 #include "rapido.h"
+#include "version.h"
 #include "vmctl.h"
 
 enum {
@@ -45,6 +46,7 @@ static void usage(void)
 	       "\n"
 	       "Options:\n"
 	       " -t, --timeout SECS   wait at most SECS for each answer from qemu (default 30)\n"
+	       "     --version        print the version, and dracut's and qemu's\n"
 	       " -h, --help           display this help\n"
 	       "\n"
 	       "Exit status:\n"
@@ -305,6 +307,7 @@ int cmd_vmctl(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "timeout", required_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -321,6 +324,9 @@ int cmd_vmctl(int argc, char **argv)
 	opterr = 0;	/* our own messages, named vmctl */
 	while ((ch = getopt_long(argc, argv, "+:t:h", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'V':
+			version_print("vmctl");
+			return 0;
 		case 'h':
 			usage();
 			close_stdout();

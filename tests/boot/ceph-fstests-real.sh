@@ -5,10 +5,9 @@
 # a network namespace made here), through both ways the profile starts
 # ./check, comparing what the guest printed with what ./vm reported (exit
 # status, junit.xml). One VM at a time:
-#  1. generic/002 passes (FSTESTS_TESTS) on the real tree: it starts on
+#  1. generic/001 passes (FSTESTS_TESTS) on the real tree: it starts on
 #     FSTYP=ceph (common/config finds mkfs, common/rc finds TEST_DEV
-#     mounted), exit 0, one passing testcase. 1b (ONLY=1b, by hand: about
-#     10 minutes under TCG) does the same with generic/001.
+#     mounted), exit 0, one passing testcase.
 #  2. A failing variant of the tree (a hardlinked copy made here with
 #     generic/002's golden output replaced: "output mismatch"), run by
 #     a. FSTESTS_AUTORUN_CMD='./check generic/002'
@@ -20,14 +19,14 @@
 # A test of its own, not part of ceph.sh: a boot test has one timeout
 # (tests/run's BOOT_TIMEOUT), and generic/001 alone takes minutes under
 # TCG. The cluster may be the run's shared one (lib-ceph.inc): the VM's
-# directories are /rapido-fstests/rapidoN, N its VM number. 1b is by
-# hand: generic/001 is five rounds of some 450
-# short-lived programs (cp, rm, cmp), each a fork and exec, which TCG
-# makes slow (CephFS is not what costs: cp takes as long on tmpfs). Where
-# this was written (2 cores, load 20-35) a program took 0.25-0.45s, a
-# round 5.5 minutes; at load 7 generic/001 passed in 603 s, and the others
-# took 1-4 minutes a boot. Wall times are printed with
-# each boot. ONLY="1 2a ..." runs some.
+# directories are /rapido-fstests/rapidoN, N its VM number. generic/001
+# is five rounds of some 450 short-lived programs (cp, rm, cmp), each a
+# fork and exec, which TCG makes slow (CephFS is not what costs: cp takes
+# as long on tmpfs). Where this was written (2 cores, load 20-35) a
+# program took 0.25-0.45s, a round 5.5 minutes; at load 7 generic/001
+# passed in 603 s, and the others took 1-4 minutes a boot. The failing
+# cases use generic/002, a quick one. Wall times are printed with each
+# boot. ONLY="1 2a ..." runs some.
 # tests/run timeout: 1800s
 # tests/run uses: ceph-cluster
 . "$(dirname "$0")/lib.sh"
@@ -101,9 +100,7 @@ want 3 && fstests nostart 1 "FSTESTS_AUTORUN_CMD: ./check finds no mkfs" "FSTEST
 	'FSTESTS_AUTORUN_CMD="rm -f /usr/sbin/mkfs /sbin/mkfs; ./check generic/001"' &&
 	check "  check said so" guest_says "$T/nostart" "mkfs not found"
 
-# real tests passing on the cluster: generic/002 (a quick one) by default;
-# generic/001 (ONLY=1b) is about 10 minutes under TCG (603 s at load 7), more than a boot
-# test's share of CI's budget, so it is run by hand
+# a real test passing on the cluster
 passes() {
 	local case=$1 t=$2
 	section "$case: $t passes"
@@ -116,8 +113,7 @@ passes() {
 			check "  junit.xml: $t passed" junit_is "pass-$case" "$t pass"
 		}
 }
-want 1 && passes 1 generic/002
-want 1b && boot_timeout=3600 passes 1b generic/001
+want 1 && passes 1 generic/001
 
 cluster_down
 echo "# all done after $((SECONDS - start))s"

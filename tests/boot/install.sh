@@ -22,7 +22,7 @@ make -C "$TOP" --no-print-directory -s install DESTDIR="$R" PREFIX=/usr > "$T/in
 expect_rc "make install DESTDIR PREFIX=/usr" 0 $?
 [ $fails = 0 ] || sed 's/^/#   /' "$T/install.log"
 for f in usr/bin/rapido-cut usr/bin/rapido-vm usr/bin/rapido-vmctl usr/bin/rapido-netsetup \
-	usr/bin/rapido-ceph-local \
+	usr/bin/rapido-ceph-local usr/bin/rapido usr/share/man/man1/rapido.1 \
 	usr/lib/rapido/autorun/simple.sh usr/lib/rapido/autorun/lib/rapido.sh \
 	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/lib/rapido/build/guest/rapido-init \
 	usr/share/man/man1/rapido-cut.1 usr/share/man/man1/rapido-vm.1 \
@@ -33,16 +33,7 @@ for f in usr/bin/rapido-cut usr/bin/rapido-vm usr/bin/rapido-vmctl usr/bin/rapid
 	check "installed $f" test -s "$R/$f"
 done
 # every page is named, titled and introduced as its installed program
-# page_named PAGE NAME: .TH NAME (upper case) and the NAME section's NAME \-
-page_named() {
-	local up
-	up=$(echo "$2" | tr a-z A-Z)
-	grep -qF ".TH \"$up\" " "$1" && sed -n '/^\.SH NAME/{n;p;q}' "$1" | grep -qF "$2 \\-"
-}
-# bare_in PAGE NAME: NAME as a command (.B NAME, NAME \-, \fBNAME\fR)
-bare_in() {
-	grep -qE "^\.B $2( |\$)|^$2 \\\\-|\\\\fB$2\\\\fR" "$1"
-}
+. "$TOP/tests/man.inc"
 for pg in "$R"/usr/share/man/man*/rapido-*.[18]; do
 	p=$(basename "$pg"); p=${p%.*}
 	check "man page $(basename "$pg"): titled and named $p" page_named "$pg" "$p"

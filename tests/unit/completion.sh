@@ -1,20 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # completion.sh: the bash completion offers every long option each program's
-# --help lists, the profiles of autorun/, the VM numbers whose QMP socket is
-# in the state dir (sockets only) and vmctl's commands, run as bash would:
-# _rapido with COMP_WORDS and COMP_CWORD set.
+# --help lists, the profiles of autorun/ (and of the user's profile dirs),
+# the VM numbers whose QMP socket is in the state dir (sockets only) and
+# vmctl's commands, run as bash would: _rapido with COMP_WORDS and
+# COMP_CWORD set; for rapido, its commands, then each command's words. The
+# zsh completion (build/completion/_rapido) offers the same, run with
+# words and CURRENT set and compadd printing what it is given.
 . "$(dirname "$0")/../tap.sh"
 comp=$TOP/scripts/completion/rapido.bash
-for p in cut vm vmctl netsetup; do
+for p in cut vm vmctl netsetup rapido; do
 	if [ ! -x "$TOP/$p" ]; then
 		echo "SKIP: $TOP/$p is not built (run make)"
 		exit 77
 	fi
 done
-export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state
+export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state HOME=$T/home
+unset XDG_CONFIG_HOME RAPIDO_PROFILE_PATH RAPIDO_DIR
 : > "$RAPIDO_CONF"
-mkdir "$VM_STATE_DIR"
+mkdir "$VM_STATE_DIR" "$HOME"
 
 # complete WORD...: what the completion offers for the last WORD, one a line
 complete_words() {
@@ -24,9 +28,13 @@ complete_words() {
 # same WANT GOT: the two sorted lists are equal (their diff shown if not)
 same() { same_file <(echo "$1") <(echo "$2"); }
 
-for p in cut vm vmctl netsetup; do
-	want=$("$TOP/$p" --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
-	got=$(complete_words "$TOP/$p" -- | sed 's/=$//' | sort -u)
+for p in cut vm vmctl netsetup "rapido cut" "rapido vm" "rapido vmctl" "rapido list"; do
+	read -r -a argv <<< "$p"
+	argv[0]=$TOP/${argv[0]}
+	[ "$p" = "rapido list" ] && argv[1]=cut
+	want=$("${argv[@]}" --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u)
+	[ "$p" = "rapido list" ] && argv[1]=list
+	got=$(complete_words "${argv[@]}" -- | sed 's/=$//' | sort -u)
 	if ! grep -qx -- --help <<<"$want"; then
 		not_ok "$p --help: no long options found"
 		continue
@@ -44,6 +52,22 @@ check "cut <TAB>: the profiles of autorun/" \
 check "cut -v fstests_l<TAB>: fstests_local" \
 	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/cut" -v fstests_l)"
 check "cut simple <TAB>: no second profile" same "" "$(complete_words "$TOP/cut" simple "")"
+profiles=$(cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//')
+check "rapido cut <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" cut "")"
+check "rapido cut -x CMD sim<TAB>: simple" same simple "$(complete_words "$TOP/rapido" cut -x true sim)"
+check "rapido <TAB>: the commands of rapido --help" \
+	same "$(printf '%s\n' bisect ceph-local cut list netsetup vm vmctl)" "$(complete_words "$TOP/rapido" "")"
+check "rapido help v<TAB>: vm vmctl" same "$(printf '%s\n' vm vmctl)" "$(complete_words "$TOP/rapido" help v)"
+check "rapido --<TAB>: --help --version" same "$(printf '%s\n' --help --version)" \
+	"$(complete_words "$TOP/rapido" --)"
+check "rapido netsetup <TAB>: up down" same "$(printf '%s\n' down up)" \
+	"$(complete_words "$TOP/rapido" netsetup "")"
+# the user's own profiles: RAPIDO_PROFILE_PATH and ~/.config/rapido/profiles
+mkdir -p "$T/mine" "$HOME/.config/rapido/profiles"
+printf '#@ description: mine\n' > "$T/mine/my_one.sh"
+printf '#@ description: mine too\n' > "$HOME/.config/rapido/profiles/my_two.sh"
+check "rapido cut my<TAB>: the user's profiles (RAPIDO_PROFILE_PATH, ~/.config/rapido/profiles)" \
+	same "$(printf '%s\n' my_one my_two)" "$(RAPIDO_PROFILE_PATH=$T/mine complete_words "$TOP/rapido" cut my)"
 
 # VM 3 and 12 have a socket; vm5.qmp is a plain file (a stale leftover, not a VM)
 # (perl, not python3: perl-base is Essential on Debian, python3 is not there
@@ -61,5 +85,52 @@ check "vmctl 3 <TAB>: the commands of vmctl --help" \
 	same "$(printf '%s\n' exec fail paths qmp quit restore shell)" "$(complete_words "$TOP/vmctl" 3 "")"
 check "vm --accel <TAB>: auto kvm tcg" same "$(printf '%s\n' auto kvm tcg)" "$(complete_words "$TOP/vm" --accel "")"
 check "netsetup <TAB>: up down" same "$(printf '%s\n' down up)" "$(complete_words "$TOP/netsetup" "")"
+check "rapido vmctl <TAB>: VM numbers" same "$(printf '%s\n' 12 3)" "$(complete_words "$TOP/rapido" vmctl "")"
+check "rapido vmctl 3 <TAB>: the commands" \
+	same "$(printf '%s\n' exec fail paths qmp quit restore shell)" "$(complete_words "$TOP/rapido" vmctl 3 "")"
+
+# zsh: _rapido as zsh autoloads it; compadd prints the words it is given
+# that start with the word being completed, as zsh would offer them
+zcomp=$TOP/build/completion/_rapido
+if ! command -v zsh > /dev/null; then
+	skip "zsh completion" "zsh is not installed"
+	done_testing
+fi
+check "build/completion/_rapido is built (make)" test -s "$zcomp"
+cat > "$T/zcomplete" <<'EOS'
+compadd() {
+	local -a w
+	while [[ $# -gt 0 ]]; do
+		case $1 in
+		-) shift; w+=("$@"); break ;;
+		-a) w+=("${(@P)2}"); shift 2 ;;
+		-[SPpsJVXxWMFrRqQ]) shift 2 ;;
+		-*) shift ;;
+		*) w+=("$1"); shift ;;
+		esac
+	done
+	w=(${(M)w:#${PREFIX}*})
+	(( $#w )) && print -l -- "${w[@]}"
+	return 0
+}
+compset() { return 1; }
+compdef() { :; }
+words=("$@")
+CURRENT=$#
+PREFIX=${words[CURRENT]}
+source "$ZCOMP"
+EOS
+# zcomplete WORD...: what zsh's _rapido offers for the last WORD
+zcomplete() { ZCOMP=$zcomp zsh -f "$T/zcomplete" "$@" 2> "$T/zsh.err" | sort -u; }
+check "zsh: rapido <TAB>: the commands" \
+	same "$(printf '%s\n' bisect ceph-local cut list netsetup vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+check "zsh: rapido cut <TAB>: the profiles (and ~/.config/rapido/profiles')" \
+	same "$(printf '%s\n' $profiles my_two | sort)" "$(zcomplete "$TOP/rapido" cut "")"
+check "zsh: rapido cut my<TAB>: the user's profiles" \
+	same "$(printf '%s\n' my_one my_two)" "$(RAPIDO_PROFILE_PATH=$T/mine zcomplete "$TOP/rapido" cut my)"
+check "zsh: rapido cut --st<TAB>: --standalone" same --standalone "$(zcomplete "$TOP/rapido" cut --st)"
+check "zsh: rapido vmctl <TAB>: VM numbers" same "$(printf '%s\n' 12 3)" "$(zcomplete "$TOP/rapido" vmctl "")"
+check "zsh: rapido-vm --accel <TAB>" same "$(printf '%s\n' auto kvm tcg)" "$(zcomplete rapido-vm --accel "")"
+check "  and nothing on stderr" test ! -s "$T/zsh.err"
 
 done_testing

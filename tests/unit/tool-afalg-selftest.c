@@ -19,23 +19,6 @@
 
 #define FIXTURE "tests/fixtures/afalg-selftest/proc-crypto-x86_64"
 
-static void test_hex(void)
-{
-	uint8_t b[8];
-	char s[17];
-	size_t n = 99;
-
-	tap_ok(!hex_decode("00ff7Aa0", b, sizeof(b), &n) && n == 4 && b[0] == 0 && b[1] == 0xff &&
-	       b[2] == 0x7a && b[3] == 0xa0, "hex_decode reads both cases");
-	hex_encode(b, n, s);
-	TAP_EQ_STR(s, "00ff7aa0", "hex_encode writes lower case");
-	TAP_EQ_INT(hex_decode("abc", b, sizeof(b), &n), -EINVAL, "odd hex length rejected");
-	TAP_EQ_INT(hex_decode("0g", b, sizeof(b), &n), -EINVAL, "non-hex digit rejected");
-	TAP_EQ_INT(hex_decode("000000000000000000", b, sizeof(b), &n), -ENOSPC,
-		   "hex longer than the buffer rejected");
-	tap_ok(!hex_decode("", b, sizeof(b), &n) && n == 0, "empty hex is zero bytes");
-}
-
 static void spec_is(const char *spec, const uint8_t *want, size_t wantlen)
 {
 	uint8_t *buf = NULL;
@@ -342,8 +325,7 @@ static void test_fixture(const char *argv0)
 int main(int argc, char **argv)
 {
 	(void)argc;
-	tap_plan(100);
-	test_hex();
+	tap_plan(94);
 	test_specs();
 	test_tables();
 	test_refhash_stream();

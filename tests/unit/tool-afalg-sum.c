@@ -9,6 +9,7 @@
 
 #include "algsock.h"
 #include "err.h"
+#include "hex.h"
 #include "io.h"
 #include "proccrypto.h"
 #include "refhash.h"
@@ -234,7 +235,7 @@ static void test_output(void)
 	TAP_EQ_STR(afsum_tag_name("sha3-256", buf, sizeof(buf)), "SHA3-256", "tag sha3-256");
 	TAP_EQ_STR(afsum_tag_name("hmac(sha256)", buf, sizeof(buf)), "HMAC(SHA256)", "tag hmac");
 
-	afsum_hex(hex, d, 4);
+	hex_encode(d, 4, hex);
 	TAP_EQ_STR(hex, "dead0b01", "hex");
 	tap_ok(afsum_hex_equal("DEAD0b01", 8, d, 4), "hex compare ignores case");
 	tap_ok(!afsum_hex_equal("dead0b0", 7, d, 4) && !afsum_hex_equal("dead0b02", 8, d, 4) &&

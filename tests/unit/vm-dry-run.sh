@@ -72,6 +72,39 @@ KERNEL_RELEASE=0.0-fixture
 expect_rc "an image whose recorded kernel is not here" 125 $?
 check "  says to set VM_KERNEL" grep -qF "kernel $T/gone recorded in $T/elsewhere (an image cut elsewhere: set VM_KERNEL): No such file" "$T/out"
 
+# the kernel's own release (a bzImage's setup header) is the image's: a
+# VM_KERNEL of another release, or a kernel rebuilt since the cut, is
+# refused before qemu starts (the image's modules are another release's)
+# bzimage FILE RELEASE: as far as the header goes ("HdrS" at 0x202,
+# kernel_version at 0x20e pointing at 0x300)
+bzimage() {
+	{
+		head -c $((0x202)) /dev/zero
+		printf 'HdrS'
+		head -c $((0x20e - 0x206)) /dev/zero
+		printf '\000\001'
+		head -c $((0x300 - 0x210)) /dev/zero
+		printf '%s (fixture@example) #1 SMP\000' "$2"
+		head -c 512 /dev/zero
+	} > "$1"
+}
+bzimage "$T/bz-same" 0.0-fixture
+bzimage "$T/bz-other" 9.9-other
+VM_KERNEL=$T/bz-same "$VM" --dry-run > "$T/argv" 2> "$T/err"
+expect_rc "VM_KERNEL of the image's release" 0 $?
+VM_KERNEL=$T/bz-other "$VM" --dry-run > "$T/out" 2>&1
+expect_rc "VM_KERNEL of another release: 125" 125 $?
+check "  names both releases and where VM_KERNEL was set" grep -qF \
+	"environment: VM_KERNEL: kernel $T/bz-other is release 9.9-other, but $DRACUT_OUT was cut for 0.0-fixture" "$T/out"
+mkimage "$T/rebuilt" "PROFILE=simple
+KERNEL_IMAGE=$T/bz-other
+KERNEL_RELEASE=0.0-fixture
+"
+"$VM" --dry-run "$T/rebuilt" > "$T/out" 2>&1
+expect_rc "the recorded kernel rebuilt as another release: 125" 125 $?
+check "  says to cut again" grep -qF \
+	"kernel $T/bz-other recorded in $T/rebuilt is now release 9.9-other, but the image was cut for 0.0-fixture (the kernel was rebuilt since): cut it again" "$T/out"
+
 # --append (issue 33): over COMMAND_LINE_SIZE, or setting ./vm's own rapido.* keys
 long=$(printf 'x%.0s' $(seq 2100))
 "$VM" --dry-run --append "$long" > "$T/out" 2>&1

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 
 #include "err.h"
+#include "hex.h"
 #include "io.h"
 #include "plan.h"
 #include "run.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hex.h"
 #include "plan.h"
 
 static struct impl *impl_add(struct plan *p, enum impl_kind kind, const struct hash_alg *halg,

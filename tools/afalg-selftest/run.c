@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "hex.h"
 #include "run.h"
 
 enum status { PASS, FAIL, SKIP };

@@ -292,36 +292,6 @@ const struct hash_alg *hash_alg_by_name(const char *name)
 	return NULL;
 }
 
-int hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len)
-{
-	size_t n = strlen(hex);
-
-	if (n % 2)
-		return -EINVAL;
-	if (n / 2 > max)
-		return -ENOSPC;
-	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	*len = n / 2;
-	return 0;
-}
-
-void hex_encode(const uint8_t *in, size_t len, char *out)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < len; i++) {
-		out[2 * i] = digits[in[i] >> 4];
-		out[2 * i + 1] = digits[in[i] & 15];
-	}
-	out[2 * len] = '\0';
-}
-
 uint8_t spec_pattern_byte(size_t i)
 {
 	return (uint8_t)(i * 31 + 7);

@@ -63,10 +63,6 @@ extern const size_t n_cipher_vecs;
 #define GCM_IV_LEN	12
 #define GCM_TAG_LEN	16
 
-/* Hex digits (either case) to bytes. Returns 0, -EINVAL (odd/bad digit), -ENOSPC. */
-int hex_decode(const char *hex, uint8_t *out, size_t max, size_t *len);
-/* out must hold 2 * len + 1 bytes. */
-void hex_encode(const uint8_t *in, size_t len, char *out);
 /* Expand a spec (see above) into a malloc'd buffer (never NULL). 0 or -EINVAL. */
 int spec_expand(const char *spec, uint8_t **out, size_t *len);
 /* The boundary pattern byte at offset i. */

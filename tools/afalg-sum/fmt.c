@@ -33,18 +33,6 @@ const char *afsum_tag_name(const char *alg, char *buf, size_t bufsz)
 	return buf;
 }
 
-void afsum_hex(char *out, const unsigned char *d, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		out[2 * i] = digits[d[i] >> 4];
-		out[2 * i + 1] = digits[d[i] & 0xf];
-	}
-	out[2 * n] = '\0';
-}
-
 bool afsum_hex_equal(const char *hex, size_t hex_len, const unsigned char *d, size_t n)
 {
 	size_t i;
@@ -101,7 +89,7 @@ void afsum_print_sum(FILE *f, const char *tag, const unsigned char *d, size_t n,
 
 	if (n > AFSUM_MAX_DIGEST)
 		n = AFSUM_MAX_DIGEST;	/* callers never pass more; stay in bounds */
-	afsum_hex(hex, d, n);
+	hex_encode(d, n, hex);
 	if (esc)
 		fputc('\\', f);
 	if (tagged) {

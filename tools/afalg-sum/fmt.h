@@ -12,9 +12,6 @@
 /* Tag for --tag lines: coreutils' for md5/sha1/sha2, else alg upper-cased into buf. */
 const char *afsum_tag_name(const char *alg, char *buf, size_t bufsz);
 
-/* Write 2*n lower-case hex digits and a NUL to out. */
-void afsum_hex(char *out, const unsigned char *d, size_t n);
-
 /* True if hex is exactly 2*n hex digits (either case) spelling d. */
 bool afsum_hex_equal(const char *hex, size_t hex_len, const unsigned char *d, size_t n);
 

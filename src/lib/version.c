@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/* version.c: what --version prints, the same for every program. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "arch.h"
+#include "confget.h"
+#include "err.h"
+#include "io.h"
+#include "rapido.h"
+#include "run.h"
+#include "version.h"
+
+#ifndef RAPIDO_VERSION
+#define RAPIDO_VERSION "unknown"
+#endif
+const char rapido_version[] = RAPIDO_VERSION;
+
+/*
+ * The first line PROG --version prints on stdout, malloc'd; NULL if none.
+ * Its exit status is not looked at: dracut 059 says its version and exits 1.
+ */
+static char *first_line(const char *path)
+{
+	char *argv[] = { (char *)path, "--version", NULL };
+	char buf[512], *nl;
+	int fd = memfd_create("version", MFD_CLOEXEC), timed_out = 0, st;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	/* a hung program must not hang --version */
+	st = run_wait_timeout(argv, fd, -1, 10, &timed_out);
+	n = st >= 0 && !timed_out && lseek(fd, 0, SEEK_SET) == 0 ?
+		read_full(fd, buf, sizeof(buf) - 1) : -1;
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return xstrdup(buf);
+}
+
+/* "WHAT VERSION (PATH)" of the program NAME (a name or a path), from the line it prints */
+static void tool_version(const char *what, const char *key, const char *name, const char *drop)
+{
+	char *path = find_in_path(name), *line = path ? first_line(path) : NULL;
+	const char *v = line;
+
+	if (!path)
+		printf("%s: not found (%s=%s)\n", what, key, name);
+	else if (!line)
+		printf("%s: %s --version printed nothing\n", what, path);
+	else {
+		/* "dracut 059-4" and "QEMU emulator version 7.2.22 (...)": the version alone */
+		if (!strncmp(v, drop, strlen(drop)))
+			v += strlen(drop);
+		printf("%s %s (%s)\n", what, v, path);
+	}
+	free(line);
+	free(path);
+}
+
+void version_print(const char *prog)
+{
+	const struct arch *a = arch_host();
+	struct conf c = { 0 };
+	const char *qemu;
+	char *path = rapido_conf_path(), *err = NULL;
+
+	c.env_override = 1;
+	if (path && conf_load(&c, path, &err))
+		free(err);
+	if (arch_from_conf(&c, &a, &err)) {
+		free(err);
+		a = arch_host();
+	}
+	qemu = conf_str(&c, "QEMU_BIN", NULL);
+	printf("%s (rapido) %s\n", prog, rapido_version);
+	tool_version("dracut", "DRACUT", conf_str(&c, "DRACUT", NULL), "dracut ");
+	tool_version("qemu", qemu && *qemu ? "QEMU_BIN" : "ARCH's qemu", qemu && *qemu ? qemu : a->qemu,
+		     "QEMU emulator version ");
+	conf_free(&c);
+	free(path);
+	close_stdout();
+}

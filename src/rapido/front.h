@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* front.h: rapido, the one command: rapido SUBCOMMAND [ARGS] (or argv[0] says which). */
+#ifndef RAPIDO_FRONT_H
+#define RAPIDO_FRONT_H
+
+/*
+ * Run the subcommand argv[0] names (its basename, "rapido-" dropped: a
+ * link named cut or rapido-cut runs cut), else the one argv[1] names, with
+ * the arguments after it. Returns its exit status.
+ */
+int cmd_rapido(int argc, char **argv);
+
+#endif

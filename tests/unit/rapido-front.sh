@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rapido-front.sh: the one command. rapido COMMAND runs the program of
+# that name (its --help is the program's own), as does a link named
+# COMMAND or rapido-COMMAND; rapido list is cut --list; rapido bisect runs
+# RAPIDO_DIR/bisect when there and names it when not; an unknown command
+# or none is an error. --version of every program and command: the build's
+# git describe, then the dracut and qemu that DRACUT and QEMU_BIN name.
+# make install-rapido installs rapido(1), rapido-cut(1), ... each named as
+# its page and saying "rapido cut" for the command, and rapido.conf(5).
+. "$(dirname "$0")/../tap.sh"
+. "$TOP/tests/man.inc"
+R=$TOP/rapido
+for p in rapido cut vm vmctl netsetup ceph-local; do
+	if [ ! -x "$TOP/$p" ]; then
+		echo "SKIP: $TOP/$p is not built (run make)"
+		exit 77
+	fi
+done
+export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state RAPIDO_RUN_DIR=$T/run HOME=$T/home
+unset XDG_CONFIG_HOME RAPIDO_PROFILE_PATH RAPIDO_DIR
+: > "$RAPIDO_CONF"
+mkdir -p "$HOME" "$VM_STATE_DIR"
+
+run "$R"
+check "rapido alone: exit 1" exits 1
+check "  the usage on stderr" contains "$T/err" " rapido COMMAND [ARGS]"
+run "$R" --help
+check "rapido --help: exit 0" exits 0
+cmds=$(sed -n '/^Commands:$/,/^$/s/^ \([a-z][a-z-]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
+check "  lists the commands (got: $cmds)" test "$cmds" = "cut vm vmctl list netsetup ceph-local bisect "
+for p in cut vm vmctl netsetup ceph-local; do
+	"$TOP/$p" --help > "$T/want" 2>&1
+	"$R" "$p" --help > "$T/got" 2>&1
+	check "rapido $p --help is $p --help" same_file "$T/want" "$T/got"
+	ln -s "$R" "$T/rapido-$p"
+	"$T/rapido-$p" --help > "$T/got" 2>&1
+	check "  and a link named rapido-$p runs $p" same_file "$T/want" "$T/got"
+done
+ln -s "$R" "$T/cut"
+"$T/cut" --help > "$T/got" 2>&1
+"$TOP/cut" --help > "$T/want" 2>&1
+check "a link named cut runs cut" same_file "$T/want" "$T/got"
+"$R" help vm > "$T/got" 2>&1
+"$TOP/vm" --help > "$T/want" 2>&1
+check "rapido help vm is vm --help" same_file "$T/want" "$T/got"
+"$TOP/cut" --list > "$T/want" 2>&1
+"$R" list > "$T/got" 2>&1
+check "rapido list is cut --list" same_file "$T/want" "$T/got"
+check "  which lists simple" grep -q '^simple ' "$T/got"
+run "$R" frobnicate
+check "rapido frobnicate: exit 1" exits 1
+check "  unknown command named" contains "$T/err" "unknown command 'frobnicate'"
+run "$R" --verbose cut
+check "an option before the command: exit 1" exits 1
+
+# bisect: a program of its own, run from the rapido directory
+mkdir -p "$T/rd"
+ln -s "$TOP/autorun" "$T/rd/autorun"
+RAPIDO_DIR=$T/rd run "$R" bisect good
+check "rapido bisect without it: exit 1" exits 1
+check "  names where it looked" contains "$T/err" "bisect is not installed in this rapido ($T/rd/bisect)"
+printf '#!/bin/sh\necho "bisect $# $*"\nexit 7\n' > "$T/rd/bisect"
+chmod +x "$T/rd/bisect"
+RAPIDO_DIR=$T/rd run "$R" bisect good 'a b'
+check "rapido bisect ARGS runs RAPIDO_DIR/bisect ARGS (its status)" exits 7
+check "  with its arguments" out_is "bisect 2 good a b"
+
+# --version: ours, then the dracut and qemu found
+ver=$(cat "$TOP/build/version")
+printf '#!/bin/sh\necho "dracut 059-9"\nexit 1\n' > "$T/dracut"
+printf '#!/bin/sh\necho "QEMU emulator version 9.8.7 (test)"\necho "Copyright"\n' > "$T/qemu"
+chmod +x "$T/dracut" "$T/qemu"
+for p in cut vm vmctl netsetup ceph-local rapido "rapido cut" "rapido vm"; do
+	read -r -a argv <<< "$p"
+	DRACUT=$T/dracut QEMU_BIN=$T/qemu run "$TOP/${argv[0]}" "${argv[@]:1}" --version
+	check "$p --version: exit 0" exits 0
+	check "  $p (rapido) $ver, dracut's and qemu's version and path" out_is \
+		"${argv[-1]} (rapido) $ver
+dracut 059-9 ($T/dracut)
+qemu 9.8.7 (test) ($T/qemu)"
+done
+DRACUT=no-such-dracut QEMU_BIN=$T/qemu run "$R" --version
+check "a dracut not found: said, exit 0" exits 0
+check "  dracut: not found (DRACUT=no-such-dracut)" contains "$T/out" "dracut: not found (DRACUT=no-such-dracut)"
+echo "QEMU_BIN=$T/qemu" > "$RAPIDO_CONF"
+DRACUT=$T/dracut run "$R" --version
+check "QEMU_BIN of rapido.conf is read" contains "$T/out" "qemu 9.8.7 (test) ($T/qemu)"
+: > "$RAPIDO_CONF"
+
+# the pages of the one-command layout
+if ! command -v "${HELP2MAN:-help2man}" > /dev/null; then
+	skip "make install-rapido's man pages" "help2man is not installed"
+	done_testing
+fi
+make -C "$TOP" --no-print-directory -s install-rapido DESTDIR="$T/root" PREFIX=/usr > "$T/install.log" 2>&1
+expect_rc "make install-rapido DESTDIR PREFIX=/usr" 0 $?
+[ $fails = 0 ] || sed 's/^/#   /' "$T/install.log"
+M=$T/root/usr/share/man
+# page_cmd PAGE NAME: NAME stands in PAGE as a command (.B NAME, a line
+# starting "NAME ", \fBNAME\fR), not as the page's name (its NAME line,
+# a reference \fBNAME\fR(1))
+page_cmd() {
+	sed '/^\.SH NAME/{n;d}' "$1" | grep -qE "^\.B $2( |\$)|^$2 |\\\\fB$2\\\\fR[^(]"
+}
+for f in usr/bin/rapido usr/lib/rapido/autorun/simple.sh usr/lib/rapido/build/guest/rapido-init \
+	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/share/bash-completion/completions/rapido \
+	usr/share/zsh/vendor-completions/_rapido; do
+	check "installed $f" test -s "$T/root/$f"
+done
+check "  and no other program in usr/bin" test "$(ls "$T/root/usr/bin")" = rapido
+for pg in man1/rapido.1 man1/rapido-cut.1 man1/rapido-vm.1 man1/rapido-vmctl.1 \
+	man8/rapido-netsetup.8 man8/rapido-ceph-local.8 man5/rapido.conf.5; do
+	p=$(basename "$pg"); p=${p%.[158]}
+	[ "$p" = rapido.conf ] && continue
+	check "man $pg: titled and named $p" page_named "$M/$pg" "$p"
+	[ "$p" = rapido ] && continue
+	check "  the command is rapido ${p#rapido-}" grep -qE "^\\.B rapido ${p#rapido-}( |\$)" "$M/$pg"
+	check "  never bare ${p#rapido-} as a command" eval '! bare_in "$M/$pg" "${p#rapido-}"'
+	check "  nor $p" eval '! page_cmd "$M/$pg" "$p"'
+done
+check "man5/rapido.conf.5 installed" test -s "$M/man5/rapido.conf.5"
+check "rapido-cut.1 refers to rapido-vm(1)" grep -qF '\fBrapido-vm\fR(1)' "$M/man1/rapido-cut.1"
+if command -v man > /dev/null; then
+	MANPATH=$M man rapido-cut > "$T/man.txt" 2> "$T/man.err"
+	expect_rc "man rapido-cut renders" 0 $?
+	check "  its synopsis says rapido cut" grep -qE '^ +rapido cut \[options\] PROFILE' "$T/man.txt"
+fi
+done_testing
