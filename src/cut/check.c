@@ -88,8 +88,20 @@ static void missing_bin(struct cut_plan *p, const char *name, const char *when)
 	char *hint;
 
 	if (!p->sysroot) {
-		problem("%s: host binary '%s' not found in PATH (needed by profile %s%s)",
-			p->prof.path, name, p->prof.name, when);
+		const char *pkg = NULL;
+		size_t len = strlen(name);
+
+		for (size_t i = 0; i < p->prof.packages.n && !pkg; i++)
+			if (!strncmp(p->prof.packages.v[i], name, len) &&
+			    p->prof.packages.v[i][len] == '=')
+				pkg = p->prof.packages.v[i] + len + 1;
+		if (pkg)
+			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s; "
+				"the Debian package %s has it: apt-get install %s)",
+				p->prof.path, name, p->prof.name, when, pkg, pkg);
+		else
+			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s)",
+				p->prof.path, name, p->prof.name, when);
 		return;
 	}
 	hint = cut_sysroot_bin_hint(p, name);

@@ -227,6 +227,21 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		strv_free(&words);
 		return 0;
 	}
+	if (!strncmp(key, "package ", 8)) {
+		const char *pkg = key + 8;
+		struct strv words = STRV_INIT;
+
+		while (*pkg == ' ')
+			pkg++;
+		if (!*pkg || strpbrk(pkg, " \t="))
+			return err_at(err, path, (unsigned int)lineno,
+				      "package: expected '#@ package PKG: BIN...'");
+		split_words(&words, val);
+		for (size_t i = 0; i < words.n; i++)
+			strv_pushf(&p->packages, "%s=%s", words.v[i], pkg);
+		strv_free(&words);
+		return 0;
+	}
 	if (!strncmp(key, "prepare ", 8)) {
 		const char *k = key + 8;
 
@@ -336,7 +351,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
-			 "kconfig-optional, files, prepare KEY, include, cpus, memory)",
+			 "kconfig-optional, files, package PKG, prepare KEY, include, cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
 }
@@ -515,6 +530,7 @@ void profile_free(struct profile *p)
 	strv_free(&p->kconfig_opt_at);
 	strv_free(&p->sources);
 	free(p->prepare_key);
+	strv_free(&p->packages);
 	free(p->prepare_at);
 	strv_free(&p->prepare);
 	for (size_t i = 0; i < p->n_files; i++) {

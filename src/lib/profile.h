@@ -16,6 +16,8 @@
  *	#@ bins-optional: binaries included when the host has them
  *	#@ bins-if KEY: binaries required only when rapido.conf sets KEY
  *	#@ bins-optional-if KEY: included when KEY is set and the host has them
+ *	#@ package PKG: BIN...: the Debian package that has these binaries,
+ *		  named when one of them is missing (nfs-kernel-server: rpc.nfsd)
  *	#@ modules: kernel modules loaded at boot (must exist for the kernel)
  *	#@ modules-optional: modules included and loaded when the kernel has them
  *	#@ modules-on-demand: modules included when the kernel has them, not
@@ -67,6 +69,7 @@ struct profile {
 	char *description;
 	struct strv bins, bins_opt;
 	struct strv bins_if, bins_opt_if;	/* "KEY=binary" entries */
+	struct strv packages;	/* "binary=package" entries (#@ package) */
 	struct strv modules, modules_opt;
 	struct strv modules_demand;	/* in the image, loaded by the profile */
 	struct strv helpers;
