@@ -56,11 +56,4 @@ export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT CEPHFS_MOUNT_OPTIONS
 echo "fstests: ceph TEST_DEV=$TEST_DEV mounted at $TEST_DIR;" \
 	"SCRATCH_DEV=$SCRATCH_DEV unmounted, SCRATCH_MNT=$SCRATCH_MNT"
 
-if [ -z "${FSTESTS_SRC:-}" ]; then
-	echo "fstests: xfstests not included (FSTESTS_SRC unset)"
-	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
-		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
-else
-	fstests_check_tree ceph
-	fstests_run
-fi
+fstests_net_run ceph
