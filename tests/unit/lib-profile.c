@@ -52,7 +52,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(62);
+	tap_plan(69);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -88,6 +88,27 @@ int main(void)
 	TAP_EQ_STR(p.bins_opt_if.n == 1 ? p.bins_opt_if.v[0] : NULL, "FSTESTS_SRC=quota",
 		   "bins-optional-if KEY");
 	profile_free(&p);
+
+	/* #@ package PKG: BIN... and #@ prepare KEY: PROGRAM ARG... */
+	rc = load("#@ description: x\n#@ package nfs-kernel-server: rpc.nfsd exportfs\n"
+		  "#@ prepare KSELFTEST_DIR: host/kselftests --quiet\n", &p, &err);
+	tap_ok(rc == 0, "package and prepare load (%s)", err ? err : "ok");
+	TAP_EQ_STR(p.packages.n == 2 ? p.packages.v[1] : NULL, "exportfs=nfs-kernel-server",
+		   "package: one BIN=PKG entry per binary");
+	TAP_EQ_STR(p.prepare_key, "KSELFTEST_DIR", "prepare: its KEY");
+	tap_ok(p.prepare.n == 2 && !strcmp(p.prepare.v[0], "host/kselftests") &&
+	       !strcmp(p.prepare.v[1], "--quiet"), "prepare: PROGRAM and its ARGs");
+	{
+		struct strv keys = STRV_INIT;
+
+		profile_conf_keys(&p, &keys);
+		tap_ok(strv_contains(&keys, "KSELFTEST_DIR"), "prepare's KEY is a key of the profile");
+		strv_free(&keys);
+	}
+	profile_free(&p);
+	bad("#@ description: x\n#@ prepare A: a\n#@ prepare B: b\n",
+	    "p.sh:3: prepare: a profile prepares one key (A at ");
+	bad("#@ description: x\n#@ package a=b: x\n", "p.sh:2: package: expected '#@ package PKG: BIN...'");
 
 	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\"");
 	bad("#@ description: x\n#@ cpus: lots\n", "p.sh:2: cpus: expected a number");
