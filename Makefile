@@ -322,6 +322,32 @@ install-rapido: all man
 	$(Q)install -D -m 644 scripts/completion/rapido.bash $(DESTDIR)$(COMPLETIONDIR)/rapido
 	$(Q)install -D -m 644 $(B)/completion/_rapido $(DESTDIR)$(ZSH_COMPLETIONDIR)/_rapido
 
+# make deb: the Debian package, $(B)/deb/rapido_DEB_VERSION_amd64.deb, built
+# by dpkg-buildpackage (debian/: install-rapido's layout) in a copy of the
+# tree's files (git's, uncommitted changes included), which has no .git:
+# its .version says VERSION and its debian/changelog DEB_VERSION
+# (v1.2-3-gabc: 1.2+git3.abc; no tag: 0~gitCOMMITS.abc). Needs dpkg-dev,
+# debhelper and debian/control's Build-Depends; lintian $(B)/deb/*.deb
+# checks it (tests/fresh/deb.sh does, and installs it in a fresh root).
+DEB_VERSION ?= $(shell v=$$(git describe --tags --match 'v[0-9]*' 2>/dev/null) && \
+	echo "$$v" | sed 's/^v//; s/-\([0-9]*\)-g/+git\1./' || \
+	echo "0~git$$(git rev-list --count HEAD 2>/dev/null).$$(git rev-parse --short HEAD 2>/dev/null)")
+DEB_DIR ?= $(B)/deb
+DEB := $(DEB_DIR)/rapido_$(DEB_VERSION)_amd64.deb
+
+deb:
+	$(call quiet,DEB,$(DEB))
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/rapido
+	$(Q)git ls-files -z -co --exclude-standard | \
+		tar --null -T - --ignore-failed-read -cf - 2> /dev/null | tar -xf - -C $(DEB_DIR)/rapido
+	$(Q)echo '$(VERSION)' > $(DEB_DIR)/rapido/.version
+	$(Q)printf 'rapido (%s) unstable; urgency=medium\n\n  * Built by make deb from %s.\n\n -- %s  %s\n' \
+		'$(DEB_VERSION)' '$(VERSION)' "$$(sed -n 's/^Maintainer: //p' debian/control)" "$$(date -R)" \
+		> $(DEB_DIR)/rapido/debian/changelog
+	$(Q)cd $(DEB_DIR)/rapido && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; echo "make deb: dpkg-buildpackage failed: $(DEB_DIR)/build.log"; exit 1; }
+	$(Q)test -s $(DEB) && echo "$(DEB)"
+
 # Unit tests only (fast, no qemu).
 check-unit: all tests
 	$(Q)tests/run --unit
@@ -362,7 +388,7 @@ FUZZ_CFLAGS := $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
-VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c)
+VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c known.c knownrun.c knownwrite.c knowncli.c)
 
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)
@@ -391,4 +417,4 @@ clean:
 
 .PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install install-lib \
 	install-rapido deb
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -path $(B)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -118,8 +118,22 @@ _fstests_autorun_cmd() {
 # `./check -n` that fails or lists no test at all fails the shard.
 # Returns check's status; 1 if check passed but a test was recorded as
 # failed; check's status with a testcase "fstests/check" of its own when
-# check failed and no test did (it could not start).
+# check failed and no test did (it could not start). With ./vm
+# --rerun-failures N each failed test is run again by ./check TEST (with
+# the same options, in its section) up to N times, until it passes:
+# each run is a record of its own, ./vm calls one that passed flaky.
 rapido_fstests_check() {
+	local rc
+	_fstests_check "$@"
+	rc=$?
+	# the tests' status: a part that ends with it failed by its tests
+	_rapido_res_ret=
+	[ "$rc" = 0 ] || _rapido_res_ret=$rc
+	return "$rc"
+}
+
+# _fstests_check [CHECK-ARGS...]: rapido_fstests_check's run
+_fstests_check() {
 	local from rc
 	_fstests_res_begin
 	from=$REPLY
@@ -141,7 +155,69 @@ rapido_fstests_check() {
 	wait $!
 	rc=$?
 	_fstests_res_import "$from"
+	_fstests_rerun "$from" "$@"
 	_fstests_res_end "$from" "$rc" ./check
+}
+
+# _fstests_recorded FROM NAME STATE: NAME was recorded as STATE after line
+# FROM of _fstests_res_done
+_fstests_recorded() {
+	local n=0 name st
+	while read -r name st; do
+		n=$((n + 1))
+		[ $n -gt "$1" ] && [ "$name" = "$2" ] && [ "$st" = "$3" ] && return 0
+	done < "$_fstests_res_done"
+	return 1
+}
+
+# _fstests_rerun FROM CHECK-ARGS...: the tests that failed after line FROM
+# of _fstests_res_done run again, each by ./check TEST with the options
+# of CHECK-ARGS (not its selection), up to RAPIDO_RERUN_FAILURES times
+_fstests_rerun() {
+	local from=$1 n=0 name st t sect i again opts=()
+	local -a failed=()
+	shift
+	_rapido_res_reruns
+	[ "$REPLY" -gt 0 ] || return 0
+	again=$REPLY
+	while read -r name st; do
+		n=$((n + 1))
+		# fstests/check is check's own failure, no test to run again
+		[ $n -gt "$from" ] && [ "$st" = fail ] && [ "$name" != fstests/check ] &&
+			failed+=("$name")
+	done < "$_fstests_res_done"
+	[ ${#failed[@]} -gt 0 ] || return 0
+	_fstests_shard_args "$@"
+	for name in "${failed[@]}"; do
+		t=${name#*:}
+		sect=
+		opts=("${_fstests_opts[@]}")
+		if [ "$t" != "$name" ]; then
+			sect=${name%%:*}
+			# the test's own section only, not every one asked for
+			opts=()
+			for ((i = 0; i < ${#_fstests_opts[@]}; i++)); do
+				case ${_fstests_opts[i]} in
+				-s | -S) i=$((i + 1)) ;;
+				*) opts+=("${_fstests_opts[i]}") ;;
+				esac
+			done
+			opts+=(-s "$sect")
+		fi
+		for ((i = 1; i <= again; i++)); do
+			echo "fstests: $name failed: re-run $i of $again: ./check${opts[*]:+ ${opts[*]}} $t"
+			_fstests_res_begin
+			n=$REPLY
+			_fstests_res_sect=
+			_fstests_res_stream < <(./check -R xunit "${opts[@]}" "$t" 2>&1)
+			wait $!
+			_fstests_res_import "$n"
+			if _fstests_recorded "$n" "$name" pass; then
+				echo "fstests: $name passed on re-run $i of $again: flaky"
+				break
+			fi
+		done
+	done
 }
 
 # _fstests_shard_args CHECK-ARGS...: split ./check's arguments into the

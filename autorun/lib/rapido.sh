@@ -50,12 +50,17 @@ rapido_fail() {
 	exit "$rc"
 }
 
-# _rapido_status_keep STATUS WHY: STATUS (not 0) is the autorun's, unless
-# a failure was kept before; noclobber's O_EXCL makes the first one win
-# among subshells without a fork
+# _rapido_status_keep STATUS WHY [test]: STATUS (not 0) is the autorun's,
+# unless a failure was kept before; noclobber's O_EXCL makes the first one
+# win among subshells without a fork. A failure that is not a failed
+# test's ("test": results.sh) is noted apart, in rapido.status-other: only
+# an autorun whose every failure was a test's tells ./vm so ("R1 failures
+# tests"), which may then excuse them as known failures or flaky.
 _rapido_status_keep() {
 	local f=${RAPIDO_RUN_DIR:-/run}/rapido.status opts=$-
 	[ "$1" != 0 ] || return 0
+	[ "${3:-}" = test ] || printf '%s %s\n' "$1" "$2" >> "$f-other" ||
+		echo "rapido: cannot note a failure in $f-other" >&2
 	set -C
 	{ printf '%s %s\n' "$1" "$2" > "$f"; } 2> /dev/null
 	[[ $opts == *C* ]] || set +C
@@ -115,13 +120,29 @@ _rapido_autorun_begin() {
 # _rapido_part NAME: the part about to run (named in its failure)
 _rapido_part() {
 	_rapido_part_name=$1
+	_rapido_res_ret=
+}
+
+# _rapido_part_status STATUS WHY: a part's or the autorun's own STATUS
+# kept; it is the tests' when it is the status the last test function of
+# this shell returned for failed tests (_rapido_res_ret: rapido_test,
+# rapido_test_tap, rapido_tests_done, rapido_fstests_check), the way a
+# part that ends with one fails. A command after it that fails with the
+# same status is taken for it: end a part with the test, or check the
+# command (rapido_fail).
+_rapido_part_status() {
+	if [ "$1" = "${_rapido_res_ret:-}" ]; then
+		_rapido_status_keep "$1" "$2" test
+	else
+		_rapido_status_keep "$1" "$2"
+	fi
 }
 
 # _rapido_part_done STATUS: after a part: its failure kept; a rapido_fail
 # in one of its subshells stops the autorun
 _rapido_part_done() {
 	if [ "$1" != 0 ]; then
-		_rapido_status_keep "$1" "$_rapido_part_name: exit status $1"
+		_rapido_part_status "$1" "$_rapido_part_name: exit status $1"
 		echo "rapido: FAILED: $_rapido_part_name: exit status $1" >&2
 	fi
 	! _rapido_stop_asked || exit "${REPLY%% *}"
@@ -145,9 +166,12 @@ _rapido_autorun_exit() {
 
 	builtin trap - EXIT
 	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
-	[ "$rc" = 0 ] || _rapido_status_keep "$rc" "${_rapido_part_name:-autorun}: exit status $rc"
+	[ "$rc" = 0 ] || _rapido_part_status "$rc" "${_rapido_part_name:-autorun}: exit status $rc"
 	_rapido_res_close
 	_rapido_status || exit 0
+	rc=$REPLY
+	[ -e "${RAPIDO_RUN_DIR:-/run}/rapido.status-other" ] || _rapido_res_emit failures tests
+	REPLY=$rc
 	echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
 	exit "${REPLY%% *}"
 }

@@ -7,7 +7,11 @@
 #       Run CMD as test NAME, its output (stdout and stderr) shown on the
 #       console and kept. Exit 0: passed; 77: skipped (the reason is its
 #       last output line); anything else: failed. Returns 0 unless it
-#       failed. A NAME outside this VM's shard is not run at all.
+#       failed. A NAME outside this VM's shard is not run at all. With
+#       ./vm --rerun-failures N (RAPIDO_RERUN_FAILURES) a failed CMD is
+#       run again at once, up to N times until it passes, each run a
+#       record (./vm: a test that passed on a re-run is flaky); it returns
+#       0 if the last run passed.
 #   rapido_test_start NAME
 #   rapido_test_pass NAME [OUTPUT]
 #   rapido_test_fail NAME REASON [OUTPUT]
@@ -34,7 +38,9 @@
 #       results, and COMMAND exiting non-zero or killed (PREFIX). Returns 1
 #       if any failed. In a pipeline (CMD | rapido_test_tap P) the counts
 #       still reach rapido_tests_done, but only the -- form sees COMMAND's
-#       exit status: use it for a suite that may crash.
+#       exit status: use it for a suite that may crash. A stream cannot
+#       re-run one of its tests: with --rerun-failures it says so on the
+#       console, and its failures stand.
 #   rapido_test_in_shard NAME
 #       0 if NAME is this VM's to run: with RAPIDO_SHARD=I/N, the FNV-1a
 #       hash of NAME modulo N is I-1 (the same on every machine, and a new
@@ -171,7 +177,7 @@ _rapido_res_end() {
 	case $1 in
 	pass) echo "rapido: test $2: passed (${3}s)" ;;
 	fail)
-		_rapido_status_keep 1 "test $2 failed: $4"
+		_rapido_status_keep 1 "test $2 failed: $4" test
 		echo "rapido: test $2: FAILED: $4 (${3}s)"
 		;;
 	skip) echo "rapido: test $2: skipped: $4" ;;
@@ -212,10 +218,47 @@ rapido_test_in_shard() {
 	[ $((REPLY % n)) -eq $((i - 1)) ]
 }
 
+# _rapido_res_reruns: how many times a failed test is run again
+# (./vm --rerun-failures N: RAPIDO_RERUN_FAILURES), in REPLY
+_rapido_res_reruns() {
+	REPLY=${RAPIDO_RERUN_FAILURES:-0}
+	[[ $REPLY =~ ^[0-9]{1,3}$ ]] || REPLY=0
+	REPLY=$((10#$REPLY))
+}
+
+# rapido_test NAME CMD...: see the top; a failed run is run again up to
+# RAPIDO_RERUN_FAILURES times at once, each run a record of its own (./vm
+# counts a test that passed on a re-run as flaky, with its rate)
 rapido_test() {
-	local name=$1 f rc out last line
+	local name=$1 run=0 reruns rc
 	shift
 	rapido_test_in_shard "$name" || return 0
+	_rapido_res_reruns
+	reruns=$REPLY
+	while :; do
+		_rapido_test_once "$name" "$@"
+		rc=$?
+		case $rc in
+		0 | 77) break ;;
+		esac
+		[ "$run" -lt "$reruns" ] || break
+		run=$((run + 1))
+		echo "rapido: test $name: re-run $run of $reruns"
+	done
+	if [ "$rc" = 77 ] || [ "$rc" = 0 ]; then
+		[ "$run" -eq 0 ] || [ "$rc" != 0 ] ||
+			echo "rapido: test $name: passed on re-run $run of $reruns: flaky"
+		_rapido_res_ret=
+		return 0
+	fi
+	_rapido_res_ret=$rc
+	return "$rc"
+}
+
+# _rapido_test_once NAME CMD...: one run of rapido_test: its status, 77 skipped
+_rapido_test_once() {
+	local name=$1 f rc out last line
+	shift
 	! _rapido_stop_asked || exit "${REPLY%% *}"
 	# one file per shell, emptied per test: rm may not be in the image
 	f=${TMPDIR:-/tmp}/rapido-test.$$
@@ -242,6 +285,7 @@ rapido_test() {
 	77)
 		last=${out##*$'\n'}
 		rapido_test_skip "$name" "${last:-exit status 77}" "$out"
+		return 77
 		;;
 	*)
 		rapido_test_fail "$name" "exit status $rc" "$out"
@@ -252,6 +296,22 @@ rapido_test() {
 }
 
 rapido_test_tap() {
+	local prefix=$1 rc
+	shift
+	_rapido_tap "$prefix" "$@"
+	rc=$?
+	_rapido_res_ret=
+	[ "$rc" = 0 ] && return 0
+	_rapido_res_ret=$rc
+	_rapido_res_reruns
+	# a TAP stream is one run of many tests: none of them can be run alone
+	[ "$REPLY" = 0 ] || echo "rapido: $prefix: a TAP/KTAP suite cannot re-run one test:" \
+		"--rerun-failures $REPLY does not apply, its failures stand"
+	return "$rc"
+}
+
+# _rapido_tap PREFIX [FILE | -- COMMAND...]: rapido_test_tap's one run
+_rapido_tap() {
 	local prefix=$1
 	shift
 	# rapido-ktap copies the stream to fd 4 (this stdout) and writes its
@@ -352,5 +412,8 @@ rapido_tests_done() {
 	_rapido_res_close
 	echo "rapido: results: $_rapido_res_pass passed, $_rapido_res_fail failed," \
 		"$_rapido_res_skip skipped${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD)}"
-	[ "$_rapido_res_fail" -eq 0 ]
+	_rapido_res_ret=
+	[ "$_rapido_res_fail" -eq 0 ] && return 0
+	_rapido_res_ret=1
+	return 1
 }

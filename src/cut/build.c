@@ -445,6 +445,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v, *sv;
 	size_t ntrees = 0, nsecrets = 0, n = 0;
 	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
+	int dracut_exists[2] = { 0, 1 }, kmods;
 	struct strv libs = STRV_INIT;
 	char *err;
 	int rc;
@@ -482,10 +483,25 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 					strv_push(&libs, t->libs.v[k]);
 		}
 	strv_sort(&libs);
-	if (exists[L_MODULES])
+	/* the modules layer: ./cut's own (kmods.c), or dracut's with --dracut-modules */
+	kmods = exists[L_MODULES] && !o->dracut_modules;
+	dracut_exists[L_MODULES] = exists[L_MODULES] && !kmods;
+	if (kmods) {
+		cut_kmods_key(p, &dl[L_MODULES]);
+		if (cut_cache_lookup(&c, &dl[L_MODULES])) {
+			char *size = cut_mib(dl[L_MODULES].size);
+
+			cut_progress("modules layer: in the cache (%s)", size);
+			free(size);
+		} else if (cut_kmods_layer(&c, p, work, &dl[L_MODULES], &err)) {
+			die("%s", err);
+		}
+		stop_if_signalled();
+	} else if (exists[L_MODULES]) {
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
+	}
 	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
-	dracut_layers(o, p, &c, &libs, exists, dl);
+	dracut_layers(o, p, &c, &libs, dracut_exists, dl);
 
 	/* image order: modules, bins, trees; the tail (helpers, scripts) after them all */
 	for (int i = 0; i < 2; i++)

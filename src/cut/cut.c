@@ -53,6 +53,8 @@ static void usage(void)
 	       "     --standalone       put the layers into the image file itself, so it boots\n"
 	       "                          without the cache (on another machine, by a bare qemu)\n"
 	       "     --no-cache         neither use nor fill the layer cache (implies --standalone)\n"
+	       "     --dracut-modules   have dracut write the kernel modules layer too (by\n"
+	       "                          default ./cut writes it from modules.dep and depmod)\n"
 	       "     --cache-info       show the layer cache: where, how big, what it holds\n"
 	       "     --ignore-kconfig   go on when the kernel config lacks a symbol the profile needs\n"
 	       "     --check-conf       lint rapido.conf: each value and where it came from,\n"
@@ -81,7 +83,7 @@ static void add_extra(struct cut_opts *o, int is_file, const char *arg)
 
 enum {
 	OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_NO_CACHE, OPT_STANDALONE, OPT_CACHE_INFO,
-	OPT_CHECK_CONF, OPT_KCONFIG
+	OPT_CHECK_CONF, OPT_KCONFIG, OPT_DRACUT_MODULES
 };
 
 /* What this run of ./cut does: cut an image, or only print something. */
@@ -106,6 +108,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		{ "ignore-kconfig", no_argument, NULL, OPT_IGNORE_KCONFIG },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "standalone", no_argument, NULL, OPT_STANDALONE },
+		{ "dracut-modules", no_argument, NULL, OPT_DRACUT_MODULES },
 		{ "cache-info", no_argument, NULL, OPT_CACHE_INFO },
 		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
 		{ "kconfig", no_argument, NULL, OPT_KCONFIG },
@@ -146,6 +149,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 			break;
 		case OPT_STANDALONE:
 			o->standalone = 1;
+			break;
+		case OPT_DRACUT_MODULES:
+			o->dracut_modules = 1;
 			break;
 		case OPT_CACHE_INFO:
 			*mode = CUT_CACHE_INFO;

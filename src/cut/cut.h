@@ -30,6 +30,7 @@ struct cut_opts {
 	int ignore_kconfig;
 	int no_cache;		/* --no-cache: neither read nor write the layer cache */
 	int standalone;		/* --standalone: the layers go into the image file */
+	int dracut_modules;	/* --dracut-modules: dracut writes the modules layer (kmods.c otherwise) */
 };
 
 /* A "#@ files:" entry resolved: the host's SRC, copied to DEST as a tree layer (tree.c). */
@@ -93,6 +94,14 @@ enum cut_dracut_part { DRACUT_ALL, DRACUT_MODULES, DRACUT_BINS };
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
 		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
 		     struct strv *argv);
+
+/*
+ * libpick.c: which of the nlibs library texts a batch autorun needs
+ * (picked[i] = 1): those defining a word of the texts, or of another
+ * picked library.
+ */
+void cut_lib_pick(const char *const *texts, size_t ntexts, const char *const *libs, size_t nlibs,
+		  int *picked);
 
 /* check.c: "a directory", "a character device"... for what stat() said */
 const char *cut_file_type(mode_t mode);

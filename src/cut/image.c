@@ -110,11 +110,24 @@ static int add_extra_file(struct cpio_writer *w, const char *name, const char *p
 	return 0;
 }
 
-static int add_guest_lib(struct cpio_writer *w, const struct cut_plan *p, FILE *autorun, char **err)
+/* The text of a file, "" when it cannot be read (its own copy into the image says why). */
+static char *text_or_empty(const char *path)
+{
+	char *text;
+
+	return read_file(path, &text, NULL) ? xstrdup("") : text;
+}
+
+/*
+ * The library, every file of it in the image; a batch autorun sources only
+ * what the profile and extras reach (libpick.c), an interactive shell all.
+ */
+static int add_guest_lib(struct cpio_writer *w, const struct cut_opts *o, const struct cut_plan *p,
+			 FILE *autorun, char **err)
 {
 	char *dir = xasprintf("%s/autorun/lib", p->rapido_dir);
-	struct strv names = STRV_INIT;
-	int rc;
+	struct strv names = STRV_INIT, texts = STRV_INIT, libs = STRV_INIT;
+	int rc, *picked;
 
 	cpio_add_dir(w, "rapido/lib", 0755);
 	rc = strv_list_dir(&names, dir, ".sh");
@@ -125,16 +138,45 @@ static int add_guest_lib(struct cpio_writer *w, const struct cut_plan *p, FILE *
 		free(dir);
 		return rc;
 	}
+	/* what the autorun itself calls (add_autorun), the profile, the extras */
+	strv_push(&texts, "_rapido_autorun_begin _rapido_part _rapido_part_done _rapido_autorun_end");
+	{
+		char *t = text_or_empty(p->prof.path);
+
+		strv_push(&texts, t);
+		free(t);
+	}
+	for (size_t i = 0; i < o->n_extras; i++) {
+		char *t = o->extras[i].is_file ? text_or_empty(o->extras[i].arg) :
+			xstrdup(o->extras[i].arg);
+
+		strv_push(&texts, t);
+		free(t);
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		char *src = xasprintf("%s/%s", dir, names.v[i]), *t = text_or_empty(src);
+
+		strv_push(&libs, t);
+		free(t);
+		free(src);
+	}
+	picked = xcalloc(names.n + 1, sizeof(*picked));
+	cut_lib_pick((const char *const *)strv_argv(&texts), texts.n,
+		     (const char *const *)strv_argv(&libs), libs.n, picked);
 	for (size_t i = 0; i < names.n && !rc; i++) {
 		char *src = xasprintf("%s/%s", dir, names.v[i]);
 		char *dst = xasprintf("rapido/lib/%s", names.v[i]);
 
 		rc = add_path_file(w, dst, src, err);
-		fprintf(autorun, "source /rapido/lib/%s\n", names.v[i]);
+		fprintf(autorun, "%ssource /rapido/lib/%s\n",
+			picked[i] ? "" : "[ \"${RAPIDO_BATCH:-0}\" = 1 ] || ", names.v[i]);
 		free(src);
 		free(dst);
 	}
+	free(picked);
 	strv_free(&names);
+	strv_free(&texts);
+	strv_free(&libs);
 	free(dir);
 	return rc;
 }
@@ -293,7 +335,7 @@ int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, c
 	mb_open(&autorun);
 	fprintf(autorun.f, "# written by ./cut: guest library, profile %s, then the extras in order\n",
 		p->prof.name);
-	rc = add_guest_lib(&w, p, autorun.f, err);
+	rc = add_guest_lib(&w, o, p, autorun.f, err);
 	if (!rc)
 		rc = add_autorun(&w, o, p, autorun.f, err);
 	mb_close(&autorun);

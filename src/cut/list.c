@@ -39,6 +39,9 @@ int cut_list(void)
 
 			if (strv_contains(&seen, name)) {
 				/* hidden by an earlier directory's */
+			} else if (!profile_name_valid(name)) {
+				warn("%s: not a profile name (letters, digits, '-' and '_' only)", path);
+				bad = 1;
 			} else if (profile_load(&p, name, path, &err)) {
 				warn("%s", err);
 				free(err);

@@ -12,13 +12,6 @@
 #include "io.h"
 #include "kernel.h"
 
-void module_name_normalise(char *s)
-{
-	for (; *s; s++)
-		if (*s == '-')
-			*s = '_';
-}
-
 static int is_file(const char *p)
 {
 	struct stat st;

@@ -5,6 +5,7 @@
 
 #include "arch.h"
 #include "conf.h"
+#include "moddep.h"
 #include "strv.h"
 
 struct kernel {
@@ -41,8 +42,5 @@ int kernel_has_module(const struct kernel *k, const char *name);
  * Returns 0, or -errno if the config cannot be read.
  */
 int kernel_check_kconfig(const struct kernel *k, const struct strv *reqs, struct strv *missing);
-
-/* Normalise a module name in place: '-' -> '_'. */
-void module_name_normalise(char *s);
 
 #endif

@@ -59,11 +59,13 @@ static void usage(void)
 	       "     --shard I/N        run shard I of N of the profile's tests (default VM_SHARD)\n"
 	       "     --splats LIST      kernel report kinds that fail a passing run: all, none,\n"
 	       "                          kinds, -KIND to leave one out, e.g. all,-warning\n"
-	       "                          (default VM_SPLATS, else all)\n"
-	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
+	       "                          (default VM_SPLATS, else all)\n");
+	known_help(stdout);
+	printf(	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
 	       "                          run failed, its status is unknown or a shard of\n"
-	       "                          its split is missing (must be the first option)\n"
+	       "                          its split is missing (must be the first option;\n"
+	       "                          it takes the known-failure options too, before OUT)\n"
 	       "     --version          print the version, and dracut's and qemu's\n"
 	       " -h, --help             display this help\n"
 	       "\n");
@@ -92,6 +94,7 @@ enum {
 	OPT_RESULTS,
 	OPT_SHARD,
 	OPT_SPLATS,
+	OPT_KNOWN,	/* KNOWN_NOPTS of them (known.h) */
 };
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
@@ -119,6 +122,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "splats", required_argument, NULL, OPT_SPLATS },
+		KNOWN_LONGOPTS(OPT_KNOWN),
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -202,6 +206,9 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_SPLATS:
 			o->splats = optarg;
+			break;
+		case OPT_KNOWN ... OPT_KNOWN + KNOWN_NOPTS - 1:
+			known_cli_opt(&o->known, c, OPT_KNOWN, optarg);
 			break;
 		case 'V':
 			version_print("vm");

@@ -19,6 +19,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "known.h"
 #include "pct.h"
 #include "rapido.h"
 #include "tree.h"
@@ -227,12 +228,50 @@ static unsigned int report_splats(struct vm_results *r, const struct vm_launch *
 	return counted;
 }
 
+/*
+ * The known failures and re-runs (known.h) over the run's records: guest
+ * is the guest's status, rc ./vm's so far. A 1 that failed tests alone
+ * made (the guest exited 0, or 1 saying all its failures were tests')
+ * may become 0; *tests_only says so, for results.txt's meta tests-only
+ * (--merge-results classifies again). --write-known-failures too.
+ */
+static int known_finish(struct vm_results *r, const struct vm_launch *l, int guest, int rc,
+			char **cause, int *tests_only)
+{
+	const struct known_opts *o = &l->s->known;
+	char who[32], *err;
+	int k;
+
+	*tests_only = (rc == 0 || rc == VM_EXIT_TESTS_FAILED) &&
+		      (guest == 0 || (guest == VM_EXIT_TESTS_FAILED && r->suite.guest_tests_only));
+	snprintf(who, sizeof(who), "vm%u", l->vm);
+	k = known_exit(&r->suite, o, rc, *tests_only, who);
+	if (k != rc) {
+		free(*cause);
+		*cause = k ? xstrdup("a test failed that no known failure excuses, or --strict "
+				     "found a fixed test or an expired entry") :
+			xstrdup("passed: every failed test is a known failure or flaky");
+	}
+	if (o->write) {
+		if (known_write(o->write, &r->suite, 1, o->today, &err)) {
+			warn("--write-known-failures: %s", err);
+			free(err);
+			k = verdict_unwritten(k, "--write-known-failures: the file could not be written",
+					      cause);
+		} else {
+			fprintf(stderr, "vm%u: known failures written to %s\n", l->vm, o->write);
+		}
+	}
+	return k;
+}
+
 int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
 		      int rc, const char *why, double secs, double now)
 {
 	struct verdict_in in = { .vm = l->vm, .rc = rc, .why = why };
 	char buf[64], *err, *sum, *cause;
 	struct rcount c;
+	int tests_only = 0;
 
 	splat_finish(sc);
 	if (r && r->len)
@@ -247,6 +286,7 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 		free(cause);
 		return rc;
 	}
+	rc = known_finish(r, l, in.rc, rc, &cause, &tests_only);
 	if (r->txt_failed) {
 		char *what = xasprintf("--results: %s could not be written whole", r->txt_path);
 
@@ -272,6 +312,8 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 	txt_meta(r, "time", buf, 0);
 	if (rc)
 		txt_meta(r, "cause", cause, 0);
+	if (tests_only && rc == VM_EXIT_TESTS_FAILED)
+		txt_meta(r, "tests-only", "1", 0);
 	snprintf(buf, sizeof(buf), "%d", rc);
 	txt_meta(r, "exit", buf, 0);
 	/* the final records themselves may be what could not be written */

@@ -17,6 +17,7 @@ const struct vm_device *const vm_devices[] = {
 	&vm_dev_console,
 	&vm_dev_control,
 	&vm_dev_results,
+	&vm_dev_known,
 	&vm_dev_gdb,
 	&vm_dev_mpath,
 	&vm_dev_rbd,

@@ -108,6 +108,35 @@ static void xml_attr(FILE *f, const char *s)
 	}
 }
 
+static void property(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "        <property name=\"%s\" value=\"", name);
+	xml_attr(f, value);
+	fputs("\"/>\n", f);
+}
+
+/* known.h's verdicts: the entry of a known failure or a fixed one, a flaky test's rate */
+static void testcase_properties(FILE *f, const struct rtest *t)
+{
+	char rate[64];
+
+	if (t->cls != RC_KNOWN && t->cls != RC_FIXED && t->cls != RC_FLAKY && t->runs < 2)
+		return;
+	fputs("      <properties>\n", f);
+	if (t->cls == RC_KNOWN) {
+		property(f, "known-failure", t->known);
+		property(f, "known-failure-entry", t->known_at);
+	} else if (t->cls == RC_FIXED) {
+		property(f, "fixed", t->known);
+		property(f, "known-failure-entry", t->known_at);
+	}
+	if (t->runs > 1) {
+		snprintf(rate, sizeof(rate), "%u/%u", t->fails, t->runs);
+		property(f, t->cls == RC_FLAKY ? "flaky" : "runs-failed", rate);
+	}
+	fputs("      </properties>\n", f);
+}
+
 static void suite_write(FILE *f, const struct rsuite *s)
 {
 	struct rcount c;
@@ -139,17 +168,20 @@ static void suite_write(FILE *f, const struct rsuite *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rtest *t = &s->t[i];
 
+		if (t->hidden)
+			continue;
 		fputs("    <testcase classname=\"", f);
 		xml_attr(f, s->name ? s->name : "rapido");
 		fputs("\" name=\"", f);
 		xml_attr(f, t->name);
 		fputc('"', f);
 		xml_secs(f, t->secs);
-		if (t->state == RT_PASS && !t->output) {
+		if (t->state == RT_PASS && !t->output && t->cls != RC_FLAKY && t->cls != RC_FIXED) {
 			fputs("/>\n", f);
 			continue;
 		}
 		fputs(">\n", f);
+		testcase_properties(f, t);
 		if (t->state == RT_FAIL) {
 			fputs("      <failure message=\"", f);
 			xml_attr(f, t->reason ? t->reason : "failed");

@@ -58,18 +58,25 @@ void ktap_write(FILE *f, const struct rsuite *v, size_t n)
 		rsuite_count(s, &c);
 		fputs("    KTAP version 1\n    # Subtest: ", f);
 		ktap_desc(f, s->name ? s->name : "rapido");
-		fprintf(f, "\n    1..%zu\n", s->n);
-		for (size_t j = 0; j < s->n; j++) {
+		fprintf(f, "\n    1..%u\n", c.tests);
+		for (size_t j = 0, k = 0; j < s->n; j++) {
 			const struct rtest *t = &s->t[j];
+			int known = t->cls == RC_KNOWN && t->state == RT_SKIP;
 
-			if (t->state != RT_PASS) {
+			if (t->hidden)
+				continue;
+			if (t->state != RT_PASS || t->cls == RC_FLAKY || t->cls == RC_FIXED) {
 				if (t->reason && t->state == RT_FAIL)
 					ktap_diag(f, "    ", t->reason);
 				ktap_diag(f, "    ", t->output);
 			}
-			fprintf(f, "    %sok %zu ", t->state == RT_FAIL ? "not " : "", j + 1);
+			/* a known failure is TAP's expected failure: "not ok ... # TODO" */
+			fprintf(f, "    %sok %zu ", t->state == RT_FAIL || known ? "not " : "", ++k);
 			ktap_desc(f, t->name);
-			if (t->state == RT_SKIP) {
+			if (known) {
+				fputs(" # TODO known failure: ", f);
+				ktap_desc(f, t->known);
+			} else if (t->state == RT_SKIP) {
 				fputs(" # SKIP ", f);
 				ktap_desc(f, t->reason);
 			}
@@ -77,7 +84,10 @@ void ktap_write(FILE *f, const struct rsuite *v, size_t n)
 		}
 		fputs("# ", f);
 		ktap_desc(f, s->name ? s->name : "rapido");
-		fprintf(f, ": %u passed, %u failed, %u skipped\n", c.pass, c.fail, c.skip);
+		fprintf(f, ": %u passed, %u failed, %u skipped", c.pass, c.fail, c.skip);
+		if (c.known || c.flaky || c.fixed)
+			fprintf(f, " (%u known failures, %u flaky, %u fixed)", c.known, c.flaky, c.fixed);
+		fputc('\n', f);
 		fprintf(f, "%sok %zu ", c.fail ? "not " : "", i + 1);
 		ktap_desc(f, s->name ? s->name : "rapido");
 		fputc('\n', f);

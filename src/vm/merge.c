@@ -10,6 +10,7 @@
  * different splits were merged.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "known.h"
 #include "rapido.h"
 #include "results.h"
 #include "verdict.h"
@@ -24,8 +26,89 @@
 
 static void usage_merge(void)
 {
-	fprintf(stderr, "Usage: vm --merge-results OUT DIR...\n");
+	fprintf(stderr, "Usage: vm --merge-results [--known-failures FILE]... [--strict] "
+		"[--flaky=pass|fail] [--write-known-failures FILE] OUT DIR...\n");
 	usage_die(VM_EXIT_FAILED, NULL);
+}
+
+/* The known-failure options before OUT; argv[0] is "--merge-results". Returns OUT's index. */
+static int merge_opts(int argc, char **argv, struct known_cli *cli)
+{
+	enum { OPT_KNOWN = 256 };
+	static const struct option longopts[] = {
+		KNOWN_LONGOPTS(OPT_KNOWN),
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		if (c < OPT_KNOWN || c >= OPT_KNOWN + KNOWN_NOPTS)
+			usage_merge();
+		known_cli_opt(cli, c, OPT_KNOWN, optarg);
+	}
+	return optind;
+}
+
+/*
+ * Classify each suite against the known failures (known.h) again: a run
+ * whose status was 0 or a 1 that only failed tests made (meta tests-only)
+ * gets the status the classification gives; any other is kept.
+ */
+static void merge_classify(struct rsuite *v, size_t n, const struct known_opts *o)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *who = text_oneline(v[i].name);
+		int raw = v[i].exit;
+
+		v[i].exit = known_exit(&v[i], o, raw, raw == 1 && v[i].tests_only, who);
+		if (v[i].exit != raw) {
+			free(v[i].cause);
+			v[i].cause = v[i].exit ? xstrdup("a test failed that no known failure excuses")
+					       : NULL;
+		}
+		free(who);
+	}
+}
+
+/* A flaky test's failures and runs added up over every merged run, on f. */
+static void merge_flaky_totals(FILE *f, const struct rsuite *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t a = 0; a < v[i].n; a++) {
+			const struct rtest *t = &v[i].t[a];
+			unsigned int fails = 0, runs = 0;
+			int first = 1;
+			char *name;
+
+			if (t->hidden || t->cls != RC_FLAKY)
+				continue;
+			/* once per name: at its first flaky appearance */
+			for (size_t j = 0; j < n && first; j++)
+				for (size_t b = 0; b < v[j].n; b++) {
+					const struct rtest *u = &v[j].t[b];
+
+					if (u->hidden || u->cls != RC_FLAKY || strcmp(u->name, t->name))
+						continue;
+					first = j == i && b == a;
+					break;
+				}
+			if (!first)
+				continue;
+			for (size_t j = 0; j < n; j++)
+				for (size_t b = 0; b < v[j].n; b++) {
+					const struct rtest *u = &v[j].t[b];
+
+					if (u->hidden || u->kernel || strcmp(u->name, t->name))
+						continue;
+					fails += u->fails;
+					runs += u->runs ? u->runs : 1;
+				}
+			name = text_oneline(t->name);
+			fprintf(f, "flaky: %s: %u failure%s in %u runs\n", name, fails,
+				fails == 1 ? "" : "s", runs);
+			free(name);
+		}
 }
 
 struct test_ref {
@@ -101,6 +184,8 @@ static void load_failed(struct rsuite *s, const char *dir, const char *err)
 int cmd_merge_results(int argc, char **argv)
 {
 	struct rsuite *v;
+	struct known_cli cli = { 0 };
+	struct known_opts ko;
 	struct rcount all = { 0 };
 	char *err, *sum, *text = NULL, *path;
 	size_t len = 0, n;
@@ -108,6 +193,14 @@ int cmd_merge_results(int argc, char **argv)
 	FILE *f;
 	int rc;
 
+	int first = merge_opts(argc, argv, &cli);
+
+	if (cli.rerun)
+		usage_die(VM_EXIT_FAILED, "--merge-results: --rerun-failures is a run's option");
+	known_opts_init_or_die(&ko, &cli);
+	/* the rest as if the options were not there: argv[1] is OUT */
+	argv += first - 1;
+	argc -= first - 1;
 	if (argc < 3)
 		usage_merge();
 	n = (size_t)argc - 2;
@@ -134,6 +227,7 @@ int cmd_merge_results(int argc, char **argv)
 	}
 	merge_check_overlap(v, n);
 	problems += verdict_check_shards(&v, &n, argv + 2);
+	merge_classify(v, n, &ko);
 	for (size_t i = 0; i < n; i++)
 		verdict_add_case(&v[i]);
 	if (mkdir(argv[1], 0755) < 0 && errno != EEXIST)
@@ -162,7 +256,11 @@ int cmd_merge_results(int argc, char **argv)
 		all.fail += c.fail;
 		all.skip += c.skip;
 		all.kernel += c.kernel;
+		all.known += c.known;
+		all.flaky += c.flaky;
+		all.fixed += c.fixed;
 	}
+	merge_flaky_totals(f, v, n);
 	sum = results_summary(&all);
 	fprintf(f, "total: %s\n", sum);
 	free(sum);
@@ -176,6 +274,13 @@ int cmd_merge_results(int argc, char **argv)
 	close_stdout();
 	free(path);
 	free(text);
+	if (ko.write) {
+		if (known_write(ko.write, v, n, ko.today, &err)) {
+			warn("--write-known-failures: %s", err);
+			free(err);
+			problems++;
+		}
+	}
 	/* a CI merge job fails when any run failed, or one is missing or unreadable */
 	rc = problems ? 1 : 0;
 	for (size_t i = 0; i < n; i++) {
@@ -184,5 +289,7 @@ int cmd_merge_results(int argc, char **argv)
 		rsuite_free(&v[i]);
 	}
 	free(v);
+	known_opts_free(&ko);
+	known_cli_free(&cli);
 	return rc;
 }

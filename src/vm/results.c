@@ -26,6 +26,8 @@ static void rtest_free(struct rtest *t)
 	free(t->name);
 	free(t->reason);
 	free(t->output);
+	free(t->known);
+	free(t->known_at);
 }
 
 void rsuite_free(struct rsuite *s)
@@ -166,6 +168,8 @@ static int meta(struct rsuite *s, const char *key, const char *v, const char *ra
 		s->secs = secs_parse(v);
 	else if (!strcmp(key, "cause"))
 		set_str(&s->cause, v);
+	else if (!strcmp(key, "tests-only"))
+		s->tests_only = !strcmp(v, "1");
 	else if (!strcmp(key, "exit")) {
 		/* the escaped field: "%30" is no way ./vm writes 0 */
 		int e = exit_parse(raw);
@@ -199,6 +203,8 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 		rc = -EINVAL;
 	} else if (!strcmp(ev, "hello") && nf == 2) {
 		s->port_seen = 1;
+	} else if (!strcmp(ev, "failures") && nf == 2 && !strcmp(f[1], "tests")) {
+		s->guest_tests_only = 1;
 	} else if (!strcmp(ev, "start") && nf == 2) {
 		t = rsuite_add_test(s, f[1]);
 		t->started = now;
@@ -257,7 +263,12 @@ void rsuite_count(const struct rsuite *s, struct rcount *c)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rtest *t = &s->t[i];
 
+		if (t->hidden)
+			continue;
 		c->tests++;
+		c->known += t->cls == RC_KNOWN && t->state == RT_SKIP;
+		c->flaky += t->cls == RC_FLAKY;
+		c->fixed += t->cls == RC_FIXED;
 		if (t->kernel && t->state == RT_FAIL)
 			c->kernel++;
 		if (t->state == RT_PASS)
@@ -326,6 +337,12 @@ char *text_oneline(const char *s)
 
 char *results_summary(const struct rcount *c)
 {
-	return xasprintf("%u tests, %u passed, %u failed, %u skipped, %u kernel splats", c->tests,
-			 c->pass, c->fail, c->skip, c->kernel);
+	char extra[128] = "";
+
+	/* known.h's classes, only when there are any: the plain line stays as it was */
+	if (c->known || c->flaky || c->fixed)
+		snprintf(extra, sizeof(extra), " (%u known failures, %u flaky, %u fixed)", c->known,
+			 c->flaky, c->fixed);
+	return xasprintf("%u tests, %u passed, %u failed, %u skipped%s, %u kernel splats",
+			 c->tests, c->pass, c->fail, c->skip, extra, c->kernel);
 }

@@ -13,12 +13,13 @@
  *	R1 fail NAME SECS REASON OUTPUT
  *	R1 skip NAME SECS REASON OUTPUT
  *	R1 hello FROM		(the guest init, once the port is open: it works)
+ *	R1 failures tests	(the autorun's failures were all failed tests)
  *
  * and, written by ./vm itself into DIR/results.txt (never taken from the
  * guest): "R1 kernel TITLE KIND REPORT" (a counted splat, a failed
  * testcase), "R1 tolerated TITLE KIND REPORT" (a kind VM_SPLATS leaves
  * out: a skipped testcase) and "R1 meta KEY VALUE" (suite, shard, kernel,
- * timestamp, time, cause, exit; exit is written last, once the reports
+ * timestamp, time, cause, tests-only, exit; exit is written last, once the reports
  * are written, so it is ./vm's final status).
  *
  * SECS is a plain decimal (anything else reads as 0); `meta exit` is a
@@ -32,6 +33,8 @@
 #include <stdio.h>
 
 enum rtest_state { RT_RUNNING, RT_PASS, RT_FAIL, RT_SKIP };
+/* What a test ended as once known failures and re-runs are counted (known.h); RC_NONE: not classified. */
+enum rtest_class { RC_NONE, RC_PASS, RC_FAIL, RC_KNOWN, RC_FIXED, RC_FLAKY, RC_SKIP, RC_ERROR };
 
 struct rtest {
 	char *name;
@@ -42,6 +45,12 @@ struct rtest {
 	char *output;		/* NULL if none */
 	int kernel;		/* a kernel splat, not a guest test */
 	size_t run_next;	/* the next running test in its hash chain, + 1; 0 ends it */
+	/* known.h: known failures and re-runs */
+	enum rtest_class cls;
+	int hidden;		/* an earlier run of a re-run test: counted in its last run */
+	unsigned int runs, fails;	/* the runs of the test (re-runs), how many failed */
+	char *known;		/* the known-failure entry's reason (or FILE:LINE) */
+	char *known_at;		/* its FILE:LINE */
 };
 
 struct rsuite {
@@ -55,6 +64,8 @@ struct rsuite {
 	char *exit_bad;		/* a meta exit that was no status, as written */
 	char *cause;		/* why the run failed, in words (meta cause) */
 	int port_seen;		/* a guest record arrived: the results port worked */
+	int guest_tests_only;	/* the guest: its failures were all failed tests ("R1 failures tests") */
+	int tests_only;		/* meta tests-only: the exit status is 1 for failed tests only */
 	struct rtest *t;
 	size_t n, cap;
 	/* running tests by name (an end record finds its start in O(1), not O(n)) */
@@ -63,6 +74,7 @@ struct rsuite {
 
 struct rcount {
 	unsigned int tests, pass, fail, skip, kernel;
+	unsigned int known, flaky, fixed;	/* of pass, skip: known.h's classes */
 };
 
 void rsuite_init(struct rsuite *s);

@@ -286,4 +286,5 @@ void vm_opts_free(struct vm_opts *o)
 	free(o->links);
 	strv_free(&o->extra);
 	strv_free(&o->append);
+	known_cli_free(&o->known);
 }

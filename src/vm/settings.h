@@ -14,6 +14,7 @@
 
 #include "arch.h"
 #include "conf.h"
+#include "known.h"
 #include "netaddr.h"
 #include "strv.h"
 
@@ -65,6 +66,7 @@ struct vm_opts {
 	const char *results;	/* --results DIR */
 	const char *shard;	/* --shard I/N */
 	const char *splats;	/* --splats LIST */
+	struct known_cli known;	/* --known-failures, --rerun-failures, ... (known.h) */
 };
 void vm_opts_free(struct vm_opts *o);
 
@@ -161,6 +163,7 @@ struct vm_settings {
 	struct vm_src results_src;
 	unsigned int shard_i, shard_n;	/* shard I of N; 0/0: no sharding */
 	unsigned int splat_mask;	/* splat kinds that fail a passing run */
+	struct known_opts known;	/* known failures and re-runs (knownopt.c) */
 
 	char *state_dir;
 	char *lock_dir;

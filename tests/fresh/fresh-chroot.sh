@@ -10,49 +10,14 @@
 # host/install-deps lists (about 1 GiB from Debian's archive) into a new
 # root, which takes many minutes and needs the network; it proves the
 # set-up, which no other test does from nothing.
-#   FRESH_MIRROR   the Debian mirror (default http://deb.debian.org/debian)
-#   FRESH_ROOT     where to build the chroot (default: a directory under
-#                  /var/tmp, removed at the end unless KEEP_TEST_DIR is set)
+# The root, its mounts and the package cache: tests/fresh/lib.inc (FRESH_MIRROR,
+# FRESH_ROOT, FRESH_CACHE).
 . "$(dirname "$0")/../tap.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: needs root (debootstrap, chroot, mounts)"
-	exit 77
-fi
+. "$TOP/tests/fresh/lib.inc"
 # debootstrap and git, installed as the slow tier's other tests install
 # what they need (kernel-src.sh, run next, needs the rest of that list)
-if { ! command -v debootstrap || ! command -v git; } > /dev/null &&
-	! "$TOP/tests/slow/install-deps" > "$T/deps.log" 2>&1; then
-	sed 's/^/# /' "$T/deps.log"
-	echo "SKIP: cannot install debootstrap and git (tests/slow/install-deps)"
-	exit 77
-fi
-mirror=${FRESH_MIRROR:-http://deb.debian.org/debian}
-# the chroot is big: not in $T (often a small /tmp), but on /var/tmp
-R=${FRESH_ROOT:-$(mktemp -d /var/tmp/rapido-fresh.XXXXXX)} || exit 1
-
-mounted=()
-cleanup() {
-	local i
-	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-		umount -l "${mounted[i]}" || echo "# umount ${mounted[i]} failed"
-	done
-	if [ -z "${KEEP_TEST_DIR:-}" ] && [ -z "${FRESH_ROOT:-}" ]; then
-		# never remove through a mount that is still there
-		if grep -qF " $R/" /proc/mounts; then
-			echo "# $R still has mounts: left behind"
-		else
-			rm -rf "$R"
-		fi
-	fi
-	rm -rf "$T"
-}
-trap cleanup EXIT
-# mount_in ARGS... TARGET: mount and remember the target for cleanup
-mount_in() {
-	mount "$@" || return 1
-	mounted+=("${!#}")
-}
+fresh_root_or_skip debootstrap git
 
 # the README's first block: its commands up to `make demo`, comments dropped
 mapfile -t cmds < <(awk '/^```sh$/ && !done { inblock = 1; next }
@@ -65,22 +30,12 @@ fi
 ok "README.md's first commands: ${cmds[*]}"
 
 start=$(date +%s)
-debootstrap --variant=minbase bookworm "$R" "$mirror" > "$T/debootstrap.log" 2>&1
-expect_rc "debootstrap --variant=minbase bookworm ($(( $(date +%s) - start ))s)" 0 $?
-[ $fails = 0 ] || { tail -n 20 "$T/debootstrap.log" | sed 's/^/# /'; done_testing; }
+fresh_debootstrap
 for c in make gcc python3 git; do
 	check "the minimal root has no $c" test -z "$(chroot "$R" sh -c "command -v $c")"
 done
 
-# what a fresh machine has that a chroot lacks: /dev, /proc, /sys; a
-# policy-rc.d so packages (samba, iscsid, ...) start no daemons that would
-# outlive the chroot on this host
-mount_in --bind /dev "$R/dev" && mount_in --bind /dev/pts "$R/dev/pts" &&
-	mount_in -t proc proc "$R/proc" && mount_in -t sysfs sysfs "$R/sys" &&
-	mount_in -t tmpfs tmpfs "$R/run"
-expect_rc "bind /dev, mount /proc, /sys and /run in the chroot" 0 $?
-printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d" && chmod 755 "$R/usr/sbin/policy-rc.d"
-cp /etc/resolv.conf "$R/etc/resolv.conf"
+fresh_machine
 
 git clone -q "$TOP" "$R/root/rapido"
 expect_rc "git clone of this tree into the chroot ($(git -C "$TOP" rev-parse --short HEAD))" 0 $?

@@ -14,24 +14,7 @@ TAP_ON_FAIL=show_run
 export RAPIDO_RUN_DIR=$T/run PATH=$TOP/build/guest:$PATH
 mkdir -p "$RAPIDO_RUN_DIR" "$T/autorun"
 
-# autorun PART...: autorun.sh in $T, one part per argument (as image.c writes it)
-autorun() {
-	local i=0 p f
-	rm -f "$RAPIDO_RUN_DIR"/*
-	{
-		for f in "$TOP"/autorun/lib/*.sh; do
-			echo "source $f"
-		done
-		echo _rapido_autorun_begin
-		for p; do
-			i=$((i + 1))
-			printf '%s\n' "$p" > "$T/autorun/0$i-cmd.sh"
-			printf '_rapido_part autorun/0%s-cmd.sh\nsource %s\n_rapido_part_done $?\n' \
-				"$i" "$T/autorun/0$i-cmd.sh"
-		done
-		echo _rapido_autorun_end
-	} > "$T/autorun.sh"
-}
+. "$(dirname "$0")/autorun.inc"
 # batch PART...: run it as the init does in batch mode, stdout and stderr in $T/out
 batch() {
 	autorun "$@"

@@ -89,39 +89,15 @@ check "rapido vmctl <TAB>: VM numbers" same "$(printf '%s\n' 12 3)" "$(complete_
 check "rapido vmctl 3 <TAB>: the commands" \
 	same "$(printf '%s\n' exec fail paths qmp quit restore shell)" "$(complete_words "$TOP/rapido" vmctl 3 "")"
 
-# zsh: _rapido as zsh autoloads it; compadd prints the words it is given
-# that start with the word being completed, as zsh would offer them
+# zsh: _rapido as zsh autoloads it (tests/zcomplete.zsh)
 zcomp=$TOP/build/completion/_rapido
 if ! command -v zsh > /dev/null; then
 	skip "zsh completion" "zsh is not installed"
 	done_testing
 fi
 check "build/completion/_rapido is built (make)" test -s "$zcomp"
-cat > "$T/zcomplete" <<'EOS'
-compadd() {
-	local -a w
-	while [[ $# -gt 0 ]]; do
-		case $1 in
-		-) shift; w+=("$@"); break ;;
-		-a) w+=("${(@P)2}"); shift 2 ;;
-		-[SPpsJVXxWMFrRqQ]) shift 2 ;;
-		-*) shift ;;
-		*) w+=("$1"); shift ;;
-		esac
-	done
-	w=(${(M)w:#${PREFIX}*})
-	(( $#w )) && print -l -- "${w[@]}"
-	return 0
-}
-compset() { return 1; }
-compdef() { :; }
-words=("$@")
-CURRENT=$#
-PREFIX=${words[CURRENT]}
-source "$ZCOMP"
-EOS
 # zcomplete WORD...: what zsh's _rapido offers for the last WORD
-zcomplete() { ZCOMP=$zcomp zsh -f "$T/zcomplete" "$@" 2> "$T/zsh.err" | sort -u; }
+zcomplete() { ZCOMP=$zcomp zsh -f "$TOP/tests/zcomplete.zsh" "$@" 2> "$T/zsh.err" | sort -u; }
 check "zsh: rapido <TAB>: the commands" \
 	same "$(printf '%s\n' bisect ceph-local cut list netsetup vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
 check "zsh: rapido cut <TAB>: the profiles (and ~/.config/rapido/profiles')" \

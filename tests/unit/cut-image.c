@@ -242,13 +242,16 @@ int main(void)
 		 "rapido/modules: one per line, extra modules not loaded");
 	entry_is(fd, tail_start, "rapido/autorun.sh",
 		 "# written by ./cut: guest library, profile simple, then the extras in order\n"
-		 "source /rapido/lib/a.sh\nsource /rapido/lib/b.sh\n_rapido_autorun_begin\n"
+		 "source /rapido/lib/a.sh\n"
+		 "[ \"${RAPIDO_BATCH:-0}\" = 1 ] || source /rapido/lib/b.sh\n_rapido_autorun_begin\n"
 		 "_rapido_part autorun/00-simple.sh\nsource /rapido/autorun/00-simple.sh\n_rapido_part_done $?\n"
 		 "_rapido_part autorun/01-cmd.sh\nsource /rapido/autorun/01-cmd.sh\n_rapido_part_done $?\n"
 		 "_rapido_part autorun/02-file.sh\nsource /rapido/autorun/02-file.sh\n_rapido_part_done $?\n"
 		 "_rapido_part autorun/03-cmd.sh\nsource /rapido/autorun/03-cmd.sh\n_rapido_part_done $?\n"
 		 "_rapido_autorun_end\n",
-		 "autorun.sh: the library, the profile, then each extra, in order, each part's status kept");
+		 "autorun.sh: the library (a.sh in every run: the profile has the word 'a'; b.sh for an "
+		 "interactive shell only), the profile, then each "
+		 "extra, in order, each part's status kept");
 	{
 		char *text;
 

@@ -11,6 +11,8 @@
 . "$(dirname "$0")/../tap.sh"
 . "$TOP/tests/man.inc"
 R=$TOP/rapido
+# out_has LINE: the last run printed LINE
+out_has() { grep -qxF -- "$1" "$T/out"; }
 for p in rapido cut vm vmctl netsetup ceph-local; do
 	if [ ! -x "$TOP/$p" ]; then
 		echo "SKIP: $TOP/$p is not built (run make)"
@@ -53,6 +55,28 @@ check "rapido frobnicate: exit 1" exits 1
 check "  unknown command named" contains "$T/err" "unknown command 'frobnicate'"
 run "$R" --verbose cut
 check "an option before the command: exit 1" exits 1
+
+# the user's profiles: RAPIDO_PROFILE_PATH's directories, then
+# ~/.config/rapido/profiles, then the shipped ones; the first of a name wins
+mkdir -p "$T/p1" "$T/p2" "$HOME/.config/rapido/profiles"
+printf '#@ description: p1 simple\n#@ kconfig: CONFIG_P1\n' > "$T/p1/simple.sh"
+printf '#@ description: p2 only\n' > "$T/p2/only2.sh"
+printf '#@ description: p2 simple\n' > "$T/p2/simple.sh"
+printf '#@ description: home one\n#@ kconfig: CONFIG_HOME\n' > "$HOME/.config/rapido/profiles/homeone.sh"
+RAPIDO_PROFILE_PATH=$T/p1:$T/p2:$T/none run "$R" list
+check "rapido list with RAPIDO_PROFILE_PATH (a missing dir in it too): exit 0" exits 0
+check "  the first directory's simple, with where it is" out_has "simple           p1 simple ($T/p1)"
+check "  p2's own profile" out_has "only2            p2 only ($T/p2)"
+check "  ~/.config/rapido/profiles' profile" out_has "homeone          home one ($HOME/.config/rapido/profiles)"
+check "  each name once" test "$(grep -c '^simple ' "$T/out")" = 1
+# shipped NAME: the last run listed NAME without a directory (autorun's)
+shipped() { grep "^$1 " "$T/out" | grep -qvE '\(/[^()]*\)$'; }
+check "  the shipped ones still (afalg), without a directory" shipped afalg
+RAPIDO_PROFILE_PATH=$T/p1 run "$R" cut --kconfig simple
+check "cut --kconfig simple reads RAPIDO_PROFILE_PATH's simple" out_has "CONFIG_P1=y"
+run "$R" cut --kconfig homeone
+check "cut --kconfig homeone reads ~/.config/rapido/profiles'" out_has "CONFIG_HOME=y"
+rm -r "$HOME/.config/rapido/profiles"
 
 # bisect: a program of its own, run from the rapido directory
 mkdir -p "$T/rd"

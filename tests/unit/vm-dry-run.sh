@@ -14,25 +14,7 @@ if [ ! -x "$VM" ]; then
 fi
 unset QEMU_BIN QEMU_EXTRA_ARGS TAP_USER SUDO_USER
 
-# newc_entry NAME MODE DATA: one "070701" cpio entry; header and name, and
-# data, each padded to 4 bytes (as the kernel and src/lib/cpio.c read them)
-newc_entry() {
-	local name=$1 mode=$2 data=$3 LC_ALL=C
-	local ns=$((${#name} + 1)) len=${#data}
-	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
-		1 "$mode" 0 0 1 0 "$len" 0 0 0 0 "$ns" 0
-	printf '%s\0' "$name"
-	head -c $(((4 - (110 + ns) % 4) % 4)) /dev/zero
-	printf '%s' "$data"
-	head -c $(((4 - len % 4) % 4)) /dev/zero
-}
-# mkimage FILE VMCONF: an image as far as ./vm reads one
-mkimage() {
-	{
-		newc_entry rapido/vm.conf $((8#100644)) "$2"
-		newc_entry 'TRAILER!!!' 0 ''
-	} > "$1"
-}
+. "$(dirname "$0")/fixture-image.inc"
 echo "not a kernel" > "$T/vmlinuz"
 
 # before there is an image

@@ -68,6 +68,16 @@ static void start_keeper(void)
 	if (pid)
 		return;
 	signal(SIGCHLD, SIG_DFL);
+	/*
+	 * The device node appears once the port is probed: waited for here,
+	 * beside the autorun, rather than before it
+	 */
+	for (int i = 0; i < 100 && access(HVC, F_OK) < 0; i++)
+		usleep(10000);
+	if (access(HVC, F_OK) < 0) {
+		warn("%s did not appear: no second shell for ./vmctl", HVC);
+		_exit(1);
+	}
 	for (;;) {
 		time_t start = time(NULL);
 
@@ -84,12 +94,5 @@ void init_debug_setup(const struct init_cmdline *cl)
 	if (!cl->hvc)
 		return;
 	init_modprobe(guestmods_hvc, 1);
-	/* the device node appears once the port is probed */
-	for (int i = 0; i < 100 && access(HVC, F_OK) < 0; i++)
-		usleep(10000);
-	if (access(HVC, F_OK) < 0) {
-		warn("%s did not appear: no second shell for ./vmctl", HVC);
-		return;
-	}
 	start_keeper();
 }

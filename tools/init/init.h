@@ -3,6 +3,8 @@
 #ifndef RAPIDO_INIT_H
 #define RAPIDO_INIT_H
 
+#include <stddef.h>
+
 #include "status.h"
 
 struct init_cmdline {
@@ -15,6 +17,7 @@ struct init_cmdline {
 	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
 	int results;		/* rapido.results=1: ./vm --results, see results.c */
 	char shard[24];		/* rapido.shard=I/N, "" if none */
+	unsigned int rerun;	/* rapido.rerun=N: re-runs of a failed test, 0 if none */
 	char status_port[64];	/* rapido.status=NAME: the virtio serial port for the status; "": ttyS1 */
 };
 
@@ -64,10 +67,14 @@ void init_kill_all(void);
  */
 void init_report_status(const struct init_cmdline *cl, const struct status_record *r);
 /*
- * modprobe -a [-q] MODS... (a guestmods.h list), if the image has modprobe;
- * returns its exit code, 0 without modprobe (the modules may be built in).
+ * Load MODS (a NULL-terminated guestmods.h list) as modprobe -a [-q]
+ * would; 0 when all loaded (or the kernel has no modules to load).
  */
 int init_modprobe(const char *const mods[], int quiet);
+/* modload.c: the same for n names; -q: a name not found is no error. */
+int init_load_modules(const char *const *names, size_t n, int quiet);
+/* A line in the kernel log, at the debug level (dmesg, not the console): bench/boot's breakdown. */
+void init_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* port.c: /dev/vportNpM of the virtio serial port named name, or NULL (malloc'd). */
 char *init_find_port(const char *name);
 /* The same, once its device node is writable: tries at 10 ms apart, else NULL. */

@@ -28,6 +28,7 @@
 #include "err.h"
 #include "io.h"
 #include "init.h"
+#include "mono.h"
 
 static int is_mountpoint(const char *dir)
 {
@@ -140,30 +141,35 @@ static void load_env(void)
 
 static void load_modules(void)
 {
+	const char *names[256];
+	size_t n = 0;
 	char *text;
-	char *argv[256];
-	int argc = 0, status;
+	int status;
 
 	if (read_file("/rapido/modules", &text, NULL))
 		return;
-	argv[argc++] = "modprobe";
-	argv[argc++] = "-a";
-	for (char *line = text; line && *line && argc < 254;) {
+	for (char *line = text; line && *line && n < sizeof(names) / sizeof(names[0]);) {
 		char *nl = strchr(line, '\n');
 
 		if (nl)
 			*nl = '\0';
 		if (*line)
-			argv[argc++] = line;
+			names[n++] = line;
 		line = nl ? nl + 1 : NULL;
 	}
-	argv[argc] = NULL;
-	if (argc > 2) {
-		status = init_run(argv);
-		if (status)
-			warn("modprobe failed (status %d): the profile's modules may be missing", status);
-	}
+	status = init_load_modules(names, n, 0);
+	if (status)
+		warn("loading modules failed (status %d): the profile's modules may be missing", status);
 	free(text);
+}
+
+/* How long each step took, in the kernel log (bench/boot prints it). */
+static void step_done(const char *step, long long *since)
+{
+	long long now = mono_ms();
+
+	init_trace("step %s %lld ms\n", step, now - *since);
+	*since = now;
 }
 
 int main(int argc, char **argv)
@@ -171,6 +177,7 @@ int main(int argc, char **argv)
 	struct init_cmdline cl;
 	struct status_record rec;
 	char *env;
+	long long t;
 
 	(void)argc;
 	(void)argv;
@@ -183,6 +190,7 @@ int main(int argc, char **argv)
 		die("must run as PID 1 of a rapido image (it mounts, sets the hostname and powers off"
 		    " the machine); this is PID %d", (int)getpid());
 	open_console();
+	t = mono_ms();
 	mount_api(0);
 	init_parse_cmdline(&cl);
 	init_set_hostname(cl.vm);
@@ -199,14 +207,21 @@ int main(int argc, char **argv)
 		warn_errno("mkdir /root");
 	if (chdir("/root") < 0)
 		warn_errno("chdir /root");
+	step_done("setup", &t);
 	load_modules();
+	step_done("modules", &t);
 	mount_api(1);
 	init_mount_shares(&cl);
+	step_done("shares", &t);
 	init_net_up(&cl);
+	step_done("net", &t);
 	init_debug_setup(&cl);
+	step_done("debug", &t);
 	init_results_setup(&cl);
+	step_done("results", &t);
 
 	init_run_autorun(cl.batch, &rec);
+	step_done("autorun", &t);
 	init_kill_all();
 	/*
 	 * The autorun's session leader drained what the profile printed; what

@@ -47,6 +47,12 @@ void init_results_setup(const struct init_cmdline *cl)
 
 	if (*cl->shard)
 		setenv("RAPIDO_SHARD", cl->shard, 1);
+	if (cl->rerun) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%u", cl->rerun);
+		setenv("RAPIDO_RERUN_FAILURES", n, 1);
+	}
 	if (!cl->results)
 		return;
 	init_modprobe(guestmods_results, 1);

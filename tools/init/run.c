@@ -64,24 +64,6 @@ int init_run(char *const argv[])
 	return wait_for(pid);
 }
 
-int init_modprobe(const char *const mods[], int quiet)
-{
-	char *argv[16];
-	int n = 0;
-
-	/* a kernel with everything built in needs no modprobe, and an image may lack it */
-	if (access("/usr/sbin/modprobe", X_OK) < 0 && access("/sbin/modprobe", X_OK) < 0)
-		return 0;
-	argv[n++] = "modprobe";
-	argv[n++] = "-a";
-	if (quiet)
-		argv[n++] = "-q";
-	for (; *mods && n < (int)(sizeof(argv) / sizeof(argv[0])) - 1; mods++)
-		argv[n++] = (char *)*mods;
-	argv[n] = NULL;
-	return init_run(argv);
-}
-
 /* The real tty behind /dev/console (ttyS0): a controlling tty gives job control. */
 static char *console_tty(void)
 {

@@ -43,6 +43,10 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			cl->results = 1;
 		} else if (!strncmp(w, "rapido.status=", 14)) {
 			snprintf(cl->status_port, sizeof(cl->status_port), "%s", w + 14);
+		} else if (!strncmp(w, "rapido.rerun=", 13)) {
+			/* ./vm passes at most 100 (VM_RERUN_FAILURES) */
+			if (num_parse_uint(w + 13, 0, 100, &cl->rerun, NULL))
+				cl->rerun = 0;
 		} else if (!strncmp(w, "rapido.shard=", 13)) {
 			snprintf(cl->shard, sizeof(cl->shard), "%s", w + 13);
 		} else if (!strncmp(w, "rapido.nonce=", 13)) {

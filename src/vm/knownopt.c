@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knownopt.c: the known-failure and re-run options of ./vm and ./vm
+ * --merge-results (known.h): read and checked before anything boots, and
+ * --rerun-failures passed to the guest as rapido.rerun=N, which the guest
+ * init exports as RAPIDO_RERUN_FAILURES for rapido_test and fstests.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devices.h"
+#include "err.h"
+#include "known.h"
+#include "lookup.h"
+#include "rapido.h"
+#include "vm.h"
+
+void known_help(FILE *f)
+{
+	fputs("     --known-failures FILE  failures in FILE are not new: such a test is\n"
+	      "                          skipped as \"known failure: REASON\" in junit.xml,\n"
+	      "                          \"not ok ... # TODO\" in KTAP (repeatable; default\n"
+	      "                          VM_KNOWN_FAILURES). A line: TEST-OR-GLOB [KERNEL-GLOB\n"
+	      "                          or MIN..MAX] [until=YYYY-MM-DD] [# REASON]; xfstests\n"
+	      "                          -E exclude files and kdevops expunge lists as they are\n"
+	      "     --rerun-failures N re-run a failed test up to N times in the same guest;\n"
+	      "                          one that passes then is flaky, with its rate\n"
+	      "                          (default VM_RERUN_FAILURES, 0)\n"
+	      "     --flaky=pass|fail  whether a flaky test fails the run (default pass)\n"
+	      "     --strict           also fail on fixed tests (a known failure passed) and on\n"
+	      "                          expired entries\n"
+	      "     --write-known-failures FILE  write or refresh FILE from this run: comments\n"
+	      "                          kept, the failures it lacks added, its entries whose\n"
+	      "                          tests passed commented out as fixed\n"
+	      "                          Each test ends as pass, fail (new), known-fail, fixed,\n"
+	      "                          flaky, skip or error (did not finish). A status 1 that\n"
+	      "                          failed tests alone made becomes 0 when none is new:\n"
+	      "                          no fail, no error (nor, --strict, fixed or expired)\n", f);
+}
+
+static void known_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	struct conf_value cv;
+
+	struct strv files = { 0 };
+
+	known_opts_init_or_die(&s->known, &o->known);
+	if (!o->known.files.n) {
+		vm_split(c, "VM_KNOWN_FAILURES", &files);
+		for (size_t i = 0; i < files.n; i++)
+			known_load_or_die(&s->known, files.v[i]);
+		strv_free(&files);
+	}
+	s->known.rerun = vm_number(c, "--rerun-failures", o->known.rerun, "VM_RERUN_FAILURES", &src);
+	/* the host classifies the test records: nothing to classify without them */
+	/* VM_KNOWN_FAILURES alone (rapido.conf) is checked, and waits for a --results run */
+	if ((o->known.files.n || s->known.write || s->known.strict) &&
+	    !vm_setting(c, "--results", o->results, "VM_RESULTS_DIR", &src, &cv))
+		die("--known-failures, --write-known-failures and --strict classify the test "
+		    "records of --results DIR: give --results (or VM_RESULTS_DIR)");
+}
+
+static void known_kparams(const struct vm_launch *l, struct strv *k)
+{
+	if (l->s->known.rerun)
+		strv_pushf(k, "rapido.rerun=%u", l->s->known.rerun);
+}
+
+static void known_free(struct vm_settings *s, struct vm_launch *l)
+{
+	if (!l)
+		known_opts_free(&s->known);
+}
+
+const struct vm_device vm_dev_known = {
+	.name = "known",
+	.resolve = known_resolve,
+	.kparams = known_kparams,
+	.free = known_free,
+};

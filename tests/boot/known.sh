@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# known.sh: known failures and flaky tests end to end, on one image of
+# rapido_test tests whose failures the fixture sets (known-suite), booted
+# twice; the classification is the host's, so the first boot's records
+# are classified again by ./vm --merge-results with other files:
+#  A. --rerun-failures 2 --known-failures K1: known/flaky fails once, then
+#     passes (flaky, 1 failure in 2 runs), known/fails is a known failure,
+#     known/fixed is fixed, known/expired is known until 2099: exit 0;
+#     junit.xml (valid) and results.tap say each.
+#  B. no re-runs, --known-failures K2 whose known/expired entry expired in
+#     2020 and --write-known-failures W: known/expired is a new failure
+#     named K2:LINE, exit 1; W refreshed (its comment kept, known/fixed
+#     marked fixed, the failures added).
+#  A's records again: without the known/fails entry exit 1, its test a
+#  failure; --strict exits 1 (the fixed test); --flaky=fail exits 1; K1
+#  alone exits 0. A malformed file stops ./vm before it boots.
+. "$(dirname "$0")/lib.sh"
+
+XSD=$TOP/tests/fixtures/junit.xsd
+printf '# known failures of the fixture\nknown/fails # https://bugs.example/42\n' > "$T/k1"
+printf 'known/fixed # https://bugs.example/7\nknown/expired until=2099-12-31 # https://bugs.example/9\n' >> "$T/k1"
+printf 'known/fails # https://bugs.example/42\nknown/fixed\nknown/flaky # flaky\n' > "$T/k2"
+printf 'known/expired until=2020-06-30 # https://bugs.example/9\n' >> "$T/k2"
+
+printf 'known/ok\nknown/bad until=2024-13-01 # not a date\n' > "$T/bad"
+run_err "a malformed known-failure line: FILE:LINE, before anything boots" \
+	"$T/bad:2: 'until=2024-13-01': expected until=YYYY-MM-DD" \
+	"$VM" --batch --results "$T/never" --known-failures "$T/bad"
+check "  no results dir was made: nothing booted" test ! -e "$T/never"
+run_err "a range that ends before it starts" "$T/range:1: '6.1..5.10': the range ends" \
+	sh -c 'printf "x 6.1..5.10\n" > "$1"; exec "$2" --batch --results "$3" --known-failures "$1"' \
+	_ "$T/range" "$VM" "$T/never"
+run_err "--known-failures without --results" "give --results" "$VM" --batch --known-failures "$T/k1"
+
+"$CUT" known-suite > "$T/cut.out" 2>&1
+expect_rc "cut known-suite" 0 $?
+
+start=$(date +%s)
+"$VM" --batch --timeout 600 --results "$T/a" --rerun-failures 2 --known-failures "$T/k1" \
+	> "$T/console" 2> "$T/err"
+expect_rc "A: every failure known or flaky: exit 0 ($(( $(date +%s) - start ))s)" 0 $?
+check "A: junit.xml is valid" xmllint --noout --schema "$XSD" "$T/a/junit.xml"
+check "A: the verdicts" test "$(testcases "$T/a/junit.xml")" = "known/pass pass
+known/flaky pass
+known/fails skipped
+known/fixed pass
+known/expired skipped"
+check "A: the guest re-ran known/flaky" grep -q "rapido: test known/flaky: passed on re-run 1 of 2: flaky" "$T/console"
+check "A: and known/fails twice more" grep -q "rapido: test known/fails: re-run 2 of 2" "$T/console"
+check "A: the guest said its failures were all tests'" grep -qx "R1 failures tests" "$T/a/results.txt"
+check "A: JUnit: the known failure skipped with its reason" \
+	grep -q '<skipped message="known failure: https://bugs.example/42"/>' "$T/a/junit.xml"
+check "A: JUnit: and a property naming its entry" \
+	grep -q "<property name=\"known-failure-entry\" value=\"$T/k1:2\"/>" "$T/a/junit.xml"
+check "A: JUnit: the flaky rate as a property" grep -q '<property name="flaky" value="1/2"/>' "$T/a/junit.xml"
+check "A: JUnit: and in system-out" grep -q '<system-out>flaky: 1 failure in 2 runs' "$T/a/junit.xml"
+check "A: JUnit: fixed" grep -q '<property name="fixed" value="https://bugs.example/7"/>' "$T/a/junit.xml"
+check "A: JUnit totals: no failure" \
+	grep -q '<testsuites name="rapido" tests="5" failures="0" errors="0" skipped="2"' "$T/a/junit.xml"
+check "A: KTAP: not ok # TODO known failure" \
+	grep -qx '    not ok 3 known/fails # TODO known failure: https://bugs.example/42' "$T/a/results.tap"
+check "A: KTAP: the flaky rate" grep -qx '    # flaky: 1 failure in 2 runs' "$T/a/results.tap"
+check "A: KTAP: the suite passes" grep -qx 'ok 1 known-suite' "$T/a/results.tap"
+check "A: the summary" grep -q "results: 5 tests, 3 passed, 0 failed, 2 skipped (2 known failures, 1 flaky, 1 fixed)" "$T/err"
+check "A: meta exit 0" grep -qx "R1 meta exit 0" "$T/a/results.txt"
+diag
+
+printf '# the team list\nknown/fixed # https://bugs.example/7\n' > "$T/w"
+start=$(date +%s)
+"$VM" --batch --timeout 600 --results "$T/b" --known-failures "$T/k2" --write-known-failures "$T/w" \
+	> "$T/console" 2> "$T/err"
+expect_rc "B: an expired entry's failure is new: exit 1 ($(( $(date +%s) - start ))s)" 1 $?
+check "B: stderr names the entry's FILE:LINE" grep -q "$T/k2:4: the known failure of known/expired expired on 2020-06-30" "$T/err"
+check "B: JUnit: the failure names it too" \
+	grep -q "<failure message=\"the known failure $T/k2:4 expired on 2020-06-30" "$T/b/junit.xml"
+check "B: no re-run: known/flaky failed once, a known failure in K2" \
+	test "$(testcases "$T/b/junit.xml" | grep flaky)" = "known/flaky skipped"
+check "B: meta tests-only (the status is the tests')" grep -qx "R1 meta tests-only 1" "$T/b/results.txt"
+check "B: W keeps its comment" grep -qx "# the team list" "$T/w"
+check "B: W marks known/fixed fixed" grep -q "^# fixed: passed on .*: known/fixed # https://bugs.example/7$" "$T/w"
+check "B: W gets the failures" test "$(grep -c '^known/\(fails\|flaky\|expired\) # failed on ' "$T/w")" = 3
+check "B: W parses as a known-failure file" "$VM" --merge-results --known-failures "$T/w" "$T/mw" "$T/b"
+diag
+
+# A's records classified again
+printf 'known/fixed\nknown/expired\n' > "$T/k3"
+"$VM" --merge-results --known-failures "$T/k3" "$T/m1" "$T/a" > "$T/out" 2> "$T/merr"
+expect_rc "A again, without the known/fails entry: exit 1" 1 $?
+check "  known/fails is a failure" grep -q "^known/fails failure$" <(testcases "$T/m1/junit.xml")
+"$VM" --merge-results "$T/m0" "$T/a" > "$T/out" 2> "$T/merr"
+expect_rc "A again, no file at all: exit 1" 1 $?
+"$VM" --merge-results --known-failures "$T/k1" "$T/m2" "$T/a" > "$T/out" 2> "$T/merr"
+expect_rc "A again with K1: exit 0" 0 $?
+check "  the flaky rate summed in summary.txt" grep -qx "flaky: known/flaky: 1 failure in 2 runs" "$T/m2/summary.txt"
+"$VM" --merge-results --known-failures "$T/k1" "$T/m3" "$T/a" "$T/a" > "$T/out" 2> "$T/merr"
+check "  two runs merged: the rates add up" grep -qx "flaky: known/flaky: 2 failures in 4 runs" "$T/m3/summary.txt"
+"$VM" --merge-results --strict --known-failures "$T/k1" "$T/m4" "$T/a" > "$T/out" 2> "$T/merr"
+expect_rc "A again, --strict: the fixed test fails: exit 1" 1 $?
+"$VM" --merge-results --flaky=fail --known-failures "$T/k1" "$T/m5" "$T/a" > "$T/out" 2> "$T/merr"
+expect_rc "A again, --flaky=fail: exit 1" 1 $?
+printf 'known/fails\nknown/fixed\nknown/flaky\nknown/expired until=2020-01-01\n' > "$T/k4"
+"$VM" --merge-results --known-failures "$T/k4" "$T/m6" "$T/a" > "$T/out" 2> "$T/merr"
+expect_rc "A again, the known/expired entry expired: exit 1" 1 $?
+check "  named FILE:LINE" grep -q "$T/k4:4: the known failure of known/expired expired" "$T/merr"
+diag
+done_testing

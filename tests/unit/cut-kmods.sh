@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# cut-kmods.sh: the modules layer ./cut writes itself (src/cut/kmods.c)
+# holds, for every shipped profile, what dracut's held: the same files
+# (modules, firmware, module lists) with the same bytes and modes, so
+# depmod's output in it is equal too. Against the installed kernel.
+# dracut builds only its modules layer here: its --install list is dropped
+# (a wrapper), and ./cut's own run gets an empty bins layer from a stub.
+. "$(dirname "$0")/../boot/lib.sh"
+if [ ! -x "$CUT" ]; then
+	echo "SKIP: $CUT not built (make)"
+	exit 77
+fi
+command -v dracut > /dev/null || { echo "SKIP: dracut not installed (make deps)"; exit 77; }
+command -v depmod > /dev/null || { echo "SKIP: depmod not installed (kmod)"; exit 77; }
+ls /boot/vmlinuz-* > /dev/null 2>&1 || { echo "SKIP: no installed kernel (linux-image-amd64)"; exit 77; }
+unset KERNEL_SRC KERNEL_INSTALL_MOD_PATH
+TAP_ON_FAIL=show_run
+
+real_dracut=$(command -v dracut)
+# dracut without the binaries: its modules layer and bash
+cat > "$T/dracut-modules-only" <<EOF
+#!/bin/bash
+args=()
+while [ \$# -gt 0 ]; do
+	if [ "\$1" = --install ]; then shift 2; continue; fi
+	args+=("\$1")
+	shift
+done
+exec "$real_dracut" "\${args[@]}"
+EOF
+# a dracut whose archive is empty (the last argument is the output)
+cat > "$T/dracut-empty" <<'EOF'
+#!/bin/bash
+cpio -o -H newc --quiet < /dev/null > "${!#}"
+EOF
+chmod +x "$T/dracut-modules-only" "$T/dracut-empty"
+
+# enough configuration for every profile to cut (nothing boots here)
+mkdir -p "$T/ceph"
+printf '[global]\nfsid = 00000000-0000-0000-0000-000000000000\nmon host = 192.0.2.1\n' > "$T/ceph/ceph.conf"
+printf '[client.admin]\nkey = AQAAAAAAAAAAABAAAAAAAAAAAAAAAAAAAAAAAA==\n' > "$T/ceph/keyring"
+cat > "$T/rapido.conf" <<EOF
+CEPH_CONF=$T/ceph/ceph.conf
+CEPH_KEYRING=$T/ceph/keyring
+CIFS_SERVER=192.0.2.1
+CIFS_USER=rapido
+CIFS_PASS=rapido
+SSH_AUTHORIZED_KEY="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA test"
+FSTESTS_SRC=$TOP/tests/fixtures/xfstests
+EOF
+export RAPIDO_CONF=$T/rapido.conf
+
+# the modules layer of IMAGE, cut with CACHE, unpacked into DIR
+unpack_modules() {
+	local image=$1 cache=$2 dir=$3 key
+	key=$(cpio -i --quiet --to-stdout rapido/layers < "$image" 2>/dev/null | awk '$2 == "modules" {print $5}')
+	[ -n "$key" ] && [ -f "$cache/layers/$key.cpio" ] || return 1
+	mkdir -p "$dir" && (cd "$dir" && cpio -id --quiet --no-absolute-filenames < "$cache/layers/$key.cpio")
+}
+
+# what a tree holds: each entry's type, mode and name; each file's checksum
+inventory() {
+	(cd "$1" && find . -printf '%y %m %p\n' | sort && find . -type f -exec sha256sum {} + | sort -k2)
+}
+
+n=0
+for f in "$TOP"/autorun/*.sh; do
+	p=$(basename "$f" .sh)
+	run env DRACUT="$T/dracut-modules-only" CUT_CACHE_DIR="$T/dc" "$CUT" -q --dracut-modules -o "$T/$p.d.img" "$p"
+	if [ "$rc" != 0 ]; then
+		not_ok "$p: cut --dracut-modules"
+		continue
+	fi
+	run env DRACUT="$T/dracut-empty" CUT_CACHE_DIR="$T/cc" "$CUT" -q -o "$T/$p.c.img" "$p"
+	if [ "$rc" != 0 ]; then
+		not_ok "$p: cut"
+		continue
+	fi
+	if ! unpack_modules "$T/$p.d.img" "$T/dc" "$T/$p.d" || ! unpack_modules "$T/$p.c.img" "$T/cc" "$T/$p.c"; then
+		not_ok "$p: both images name a modules layer in their cache"
+		continue
+	fi
+	inventory "$T/$p.d" > "$T/$p.d.list"
+	inventory "$T/$p.c" > "$T/$p.c.list"
+	check "$p: ./cut's modules layer holds dracut's files, bytes and modes ($(grep -c '\.ko' "$T/$p.d.list") module lines)" \
+		cmp -s "$T/$p.d.list" "$T/$p.c.list"
+	[ $fails = 0 ] || diff "$T/$p.d.list" "$T/$p.c.list" | head -20 | sed 's/^/# /'
+	n=$((n + 1))
+done
+check "every profile compared ($n)" test "$n" -eq "$(ls "$TOP"/autorun/*.sh | wc -l)"
+done_testing
