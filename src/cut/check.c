@@ -531,10 +531,13 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 
 	check_output(o, p);
 	check_extras(o);
-	/* a dry run checks; it builds nothing */
-	if (!o->dry_run)
-		cut_prepare(p);
 	check_conf(p);
+	/*
+	 * a dry run checks, it builds nothing; nor does a cut already
+	 * refused (a required key unset is named, not the build's complaint)
+	 */
+	if (!o->dry_run && !problems)
+		cut_prepare(p);
 	note_secrets(p);
 	resolve_modules(p);
 	resolve_bins(p);

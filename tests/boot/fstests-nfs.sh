@@ -24,7 +24,8 @@ printf 'NFS_VERS=4.2\nFSTESTS_SRC=%s\nFSTESTS_TESTS=generic/002\nNFS_ZRAM_SIZE=5
 start=$(date +%s)
 "$CUT" fstests_nfs > "$T/cut.out" 2>&1 || { not_ok "cut fstests_nfs"; sed 's/^/# /' "$T/cut.out"; exit 1; }
 "$VM" --batch --timeout 800 --results "$T/res" > "$T/console" 2> "$T/err"
-expect_rc "generic/002 on NFSv4.2 over loopback ($(( $(date +%s) - start ))s)" 0 $?
+rc=$?
+expect_rc "generic/002 on NFSv4.2 over loopback ($(( $(date +%s) - start ))s)" 0 $rc
 check "junit.xml: generic/002 passed" test "$(testcases "$T/res/junit.xml")" = "generic/002 pass"
 check "the test export mounted with vers=4.2" \
 	grep -qE '^fstests: nfs TEST_DEV=127.0.0.1:/export/test mounted at /mnt/test \(-o vers=4.2\)' \

@@ -27,7 +27,8 @@ export KSELFTEST_CACHE=${X%/*}
 printf 'KSELFTEST_TARGETS="size timers"\n' > "$RAPIDO_CONF"
 start=$(date +%s)
 "$CUT" kselftest > "$T/cut.out" 2>&1
-expect_rc "cut with KSELFTEST_DIR unset: host/kselftests' tree ($(( $(date +%s) - start ))s)" 0 $?
+rc=$?
+expect_rc "cut with KSELFTEST_DIR unset: host/kselftests' tree ($(( $(date +%s) - start ))s)" 0 $rc
 check "no rebuild: the tree was cached" test "$(sed -n '/building/p' "$T/cut.out")" = ""
 run_err "a target the selftests lack, refused at cut time" "no target 'timerz' in" \
 	env KSELFTEST_TARGETS="size timerz" "$CUT" kselftest
@@ -48,7 +49,8 @@ printf 'KSELFTEST_TARGETS="size timers"\nKSELFTEST_SKIP="%s"\nKSELFTEST_DIR=%s\n
 start=$(date +%s)
 "$CUT" kselftest > "$T/cut.out" 2>&1 || { not_ok "cut kselftest"; sed 's/^/# /' "$T/cut.out"; exit 1; }
 "$VM" --batch --timeout 500 --results "$T/res" > "$T/console" 2> "$T/err"
-expect_rc "a failing kselftest is ./vm's exit status ($(( $(date +%s) - start ))s)" 1 $?
+rc=$?
+expect_rc "a failing kselftest is ./vm's exit status ($(( $(date +%s) - start ))s)" 1 $rc
 want="kselftest/size/get_size pass"
 for s in $slow; do
 	want+=$'\n'"kselftest/timers/${s#timers:} skipped"
