@@ -15,11 +15,13 @@
 #
 # rapido.conf (or environment) keys:
 #   KSELFTEST_TARGETS  the targets to build and run, in order (e.g. "timers
-#                      size exec"); a target that is not in the selftests
-#                      (or not in KSELFTEST_DIR's tree) fails the cut
+#                      size exec"); one the selftests lack fails the cut
+#                      (with KSELFTEST_DIR given: fails kselftest/TARGET in
+#                      the guest, as that tree is not read at cut time)
 #   KSELFTEST_SKIP     tests (COLLECTION:TEST, as run_kselftest.sh -l lists
 #                      them) or whole targets left out; each must name one
-#                      of the tree
+#                      of the tree (checked at cut time too when ./cut
+#                      builds it)
 #   KSELFTEST_DIR      an installed tree; unset: host/kselftests builds one
 #
 # Tests that need more than coreutils (binfmt_script.py: python3; the net,
