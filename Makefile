@@ -11,6 +11,9 @@
 #   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
 #   src/rapido/*.c      ./rapido    (the one command: rapido cut, rapido vm, ...;
 #                       linked with the objects, except main, of the five above)
+#   src/bisect/*.c      ./bisect    (git bisect of a kernel, each step cut and booted;
+#                       run as rapido bisect; reads ./vm's results.txt through
+#                       src/vm/results.c)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable),
 #                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
@@ -19,7 +22,8 @@
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido and the
 #                       objects (except main) of what it tests, by its name:
 #                       cut-* src/cut, vm-* src/vm, ceph-local* src/ceph-local,
-#                       tool-NAME[-x] tools/NAME, lib-* none (TEST_DIRS_NAME adds more).
+#                       bisect-* src/bisect, tool-NAME[-x] tools/NAME, lib-* none
+#                       (TEST_DIRS_NAME adds more).
 # Each file is compiled with src/lib's headers and its own directory's;
 # a test or fuzz target with tests/ and those of what it tests.
 
@@ -65,6 +69,9 @@ VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
 RAPIDO_SRCS := $(wildcard src/rapido/*.c)
+# ./vm's results model, the one reader of results.txt, shared with ./bisect
+BISECT_VM_SRCS := src/vm/results.c
+BISECT_SRCS := $(wildcard src/bisect/*.c) $(BISECT_VM_SRCS)
 # the programs rapido runs as its subcommands: their objects but main
 FRONT_SRCS := $(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(VMCTL_SRCS) $(NETSETUP_SRCS) \
 	$(CEPH_LOCAL_SRCS))
@@ -102,19 +109,23 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 # lib-layers.c also reads the layered image the way ./vm does.
 TEST_DIRS_lib-layers := src/vm
 under_test = $(strip $(if $(filter cut-%,$(1)),src/cut) $(if $(filter vm-%,$(1)),src/vm) \
-	$(if $(filter ceph-local%,$(1)),src/ceph-local) \
+	$(if $(filter ceph-local%,$(1)),src/ceph-local) $(if $(filter bisect-%,$(1)),src/bisect) \
 	$(if $(filter tool-%,$(1)),tools/$(call tool_of,$(1))) $(TEST_DIRS_$(1)))
 # their objects, except main
-tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c)))
+tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c))) \
+	$(if $(filter bisect-%,$(1)),$(BISECT_VM_SRCS))
 # -I for the source $(1): src/lib and its own directory; for a test, also tests/ and what it tests
 # src/rapido also sees the headers of the programs it runs (their cmd_NAME())
 INCS_src/rapido := -Isrc/cut -Isrc/vm -Isrc/vmctl -Isrc/netsetup -Isrc/ceph-local
+# src/bisect reads results.txt with src/vm/results.c
+INCS_src/bisect := -Isrc/vm
 incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) $(INCS_$(patsubst %/,%,$(dir $(1)))) \
-	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))))
+	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))) \
+		$(if $(filter bisect-%,$(notdir $(1))),-Isrc/vm))
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
 
-all: cut vm vmctl netsetup ceph-local rapido $(GUEST_BINS) $(CROSS_BINS) $(B)/completion/_rapido
+all: cut vm vmctl netsetup ceph-local rapido bisect $(GUEST_BINS) $(CROSS_BINS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -164,6 +175,10 @@ rapido: $(call hostobj,$(RAPIDO_SRCS) $(FRONT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) 
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
+bisect: $(call hostobj,$(BISECT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
 # zsh's completion: the bash one's functions run through zsh's bashcompinit
 ZSH_COMPLETION := $(addprefix scripts/completion/,zsh-head rapido.bash zsh-tail)
 $(B)/completion/_rapido: $(ZSH_COMPLETION)
@@ -210,13 +225,13 @@ $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(
 
 tests: $(UNIT_BINS)
 
-# Man pages, generated so they cannot drift: rapido(1), cut(1), vm(1), vmctl(1),
+# Man pages, generated so they cannot drift: rapido(1), cut(1), vm(1), vmctl(1), bisect(1),
 # netsetup(8) and ceph-local(8) by help2man from each program's --help (docs/man/gnu-help turns
 # the util-linux usage block into the form help2man reads) plus
 # docs/man/NAME.h2m for what --help does not say; rapido.conf(5) from
 # rapido.conf.example by docs/man/conf2man. Installed, they are renamed
 # (docs/man/rename): rapido-cut(1) and so on.
-MAN1 := rapido cut vm vmctl
+MAN1 := rapido cut vm vmctl bisect
 MAN8 := netsetup ceph-local
 MAN_PAGES := $(patsubst %,$(B)/man/%.1,$(MAN1)) $(patsubst %,$(B)/man/%.8,$(MAN8)) $(B)/man/rapido.conf.5
 HELP2MAN ?= help2man
@@ -289,7 +304,8 @@ define install_pages
 	$(Q)rm -f $(B)/man/installed.tmp
 endef
 
-# what both install in RAPIDO_LIBDIR (bisect: a program of its own, when there)
+# what both install in RAPIDO_LIBDIR (bisect: a program of its own, run as
+# rapido bisect; it configures each step with host/kernel-config and kernel/*.config)
 install-lib: all
 	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest
 	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
@@ -298,7 +314,10 @@ install-lib: all
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
 	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
-	$(Q)$(if $(wildcard bisect),install -m 755 bisect $(DESTDIR)$(RAPIDO_LIBDIR)/,true)
+	$(Q)install -m 755 bisect $(DESTDIR)$(RAPIDO_LIBDIR)/
+	$(Q)install -D -m 755 host/kernel-config $(DESTDIR)$(RAPIDO_LIBDIR)/host/kernel-config
+	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/kernel && \
+		install -m 644 kernel/*.config $(DESTDIR)$(RAPIDO_LIBDIR)/kernel/
 
 install: all man
 	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
@@ -333,7 +352,7 @@ DEB_VERSION ?= $(shell v=$$(git describe --tags --match 'v[0-9]*' 2>/dev/null) &
 	echo "$$v" | sed 's/^v//; s/-\([0-9]*\)-g/+git\1./' || \
 	echo "0~git$$(git rev-list --count HEAD 2>/dev/null).$$(git rev-parse --short HEAD 2>/dev/null)")
 DEB_DIR ?= $(B)/deb
-DEB := $(DEB_DIR)/rapido_$(DEB_VERSION)_amd64.deb
+DEB = $(DEB_DIR)/rapido_$(DEB_VERSION)_amd64.deb
 
 deb:
 	$(call quiet,DEB,$(DEB))
@@ -344,7 +363,7 @@ deb:
 	$(Q)printf 'rapido (%s) unstable; urgency=medium\n\n  * Built by make deb from %s.\n\n -- %s  %s\n' \
 		'$(DEB_VERSION)' '$(VERSION)' "$$(sed -n 's/^Maintainer: //p' debian/control)" "$$(date -R)" \
 		> $(DEB_DIR)/rapido/debian/changelog
-	$(Q)cd $(DEB_DIR)/rapido && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+	$(Q)cd $(DEB_DIR)/rapido && dpkg-buildpackage -b -us -uc -jauto > ../build.log 2>&1 || \
 		{ tail -n 40 ../build.log; echo "make deb: dpkg-buildpackage failed: $(DEB_DIR)/build.log"; exit 1; }
 	$(Q)test -s $(DEB) && echo "$(DEB)"
 
@@ -388,7 +407,7 @@ FUZZ_CFLAGS := $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
-VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c known.c knownrun.c knownwrite.c knowncli.c)
+VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c known.c knownrun.c knownwrite.c knowncli.c splat.c splattest.c)
 
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)
@@ -413,7 +432,7 @@ fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local rapido
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local bisect rapido
 
 .PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install install-lib \
 	install-rapido deb

@@ -36,6 +36,13 @@
 #   FSTESTS_SCRATCH_RTDEV_SIZE   SCRATCH_RTDEV, a realtime device (xfs);
 #                        either one adds a local.config section FSTYP_external
 #                        with USE_EXTERNAL=yes (default 0: none)
+#   FSTESTS_ZONED        null_blk or scsi_debug: the test and scratch disks
+#                        (and a pool's) are zoned disks of that driver
+#                        (FSTESTS_ZRAM_SIZE each, whole M or G; first zone
+#                        conventional), as xfstests' zoned runs use them:
+#                        btrfs only (mkfs.btrfs sees the zones), no log
+#                        device unless FSTESTS_LOGWRITES_SIZE asks
+#   FSTESTS_ZONE_SIZE    their zone size in MiB (16)
 #   FSTESTS_MKFS_OPTIONS MKFS_OPTIONS, also for the test disk (default: no
 #                        discard, -K or -E nodiscard; set it empty for none)
 #   FSTESTS_MOUNT_OPTIONS MOUNT_OPTIONS, also for /mnt/test (e.g. -o compress)
@@ -91,7 +98,7 @@
 #@ modules-optional: crc32c_generic
 #@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey
 #@ modules-on-demand: dm-snapshot dm-delay dm-zero
-#@ modules-on-demand: scsi_debug sd_mod
+#@ modules-on-demand: scsi_debug sd_mod null_blk configfs
 # the file systems are modules, as in Debian's kernel; XFS_RT for
 # SCRATCH_RTDEV; the device-mapper targets xfstests modprobes: log-writes
 # (LOGWRITES_DEV tests), thin-pool (their replay target), flakey, snapshot,
@@ -112,6 +119,7 @@
 #@ conf-optional: FSTESTS_SCRATCH_RTDEV_SIZE FSTESTS_MKFS_OPTIONS FSTESTS_MOUNT_OPTIONS
 #@ conf-optional: FSTESTS_CONFIG FSTESTS_SECTION FSTESTS_GROUPS FSTESTS_TESTS
 #@ conf-optional: FSTESTS_EXCLUDE_GROUPS FSTESTS_EXCLUDE_TESTS FSTESTS_EXCLUDE_FILE
+#@ conf-optional: FSTESTS_ZONED FSTESTS_ZONE_SIZE
 # Typed, so ./cut refuses a bad value before a boot (fstests.sh checks
 # them again in the guest, with the rules that join two keys)
 #@ conf-type: FSTESTS_FS enum btrfs,xfs,ext4
@@ -122,12 +130,15 @@
 #@ conf-type: FSTESTS_LOGWRITES_SIZE size 0
 #@ conf-type: FSTESTS_SCRATCH_LOGDEV_SIZE size 0
 #@ conf-type: FSTESTS_SCRATCH_RTDEV_SIZE size 0
+#@ conf-type: FSTESTS_ZONED enum null_blk,scsi_debug
+#@ conf-type: FSTESTS_ZONE_SIZE uint 1-4096
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ files: ${FSTESTS_EXCLUDE_FILE}:/etc/rapido/fstests.exclude
 #@ files: ${FSTESTS_CONFIG}:/etc/rapido/fstests.config
 #@ cpus: 2
 #@ memory: 3G
 #@ bins: cat grep mkdir chown uname mount umount
+#@ bins-if FSTESTS_ZONED: blkzone
 #@ bins-optional: findmnt blkid blockdev df ls cp mv rm sync dd stat head tail cut tr sha256sum
 #@ bins-optional: mkfs.btrfs btrfs mkfs.xfs xfs_repair xfs_db mkfs.ext4 mke2fs e2fsck tune2fs
 #@ bins-if FSTESTS_SRC: awk sed bc wc xfs_io perl diff fio

@@ -175,7 +175,8 @@ _ecryptfs_suite() {
 		) || bad=1
 	done
 	dmesg > "$_ecryptfs_logdir/dmesg.txt" 2>/dev/null
-	if [ "$total" -eq 0 ] && [ -z "${RAPIDO_SHARD:-}" ]; then
+	# a shard, or the serial VM of ./vm --jobs, may have no test of its own
+	if [ "$total" -eq 0 ] && [ -z "${RAPIDO_SHARD:-}${RAPIDO_SERIAL:-}" ]; then
 		echo "ecryptfs: the suite has no test to run: check ECRYPTFS_TEST_CATEGORY and ECRYPTFS_TESTS" >&2
 		bad=1
 	fi

@@ -18,6 +18,10 @@ fstests_devices() {
 # SCRATCH_LOGDEV, SCRATCH_RTDEV (each only when sized)
 _fstests_make_devices() {
 	local i dev
+	if [ -n "${_fstests_cfg[zoned]}" ]; then
+		_fstests_zoned_devices
+		return
+	fi
 	# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
 	TEST_DEV=$(zram_add /tmp/fstests-zram-test.log -s "${_fstests_cfg[size]}" \
 		--mkfs "$FSTYP" $(zram_mkfs_args "$FSTYP" "${_fstests_cfg[mkfs_opts]}")) ||
@@ -59,6 +63,54 @@ _fstests_make_devices() {
 			-s "${_fstests_cfg[rtdev_size]}") ||
 			rapido_fail "cannot set up SCRATCH_RTDEV (${_fstests_cfg[rtdev_size]}): see above"
 	fi
+}
+
+# _fstests_mib SIZE: SIZE (whole M or G) in MiB, in REPLY
+_fstests_mib() {
+	REPLY=${1%[MG]}
+	[ "${1: -1}" = G ] && REPLY=$((REPLY * 1024))
+	return 0
+}
+
+# _fstests_zoned_devices: FSTESTS_ZONED's disks (blkdevs.sh): TEST_DEV
+# with FSTYP (btrfs finds the zones itself: mkfs.btrfs makes a zoned file
+# system on a zoned disk) mounted on TEST_DIR, SCRATCH_DEV or the pool
+# bare; all of FSTESTS_ZRAM_SIZE (pool: FSTESTS_SCRATCH_POOL_SIZE), zones
+# of FSTESTS_ZONE_SIZE MiB, the first one conventional
+_fstests_zoned_devices() {
+	local kind=${_fstests_cfg[zoned]}_zoned zs=${_fstests_cfg[zone_size]} mb i
+	_fstests_mib "${_fstests_cfg[size]}"
+	mb=$REPLY
+	blkdev_make "$kind" "$mb" "$zs" ||
+		rapido_fail "cannot make the zoned test device ($kind, ${mb}M, ${zs}M zones): see above"
+	TEST_DEV=$REPLY
+	blkdev_zoned_ok "$TEST_DEV" || rapido_fail "$TEST_DEV ($kind) reports no zones"
+	# shellcheck disable=SC2086 # MKFS_OPTIONS are words, as xfstests uses them
+	"mkfs.$FSTYP" -f ${_fstests_cfg[mkfs_opts]} "$TEST_DEV" > /tmp/fstests-mkfs-test.log 2>&1 || {
+		cat /tmp/fstests-mkfs-test.log
+		rapido_fail "mkfs.$FSTYP -f ${_fstests_cfg[mkfs_opts]} $TEST_DEV (zoned, ${zs}M zones) failed"
+	}
+	mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || rapido_fail "mkdir $TEST_DIR $SCRATCH_MNT failed"
+	# shellcheck disable=SC2086 # MOUNT_OPTIONS are words
+	mount -t "$FSTYP" ${_fstests_cfg[mount_opts]} "$TEST_DEV" "$TEST_DIR" ||
+		rapido_fail "mount -t $FSTYP ${_fstests_cfg[mount_opts]} $TEST_DEV $TEST_DIR failed"
+	SCRATCH_DEV= SCRATCH_DEV_POOL= LOGWRITES_DEV= SCRATCH_LOGDEV= SCRATCH_RTDEV=
+	if [ "${_fstests_cfg[pool]}" = 0 ]; then
+		blkdev_make "$kind" "$mb" "$zs" ||
+			rapido_fail "cannot make the zoned scratch device ($kind, ${mb}M): see above"
+		SCRATCH_DEV=$REPLY
+	else
+		_fstests_mib "${_fstests_cfg[pool_size]}"
+		for ((i = 0; i < _fstests_cfg[pool]; i++)); do
+			blkdev_make "$kind" "$REPLY" "$zs" ||
+				rapido_fail "cannot make zoned pool disk $((i + 1)) ($kind): see above"
+			SCRATCH_DEV_POOL="$SCRATCH_DEV_POOL${SCRATCH_DEV_POOL:+ }$REPLY"
+			_fstests_mib "${_fstests_cfg[pool_size]}"
+		done
+	fi
+	[ "${_fstests_cfg[logw_size]}" = 0 ] ||
+		LOGWRITES_DEV=$(zram_add /tmp/fstests-zram-logw.log -s "${_fstests_cfg[logw_size]}") ||
+		rapido_fail "cannot set up LOGWRITES_DEV (${_fstests_cfg[logw_size]}): see above"
 }
 
 # _fstests_scsi_disks: the disks of scsi_debug's hosts, /dev/sdX in host
@@ -120,8 +172,11 @@ _fstests_export() {
 
 # _fstests_summary: what was set up, one line each, for the console
 _fstests_summary() {
-	echo "fstests: $FSTYP on TEST_DEV=$TEST_DEV (${_fstests_cfg[size]}) mounted at $TEST_DIR;" \
+	echo "fstests: $FSTYP on TEST_DEV=$TEST_DEV (${_fstests_cfg[size]}${_fstests_cfg[zoned]:+, zoned}) mounted at $TEST_DIR;" \
 		"SCRATCH_MNT=$SCRATCH_MNT"
+	[ -z "${_fstests_cfg[zoned]}" ] ||
+		echo "fstests: zoned ${_fstests_cfg[zoned]} disks, ${_fstests_cfg[zone_size]}M zones:" \
+			"$(< "/sys/block/${TEST_DEV##*/}/queue/zoned") on TEST_DEV"
 	if [ -n "$SCRATCH_DEV_POOL" ]; then
 		echo "fstests: SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\" (${_fstests_cfg[pool]} x" \
 			"${_fstests_cfg[pool_size]} ${_fstests_cfg[pool_devs]} disks, bare;" \

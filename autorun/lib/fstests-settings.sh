@@ -104,6 +104,27 @@ fstests_settings() {
 	_fstests_cfg[size]=${FSTESTS_ZRAM_SIZE:-1G}
 	_fstests_size_ok FSTESTS_ZRAM_SIZE "${_fstests_cfg[size]}"
 	[ "$FSTYP" = btrfs ] && def_pool=5
+	# zoned: xfs has zoned devices from Linux 6.15 only, ext4 none
+	_fstests_cfg[zoned]=${FSTESTS_ZONED:-}
+	_fstests_cfg[zone_size]=${FSTESTS_ZONE_SIZE:-16}
+	if [ -n "${_fstests_cfg[zoned]}" ]; then
+		case ${_fstests_cfg[zoned]} in
+		null_blk|scsi_debug) ;;
+		*) rapido_fail "FSTESTS_ZONED='${_fstests_cfg[zoned]}': expected null_blk or scsi_debug" ;;
+		esac
+		[ "$FSTYP" = btrfs ] ||
+			rapido_fail "FSTESTS_ZONED: zoned devices take btrfs here, not $FSTYP (xfs has" \
+				"them from Linux 6.15 and xfsprogs 6.15, ext4 not at all)"
+		[[ ${_fstests_cfg[size]} =~ ^[0-9]+[MG]$ ]] ||
+			rapido_fail "FSTESTS_ZRAM_SIZE='${_fstests_cfg[size]}': a zoned disk is sized in whole" \
+				"MiB or GiB (e.g. 512M)"
+		[[ ${_fstests_cfg[zone_size]} =~ ^[1-9][0-9]*$ ]] ||
+			rapido_fail "FSTESTS_ZONE_SIZE='${_fstests_cfg[zone_size]}': expected MiB, e.g. 16"
+		# one SCRATCH_DEV, no log device (dm-log-writes replays onto a
+		# regular disk): both may still be asked for
+		def_pool=0
+		: "${FSTESTS_LOGWRITES_SIZE:=0}"
+	fi
 	_fstests_cfg[pool]=${FSTESTS_SCRATCH_POOL:-$def_pool}
 	[[ "${_fstests_cfg[pool]}" =~ ^([0-9]|1[0-6])$ ]] && [ "${_fstests_cfg[pool]}" != 1 ] ||
 		rapido_fail "FSTESTS_SCRATCH_POOL='${_fstests_cfg[pool]}': expected 0 (one SCRATCH_DEV)" \

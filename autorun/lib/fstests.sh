@@ -115,7 +115,10 @@ _fstests_autorun_cmd() {
 # result.xml at the end (an older one is removed first). With ./vm --shard
 # I/N only this shard's part of the list `./check -n ARGS` prints is run,
 # so groups (-g) and excludes (-x, -e, -E, -X) work as in xfstests; a
-# `./check -n` that fails or lists no test at all fails the shard.
+# `./check -n` that fails or lists no test at all fails the shard. Under
+# ./vm --jobs the tests of the unreliable_in_parallel group (xfstests'
+# own list of tests that fail beside others, as check-parallel leaves
+# them out) run in the serial VM after the shards (rapido_test_in_shard).
 # Returns check's status; 1 if check passed but a test was recorded as
 # failed; check's status with a testcase "fstests/check" of its own when
 # check failed and no test did (it could not start). With ./vm
@@ -138,7 +141,7 @@ _fstests_check() {
 	_fstests_res_begin
 	from=$REPLY
 	set -- "${_fstests_check_opts[@]}" "$@"
-	if [ -n "${RAPIDO_SHARD:-}" ]; then
+	if [ -n "${RAPIDO_SHARD:-}${RAPIDO_SERIAL:-}" ]; then
 		_fstests_shard_args "$@"
 		_fstests_shard_list || {
 			rc=$?
@@ -146,6 +149,12 @@ _fstests_check() {
 			return
 		}
 		[ ${#_fstests_shard[@]} -gt 0 ] || return 0
+		# the list is known: a VM stopped halfway still names every test
+		# (a local.config with sections names them SECTION:TEST, which
+		# this list does not: _fstests_write_config's condition)
+		if [ "${_fstests_cfg[sections]:-$FSTYP}" = "$FSTYP" ] && [ -z "${FSTESTS_SECTION:-}" ]; then
+			_rapido_res_emit_plan "${_fstests_shard[@]}"
+		fi
 		set -- "${_fstests_opts[@]}" "${_fstests_shard[@]}"
 	fi
 	_fstests_res_sect=
@@ -241,6 +250,23 @@ _fstests_shard_args() {
 	done
 }
 
+# _fstests_unreliable ARRAY: ARRAY (an associative array) gets a key
+# DIR/NUM for each test of the unreliable_in_parallel group, from the
+# tests/DIR/group.list files `make` writes ("NUM GROUP...", '#' comments)
+_fstests_unreliable() {
+	local -n _fu_set=$1
+	local f d num groups
+	for f in tests/*/group.list; do
+		[ -e "$f" ] || continue
+		d=${f#tests/}
+		d=${d%/group.list}
+		while read -r num groups; do
+			[[ $num != \#* ]] || continue
+			[[ " $groups " != *" unreliable_in_parallel "* ]] || _fu_set[$d/$num]=1
+		done < "$f"
+	done
+}
+
 # _fstests_shard_list: the tests of this shard (_fstests_shard) from the
 # list `./check -n` prints for _fstests_opts and _fstests_sel, each test
 # once (sections list it again), expunged ones left out, an unknown name
@@ -250,9 +276,11 @@ _fstests_shard_args() {
 # and mounts the scratch file system as a run does, and writes no
 # result.xml without -R.
 _fstests_shard_list() {
-	local t rest rc n=0 log=/tmp/fstests-list.log
-	local -A seen=()
+	local t rest rc n=0 log=/tmp/fstests-list.log part=${RAPIDO_SHARD:+shard $RAPIDO_SHARD}
+	local -A seen=() alone=()
 	_fstests_shard=()
+	part=${part:-the serial VM}
+	[ -z "${RAPIDO_SERIAL:-}" ] || _fstests_unreliable alone
 	./check -n "${_fstests_opts[@]}" "${_fstests_sel[@]}" > "$log" 2>&1
 	rc=$?
 	while read -r t rest; do
@@ -261,20 +289,20 @@ _fstests_shard_list() {
 		[[ $rest == *"[expunged]"* ]] && continue
 		[ -z "${seen[$t]:-}" ] || continue
 		seen[$t]=1
-		rapido_test_in_shard "$t" && _fstests_shard+=("$t")
+		rapido_test_in_shard "$t" ${alone[$t]:+serial} && _fstests_shard+=("$t")
 	done < "$log"
 	if [ $rc -ne 0 ] || [ $n -eq 0 ]; then
 		cat "$log"
 		t="./check -n${_fstests_opts[*]:+ ${_fstests_opts[*]}}${_fstests_sel[*]:+ ${_fstests_sel[*]}}"
 		if [ $rc -ne 0 ]; then
-			echo "fstests: shard $RAPIDO_SHARD: $t failed (exit $rc): no test list to shard"
+			echo "fstests: $part: $t failed (exit $rc): no test list to shard"
 		else
-			echo "fstests: shard $RAPIDO_SHARD: $t listed no test"
+			echo "fstests: $part: $t listed no test"
 			rc=1
 		fi
 		return $rc
 	fi
-	echo "fstests: shard $RAPIDO_SHARD: ${#_fstests_shard[@]} of ${#seen[@]} tests:" \
+	echo "fstests: $part: ${#_fstests_shard[@]} of ${#seen[@]} tests:" \
 		"${_fstests_shard[*]}"
 }
 

@@ -12,6 +12,11 @@
 #       run again at once, up to N times until it passes, each run a
 #       record (./vm: a test that passed on a re-run is flaky); it returns
 #       0 if the last run passed.
+#   rapido_test_plan NAME...
+#       The tests this VM means to run (those of its shard), told to ./vm
+#       up front: one that gets no result (a VM stopped by --test-timeout
+#       or a panic halfway) is recorded as an error, "not run", so no test
+#       of a shard vanishes.
 #   rapido_test_start NAME
 #   rapido_test_pass NAME [OUTPUT]
 #   rapido_test_fail NAME REASON [OUTPUT]
@@ -41,10 +46,17 @@
 #       exit status: use it for a suite that may crash. A stream cannot
 #       re-run one of its tests: with --rerun-failures it says so on the
 #       console, and its failures stand.
-#   rapido_test_in_shard NAME
+#   rapido_test_in_shard NAME [serial]
 #       0 if NAME is this VM's to run: with RAPIDO_SHARD=I/N, the FNV-1a
 #       hash of NAME modulo N is I-1 (the same on every machine, and a new
-#       test never moves the others); always 0 without sharding.
+#       test never moves the others); always 0 without sharding. Under
+#       ./vm --jobs a serial test (the caller says "serial", as for
+#       xfstests' unreliable_in_parallel group, or NAME matches a glob line
+#       of RAPIDO_SERIAL_TESTS, ./vm --serial-tests) runs alone after the
+#       shards: the shard its hash names (RAPIDO_SERIAL=defer) leaves it
+#       out and lists it in $RAPIDO_RESULTS_DIR/rapido-deferred.txt, which
+#       tells ./vm to run it; the serial VM (RAPIDO_SERIAL=only) runs only
+#       those.
 #   rapido_tests_done
 #       Close the tests that were started and never ended as failed ("did
 #       not finish"), print "results: P passed, F failed, S skipped" and
@@ -131,6 +143,22 @@ _rapido_res_count() {
 		echo "rapido: cannot count test $2 in $f: it will be missing from the totals" >&2
 }
 
+rapido_test_plan() {
+	local n
+	for n; do
+		! rapido_test_in_shard "$n" || _rapido_res_emit_plan "$n"
+	done
+	return 0
+}
+
+# _rapido_res_emit_plan NAME...: plan records for tests already in this shard
+_rapido_res_emit_plan() {
+	local n
+	for n; do
+		_rapido_res_emit plan "$n"
+	done
+}
+
 rapido_test_start() {
 	_rapido_res_now
 	_rapido_res_t0[$1]=$REPLY
@@ -209,13 +237,74 @@ _rapido_fnv1a() {
 	REPLY=$h
 }
 
-rapido_test_in_shard() {
+# _rapido_serial NAME [serial]: 0 if NAME is a serial test of ./vm --jobs
+_rapido_serial() {
+	local rest p
+	[ "${2:-}" != serial ] || return 0
+	# the patterns, a line each; the loop keeps them from word splitting and globbing
+	rest=${RAPIDO_SERIAL_TESTS:-}
+	while [ -n "$rest" ]; do
+		p=${rest%%$'\n'*}
+		if [ "$p" = "$rest" ]; then
+			rest=
+		else
+			rest=${rest#*$'\n'}
+		fi
+		# shellcheck disable=SC2053 # a glob, by design
+		[[ $1 == $p ]] && return 0
+	done
+	return 1
+}
+
+# _rapido_defer NAME: a shard leaves serial test NAME to the serial VM,
+# listed where ./vm reads it; 1 (run it here) where it cannot be listed,
+# so that no test is lost
+_rapido_defer() {
+	if [ -z "${RAPIDO_RESULTS_DIR:-}" ]; then
+		echo "rapido: test $1: serial, but no results dir to leave it to the serial VM: run here"
+		return 1
+	fi
+	local f=$RAPIDO_RESULTS_DIR/rapido-deferred.txt l
+	_rapido_res_esc "$1"
+	# listed once: rapido_test_plan asks before rapido_test does
+	if [ -e "$f" ]; then
+		while IFS= read -r l; do
+			[ "$l" != "$REPLY" ] || return 0
+		done < "$f"
+	fi
+	if ! printf '%s\n' "$REPLY" >> "$f"; then
+		echo "rapido: test $1: serial, but cannot be left to the serial VM: run here"
+		return 1
+	fi
+	echo "rapido: test $1: serial: left to the VM after the others"
+}
+
+# _rapido_hash_shard NAME: 0 if NAME's hash puts it in this shard
+_rapido_hash_shard() {
 	local i n
 	[ -n "${RAPIDO_SHARD:-}" ] || return 0
 	i=${RAPIDO_SHARD%/*}
 	n=${RAPIDO_SHARD#*/}
 	_rapido_fnv1a "$1"
 	[ $((REPLY % n)) -eq $((i - 1)) ]
+}
+
+rapido_test_in_shard() {
+	case ${RAPIDO_SERIAL:-} in
+	only)
+		_rapido_serial "$@"
+		return
+		;;
+	defer)
+		# the shard its hash names lists it, once; the others skip it
+		if _rapido_serial "$@"; then
+			_rapido_hash_shard "$1" || return 1
+			! _rapido_defer "$1"
+			return
+		fi
+		;;
+	esac
+	_rapido_hash_shard "$1"
 }
 
 # _rapido_res_reruns: how many times a failed test is run again

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # rapido.bash: bash completion for rapido (its commands, then each
-# command's words), cut, vm, vmctl and netsetup (./cut in a checkout as
-# well). Commands and options come from the program's own --help, profiles
+# command's words), cut, vm, vmctl, netsetup and bisect (./cut in a
+# checkout as well). Commands and options come from the program's own --help, profiles
 # from cut --list and VM numbers from the QMP sockets in the state dir, so
 # nothing here can drift from the programs.
 #   . scripts/completion/rapido.bash     (make install puts it where
@@ -47,6 +47,59 @@ _rapido_commands()
 	"$1" --help 2>/dev/null | sed -n '/^Commands:$/,/^$/s/^ \([a-z][a-z-]*\) .*/\1/p'
 }
 
+# _rapido_revs: the branches and tags of KERNEL_SRC (else the current directory)
+_rapido_revs()
+{
+	git -C "${KERNEL_SRC:-.}" for-each-ref --format='%(refname:short)' 2>/dev/null
+}
+
+# _rapido_bisect CUR PREV RUN...: bisect's words (RUN: ./bisect, or rapido
+# bisect): revisions after --good, --bad and --compare, then the profiles
+# of the cut beside it, the --flaky policies
+_rapido_bisect()
+{
+	local cur=$1 prev=$2 i words=0 revs=0 cut
+	shift 2
+	case "$prev" in
+	--good|--bad)
+		_rapido_reply < <(compgen -W "$(_rapido_revs)" -- "$cur")
+		return ;;
+	--flaky)
+		_rapido_reply < <(compgen -W "bad skip good" -- "$cur")
+		return ;;
+	--build-cmd|--fragment)
+		_rapido_reply < <(compgen -f -- "$cur")
+		return ;;
+	-O|--build-dir|--state)
+		_rapido_reply < <(compgen -d -- "$cur")
+		return ;;
+	--runs|--match|-j|--jobs|--base)
+		return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		_rapido_reply < <(compgen -W "$(_rapido_opts "$@")" -- "$cur")
+		return
+	fi
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case "${COMP_WORDS[i]}" in
+		--good|--bad|--runs|--flaky|--match|--build-cmd|-j|--jobs|-O|--build-dir|\
+		--base|--fragment|--state) i=$((i + 1)) ;;
+		--compare) revs=2 ;;
+		--) return ;;
+		-*) ;;
+		*) words=$((words + 1)) ;;
+		esac
+	done
+	if [ $words -lt $revs ]; then
+		_rapido_reply < <(compgen -W "$(_rapido_revs)" -- "$cur")
+	elif [ $words -eq $revs ]; then
+		# rapido bisect: rapido cut; ./bisect: the ./cut beside it
+		if [ $# -gt 1 ]; then cut=("$1" cut); else cut=("${1%bisect}cut"); fi
+		_rapido_reply < <(compgen -W "$("${cut[@]}" --list 2>/dev/null |
+			awk '{ print $1 }')" -- "$cur")
+	fi
+}
+
 _rapido()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=
@@ -72,6 +125,10 @@ _rapido()
 		local COMP_CWORD=$((COMP_CWORD - 1))
 	fi
 	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	if [ "$name" = bisect ]; then
+		_rapido_bisect "$cur" "$prev" "${run[@]}"
+		return
+	fi
 
 	# option arguments
 	case "$prev" in
@@ -135,5 +192,5 @@ _rapido()
 	esac
 }
 
-complete -F _rapido cut vm vmctl netsetup ./cut ./vm ./vmctl ./netsetup
+complete -F _rapido cut vm vmctl netsetup ./cut ./vm ./vmctl ./netsetup ./bisect
 complete -F _rapido rapido ./rapido rapido-cut rapido-vm rapido-vmctl rapido-netsetup

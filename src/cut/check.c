@@ -88,16 +88,11 @@ static void missing_bin(struct cut_plan *p, const char *name, const char *when)
 	char *hint;
 
 	if (!p->sysroot) {
-		const char *pkg = NULL;
-		size_t len = strlen(name);
+		const char *pkg = profile_package(&p->prof, name);
 
-		for (size_t i = 0; i < p->prof.packages.n && !pkg; i++)
-			if (!strncmp(p->prof.packages.v[i], name, len) &&
-			    p->prof.packages.v[i][len] == '=')
-				pkg = p->prof.packages.v[i] + len + 1;
 		if (pkg)
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s; "
-				"the Debian package %s has it: apt-get install %s)",
+				"Debian package %s: apt-get install %s, or host/install-deps)",
 				p->prof.path, name, p->prof.name, when, pkg, pkg);
 		else
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s)",
@@ -486,6 +481,20 @@ static void resolve_files(struct cut_plan *p)
 			problem("%s: %s (files entry of profile %s)", t->src, strerror(errno),
 				p->prof.name);
 		free(src);
+	}
+	/* the array has room for this one: n_files + 1 */
+	if (p->prof.kernel_config) {
+		struct cut_tree *t = &p->trees[p->n_trees];
+
+		if (!p->kern.config || access(p->kern.config, R_OK) < 0) {
+			problem("kernel %s: no readable config (%s) for the image's /boot (kernel-config: "
+				"yes in profile %s)", p->kern.release,
+				p->kern.config ? p->kern.config : "none found", p->prof.name);
+			return;
+		}
+		t->src = xstrdup(p->kern.config);
+		t->dest = xasprintf("/boot/config-%s", p->kern.release);
+		p->n_trees++;
 	}
 }
 

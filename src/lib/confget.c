@@ -55,6 +55,31 @@ static int parse_enum(const struct confkey *k, const char *text, struct conf_val
 	return -EINVAL;
 }
 
+/* WORDS (split from TEXT), each cut at commas too, are all among k->words */
+static int words_in_set(const struct confkey *k, const struct strv *words, const char *text,
+			char **why)
+{
+	for (size_t i = 0; i < words->n; i++)
+		for (const char *s = words->v[i]; *s; ) {
+			size_t len = strcspn(s, ",");
+			size_t j = 0;
+
+			while (len && k->words[j] && (strlen(k->words[j]) != len ||
+						      strncmp(k->words[j], s, len)))
+				j++;
+			if (len && !k->words[j]) {
+				char *list = words_list(k->words);
+
+				*why = xasprintf("expected each word to be %s, got '%.*s' in '%s'", list,
+						 (int)len, s, text);
+				free(list);
+				return -EINVAL;
+			}
+			s += len + (s[len] == ',');
+		}
+	return 0;
+}
+
 static int parse_size_range(const struct confkey *k, const char *text, struct conf_value *v,
 			    char **why)
 {
@@ -125,6 +150,8 @@ int confkey_parse(const struct confkey *k, const char *text, struct conf_value *
 		return parse_addr(k, text, v, why);
 	case CONFKEY_WORDS:
 		rc = shwords_split(text, &words, why);
+		if (!rc && k->words)
+			rc = words_in_set(k, &words, text, why);
 		strv_free(&words);
 		return rc ? -EINVAL : 0;
 	case CONFKEY_STR:

@@ -100,7 +100,7 @@ int confkey_type_parse(const char *spec, struct confkey *out, char **why)
 	}
 	if (w.n < 2 || w.n > 3 || !conf_key_valid(w.v[0])) {
 		*why = xasprintf("expected KEY KIND [ARG] (uint MIN-MAX, size MIN[-MAX], enum A,B,..., "
-				 "path, str, words), got \"%s\"", spec);
+				 "path, str, words [A,B,...]), got \"%s\"", spec);
 		goto out;
 	}
 	kind = w.v[1];
@@ -125,6 +125,14 @@ int confkey_type_parse(const char *spec, struct confkey *out, char **why)
 		if (!arg || !(out->words = enum_words(arg))) {
 			*why = xasprintf("%s: enum: expected words separated by commas such as "
 					 "btrfs,xfs, got \"%s\"", w.v[0], arg ? arg : "");
+			goto out;
+		}
+	} else if (!strcmp(kind, "words") && arg) {
+		/* a list of some of the words: BLKTESTS_DEVS="zram null_blk" */
+		out->kind = CONFKEY_WORDS;
+		if (!(out->words = enum_words(arg))) {
+			*why = xasprintf("%s: words: expected words separated by commas such as "
+					 "zram,loop, got \"%s\"", w.v[0], arg);
 			goto out;
 		}
 	} else if (!strcmp(kind, "path") || !strcmp(kind, "str") || !strcmp(kind, "words")) {

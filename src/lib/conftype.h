@@ -11,6 +11,7 @@
  *	KEY size MIN[-MAX]	a size (1M, 2G) of at least MIN (and at most MAX)
  *	KEY enum W1,W2,...	one of the words (case matters)
  *	KEY path | str | words	as confkeys[]'s kinds
+ *	KEY words W1,W2,...	words (blanks or commas between), each one of W1...
  * so that ./cut refuses a bad value before a boot. Fills *out (its
  * strings malloc'd: confkey_type_free) and returns 0, or -EINVAL with
  * *why (malloc'd) saying what is wrong.

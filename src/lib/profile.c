@@ -72,6 +72,7 @@ static struct strv *list_for(struct profile *p, const char *key)
 		{ "secret", offsetof(struct profile, secret) },
 		{ "kconfig", offsetof(struct profile, kconfig) },
 		{ "kconfig-optional", offsetof(struct profile, kconfig_opt) },
+		{ "packages", offsetof(struct profile, packages) },
 	};
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
@@ -227,21 +228,6 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		strv_free(&words);
 		return 0;
 	}
-	if (!strncmp(key, "package ", 8)) {
-		const char *pkg = key + 8;
-		struct strv words = STRV_INIT;
-
-		while (*pkg == ' ')
-			pkg++;
-		if (!*pkg || strpbrk(pkg, " \t="))
-			return err_at(err, path, (unsigned int)lineno,
-				      "package: expected '#@ package PKG: BIN...'");
-		split_words(&words, val);
-		for (size_t i = 0; i < words.n; i++)
-			strv_pushf(&p->packages, "%s=%s", words.v[i], pkg);
-		strv_free(&words);
-		return 0;
-	}
 	if (!strncmp(key, "prepare ", 8)) {
 		const char *k = key + 8;
 
@@ -288,6 +274,13 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		split_words(list, val);
 		if (list == &p->secret)
 			return secret_lines(p, path, lineno, first, err);
+		for (size_t i = first; list == &p->packages && i < list->n; i++) {
+			const char *eq = strchr(list->v[i], '=');
+
+			if (!eq || eq == list->v[i] || !eq[1])
+				return err_at(err, path, (unsigned int)lineno,
+					      "packages: expected BIN=PACKAGE, got \"%s\"", list->v[i]);
+		}
 		if (list == &p->kconfig || list == &p->kconfig_opt) {
 			struct strv *at = list == &p->kconfig ? &p->kconfig_at : &p->kconfig_opt_at;
 
@@ -328,6 +321,13 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		p->description = xstrdup(val);
 		return 0;
 	}
+	if (!strcmp(key, "kernel-config")) {
+		if (strcmp(val, "yes") && strcmp(val, "no"))
+			return err_at(err, path, (unsigned int)lineno,
+				      "kernel-config: expected yes or no, got \"%s\"", val);
+		p->kernel_config = !strcmp(val, "yes");
+		return 0;
+	}
 	if (!strcmp(key, "cpus")) {
 		char why[NUM_WHY_LEN];
 
@@ -351,7 +351,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
-			 "kconfig-optional, files, package PKG, prepare KEY, include, cpus, memory)",
+			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
 }
@@ -507,6 +507,16 @@ void profile_conf_keys(const struct profile *p, struct strv *out)
 		push_key(out, p->prepare_key);
 }
 
+const char *profile_package(const struct profile *p, const char *bin)
+{
+	size_t len = strlen(bin);
+
+	for (size_t i = 0; i < p->packages.n; i++)
+		if (!strncmp(p->packages.v[i], bin, len) && p->packages.v[i][len] == '=')
+			return p->packages.v[i] + len + 1;
+	return NULL;
+}
+
 void profile_free(struct profile *p)
 {
 	free(p->name);
@@ -530,9 +540,9 @@ void profile_free(struct profile *p)
 	strv_free(&p->kconfig_opt_at);
 	strv_free(&p->sources);
 	free(p->prepare_key);
-	strv_free(&p->packages);
 	free(p->prepare_at);
 	strv_free(&p->prepare);
+	strv_free(&p->packages);
 	for (size_t i = 0; i < p->n_files; i++) {
 		free(p->files[i].key);
 		free(p->files[i].path);

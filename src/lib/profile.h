@@ -16,8 +16,6 @@
  *	#@ bins-optional: binaries included when the host has them
  *	#@ bins-if KEY: binaries required only when rapido.conf sets KEY
  *	#@ bins-optional-if KEY: included when KEY is set and the host has them
- *	#@ package PKG: BIN...: the Debian package that has these binaries,
- *		  named when one of them is missing (nfs-kernel-server: rpc.nfsd)
  *	#@ modules: kernel modules loaded at boot (must exist for the kernel)
  *	#@ modules-optional: modules included and loaded when the kernel has them
  *	#@ modules-on-demand: modules included when the kernel has them, not
@@ -45,6 +43,11 @@
  *		    parts (the NIC, zram) said once. Fragments may include
  *		    fragments; a cycle or a missing one is an error at the
  *		    including line. A fragment has no description.
+ *	#@ packages: BIN=PKG...: the Debian package that has BIN, named when
+ *		  ./cut cannot find BIN on the host (host/install-deps installs it)
+ *	#@ kernel-config: yes: the kernel's config goes into the image as
+ *		  /boot/config-RELEASE, where suites look for it (blktests'
+ *		  _have_kernel_option, the kernel has no /proc/config.gz)
  *	#@ prepare KEY: PROGRAM [ARG...]: when rapido.conf leaves KEY unset,
  *		  ./cut runs PROGRAM (relative: in the rapido dir) before its
  *		  checks, with the profile's keys and the kernel's in its
@@ -69,7 +72,6 @@ struct profile {
 	char *description;
 	struct strv bins, bins_opt;
 	struct strv bins_if, bins_opt_if;	/* "KEY=binary" entries */
-	struct strv packages;	/* "binary=package" entries (#@ package) */
 	struct strv modules, modules_opt;
 	struct strv modules_demand;	/* in the image, loaded by the profile */
 	struct strv helpers;
@@ -87,7 +89,12 @@ struct profile {
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	struct strv sources;	/* the profile, then each fragment read, in order */
+	struct strv packages;	/* "BIN=PKG": the Debian package of BIN */
+	int kernel_config;	/* #@ kernel-config: yes */
 };
+
+/* The Debian package p names for BIN (#@ packages), or NULL. */
+const char *profile_package(const struct profile *p, const char *bin);
 
 /* Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...". */
 int profile_load(struct profile *p, const char *name, const char *path, char **err);

@@ -18,6 +18,7 @@
 
 #include "err.h"
 #include "qmp.h"
+#include "utf8.h"
 
 char *json_quote(const char *s)
 {
@@ -28,13 +29,20 @@ char *json_quote(const char *s)
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
+		size_t len;
+
 		if (c == '"' || c == '\\') {
 			out[n++] = '\\';
 			out[n++] = (char)c;
 		} else if (c < 0x20) {
 			n += (size_t)sprintf(out + n, "\\u%04x", c);
+		} else if (!(len = utf8_len((const unsigned char *)s))) {
+			/* not UTF-8 (a path's raw bytes): JSON has no way to say it, so U+FFFD */
+			n += (size_t)sprintf(out + n, "\\ufffd");
 		} else {
-			out[n++] = (char)c;
+			memcpy(out + n, s, len);
+			n += len;
+			s += len - 1;
 		}
 	}
 	out[n++] = '"';

@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "io.h"
 #include "mono.h"
 #include "run.h"
 
@@ -143,6 +145,38 @@ int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int se
 	return err ? err : status;
 }
 
+int run_capture(char *const argv[], int err_fd, char **out)
+{
+	int fd = memfd_create("rapido-capture", MFD_CLOEXEC), status, timed_out, rc;
+	off_t len;
+
+	*out = NULL;
+	if (fd < 0)
+		return -errno;
+	/* a day: a deadline no git or make step here comes near */
+	status = run_wait_timeout(argv, fd, err_fd, 86400, &timed_out);
+	if (status < 0) {
+		close(fd);
+		return status;
+	}
+	len = lseek(fd, 0, SEEK_CUR);
+	if (len < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	*out = xmalloc((size_t)len + 1);
+	rc = (int)read_full(fd, *out, (size_t)len);
+	close(fd);
+	if (rc < 0) {
+		free(*out);
+		*out = NULL;
+		return rc;
+	}
+	(*out)[rc] = '\0';
+	return status;
+}
+
 static int is_exec(const char *p)
 {
 	struct stat st;
@@ -169,4 +203,25 @@ char *find_in_path(const char *name)
 	}
 	free(dirs);
 	return NULL;
+}
+
+char *run_first_line(char *const argv[], int err_fd, unsigned int secs)
+{
+	char buf[512], *nl;
+	int fd = memfd_create("run-first-line", MFD_CLOEXEC), timed_out = 0, st;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	st = run_wait_timeout(argv, fd, err_fd, secs, &timed_out);
+	n = st >= 0 && !timed_out && lseek(fd, 0, SEEK_SET) == 0 ?
+		read_full(fd, buf, sizeof(buf) - 1) : -1;
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return xstrdup(buf);
 }

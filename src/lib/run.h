@@ -30,6 +30,20 @@ int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int se
  */
 pid_t run_daemon(char *const argv[], int out_fd, char **err);
 
+/*
+ * run_wait with the child's stdout captured into *out (malloc'd,
+ * NUL-terminated; through a memfd, so output of any size cannot block
+ * it); stderr goes to err_fd, or is inherited when -1. Returns the wait
+ * status, or -errno (*out NULL) when it could not run.
+ */
+int run_capture(char *const argv[], int err_fd, char **out);
+/*
+ * The first line argv prints on stdout (malloc'd, without its newline),
+ * whatever its exit status; NULL if it printed nothing or could not run.
+ * Its stderr goes to err_fd (-1: inherited); it is killed after secs.
+ */
+char *run_first_line(char *const argv[], int err_fd, unsigned int secs);
+
 /* Search PATH (plus /usr/sbin and /sbin) for NAME; malloc'd path or NULL. */
 char *find_in_path(const char *name);
 

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "arch.h"
@@ -22,28 +21,13 @@ const char rapido_version[] = RAPIDO_VERSION;
 /*
  * The first line PROG --version prints on stdout, malloc'd; NULL if none.
  * Its exit status is not looked at: dracut 059 says its version and exits 1.
+ * A hung program must not hang --version: 10 s at most.
  */
 static char *first_line(const char *path)
 {
 	char *argv[] = { (char *)path, "--version", NULL };
-	char buf[512], *nl;
-	int fd = memfd_create("version", MFD_CLOEXEC), timed_out = 0, st;
-	ssize_t n;
 
-	if (fd < 0)
-		return NULL;
-	/* a hung program must not hang --version */
-	st = run_wait_timeout(argv, fd, -1, 10, &timed_out);
-	n = st >= 0 && !timed_out && lseek(fd, 0, SEEK_SET) == 0 ?
-		read_full(fd, buf, sizeof(buf) - 1) : -1;
-	close(fd);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return xstrdup(buf);
+	return run_first_line(argv, -1, 10);
 }
 
 /* "WHAT VERSION (PATH)" of the program NAME (a name or a path), from the line it prints */

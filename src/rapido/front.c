@@ -80,6 +80,16 @@ static int cmd_list(int argc, char **argv)
 	return cmd_cut(argc + 1, args);
 }
 
+/* RAPIDO_FRONT: this program's path, for bisect */
+static int readlink_self_into_env(void)
+{
+	char *self = realpath("/proc/self/exe", NULL);
+	int rc = self ? setenv("RAPIDO_FRONT", self, 1) : -1;
+
+	free(self);
+	return rc;
+}
+
 /*
  * bisect is a program of its own (./bisect in a checkout, installed next
  * to the profiles): run when it is there, named when it is not.
@@ -96,6 +106,9 @@ static int cmd_bisect(int argc, char **argv)
 	if (access(path, X_OK) < 0)
 		die_errno("bisect is not installed in this rapido (%s)", path);
 	argv[0] = path;
+	/* bisect runs "rapido cut" and "rapido vm": this rapido, wherever it is */
+	if (readlink_self_into_env() < 0)
+		die_errno("readlink /proc/self/exe");
 	execv(path, argv);
 	die_errno("cannot run %s", path);
 }

@@ -59,7 +59,35 @@ static void usage(void)
 	       "     --shard I/N        run shard I of N of the profile's tests (default VM_SHARD)\n"
 	       "     --splats LIST      kernel report kinds that fail a passing run: all, none,\n"
 	       "                          kinds, -KIND to leave one out, e.g. all,-warning\n"
-	       "                          (default VM_SPLATS, else all)\n");
+	       "                          (default VM_SPLATS, else all); a report while a\n"
+	       "                          test runs fails that test, naming its first line\n"
+	       "                          and its lines in console.log\n"
+	       "     --splats-allow FILE  kernel reports that fail nothing but are listed:\n"
+	       "                          lines of REGEX # REASON, REGEX (POSIX extended)\n"
+	       "                          matched against a report's first line\n"
+	       "                          (default VM_SPLATS_ALLOW)\n"
+	       "     --test-timeout SECS  with --results: a test running longer gets the\n"
+	       "                          guest's blocked and all task stacks (sysrq w, t)\n"
+	       "                          in its output and is an error (no progress after\n"
+	       "                          SECS s); the VM is stopped and the tests not yet\n"
+	       "                          run are errors too (default VM_TEST_TIMEOUT, 0: none)\n"
+	       "     --test-timeout-dump  with --test-timeout: first write a vmcore of the\n"
+	       "                          guest (DIR/vmcore; default VM_TEST_TIMEOUT_DUMP)\n"
+	       "     --jobs N           with --batch and --results DIR: the tests as N shards\n"
+	       "                          (--shard I/N) in N VMs at once, each with its own VM\n"
+	       "                          number, results in DIR/shard-I, merged into DIR as\n"
+	       "                          --merge-results does; N x the memory must fit in\n"
+	       "                          MemAvailable; exits 0 only if every shard ran and\n"
+	       "                          passed, else the highest shard's status (at least\n"
+	       "                          1); SIGINT/SIGTERM stop every VM, exit 128+SIG\n"
+	       "                          (default VM_JOBS, 0: one VM)\n"
+	       "     --serial-tests FILE  with --jobs: tests (names or globs, one a line, '#'\n"
+	       "                          comments) run in one VM after the others, in\n"
+	       "                          DIR/serial, as xfstests' unreliable_in_parallel\n"
+	       "                          group always is (default VM_SERIAL_TESTS)\n"
+	       "     --compare-results A B  print the tests whose verdict changed from result\n"
+	       "                          directory A to B; exits 1 if B regressed (must be\n"
+	       "                          the first option)\n");
 	known_help(stdout);
 	printf(	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
@@ -94,6 +122,11 @@ enum {
 	OPT_RESULTS,
 	OPT_SHARD,
 	OPT_SPLATS,
+	OPT_JOBS,
+	OPT_SERIAL_TESTS,
+	OPT_SPLATS_ALLOW,
+	OPT_TEST_TIMEOUT,
+	OPT_TEST_TIMEOUT_DUMP,
 	OPT_KNOWN,	/* KNOWN_NOPTS of them (known.h) */
 };
 
@@ -122,6 +155,11 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "splats", required_argument, NULL, OPT_SPLATS },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "serial-tests", required_argument, NULL, OPT_SERIAL_TESTS },
+		{ "splats-allow", required_argument, NULL, OPT_SPLATS_ALLOW },
+		{ "test-timeout", required_argument, NULL, OPT_TEST_TIMEOUT },
+		{ "test-timeout-dump", no_argument, NULL, OPT_TEST_TIMEOUT_DUMP },
 		KNOWN_LONGOPTS(OPT_KNOWN),
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -206,6 +244,21 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			break;
 		case OPT_SPLATS:
 			o->splats = optarg;
+			break;
+		case OPT_JOBS:
+			o->jobs = optarg;
+			break;
+		case OPT_SERIAL_TESTS:
+			o->serial_tests = optarg;
+			break;
+		case OPT_SPLATS_ALLOW:
+			o->splats_allow = optarg;
+			break;
+		case OPT_TEST_TIMEOUT:
+			o->test_timeout = optarg;
+			break;
+		case OPT_TEST_TIMEOUT_DUMP:
+			o->test_timeout_dump = "yes";
 			break;
 		case OPT_KNOWN ... OPT_KNOWN + KNOWN_NOPTS - 1:
 			known_cli_opt(&o->known, c, OPT_KNOWN, optarg);

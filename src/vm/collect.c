@@ -21,9 +21,11 @@
 #include "io.h"
 #include "known.h"
 #include "pct.h"
+#include "provenance.h"
 #include "rapido.h"
 #include "tree.h"
 #include "results.h"
+#include "splattest.h"
 #include "verdict.h"
 #include "vm.h"
 
@@ -39,6 +41,8 @@ struct vm_results {
 	size_t len;
 	int overflow;
 	struct rsuite suite;
+	char ts[64];		/* the run's start, ISO 8601 */
+	char *stopped_during;	/* the test the watchdog stopped the VM in */
 };
 
 static void out_write(struct vm_results *r, int *fd, int *failed, const char *path, const char *p,
@@ -85,8 +89,9 @@ static int open_out(const char *path, int *fd)
 static void start(struct vm_results *r)
 {
 	const struct vm_settings *s = r->l->s;
-	char ts[64], *name;
+	char *ts = r->ts, *name, *err;
 	time_t t = time(NULL);
+	struct prov p;
 
 	rsuite_init(&r->suite);
 	open_out(r->txt_path, &r->txt_fd);
@@ -94,8 +99,17 @@ static void start(struct vm_results *r)
 	r->txt_failed = r->con_failed = 0;
 	r->len = 0;
 	r->overflow = 0;
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	strftime(ts, sizeof(r->ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	/* run.json from the start, so a run that never ends still says what it was */
+	prov_collect(&p, r->l, ts);
+	if (prov_write(&p, r->dir, &err)) {
+		warn("results: %s", err);
+		free(err);
+	}
+	prov_free(&p);
+	/* --jobs: the VM of the tests that run alone is "PROFILE serial" */
 	name = s->shard_n ? xasprintf("%s shard %u/%u", s->im.profile, s->shard_i, s->shard_n) :
+	       s->serial == SERIAL_ONLY ? xasprintf("%s serial", s->im.profile) :
 		xstrdup(s->im.profile);
 	txt_meta(r, "suite", name, 1);
 	free(name);
@@ -153,6 +167,8 @@ struct vm_results *vm_results_open(const struct vm_launch *l)
 	/* reports and files of an earlier run must not pass for this one's */
 	unlink_in(r->dir, "junit.xml");
 	unlink_in(r->dir, "results.tap");
+	unlink_in(r->dir, "run.json");
+	unlink_in(r->dir, "vmcore");
 	files_clear(r->dir);
 	start(r);
 	return r;
@@ -168,21 +184,57 @@ void vm_results_reset(struct vm_results *r)
 	start(r);
 }
 
-static void record_line(struct vm_results *r, double now)
+/*
+ * con_line: the console lines read so far. A test's kernel reports are
+ * those from the line after its start record to the line its end record
+ * came with (splattest.c).
+ */
+static void record_line(struct vm_results *r, double now, unsigned long con_line)
 {
 	r->line[r->len] = '\0';
+	r->suite.last = 0;
 	/* only what parses as a guest record is kept: no host-only kinds, no junk */
-	if (!rsuite_record(&r->suite, r->line, 0, now))
+	if (!rsuite_record(&r->suite, r->line, 0, now)) {
 		txt_line(r, r->line);
+		if (r->suite.last) {
+			struct rtest *t = &r->suite.t[r->suite.last - 1];
+
+			if (!strncmp(r->line, "R1 start ", 9))
+				t->con_from = con_line + 1;
+			else
+				t->con_to = con_line + 1;
+			/* an end without a start (rapido_test_time): its lines are unknown */
+		}
+	}
 	r->len = 0;
 	r->overflow = 0;
 }
 
-void vm_results_input(struct vm_results *r, const char *p, size_t n, double now)
+void vm_results_host_record(struct vm_results *r, const char *line)
+{
+	if (!r)
+		return;
+	txt_line(r, line);
+	(void)rsuite_record(&r->suite, line, 1, 0);
+}
+
+const struct rsuite *vm_results_suite(const struct vm_results *r)
+{
+	return r ? &r->suite : NULL;
+}
+
+void vm_results_stopped_during(struct vm_results *r, const char *test)
+{
+	if (r && !r->stopped_during)
+		r->stopped_during = xstrdup(test);
+}
+
+void vm_results_input(struct vm_results *r, const char *p, size_t n, double now,
+		      unsigned long con_line)
 {
 	for (size_t i = 0; r && i < n; i++) {
 		if (p[i] == '\n')
-			record_line(r, now);
+			record_line(r, now, con_line);
 		else if (r->len < LINE_MAX_BYTES)
 			r->line[r->len++] = p[i];
 		else if (!r->overflow)
@@ -196,36 +248,82 @@ void vm_results_console(struct vm_results *r, const char *p, size_t n)
 		out_write(r, &r->con_fd, &r->con_failed, r->con_path, p, n);
 }
 
-/* Splats to stderr and into the suite; returns how many count (VM_SPLATS). */
+/* Splats to stderr and into the suite, each tied to its test; returns how many count. */
 static unsigned int report_splats(struct vm_results *r, const struct vm_launch *l,
 				  const struct splat_scan *sc)
 {
-	unsigned int counted = 0;
+	struct strv recs = STRV_INIT;
+	struct rsuite none;
+	unsigned int counted;
 
-	for (size_t i = 0; i < sc->n; i++) {
-		const struct splat *sp = &sc->v[i];
-		int counts = !!(l->s->splat_mask & (1u << sp->kind));
-		char *title, *kind, *text, *line;
-
-		warn("vm%u: kernel %s%s: %s", l->vm, splat_kind_name(sp->kind),
-		     counts ? "" : " (tolerated: VM_SPLATS)", sp->title);
-		counted += (unsigned int)counts;
-		if (!r)
-			continue;
-		line = xasprintf("kernel: %s", sp->title);
-		title = pct_field(line);
-		free(line);
-		kind = pct_field(splat_kind_name(sp->kind));
-		text = pct_field(sp->text);
-		line = xasprintf("R1 %s %s %s %s", counts ? "kernel" : "tolerated", title, kind, text);
-		txt_line(r, line);
-		(void)rsuite_record(&r->suite, line, 1, 0);
-		free(line);
-		free(title);
-		free(kind);
-		free(text);
-	}
+	rsuite_init(&none);
+	splat_records(r ? &r->suite : &none, sc, l->s->splat_mask, l->s->splat_allow, &recs,
+		      &counted, l->vm);
+	for (size_t i = 0; r && i < recs.n; i++)
+		vm_results_host_record(r, recs.v[i]);
+	strv_free(&recs);
+	rsuite_free(&none);
 	return counted;
+}
+
+/*
+ * The tests the guest planned (R1 plan) and gave no record of are errors:
+ * a shard whose VM stopped halfway still names all its tests.
+ */
+static void report_not_run(struct vm_results *r, int rc)
+{
+	const struct rsuite *s = &r->suite;
+	const char *during = r->stopped_during;
+	char buf[128], *reason;
+
+	for (size_t i = 0; !during && i < s->n; i++)
+		if (s->t[i].state == RT_RUNNING)
+			during = s->t[i].name;
+	if (during)
+		reason = xasprintf("not run: the VM was stopped during %s", during);
+	else if (rc)
+		reason = xasprintf("not run: the VM stopped before it ran (%s)",
+				   verdict_unfinished(rc, buf, sizeof(buf)));
+	else
+		reason = xstrdup("not run: the guest planned it and recorded no result for it");
+	for (size_t p = 0; p < s->plan.n; p++) {
+		const char *name = s->plan.v[p];
+		char *f_name, *f_reason, *line;
+		int seen = 0;
+
+		for (size_t i = 0; i < s->n && !seen; i++)
+			seen = !s->t[i].kernel && !strcmp(s->t[i].name, name);
+		if (seen)
+			continue;
+		f_name = pct_field(name);
+		f_reason = pct_field(reason);
+		line = xasprintf("R1 error %s 0 %s -", f_name, f_reason);
+		/* s->plan does not move: records add tests, not plan entries */
+		vm_results_host_record(r, line);
+		free(line);
+		free(f_name);
+		free(f_reason);
+	}
+	free(reason);
+}
+
+/* run.json again (the accelerator is known by now), and its fields as meta prov.KEY */
+static void report_provenance(struct vm_results *r, const struct vm_launch *l)
+{
+	struct prov p;
+	char *err, *key;
+
+	prov_collect(&p, l, r->ts);
+	if (prov_write(&p, r->dir, &err)) {
+		warn("results: %s", err);
+		free(err);
+	}
+	for (size_t i = 0; i < p.keys.n; i++) {
+		key = xasprintf("prov.%s", p.keys.v[i]);
+		txt_meta(r, key, p.vals.v[i], 1);
+		free(key);
+	}
+	prov_free(&p);
 }
 
 /*
@@ -275,7 +373,9 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 
 	splat_finish(sc);
 	if (r && r->len)
-		record_line(r, now);
+		record_line(r, now, sc->lineno);
+	if (r)
+		report_not_run(r, rc);
 	in.splats = report_splats(r, l, sc);
 	if (r) {
 		rsuite_close_running(&r->suite, now, verdict_unfinished(rc, buf, sizeof(buf)));
@@ -298,6 +398,7 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 	free(r->suite.cause);
 	r->suite.cause = rc ? xstrdup(cause) : NULL;
 	r->suite.secs = secs;
+	report_provenance(r, l);
 	verdict_add_case(&r->suite);
 	if (results_write_reports(r->dir, &r->suite, 1, &err)) {
 		char *what = xasprintf("results: %s", err);
@@ -336,6 +437,7 @@ void vm_results_free(struct vm_results *r)
 	if (close(r->con_fd) < 0 && !r->con_failed)
 		warn_errno("%s", r->con_path);
 	rsuite_free(&r->suite);
+	free(r->stopped_during);
 	free(r->dir);
 	free(r->txt_path);
 	free(r->con_path);

@@ -17,10 +17,13 @@ const struct vm_device *const vm_devices[] = {
 	&vm_dev_console,
 	&vm_dev_control,
 	&vm_dev_results,
+	&vm_dev_serial,
 	&vm_dev_known,
 	&vm_dev_gdb,
 	&vm_dev_mpath,
 	&vm_dev_rbd,
 	&vm_dev_net,
+	/* no qemu device: --test-timeout's sysrq_always_enabled, --splats-allow */
+	&vm_dev_testopts,
 	NULL,
 };

@@ -13,38 +13,7 @@
 
 #include "err.h"
 #include "results.h"
-
-/* Length of the valid UTF-8 sequence at p (1..4), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n;
-	unsigned int cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if ((p[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = p[0] & 0x1f;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = p[0] & 0x0f;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond Unicode, and U+FFFE/FFFF are not XML characters */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
+#include "utf8.h"
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -144,8 +113,8 @@ static void suite_write(FILE *f, const struct rsuite *s)
 	rsuite_count(s, &c);
 	fputs("  <testsuite name=\"", f);
 	xml_attr(f, s->name ? s->name : "rapido");
-	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\"", c.tests, c.fail,
-		c.skip);
+	fprintf(f, "\" tests=\"%u\" failures=\"%u\" errors=\"%u\" skipped=\"%u\"", c.tests,
+		c.fail - c.error, c.error, c.skip);
 	xml_secs(f, s->secs);
 	if (s->timestamp) {
 		fputs(" timestamp=\"", f);
@@ -162,6 +131,14 @@ static void suite_write(FILE *f, const struct rsuite *s)
 	if (s->kernel) {
 		fputs("      <property name=\"kernel\" value=\"", f);
 		xml_attr(f, s->kernel);
+		fputs("\"/>\n", f);
+	}
+	/* run.json's provenance (provenance.c), each as it was recorded */
+	for (size_t i = 0; i < s->prop_keys.n; i++) {
+		fputs("      <property name=\"", f);
+		xml_attr(f, s->prop_keys.v[i]);
+		fputs("\" value=\"", f);
+		xml_attr(f, s->prop_vals.v[i]);
 		fputs("\"/>\n", f);
 	}
 	fputs("    </properties>\n", f);
@@ -183,11 +160,14 @@ static void suite_write(FILE *f, const struct rsuite *s)
 		fputs(">\n", f);
 		testcase_properties(f, t);
 		if (t->state == RT_FAIL) {
-			fputs("      <failure message=\"", f);
+			/* <error>: no verdict (watchdog, not run); <failure>: a verdict */
+			const char *el = t->error ? "error" : "failure";
+
+			fprintf(f, "      <%s message=\"", el);
 			xml_attr(f, t->reason ? t->reason : "failed");
-			fprintf(f, "\" type=\"%s\">", t->kernel ? "kernel" : "failure");
+			fprintf(f, "\" type=\"%s\">", t->kernel ? "kernel" : el);
 			xml_text(f, t->output);
-			fputs("</failure>\n", f);
+			fprintf(f, "</%s>\n", el);
 		} else if (t->state == RT_SKIP) {
 			fputs("      <skipped message=\"", f);
 			xml_attr(f, t->reason ? t->reason : "skipped");
@@ -213,13 +193,14 @@ void junit_write(FILE *f, const struct rsuite *v, size_t n)
 
 		rsuite_count(&v[i], &c);
 		all.tests += c.tests;
-		all.fail += c.fail;
+		all.fail += c.fail - c.error;
+		all.error += c.error;
 		all.skip += c.skip;
 		secs += v[i].secs;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<testsuites name=\"rapido\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
-		"skipped=\"%u\"", all.tests, all.fail, all.skip);
+	fprintf(f, "<testsuites name=\"rapido\" tests=\"%u\" failures=\"%u\" errors=\"%u\" "
+		"skipped=\"%u\"", all.tests, all.fail, all.error, all.skip);
 	xml_secs(f, secs);
 	fputs(">\n", f);
 	for (size_t i = 0; i < n; i++)

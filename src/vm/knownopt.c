@@ -26,6 +26,7 @@ void known_help(FILE *f)
 	      "                          -E exclude files and kdevops expunge lists as they are\n"
 	      "     --rerun-failures N re-run a failed test up to N times in the same guest;\n"
 	      "                          one that passes then is flaky, with its rate\n"
+	      "                          (with --results: ./vm counts the runs)\n"
 	      "                          (default VM_RERUN_FAILURES, 0)\n"
 	      "     --flaky=pass|fail  whether a flaky test fails the run (default pass)\n"
 	      "     --strict           also fail on fixed tests (a known failure passed) and on\n"

@@ -19,8 +19,9 @@
 /* A test that never ended (the VM died, a timeout) or never ran: an error, never known. */
 static int is_error(const struct rtest *t)
 {
-	return t->state == RT_FAIL && t->reason &&
-	       (!strncmp(t->reason, "did not finish", 14) || !strncmp(t->reason, "not run", 7));
+	/* t->error: the test watchdog's and the not-run tests' records (R1 error) */
+	return t->state == RT_FAIL && (t->error || (t->reason &&
+	       (!strncmp(t->reason, "did not finish", 14) || !strncmp(t->reason, "not run", 7))));
 }
 
 /* A kernel report or ./vm's own testcase: no entry may excuse it. */
@@ -53,15 +54,18 @@ static void fold_runs(struct rsuite *s)
 	qsort(idx, k, sizeof(*idx), idx_cmp);
 	for (size_t a = 0; a < k;) {
 		size_t b = a;
-		unsigned int fails = 0;
+		unsigned int fails = 0, passes = 0;
 		struct rtest *last;
 
-		while (b < k && !strcmp(s->t[idx[a]].name, s->t[idx[b]].name))
-			fails += s->t[idx[b++]].state == RT_FAIL;
+		for (; b < k && !strcmp(s->t[idx[a]].name, s->t[idx[b]].name); b++) {
+			fails += s->t[idx[b]].state == RT_FAIL;
+			passes += s->t[idx[b]].state == RT_PASS;
+		}
 		last = &s->t[idx[b - 1]];
 		for (size_t j = a; j + 1 < b; j++)
 			s->t[idx[j]].hidden = 1;
-		last->runs = (unsigned int)(b - a);
+		/* a skipped run is no run: only a pass makes a failed test flaky */
+		last->runs = b - a > 1 ? fails + passes : 1;
 		last->fails = fails;
 		a = b;
 	}
@@ -175,8 +179,13 @@ static void classify_one(struct rsuite *s, struct rtest *t, const struct known_o
 		free(rate);
 		return;
 	}
-	/* failed in every run */
+	/* failed in every run (a re-run that skipped does not undo it) */
 	t->cls = RC_FAIL;
+	if (t->state != RT_FAIL) {
+		t->state = RT_FAIL;
+		set_reason(t, xasprintf("failed, then skipped on a re-run: %s",
+					t->reason ? t->reason : "skipped"));
+	}
 	if (!e)
 		return;
 	if (!expired) {

@@ -110,6 +110,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	}
 
 	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why));
+	vm_watchdog_verdict(&w, &rc, why, sizeof(why));
 	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, mono_secs() - w.started,
 			       mono_secs());
 	vm_watch_free(&w);

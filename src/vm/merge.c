@@ -78,22 +78,20 @@ static void merge_flaky_totals(FILE *f, const struct rsuite *v, size_t n)
 		for (size_t a = 0; a < v[i].n; a++) {
 			const struct rtest *t = &v[i].t[a];
 			unsigned int fails = 0, runs = 0;
-			int first = 1;
+			const struct rtest *first = NULL;
 			char *name;
 
 			if (t->hidden || t->cls != RC_FLAKY)
 				continue;
 			/* once per name: at its first flaky appearance */
-			for (size_t j = 0; j < n && first; j++)
-				for (size_t b = 0; b < v[j].n; b++) {
+			for (size_t j = 0; j <= i && !first; j++)
+				for (size_t b = 0; b < v[j].n && !first; b++) {
 					const struct rtest *u = &v[j].t[b];
 
-					if (u->hidden || u->cls != RC_FLAKY || strcmp(u->name, t->name))
-						continue;
-					first = j == i && b == a;
-					break;
+					if (!u->hidden && u->cls == RC_FLAKY && !strcmp(u->name, t->name))
+						first = u;
 				}
-			if (!first)
+			if (first != t)
 				continue;
 			for (size_t j = 0; j < n; j++)
 				for (size_t b = 0; b < v[j].n; b++) {

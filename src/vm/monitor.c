@@ -35,16 +35,14 @@ static void send_cmd(struct vm_monitor *m, const char *json)
 		warn_err(rc, "qemu monitor");
 }
 
-/* The guest panicked and qemu paused it: dump its memory if asked, then quit. */
-static void on_panic(struct vm_monitor *m)
+/* Have qemu write the guest's memory to path (taken over), then quit; quit alone without one. */
+static void dump_then_quit(struct vm_monitor *m, char *path)
 {
-	m->panicked = 1;
-	if (m->state != MON_READY)
-		return;
-	if (m->s->vmcore_keep) {
+	if (path) {
 		char *proto, *format, *cmd;
 
-		m->vmcore = vm_vmcore_path(m->s, m->vm);
+		free(m->vmcore);
+		m->vmcore = path;
 		proto = xasprintf("file:%s", m->vmcore);
 		cmd = json_quote(proto);
 		free(proto);
@@ -61,6 +59,31 @@ static void on_panic(struct vm_monitor *m)
 		send_cmd(m, "{\"execute\": \"quit\"}");
 		m->state = MON_QUITTING;
 	}
+}
+
+/* The guest panicked and qemu paused it: dump its memory if asked, then quit. */
+static void on_panic(struct vm_monitor *m)
+{
+	m->panicked = 1;
+	if (m->state != MON_READY)
+		return;
+	dump_then_quit(m, m->s->vmcore_keep ? vm_vmcore_path(m->s, m->vm) : NULL);
+}
+
+void vm_monitor_send(struct vm_monitor *m, const char *json)
+{
+	if (m->q.fd >= 0)
+		send_cmd(m, json);
+}
+
+int vm_monitor_stop(struct vm_monitor *m, char *vmcore)
+{
+	if (m->q.fd < 0 || m->state != MON_READY) {
+		free(vmcore);
+		return -EAGAIN;
+	}
+	dump_then_quit(m, vmcore);
+	return 0;
 }
 
 static void on_event(struct vm_monitor *m, const char *line)

@@ -28,5 +28,12 @@ void vm_monitor_init(struct vm_monitor *m, const struct vm_settings *s, unsigned
 /* fd is readable: act on what qemu said. 0, or -1 at its end (the caller closes q). */
 int vm_monitor_input(struct vm_monitor *m);
 void vm_monitor_free(struct vm_monitor *m);
+/* Send a command whose reply does not matter (the watchdog's sysrq keys). */
+void vm_monitor_send(struct vm_monitor *m, const char *json);
+/*
+ * Stop the VM: dump its memory to vmcore (taken over; NULL: no dump) and
+ * quit. -EAGAIN when the monitor is not ready for it (busy with a panic).
+ */
+int vm_monitor_stop(struct vm_monitor *m, char *vmcore);
 
 #endif

@@ -42,6 +42,9 @@ void rsuite_free(struct rsuite *s)
 	free(s->timestamp);
 	free(s->exit_bad);
 	free(s->cause);
+	strv_free(&s->plan);
+	strv_free(&s->prop_keys);
+	strv_free(&s->prop_vals);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -154,6 +157,52 @@ static int exit_parse(const char *raw)
 	return v <= 255 ? v : -1;
 }
 
+void rsuite_set_prop(struct rsuite *s, const char *key, const char *value)
+{
+	for (size_t i = 0; i < s->prop_keys.n; i++)
+		if (!strcmp(s->prop_keys.v[i], key)) {
+			free(s->prop_vals.v[i]);
+			s->prop_vals.v[i] = xstrdup(value);
+			return;
+		}
+	strv_push(&s->prop_keys, key);
+	strv_push(&s->prop_vals, value);
+}
+
+/* The last test named name: a splat record is about a test that has ended. */
+static struct rtest *rtest_last(struct rsuite *s, const char *name)
+{
+	for (size_t i = s->n; i > 0; i--)
+		if (!s->t[i - 1].kernel && !strcmp(s->t[i - 1].name, name))
+			return &s->t[i - 1];
+	return NULL;
+}
+
+/*
+ * A kernel report made while t ran: t fails with the first report's
+ * reason, a failure's own reason kept before it, "did not finish" (a
+ * panic) replaced; each report's text added to its output.
+ */
+static void rtest_splat(struct rtest *t, const char *reason, const char *text)
+{
+	char *r, *o;
+
+	/* the first report names the failure; the later ones (a hung task
+	 * is reported again each check) are in the output */
+	if (!t->splats++) {
+		if (t->state == RT_FAIL && t->reason && strncmp(t->reason, "did not finish", 14))
+			r = xasprintf("%s; %s", t->reason, reason);
+		else
+			r = xstrdup(reason);
+		free(t->reason);
+		t->reason = r;
+	}
+	t->state = RT_FAIL;
+	o = t->output ? xasprintf("%s\n%s", t->output, text) : xstrdup(text);
+	free(t->output);
+	t->output = o;
+}
+
 static int meta(struct rsuite *s, const char *key, const char *v, const char *raw)
 {
 	if (!strcmp(key, "suite"))
@@ -168,6 +217,8 @@ static int meta(struct rsuite *s, const char *key, const char *v, const char *ra
 		s->secs = secs_parse(v);
 	else if (!strcmp(key, "cause"))
 		set_str(&s->cause, v);
+	else if (!strncmp(key, "prov.", 5) && key[5])
+		rsuite_set_prop(s, key + 5, v);
 	else if (!strcmp(key, "tests-only"))
 		s->tests_only = !strcmp(v, "1");
 	else if (!strcmp(key, "exit")) {
@@ -203,29 +254,50 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 		rc = -EINVAL;
 	} else if (!strcmp(ev, "hello") && nf == 2) {
 		s->port_seen = 1;
+	} else if (!strcmp(ev, "plan") && nf == 2) {
+		if (!strv_contains(&s->plan, f[1]))
+			strv_push(&s->plan, f[1]);
 	} else if (!strcmp(ev, "failures") && nf == 2 && !strcmp(f[1], "tests")) {
 		s->guest_tests_only = 1;
 	} else if (!strcmp(ev, "start") && nf == 2) {
 		t = rsuite_add_test(s, f[1]);
 		t->started = now;
 		run_add(s, s->n - 1);
+		s->last = s->n;
 	} else if (!strcmp(ev, "pass") && nf == 4) {
 		t = rtest_for_end(s, f[1]);
 		t->state = RT_PASS;
 		t->secs = secs_parse(f[2]);
 		set_str(&t->output, f[3]);
-	} else if ((!strcmp(ev, "fail") || !strcmp(ev, "skip")) && nf == 5) {
+		s->last = (size_t)(t - s->t) + 1;
+	} else if ((!strcmp(ev, "fail") || !strcmp(ev, "skip") || (host && !strcmp(ev, "error"))) &&
+		   nf == 5) {
 		t = rtest_for_end(s, f[1]);
-		t->state = *ev == 'f' ? RT_FAIL : RT_SKIP;
+		t->state = *ev == 's' ? RT_SKIP : RT_FAIL;
+		t->error = *ev == 'e';
 		t->secs = secs_parse(f[2]);
 		set_str(&t->reason, f[3]);
 		set_str(&t->output, f[4]);
+		s->last = (size_t)(t - s->t) + 1;
+	} else if (host && !strcmp(ev, "splat") && nf == 4) {
+		t = rtest_last(s, f[1]);
+		if (t)
+			rtest_splat(t, f[2], f[3]);
+		else
+			rc = -EINVAL;
 	} else if (host && (!strcmp(ev, "kernel") || !strcmp(ev, "tolerated")) && nf == 4) {
 		t = rsuite_add_test(s, f[1]);
 		t->kernel = 1;
 		t->state = *ev == 'k' ? RT_FAIL : RT_SKIP;
 		t->reason = *ev == 'k' ? xasprintf("kernel %s", f[2]) :
 			xasprintf("kernel %s, tolerated (VM_SPLATS)", f[2]);
+		set_str(&t->output, f[3]);
+	} else if (host && !strcmp(ev, "allowed") && nf == 4) {
+		/* a report the allow file names: listed, fails nothing */
+		t = rsuite_add_test(s, f[1]);
+		t->kernel = 1;
+		t->state = RT_SKIP;
+		set_str(&t->reason, f[2]);
 		set_str(&t->output, f[3]);
 	} else if (host && !strcmp(ev, "meta") && nf == 3) {
 		rc = meta(s, f[1], f[2], raw2);
@@ -271,6 +343,8 @@ void rsuite_count(const struct rsuite *s, struct rcount *c)
 		c->fixed += t->cls == RC_FIXED;
 		if (t->kernel && t->state == RT_FAIL)
 			c->kernel++;
+		if (t->error && t->state == RT_FAIL)
+			c->error++;
 		if (t->state == RT_PASS)
 			c->pass++;
 		else if (t->state == RT_SKIP)

@@ -13,14 +13,21 @@
  *	R1 fail NAME SECS REASON OUTPUT
  *	R1 skip NAME SECS REASON OUTPUT
  *	R1 hello FROM		(the guest init, once the port is open: it works)
+ *	R1 plan NAME		(a test the guest means to run: one that never gets a
+ *				 record is an error, "not run", so no test vanishes)
  *	R1 failures tests	(the autorun's failures were all failed tests)
  *
  * and, written by ./vm itself into DIR/results.txt (never taken from the
  * guest): "R1 kernel TITLE KIND REPORT" (a counted splat, a failed
  * testcase), "R1 tolerated TITLE KIND REPORT" (a kind VM_SPLATS leaves
- * out: a skipped testcase) and "R1 meta KEY VALUE" (suite, shard, kernel,
- * timestamp, time, cause, tests-only, exit; exit is written last, once the reports
- * are written, so it is ./vm's final status).
+ * out: a skipped testcase), "R1 meta KEY VALUE" (suite, shard, kernel,
+ * timestamp, time, cause, tests-only, exit, and prov.KEY: run.json's
+ * provenance as JUnit properties; exit is written last, once the reports
+ * are written, so it is ./vm's final status), "R1 error NAME SECS REASON
+ * OUTPUT" (a test that could not give a verdict: the watchdog stopped it,
+ * the VM stopped before it ran) and "R1 splat NAME REASON TEXT" (a kernel
+ * report made while NAME ran: the test's last run fails with REASON, TEXT
+ * added to its output).
  *
  * SECS is a plain decimal (anything else reads as 0); `meta exit` is a
  * decimal from 0 to 255 without sign or leading zeros, given once: a
@@ -31,6 +38,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+#include "strv.h"
 
 enum rtest_state { RT_RUNNING, RT_PASS, RT_FAIL, RT_SKIP };
 /* What a test ended as once known failures and re-runs are counted (known.h); RC_NONE: not classified. */
@@ -44,6 +53,10 @@ struct rtest {
 	char *reason;		/* fail/skip, NULL if none */
 	char *output;		/* NULL if none */
 	int kernel;		/* a kernel splat, not a guest test */
+	int error;		/* RT_FAIL without a verdict: watchdog, not run (JUnit <error>) */
+	unsigned int splats;	/* kernel reports made while it ran (R1 splat) */
+	/* console.log lines while it ran (splattest.c); 0 unknown, con_to 0 still running */
+	unsigned long con_from, con_to;
 	size_t run_next;	/* the next running test in its hash chain, + 1; 0 ends it */
 	/* known.h: known failures and re-runs */
 	enum rtest_class cls;
@@ -64,6 +77,9 @@ struct rsuite {
 	char *exit_bad;		/* a meta exit that was no status, as written */
 	char *cause;		/* why the run failed, in words (meta cause) */
 	int port_seen;		/* a guest record arrived: the results port worked */
+	struct strv plan;	/* R1 plan: the tests the guest meant to run */
+	struct strv prop_keys, prop_vals;	/* meta prov.KEY: provenance, for JUnit */
+	size_t last;		/* the test the last start or end record was about, + 1 */
 	int guest_tests_only;	/* the guest: its failures were all failed tests ("R1 failures tests") */
 	int tests_only;		/* meta tests-only: the exit status is 1 for failed tests only */
 	struct rtest *t;
@@ -73,7 +89,7 @@ struct rsuite {
 };
 
 struct rcount {
-	unsigned int tests, pass, fail, skip, kernel;
+	unsigned int tests, pass, fail, skip, kernel, error;	/* error: of fail */
 	unsigned int known, flaky, fixed;	/* of pass, skip: known.h's classes */
 };
 
@@ -87,6 +103,8 @@ void rsuite_free(struct rsuite *s);
 int rsuite_record(struct rsuite *s, const char *line, int host, double now);
 /* A new test NAME (RT_RUNNING), for the caller to fill in. */
 struct rtest *rsuite_add_test(struct rsuite *s, const char *name);
+/* A provenance property (meta prov.KEY), replacing one of that key. */
+void rsuite_set_prop(struct rsuite *s, const char *key, const char *value);
 /* Tests still running become failures: "did not finish: WHY". */
 void rsuite_close_running(struct rsuite *s, double now, const char *why);
 void rsuite_count(const struct rsuite *s, struct rcount *c);
@@ -132,6 +150,7 @@ struct splat {
 	char *title;		/* the first line, without its timestamp */
 	char *text;		/* the whole report, kernel lines as printed */
 	size_t lines;
+	unsigned long first_line, last_line;	/* in the console (console.log), from 1 */
 	double first_ts, last_ts;
 };
 
@@ -144,6 +163,7 @@ struct splat_scan {
 	int in_trace;		/* saw "Call Trace:" in the open report */
 	int timestamps;		/* the kernel stamps its lines: others are not the kernel's */
 	double last_closed_ts;
+	unsigned long lineno;	/* console lines scanned so far */
 };
 
 const char *splat_kind_name(enum splat_kind k);

@@ -23,6 +23,7 @@
 #include "results.h"
 #include "shwords.h"
 #include "devices.h"
+#include "jobs.h"
 #include "lookup.h"
 #include "vm.h"
 
@@ -258,6 +259,8 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	resolve_vmcore(s, c);
 	resolve_results(s, o, c);
 	resolve_dirs(s, o, c);
+	/* last: --jobs checks what every other setting came to */
+	vm_jobs_resolve_or_die(s, o, c);
 }
 
 void vm_settings_free(struct vm_settings *s)

@@ -18,6 +18,8 @@
 #include "netaddr.h"
 #include "strv.h"
 
+struct splat_allow;
+
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 enum vm_net_mode { NET_NONE, NET_TAP, NET_USER };
 
@@ -66,6 +68,11 @@ struct vm_opts {
 	const char *results;	/* --results DIR */
 	const char *shard;	/* --shard I/N */
 	const char *splats;	/* --splats LIST */
+	const char *jobs;	/* --jobs N */
+	const char *serial_tests;	/* --serial-tests FILE */
+	const char *splats_allow;	/* --splats-allow FILE */
+	const char *test_timeout;	/* --test-timeout SECS */
+	const char *test_timeout_dump;	/* --test-timeout-dump: "yes" */
 	struct known_cli known;	/* --known-failures, --rerun-failures, ... (known.h) */
 };
 void vm_opts_free(struct vm_opts *o);
@@ -163,6 +170,16 @@ struct vm_settings {
 	struct vm_src results_src;
 	unsigned int shard_i, shard_n;	/* shard I of N; 0/0: no sharding */
 	unsigned int splat_mask;	/* splat kinds that fail a passing run */
+	/* --jobs: N shards in N VMs at once (jobs.c); 0: one VM */
+	unsigned int jobs;
+	struct vm_src jobs_src;
+	/* tests run in one VM after the others: names or globs (--serial-tests) */
+	struct strv serial_tests;
+	enum vm_serial { SERIAL_NONE, SERIAL_DEFER, SERIAL_ONLY } serial;	/* this VM's part */
+	struct splat_allow *splat_allow;	/* --splats-allow: reports that fail nothing; NULL */
+	unsigned int test_timeout;	/* --test-timeout: seconds a test may run, 0: no watchdog */
+	int test_timeout_dump;		/* --test-timeout-dump: a vmcore before the VM stops */
+	const char *kernel_src;		/* KERNEL_SRC, for run.json; NULL: an installed kernel */
 	struct known_opts known;	/* known failures and re-runs (knownopt.c) */
 
 	char *state_dir;

@@ -213,7 +213,7 @@ static int is_rule(const char *msg)
 	return n >= 20 && !msg[n];
 }
 
-static void report_add_line(struct splat *s, const char *line, double ts)
+static void report_add_line(struct splat *s, const char *line, double ts, unsigned long lineno)
 {
 	size_t old = s->text ? strlen(s->text) : 0, n = strlen(line);
 
@@ -223,6 +223,7 @@ static void report_add_line(struct splat *s, const char *line, double ts)
 	s->text[old + n + 1] = '\0';
 	s->lines++;
 	s->last_ts = ts;
+	s->last_line = lineno;
 }
 
 static void report_close(struct splat_scan *sc)
@@ -247,8 +248,9 @@ static void report_open(struct splat_scan *sc, int kind, const char *line, const
 	s->kind = (enum splat_kind)kind;
 	s->title = xstrdup(msg);
 	s->first_ts = ts;
+	s->first_line = sc->lineno;
 	sc->open = 1;
-	report_add_line(s, line, ts);
+	report_add_line(s, line, ts, sc->lineno);
 }
 
 /* Does msg end the open report of this kind (the line is part of it)? */
@@ -277,6 +279,8 @@ static void scan_line(struct splat_scan *sc, const char *line)
 	double ts;
 	int kind;
 
+	/* console.log's line number: every line counts, a program's too */
+	sc->lineno++;
 	if (kernel_line(line, &ts, &msg)) {
 		sc->timestamps = 1;
 		kind = classify(msg);
@@ -299,7 +303,7 @@ static void scan_line(struct splat_scan *sc, const char *line)
 			report_close(sc);
 		} else if (kind < 0 || kind == SPLAT_OOPS || kind == SPLAT_PANIC) {
 			/* an Oops line inside a BUG report, the panic that ends an Oops */
-			report_add_line(s, line, ts);
+			report_add_line(s, line, ts, sc->lineno);
 			if (strstr(msg, "Call Trace:") || strstr(msg, "stack backtrace:"))
 				sc->in_trace = 1;
 			if (ends_report(sc, s, msg))
@@ -312,7 +316,7 @@ static void scan_line(struct splat_scan *sc, const char *line)
 	if (kind == SPLAT_PANIC && sc->n && ts - sc->last_closed_ts <= REPORT_GAP_SECS) {
 		/* "Kernel panic - not syncing: Fatal exception" right after the Oops it is about */
 		sc->open = 1;
-		report_add_line(&sc->v[sc->n - 1], line, ts);
+		report_add_line(&sc->v[sc->n - 1], line, ts, sc->lineno);
 		return;
 	}
 	if (kind >= 0)

@@ -1,62 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vm.c: ./vm: resolve the settings, take a VM number, launch qemu, wait. */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
+/* vm.c: ./vm: resolve the settings, then boot one VM (boot.c) or N at once (--jobs, jobs.c). */
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "devices.h"
 #include "err.h"
-#include "mono.h"
+#include "jobs.h"
 #include "rapido.h"
-#include "verdict.h"
 #include "vm.h"
-
-/* Everything that needs the VM number: paths, NICs, the accelerator. */
-static void launch_init(struct vm_launch *l, const struct vm_settings *s, unsigned int vm)
-{
-	memset(l, 0, sizeof(*l));
-	l->s = s;
-	l->vm = vm;
-	l->console_log = s->log ? xstrdup(s->log) : xasprintf("%s/vm%u.log", s->log_dir, vm);
-	l->qmp_path = xasprintf("%s/vm%u.qmp", s->state_dir, vm);
-	l->mpath_list = xasprintf("%s/vm%u.mpath", s->state_dir, vm);
-	l->hvc_path = xasprintf("%s/vm%u.hvc", s->state_dir, vm);
-	l->initrd.fd = -1;
-	for (const struct vm_device *const *d = vm_devices; *d; d++)
-		if ((*d)->plan)
-			(*d)->plan(l);
-	l->accel = vm_accel_choose(s);
-}
-
-static void launch_free(struct vm_launch *l)
-{
-	free(l->console_log);
-	free(l->qmp_path);
-	free(l->mpath_list);
-	free(l->hvc_path);
-	vm_initrd_free(&l->initrd);
-	for (const struct vm_device *const *d = vm_devices; *d; d++)
-		if ((*d)->free)
-			(*d)->free(NULL, l);
-}
-
-/* What a real run creates before qemu starts: directories, the assembled image. */
-static void launch_prepare_or_die(struct vm_launch *l)
-{
-	const struct vm_settings *s = l->s;
-	char *err;
-
-	if (mkdir(s->log_dir, 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create log directory %s", s->log_dir);
-	if (s->initrd.needs_cache) {
-		vm_deadline_step("putting the image together from the layer cache");
-		if (vm_initrd_prepare(s->image, 0, &l->initrd, &err))
-			die("%s", err);
-	}
-}
 
 /*
  * An image nobody else may read holds a secret (./cut writes it 0600 for
@@ -77,66 +27,20 @@ int cmd_vm(int argc, char **argv)
 {
 	struct vm_opts o = { 0 };
 	struct vm_settings s;
-	struct vm_launch l;
 	struct conf c;
-	unsigned int vm;
-	int lock_fd, rc;
+	int rc;
 
 	err_prog = "vm";
 	err_exit_status = VM_EXIT_FAILED;
 	if (argc > 1 && !strcmp(argv[1], "--merge-results"))
 		return cmd_merge_results(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "--compare-results"))
+		return cmd_compare_results(argc - 1, argv + 1);
 	vm_parse_args(argc, argv, &o);
 	rapido_conf_load_or_die(&c);
 	vm_settings_resolve_or_die(&s, &o, &c);
 	private_outputs(s.image);
-
-	vm_deadline_step("taking a VM number");
-	rc = vm_slot_take(s.lock_dir, s.max_vms, &vm, &lock_fd);
-	if (rc == -EBUSY)
-		die("all %u VM numbers are taken (VM_MAX in rapido.conf; holders in %s)", s.max_vms,
-		    s.lock_dir);
-	if (rc)
-		die_err(rc, "cannot take a VM number in %s", s.lock_dir);
-	launch_init(&l, &s, vm);
-	vm_cmdline_check_or_die(&l);
-
-	if (s.dry_run) {
-		struct strv qargv = STRV_INIT;
-
-		vm_new_nonce(l.nonce);	/* each real boot draws its own */
-		vm_qemu_argv(&l, &qargv);
-		strv_print_quoted(stdout, &qargv);
-		strv_free(&qargv);
-		close_stdout();
-		rc = 0;
-	} else {
-		/* a stale socket must not block qemu (conlog.c truncates the log) */
-		unlink(l.qmp_path);
-		unlink(l.hvc_path);
-		launch_prepare_or_die(&l);
-		vm_deadline_step("preparing the VM");
-		for (const struct vm_device *const *d = vm_devices; *d; d++)
-			if ((*d)->start)
-				(*d)->start(&l);
-		double start = mono_secs();
-
-		rc = vm_run(&l, lock_fd);
-		/*
-		 * One line at the end for a person at a terminal (CI reads the
-		 * exit status and the log); not on a pipe, so scripts that
-		 * read stderr see no change.
-		 */
-		if (isatty(2))
-			verdict_summary(l.vm, rc, mono_secs() - start, l.console_log);
-		unlink(l.qmp_path);
-		unlink(l.hvc_path);
-		for (const struct vm_device *const *d = vm_devices; *d; d++)
-			if ((*d)->stop)
-				(*d)->stop(&l);
-	}
-	close(lock_fd);
-	launch_free(&l);
+	rc = s.jobs ? vm_jobs_run(&s) : vm_boot(&s);
 	vm_settings_free(&s);
 	vm_opts_free(&o);
 	conf_free(&c);

@@ -117,7 +117,15 @@ struct splat_scan;
 struct vm_results *vm_results_open(const struct vm_launch *l);
 /* Start over (a KVM run that fell back to TCG). */
 void vm_results_reset(struct vm_results *r);
-void vm_results_input(struct vm_results *r, const char *p, size_t n, double now);
+/* con_line: the console lines read so far, ties kernel reports to tests (splattest.h) */
+void vm_results_input(struct vm_results *r, const char *p, size_t n, double now,
+		      unsigned long con_line);
+/* A record of ./vm's own (results.h): into results.txt and the suite. */
+void vm_results_host_record(struct vm_results *r, const char *line);
+/* The records so far; NULL without --results. */
+const struct rsuite *vm_results_suite(const struct vm_results *r);
+/* The watchdog stopped the VM while test ran: the tests not run say so. */
+void vm_results_stopped_during(struct vm_results *r, const char *test);
 void vm_results_console(struct vm_results *r, const char *p, size_t n);
 /*
  * After the VM: report the splats (stderr, and as testcases), decide the
@@ -130,10 +138,16 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 void vm_results_free(struct vm_results *r);
 /* merge.c: vm --merge-results OUT DIR... (argv[0] is "--merge-results") */
 int cmd_merge_results(int argc, char **argv);
+/* compare.c: vm --compare-results A B (argv[0] is "--compare-results"): 1 if B regressed. */
+int cmd_compare_results(int argc, char **argv);
+/* The changes from a to b printed to out; how many are regressions. */
+unsigned int compare_suites(const struct rsuite *a, const struct rsuite *b, FILE *out);
 struct rsuite;
 /* Name each guest test found in more than one of the suites (stderr); how many. */
 unsigned int merge_check_overlap(const struct rsuite *v, size_t n);
 
+/* boot.c: one VM of these settings: take a VM number, launch, wait; the exit status. */
+int vm_boot(const struct vm_settings *s);
 int cmd_vm(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@
 #include "err.h"
 #include "mono.h"
 #include "vm.h"
+#include "timer.h"
 #include "watch.h"
 
 /* What the status port may hold: far more than a record, bounded against a flood. */
@@ -34,31 +35,21 @@ static void watch_del(struct vm_watch *w, int *fd)
 	*fd = -1;
 }
 
-static void arm_timer(int fd, double secs)
-{
-	struct itimerspec its = { 0 };
-
-	its.it_value.tv_sec = (time_t)secs;
-	its.it_value.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9);
-	if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-		its.it_value.tv_nsec = 1;
-	if (timerfd_settime(fd, 0, &its, NULL) < 0)
-		die_errno("timerfd_settime");
-}
-
 /* Bytes from one of qemu's pipes, to where they belong. */
 static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
 {
 	if (fd == w->p.status_rd) {
 		tail_add(&w->status, buf, n);
 	} else if (fd == w->p.results_rd) {
-		vm_results_input(w->results, buf, n, mono_secs());
+		vm_results_input(w->results, buf, n, mono_secs(), w->splats.lineno);
+		vm_watchdog_records(w);
 	} else {
 		tail_add(&w->console, buf, n);
 		w->console_bytes += (unsigned long long)n;
 		conlog_write(&w->log, buf, n);
 		splat_feed(&w->splats, buf, n);
 		vm_results_console(w->results, buf, n);
+		vm_watchdog_console(w, buf, n);
 	}
 }
 
@@ -118,7 +109,7 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 		watch_add(w, w->p.results_rd);
 	watch_add(w, w->p.pidfd);
 	if (timeout || kvm_probe_secs)
-		arm_timer(w->timerfd, kvm_probe_secs && (!timeout || kvm_probe_secs < timeout) ?
+		vm_timer_arm(w->timerfd, kvm_probe_secs && (!timeout || kvm_probe_secs < timeout) ?
 			  kvm_probe_secs : timeout);
 	for (;;) {
 		struct epoll_event evs[8];
@@ -148,6 +139,8 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 					res = QEMU_SIGNALLED;
 					goto done;
 				}
+			} else if (fd == w->dog.timerfd) {
+				vm_watchdog_timer(w);
 			} else if (fd == w->timerfd) {
 				uint64_t ticks;
 				double t = mono_secs() - start;
@@ -171,7 +164,7 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 					goto done;
 				}
 				if (timeout)
-					arm_timer(w->timerfd, timeout - t);
+					vm_timer_arm(w->timerfd, timeout - t);
 			}
 		}
 	}
@@ -205,6 +198,7 @@ void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd)
 	conlog_open(&w->log, l->console_log);
 	vm_monitor_init(&w->mon, l->s, l->vm, -1);
 	w->results = vm_results_open(l);
+	vm_watchdog_init(w);
 	splat_scan_init(&w->splats);
 	w->started = mono_secs();
 }
@@ -220,6 +214,8 @@ void vm_watch_reset(struct vm_watch *w)
 	conlog_close(&w->log);
 	conlog_open(&w->log, w->l->console_log);
 	vm_results_reset(w->results);
+	vm_watchdog_free(w);
+	vm_watchdog_init(w);
 	splat_scan_free(&w->splats);
 	splat_scan_init(&w->splats);
 	w->started = mono_secs();
@@ -235,6 +231,7 @@ void vm_watch_free(struct vm_watch *w)
 	tail_free(&w->status);
 	tail_free(&w->console);
 	vm_monitor_free(&w->mon);
+	vm_watchdog_free(w);
 	vm_results_free(w->results);
 	splat_scan_free(&w->splats);
 }

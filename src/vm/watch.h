@@ -13,6 +13,7 @@
 #include "results.h"
 #include "spawn.h"
 #include "tail.h"
+#include "watchdog.h"
 
 struct vm_launch;
 struct vm_results;
@@ -29,6 +30,7 @@ struct vm_watch {
 	unsigned long long console_bytes;
 	struct conlog log;
 	struct vm_monitor mon;
+	struct vm_watchdog dog;		/* --test-timeout */
 };
 
 enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };

@@ -13,7 +13,8 @@ run_err_also() { no_image; }
 run_err "unknown profile" "unknown profile 'nosuch'" "$CUT" nosuch
 run_err "missing kernel module named" "kernel module 'rapido_no_such_module' not found" \
 	"$CUT" needs-missing-module
-run_err "missing host binary named" "host binary 'rapido-no-such-binary' not found" \
+run_err "missing host binary named, with its Debian package" \
+	"host binary 'rapido-no-such-binary' not found in PATH (needed by profile needs-missing-binary; Debian package rapido-no-such-package: apt-get install rapido-no-such-package, or host/install-deps)" \
 	"$CUT" needs-missing-binary
 run_err "missing config key named" "config key RAPIDO_TEST_REQUIRED_KEY is not set" \
 	"$CUT" needs-conf-key

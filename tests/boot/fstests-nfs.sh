@@ -6,7 +6,7 @@
 # generic/001 copies and compares files for minutes under TCG) passes with
 # FSTYP=nfs: exit 0, the testcase in junit.xml, the mount's vers=4.2 on the
 # console. Before the boot, cut-time checks: a bad NFS_VERS is refused,
-# and a missing binary is named with its Debian package (#@ package).
+# and a missing binary is named with its Debian package (#@ packages).
 # tests/run timeout: 900s
 . "$(dirname "$0")/lib.sh"
 
@@ -16,7 +16,7 @@ X=$SUITE
 run_err "NFS_VERS=4.0 refused before a boot" "NFS_VERS: expected 3, 4.1 or 4.2" \
 	env NFS_VERS=4.0 "$CUT" fstests_nfs
 run_err "a missing binary named with its Debian package" \
-	"the Debian package rapido-fixture-pkg has it: apt-get install rapido-fixture-pkg" \
+	"Debian package rapido-fixture-pkg: apt-get install rapido-fixture-pkg" \
 	"$CUT" missing-package
 
 printf 'NFS_VERS=4.2\nFSTESTS_SRC=%s\nFSTESTS_TESTS=generic/002\nNFS_ZRAM_SIZE=512M\n' "$X" \

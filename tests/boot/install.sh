@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # install.sh: make install DESTDIR=... PREFIX=/usr installs every program
-# (ceph-local too) as rapido-NAME with its man page under that name (the
-# page says rapido-cut), and no file that a Debian package owns on this
+# (ceph-local too; bisect in lib/rapido, with the kernel-config it runs)
+# as rapido-NAME with its man page under that name (the page says
+# rapido-cut), and no file that a Debian package owns on this
 # system (dpkg -S of each installed path); an unprefixed system install
 # (PROGRAM_PREFIX=) is refused, naming coreutils' cut, with nothing
 # written. Then the installed rapido-cut and rapido-vm, run from another
@@ -29,7 +30,9 @@ for f in usr/bin/rapido-cut usr/bin/rapido-vm usr/bin/rapido-vmctl usr/bin/rapid
 	usr/share/man/man1/rapido-vmctl.1 usr/share/man/man5/rapido.conf.5 \
 	usr/share/man/man8/rapido-netsetup.8 usr/share/man/man8/rapido-ceph-local.8 \
 	usr/share/bash-completion/completions/rapido-cut \
-	usr/share/bash-completion/completions/rapido-vmctl; do
+	usr/share/bash-completion/completions/rapido-vmctl \
+	usr/lib/rapido/bisect usr/share/man/man1/rapido-bisect.1 \
+	usr/lib/rapido/host/kernel-config usr/lib/rapido/kernel/base.config; do
 	check "installed $f" test -s "$R/$f"
 done
 # every page is named, titled and introduced as its installed program

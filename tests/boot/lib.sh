@@ -192,3 +192,45 @@ dracut_overlap() {
 	done
 	return 1
 }
+# bisect_walk DIR GOOD BAD VERDICT...: the tags of the commits git bisect
+# visits in the git tree DIR, one a line, when the commit tagged T is
+# judged as the VERDICT "T=bad" or "T=skip" says (good when none names
+# it). Which commits git visits around skipped ones depends on the commit
+# ids: a test that needs git to visit a commit checks it here first, in a
+# clone of DIR's repository (DIR is left as it is).
+# bisect_history MAKE DIR GOOD BAD "TAG..." VERDICT...: "MAKE SALT" for
+# SALT 1, 2... (30 at most) until the history it made in DIR has git
+# bisect (with the VERDICTs, as bisect_walk) visit every TAG; sets salt and
+# walk (the tags visited); 1 when no salt did
+bisect_history() {
+	local make=$1 dir=$2 good=$3 bad=$4 need=$5 t miss
+	shift 5
+	for salt in $(seq 1 30); do
+		"$make" "$salt"
+		walk=" $(bisect_walk "$dir" "$good" "$bad" "$@" | tr '\n' ' ')"
+		miss=
+		for t in $need; do
+			[[ $walk == *" $t "* ]] || miss=$t
+		done
+		[ -z "$miss" ] && return 0
+	done
+	return 1
+}
+bisect_walk() {
+	local dir=$1 good=$2 bad=$3 tmp t v i a
+	shift 3
+	tmp=$(mktemp -d "$T/walk.XXXXXX") || return 1
+	git clone -q --no-checkout "$dir" "$tmp/r" 2> /dev/null || return 1
+	git -C "$tmp/r" bisect start --no-checkout "$bad" "$good" > "$tmp/out" 2>&1 || return 1
+	for ((i = 0; i < 20; i++)); do
+		grep -q "is the first bad commit\|only 'skip'ped commits left" "$tmp/out" && break
+		t=$(git -C "$tmp/r" describe --tags --exact-match BISECT_HEAD 2> /dev/null)
+		v=good
+		for a in "$@"; do
+			[ "${a%%=*}" = "$t" ] && v=${a#*=}
+		done
+		echo "$t"
+		git -C "$tmp/r" bisect "$v" > "$tmp/out" 2>&1 || { grep -q "only 'skip'ped" "$tmp/out" || return 1; }
+	done
+	rm -rf "$tmp"
+}

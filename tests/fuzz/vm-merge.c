@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char c;
 
 		if (!v[i].shard || sscanf(v[i].shard, "%u/%u%c", &a, &of, &c) != 2 || !a || a > of ||
-		    of > 10000 || v[i].shard[0] == '+' || v[i].shard[0] == ' ')
+		    of > 10000 || v[i].shard[0] == '+' || isspace((unsigned char)v[i].shard[0]))
 			continue;
 		/* by number, as the shard check reads them: "02/2" is shard 2 of 2 */
 		for (unsigned int k = 1; k <= of && k <= 8; k++) {

@@ -15,8 +15,8 @@
 #
 # The build is cached in $KBUILD_CACHE (default /var/tmp/rapido-kbuild),
 # keyed by the source package version and a hash of the fragments and the
-# build recipe: a re-run boots at once, a fresh machine builds from scratch.
-# KBUILD_JOBS overrides -j (default nproc).
+# build recipe (tests/slow/kbuild.inc): a re-run boots at once, a fresh
+# machine builds from scratch. KBUILD_JOBS overrides -j (default nproc).
 . "$(dirname "$0")/../boot/lib.sh"
 
 say() { echo "# $*"; }
@@ -36,22 +36,10 @@ if ! "$TOP/tests/slow/install-deps" > "$T/deps.log" 2>&1; then
 	exit 77
 fi
 
-pkg=${KERNEL_SOURCE_PKG:-linux-source-6.1}
-pkgver=$(dpkg-query -W -f='${Version}' "$pkg")
+# pkg, pkgver, cache, jobs, frags, recipe, key, src_root, obj
+. "$TOP/tests/slow/kbuild.inc"
 tarball=$(dpkg -L "$pkg" | grep -m1 -E '^/usr/src/linux-source-.*\.tar\.(xz|bz2|gz)$')
 [ -r "$tarball" ] || { echo "Bail out! $pkg $pkgver has no readable source tarball under /usr/src"; exit 1; }
-
-cache=${KBUILD_CACHE:-/var/tmp/rapido-kbuild}
-jobs=${KBUILD_JOBS:-$(nproc)}
-# the profile's fragment (after kernel/*.config), then ours (drops xfs
-# and btrfs: build time)
-frags=(fstests_local "$TOP/tests/slow/quick.config" "$TOP/tests/slow/debug.config")
-recipe="tinyconfig bzImage modules scripts_gdb modules_install v2"
-key=$( (cat "$TOP"/kernel/*.config; "$CUT" --kconfig fstests_local | grep -v '^#'
-	cat "$TOP/tests/slow/quick.config" "$TOP/tests/slow/debug.config"; echo "$recipe") |
-	sha256sum | cut -c1-12)
-src_root=$cache/src-$pkgver
-obj=$cache/obj-$pkgver-$key
 mkdir -p "$cache" || { echo "Bail out! cannot create $cache"; exit 1; }
 
 # one build at a time per cache; the lock goes with this shell

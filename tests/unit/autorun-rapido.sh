@@ -71,4 +71,38 @@ t/001 2s
 last
 [line last]"
 
+# rapido_test_in_shard under ./vm --jobs: a shard leaves the serial tests
+# (a glob of RAPIDO_SERIAL_TESTS, or "serial" from the caller) to the
+# serial VM and lists them, escaped; the serial VM runs only those
+mkdir -p "$T/res"
+: > "$T/res/rapido-deferred.txt"
+guest "$(printf 'set -- %q\n' "$T/res")"'
+	RAPIDO_SHARD=1/1 RAPIDO_SERIAL=defer RAPIDO_RESULTS_DIR=$1 RAPIDO_SERIAL_TESTS=$'"'"'t/b*\nt/c d'"'"'
+	for t in t/a t/b1 "t/c d" t/cd t/b1; do rapido_test_in_shard "$t" > /dev/null && echo "run $t"; done
+	rapido_test_in_shard t/x serial > /dev/null || echo "not t/x"'
+check "a shard runs the others, not the serial ones" said 0 "run t/a
+run t/cd
+not t/x"
+check "and lists what it left, a record field each, once (asked twice)" \
+	test "$(cat "$T/res/rapido-deferred.txt")" = "t/b1
+t/c%20d
+t/x"
+: > "$T/res/rapido-deferred.txt"
+guest "$(printf 'set -- %q\n' "$T/res")"'
+	RAPIDO_SHARD=1/2 RAPIDO_SERIAL=defer RAPIDO_RESULTS_DIR=$1 RAPIDO_SERIAL_TESTS=jobs/alone
+	rapido_test_in_shard jobs/alone || echo "not here"'
+check "a serial test of another shard's hash: neither run nor listed here" said 0 "not here"
+check "  (its own shard lists it)" test ! -s "$T/res/rapido-deferred.txt"
+guest 'RAPIDO_SERIAL=only RAPIDO_SERIAL_TESTS=$'"'"'t/b*\nt/c d'"'"'
+	for t in t/a t/b1 "t/c d" t/cd; do rapido_test_in_shard "$t" && echo "run $t"; done
+	rapido_test_in_shard t/x serial && echo "run t/x"'
+check "the serial VM runs only the serial ones" said 0 "run t/b1
+run t/c d
+run t/x"
+guest 'RAPIDO_SHARD=1/1 RAPIDO_SERIAL=defer RAPIDO_SERIAL_TESTS=t/b
+	rapido_test_in_shard t/b && echo "run t/b"'
+check "no results dir to list it in: a serial test runs in the shard" said 0 \
+	"rapido: test t/b: serial, but no results dir to leave it to the serial VM: run here
+run t/b"
+
 done_testing

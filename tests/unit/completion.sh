@@ -9,7 +9,7 @@
 # words and CURRENT set and compadd printing what it is given.
 . "$(dirname "$0")/../tap.sh"
 comp=$TOP/scripts/completion/rapido.bash
-for p in cut vm vmctl netsetup rapido; do
+for p in cut vm vmctl netsetup rapido bisect; do
 	if [ ! -x "$TOP/$p" ]; then
 		echo "SKIP: $TOP/$p is not built (run make)"
 		exit 77
@@ -28,7 +28,8 @@ complete_words() {
 # same WANT GOT: the two sorted lists are equal (their diff shown if not)
 same() { same_file <(echo "$1") <(echo "$2"); }
 
-for p in cut vm vmctl netsetup "rapido cut" "rapido vm" "rapido vmctl" "rapido list"; do
+for p in cut vm vmctl netsetup bisect "rapido cut" "rapido vm" "rapido vmctl" "rapido list" \
+	"rapido bisect"; do
 	read -r -a argv <<< "$p"
 	argv[0]=$TOP/${argv[0]}
 	[ "$p" = "rapido list" ] && argv[1]=cut
@@ -85,6 +86,25 @@ check "vmctl 3 <TAB>: the commands of vmctl --help" \
 	same "$(printf '%s\n' exec fail paths qmp quit restore shell)" "$(complete_words "$TOP/vmctl" 3 "")"
 check "vm --accel <TAB>: auto kvm tcg" same "$(printf '%s\n' auto kvm tcg)" "$(complete_words "$TOP/vm" --accel "")"
 check "netsetup <TAB>: up down" same "$(printf '%s\n' down up)" "$(complete_words "$TOP/netsetup" "")"
+
+# bisect: the revisions of KERNEL_SRC, then the profiles
+git init -q -b main "$T/linux" && git -C "$T/linux" -c user.email=t@t -c user.name=t \
+	commit -q --allow-empty -m c0 && git -C "$T/linux" tag v6.1 || exit 1
+export KERNEL_SRC=$T/linux
+check "bisect --good <TAB>: the tree's branches and tags" \
+	same "$(printf '%s\n' main v6.1)" "$(complete_words "$TOP/bisect" --good "")"
+check "bisect --flaky <TAB>: bad skip good" \
+	same "$(printf '%s\n' bad good skip)" "$(complete_words "$TOP/bisect" --flaky "")"
+check "bisect --good v6.1 --bad main fstests_l<TAB>: the profile" \
+	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/bisect" --good v6.1 --bad main fstests_l)"
+check "bisect --compare v6.1 <TAB>: a second revision" \
+	same "$(printf '%s\n' main v6.1)" "$(complete_words "$TOP/bisect" --compare v6.1 "")"
+check "bisect --compare v6.1 main fstests_l<TAB>: the profile" \
+	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/bisect" --compare v6.1 main fstests_l)"
+check "rapido bisect --good v6.1 --bad main fstests_l<TAB>: the profile, from rapido cut" \
+	same "$(printf '%s\n' fstests_local)" \
+	"$(complete_words "$TOP/rapido" bisect --good v6.1 --bad main fstests_l)"
+unset KERNEL_SRC
 check "rapido vmctl <TAB>: VM numbers" same "$(printf '%s\n' 12 3)" "$(complete_words "$TOP/rapido" vmctl "")"
 check "rapido vmctl 3 <TAB>: the commands" \
 	same "$(printf '%s\n' exec fail paths qmp quit restore shell)" "$(complete_words "$TOP/rapido" vmctl 3 "")"

@@ -357,6 +357,20 @@ good "--shard: the shards split ./check -n's list, expunged left out, -R dropped
 -n -s a -g quick
 ran -R xunit -s a generic/002
 -n -s a -g quick"
+# ./vm --jobs: the unreliable_in_parallel group (tests/DIR/group.list, as
+# make writes it) is left by a shard to the serial VM, which runs only it
+mkdir -p "$tmp/t2/tests/generic" "$tmp/t2/res"
+printf '# QA groups control file\n001 auto unreliable_in_parallel\n002 auto quick\n' \
+	> "$tmp/t2/tests/generic/group.list"
+good "--jobs: a shard runs the others and lists the unreliable_in_parallel ones it left" \
+	"{ $(run2 list "RAPIDO_SHARD=1/1 RAPIDO_SERIAL=defer RAPIDO_RESULTS_DIR=$tmp/t2/res rapido_fstests_check -g quick"); } > /dev/null
+	cat ran res/rapido-deferred.txt; rm -f ran" \
+"ran -R xunit generic/002
+generic/001"
+good "--jobs: the serial VM runs only them" \
+	"{ $(run2 list "RAPIDO_SERIAL=only rapido_fstests_check -g quick"); } > /dev/null; cat ran; rm -f ran" \
+"ran -R xunit generic/001"
+rm -r "$tmp/t2/tests"
 
 good "FSTESTS_AUTORUN_CMD: a process left holding the output does not hang the profile" \
 	"$(run2 mismatch "_fstests_tee_wait=2
@@ -365,5 +379,82 @@ good "FSTESTS_AUTORUN_CMD: a process left holding the output does not hang the p
 fail generic/002
 results: 0 passed, 1 failed, 0 skipped
 1"
+
+# FSTESTS_ZONED: zoned disks take btrfs, one SCRATCH_DEV and no log device by default
+good "FSTESTS_ZONED: no pool, no log-writes disk by default" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZRAM_SIZE=512M; $show; echo \"\${_fstests_cfg[zoned]} \${_fstests_cfg[zone_size]}\"" \
+	"btrfs pool=0/scsi/256M size=512M logw=0 log=0 rt=0 mkfs=[-K] mount=[]
+null_blk 16"
+bad "FSTESTS_ZONED with xfs refused" "FSTESTS_FS=xfs FSTESTS_ZONED=scsi_debug; fstests_settings" \
+	"FSTESTS_ZONED: zoned devices take btrfs here, not xfs"
+bad "FSTESTS_ZONED: an unknown driver refused" "FSTESTS_ZONED=zram; fstests_settings" \
+	"FSTESTS_ZONED='zram': expected null_blk or scsi_debug"
+bad "FSTESTS_ZONED: a size not in whole MiB refused" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZRAM_SIZE=1000K; fstests_settings" \
+	"FSTESTS_ZRAM_SIZE='1000K': a zoned disk is sized in whole MiB or GiB"
+bad "FSTESTS_ZONE_SIZE: not a number refused" \
+	"FSTESTS_ZONED=null_blk FSTESTS_ZONE_SIZE=4M; fstests_settings" \
+	"FSTESTS_ZONE_SIZE='4M': expected MiB"
+# --rerun-failures (RAPIDO_RERUN_FAILURES): a failed test run again by
+# ./check TEST with check's options (not its selection), in its section,
+# until it passes. A stand-in ./check fails generic/002 the first N times
+# it runs (N in ./fails), each run's arguments appended to ./runs.
+mkdir -p "$tmp/t3/results"
+cat > "$tmp/t3/check" <<'EOF2'
+#!/bin/bash
+echo "$*" >> runs
+n=$(< fails)
+sect=
+for a; do [ "$prev" = -s ] && sect=$a; prev=$a; done
+[ -z "$sect" ] || printf 'SECTION       -- %s\n\n' "$sect"
+case " $* " in *" generic/001 "*) printf 'generic/001        1s\n' ;; esac
+if [ "$n" -gt 0 ]; then
+	echo $((n - 1)) > fails
+	printf 'generic/002        1s ... - output mismatch (see results/generic/002.out.bad)\n'
+	exit 1
+fi
+printf 'generic/002        1s\n'
+EOF2
+chmod +x "$tmp/t3/check"
+# run3 FAILS CODE: CODE in $tmp/t3, generic/002 failing its first FAILS
+# runs; its status, the records "EVENT NAME", then check's runs
+run3() {
+	echo "$1" > "$tmp/t3/fails"
+	: > "$tmp/t3/runs"
+	printf '%s\n' "cd $tmp/t3; RESULT_BASE=$tmp/t3/results RAPIDO_RESULTS_PORT=$tmp/t3/port
+		: > $tmp/t3/port; $2 > $tmp/t3/log 2>&1; echo \"rc \$?\"
+		while read -r r ev name rest; do [ \$ev = start ] || echo \"\$ev \$name\"; done < $tmp/t3/port
+		cat runs"
+}
+good "--rerun-failures 2: a test failing once runs again alone and passes" \
+	"$(run3 1 "RAPIDO_RERUN_FAILURES=2 rapido_fstests_check -i 1 generic/001 generic/002"); grep -c 'passed on re-run 1 of 2: flaky' log" \
+"rc 1
+pass generic/001
+fail generic/002
+pass generic/002
+-R xunit -i 1 generic/001 generic/002
+-R xunit -i 1 generic/002
+1"
+good "--rerun-failures 2: failing every time, 3 runs" \
+	"$(run3 9 "RAPIDO_RERUN_FAILURES=2 rapido_fstests_check generic/002")" \
+"rc 1
+fail generic/002
+fail generic/002
+fail generic/002
+-R xunit generic/002
+-R xunit generic/002
+-R xunit generic/002"
+good "--rerun-failures: a section's test runs again in its section only" \
+	"$(run3 1 "RAPIDO_RERUN_FAILURES=1 rapido_fstests_check -s a generic/002")" \
+"rc 1
+fail a:generic/002
+pass a:generic/002
+-R xunit -s a generic/002
+-R xunit -s a generic/002"
+good "no --rerun-failures: one run" \
+	"$(run3 1 "rapido_fstests_check generic/002")" \
+"rc 1
+fail generic/002
+-R xunit generic/002"
 
 done_testing

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lib-profile.c: profile headers: lists, resources, includes, and errors naming file:line. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "confget.h"
 #include "io.h"
 #include "profile.h"
 #include "tap.h"
@@ -52,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(69);
+	tap_plan(74);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -89,12 +91,10 @@ int main(void)
 		   "bins-optional-if KEY");
 	profile_free(&p);
 
-	/* #@ package PKG: BIN... and #@ prepare KEY: PROGRAM ARG... */
-	rc = load("#@ description: x\n#@ package nfs-kernel-server: rpc.nfsd exportfs\n"
+	/* #@ prepare KEY: PROGRAM ARG... */
+	rc = load("#@ description: x\n"
 		  "#@ prepare KSELFTEST_DIR: host/kselftests --quiet\n", &p, &err);
-	tap_ok(rc == 0, "package and prepare load (%s)", err ? err : "ok");
-	TAP_EQ_STR(p.packages.n == 2 ? p.packages.v[1] : NULL, "exportfs=nfs-kernel-server",
-		   "package: one BIN=PKG entry per binary");
+	tap_ok(rc == 0, "prepare loads (%s)", err ? err : "ok");
 	TAP_EQ_STR(p.prepare_key, "KSELFTEST_DIR", "prepare: its KEY");
 	tap_ok(p.prepare.n == 2 && !strcmp(p.prepare.v[0], "host/kselftests") &&
 	       !strcmp(p.prepare.v[1], "--quiet"), "prepare: PROGRAM and its ARGs");
@@ -108,7 +108,6 @@ int main(void)
 	profile_free(&p);
 	bad("#@ description: x\n#@ prepare A: a\n#@ prepare B: b\n",
 	    "p.sh:3: prepare: a profile prepares one key (A at ");
-	bad("#@ description: x\n#@ package a=b: x\n", "p.sh:2: package: expected '#@ package PKG: BIN...'");
 
 	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\"");
 	bad("#@ description: x\n#@ cpus: lots\n", "p.sh:2: cpus: expected a number");
@@ -142,6 +141,39 @@ int main(void)
 	    "p.sh:4: conf-type: N is typed twice");
 	bad("#@ description: x\n#@ conf: FS\n#@ conf-type: FSS enum a,b\n",
 	    "p.sh:3: conf-type: FSS is not a key of this profile");
+
+	/* words A,B: each word of the value one of them (BLKTESTS_DEVS) */
+	rc = load("#@ description: x\n#@ conf-optional: DEVS\n#@ conf-type: DEVS words zram,loop\n"
+		  "#@ packages: column=bsdextrautils fio=fio\n#@ kernel-config: yes\n", &p, &err);
+	TAP_EQ_INT(rc, 0, "words-set type, packages, kernel-config parse (%s)", err ? err : "");
+	if (!rc) {
+		struct conf_value v;
+		char *why = NULL;
+		int r1, r2, r3;
+
+		r1 = confkey_parse(&p.types.k[0], "zram loop,zram", &v, &why);
+		free(why);
+		why = NULL;
+		r2 = confkey_parse(&p.types.k[0], "zram,lop", &v, &why);
+		tap_ok(r1 == 0 && r2 == -EINVAL && why && strstr(why, "got 'lop' in 'zram,lop'"),
+		       "  words-set: known words pass, blanks or commas between; another is named (%s)",
+		       why ? why : "none");
+		free(why);
+		why = NULL;
+		r3 = confkey_parse(&p.types.k[0], "", &v, &why);
+		free(why);
+		TAP_EQ_INT(r3, 0, "  words-set: no word at all is fine");
+		tap_ok(profile_package(&p, "column") && !strcmp(profile_package(&p, "column"),
+								 "bsdextrautils") &&
+		       profile_package(&p, "fio") && !profile_package(&p, "col") &&
+		       !profile_package(&p, "fi"), "  packages: BIN's package, a prefix is no BIN");
+		TAP_EQ_INT(p.kernel_config, 1, "  kernel-config: yes");
+		profile_free(&p);
+	}
+	free(err);
+	err = NULL;
+	bad("#@ description: x\n#@ packages: column\n", "p.sh:2: packages: expected BIN=PACKAGE");
+	bad("#@ description: x\n#@ kernel-config: maybe\n", "p.sh:2: kernel-config: expected yes or no");
 
 	rc = load("#@ description: x\n#@ secret: PASS\n#@ conf: USER PASS\n"
 		  "#@ conf-optional: KEY\n#@ secret: KEY\n", &p, &err);

@@ -9,7 +9,7 @@ if ! command -v "${HELP2MAN:-help2man}" >/dev/null; then
 	echo "SKIP: help2man is not installed (host/install-deps installs it)"
 	exit 77
 fi
-for p in rapido cut vm vmctl netsetup ceph-local; do
+for p in rapido cut vm vmctl netsetup ceph-local bisect; do
 	if [ ! -x "$TOP/$p" ]; then
 		echo "SKIP: $TOP/$p is not built (run make)"
 		exit 77
@@ -26,7 +26,7 @@ page_text() {
 	sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$1"
 }
 
-for pg in rapido.1 cut.1 vm.1 vmctl.1 netsetup.8 ceph-local.8; do
+for pg in rapido.1 cut.1 vm.1 vmctl.1 bisect.1 netsetup.8 ceph-local.8; do
 	p=${pg%.*}
 	page=$TOP/build/man/$pg
 	if [ ! -s "$page" ]; then

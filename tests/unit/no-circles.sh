@@ -104,7 +104,7 @@ check_group() {
 }
 
 check_group librapido "$TOP/build/$hostdir" src/lib
-for p in cut vm vmctl netsetup ceph-local rapido; do
+for p in cut vm vmctl netsetup ceph-local rapido bisect; do
 	check_group "$p" "$TOP/build/$hostdir" "src/$p"
 done
 for t in "$TOP"/tools/*/; do

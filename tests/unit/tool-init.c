@@ -11,7 +11,7 @@ int main(void)
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(16);
+	tap_plan(19);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");
@@ -21,6 +21,15 @@ int main(void)
 	TAP_EQ_STR(cl.ip[1], "eth1,10.0.2.15/24,10.0.2.2", "second interface spec kept");
 	for (unsigned int i = 0; i < cl.n_ip; i++)
 		free(cl.ip[i]);
+
+	/* ./vm --jobs: a shard's part, and the serial tests one escaped word each */
+	init_cmdline_parse("rapido.shard=1/2 rapido.serial=defer rapido.serial-test=generic/336 "
+			   "rapido.serial-test=with%20space%25 rapido.serial=bogus", &cl);
+	TAP_EQ_STR(cl.serial, "defer", "rapido.serial=defer (an unknown mode ignored)");
+	TAP_EQ_STR(cl.serial_tests, "generic/336\nwith space%", "serial tests unescaped, a line each");
+	free(cl.serial_tests);
+	init_cmdline_parse("rapido.vm=1", &cl);
+	tap_ok(!*cl.serial && !cl.serial_tests, "no serial parameters: none");
 
 	init_cmdline_parse("rapido.vm=x rapido.batch=0", &cl);
 	tap_ok(cl.vm == 0 && cl.batch == 0 && cl.n_ip == 0, "bad or absent values ignored");

@@ -37,6 +37,24 @@ expect_rc "dry-run with --results" 0 $?
 check "  creates no results dir" test ! -e "$T/dry-results"
 check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
 
+# --test-timeout: the guest takes the host's sysrq keys; the options' errors before a boot
+"$VM" --dry-run --test-timeout 30 > "$T/argv" 2> "$T/err"
+expect_rc "dry-run with --test-timeout" 0 $?
+check "  sysrq_always_enabled on the command line (Debian's kernel.sysrq refuses t and w)" \
+	grep -q -- " sysrq_always_enabled " "$T/argv"
+"$VM" --dry-run > "$T/argv" 2> "$T/err"
+check "  not without it" sh -c "! grep -q sysrq_always_enabled '$T/argv'"
+run_err "--test-timeout-dump without --test-timeout" "needs --test-timeout SECS" \
+	"$VM" --dry-run --test-timeout-dump
+run_err "a --test-timeout that is no number" "test-timeout" "$VM" --dry-run --test-timeout soon
+printf '^WARNING: # bug 1\nno reason\n(x # fine\n' > "$T/allow"
+run_err "a bad --splats-allow file: each bad line by FILE:LINE" "$T/allow:2: no reason for 'no reason'" \
+	"$VM" --dry-run --splats-allow "$T/allow"
+check "  and the bad regex too" grep -q "$T/allow:3: bad regular expression '(x'" "$T/out"
+echo "VM_SPLATS_ALLOW=$T/missing" > "$RAPIDO_CONF"
+run_err "VM_SPLATS_ALLOW names a missing file" "VM_SPLATS_ALLOW: $T/missing: No such file" "$VM" --dry-run
+: > "$RAPIDO_CONF"
+
 # VM_KERNEL: the kernel shipped with an image cut elsewhere (the CI configs)
 echo "another kernel" > "$T/shipped"
 VM_KERNEL=$T/shipped "$VM" --dry-run > "$T/argv" 2> "$T/err"
@@ -154,6 +172,33 @@ run_err "bad per-VM address" "$RAPIDO_CONF:1: VM1_IP: expected an IPv4 address" 
 run_err "bad --net mode" "expected tap, user or none" "$VM" --batch --net bridge
 run_err "bad link address" "expected HOST:PORT" "$VM" --batch --link-connect nowhere
 run_err "bad port forward" "port forward 'tcp:2222'" "$VM" --batch --hostfwd tcp:2222
+
+# --jobs: what N VMs cannot share, and the memory N of them need, refused
+# before any VM number is taken (no vmN.log, nothing in DIR)
+run_err "--jobs without --batch" "--jobs: needs --batch" "$VM" --jobs 2 --results "$T/j"
+run_err "--jobs without --results" "--jobs: needs --results DIR" "$VM" --batch --jobs 2
+run_err "--jobs with --shard" "--jobs: not with --jobs: --shard (VM_SHARD)" \
+	"$VM" --batch --jobs 2 --shard 1/2 --results "$T/j"
+run_err "--jobs with --log" "--jobs: not with --jobs: --log PATH" \
+	"$VM" --batch --jobs 2 --log "$T/one.log" --results "$T/j"
+avail=$(awk '$1 == "MemAvailable:" {print int($2 / 1024)}' /proc/meminfo)
+run_err "--jobs beyond MemAvailable: the memory N VMs need, and what fits" \
+	"--jobs: 2 VMs of $avail MiB need $((2 * avail)) MiB, and MemAvailable is [0-9]* MiB: at most [01] fit\|not one fits" \
+	"$VM" --batch --jobs 2 --memory "${avail}M" --results "$T/j"
+check "  with the memory's source" grep -q "(memory from --memory)" "$T/out"
+echo "VM_JOBS=64" > "$RAPIDO_CONF"
+run_err "VM_JOBS beyond MemAvailable: the key's FILE:LINE" "$RAPIDO_CONF:1: VM_JOBS: 64 VMs of 512 MiB" \
+	"$VM" --batch --memory 512M --results "$T/j"
+"$VM" --dry-run > /dev/null 2>&1
+expect_rc "VM_JOBS is for batch runs: an interactive (here dry) run is one VM" 0 $?
+: > "$RAPIDO_CONF"
+printf 'generic/336\nbad"name\n' > "$T/serial.list"
+run_err "a --serial-tests line the command line cannot carry: FILE:LINE" \
+	"$T/serial.list:2: 'bad\"name': a test name cannot hold" \
+	"$VM" --batch --jobs 1 --serial-tests "$T/serial.list" --results "$T/j"
+run_err "--serial-tests without --jobs" "--serial-tests: only with --jobs" \
+	"$VM" --batch --serial-tests "$T/serial.list" --results "$T/j"
+check "--jobs booted nothing, created nothing" test ! -e "$T/j"
 check "no qemu was started" test ! -s "$VM_STATE_DIR/vm1.log"
 
 # qemu that cannot start, or refuses its arguments: 125, not a guest's status

@@ -20,6 +20,7 @@
 #include "io.h"
 #include "known.h"
 #include "tap.h"
+#include "verdict.h"
 
 /* 2026-12-01 */
 #define TODAY 20788
@@ -234,6 +235,11 @@ static void table_cases(void)
 	opts_of(&o, "t/known # https://bugs.example/42\nt/fixed\nt/expired until=2030-01-01\n");
 	suite_of(&s, "6.1.0-13-amd64", run1);
 	TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 0, "every failure known or flaky: exit 0");
+	s.exit = 0;
+	tap_ok(!verdict_suite_failed(&s), "  the suite has not failed (the re-run's first failure is folded)");
+	verdict_add_case(&s);
+	rsuite_count(&s, &c);
+	TAP_EQ_INT((int)c.fail, 0, "  and gets no failed testcase of its own");
 	rsuite_free(&s);
 	suite_of(&s, "6.1.0-13-amd64", run1);
 	TAP_EQ_INT(known_exit(&s, &o, 1, 0, "vm1"), 1,
@@ -302,6 +308,20 @@ static void table_cases(void)
 		r = rsuite_add_test(&s, "rapido: exit status 2: mkfs failed");
 		r->state = RT_FAIL;
 		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "'*': ./vm's own testcase still fails");
+		rsuite_free(&s);
+	}
+	known_set_free(&o.set);
+
+	/* a failure, then a skip on its re-run: still a failure */
+	opts_of(&o, "");
+	{
+		static const char *const fs[] = { "R1 start t/s", "R1 fail t/s 1 x -", "R1 start t/s",
+			"R1 skip t/s 1 no%20disk -", NULL };
+
+		suite_of(&s, "6.1.0", fs);
+		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "failed, then skipped on its re-run: exit 1");
+		t = test_named(&s, "t/s");
+		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL, "  a failure, not flaky");
 		rsuite_free(&s);
 	}
 	known_set_free(&o.set);

@@ -8,20 +8,7 @@
 # are refused by name, quickly); every shard of a split must be there; a
 # run that failed with no failing test still fails in junit.xml and KTAP;
 # the duplicate check is not quadratic.
-. "$(dirname "$0")/../tap.sh"
-VM=$TOP/vm
-if [ ! -x "$VM" ]; then
-	echo "SKIP: $VM is not built (run make)"
-	exit 77
-fi
-
-# mkres DIR LINE...: DIR/results.txt holding the record lines
-mkres() {
-	local d=$1
-	shift
-	mkdir -p "$d"
-	printf '%s\n' "$@" > "$d/results.txt"
-}
+. "$(dirname "$0")/results-dirs.inc"
 # merge OUT DIR...: ./vm --merge-results, bounded in time and memory (an
 # ASan build reserves terabytes of address space: there, ASan's own RSS cap)
 if ldd "$VM" 2>/dev/null | grep -q libasan; then

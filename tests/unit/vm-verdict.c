@@ -179,7 +179,7 @@ static void collect_cases(void)
 
 	/* results.tap cannot be written (a directory in its place): 125, and meta exit says so */
 	r = vm_results_open(&l);
-	vm_results_input(r, rec, sizeof(rec) - 1, 1.0);
+	vm_results_input(r, rec, sizeof(rec) - 1, 1.0, 0);
 	path = xasprintf("%s/results.tap", dir);
 	mkdir(path, 0755);
 	free(path);
@@ -223,7 +223,7 @@ static void collect_cases(void)
 		char *junit, *tap;
 
 		r = vm_results_open(&l);
-		vm_results_input(r, rec, sizeof(rec) - 1, 1.0);
+		vm_results_input(r, rec, sizeof(rec) - 1, 1.0, 0);
 		splat_scan_init(&sc);
 		rc = vm_results_finish(r, &l, &sc, i ? VM_EXIT_NO_STATUS : VM_EXIT_TIMEOUT,
 				       i ? "guest init: exec /bin/bash: Exec format error" : NULL, 1.0, 2.0);

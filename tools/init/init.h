@@ -17,6 +17,8 @@ struct init_cmdline {
 	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
 	int results;		/* rapido.results=1: ./vm --results, see results.c */
 	char shard[24];		/* rapido.shard=I/N, "" if none */
+	char serial[8];		/* rapido.serial=defer|only (./vm --jobs), "" if none */
+	char *serial_tests;	/* rapido.serial-test=NAME..., unescaped, a line each; NULL: none */
 	unsigned int rerun;	/* rapido.rerun=N: re-runs of a failed test, 0 if none */
 	char status_port[64];	/* rapido.status=NAME: the virtio serial port for the status; "": ttyS1 */
 };
@@ -47,7 +49,8 @@ void init_mount_shares(const struct init_cmdline *cl);
 /*
  * results.c: for ./vm --results, mount DIR/files (9p tag rapido.results) on
  * /results and find the results port; export RAPIDO_RESULTS_DIR,
- * RAPIDO_RESULTS_PORT and RAPIDO_SHARD for autorun/lib/results.sh.
+ * RAPIDO_RESULTS_PORT, RAPIDO_SHARD, RAPIDO_SERIAL and RAPIDO_SERIAL_TESTS
+ * for autorun/lib/results.sh.
  */
 void init_results_setup(const struct init_cmdline *cl);
 

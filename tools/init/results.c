@@ -47,6 +47,10 @@ void init_results_setup(const struct init_cmdline *cl)
 
 	if (*cl->shard)
 		setenv("RAPIDO_SHARD", cl->shard, 1);
+	if (*cl->serial)
+		setenv("RAPIDO_SERIAL", cl->serial, 1);
+	if (cl->serial_tests)
+		setenv("RAPIDO_SERIAL_TESTS", cl->serial_tests, 1);
 	if (cl->rerun) {
 		char n[16];
 

@@ -19,6 +19,7 @@
 #include "init.h"
 #include "io.h"
 #include "num.h"
+#include "pct.h"
 
 void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 {
@@ -49,6 +50,17 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 				cl->rerun = 0;
 		} else if (!strncmp(w, "rapido.shard=", 13)) {
 			snprintf(cl->shard, sizeof(cl->shard), "%s", w + 13);
+		} else if (!strcmp(w, "rapido.serial=defer") || !strcmp(w, "rapido.serial=only")) {
+			snprintf(cl->serial, sizeof(cl->serial), "%s", w + 14);
+		} else if (!strncmp(w, "rapido.serial-test=", 19)) {
+			char *name = xstrdup(w + 19), *all;
+
+			/* ./vm escapes blanks and '%' (pct.h): one name, one word */
+			pct_unescape_field(name);
+			all = cl->serial_tests ? xasprintf("%s\n%s", cl->serial_tests, name) : xstrdup(name);
+			free(cl->serial_tests);
+			free(name);
+			cl->serial_tests = all;
 		} else if (!strncmp(w, "rapido.nonce=", 13)) {
 			if (status_nonce_valid(w + 13))
 				strcpy(cl->nonce, w + 13);

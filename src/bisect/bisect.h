@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bisect.h: ./bisect: find the first bad kernel commit with git bisect,
+ * each step configured, built, cut and booted as rapido does by hand, and
+ * classified by classify.c; or compare two kernels test by test.
+ */
+#ifndef RAPIDO_BISECT_H
+#define RAPIDO_BISECT_H
+
+#include <regex.h>
+#include <stddef.h>
+
+#include "classify.h"
+#include "strv.h"
+
+enum {
+	BISECT_EXIT_FOUND = 0,
+	BISECT_EXIT_UNDECIDED = 1,	/* only skipped commits left; or a difference held (--compare) */
+	BISECT_EXIT_USAGE = 2,		/* usage, or input that cannot be bisected */
+	BISECT_EXIT_FAILED = 3,		/* a step could not run at all (the bad commit passed...) */
+};
+
+enum bmode { BM_START, BM_CONTINUE, BM_RESET, BM_COMPARE };
+
+struct bopts {
+	enum bmode mode;
+	const char *good, *bad;		/* BM_START; BM_COMPARE: A and B */
+	const char *profile;
+	struct strv cut_args, vm_args;
+	unsigned int runs;
+	enum bflaky flaky;
+	const char *match;		/* --match REGEX, or NULL */
+	regex_t match_re;
+	int results;			/* --results: compare failing test names */
+	const char *build_cmd;		/* replaces configure + build */
+	char *build_prog;		/* build_cmd resolved */
+	unsigned int jobs;
+	const char *build_dir;		/* O=, NULL: the tree itself */
+	const char *base;		/* kernel-config --base */
+	struct strv fragments;
+	const char *state;		/* --state DIR, NULL: GIT_DIR/rapido-bisect */
+	int allow_dirty;
+	struct strv saved;		/* the arguments, as --continue reads them back */
+};
+
+/* The programs and paths a run uses, found once. */
+struct bctx {
+	struct bopts *o;
+	char *src;			/* KERNEL_SRC, absolute: the git tree */
+	char *obj;			/* the build directory (O=, or src) */
+	char *gitdir;			/* its GIT_DIR, absolute */
+	char *state;			/* the state directory */
+	struct strv cut, vm;		/* how to run ./cut and ./vm: a program, or rapido CMD */
+	char *kconfig;			/* host/kernel-config */
+	char *kernel;			/* NULL, or where the built kernel is copied for
+					   ./cut and ./vm (--compare: each side's own) */
+	char *mods;			/* STATE/mods */
+	char *image;			/* STATE/image */
+	unsigned int nstep;		/* steps made so far, for directory names */
+};
+
+/* args.c */
+void bopts_parse_or_die(struct bopts *o, int argc, char **argv);
+void bopts_free(struct bopts *o);
+void bopts_save_or_die(const struct bopts *o, const char *state);
+void bopts_load_or_die(struct bopts *o, const char *state);
+
+/* git.c: git in ctx->src; output captured, stderr passed through */
+#define GIT_HEAD "HEAD"	/* a name, not a rapido.conf key (lib-confkeys.c reads literals) */
+int git_run(const struct bctx *c, int out_fd, const char *arg, ...) __attribute__((sentinel));
+char *git_out(const struct bctx *c, const char *arg, ...) __attribute__((sentinel));
+char *git_commit_or_null(const struct bctx *c, const char *rev);
+char *git_subject(const struct bctx *c, const char *sha);
+
+/* step.c: one commit (HEAD) configured, built, cut and booted */
+struct bstep_out {
+	char *dir;			/* its logs */
+	char *build_why;		/* NULL when built and cut */
+	double build_secs, cut_secs, boot_secs;
+	struct brun *runs;
+	size_t nruns;
+	struct strv *tests, *states;	/* per run, with --results (for --compare) */
+};
+void step_run(struct bctx *c, const char *sha, const char *label, unsigned int runs,
+	      int results, struct bstep_out *out);
+/* runs more boots of the kernel and image already cut, into dir/run-N */
+void step_boots(const struct bctx *c, const char *dir, unsigned int runs, int results,
+		struct bstep_out *out);
+void step_out_free(struct bstep_out *s);
+void bctx_init_or_die(struct bctx *c, struct bopts *o);
+void bctx_free(struct bctx *c);
+void bctx_env(const struct bctx *c);
+
+/* compare.c */
+int cmd_compare(struct bctx *c);
+
+int cmd_bisect(int argc, char **argv);
+
+#endif

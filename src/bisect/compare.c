@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare.c: ./bisect --compare REV_A REV_B PROFILE: both kernels built,
+ * cut and booted once with --results; every test whose verdict differs
+ * (the exit status where a run has no test records) is re-run --runs
+ * times on both, and only the differences that held in every re-run are
+ * printed. Each side's kernel is copied aside (bctx.kernel), so the re-runs
+ * boot it again without building it again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "abdiff.h"
+#include "bisect.h"
+#include "err.h"
+#include "tree.h"
+
+struct side {
+	const char *label, *rev;
+	char *sha, *dir;
+	struct bstep_out s;
+	struct abrun *ab;	/* per run */
+};
+
+/* a run's verdicts: its tests, or the exit status when it has none */
+static void ab_of_run(const struct bstep_out *s, size_t i, struct abrun *ab)
+{
+	memset(ab, 0, sizeof(*ab));
+	for (size_t k = 0; k < s->tests[i].n; k++)
+		abrun_add(ab, s->tests[i].v[k], s->states[i].v[k]);
+	if (!s->tests[i].n) {
+		char *st = xasprintf("exit %d", s->runs[i].rc);
+
+		abrun_add(ab, "exit status", st);
+		free(st);
+	}
+}
+
+static void side_abs(struct side *sd, size_t from)
+{
+	sd->ab = xrealloc(sd->ab, sd->s.nruns * sizeof(*sd->ab));
+	for (size_t i = from; i < sd->s.nruns; i++)
+		ab_of_run(&sd->s, i, &sd->ab[i]);
+}
+
+static void side_use(struct bctx *c, struct side *sd)
+{
+	free(c->kernel);
+	free(c->mods);
+	free(c->image);
+	c->kernel = xasprintf("%s/kernel", sd->dir);
+	c->mods = xasprintf("%s/mods", sd->dir);
+	c->image = xasprintf("%s/image", sd->dir);
+}
+
+static int side_build(struct bctx *c, struct side *sd)
+{
+	char *failed = NULL;
+
+	sd->dir = xasprintf("%s/%s", c->state, sd->label);
+	if (mkdir_p(sd->dir, &failed) < 0)
+		die_errno("cannot create %s", failed ? failed : sd->dir);
+	free(failed);
+	side_use(c, sd);
+	if (git_run(c, -1, "checkout", "-q", "--detach", sd->sha, NULL) != 0) {
+		warn("git checkout %s failed in %s", sd->rev, c->src);
+		return -1;
+	}
+	step_run(c, sd->sha, sd->label, 1, 1, &sd->s);
+	printf("bisect: %s = %s: build %.1f s, cut %.1f s, boot %.1f s; logs %s\n", sd->label,
+	       sd->rev, sd->s.build_secs, sd->s.cut_secs, sd->s.boot_secs, sd->s.dir);
+	if (sd->s.build_why) {
+		warn("%s (%s): %s", sd->label, sd->rev, sd->s.build_why);
+		return -1;
+	}
+	side_abs(sd, 0);
+	return 0;
+}
+
+static void side_free(struct side *sd)
+{
+	for (size_t i = 0; sd->ab && i < sd->s.nruns; i++)
+		abrun_free(&sd->ab[i]);
+	free(sd->ab);
+	step_out_free(&sd->s);
+	free(sd->sha);
+	free(sd->dir);
+}
+
+/* back to the branch or commit the tree was on */
+static void restore(const struct bctx *c, const char *orig)
+{
+	if (orig && git_run(c, -1, "checkout", "-q", orig, NULL) != 0)
+		warn("git checkout %s failed in %s: the tree is left detached", orig, c->src);
+}
+
+int cmd_compare(struct bctx *c)
+{
+	/* static: what an exit leaves allocated stays reachable */
+	static struct side a, b;
+	struct strv diff = STRV_INIT;
+	char *orig, *dirty, *failed = NULL, *started = xasprintf("%s/BISECT_START", c->gitdir);
+	struct stat st;
+	size_t held = 0;
+	int rc = 0;
+
+	a.label = "A";
+	a.rev = c->o->good;
+	b.label = "B";
+	b.rev = c->o->bad;
+	err_exit_status = BISECT_EXIT_USAGE;
+	rc = stat(started, &st);
+	free(started);
+	if (rc == 0)
+		die("%s: git bisect is running there; --compare would move its HEAD", c->src);
+	a.sha = git_commit_or_null(c, a.rev);
+	b.sha = git_commit_or_null(c, b.rev);
+	if (!a.sha || !b.sha)
+		die("%s: no such commit in %s", !a.sha ? a.rev : b.rev, c->src);
+	dirty = git_out(c, "status", "--porcelain", "--untracked-files=no", NULL);
+	if (!dirty)
+		die("git status failed in %s", c->src);
+	if (*dirty && !c->o->allow_dirty)
+		die("%s has uncommitted changes (%s...): commit or stash them, or --allow-dirty",
+		    c->src, dirty);
+	free(dirty);
+	orig = git_out(c, "symbolic-ref", "-q", "--short", GIT_HEAD, NULL);
+	if (!orig)
+		orig = git_out(c, "rev-parse", GIT_HEAD, NULL);
+	err_exit_status = BISECT_EXIT_FAILED;
+	/* the last comparison's logs make way */
+	if (remove_tree(c->state, &failed) < 0 && errno != ENOENT)
+		die_errno("cannot remove %s", failed ? failed : c->state);
+	free(failed);
+	if (side_build(c, &a) || side_build(c, &b)) {
+		restore(c, orig);
+		exit(BISECT_EXIT_FAILED);
+	}
+	ab_differs(&a.ab[0], &b.ab[0], &diff);
+	if (!diff.n) {
+		printf("bisect: no test differs between A (%s) and B (%s)\n", a.rev, b.rev);
+		restore(c, orig);
+		free(orig);
+		side_free(&a);
+		side_free(&b);
+		return 0;
+	}
+	printf("bisect: %zu test%s differ%s in the first runs:", diff.n, diff.n == 1 ? "" : "s",
+	       diff.n == 1 ? "s" : "");
+	for (size_t i = 0; i < diff.n; i++)
+		printf(" %s (A %s, B %s)", diff.v[i], abrun_state(&a.ab[0], diff.v[i]),
+		       abrun_state(&b.ab[0], diff.v[i]));
+	printf("\nbisect: re-running both kernels %u time%s\n", c->o->runs,
+	       c->o->runs == 1 ? "" : "s");
+	fflush(stdout);
+	/* the whole profile again: a test cannot be picked out of a profile's run */
+	side_use(c, &a);
+	step_boots(c, a.s.dir, c->o->runs, 1, &a.s);
+	side_abs(&a, 1);
+	side_use(c, &b);
+	step_boots(c, b.s.dir, c->o->runs, 1, &b.s);
+	side_abs(&b, 1);
+	for (size_t i = 0; i < diff.n; i++) {
+		const char *sa, *sb;
+		char *why;
+
+		/* the re-runs only: the first runs picked the tests */
+		if (ab_holds(diff.v[i], a.ab + 1, a.s.nruns - 1, b.ab + 1, b.s.nruns - 1, &sa, &sb,
+			     &why)) {
+			if (!held++)
+				printf("bisect: the differences that held over %u re-run%s of each:\n",
+				       c->o->runs, c->o->runs == 1 ? "" : "s");
+			printf("  %s: A %s, B %s\n", diff.v[i], sa, sb);
+		} else {
+			printf("bisect: did not hold: %s\n", why);
+		}
+		free(why);
+	}
+	if (!held)
+		printf("bisect: no difference held over the re-runs\n");
+	printf("bisect: logs in %s (A/, B/)\n", c->state);
+	rc = held ? BISECT_EXIT_UNDECIDED : 0;
+	restore(c, orig);
+	free(orig);
+	strv_free(&diff);
+	side_free(&a);
+	side_free(&b);
+	return rc;
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jobs.c: ./vm --jobs N (jobs.h). The settings are resolved once; each
+ * VM is a fork of ./vm that boots one shard as `--shard I/N --results
+ * DIR/shard-I` would, taking its own VM number under the machine-wide
+ * slot lock. The shards list the tests they left to the serial VM
+ * (JOBS_DEFERRED_FILE); that VM runs once they are all done, when one
+ * left a test or one did not finish cleanly (what it never reached may
+ * be a serial test). The parent then merges as --merge-results does
+ * (a missing or unreadable shard is a failure there) and checks that the
+ * serial VM ran every test left to it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "io.h"
+#include "jobs.h"
+#include "lookup.h"
+#include "pct.h"
+#include "rapido.h"
+#include "results.h"
+#include "tree.h"
+#include "vm.h"
+
+#define MIB (1024.0 * 1024.0)
+
+int meminfo_available(const char *text, uint64_t *bytes)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long kb;
+		char unit[4];
+
+		if (strncmp(p, "MemAvailable:", 13))
+			continue;
+		if (sscanf(p + 13, "%llu %3s", &kb, unit) != 2 || strcmp(unit, "kB") ||
+		    kb > UINT64_MAX / 1024)
+			return -EINVAL;
+		*bytes = (uint64_t)kb * 1024;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int jobs_memory_check(unsigned int jobs, uint64_t memory, uint64_t avail, char **err)
+{
+	uint64_t fit = memory ? avail / memory : 0;
+	char most[64];
+
+	if (memory && fit >= jobs)
+		return 0;
+	snprintf(most, sizeof(most), fit ? "at most %" PRIu64 " fit" : "not one fits", fit);
+	*err = xasprintf("%u VMs of %.0f MiB need %.0f MiB, and MemAvailable is %.0f MiB: %s", jobs,
+			 memory / MIB, jobs * (memory / MIB), avail / MIB, most);
+	return -ENOMEM;
+}
+
+/* A --jobs VM: what needs one VM's own console, disk or port cannot be shared by N. */
+static void jobs_exclusive_or_die(const struct vm_settings *s, const char *jobs)
+{
+	const char *clash = s->dry_run ? "--dry-run prints one VM's command line" :
+			    s->shard_n ? "--shard (VM_SHARD) is one shard of a split run by hand" :
+			    s->log ? "--log PATH would be written by every VM" :
+			    s->gdb ? "--gdb stops a VM for a debugger" :
+			    s->tap ? "--tap NAME is one TAP device" :
+			    s->hostfwd.n ? "--hostfwd forwards one host port" :
+			    s->n_links ? "--link-listen/--link-connect pair two VMs" :
+			    s->n_mpath ? "a multipath disk (--mpath) would be written by every VM" :
+			    s->rbd.disks.n ? "an RBD disk (--rbd) would be written by every VM" : NULL;
+
+	if (clash)
+		die("%s: not with --jobs: %s", jobs, clash);
+	if (!s->batch)
+		die("%s: needs --batch: N VMs cannot share one console", jobs);
+	if (!s->results_dir)
+		die("%s: needs --results DIR (or VM_RESULTS_DIR): the shards' results are merged there",
+		    jobs);
+	if (s->jobs > s->max_vms)
+		die("%s: %u VMs, but VM_MAX allows %u VM numbers", jobs, s->jobs, s->max_vms);
+}
+
+/* N x the memory against MemAvailable, N x the CPUs against the host's. */
+static void jobs_fit_or_die(const struct vm_settings *s, const char *jobs)
+{
+	char *text, *err, where[512];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t avail;
+	int rc = read_file("/proc/meminfo", &text, NULL);
+
+	if (rc)
+		die_err(rc, "%s: cannot check the memory N VMs need: /proc/meminfo", jobs);
+	if (meminfo_available(text, &avail))
+		die("%s: /proc/meminfo has no MemAvailable (Linux >= 3.14): cannot check the memory "
+		    "N VMs need", jobs);
+	free(text);
+	if (jobs_memory_check(s->jobs, s->memory, avail, &err))
+		die("%s: %s (memory from %s)", jobs, err, vm_src_str(&s->memory_src, where, sizeof(where)));
+	if (cpus > 0 && (uint64_t)s->jobs * s->cpus > (uint64_t)cpus)
+		warn("%s: %u VMs of %u CPUs on %ld host CPUs: they share them, each runs slower",
+		     jobs, s->jobs, s->cpus, cpus);
+}
+
+void vm_jobs_resolve_or_die(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
+{
+	struct vm_src src;
+	struct conf_value cv;
+	char jobs[512], *text, *err;
+	const char *v;
+	int rc;
+
+	s->jobs = vm_number(c, "--jobs", o->jobs, "VM_JOBS", &s->jobs_src);
+	/* rapido.conf's VM_JOBS is for batch runs: an interactive ./vm stays one VM */
+	if (s->jobs_src.kind != SRC_OPTION && !s->batch)
+		s->jobs = 0;
+	v = vm_setting(c, "--serial-tests", o->serial_tests, "VM_SERIAL_TESTS", &src, &cv);
+	if (v && !s->jobs && src.kind == SRC_OPTION)
+		die("--serial-tests: only with --jobs (VM_JOBS)");
+	if (!s->jobs)
+		return;
+	vm_src_str(&s->jobs_src, jobs, sizeof(jobs));
+	jobs_exclusive_or_die(s, jobs);
+	if (v) {
+		char where[512];
+
+		vm_src_str(&src, where, sizeof(where));
+		rc = read_regular_file(v, 0, 1 << 20, &text, NULL, NULL);
+		if (rc)
+			die_err(rc, "%s: %s", where, v);
+		rc = serial_tests_parse(v, text, &s->serial_tests, &err);
+		free(text);
+		if (rc)
+			die("%s: %s", where, err);
+	}
+	jobs_fit_or_die(s, jobs);
+}
+
+struct job {
+	char *dir;		/* its --results */
+	unsigned int shard;	/* I of N; 0: the serial VM */
+	pid_t pid;		/* 0: not started */
+	int done, code;		/* code: its exit status, 128+SIG if killed */
+};
+
+/* The job's name in messages: "shard I/N" or "the serial VM". */
+static char *job_name(const struct job *j, unsigned int n)
+{
+	return j->shard ? xasprintf("shard %u/%u", j->shard, n) : xstrdup("the serial VM");
+}
+
+/* The child: this ./vm as one VM of the split; never returns. */
+static noreturn void job_child(struct vm_settings *s, const struct job *j, const sigset_t *oldmask)
+{
+	double left = vm_deadline_left();
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	/* N consoles on one stdout are noise: each is in its DIR/console.log */
+	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
+		die_errno("/dev/null");
+	close(null);
+	err_prog = j->shard ? xasprintf("vm shard %u/%u", j->shard, s->jobs) : "vm serial";
+	s->shard_i = j->shard;
+	s->shard_n = j->shard ? s->jobs : 0;
+	s->serial = j->shard ? SERIAL_DEFER : SERIAL_ONLY;
+	s->results_dir = j->dir;
+	/* --timeout is the whole run's: each VM gets what is left of it */
+	if (left > 0)
+		vm_deadline_arm((unsigned int)left + (left > (unsigned int)left));
+	fflush(NULL);
+	_exit(vm_boot(s));
+}
+
+static void job_start(struct vm_settings *s, struct job *j, const sigset_t *oldmask)
+{
+	fflush(NULL);
+	j->pid = fork();
+	if (j->pid < 0)
+		die_errno("fork");
+	if (!j->pid)
+		job_child(s, j, oldmask);
+}
+
+/*
+ * Wait for the started jobs; a SIGINT, SIGTERM or SIGHUP is passed on to
+ * each (which stops its VM and keeps its results) and returned.
+ */
+static int jobs_wait(struct job *v, size_t n, const sigset_t *set, int stop)
+{
+	size_t running = 0;
+
+	for (size_t i = 0; i < n; i++)
+		running += v[i].pid > 0 && !v[i].done;
+	while (running) {
+		siginfo_t si;
+		int sig = sigwaitinfo(set, &si), st;
+		pid_t pid;
+
+		if (sig < 0 && errno == EINTR)
+			continue;
+		if (sig < 0)
+			die_errno("sigwaitinfo");
+		if (sig != SIGCHLD) {
+			if (!stop)
+				warn("--jobs: %s: stopping %zu VM%s", strsignal(sig), running,
+				     running == 1 ? "" : "s");
+			stop = stop ? stop : sig;
+			for (size_t i = 0; i < n; i++)
+				if (v[i].pid > 0 && !v[i].done && kill(v[i].pid, sig) < 0 && errno != ESRCH)
+					warn_errno("kill %d", (int)v[i].pid);
+			continue;
+		}
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+			for (size_t i = 0; i < n; i++) {
+				if (v[i].pid != pid || v[i].done)
+					continue;
+				v[i].done = 1;
+				v[i].code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+				running--;
+			}
+		}
+		if (pid < 0 && errno != ECHILD)
+			die_errno("waitpid");
+	}
+	return stop;
+}
+
+/* Make DIR; what an earlier run left there must not pass for this one's. */
+static void jobs_dir_prepare(const char *dir)
+{
+	static const char *const stale[] = { "junit.xml", "results.tap", "summary.txt", "results.txt" };
+	char *failed, *path;
+	struct dirent *e;
+	DIR *d;
+	int rc = mkdir_p(dir, &failed);
+
+	if (rc)
+		die_err(rc, "--results: cannot create %s", failed);
+	for (size_t i = 0; i < sizeof(stale) / sizeof(stale[0]); i++) {
+		path = xasprintf("%s/%s", dir, stale[i]);
+		if (unlink(path) < 0 && errno != ENOENT)
+			die_errno("--results: cannot remove the old %s", path);
+		free(path);
+	}
+	d = opendir(dir);
+	if (!d)
+		die_errno("--results: %s", dir);
+	while ((errno = 0, e = readdir(d))) {
+		unsigned int k;
+		char end;
+
+		if (strcmp(e->d_name, JOBS_SERIAL_DIR) && sscanf(e->d_name, "shard-%u%c", &k, &end) != 1)
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		rc = remove_tree(path, &failed);
+		if (rc)
+			die_err(rc, "--results: cannot remove %s of an earlier run", failed);
+		free(path);
+	}
+	if (errno)
+		die_errno("--results: %s", dir);
+	closedir(d);
+}
+
+/* A test a shard left to the serial VM. */
+struct deferred {
+	char *name;
+	unsigned int shard;
+};
+
+/* Append what job j's guest left to the serial VM to *v. */
+static void deferred_read(const struct job *j, struct deferred **v, size_t *n)
+{
+	char *path = xasprintf("%s/files/%s", j->dir, JOBS_DEFERRED_FILE), *text;
+	int rc = read_regular_file(path, 0, 64u << 20, &text, NULL, NULL);
+
+	if (rc == -ENOENT) {
+		free(path);
+		return;
+	}
+	if (rc)
+		die_err(rc, "--jobs: %s", path);
+	for (char *p = text, *nl; p && *p; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl++ = '\0';
+		pct_unescape_field(p);
+		if (!*p)
+			continue;
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = (struct deferred){ xstrdup(p), j->shard };
+	}
+	free(text);
+	free(path);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Each deferred test is in the serial VM's results; how many are not (named). */
+static unsigned int deferred_check(const struct job *serial, const struct deferred *v, size_t n,
+				   unsigned int shards)
+{
+	char *path = xasprintf("%s/results.txt", serial->dir), *err, **names;
+	struct rsuite s;
+	unsigned int lost = 0;
+
+	rsuite_init(&s);
+	if (rsuite_load(&s, path, &err))
+		free(err);	/* the merge names an unreadable results.txt */
+	names = xcalloc(s.n + 1, sizeof(*names));
+	for (size_t i = 0; i < s.n; i++)
+		names[i] = s.t[i].name;
+	qsort(names, s.n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (bsearch(&v[i].name, names, s.n, sizeof(*names), name_cmp))
+			continue;
+		char *t = text_oneline(v[i].name);
+
+		warn("--jobs: test '%s': shard %u/%u left it to the serial VM, which did not run it",
+		     t, v[i].shard, shards);
+		free(t);
+		lost++;
+	}
+	free(names);
+	rsuite_free(&s);
+	free(path);
+	return lost;
+}
+
+/* The merge of what ran, as --merge-results OUT DIR... does; its exit status. */
+static int jobs_merge(const char *dir, const struct job *v, size_t n)
+{
+	struct strv argv = STRV_INIT;
+	int rc;
+
+	strv_push(&argv, "--merge-results");
+	strv_push(&argv, dir);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].pid > 0)
+			strv_push(&argv, v[i].dir);
+	rc = cmd_merge_results((int)argv.n, argv.v);
+	strv_free(&argv);
+	return rc;
+}
+
+int vm_jobs_run(struct vm_settings *s)
+{
+	unsigned int n = s->jobs, problems = 0;
+	struct job *v = xcalloc(n + 1, sizeof(*v)), *serial = &v[n];
+	struct deferred *def = NULL;
+	size_t n_def = 0;
+	sigset_t set, oldmask;
+	int stop, rc = 0, unclean = 0;
+	char *dir = xstrdup(s->results_dir);
+
+	jobs_dir_prepare(dir);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, &oldmask) < 0)
+		die_errno("sigprocmask");
+	/* the VMs keep the deadline; this process only waits for them */
+	vm_deadline_stop();
+	for (unsigned int i = 0; i < n; i++) {
+		v[i].shard = i + 1;
+		v[i].dir = xasprintf("%s/shard-%u", dir, i + 1);
+		job_start(s, &v[i], &oldmask);
+	}
+	serial->dir = xasprintf("%s/%s", dir, JOBS_SERIAL_DIR);
+	stop = jobs_wait(v, n, &set, 0);
+	for (unsigned int i = 0; i < n; i++) {
+		deferred_read(&v[i], &def, &n_def);
+		unclean |= v[i].code > VM_EXIT_TESTS_FAILED;
+	}
+	if (!stop && (n_def || unclean)) {
+		if (n_def)
+			warn("--jobs: %zu test%s left to one VM after the others", n_def,
+			     n_def == 1 ? "" : "s");
+		else
+			warn("--jobs: a shard did not finish: the serial VM runs what may be left to it");
+		job_start(s, serial, &oldmask);
+		stop = jobs_wait(serial, 1, &set, 0);
+	}
+	if (sigprocmask(SIG_SETMASK, &oldmask, NULL) < 0)
+		die_errno("sigprocmask");
+
+	for (unsigned int i = 0; i <= n; i++) {
+		char *name = job_name(&v[i], n);
+
+		if (v[i].pid > 0 && v[i].code) {
+			warn("--jobs: %s failed: exit status %d (%s)", name, v[i].code, v[i].dir);
+			rc = v[i].code > rc ? v[i].code : rc;
+		}
+		free(name);
+	}
+	if (serial->pid > 0)
+		problems += deferred_check(serial, def, n_def, n);
+	else if (n_def)
+		problems += (unsigned int)n_def;	/* stopped before the serial VM: lost */
+	if (jobs_merge(dir, v, n + 1) || problems)
+		rc = rc ? rc : 1;
+	if (stop)
+		rc = 128 + stop;
+	for (size_t i = 0; i < n_def; i++)
+		free(def[i].name);
+	free(def);
+	for (unsigned int i = 0; i <= n; i++)
+		free(v[i].dir);
+	free(v);
+	free(dir);
+	return rc;
+}

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * provenance.c: what a run was, for DIR/run.json and the JUnit
+ * <properties> (meta prov.KEY records): the kernel release, the sha256 of
+ * its config, KERNEL_SRC's `git describe --dirty` and commit; the profile
+ * and its image's layer keys; the allow file's hash; qemu's version and
+ * ./vm's own (git describe when it was built); the host, the start time,
+ * the shard and the accelerator. A flat object of strings, in this order:
+ * what is unknown is "" (a kernel without a config beside it, a tree that
+ * is no git checkout), never left out, so a reader needs no cases.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "hash.h"
+#include "io.h"
+#include "layers.h"
+#include "provenance.h"
+#include "qmp.h"
+#include "run.h"
+#include "splattest.h"
+#include "version.h"
+#include "vm.h"
+
+/* A helper's output is one short line; a wedged one is killed. */
+#define HELPER_SECS 10
+#define CONFIG_MAX (64u << 20)
+
+void prov_add(struct prov *p, const char *key, const char *value)
+{
+	strv_push(&p->keys, key);
+	strv_push(&p->vals, value ? value : "");
+}
+
+void prov_free(struct prov *p)
+{
+	strv_free(&p->keys);
+	strv_free(&p->vals);
+}
+
+/* The first line argv prints on stdout, or NULL; its complaints (not a git tree) are not ./vm's. */
+static char *first_line_of(char *const argv[])
+{
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	char *line = run_first_line(argv, devnull, HELPER_SECS);
+
+	if (devnull >= 0)
+		close(devnull);
+	if (line && !*line) {
+		free(line);
+		line = NULL;
+	}
+	return line;
+}
+
+static void add_file_sha256(struct prov *p, const char *key, const char *path)
+{
+	char *text = NULL, hex[65] = "";
+	size_t len;
+	struct sha256 h;
+
+	if (path && !read_regular_file(path, 0, CONFIG_MAX, &text, &len, NULL)) {
+		sha256_init(&h);
+		sha256_update(&h, text, len);
+		sha256_hex(&h, hex);
+		free(text);
+	}
+	prov_add(p, key, hex);
+}
+
+/* KERNEL_SRC/.config; else config-REL beside the kernel (/boot/vmlinuz-REL). */
+static char *kernel_config(const struct vm_settings *s)
+{
+	const char *slash = s->im.kernel ? strrchr(s->im.kernel, '/') : NULL;
+
+	if (s->kernel_src)
+		return xasprintf("%s/.config", s->kernel_src);
+	if (!s->im.release || !s->im.kernel)
+		return NULL;
+	return slash ? xasprintf("%.*s/config-%s", (int)(slash - s->im.kernel), s->im.kernel,
+				 s->im.release) :
+		xasprintf("config-%s", s->im.release);
+}
+
+static void add_kernel(struct prov *p, const struct vm_settings *s)
+{
+	char *config = kernel_config(s), *describe = NULL, *commit = NULL;
+
+	prov_add(p, "kernel_release", s->im.release);
+	prov_add(p, "kernel", s->im.kernel);
+	prov_add(p, "kernel_config", config);
+	add_file_sha256(p, "kernel_config_sha256", config);
+	if (s->kernel_src) {
+		char *d[] = { "git", "-C", (char *)s->kernel_src, "describe", "--always", "--dirty",
+			      "--tags", NULL };
+		char *c[] = { "git", "-C", (char *)s->kernel_src, "rev-parse", "HEAD", NULL };
+
+		describe = first_line_of(d);
+		commit = first_line_of(c);
+	}
+	prov_add(p, "kernel_src", s->kernel_src);
+	prov_add(p, "kernel_src_describe", describe);
+	prov_add(p, "kernel_src_commit", commit);
+	free(describe);
+	free(commit);
+	free(config);
+}
+
+/* The image's layers as "KIND:KEY" words; "" for an image of one piece. */
+static void add_layers(struct prov *p, const struct vm_settings *s)
+{
+	struct img_layers l = { 0 };
+	enum img_form form;
+	off_t head_len;
+	char *err = NULL, *words = xstrdup("");
+	int fd = s->image ? open(s->image, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd >= 0 && !img_probe(fd, s->image, &l, &head_len, &form, &err)) {
+		for (size_t i = 0; i < l.n; i++) {
+			char *w = xasprintf("%s%s%s:%s", words, *words ? " " : "", l.v[i].kind,
+					    l.v[i].key ? l.v[i].key : "");
+
+			free(words);
+			words = w;
+		}
+		img_layers_free(&l);
+	}
+	free(err);
+	if (fd >= 0)
+		close(fd);
+	prov_add(p, "image", s->image);
+	prov_add(p, "image_layers", words);
+	free(words);
+}
+
+void prov_collect(struct prov *p, const struct vm_launch *l, const char *start)
+{
+	const struct vm_settings *s = l->s;
+	char *qv[] = { (char *)s->qemu, "--version", NULL }, *qemu, shard[32] = "";
+	struct utsname u;
+
+	memset(p, 0, sizeof(*p));
+	prov_add(p, "rapido_version", rapido_version);
+	add_kernel(p, s);
+	prov_add(p, "profile", s->im.profile);
+	add_layers(p, s);
+	prov_add(p, "splats_allow", s->splat_allow ? s->splat_allow->path : NULL);
+	prov_add(p, "splats_allow_sha256", s->splat_allow ? s->splat_allow->sha256 : NULL);
+	prov_add(p, "qemu", s->qemu);
+	qemu = s->qemu ? first_line_of(qv) : NULL;
+	prov_add(p, "qemu_version", qemu);
+	free(qemu);
+	prov_add(p, "host", uname(&u) ? NULL : u.nodename);
+	prov_add(p, "start", start);
+	if (s->shard_n)
+		snprintf(shard, sizeof(shard), "%u/%u", s->shard_i, s->shard_n);
+	prov_add(p, "shard", shard);
+	prov_add(p, "accel", l->accel == ACCEL_KVM ? "kvm" : "tcg");
+}
+
+char *prov_json(const struct prov *p)
+{
+	char *out = xstrdup("{\n"), *k, *v, *n;
+
+	for (size_t i = 0; i < p->keys.n; i++) {
+		k = json_quote(p->keys.v[i]);
+		v = json_quote(p->vals.v[i]);
+		n = xasprintf("%s  %s: %s%s\n", out, k, v, i + 1 < p->keys.n ? "," : "");
+		free(out);
+		free(k);
+		free(v);
+		out = n;
+	}
+	n = xasprintf("%s}\n", out);
+	free(out);
+	return n;
+}
+
+int prov_write(const struct prov *p, const char *dir, char **err)
+{
+	char *path = xasprintf("%s/run.json", dir), *text = prov_json(p);
+	int rc = write_file_atomic(path, text, strlen(text), 0644);
+
+	if (rc)
+		*err = xasprintf("%s: %s", path, strerror(-rc));
+	free(path);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# blktests-real.sh: the blktests profile with the real blktests
+# (tests/suite-tree blktests, built once and cached), and btrfs on zoned
+# null_blk disks through fstests_local's FSTESTS_ZONED. Two boots:
+#  1. blktests from a copy of the tree in which block/023's golden output
+#     is broken, TEST_DEVS a zoned null_blk (BLKTESTS_DEVS), BLKTESTS_TESTS
+#     block/021 block/023 zbd/001 and the meta group (blktests' tests of
+#     its own harness: passes, failures by exit status and by output,
+#     skips with reasons, tests under conditions) less the three that
+#     write fake oopses to the kernel log and three slow ones
+#     (BLKTESTS_EXCLUDE) and eight more (EXCLUDE=() of a BLKTESTS_CONFIG
+#     file): ./vm exits
+#     1, block/023 and meta's failing tests are failures of junit.xml,
+#     block/021 and zbd/001 (on the zoned null_blk, made again after the
+#     block tests unloaded null_blk) pass; every verdict ./check printed
+#     is the one junit.xml holds, named DEV/GROUP/NNN as in its results
+#     tree, which is in DIR/files/blktests.
+#  2. fstests_local, FSTESTS_ZONED=null_blk, no xfstests: btrfs on a zoned
+#     null_blk mounted at /mnt/test; a file written there survives an
+#     unmount and mount byte for byte, and the disk reports written zones.
+#  3. zoned_local: btrfs and zonefs (rapido-mkzonefs) each on a zoned
+#     null_blk and a zoned scsi_debug disk, four passing testcases.
+# Also (no boot): a bad BLKTESTS_DEVS word is refused by ./cut.
+# tests/run timeout: 900s
+. "$(dirname "$0")/lib.sh"
+
+installed_kernel_or_skip
+suite_tree blktests
+BAD=$T/blktests-bad
+tree_copy "$SUITE" "$BAD" && rm "$BAD/tests/block/023.out" &&
+	printf 'Running block/023\nTest complete, or not\n' > "$BAD/tests/block/023.out" || exit 1
+
+printf 'BLKTESTS_SRC=%s\nBLKTESTS_DEVS="null_blk_zoned bogus"\n' "$BAD" > "$RAPIDO_CONF"
+run_err "a bad BLKTESTS_DEVS word is refused before a boot" \
+	"BLKTESTS_DEVS: expected each word to be zram, null_blk, null_blk_zoned, scsi_debug, scsi_debug_zoned, brd or loop, got 'bogus'" \
+	"$CUT" blktests
+
+# 1. blktests
+cat > "$RAPIDO_CONF" <<EOF
+BLKTESTS_SRC=$BAD
+BLKTESTS_DEVS=null_blk_zoned
+BLKTESTS_TESTS="block/021 block/023 meta zbd/001"
+BLKTESTS_EXCLUDE="meta/009 meta/010 meta/011 meta/016 meta/017 meta/019"
+BLKTESTS_CONFIG=$T/blktests.config
+EOF
+# a config as blktests users write one (each meta test costs seconds under TCG)
+cat > "$T/blktests.config" <<'EOF'
+EXCLUDE=(meta/002 meta/004 meta/006 meta/008 meta/012 meta/013 meta/014 meta/015)
+EOF
+start=$(date +%s)
+"$CUT" blktests > "$T/cut.out" 2>&1
+expect_rc "cut blktests ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+start=$(date +%s)
+"$VM" --batch --timeout 700 --results "$T/res" > "$T/console" 2> "$T/err"
+rc=$?
+expect_rc "a failing blktests test is ./vm's exit status ($(( $(date +%s) - start ))s)" 1 $rc
+testcases "$T/res/junit.xml" | LC_ALL=C sort > "$T/got"
+# has NAME STATE: junit.xml has testcase NAME in STATE
+has() { grep -qxF "$1 $2" "$T/got"; }
+check "block/023 (golden output broken) failed" has nodev/block/023 failure
+check "block/021 passed" has nodev/block/021 pass
+check "zbd/001 passed on the zoned null_blk, made again after block/ unloaded null_blk" \
+	grep -qxE 'rznullb[1-9][0-9]*/zbd/001 pass' "$T/got"
+check "meta/003 (non-zero exit) failed, meta/005 (bad output) failed" \
+	sh -c 'grep -qxF "nodev/meta/003 failure" "$0" && grep -qxF "nodev/meta/005 failure" "$0"' "$T/got"
+check "meta/001 passed, meta/007 (skip in requires) skipped" \
+	sh -c 'grep -qxF "nodev/meta/001 pass" "$0" && grep -qxF "nodev/meta/007 skipped" "$0"' "$T/got"
+check "a test under conditions is named by its results directory (meta/018)" \
+	grep -qE '^nodev_x_[0-9]+_y_[0-9]+/meta/018 pass$' "$T/got"
+check "BLKTESTS_EXCLUDE's meta/009 010 011 016 017 019 did not run" \
+	sh -c '! grep -qE "/meta/0(09|1[01679]) " "$0"' "$T/got"
+check "BLKTESTS_CONFIG's EXCLUDE=(meta/002 ...) did not run" \
+	sh -c '! grep -qE "/meta/0(0[2468]|1[2345]) " "$0"' "$T/got"
+check "meta/007's skip reason is in junit.xml" grep -qF '(╯°□°)╯︵ ┻━┻' "$T/res/junit.xml"
+check "block/023's .out.bad is in its failure" grep -qF 'Test complete, or not' "$T/res/junit.xml"
+check "the results tree is in DIR/files/blktests" test -f "$T/res/files/blktests/nodev/block/021"
+# printed: "NAME STATE" for each verdict line ./check printed, named as the
+# profile names them (DEV/GROUP/NNN, DEV_COND with blanks and = as _)
+printed() {
+	guest_text "$T/console" | perl -CSD -ne '
+		next unless m{^([a-z0-9_-]+/\d{3})(?: => (\S+))?\s+(?:\(([^()]*)\) \()?.*\[(passed|failed|not run)\]\s*$};
+		my ($t, $d, $c, $s) = ($1, $2 // "nodev", $3, $4);
+		if (defined $c) { $c =~ s/[ =]/_/g; $d .= "_$c" }
+		print "$d/$t ", {"passed" => "pass", "failed" => "failure", "not run" => "skipped"}->{$s}, "\n"' |
+		LC_ALL=C sort
+}
+printed > "$T/printed"
+check "junit.xml holds every verdict ./check printed, and no other ($(wc -l < "$T/printed") tests)" \
+	same_file "$T/printed" "$T/got"
+check "kernel console clean" console_clean "$T/console"
+[ $rc = 1 ] || guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
+
+# 2. btrfs on a zoned null_blk (fstests_local, FSTESTS_ZONED)
+printf 'FSTESTS_FS=btrfs\nFSTESTS_ZONED=null_blk\nFSTESTS_ZRAM_SIZE=512M\nFSTESTS_SCRATCH_POOL=0\n' \
+	> "$RAPIDO_CONF"
+cat > "$T/roundtrip.sh" <<'EOF'
+dd if=/dev/urandom of=/tmp/data bs=1M count=8 status=none &&
+	cp /tmp/data /mnt/test/file && sync && umount /mnt/test &&
+	mount -t btrfs "$TEST_DEV" /mnt/test || rapido_fail "zoned-roundtrip: write, remount"
+[ "$(sha256sum < /tmp/data)" = "$(sha256sum < /mnt/test/file)" ] ||
+	rapido_fail "zoned-roundtrip: the file changed"
+echo "zoned-roundtrip: $(< "/sys/block/${TEST_DEV##*/}/queue/zoned") $TEST_DEV: 8 MiB read back"
+wp=$(blkzone report "$TEST_DEV" | grep -c 'wptr 0x0*[1-9a-f]')
+echo "zoned-roundtrip: $wp zones written"
+EOF
+start=$(date +%s)
+"$CUT" fstests_local -f "$T/roundtrip.sh" > "$T/cut.out" 2>&1
+expect_rc "cut fstests_local FSTESTS_ZONED=null_blk ($(( $(date +%s) - start ))s)" 0 $? ||
+	sed 's/^/# /' "$T/cut.out"
+start=$(date +%s)
+"$VM" --batch --timeout 600 > "$T/console" 2>&1
+rc=$?
+expect_rc "btrfs on a zoned null_blk ($(( $(date +%s) - start ))s)" 0 $rc
+check "TEST_DEV is a zoned null_blk with btrfs" \
+	guest_says "$T/console" "fstests: zoned null_blk disks, 16M zones: host-managed on TEST_DEV"
+check "a file round-trips through an unmount" \
+	guest_says "$T/console" "zoned-roundtrip: host-managed /dev/rznullb0: 8 MiB read back"
+says_re() { guest_text "$T/console" | grep -qE -- "$1"; }
+check "btrfs wrote zones" says_re 'zoned-roundtrip: [1-9][0-9]* zones written'
+check "kernel console clean" console_clean "$T/console"
+[ $rc = 0 ] || guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
+
+# 3. zoned_local: btrfs and zonefs on a zoned null_blk and a zoned scsi_debug disk
+: > "$RAPIDO_CONF"
+start=$(date +%s)
+"$CUT" zoned_local > "$T/cut.out" 2>&1
+expect_rc "cut zoned_local ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+start=$(date +%s)
+"$VM" --batch --timeout 600 --results "$T/zres" > "$T/console" 2>&1
+rc=$?
+expect_rc "zoned_local ($(( $(date +%s) - start ))s)" 0 $rc
+testcases "$T/zres/junit.xml" > "$T/zgot"
+check "btrfs and zonefs passed on both disks" same_file - "$T/zgot" <<'EOF'
+null_blk/btrfs pass
+null_blk/zonefs pass
+scsi_debug/btrfs pass
+scsi_debug/zonefs pass
+EOF
+check "the scsi_debug disk is host-managed ZBC" says_re 'zoned_local: /dev/rznullb0 \(null_blk\) and /dev/sd[a-z] \(scsi_debug\): host-managed'
+check "btrfs wrote zones of the scsi_debug disk" \
+	says_re 'zoned_local: btrfs on /dev/sd[a-z]: 8 MiB read back after a remount; [1-9][0-9]* zones written'
+check "zonefs kept seq/0 through a remount" \
+	says_re 'zoned_local: zonefs on /dev/rznullb0: seq/0 holds the 8 MiB after a remount \([1-9][0-9]* sequential'
+check "kernel console clean" console_clean "$T/console"
+[ $rc = 0 ] || guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
+done_testing

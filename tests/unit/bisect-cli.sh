@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bisect-cli.sh: ./bisect's input checks, without a boot: usage errors
+# exit 2; no KERNEL_SRC, not a git tree, an unknown REV, good not an
+# ancestor of bad, a dirty tree, a build command that is not executable,
+# a bisection already running: each refused with a clear error, before
+# anything changed. A git bisect start that fails, and a bad commit that
+# does not build, are undone: no git bisect left, the tree on its branch,
+# no state directory. tests/boot/bisect.sh bisects with real boots.
+. "$(dirname "$0")/../tap.sh"
+bin=$TOP/bisect
+if [ ! -x "$bin" ]; then
+	echo "SKIP: $bin is not built (run make)"
+	exit 77
+fi
+export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state RAPIDO_RUN_DIR=$T/run
+export CUT_CACHE_DIR=$T/cache DRACUT_OUT=$T/image
+: > "$RAPIDO_CONF"
+unset KERNEL_SRC KERNEL_INSTALL_MOD_PATH
+TAP_ON_FAIL=show_run
+
+src=$T/linux
+git init -q -b main "$src" && git -C "$src" config user.email rapido@test &&
+	git -C "$src" config user.name rapido || { echo "Bail out! git init failed"; exit 1; }
+for i in 0 1 2; do
+	echo "$i" > "$src/file" && git -C "$src" add file && git -C "$src" commit -q -m "c$i" &&
+		git -C "$src" tag "c$i" || { echo "Bail out! git commit failed"; exit 1; }
+done
+git -C "$src" checkout -q -b side c0 && echo side > "$src/other" && git -C "$src" add other &&
+	git -C "$src" commit -q -m side && git -C "$src" checkout -q main ||
+	{ echo "Bail out! git branch failed"; exit 1; }
+printf '#!/bin/sh\nexit 0\n' > "$T/build-ok"
+chmod +x "$T/build-ok"
+state=$src/.git/rapido-bisect
+
+# untouched: git is not bisecting, the tree on main, no state
+untouched() {
+	[ ! -e "$src/.git/BISECT_START" ] && [ ! -e "$state" ] &&
+		[ "$(git -C "$src" symbolic-ref --short HEAD)" = main ]
+}
+# refused DESCRIPTION STATUS TEXT COMMAND...: exit STATUS, TEXT on stderr, nothing changed
+refused() {
+	local d=$1 want=$2 text=$3
+	shift 3
+	run "$@"
+	check "$d" eval '[ $rc -eq '"$want"' ] && grep -qF -- "$text" "$T/err" && untouched'
+}
+
+run "$bin" --help
+check "--help: usage on stdout, exit 0" eval '[ $rc -eq 0 ] && grep -q "^Usage:" "$T/out" && [ ! -s "$T/err" ]'
+check "--help documents exit 3" grep -q "^ 3  the bisection could not go on" "$T/out"
+export KERNEL_SRC=$src
+refused "no --good: exit 2" 2 "--good REV and --bad REV are both needed" "$bin" --bad c2 simple
+refused "no PROFILE: exit 2" 2 "no PROFILE" "$bin" --good c0 --bad c2
+refused "--flaky maybe: exit 2" 2 "--flaky 'maybe': expected bad, skip or good" \
+	"$bin" --flaky maybe --good c0 --bad c2 simple
+refused "--runs 0: exit 2" 2 "--runs: expected a number from 1 to 1000, got '0'" \
+	"$bin" --runs 0 --good c0 --bad c2 simple
+refused "--continue with arguments: exit 2" 2 "--continue takes no REV" "$bin" --continue simple
+refused "an unknown option: exit 2" 2 "Try 'bisect --help'" "$bin" --bogus
+refused "--match with a bad regex: exit 2" 2 "--match '(': " "$bin" --match '(' --good c0 --bad c2 simple
+
+KERNEL_SRC= refused "no KERNEL_SRC: exit 2" 2 "no KERNEL_SRC: set it to the kernel git tree" \
+	"$bin" --good c0 --bad c2 simple
+mkdir -p "$T/notgit"
+KERNEL_SRC=$T/notgit refused "KERNEL_SRC not a git tree: exit 2" 2 "KERNEL_SRC=$T/notgit: not a git tree" \
+	"$bin" --good c0 --bad c2 simple
+refused "an unknown --good: exit 2" 2 "--good v9.9: no such commit in $src" \
+	"$bin" --build-cmd "$T/build-ok" --good v9.9 --bad c2 simple
+refused "an unknown --bad: exit 2" 2 "--bad nosuch: no such commit" \
+	"$bin" --build-cmd "$T/build-ok" --good c0 --bad nosuch simple
+refused "good not an ancestor of bad: exit 2" 2 "--good side is not an ancestor of --bad c2" \
+	"$bin" --build-cmd "$T/build-ok" --good side --bad c2 simple
+refused "good and bad the same commit: exit 2" 2 "are the same commit" \
+	"$bin" --build-cmd "$T/build-ok" --good c2 --bad main simple
+printf 'exit 0\n' > "$T/build-noexec"
+refused "a build command that is not executable: exit 2" 2 "--build-cmd $T/build-noexec: not an executable file" \
+	"$bin" --build-cmd "$T/build-noexec" --good c0 --bad c2 simple
+refused "  nor one not in PATH" 2 "--build-cmd no-such-build: not an executable file in PATH" \
+	"$bin" --build-cmd no-such-build --good c0 --bad c2 simple
+echo dirty >> "$src/file"
+refused "a dirty tree: exit 2" 2 "has uncommitted changes" \
+	"$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
+git -C "$src" checkout -q file
+mkdir "$state"
+run "$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
+check "a bisection in progress: exit 2, the way on named" \
+	eval '[ $rc -eq 2 ] && grep -q "a bisection is in progress.*--continue resumes it, ./bisect --reset ends it" "$T/err"'
+rmdir "$state"
+refused "--reset without a bisection: exit 2" 2 "no bisection here" "$bin" --reset
+refused "--continue without a bisection: exit 1" 1 "no bisection to continue here" "$bin" --continue
+
+# git bisect start failing (a git that refuses it): undone by git bisect reset
+mkdir -p "$T/fakegit"
+cat > "$T/fakegit/git" <<EOF
+#!/bin/bash
+# the real git, but "bisect start" fails after it started
+if [ "\$3" = bisect ] && [ "\$4" = start ]; then
+	$(command -v git) "\$@"
+	echo "fatal: refused for the test" >&2
+	exit 1
+fi
+exec $(command -v git) "\$@"
+EOF
+chmod +x "$T/fakegit/git"
+PATH=$T/fakegit:$PATH refused "git bisect start failing: exit 2, undone (git bisect reset, no state)" 2 \
+	"git bisect start failed" "$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
+check "  the fake git did start a bisection (so the reset undid something)" \
+	grep -q "Bisecting:\|is the first bad commit" "$T/out"
+
+# the bad commit does not build: nothing to bisect against, undone
+printf '#!/bin/sh\necho "error: the compiler broke"\nexit 2\n' > "$T/build-fails"
+chmod +x "$T/build-fails"
+refused "a bad commit that does not build: exit 3, undone" 3 \
+	"the bad commit" "$bin" --build-cmd "$T/build-fails" --good c0 --bad c2 simple
+check "  saying why, with the build's last line" \
+	grep -qF "exited 2: error: the compiler broke" "$T/err"
+done_testing

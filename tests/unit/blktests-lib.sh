@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# blktests-lib.sh: autorun/lib/blktests.sh without a VM: ./check's output
+# lines, in the format blktests' check prints them (its _output_status,
+# _output_notrun, the indented lines after a verdict), become the records
+# of results.sh, each named by its results file (DEV/GROUP/NNN, DEV_COND
+# under a condition), a skip with its reasons, a failure with its reason
+# from the results file and its .out.bad; a mistyped name a failure; the
+# selection and shard lists. tests/boot/blktests-real.sh checks the same
+# with the real blktests in a guest.
+. "$(dirname "$0")/../tap.sh"
+top=$TOP tmp=$T
+
+# in_lib SHELL-CODE: run it with the guest libraries sourced, records in
+# $tmp/rec (the results port), output in $tmp/out
+in_lib() {
+	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
+	: > "$tmp/rec"
+	env -i PATH="$PATH" RAPIDO_RUN_DIR="$tmp/run" RAPIDO_RESULTS_PORT="$tmp/rec" bash -c '
+		for f in "$1"/autorun/lib/*.sh; do
+			source "$f"
+		done
+		_blktests_out=$2/res
+		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
+}
+# records: "EVENT NAME [REASON]" of each record, fields unescaped
+records() {
+	awk '{ r = $4; if ($2 == "fail" || $2 == "skip") { gsub(/%20/, " ", $5); r = $5 } else r = "";
+		print $2, $3 (r != "" ? " " r : "") }' "$tmp/rec"
+}
+
+mkdir -p "$tmp/res/nodev/block" "$tmp/res/nullb1/zbd" "$tmp/res/nodev_x_0_y_1/meta"
+printf 'status\tpass\nruntime\t3.5s\n' > "$tmp/res/nodev/block/021"
+printf 'status\tfail\nreason\toutput\nruntime\t1.0s\n' > "$tmp/res/nodev/block/023"
+printf 'Running block/023\nTest complete, or not\n' > "$tmp/res/nodev/block/023.out.bad"
+printf 'status\tfail\nreason\texit\nexit_status\t3\n' > "$tmp/res/nullb1/zbd/002"
+printf 'status\tpass\nruntime\t12.9s\n' > "$tmp/res/nodev_x_0_y_1/meta/018"
+
+cat > "$tmp/check.out" <<'OUT'
+block/021 (read/write nr_requests on null-blk with different schedulers)
+block/021 (read/write nr_requests on null-blk with different schedulers) [passed]
+    runtime    ...  3.5s
+block/023 (do I/O on all null_blk queue modes)
+block/023 (do I/O on all null_blk queue modes)               [failed]
+    runtime    ...  1.0s
+    --- tests/block/023.out
+    +++ /results/nodev/block/023.out.bad
+zbd/001 => nullb1 (sysfs and ioctl)                          [not run]
+    kernel 6.1.0 config not found
+    driver foo is not available
+zbd/002 => nullb1 (report zone)                              [failed]
+    exited with status 3
+meta/018 (x=0 y=1) (combine two set_conditions() hooks)      [passed]
+nvme/*** => nullb1                                           [not run]
+    nvme_trtype=loop is not supported in this test
+./check: no group or test named blok/001
+OUT
+in_lib '_blktests_res_begin; while IFS= read -r l; do blktests_res_line "$l"; done < "$2/check.out"
+	_blktests_res_flush; echo "failed=$_blktests_failed"; rapido_tests_done'
+check "a failed test fails the run" test $? = 1
+records > "$tmp/got"
+check "each verdict a record named by its results file, reasons from the file and the console" \
+	same_file - "$tmp/got" <<'EOF'
+start nodev/block/021
+pass nodev/block/021
+start nodev/block/023
+fail nodev/block/023 output mismatch (see 023.out.bad)
+skip nullb1/zbd/001 kernel 6.1.0 config not found; driver foo is not available
+fail nullb1/zbd/002 exited with status 3
+pass nodev_x_0_y_1/meta/018
+skip nullb1/nvme nvme_trtype=loop is not supported in this test
+fail blktests/blok/001 ./check: no group or test of this name
+EOF
+check "a failure's output holds its .out.bad" grep -q "Test%20complete,%20or%20not" "$tmp/rec"
+check "a verdict without its start seen takes the results file's runtime" \
+	grep -qE '^R1 pass nodev_x_0_y_1/meta/018 12\.[0-9]+ ' "$tmp/rec"
+check "the totals" grep -qF "results: 2 passed, 3 failed, 2 skipped" "$tmp/out"
+
+# the selection: groups in order, each with its words; shards and excludes
+mkdir -p "$tmp/tree/tests/block" "$tmp/tree/tests/zbd"
+touch "$tmp/tree/tests/block/001" "$tmp/tree/tests/block/002" "$tmp/tree/tests/block/003" \
+	"$tmp/tree/tests/block/rc" "$tmp/tree/tests/zbd/001"
+in_lib 'BLKTESTS_TESTS="zbd/001,block tests/block/002"; _blktests_selection
+	for g in "${_blktests_sel_groups[@]}"; do echo "$g: ${_blktests_sel[$g]}"; done
+	cd "$2/tree" && BLKTESTS_EXCLUDE="block/003" && _blktests_shard block zbd/001 &&
+	echo "all: ${_blktests_w[*]}"
+	RAPIDO_SHARD=1/2 _blktests_shard block zbd/001; a=${_blktests_w[*]}
+	RAPIDO_SHARD=2/2 _blktests_shard block zbd/001; echo "shards: $a | ${_blktests_w[*]}"'
+check "groups in order of first mention, commas or blanks, tests/ dropped" \
+	sh -c 'head -n 2 "$0" | diff -u - "$1" > /dev/null' "$tmp/out" /dev/stdin <<'EOF'
+zbd: zbd/001
+block: block block/002
+EOF
+check "a group expanded from the tree, BLKTESTS_EXCLUDE left out (check would run a named test)" \
+	grep -qxF "all: block/001 block/002 zbd/001" "$tmp/out"
+check "the two shards split the tests, each test in one" sh -c '
+	l=$(grep "^shards: " "$0"); l=${l#shards: }
+	set -- ${l%% |*} ${l##*| }
+	[ "$(printf "%s\n" "$@" | sort | tr "\n" " ")" = "block/001 block/002 zbd/001 " ]' "$tmp/out"
+done_testing
