@@ -24,8 +24,10 @@ nfs_prepare
 nfs_export nfs "${NFS_FS:-ext4}" "${NFS_ZRAM_SIZE:-512M}"
 nfs_server_up
 nfs_mount_options
-mkdir -p /mnt/nfs && mount -t nfs -o "$REPLY" 127.0.0.1:/export/nfs /mnt/nfs ||
-	rapido_fail "cannot mount 127.0.0.1:/export/nfs on /mnt/nfs with -o $REPLY"
+# kept apart: REPLY is every helper's scratch (rapido_test's too)
+_nfs_opts=$REPLY
+mkdir -p /mnt/nfs && mount -t nfs -o "$_nfs_opts" 127.0.0.1:/export/nfs /mnt/nfs ||
+	rapido_fail "cannot mount 127.0.0.1:/export/nfs on /mnt/nfs with -o $_nfs_opts"
 rapido_mounted /mnt/nfs || rapido_fail "/mnt/nfs is not mounted"
 echo "nfs_local: 127.0.0.1:/export/nfs mounted at /mnt/nfs (${RAPIDO_MOUNT[2]}, ${RAPIDO_MOUNT[3]})"
 _nfs_data="written through NFS $NFS_VERS by rapido$RAPIDO_VM"
@@ -33,7 +35,7 @@ _nfs_data="written through NFS $NFS_VERS by rapido$RAPIDO_VM"
 nfs_round_trip() {
 	local got
 	echo "$_nfs_data" > /mnt/nfs/rapido-round-trip || return 1
-	umount /mnt/nfs && mount -t nfs -o "$REPLY" 127.0.0.1:/export/nfs /mnt/nfs || return 1
+	umount /mnt/nfs && mount -t nfs -o "$_nfs_opts" 127.0.0.1:/export/nfs /mnt/nfs || return 1
 	read -r got < /export/nfs/rapido-round-trip && [ "$got" = "$_nfs_data" ] || {
 		echo "the export holds '$got', not what the client wrote"
 		return 1
