@@ -49,7 +49,8 @@ char *git_out(const struct bctx *c, const char *arg, ...)
 	va_start(ap, arg);
 	git_argv(&av, c, arg, ap);
 	va_end(ap);
-	rc = exit_of(run_capture(strv_argv(&av), -1, &out));
+	/* a day: a deadline no git command here comes near */
+	rc = exit_of(run_capture(strv_argv(&av), -1, 86400, &out));
 	strv_free(&av);
 	if (rc != 0) {
 		free(out);

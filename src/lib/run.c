@@ -145,7 +145,7 @@ int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int se
 	return err ? err : status;
 }
 
-int run_capture(char *const argv[], int err_fd, char **out)
+int run_capture(char *const argv[], int err_fd, unsigned int secs, char **out)
 {
 	int fd = memfd_create("rapido-capture", MFD_CLOEXEC), status, timed_out, rc;
 	off_t len;
@@ -153,11 +153,10 @@ int run_capture(char *const argv[], int err_fd, char **out)
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	/* a day: a deadline no git or make step here comes near */
-	status = run_wait_timeout(argv, fd, err_fd, 86400, &timed_out);
-	if (status < 0) {
+	status = run_wait_timeout(argv, fd, err_fd, secs, &timed_out);
+	if (status < 0 || timed_out) {
 		close(fd);
-		return status;
+		return status < 0 ? status : -ETIMEDOUT;
 	}
 	len = lseek(fd, 0, SEEK_CUR);
 	if (len < 0 || lseek(fd, 0, SEEK_SET) < 0) {
@@ -207,21 +206,14 @@ char *find_in_path(const char *name)
 
 char *run_first_line(char *const argv[], int err_fd, unsigned int secs)
 {
-	char buf[512], *nl;
-	int fd = memfd_create("run-first-line", MFD_CLOEXEC), timed_out = 0, st;
-	ssize_t n;
+	char *out;
 
-	if (fd < 0)
+	if (run_capture(argv, err_fd, secs, &out) < 0)
 		return NULL;
-	st = run_wait_timeout(argv, fd, err_fd, secs, &timed_out);
-	n = st >= 0 && !timed_out && lseek(fd, 0, SEEK_SET) == 0 ?
-		read_full(fd, buf, sizeof(buf) - 1) : -1;
-	close(fd);
-	if (n <= 0)
+	if (!*out) {
+		free(out);
 		return NULL;
-	buf[n] = '\0';
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return xstrdup(buf);
+	}
+	out[strcspn(out, "\n")] = '\0';
+	return out;
 }

@@ -31,12 +31,13 @@ int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int se
 pid_t run_daemon(char *const argv[], int out_fd, char **err);
 
 /*
- * run_wait with the child's stdout captured into *out (malloc'd,
+ * run_wait_timeout with the child's stdout captured into *out (malloc'd,
  * NUL-terminated; through a memfd, so output of any size cannot block
- * it); stderr goes to err_fd, or is inherited when -1. Returns the wait
- * status, or -errno (*out NULL) when it could not run.
+ * it); stderr goes to err_fd, or is inherited when -1; killed after secs.
+ * Returns the wait status, or -errno (*out NULL) when it could not run,
+ * -ETIMEDOUT when it was killed.
  */
-int run_capture(char *const argv[], int err_fd, char **out);
+int run_capture(char *const argv[], int err_fd, unsigned int secs, char **out);
 /*
  * The first line argv prints on stdout (malloc'd, without its newline),
  * whatever its exit status; NULL if it printed nothing or could not run.
