@@ -21,33 +21,14 @@
 #   FSTESTS_EXCLUDE_TESTS, FSTESTS_EXCLUDE_FILE   as in fstests_local
 #@ description: xfstests on CephFS: FSTYP=ceph, TEST_DEV/SCRATCH_DEV as MONS:/dir, /mnt/test mounted, FSTESTS_SRC at /fstests
 #@ include: ceph
-# the cephfs profile's client, and what fstests itself uses (AIO, SysV IPC)
+#@ include: fstests-net
+# the cephfs profile's client
 #@ kconfig: CONFIG_CEPH_FS=m
 #@ kconfig-optional: CONFIG_NETWORK_FILESYSTEMS=y CONFIG_CEPH_FS_POSIX_ACL=y
-#@ kconfig-optional: CONFIG_AIO=y CONFIG_SYSVIPC=y
 #@ modules: ceph
 #@ conf-optional: CEPH_FS_NAME CEPH_MOUNT_OPTS
-#@ conf-optional: FSTESTS_SRC FSTESTS_AUTORUN_CMD FSTESTS_GROUPS FSTESTS_TESTS
-#@ conf-optional: FSTESTS_EXCLUDE_GROUPS FSTESTS_EXCLUDE_TESTS FSTESTS_EXCLUDE_FILE
-#@ files: ${FSTESTS_SRC}:/fstests
-#@ files: ${FSTESTS_EXCLUDE_FILE}:/etc/rapido/fstests.exclude
 #@ cpus: 2
 #@ memory: 1G
-#@ bins: cat grep mkdir chown uname mount umount timeout sync head dd cmp rm
-#@ bins-optional: findmnt df ls cp mv stat tail cut tr sha256sum md5sum hostname dmesg
-# with FSTESTS_SRC: what the real xfstests refuses to start without on
-# FSTYP=ceph (./cut names each one the host lacks): common/config's list
-# for every FSTYP, mkfs included, though ceph makes no filesystem; df,
-# which finds TEST_DEV's type; findmnt, which finds where it is mounted
-#@ bins-if FSTESTS_SRC: awk sed bc wc xfs_io perl diff mkfs df findmnt
-#@ bins-optional-if FSTESTS_SRC: fio getfattr setfattr getfacl setfacl chattr lsattr
-#@ bins-optional-if FSTESTS_SRC: getopt setsid su runuser dmesg logger flock fallocate
-#@ bins-optional-if FSTESTS_SRC: gawk mawk dc find xargs ps pgrep pkill free sysctl killall fuser
-#@ bins-optional-if FSTESTS_SRC: ln touch chmod chgrp du truncate
-#@ bins-optional-if FSTESTS_SRC: wc sort uniq tee seq sleep date basename dirname readlink
-#@ bins-optional-if FSTESTS_SRC: realpath mktemp env expr od cksum sum id nproc yes
-#@ bins-optional-if FSTESTS_SRC: tac comm split nice mknod mkfifo true false whoami
-#@ bins-optional-if FSTESTS_SRC: stdbuf base64 shuf rmdir printf getconf getent tar gzip xz
 
 FSTYP=ceph
 TEST_DIR=/mnt/test
@@ -75,11 +56,4 @@ export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT CEPHFS_MOUNT_OPTIONS
 echo "fstests: ceph TEST_DEV=$TEST_DEV mounted at $TEST_DIR;" \
 	"SCRATCH_DEV=$SCRATCH_DEV unmounted, SCRATCH_MNT=$SCRATCH_MNT"
 
-if [ -z "${FSTESTS_SRC:-}" ]; then
-	echo "fstests: xfstests not included (FSTESTS_SRC unset)"
-	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
-		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
-else
-	fstests_check_tree ceph
-	fstests_run
-fi
+fstests_net_run ceph

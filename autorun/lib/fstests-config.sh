@@ -62,6 +62,8 @@ _fstests_device_lines() {
 	# ceph: "-o name=...,secret=..." (blanks, so quoted; plain config only)
 	[ -z "${CEPHFS_MOUNT_OPTIONS:-}" ] ||
 		printf 'CEPHFS_MOUNT_OPTIONS=%q\n' "$CEPHFS_MOUNT_OPTIONS"
+	# nfs: "-o vers=4.2" (fstests_nfs)
+	[ -z "${NFS_MOUNT_OPTIONS:-}" ] || printf 'NFS_MOUNT_OPTIONS=%q\n' "$NFS_MOUNT_OPTIONS"
 }
 
 # _fstests_external_lines: what the FSTYP_external section adds

@@ -21,6 +21,7 @@ _fstests_required_bins() {
 	xfs) echo "$common mkfs.xfs xfs_repair xfs_db" ;;
 	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
 	ceph) echo "$common $(_fstests_ceph_required_bins)" ;;
+	nfs) echo "$common mkfs mount.nfs" ;;
 	esac
 }
 

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # fstests.sh: the tests of the fstests_* profiles (xfstests at /fstests):
 #   fstests_run                  local.config, then the tests rapido.conf picks
+#   fstests_net_run FSTYP        the network profiles' end: the tree checked, then
+#                                fstests_run (or what was left out, with no tree)
 #   rapido_fstests_check ARGS    ./check with rapido.conf's sections and
 #                                exclusions, each test a result (results.sh)
 # The profiles' steps before it: fstests_settings, fstests_devices
@@ -302,4 +304,18 @@ _fstests_shard_list() {
 	fi
 	echo "fstests: $part: ${#_fstests_shard[@]} of ${#seen[@]} tests:" \
 		"${_fstests_shard[*]}"
+}
+
+# fstests_net_run FSTYP: the end of a network file system's profile
+# (fstests_cephfs, fstests_nfs): with a tree, xfstests checked for FSTYP
+# and run (its status the profile's); without one, what was left out
+fstests_net_run() {
+	if [ -z "${FSTESTS_SRC:-}" ]; then
+		echo "fstests: xfstests not included (FSTESTS_SRC unset)"
+		[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
+			echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
+	else
+		fstests_check_tree "$1"
+		fstests_run
+	fi
 }

@@ -22,6 +22,7 @@
 #include "guestmods.h"
 #include "rapido.h"
 #include "run.h"
+#include "shwords.h"
 
 static int problems;
 
@@ -168,6 +169,37 @@ static void resolve_bins(struct cut_plan *p)
 /* where the status record goes through a virtio serial port (arch.h), loaded at every boot */
 static const char *const status_modules[] = { "virtio_pci", "virtio_console" };
 
+/*
+ * "${KEY}" among modules-on-demand: the modules KEY's words name (kunit's
+ * KUNIT_MODULES), in the image and loaded by the profile; the user named
+ * each one, so one the kernel lacks is a problem, not left out
+ */
+static void demand_key_modules(struct cut_plan *p, const char *entry)
+{
+	size_t len = strlen(entry);
+	char *key = xstrndup(entry + 2, len > 3 ? len - 3 : 0), *err = NULL;
+	const char *val = conf_value(&p->conf, key, NULL);
+	struct strv words = STRV_INIT;
+
+	if (val && shwords_split(val, &words, &err) < 0)
+		problem("%s: %s (modules-on-demand of profile %s)", key, err, p->prof.name);
+	for (size_t i = 0; i < words.n; i++) {
+		const char *m = words.v[i];
+		int has = kernel_has_module(&p->kern, m);
+
+		if (!has)
+			problem("kernel module '%s' not found for kernel %s (in %s; %s names it for "
+				"profile %s)", m, p->kern.release,
+				p->kern.moddir ? p->kern.moddir : "no module directory", key, p->prof.name);
+		else if (has == 2 && !strv_contains(&p->modules, m) &&
+			 !strv_contains(&p->extra_modules, m))
+			strv_push(&p->extra_modules, m);
+	}
+	free(err);
+	strv_free(&words);
+	free(key);
+}
+
 static void resolve_modules(struct cut_plan *p)
 {
 	for (size_t i = 0; i < p->prof.modules.n; i++) {
@@ -208,6 +240,10 @@ static void resolve_modules(struct cut_plan *p)
 	for (size_t i = 0; i < p->prof.modules_demand.n; i++) {
 		const char *m = p->prof.modules_demand.v[i];
 
+		if (m[0] == '$' && m[1] == '{') {
+			demand_key_modules(p, m);
+			continue;
+		}
 		if (kernel_has_module(&p->kern, m) == 2 && !strv_contains(&p->modules, m) &&
 		    !strv_contains(&p->extra_modules, m))
 			strv_push(&p->extra_modules, m);
@@ -505,6 +541,12 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	check_output(o, p);
 	check_extras(o);
 	check_conf(p);
+	/*
+	 * a dry run checks, it builds nothing; nor does a cut already
+	 * refused (a required key unset is named, not the build's complaint)
+	 */
+	if (!o->dry_run && !problems)
+		cut_prepare(p);
 	note_secrets(p);
 	resolve_modules(p);
 	resolve_bins(p);

@@ -74,6 +74,8 @@ void cut_profile_load_or_die(const char *dir, const char *name, struct profile *
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);
+/* prepare.c: run the profile's "#@ prepare KEY:" program when KEY is unset, or die. */
+void cut_prepare(struct cut_plan *p);
 
 /*
  * image.c: rapido's own archives. The head (rapido/vm.conf for ./vm, and

@@ -228,6 +228,25 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		strv_free(&words);
 		return 0;
 	}
+	if (!strncmp(key, "prepare ", 8)) {
+		const char *k = key + 8;
+
+		while (*k == ' ')
+			k++;
+		if (!conf_key_valid(k))
+			return err_at(err, path, (unsigned int)lineno,
+				      "prepare: expected a rapido.conf key name after 'prepare'");
+		if (p->prepare_key)
+			return err_at(err, path, (unsigned int)lineno,
+				      "prepare: a profile prepares one key (%s at %s)",
+				      p->prepare_key, p->prepare_at);
+		split_words(&p->prepare, val);
+		if (!p->prepare.n)
+			return err_at(err, path, (unsigned int)lineno, "prepare %s: no program given", k);
+		p->prepare_key = xstrdup(k);
+		p->prepare_at = xasprintf("%s:%d", path, lineno);
+		return 0;
+	}
 	if (!strcmp(key, "files")) {
 		struct strv words = STRV_INIT;
 		int rc = 0;
@@ -332,7 +351,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
-			 "kconfig-optional, files, include, packages, kernel-config, cpus, memory)",
+			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory)",
 			 path, lineno, key);
 	return -EINVAL;
 }
@@ -484,6 +503,8 @@ void profile_conf_keys(const struct profile *p, struct strv *out)
 	for (size_t i = 0; i < p->n_files; i++)
 		if (p->files[i].key)
 			push_key(out, p->files[i].key);
+	if (p->prepare_key)
+		push_key(out, p->prepare_key);
 }
 
 const char *profile_package(const struct profile *p, const char *bin)
@@ -518,6 +539,9 @@ void profile_free(struct profile *p)
 	strv_free(&p->kconfig_opt);
 	strv_free(&p->kconfig_opt_at);
 	strv_free(&p->sources);
+	free(p->prepare_key);
+	free(p->prepare_at);
+	strv_free(&p->prepare);
 	strv_free(&p->packages);
 	for (size_t i = 0; i < p->n_files; i++) {
 		free(p->files[i].key);

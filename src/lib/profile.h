@@ -20,7 +20,8 @@
  *	#@ modules-optional: modules included and loaded when the kernel has them
  *	#@ modules-on-demand: modules included when the kernel has them, not
  *		  loaded at boot: the profile (or the tests it runs) modprobe
- *		  the ones a configuration needs
+ *		  the ones a configuration needs; "${KEY}": the modules
+ *		  rapido.conf's KEY names (words), each one required
  *	#@ helpers: rapido helpers (tools/NAME) packed as /usr/bin/rapido-NAME
  *	#@ conf: rapido.conf keys that must be set; passed to the guest
  *	#@ conf-optional: keys passed to the guest when set
@@ -47,6 +48,12 @@
  *	#@ kernel-config: yes: the kernel's config goes into the image as
  *		  /boot/config-RELEASE, where suites look for it (blktests'
  *		  _have_kernel_option, the kernel has no /proc/config.gz)
+ *	#@ prepare KEY: PROGRAM [ARG...]: when rapido.conf leaves KEY unset,
+ *		  ./cut runs PROGRAM (relative: in the rapido dir) before its
+ *		  checks, with the profile's keys and the kernel's in its
+ *		  environment, and takes the last line it prints as KEY's value
+ *		  (a suite built to match the kernel: kselftest's tree); it
+ *		  fails the cut, in its own words, when it cannot
  *	#@ cpus: 2
  *	#@ memory: 1G
  *
@@ -76,6 +83,9 @@ struct profile {
 	struct profile_file *files;
 	size_t n_files;
 	struct confkey_types types;	/* #@ conf-type, each key the profile reads */
+	char *prepare_key;	/* #@ prepare KEY: ...; NULL: none */
+	struct strv prepare;	/* its PROGRAM and ARGs */
+	char *prepare_at;	/* "FILE:LINE" */
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	struct strv sources;	/* the profile, then each fragment read, in order */

@@ -21,6 +21,8 @@ RD=$T/rapido
 mkdir -p "$RD/autorun"
 ln -s "$TOP/build" "$RD/build"
 ln -s "$TOP/dracut.conf.d" "$RD/dracut.conf.d"
+# host programs a profile's "#@ prepare" runs (host/kselftests)
+ln -s "$TOP/host" "$RD/host"
 ln -s "$TOP/autorun/lib" "$RD/autorun/lib"
 ln -s "$TOP/autorun/configfs" "$RD/autorun/configfs"
 ln -s "$TOP/autorun/include" "$RD/autorun/include"

@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(69);
+	tap_plan(74);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -90,6 +90,24 @@ int main(void)
 	TAP_EQ_STR(p.bins_opt_if.n == 1 ? p.bins_opt_if.v[0] : NULL, "FSTESTS_SRC=quota",
 		   "bins-optional-if KEY");
 	profile_free(&p);
+
+	/* #@ prepare KEY: PROGRAM ARG... */
+	rc = load("#@ description: x\n"
+		  "#@ prepare KSELFTEST_DIR: host/kselftests --quiet\n", &p, &err);
+	tap_ok(rc == 0, "prepare loads (%s)", err ? err : "ok");
+	TAP_EQ_STR(p.prepare_key, "KSELFTEST_DIR", "prepare: its KEY");
+	tap_ok(p.prepare.n == 2 && !strcmp(p.prepare.v[0], "host/kselftests") &&
+	       !strcmp(p.prepare.v[1], "--quiet"), "prepare: PROGRAM and its ARGs");
+	{
+		struct strv keys = STRV_INIT;
+
+		profile_conf_keys(&p, &keys);
+		tap_ok(strv_contains(&keys, "KSELFTEST_DIR"), "prepare's KEY is a key of the profile");
+		strv_free(&keys);
+	}
+	profile_free(&p);
+	bad("#@ description: x\n#@ prepare A: a\n#@ prepare B: b\n",
+	    "p.sh:3: prepare: a profile prepares one key (A at ");
 
 	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\"");
 	bad("#@ description: x\n#@ cpus: lots\n", "p.sh:2: cpus: expected a number");

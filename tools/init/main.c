@@ -84,8 +84,21 @@ static void mount_api(int late)
 			  mounts[i].data) < 0 && errno != EBUSY)
 			warn_errno("mount %s on %s", mounts[i].type, mounts[i].dir);
 	}
-	if (symlink("/proc/self/fd", "/dev/fd") < 0 && errno != EEXIST)
-		warn_errno("symlink /dev/fd");
+	/*
+	 * what udev (or systemd's static nodes) makes on a full system and a
+	 * devtmpfs has not: scripts write to /dev/stdout (kselftest's
+	 * runner.sh appends each test's output to it), which would otherwise
+	 * become a plain file that swallows what they print
+	 */
+	static const char *const links[][2] = {
+		{ "/proc/self/fd", "/dev/fd" },
+		{ "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd/1", "/dev/stdout" },
+		{ "/proc/self/fd/2", "/dev/stderr" },
+	};
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlink(links[i][0], links[i][1]) < 0 && errno != EEXIST)
+			warn_errno("symlink %s", links[i][1]);
 }
 
 /* stdin/out/err on /dev/console before anything prints */
