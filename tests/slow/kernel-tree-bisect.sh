@@ -55,7 +55,8 @@ n=0
 commit() {	# commit NAME: what the caller changed in fs/proc/version.c, committed and tagged NAME
 	n=$((n + 1))
 	local d="@$((1700000000 + n * 60)) +0000"
-	git -C "$src" add fs/proc && GIT_AUTHOR_DATE=$d GIT_COMMITTER_DATE=$d \
+	# (-f: Debian's linux-source .gitignore ignores every top-level path, "/*")
+	git -C "$src" add -f fs/proc && GIT_AUTHOR_DATE=$d GIT_COMMITTER_DATE=$d \
 		git -C "$src" commit -q -m "$1" && git -C "$src" tag "$1" ||
 		{ echo "Bail out! git commit $1 failed"; exit 1; }
 }
