@@ -17,7 +17,7 @@
 # test that differs. git bisect's way around skipped commits depends on
 # the commit ids: the history is made (fixed dates and names, a salt in a
 # comment) so that it visits both c5 and c6 (tests/boot/lib.sh's
-# bisect_walk says which it visits). tests/slow/kernel-tree-bisect.sh
+# bisect_walk says which it visits). tests/long/kernel-tree-bisect.sh
 # does this on a real kernel tree.
 . "$(dirname "$0")/lib.sh"
 

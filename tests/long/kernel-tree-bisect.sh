@@ -30,7 +30,7 @@ fi
 . "$TOP/tests/slow/kbuild.inc"
 exec 9> "$cache/.lock" && flock 9 || { echo "Bail out! cannot lock $cache"; exit 1; }
 if [ ! -e "$obj/.rapido-built" ] || [ ! -e "$src_root/.unpacked" ]; then
-	echo "SKIP: no cached kernel build in $cache for $pkg $pkgver ($key): tests/slow/kernel-src.sh makes it (tests/run --slow runs it first)"
+	echo "SKIP: no cached kernel build in $cache for $pkg $pkgver ($key): tests/slow/kernel-src.sh makes it (run tests/run --slow first)"
 	exit 77
 fi
 csrc=$(find "$src_root" -mindepth 2 -maxdepth 2 -name Makefile -printf '%h\n' | head -n 1)
