@@ -8,7 +8,7 @@
 # console. Before the boot, cut-time checks: a bad NFS_VERS is refused,
 # and a missing binary is named with its Debian package (#@ packages).
 # tests/run timeout: 900s
-. "$(dirname "$0")/../boot/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 suite_tree xfstests
 X=$SUITE
