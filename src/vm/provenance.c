@@ -60,19 +60,51 @@ static char *first_line_of(char *const argv[])
 	return line;
 }
 
-static void add_file_sha256(struct prov *p, const char *key, const char *path)
+/* path's sha256 in hex ("" if it cannot be read) */
+static void file_sha256(const char *path, char hex[65])
 {
-	char *text = NULL, hex[65] = "";
+	char *text = NULL;
 	size_t len;
 	struct sha256 h;
 
+	hex[0] = '\0';
 	if (path && !read_regular_file(path, 0, CONFIG_MAX, &text, &len, NULL)) {
 		sha256_init(&h);
 		sha256_update(&h, text, len);
 		sha256_hex(&h, hex);
 		free(text);
 	}
+}
+
+static void add_file_sha256(struct prov *p, const char *key, const char *path)
+{
+	char hex[65];
+
+	file_sha256(path, hex);
 	prov_add(p, key, hex);
+}
+
+/* the known-failure files read (known.h), and their hashes: space-separated, in order */
+static void add_known(struct prov *p, const struct vm_settings *s)
+{
+	const struct known_set *ks = &s->known.set;
+	char *paths = NULL, *sums = NULL, hex[65];
+
+	for (size_t i = 0; i < ks->n_files; i++) {
+		char *a, *b;
+
+		file_sha256(ks->files[i], hex);
+		a = xasprintf("%s%s%s", paths ? paths : "", paths ? " " : "", ks->files[i]);
+		b = xasprintf("%s%s%s", sums ? sums : "", sums ? " " : "", hex);
+		free(paths);
+		free(sums);
+		paths = a;
+		sums = b;
+	}
+	prov_add(p, "known_failures", paths);
+	prov_add(p, "known_failures_sha256", sums);
+	free(paths);
+	free(sums);
 }
 
 /* KERNEL_SRC/.config; else config-REL beside the kernel (/boot/vmlinuz-REL). */
@@ -153,6 +185,7 @@ void prov_collect(struct prov *p, const struct vm_launch *l, const char *start)
 	add_layers(p, s);
 	prov_add(p, "splats_allow", s->splat_allow ? s->splat_allow->path : NULL);
 	prov_add(p, "splats_allow_sha256", s->splat_allow ? s->splat_allow->sha256 : NULL);
+	add_known(p, s);
 	prov_add(p, "qemu", s->qemu);
 	qemu = s->qemu ? first_line_of(qv) : NULL;
 	prov_add(p, "qemu_version", qemu);

@@ -65,6 +65,8 @@ check "A: KTAP: the flaky rate" grep -qx '    # flaky: 1 failure in 2 runs' "$T/
 check "A: KTAP: the suite passes" grep -qx 'ok 1 known-suite' "$T/a/results.tap"
 check "A: the summary" grep -q "results: 5 tests, 3 passed, 0 failed, 2 skipped (2 known failures, 1 flaky, 1 fixed)" "$T/err"
 check "A: meta exit 0" grep -qx "R1 meta exit 0" "$T/a/results.txt"
+check "A: run.json names K1 and its sha256" grep -qF \
+	"\"known_failures_sha256\": \"$(sha256sum < "$T/k1" | cut -c1-64)\"" "$T/a/run.json"
 diag
 
 printf '# the team list\nknown/fixed # https://bugs.example/7\n' > "$T/w"
