@@ -26,6 +26,7 @@
 #include "qmp.h"
 #include "run.h"
 #include "splattest.h"
+#include "strbuf.h"
 #include "version.h"
 #include "vm.h"
 
@@ -88,23 +89,22 @@ static void add_file_sha256(struct prov *p, const char *key, const char *path)
 static void add_known(struct prov *p, const struct vm_settings *s)
 {
 	const struct known_set *ks = &s->known.set;
-	char *paths = NULL, *sums = NULL, hex[65];
+	struct strbuf paths = STRBUF_INIT, sums = STRBUF_INIT;
+	char hex[65];
 
 	for (size_t i = 0; i < ks->n_files; i++) {
-		char *a, *b;
-
 		file_sha256(ks->files[i], hex);
-		a = xasprintf("%s%s%s", paths ? paths : "", paths ? " " : "", ks->files[i]);
-		b = xasprintf("%s%s%s", sums ? sums : "", sums ? " " : "", hex);
-		free(paths);
-		free(sums);
-		paths = a;
-		sums = b;
+		if (i) {
+			strbuf_addc(&paths, ' ');
+			strbuf_addc(&sums, ' ');
+		}
+		strbuf_adds(&paths, ks->files[i]);
+		strbuf_adds(&sums, hex);
 	}
-	prov_add(p, "known_failures", paths);
-	prov_add(p, "known_failures_sha256", sums);
-	free(paths);
-	free(sums);
+	prov_add(p, "known_failures", paths.s);
+	prov_add(p, "known_failures_sha256", sums.s);
+	strbuf_free(&paths);
+	strbuf_free(&sums);
 }
 
 /* KERNEL_SRC/.config; else config-REL beside the kernel (/boot/vmlinuz-REL). */
