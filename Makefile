@@ -298,10 +298,10 @@ INSTALLED_RAPIDO := $(BINDIR)/rapido $(call INSTALLED_MAN,rapido-) $(COMPLETIOND
 define install_pages
 	$(Q)for pg in $(patsubst $(B)/man/%,%,$(MAN_PAGES)); do \
 		s=$${pg##*.}; case $$pg in rapido.*) to=$$pg ;; *) to=$(1)$$pg ;; esac; \
-		case $$pg in rapido.1) cp $(B)/man/$$pg $(B)/man/installed.tmp ;; \
-		*) docs/man/rename $(2) < $(B)/man/$$pg > $(B)/man/installed.tmp ;; esac && \
-		install -D -m 644 $(B)/man/installed.tmp $(DESTDIR)$(MANDIR)/man$$s/$$to || exit; done
-	$(Q)rm -f $(B)/man/installed.tmp
+		d=$(DESTDIR)$(MANDIR)/man$$s; install -d $$d && \
+		case $$pg in rapido.1) cp $(B)/man/$$pg $$d/$$to.tmp ;; \
+		*) docs/man/rename $(2) < $(B)/man/$$pg > $$d/$$to.tmp ;; esac && \
+		chmod 644 $$d/$$to.tmp && mv $$d/$$to.tmp $$d/$$to || exit; done
 endef
 
 # what both install in RAPIDO_LIBDIR (bisect: a program of its own, run as
@@ -367,14 +367,21 @@ deb:
 		{ tail -n 40 ../build.log; echo "make deb: dpkg-buildpackage failed: $(DEB_DIR)/build.log"; exit 1; }
 	$(Q)test -s $(DEB) && echo "$(DEB)"
 
+# What the tests need built before any runs: the man pages too (when
+# help2man is there: without it their tests skip), as tests that run in
+# parallel (man-pages.sh: make man; rapido-front.sh: make install-rapido)
+# would otherwise both write them at once into the same $(B)/man.
+# Recursive (=): check expands it after deps has installed help2man.
+CHECK_BUILD = all tests $(if $(shell command -v $(HELP2MAN) 2>/dev/null),man)
+
 # Unit tests only (fast, no qemu).
-check-unit: all tests
+check-unit: $(CHECK_BUILD)
 	$(Q)tests/run --unit
 
 # Everything: unit tests and boot tests with real dracut, qemu and kernel.
 # Installs what is missing first, so it works on a fresh machine.
 check: deps
-	$(Q)$(MAKE) --no-print-directory all tests
+	$(Q)$(MAKE) --no-print-directory $(CHECK_BUILD)
 	$(Q)tests/run
 
 # Install what a fresh Debian 12 machine lacks. Safe to run twice.
