@@ -124,8 +124,16 @@ incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) $(INCS_$(patsubst %/,%,$
 		$(if $(filter bisect-%,$(notdir $(1))),-Isrc/vm))
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
+# preload/NAME.c: a library the guest preloads into a distribution's program
+# to fix it up (ksmbd-ipc: Debian 12's ksmbd.mountd), built for the guest
+# like the helpers, but shared -> build/{guest,ARCH}/rapido-NAME.so; a
+# profile takes it with "#@ helpers: NAME.so" (/usr/bin/rapido-NAME.so)
+PRELOADS := $(patsubst preload/%.c,%,$(wildcard preload/*.c))
+GUEST_SOS := $(foreach p,$(PRELOADS),$(B)/guest/rapido-$(p).so)
+CROSS_SOS := $(foreach a,$(ARCHES),$(foreach p,$(PRELOADS),$(B)/$(a)/rapido-$(p).so))
 
-all: cut vm vmctl netsetup ceph-local rapido bisect $(GUEST_BINS) $(CROSS_BINS) $(B)/completion/_rapido
+all: cut vm vmctl netsetup ceph-local rapido bisect $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
+	$(CROSS_SOS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
@@ -193,6 +201,11 @@ $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call guest_tool,$(t))))
 
+$(B)/guest/rapido-%.so: preload/%.c $(FLAGS_STAMP)
+	$(call quiet,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(GUEST_CFLAGS) -fPIC -shared -o $@ $< -ldl
+
 # the same helpers for each foreign ARCH, objects in build/ARCH/obj
 define cross_arch
 $(B)/$(1)/obj/%.o: %.c
@@ -207,6 +220,11 @@ $(B)/$(1)/librapido.a: $(patsubst %.c,$(B)/$(1)/obj/%.o,$(LIB_SRCS))
 $(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(B)/$(1)/librapido.a
 	$$(call quiet,LD,$$@)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_LDFLAGS) -o $$@ $$(patsubst %.c,$(B)/$(1)/obj/%.o,$$(wildcard tools/$$*/*.c)) $$<
+
+$(B)/$(1)/rapido-%.so: preload/%.c
+	$$(call quiet,CC,$$@)
+	@mkdir -p $$(dir $$@)
+	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) -fPIC -shared -o $$@ $$< -ldl
 endef
 $(foreach a,$(FOREIGN_ARCHES),$(eval $(call cross_arch,$(a))))
 $(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(TOOLS),$(eval $(B)/$(a)/rapido-$(t): $(patsubst %.c,$(B)/$(a)/obj/%.o,$(wildcard tools/$(t)/*.c)))))
@@ -308,7 +326,7 @@ endef
 # rapido bisect; it configures each step with host/kernel-config and kernel/*.config)
 install-lib: all
 	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest
-	$(Q)install -m 755 $(GUEST_BINS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
+	$(Q)install -m 755 $(GUEST_BINS) $(GUEST_SOS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
 	$(Q)for a in $(ARCHES); do install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a && \
 		install -m 755 $(B)/$$a/rapido-* $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a/ || exit; done
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d

@@ -64,6 +64,8 @@ _fstests_device_lines() {
 		printf 'CEPHFS_MOUNT_OPTIONS=%q\n' "$CEPHFS_MOUNT_OPTIONS"
 	# nfs: "-o vers=4.2" (fstests_nfs)
 	[ -z "${NFS_MOUNT_OPTIONS:-}" ] || printf 'NFS_MOUNT_OPTIONS=%q\n' "$NFS_MOUNT_OPTIONS"
+	# cifs: "-o vers=3.1.1,username=...,password=..." (fstests_cifs)
+	[ -z "${CIFS_MOUNT_OPTIONS:-}" ] || printf 'CIFS_MOUNT_OPTIONS=%q\n' "$CIFS_MOUNT_OPTIONS"
 }
 
 # _fstests_external_lines: what the FSTYP_external section adds

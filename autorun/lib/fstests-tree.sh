@@ -22,6 +22,7 @@ _fstests_required_bins() {
 	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
 	ceph) echo "$common $(_fstests_ceph_required_bins)" ;;
 	nfs) echo "$common mkfs mount.nfs" ;;
+	cifs) echo "$common mkfs mount.cifs" ;;
 	esac
 }
 

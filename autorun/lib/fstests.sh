@@ -64,11 +64,6 @@ _fstests_tee() {
 # how long the end of FSTESTS_AUTORUN_CMD's output may take to be copied
 _fstests_tee_wait=30
 
-# _fstests_gone PID: 0 once process PID is gone
-_fstests_gone() {
-	! kill -0 "$1" 2> /dev/null
-}
-
 # _fstests_autorun_cmd: FSTESTS_AUTORUN_CMD in this shell (it may call
 # rapido_fstests_check, set variables, cd), under pipefail so that a
 # "./check ... | tee" keeps check's status. Its output is kept too: a
@@ -92,7 +87,7 @@ _fstests_autorun_cmd() {
 	exec {fd}>&-
 	# the copy ends when the last writer is gone: a process the command
 	# left running may hold its output open, so the wait has an end
-	if rapido_wait "$_fstests_tee_wait" _fstests_gone "$pid"; then
+	if rapido_wait "$_fstests_tee_wait" rapido_pid_gone "$pid"; then
 		wait "$pid"
 	else
 		echo "fstests: warning: a process FSTESTS_AUTORUN_CMD started still holds its" \
@@ -307,7 +302,7 @@ _fstests_shard_list() {
 }
 
 # fstests_net_run FSTYP: the end of a network file system's profile
-# (fstests_cephfs, fstests_nfs): with a tree, xfstests checked for FSTYP
+# (fstests_cephfs, fstests_nfs, fstests_cifs): with a tree, xfstests checked for FSTYP
 # and run (its status the profile's); without one, what was left out
 fstests_net_run() {
 	if [ -z "${FSTESTS_SRC:-}" ]; then

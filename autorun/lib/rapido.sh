@@ -189,6 +189,18 @@ rapido_mounted() {
 	[ ${#RAPIDO_MOUNT[@]} -gt 0 ]
 }
 
+# rapido_pid_gone PID: true once process PID is gone (a wait's COMMAND)
+rapido_pid_gone() {
+	! kill -0 "$1" 2> /dev/null
+}
+
+# rapido_kernel_died: true once the kernel has oopsed (TAINT_DIE, 128, in
+# /proc/sys/kernel/tainted): a wait for the kernel's answer can stop there
+rapido_kernel_died() {
+	local t
+	read -r t < /proc/sys/kernel/tainted && (((t & 128) != 0))
+}
+
 # rapido_kernel_tail [STATUS MSG]: the kernel's last 30 lines, if the image
 # has dmesg (a rapido_on_fail hook for profiles that drive the kernel)
 rapido_kernel_tail() {
