@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # net.sh: shell functions for network server and client profiles (dropbear,
-# samba_local, cifs): users, addresses, TCP ports, serving until told to
+# samba_local, cifs, nfs_server, nfs_client): users, addresses, TCP ports, serving until told to
 # stop. Sourced into every profile's shell: only function definitions here,
 # nothing runs. Bash builtins only, so any image can use them; failures and
 # waits go through rapido_fail and rapido_wait (rapido.sh).
@@ -154,4 +154,27 @@ net_serve() {
 	rapido_wait -i 0.2 10 _net_no_clients "$port" ||
 		echo "rapido: $what: clients still connected to port $port after 10s; going on" >&2
 	return 0
+}
+
+# net_server_saw DIR: what clients left at the top of a server's DIR, a
+# line each: "SERVER-SAW NAME FIRST-LINE" (200 characters of it),
+# directories "SERVER-SAW NAME/"; rapido-done (the clients' stop marker)
+# and lost+found left out
+net_server_saw() {
+	local f name line
+
+	for f in "$1"/*; do
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		case $name in
+		rapido-done | lost+found) continue ;;
+		esac
+		if [ -d "$f" ]; then
+			echo "SERVER-SAW $name/"
+		else
+			line=
+			read -r line < "$f"
+			echo "SERVER-SAW $name ${line:0:200}"
+		fi
+	done
 }
