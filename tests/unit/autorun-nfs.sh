@@ -4,7 +4,8 @@
 # host bash as the guest runs them, with the mount table and the guest's
 # addresses given: NFS_VERS checked and turned into mount options, the
 # version read back from the mount table (nfs_check_mount), the networks
-# a server VM exports to (nfs_networks).
+# a server VM exports to (nfs_networks), and what a server prints of what
+# its clients left (net_server_saw, net.sh: nfs_server, samba_local).
 . "$(dirname "$0")/../tap.sh"
 TAP_ON_FAIL=show_run
 # guest CODE: run CODE in a bash that sourced the guest libraries, with
@@ -71,4 +72,17 @@ check "nfs_networks: each address's network, host bits cleared" said 0 \
 : > "$T/addrs"
 guest 'nfs_networks; echo "[$?]"'
 check "nfs_networks: no network, nothing" said 0 "[0]"
+mkdir -p "$T/export/rapido2" "$T/export/lost+found" &&
+	printf 'written by rapido2\nsecond line\n' > "$T/export/rapido2.txt" &&
+	: > "$T/export/rapido-done" && : > "$T/export/empty" &&
+	printf '%0300d\n' 0 > "$T/export/long" || exit 1
+guest 'net_server_saw "$T/export"'
+check "net_server_saw: each file's first line, directories with a slash, no marker nor lost+found" \
+	said 0 "SERVER-SAW empty 
+SERVER-SAW long $(printf '%0200d' 0)
+SERVER-SAW rapido2/
+SERVER-SAW rapido2.txt written by rapido2"
+rm -rf "$T/export" && mkdir "$T/export"
+guest 'net_server_saw "$T/export"; echo "[$?]"'
+check "net_server_saw: an empty directory, nothing" said 0 "[0]"
 done_testing
