@@ -7,7 +7,8 @@
 # (booted right after the server's qemu starts, so it waits through the
 # server's boot), mounts it with NFS_VERS=3 (not the default, 4.2: the key
 # is what chose it, /proc/mounts says vers=3), writes 4 MiB of random data
-# and a line, remounts and reads the data back, and says it is done; the
+# and a line, remounts and reads the data back; an extra mounts the export
+# again with NFSv4.1 and reads the line; then the client says it is done; the
 # server then checks the data's checksum on its own disk and prints what it
 # found. Both exit 0; the client's test is a passing testcase of its
 # junit.xml. Also: ./cut nfs_client without NFS_SERVER names the key.
@@ -24,7 +25,12 @@ check "  no image written" test ! -e "$T/none.img"
 expect_rc "cut nfs_server" 0 $?
 [ -s "$T/server.img" ] || sed 's/^/# /' "$T/out"
 # the server is VM 1 (this test's own VM_STATE_DIR, and it starts first)
-NFS_SERVER=192.168.156.1 NFS_VERS=3 "$CUT" nfs_client -o "$T/client.img" > "$T/out" 2>&1
+# and, in an extra, a second mount of the export with NFSv4.1 (the helpers
+# the profile uses, with another version)
+NFS_SERVER=192.168.156.1 NFS_VERS=3 "$CUT" nfs_client -o "$T/client.img" \
+	-x 'NFS_VERS=4.1; nfs_mount_options; mkdir -p /mnt/v41 &&
+		mount -t nfs -o "$REPLY" 192.168.156.1:/export/nfs /mnt/v41 && nfs_check_mount /mnt/v41 &&
+		read -r l < /mnt/v41/rapido2.txt && echo "V41-READ $l" && umount /mnt/v41' > "$T/out" 2>&1
 expect_rc "cut nfs_client" 0 $?
 [ -s "$T/client.img" ] || sed 's/^/# /' "$T/out"
 
@@ -39,6 +45,9 @@ check "client waited for the server's port 2049" \
 	grep -qE '^nfs_client: 192\.168\.156\.1 answers on port 2049 after [0-9]+s$' <(guest_text "$T/client")
 check "client mounted it with vers=3 (/proc/mounts)" grep -qE \
 	'^nfs: 192\.168\.156\.1:/export/nfs on /mnt/nfs \(nfs\): ([^ ]*,)?vers=3(,|$)' <(guest_text "$T/client")
+check "  and with vers=4.1 in the extra, reading the line it wrote over NFSv3" grep -qE \
+	'^nfs: 192\.168\.156\.1:/export/nfs on /mnt/v41 \(nfs4\): ([^ ]*,)?vers=4\.1(,|$)' <(guest_text "$T/client")
+check "  (the line read back over NFSv4.1)" says client "V41-READ written through NFS 3 by rapido2"
 sum=$(guest_text "$T/client" | sed -n 's#^nfs_client: rapido2/data: sha256 \([0-9a-f]\{64\}\), read back from 192.168.156.1:/export/nfs$#\1#p')
 check "client read its data back after a remount" test -n "$sum"
 check "junit.xml: nfs/client-io passed" test "$(testcases "$T/res/junit.xml")" = "nfs/client-io pass"
