@@ -24,7 +24,7 @@
 #   NFS_WAIT_SECS  how long to wait for the server (default 180)
 #@ description: mount NFS_SERVER:NFS_EXPORT (nfs_server's) at /mnt/nfs with NFS_VERS, a data round trip, then the extras
 #@ include: net nfs-client
-#@ bins: head cmp sha256sum timeout
+#@ bins: head cmp sha256sum timeout bash
 #@ bins-optional: ls cp mv rm touch stat df dd sync
 #@ conf: NFS_SERVER
 #@ conf-optional: NFS_EXPORT NFS_WAIT_SECS
@@ -49,11 +49,7 @@ nfs_mount_options
 # retry for 2 minutes in the foreground)
 _nfs_opts=$REPLY,retry=0
 
-# _nfs_port_open: something answers on NFS_SERVER's port 2049
-_nfs_port_open() {
-	timeout 5 bash -c 'exec 3<> "/dev/tcp/$1/2049"' _ "$NFS_SERVER" 2> /dev/null
-}
-_nfs_mount() {
+nfs_client_mount() {
 	mount -t nfs -o "$_nfs_opts" "$_nfs_src" "$NFS_DIR" > /tmp/nfs-mount.log 2>&1
 }
 # _nfs_done: tell the server this client is done, then unmount (bounded:
@@ -66,17 +62,11 @@ _nfs_done() {
 }
 
 mkdir -p "$NFS_DIR" || rapido_fail "nfs_client: mkdir $NFS_DIR"
-start=$SECONDS
-rapido_wait -i 1 "$_nfs_wait" _nfs_port_open ||
-	rapido_fail "nfs_client: nothing answers on $NFS_SERVER port 2049 after ${_nfs_wait}s"
-echo "nfs_client: $NFS_SERVER answers on port 2049 after $((SECONDS - start))s"
-left=$((_nfs_wait - (SECONDS - start)))
-rapido_wait -i 2 "$((left > 0 ? left : 1))" _nfs_mount || {
-	cat /tmp/nfs-mount.log >&2
+net_wait_server nfs_client "$NFS_SERVER" 2049 "$_nfs_wait" nfs_client_mount || {
+	[ ! -e /tmp/nfs-mount.log ] || cat /tmp/nfs-mount.log >&2
 	rapido_fail "nfs_client: cannot mount $_nfs_src on $NFS_DIR with -o $_nfs_opts within ${_nfs_wait}s"
 }
 trap _nfs_done EXIT
-echo "nfs_client: mounted after $((SECONDS - start))s"
 nfs_check_mount "$NFS_DIR"
 
 # the round trip: written, unmounted, mounted again, read back from the
@@ -88,7 +78,7 @@ nfs_client_io() {
 	head -c 4M /dev/urandom > /tmp/data || return 1
 	mkdir -p "$NFS_DIR/$dir" && cp /tmp/data "$NFS_DIR/$dir/data" || return 1
 	echo "written through NFS $NFS_VERS by rapido$RAPIDO_VM" > "$NFS_DIR/$dir.txt" || return 1
-	umount "$NFS_DIR" && _nfs_mount || { cat /tmp/nfs-mount.log; return 1; }
+	umount "$NFS_DIR" && nfs_client_mount || { cat /tmp/nfs-mount.log; return 1; }
 	cmp /tmp/data "$NFS_DIR/$dir/data" || return 1
 	sum=$(cd /tmp && sha256sum data) && echo "$sum" > "$NFS_DIR/$dir/data.sha256" || return 1
 	echo "nfs_client: $dir/data: sha256 ${sum%% *}, read back from $_nfs_src"

@@ -86,6 +86,32 @@ _net_tcp_count() {
 	echo $n
 }
 
+# net_port_open HOST PORT: something answers on HOST's TCP PORT (a
+# connect, 5 s at most)
+net_port_open() {
+	timeout 5 bash -c 'exec 3<> "/dev/tcp/$1/$2"' _ "$1" "$2" 2> /dev/null
+}
+
+# net_wait_server WHAT HOST PORT SECS CMD...: a client waiting for a
+# server that may still be booting, on its state, not for a time: until
+# HOST answers on TCP PORT, then until CMD (a mount, say) succeeds,
+# retried every 2 s, SECS in all; says how long each took. False when
+# either did not happen in time (the caller says what failed, with CMD's
+# messages).
+net_wait_server() {
+	local what=$1 host=$2 port=$3 secs=$4 start=$SECONDS left
+
+	shift 4
+	rapido_wait -i 1 "$secs" net_port_open "$host" "$port" || {
+		echo "$what: nothing answers on $host port $port after ${secs}s" >&2
+		return 1
+	}
+	echo "$what: $host answers on port $port after $((SECONDS - start))s"
+	left=$((secs - (SECONDS - start)))
+	rapido_wait -i 2 "$((left > 0 ? left : 1))" "$@" || return 1
+	echo "$what: $* succeeded after $((SECONDS - start))s"
+}
+
 # net_tcp_listening PORT: true if something listens on TCP PORT
 net_tcp_listening() {
 	[ "$(_net_tcp_count "$1" 0A)" -gt 0 ]

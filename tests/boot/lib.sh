@@ -149,24 +149,14 @@ no_test_qemu() {
 	ps -o pid,args -p "${left//$'\n'/,}" | sed 's/^/# left running: /'
 	return 1
 }
-# tcp_listening PORT: something on this host listens on TCP PORT (IPv4 or IPv6)
-tcp_listening() {
-	local hex f laddr st
-
-	printf -v hex '%04X' "$1"
-	for f in /proc/net/tcp /proc/net/tcp6; do
-		[ -r "$f" ] || continue
-		while read -r _ laddr _ st _; do
-			[ "${laddr##*:}" = "$hex" ] && [ "$st" = 0A ] && return 0
-		done < "$f"
-	done
-	return 1
-}
+# the guest's network helpers (autorun/lib/net.sh: function definitions
+# only, plain bash), on the host: net_tcp_listening PORT
+. "$TOP/autorun/lib/net.sh"
 # free_port BASE: in port, BASE plus this test's pid modulo 20000 or the
 # first port above it nothing listens on (tests run side by side)
 free_port() {
 	port=$(($1 + $$ % 20000))
-	while tcp_listening $port; do
+	while net_tcp_listening $port; do
 		port=$((port + 1))
 	done
 }
@@ -189,7 +179,7 @@ link_boot() {
 	"$VM" "${a1[@]}" --link-listen "127.0.0.1:$port" > "$out1" 2>&1 &
 	p1=$!
 	for ((i = 0; i < 300; i++)); do
-		tcp_listening $port && break
+		net_tcp_listening $port && break
 		kill -0 $p1 2> /dev/null || break
 		sleep 0.2
 	done

@@ -5,7 +5,8 @@
 # addresses given: NFS_VERS checked and turned into mount options, the
 # version read back from the mount table (nfs_check_mount), the networks
 # a server VM exports to (nfs_networks), and what a server prints of what
-# its clients left (net_server_saw, net.sh: nfs_server, samba_local).
+# its clients left (net_server_saw, net.sh: nfs_server, samba_local), and
+# a client's wait for its server (net_wait_server: nfs_client).
 . "$(dirname "$0")/../tap.sh"
 TAP_ON_FAIL=show_run
 # guest CODE: run CODE in a bash that sourced the guest libraries, with
@@ -85,4 +86,21 @@ SERVER-SAW rapido2.txt written by rapido2"
 rm -rf "$T/export" && mkdir "$T/export"
 guest 'net_server_saw "$T/export"; echo "[$?]"'
 check "net_server_saw: an empty directory, nothing" said 0 "[0]"
+# out_like RE: the guest's output, its lines joined by '|', matches RE
+# (grep -E; the waits' seconds vary with the machine's load)
+out_like() { paste -sd '|' "$T/out" | grep -qE -- "^$1\$"; }
+# a loopback port nothing listens on: refused at once
+p=$((40000 + $$ % 20000))
+guest "net_wait_server tester 127.0.0.1 $p 1 true; echo \"[\$?]\""
+check "net_wait_server: nothing answers: false after SECS, saying so" said 0 \
+	"tester: nothing answers on 127.0.0.1 port $p after 1s
+[1]"
+guest 'n=0; net_port_open() { n=$((n + 1)); [ $n -ge 2 ]; }
+	m=0; try() { m=$((m + 1)); [ $m -ge 3 ]; }
+	net_wait_server tester 192.0.2.1 2049 20 try; echo "[$?] port $n, try $m"'
+check "net_wait_server: the port, then CMD retried until it succeeds" out_like \
+	"tester: 192\.0\.2\.1 answers on port 2049 after [12]s\|tester: try succeeded after [4-7]s\|\[0\] port 2, try 3"
+guest 'net_port_open() { true; }; net_wait_server tester 192.0.2.1 2049 1 false; echo "[$?]"'
+check "net_wait_server: CMD never succeeds: false" out_like \
+	"tester: 192\.0\.2\.1 answers on port 2049 after 0s\|\[1\]"
 done_testing
