@@ -20,8 +20,8 @@
 # gives the clients up to 10 s to disconnect; prints "SERVER-SAW NAME
 # FIRST-LINE" for each file at the top of the export (directories "NAME/");
 # checks every NAME.sha256 a client left at the top or one directory down
-# (sha256sum -c on the exported file system), failing if its data is not what the client wrote; then the
-# -x/-f extras run.
+# (sha256sum -c on the exported file system), failing if its data is not
+# what the client wrote; then the -x/-f extras run.
 #@ description: nfsd exporting a zram NFS_FS as ADDR:/export/nfs to other VMs (nfs_client); batch: serves until rapido-done
 #@ include: nfs net
 #@ bins: sha256sum

@@ -77,7 +77,8 @@ nfs_export() {
 		rapido_fail "cannot make a $size $fs zram disk for /export/$name (see above)"
 	_nfs_fsid=$((_nfs_fsid + 1))
 	# fsid: an export needs one the server can keep across reboots;
-	# insecure: the client's source port, over loopback, may be any
+	# insecure: the client's source port may be any (over loopback, or
+	# from another VM through qemu's user-mode NAT)
 	shift 3
 	[ $# -gt 0 ] || set -- 127.0.0.1
 	for client; do
