@@ -487,15 +487,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	kmods = exists[L_MODULES] && !o->dracut_modules;
 	dracut_exists[L_MODULES] = exists[L_MODULES] && !kmods;
 	if (kmods) {
-		cut_kmods_key(p, &dl[L_MODULES]);
-		if (cut_cache_lookup(&c, &dl[L_MODULES])) {
-			char *size = cut_mib(dl[L_MODULES].size);
-
-			cut_progress("modules layer: in the cache (%s)", size);
-			free(size);
-		} else if (cut_kmods_layer(&c, p, work, &dl[L_MODULES], &err)) {
+		if (cut_kmods_layer(&c, p, work, &dl[L_MODULES], &err))
 			die("%s", err);
-		}
 		stop_if_signalled();
 	} else if (exists[L_MODULES]) {
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
