@@ -93,35 +93,59 @@ static void cut_kmods_key(const struct cut_plan *p, struct cut_layer *ly)
 	sha256_hex(&s, ly->key);
 }
 
-/* The "firmware=" values of a module's .modinfo (an uncompressed ELF of the host's byte order). */
-static int elf_firmware(const char *data, size_t len, struct strv *fw)
+/* The bytes [off, off + n) of fd, malloc'd; NULL past the file's len or on a short read. */
+static void *read_range(int fd, uint64_t off, uint64_t n, uint64_t len)
 {
-	const char *info = NULL;
-	size_t ilen = 0;
+	char *buf;
+
+	if (off > len || n > len - off)
+		return NULL;
+	buf = xmalloc(n + 1);
+	for (uint64_t done = 0; done < n;) {
+		ssize_t r = pread(fd, buf + done, n - done, (off_t)(off + done));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(buf);
+			return NULL;
+		}
+		done += (uint64_t)r;
+	}
+	return buf;
+}
+
+/*
+ * The "firmware=" values of a module's .modinfo (an uncompressed ELF of
+ * the host's byte order), read through its section headers: the module's
+ * bytes are hashed, not kept, until a layer is written.
+ */
+static int elf_firmware(int fd, uint64_t len, struct strv *fw)
+{
+	Elf64_Ehdr *eh = read_range(fd, 0, sizeof(*eh), len);
+	Elf64_Shdr *sh = NULL;
+	char *names = NULL, *info = NULL;
+	uint64_t nlen = 0, ilen = 0;
 	int rc = -ENOEXEC;
 
-	if (len >= sizeof(Elf64_Ehdr) && !memcmp(data, ELFMAG, SELFMAG) &&
-	    data[EI_CLASS] == ELFCLASS64) {
-		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
-		const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
-
-		if (eh->e_shoff < len && eh->e_shstrndx < eh->e_shnum &&
-		    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) <= len &&
-		    sh[eh->e_shstrndx].sh_offset < len) {
-			const char *names = data + sh[eh->e_shstrndx].sh_offset;
-			size_t nlen = len - sh[eh->e_shstrndx].sh_offset;
-
-			rc = 0;
-			for (unsigned int i = 0; i < eh->e_shnum; i++)
-				if (sh[i].sh_name + sizeof(".modinfo") <= nlen &&
-				    !memcmp(names + sh[i].sh_name, ".modinfo", sizeof(".modinfo")) &&
-				    sh[i].sh_offset + sh[i].sh_size <= len) {
-					info = data + sh[i].sh_offset;
-					ilen = sh[i].sh_size;
-				}
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto out;
+	sh = read_range(fd, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(*sh), len);
+	if (!sh)
+		goto out;
+	nlen = sh[eh->e_shstrndx].sh_size;
+	names = read_range(fd, sh[eh->e_shstrndx].sh_offset, nlen, len);
+	if (!names)
+		goto out;
+	rc = 0;
+	for (unsigned int i = 0; i < eh->e_shnum && !info; i++)
+		if (sh[i].sh_name + sizeof(".modinfo") <= nlen &&
+		    !memcmp(names + sh[i].sh_name, ".modinfo", sizeof(".modinfo"))) {
+			ilen = sh[i].sh_size;
+			info = read_range(fd, sh[i].sh_offset, ilen, len);
 		}
-	}
-	for (size_t off = 0; info && off < ilen;) {
+	for (uint64_t off = 0; info && off < ilen;) {
 		const char *s = info + off;
 		size_t l = strnlen(s, ilen - off);
 
@@ -134,6 +158,11 @@ static int elf_firmware(const char *data, size_t len, struct strv *fw)
 		}
 		off += l + 1;
 	}
+out:
+	free(eh);
+	free(sh);
+	free(names);
+	free(info);
 	return rc;
 }
 
@@ -220,14 +249,14 @@ static int mkparents(char *path)
 	return 0;
 }
 
-/* One file of the layer: its name in the image, where its bytes came from, the bytes. */
+/* One file of the layer: its name in the image, where its bytes came from, their hash. */
 struct kfile {
 	char *name;
 	char *src;
 	int host;	/* a host file: a dep line of the stat key's way to the entry */
-	char *data;
-	size_t len;
 	mode_t mode;
+	uint64_t len, xxh;
+	char *data;	/* read by kset_load, for a layer to write */
 };
 
 static int kfile_cmp(const void *a, const void *b)
@@ -240,13 +269,20 @@ struct kset {
 	size_t n, cap;
 };
 
-/* Add the file at src (read whole, now: the content key hashes these bytes) as name. */
-static int kset_add(struct kset *k, char *name, char *src, int host, char **err)
+/*
+ * Add the file at src as name: its mode, size and XXH64 (the content
+ * key's), read through a small buffer; a module's firmware names into fw
+ * (*elf_rc: elf_firmware's answer).
+ */
+static int kset_add(struct kset *k, char *name, char *src, int host, struct strv *fw, int *elf_rc,
+		    char **err)
 {
+	static char buf[1 << 18];
+	struct xxh64 x;
 	struct kfile *f;
 	struct stat st;
 	int fd, rc = 0;
-	ssize_t n;
+	uint64_t got = 0;
 
 	if (k->n == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 64;
@@ -261,13 +297,25 @@ static int kset_add(struct kset *k, char *name, char *src, int host, char **err)
 		rc = -EINVAL;
 	} else {
 		f->mode = st.st_mode & 07777;
-		f->data = xmalloc((size_t)st.st_size + 1);
-		n = read_full(fd, f->data, (size_t)st.st_size + 1);
-		if (n < 0)
-			rc = (int)n;
-		else if ((size_t)n != (size_t)st.st_size)
+		f->len = (uint64_t)st.st_size;
+		xxh64_init(&x, 0);
+		for (;;) {
+			ssize_t n = read(fd, buf, sizeof(buf));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				rc = -errno;
+			if (n <= 0)
+				break;
+			xxh64_update(&x, buf, (size_t)n);
+			got += (uint64_t)n;
+		}
+		f->xxh = xxh64_digest(&x);
+		if (!rc && got != f->len)
 			rc = -ESTALE;
-		f->len = (size_t)st.st_size;
+		if (!rc && fw)
+			*elf_rc = elf_firmware(fd, f->len, fw);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -278,6 +326,29 @@ static int kset_add(struct kset *k, char *name, char *src, int host, char **err)
 	else if (rc)
 		*err = xasprintf("%s: %s", src, strerror(-rc));
 	return rc;
+}
+
+/* Read every file for a layer to write: the bytes the content key hashed, or an error. */
+static int kset_load(struct kset *k, char **err)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		struct kfile *f = &k->v[i];
+		struct xxh64 x;
+		size_t len;
+		int rc = read_file(f->src, &f->data, &len);
+
+		if (rc) {
+			*err = xasprintf("%s: %s", f->src, strerror(-rc));
+			return rc;
+		}
+		xxh64_init(&x, 0);
+		xxh64_update(&x, f->data, len);
+		if (len != f->len || xxh64_digest(&x) != f->xxh) {
+			*err = xasprintf("%s changed while it was being read; cut again", f->src);
+			return -ESTALE;
+		}
+	}
+	return 0;
 }
 
 static void kset_free(struct kset *k)
@@ -354,13 +425,11 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 	for (size_t i = 0; i < norder && !rc; i++) {
 		const struct moddep_mod *m = &d.v[order[i]];
 		char *src = xasprintf("%s/%s", p->kern.moddir, m->path);
-		const struct kfile *f;
+		int elf_rc = 0;
 
 		rc = kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, m->path), src, 1,
-			      err);
-		f = &k->v[k->n - 1];
-		if (!rc && elf_firmware(f->data, f->len, &fw) == -ENOEXEC &&
-		    modinfo_firmware(src, &fw, w))
+			      &fw, &elf_rc, err);
+		if (!rc && elf_rc == -ENOEXEC && modinfo_firmware(src, &fw, w))
 			warn("%s: cannot read the firmware it names", src);
 	}
 	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]) && !rc; i++) {
@@ -368,7 +437,7 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 
 		if (access(src, F_OK) == 0)
 			rc = kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, copied[i]),
-				      src, 1, err);
+				      src, 1, NULL, NULL, err);
 		else
 			free(src);
 	}
@@ -378,7 +447,8 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 		const char *f = fwfiles.v[i] + (p->sysroot ? strlen(p->sysroot) : 0);
 
 		/* /lib/firmware/X -> LIB/firmware/X */
-		rc = kset_add(k, xasprintf("%s%s", lib, f + 4), xstrdup(fwfiles.v[i]), 1, err);
+		rc = kset_add(k, xasprintf("%s%s", lib, f + 4), xstrdup(fwfiles.v[i]), 1, NULL, NULL,
+			      err);
 	}
 out:
 	free(order);
@@ -427,7 +497,7 @@ static int add_depmod(const struct cut_plan *p, const struct cut_work *w, struct
 
 		if (lstat(f, &st) == 0 && S_ISREG(st.st_mode))
 			rc = kset_add(k, xasprintf("%s/modules/%s/%s", lib_dir(p), p->kern.release,
-						   out.v[i]), f, 0, err);
+						   out.v[i]), f, 0, NULL, NULL, err);
 		else
 			free(f);
 	}
@@ -452,13 +522,10 @@ static void content_key(const struct cut_plan *p, struct kset *k, char key[65])
 	sha256_update(&s, p->kern.release, strlen(p->kern.release) + 1);
 	cut_key_stat(&s, depmod ? depmod : "(depmod not found)");
 	for (size_t i = 0; i < k->n; i++) {
-		struct xxh64 x;
 		char line[64];
 
-		xxh64_init(&x, 0);
-		xxh64_update(&x, k->v[i].data, k->v[i].len);
-		snprintf(line, sizeof(line), "%o %zu %016llx", (unsigned int)k->v[i].mode, k->v[i].len,
-			 (unsigned long long)xxh64_digest(&x));
+		snprintf(line, sizeof(line), "%o %llu %016llx", (unsigned int)k->v[i].mode,
+			 (unsigned long long)k->v[i].len, (unsigned long long)k->v[i].xxh);
 		sha256_update(&s, k->v[i].name, strlen(k->v[i].name) + 1);
 		sha256_update(&s, line, strlen(line) + 1);
 	}
@@ -583,6 +650,8 @@ int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct 
 			return 0;
 		}
 		rc = add_depmod(p, w, &k, err);
+		if (!rc)
+			rc = kset_load(&k, err);
 	}
 	for (int attempt = 0; !rc; attempt++) {
 		cut_sink_open(&out, c, attempt == 0, w, "modules");
