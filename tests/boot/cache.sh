@@ -4,9 +4,10 @@
 # A cached cut, a --standalone one and a --no-cache one are the same bytes;
 # a re-cut with other extras runs no dracut and reuses every layer; each
 # input change rebuilds exactly the layers it feeds: a kernel module file
-# replaced, a binary upgraded, dracut.conf.d edited, a tree file touched, a
-# profile's bins list edited, a helper rebuilt (the tail only). One boot of
-# a cached image under TCG.
+# replaced (by the same bytes: nothing; by others: the modules layer), a
+# binary upgraded, dracut.conf.d edited, a tree file touched, a profile's
+# bins list edited, a helper rebuilt (the tail only). One boot of a cached
+# image under TCG.
 . "$(dirname "$0")/lib.sh"
 
 installed_kernel_or_skip
@@ -125,10 +126,17 @@ if cp -al "/lib/modules/$rel" "$T/mods/lib/modules/$rel" 2>/dev/null ||
 	mods=$(layer modules "$DRACUT_OUT") bins=$(layer bins "$DRACUT_OUT")
 	ko=$(find "$T/mods/lib/modules/$rel" -name 'zram.ko*' | head -n 1)
 	cp --remove-destination "/lib/modules/$rel/${ko#$T/mods/lib/modules/$rel/}" "$ko"
-	cutv "a module file replaced (modules_install of one module)" cachetest
-	check "  only the modules layer rebuilt" test "$(states)" = "built cached cached"
-	check "  same key (same module list and modules.dep), bins kept" \
+	cutv "a module file replaced by the same bytes (modules_install of one module)" cachetest
+	# the modules layer is keyed by its files' bytes (kmods.c): found again, not rebuilt
+	check "  no layer rebuilt" test "$(states)" = "cached cached cached"
+	check "  the same modules and bins keys" \
 		test "$(layer modules "$DRACUT_OUT") $(layer bins "$DRACUT_OUT")" = "$mods $bins"
+	{ cat "/lib/modules/$rel/${ko#$T/mods/lib/modules/$rel/}"; printf 'rebuilt'; } > "$ko.new" &&
+		mv "$ko.new" "$ko"
+	cutv "a module file replaced by other bytes" cachetest
+	check "  only the modules layer rebuilt, under a new key" \
+		test "$(states) $(layer bins "$DRACUT_OUT")" = "built cached cached $bins" -a \
+		"$(layer modules "$DRACUT_OUT")" != "$mods"
 	unset KERNEL_SRC KERNEL_INSTALL_MOD_PATH
 else
 	not_ok "cannot copy /lib/modules/$rel"
