@@ -22,7 +22,7 @@ struct cut_cache {
 };
 
 struct cut_layer {
-	const char *kind;	/* "modules", "bins", "tree" */
+	const char *kind;	/* "modules", "bins", "tree", "helpers" */
 	char key[65];		/* SHA-256 hex of everything that makes its bytes */
 	char *desc;		/* one line for --cache-info */
 	char *path;		/* the layer's file: in the cache, or the work directory */
@@ -162,6 +162,13 @@ void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut
  */
 int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
 		    struct cut_layer *ly, char **err);
+
+/*
+ * helpers.c: /init and the profile's helpers, found in the cache or built
+ * into it (or the work directory w); 0, or -errno with *err saying why.
+ */
+int cut_helpers_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
+		      struct cut_layer *ly, char **err);
 
 /*
  * build.c: build (or find) every layer and write the image, its
