@@ -131,7 +131,7 @@ rapido_fstests_check() {
 	rc=$?
 	# the tests' status: a part that ends with it failed by its tests
 	_rapido_res_ret=
-	[ "$rc" = 0 ] || _rapido_res_ret=$rc
+	[ "$rc" = 0 ] || _rapido_test_ret "$rc"
 	return "$rc"
 }
 

@@ -88,6 +88,7 @@ _rapido_stop_asked() {
 # autorun's own EXIT trap, which keeps the verdict: while the autorun
 # runs, the main shell's EXIT command is kept apart and runs first.
 _rapido_exit_cmd=
+_rapido_debug_cmd=
 _rapido_autorun=
 trap() {
 	local a=("$@") s cmd other=() is_exit=
@@ -102,6 +103,11 @@ trap() {
 	for s in "${a[@]:1}"; do
 		case ${s^^} in
 		EXIT | 0 | SIGEXIT) is_exit=1 ;;
+		DEBUG)
+			_rapido_debug_cmd=$cmd
+			[ "$cmd" != - ] || _rapido_debug_cmd=
+			[ -z "$_rapido_debug_cmd" ] || builtin trap _rapido_debug DEBUG
+			;;
 		*) other+=("$s") ;;
 		esac
 	done
@@ -112,9 +118,38 @@ trap() {
 	[ ${#other[@]} -eq 0 ] || builtin trap -- "$cmd" "${other[@]}"
 }
 
+# Which failures are the tests' (_rapido_part_status): a test function
+# that failed says so by _rapido_test_ret STATUS, and any command of the
+# profile's that runs after it takes that back, so that a part's status
+# is the test's only when the test was its last command. The status
+# alone cannot say (rapido_test t false; false: both 1). A DEBUG trap,
+# inherited by functions (set -T), sees each command before it runs; it
+# is armed only from a failed test to the profile's next command, as
+# under TCG a trap on every command would cost each profile a good part
+# of its boot. The library's own commands (functions defined in this
+# directory) and the autorun's _rapido_* steps are not the profile's. A
+# profile's own DEBUG trap (the trap wrapper keeps it) runs after.
+_rapido_lib_dir=${BASH_SOURCE[0]%/*}
+_rapido_test_ret() {
+	_rapido_res_ret=$1
+	[ -z "$1" ] || [ -z "$_rapido_autorun" ] || builtin trap _rapido_debug DEBUG
+}
+_rapido_debug() {
+	if [ -n "${_rapido_res_ret:-}" ]; then
+		[[ ${BASH_SOURCE[1]-} == "$_rapido_lib_dir"/* || $BASH_COMMAND == _rapido_* ]] ||
+			_rapido_res_ret=
+	fi
+	if [ -n "$_rapido_debug_cmd" ]; then
+		eval "$_rapido_debug_cmd"
+	elif [ -z "${_rapido_res_ret:-}" ]; then
+		builtin trap - DEBUG
+	fi
+}
+
 _rapido_autorun_begin() {
 	_rapido_autorun=1
 	builtin trap _rapido_autorun_exit EXIT
+	set -T
 }
 
 # _rapido_part NAME: the part about to run (named in its failure)
@@ -124,12 +159,10 @@ _rapido_part() {
 }
 
 # _rapido_part_status STATUS WHY: a part's or the autorun's own STATUS
-# kept; it is the tests' when it is the status the last test function of
-# this shell returned for failed tests (_rapido_res_ret: rapido_test,
-# rapido_test_tap, rapido_tests_done, rapido_fstests_check), the way a
-# part that ends with one fails. A command after it that fails with the
-# same status is taken for it: end a part with the test, or check the
-# command (rapido_fail).
+# kept; it is the tests' when it is the status the part's last command, a
+# test function (rapido_test, rapido_test_tap, rapido_tests_done,
+# rapido_fstests_check), returned for failed tests (_rapido_res_ret, which
+# the profile's next command clears: _rapido_test_ret).
 _rapido_part_status() {
 	if [ "$1" = "${_rapido_res_ret:-}" ]; then
 		_rapido_status_keep "$1" "$2" test
@@ -153,6 +186,11 @@ _rapido_part_done() {
 _rapido_autorun_end() {
 	_rapido_part_name="the interactive shell"
 	[[ $- == *i* ]] || exit 0
+	# the user's commands at the prompt are no part's: no more tracing
+	builtin trap - DEBUG
+	[ -z "$_rapido_debug_cmd" ] || builtin trap -- "$_rapido_debug_cmd" DEBUG
+	_rapido_autorun=
+	set +T
 	if _rapido_status; then
 		echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
 	fi
@@ -162,10 +200,12 @@ _rapido_autorun_end() {
 # The autorun's EXIT trap: the profile's own EXIT command, then the tests
 # left open closed as failed, then the first failure as the exit status
 _rapido_autorun_exit() {
-	local rc=$?
+	local rc=$? ret=${_rapido_res_ret:-}
 
-	builtin trap - EXIT
+	builtin trap - EXIT DEBUG
 	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
+	# the status is the one the autorun exited with, before the clean-up
+	_rapido_res_ret=$ret
 	[ "$rc" = 0 ] || _rapido_part_status "$rc" "${_rapido_part_name:-autorun}: exit status $rc"
 	_rapido_res_close
 	_rapido_status || exit 0

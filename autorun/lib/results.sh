@@ -340,7 +340,7 @@ rapido_test() {
 		_rapido_res_ret=
 		return 0
 	fi
-	_rapido_res_ret=$rc
+	_rapido_test_ret "$rc"
 	return "$rc"
 }
 
@@ -391,7 +391,7 @@ rapido_test_tap() {
 	rc=$?
 	_rapido_res_ret=
 	[ "$rc" = 0 ] && return 0
-	_rapido_res_ret=$rc
+	_rapido_test_ret "$rc"
 	_rapido_res_reruns
 	# a TAP stream is one run of many tests: none of them can be run alone
 	[ "$REPLY" = 0 ] || echo "rapido: $prefix: a TAP/KTAP suite cannot re-run one test:" \
@@ -503,6 +503,6 @@ rapido_tests_done() {
 		"$_rapido_res_skip skipped${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD)}"
 	_rapido_res_ret=
 	[ "$_rapido_res_fail" -eq 0 ] && return 0
-	_rapido_res_ret=1
+	_rapido_test_ret 1
 	return 1
 }

@@ -15,6 +15,7 @@
 #  A's records again: without the known/fails entry exit 1, its test a
 #  failure; --strict exits 1 (the fixed test); --flaky=fail exits 1; K1
 #  alone exits 0. A malformed file stops ./vm before it boots.
+#  C. rapido_test c/known false; false, c/known known: exit 1.
 . "$(dirname "$0")/lib.sh"
 
 XSD=$TOP/tests/fixtures/junit.xsd
@@ -107,5 +108,21 @@ printf 'known/fails\nknown/fixed\nknown/flaky\nknown/expired until=2020-01-01\n'
 "$VM" --merge-results --known-failures "$T/k4" "$T/m6" "$T/a" > "$T/out" 2> "$T/merr"
 expect_rc "A again, the known/expired entry expired: exit 1" 1 $?
 check "  named FILE:LINE" grep -q "$T/k4:4: the known failure of known/expired expired" "$T/merr"
+diag
+
+# C. a command that fails after a known failure, in the same part, with
+# the test's own status: the part's status alone looks like the test's;
+# the run must still fail (no "failures tests")
+"$CUT" simple -x 'rapido_test c/known false; false' > "$T/cut.out" 2>&1
+expect_rc "cut simple -x 'rapido_test c/known false; false'" 0 $?
+printf 'c/known # https://bugs.example/1\n' > "$T/k5"
+start=$(date +%s)
+"$VM" --batch --timeout 600 --results "$T/c" --known-failures "$T/k5" > "$T/console" 2> "$T/err"
+rc=$?
+expect_rc "C: the failing command after the known failure fails the run ($(( $(date +%s) - start ))s)" 1 $rc
+check "C: c/known is the known failure" grep -qx "c/known skipped" <(testcases "$T/c/junit.xml")
+check "C: and the run itself failed: a failure testcase" grep -q " failure$" <(testcases "$T/c/junit.xml")
+testcases "$T/c/junit.xml" | sed "s/^/# C: /"
+check "C: the guest did not say its failures were all tests'" eval '! grep -qx "R1 failures tests" "$T/c/results.txt"'
 diag
 done_testing

@@ -51,6 +51,34 @@ batch "rapido_test t/bad false; false; echo x; (exit 3)"
 check "a part that fails by a command of its own: not the tests'" exits 1
 check "  no 'failures tests'" not_tests_only
 
+# a command after the test that fails with the test's own status: the
+# part's status alone cannot tell them apart, so the guest must see that
+# a command ran after the test (at the part's top, or in a profile function)
+batch "rapido_test t/bad false; false"
+check "a failing command after a failed test, the same status: not the tests'" not_tests_only
+batch 'run_all() { rapido_test t/bad false; false; }
+run_all'
+check "  the same in a profile function" not_tests_only
+batch 'run_all() { rapido_test t/bad false; echo done; false; }
+run_all'
+check "  the same after an echo, in a profile function" not_tests_only
+batch 'rapido_test t/bad false; rc=$?; exit $rc'
+check "  exit \$? after the test: a command of the part's own" not_tests_only
+batch 'run_all() { rapido_test t/a true; rapido_test t/bad false; }
+run_all'
+check "a profile function ending with the failed test: the tests'" tests_only
+batch 'my_cmd() { echo in; false; }
+rapido_test t/bad my_cmd'
+check "a test whose command is a profile function: the tests'" tests_only
+batch 'cleanup() { echo cleanup; }
+trap cleanup EXIT
+rapido_test t/bad false'
+check "a profile EXIT trap that passes: the tests'" tests_only
+batch 'trap "echo profile-debug" DEBUG
+rapido_test t/bad false'
+check "a profile's own DEBUG trap runs" says "profile-debug"
+check "  and the failure is still the tests'" tests_only
+
 batch "rapido_test t/bad false" "rapido_fail boom"
 check "rapido_fail after a failed test: not the tests'" not_tests_only
 
