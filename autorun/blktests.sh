@@ -67,6 +67,11 @@
 #@ bins-if BLKTESTS_SRC: date dd blockdev getopt column head tail basename dirname
 # udevadm: _init_null_blk runs "udevadm settle" (it returns at once without udevd)
 #@ bins-if BLKTESTS_SRC: uname cut tr wc sleep modprobe modinfo zgrep gzip fio blkzone udevadm
+# findmnt: common/rc's _have_configfs (nvme, null_blk tests) asks it whether
+# configfs is mounted; rmdir: common/nvme takes its nvmet configfs objects
+# down with it (without, every later nvme test finds the last one's target)
+#@ bins-if BLKTESTS_SRC: findmnt rmdir readlink umount
+#@ bins-optional-if BLKTESTS_SRC: uuidgen df lsof killall
 #@ bins-optional-if BLKTESTS_SRC: logger timeout tee xargs seq nproc id sync cmp od
 #@ bins-optional-if BLKTESTS_SRC: nvme blkdiscard parted xfs_io mkfs.xfs mkfs.btrfs mkfs.ext4
 #@ bins-optional-if BLKTESTS_SRC: dmsetup sg_inq sg_readcap fallocate lsblk kill ps pgrep
@@ -74,7 +79,8 @@
 #@ bins-optional-if BLKTESTS_SRC: fuser mkswap swapon swapoff blktrace ip
 # the Debian packages of what ./cut may not find (host/install-deps installs them)
 #@ packages: gawk=gawk column=bsdextrautils fio=fio blkzone=util-linux getopt=util-linux
-#@ packages: zgrep=gzip losetup=mount nvme=nvme-cli udevadm=udev diff=diffutils
+#@ packages: zgrep=gzip losetup=mount nvme=nvme-cli udevadm=udev diff=diffutils findmnt=util-linux
+#@ packages: uuidgen=uuid-runtime lsof=lsof killall=psmisc
 
 blktests_devices
 if [ -z "${BLKTESTS_SRC:-}" ]; then

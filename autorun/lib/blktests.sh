@@ -133,6 +133,13 @@ blktests_run() {
 		_blktests_out=/host/results/blktests
 	fi
 	_blktests_selection
+	# the nvme tests (nvmet) and null_blk's need configfs at
+	# /sys/kernel/config (common/rc's _have_configfs), which the init
+	# mounts only when its module was loaded at boot
+	modprobe configfs 2> /dev/null
+	rapido_mounted /sys/kernel/config configfs ||
+		mount -t configfs configfs /sys/kernel/config ||
+		echo "blktests: warning: configfs is not mounted at /sys/kernel/config: the nvme tests will not run"
 	echo "blktests: groups ${_blktests_sel_groups[*]}, results in $_blktests_out"
 	for g in "${_blktests_sel_groups[@]}"; do
 		# shellcheck disable=SC2086 # words
