@@ -41,6 +41,7 @@ NFS_MOUNT_OPTIONS="-o $REPLY"
 mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || rapido_fail "mkdir $TEST_DIR $SCRATCH_MNT failed"
 mount -t nfs -o "$REPLY" "$TEST_DEV" "$TEST_DIR" ||
 	rapido_fail "cannot mount TEST_DEV=$TEST_DEV on $TEST_DIR with -o $REPLY"
+nfs_check_mount "$TEST_DIR"
 export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT NFS_MOUNT_OPTIONS
 echo "fstests: nfs TEST_DEV=$TEST_DEV mounted at $TEST_DIR ($NFS_MOUNT_OPTIONS);" \
 	"SCRATCH_DEV=$SCRATCH_DEV unmounted, SCRATCH_MNT=$SCRATCH_MNT"

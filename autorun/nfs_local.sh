@@ -28,8 +28,7 @@ nfs_mount_options
 _nfs_opts=$REPLY
 mkdir -p /mnt/nfs && mount -t nfs -o "$_nfs_opts" 127.0.0.1:/export/nfs /mnt/nfs ||
 	rapido_fail "cannot mount 127.0.0.1:/export/nfs on /mnt/nfs with -o $_nfs_opts"
-rapido_mounted /mnt/nfs || rapido_fail "/mnt/nfs is not mounted"
-echo "nfs_local: 127.0.0.1:/export/nfs mounted at /mnt/nfs (${RAPIDO_MOUNT[2]}, ${RAPIDO_MOUNT[3]})"
+nfs_check_mount /mnt/nfs
 _nfs_data="written through NFS $NFS_VERS by rapido$RAPIDO_VM"
 # the round trip: through the client, then from the exported file system
 nfs_round_trip() {

@@ -122,18 +122,5 @@ done < <(net_addrs)
 
 if [ "${RAPIDO_BATCH:-0}" = 1 ]; then
 	net_serve samba_local "$SAMBA_PORT" "$SAMBA_DONE" "${SAMBA_SERVE_SECS:-0}"
-	for f in "$SAMBA_DIR"/*; do
-		[ -e "$f" ] || continue
-		name=${f##*/}
-		case $name in
-		rapido-done | lost+found) continue ;;
-		esac
-		if [ -d "$f" ]; then
-			echo "SERVER-SAW $name/"
-		else
-			line=
-			read -r line < "$f"
-			echo "SERVER-SAW $name ${line:0:200}"
-		fi
-	done
+	net_server_saw "$SAMBA_DIR"
 fi

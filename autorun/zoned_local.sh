@@ -10,9 +10,18 @@
 #               file read back byte for byte; blkzone report shows the
 #               zones btrfs wrote
 #               (DEV being the kind: null_blk, scsi_debug)
-# zonefs is not tested yet: on Debian's 6.1 a direct write to seq/0 of a
-# zonefs made by rapido-mkzonefs (tools/mkzonefs) fails with EIO, cause
-# not found; the helper stays, unit-tested, for that work.
+#   DEV/zonefs  zonefs made by rapido-mkzonefs (tools/mkzonefs: zonefs-
+#               tools is not in Debian 12) and mounted: a file per
+#               sequential zone; 8 MiB appended to seq/1 by asynchronous
+#               direct I/O (fio, libaio) and verified (crc32c), its size
+#               and the zone's write pointer the same after a remount;
+#               truncate to 0 resets the zone (blkzone: write pointer back
+#               at the zone's start)
+# zonefs' synchronous direct writes (a plain write(2) with O_DIRECT, which
+# zonefs turns into zone appends) fail with EIO on Debian's 6.1, on both
+# disks alike ("Corrupted write pointer N for zone at N", the file system
+# remounted read-only), while asynchronous ones (the ordinary write path)
+# succeed; the test writes asynchronously, and the cause is not found.
 # A failed one is ./vm's exit status 1. The disks stay for the -x/-f
 # extras: ZONED_NULLB and ZONED_SCSI name them.
 #
@@ -20,16 +29,18 @@
 #   ZONED_SIZE       each disk, MiB (default 256; scsi_debug takes it from
 #                    guest memory at once)
 #   ZONED_ZONE_SIZE  the zone size, MiB (default 16)
-#@ description: zoned null_blk and scsi_debug (ZBC) disks: btrfs on each, data through a remount, blkzone
-#@ modules-on-demand: null_blk scsi_debug sd_mod configfs btrfs
+#@ description: zoned null_blk and scsi_debug (ZBC) disks: btrfs and zonefs on each, data through a remount, blkzone
+#@ modules-on-demand: null_blk scsi_debug sd_mod configfs btrfs zonefs
 #@ kconfig: CONFIG_BLK_DEV_ZONED=y CONFIG_BLK_DEV_NULL_BLK=m
 #@ kconfig-optional: CONFIG_SCSI_DEBUG=m CONFIG_BLK_DEV_SD=m CONFIG_BTRFS_FS=m CONFIG_CONFIGFS_FS=y
 #@ conf-optional: ZONED_SIZE ZONED_ZONE_SIZE
 #@ conf-type: ZONED_SIZE uint 64-65536
 #@ conf-type: ZONED_ZONE_SIZE uint 1-4096
 #@ bins: cat mkdir mount umount dd sha256sum sync blkzone grep mkfs.btrfs stat
+#@ bins: fio truncate
+#@ helpers: mkzonefs
 #@ bins-optional: dmesg ls
-#@ packages: blkzone=util-linux mkfs.btrfs=btrfs-progs sha256sum=coreutils
+#@ packages: blkzone=util-linux mkfs.btrfs=btrfs-progs sha256sum=coreutils fio=fio
 #@ cpus: 1
 #@ memory: 1G
 
@@ -56,6 +67,49 @@ zoned_btrfs() {
 	[ "$n" -gt 0 ]
 }
 
+# zoned_wp DEV ZONE: the write pointer of zone number ZONE (0: the first)
+# of DEV, in sectors from the zone's start, in REPLY
+zoned_wp() {
+	local l
+	l=$(blkzone report -c $(($2 + 1)) "$1" | { mapfile -t z; printf '%s\n' "${z[$2]}"; })
+	# blkzone prints the write pointer relative to the zone's start
+	[[ $l =~ wptr\ (0x[0-9a-f]+) ]] || { echo "blkzone: no zone $2 in: $l"; return 1; }
+	REPLY=$((BASH_REMATCH[1]))
+}
+
+# zoned_zonefs DEV: see the header
+zoned_zonefs() {
+	local dev=$1 mnt=/mnt/zonefs f n size zones
+	rapido-mkzonefs "$dev" || return 1
+	mkdir -p "$mnt" && mount -t zonefs "$dev" "$mnt" || return 1
+	zones=$(blkzone report "$dev" | grep -c 'type: 2(SEQ_WRITE_REQUIRED)')
+	f=("$mnt"/seq/*)
+	n=${#f[@]}
+	[ -e "${f[0]}" ] || n=0
+	echo "zoned_local: zonefs on $dev: $n files in seq/, $zones sequential zones"
+	[ "$n" = "$zones" ] || { echo "zonefs: $n files for $zones sequential zones"; return 1; }
+	f=$mnt/seq/1
+	fio --name=zonefs --filename="$f" --rw=write --bs=64k --size=8M --direct=1 \
+		--ioengine=libaio --iodepth=4 --file_append=1 --allow_file_create=0 \
+		--verify=crc32c --do_verify=1 --output=/tmp/zoned.fio || { cat /tmp/zoned.fio; return 1; }
+	grep -q 'err= 0' /tmp/zoned.fio || { cat /tmp/zoned.fio; return 1; }
+	size=$(stat -c %s "$f")
+	[ "$size" = $((8 << 20)) ] || { echo "zonefs: $f is $size bytes after 8 MiB"; return 1; }
+	umount "$mnt" && mount -t zonefs "$dev" "$mnt" || return 1
+	size=$(stat -c %s "$f")
+	[ "$size" = $((8 << 20)) ] || { echo "zonefs: $f is $size bytes after a remount"; return 1; }
+	# seq/1 is the disk's zone 2 (zone 0 holds the super block, seq/0 zone 1)
+	zoned_wp "$dev" 2 || return 1
+	echo "zoned_local: zonefs: $f 8 MiB after a remount, write pointer at sector $REPLY"
+	truncate -s 0 "$f" || return 1
+	size=$(stat -c %s "$f")
+	[ "$size" = 0 ] || { echo "zonefs: $f is $size bytes after truncate -s 0"; return 1; }
+	umount "$mnt" || return 1
+	zoned_wp "$dev" 2 || return 1
+	[ "$REPLY" = 0 ] || { echo "zonefs: the zone's write pointer at $REPLY after truncate -s 0"; return 1; }
+	echo "zoned_local: zonefs: truncate -s 0 reset the zone"
+}
+
 rapido_on_fail rapido_kernel_tail
 size=${ZONED_SIZE:-256}
 zs=${ZONED_ZONE_SIZE:-16}
@@ -71,3 +125,5 @@ echo "zoned_local: $ZONED_NULLB (null_blk) and $ZONED_SCSI (scsi_debug):" \
 export ZONED_NULLB ZONED_SCSI
 rapido_test null_blk/btrfs zoned_btrfs "$ZONED_NULLB"
 rapido_test scsi_debug/btrfs zoned_btrfs "$ZONED_SCSI"
+rapido_test null_blk/zonefs zoned_zonefs "$ZONED_NULLB"
+rapido_test scsi_debug/zonefs zoned_zonefs "$ZONED_SCSI"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # net.sh: shell functions for network server and client profiles (dropbear,
-# samba_local, cifs): users, addresses, TCP ports, serving until told to
+# samba_local, cifs, nfs_server, nfs_client): users, addresses, TCP ports, serving until told to
 # stop. Sourced into every profile's shell: only function definitions here,
 # nothing runs. Bash builtins only, so any image can use them; failures and
 # waits go through rapido_fail and rapido_wait (rapido.sh).
@@ -86,6 +86,32 @@ _net_tcp_count() {
 	echo $n
 }
 
+# net_port_open HOST PORT: something answers on HOST's TCP PORT (a
+# connect, 5 s at most)
+net_port_open() {
+	timeout 5 bash -c 'exec 3<> "/dev/tcp/$1/$2"' _ "$1" "$2" 2> /dev/null
+}
+
+# net_wait_server WHAT HOST PORT SECS CMD...: a client waiting for a
+# server that may still be booting, on its state, not for a time: until
+# HOST answers on TCP PORT, then until CMD (a mount, say) succeeds,
+# retried every 2 s, SECS in all; says how long each took. False when
+# either did not happen in time (the caller says what failed, with CMD's
+# messages).
+net_wait_server() {
+	local what=$1 host=$2 port=$3 secs=$4 start=$SECONDS left
+
+	shift 4
+	rapido_wait -i 1 "$secs" net_port_open "$host" "$port" || {
+		echo "$what: nothing answers on $host port $port after ${secs}s" >&2
+		return 1
+	}
+	echo "$what: $host answers on port $port after $((SECONDS - start))s"
+	left=$((secs - (SECONDS - start)))
+	rapido_wait -i 2 "$((left > 0 ? left : 1))" "$@" || return 1
+	echo "$what: $* succeeded after $((SECONDS - start))s"
+}
+
 # net_tcp_listening PORT: true if something listens on TCP PORT
 net_tcp_listening() {
 	[ "$(_net_tcp_count "$1" 0A)" -gt 0 ]
@@ -154,4 +180,27 @@ net_serve() {
 	rapido_wait -i 0.2 10 _net_no_clients "$port" ||
 		echo "rapido: $what: clients still connected to port $port after 10s; going on" >&2
 	return 0
+}
+
+# net_server_saw DIR: what clients left at the top of a server's DIR, a
+# line each: "SERVER-SAW NAME FIRST-LINE" (200 characters of it),
+# directories "SERVER-SAW NAME/"; rapido-done (the clients' stop marker)
+# and lost+found left out
+net_server_saw() {
+	local f name line
+
+	for f in "$1"/*; do
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		case $name in
+		rapido-done | lost+found) continue ;;
+		esac
+		if [ -d "$f" ]; then
+			echo "SERVER-SAW $name/"
+		else
+			line=
+			read -r line < "$f"
+			echo "SERVER-SAW $name ${line:0:200}"
+		fi
+	done
 }

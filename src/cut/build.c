@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * build.c: a cut as layers (docs/CACHE.md): the trees, then dracut's
- * modules and bins layers, each found in the cache or built (one dracut
- * run for whatever is missing), then the image: head + tail naming the
- * cached layers, or head + layers + tail when standalone. Everything is
- * written in a work directory next to the image and renamed into place.
+ * build.c: a cut as layers (docs/CACHE.md): the trees, then the modules
+ * and bins layers, each found in the cache or built (one dracut run for
+ * whatever dracut must build), the helpers, then the image: head + tail
+ * naming the cached layers, or head + layers + tail when standalone.
+ * Everything is written in a work directory next to the image and
+ * renamed into place.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -454,7 +455,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	cleanup = on_stop;
 	cut_cache_open(&c, &p->conf, o->no_cache);
 	work_create(p);
-	v = xcalloc(p->n_trees + 2, sizeof(*v));
+	v = xcalloc(p->n_trees + 3, sizeof(*v));
 	sv = xcalloc(p->n_trees + 1, sizeof(*sv));
 
 	/*
@@ -487,15 +488,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	kmods = exists[L_MODULES] && !o->dracut_modules;
 	dracut_exists[L_MODULES] = exists[L_MODULES] && !kmods;
 	if (kmods) {
-		cut_kmods_key(p, &dl[L_MODULES]);
-		if (cut_cache_lookup(&c, &dl[L_MODULES])) {
-			char *size = cut_mib(dl[L_MODULES].size);
-
-			cut_progress("modules layer: in the cache (%s)", size);
-			free(size);
-		} else if (cut_kmods_layer(&c, p, work, &dl[L_MODULES], &err)) {
+		if (cut_kmods_layer(&c, p, work, &dl[L_MODULES], &err))
 			die("%s", err);
-		}
 		stop_if_signalled();
 	} else if (exists[L_MODULES]) {
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
@@ -503,12 +497,19 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
 	dracut_layers(o, p, &c, &libs, dracut_exists, dl);
 
-	/* image order: modules, bins, trees; the tail (helpers, scripts) after them all */
+	/* image order: modules, bins, trees, helpers; the tail (scripts) after them all */
 	for (int i = 0; i < 2; i++)
 		if (exists[i])
 			v[n++] = dl[i];
 	for (size_t i = 0; i < ntrees; i++)
 		v[n++] = v[2 + i];
+	{
+		struct cut_layer hl = { 0 };	/* v[n] may hold a tree's copy moved down */
+
+		if (cut_helpers_layer(&c, p, work, &hl, &err))
+			die("%s", err);
+		v[n++] = hl;
+	}
 	standalone = o->standalone || !c.dir;
 	for (size_t i = 0; i < n; i++)
 		standalone |= !v[i].cached;

@@ -27,7 +27,7 @@ static char *entry_path(const struct cut_cache *c, const char *key, const char *
 
 void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)
 {
-	static const char *const subdirs[] = { "layers", "tmp", "locks", "ldlist" };
+	static const char *const subdirs[] = { "layers", "tmp", "locks", "ldlist", "kmods" };
 	char *lock;
 	int rc = 0;
 

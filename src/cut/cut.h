@@ -80,8 +80,8 @@ void cut_prepare(struct cut_plan *p);
 /*
  * image.c: rapido's own archives. The head (rapido/vm.conf for ./vm, and
  * rapido/layers, the text naming the layers) starts the image; the tail
- * (env, modules to load, autorun scripts, extras, /init and the helpers)
- * ends it, after the layers, so its files win.
+ * (env, modules to load, autorun scripts, extras) ends it, after the
+ * layers, so its files win.
  */
 int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **err);
 int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err);

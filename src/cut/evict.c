@@ -155,6 +155,9 @@ void cut_cache_evict(struct cut_cache *c)
 	/* the loader's answers are small, but every ld.so.cache change adds a set */
 	if (over_count(c->dir, "ldlist", 4096))
 		empty_subdir(c->dir, "ldlist");
+	/* and every kernel build a way from its modules' stat to their layer (kmods.c) */
+	if (over_count(c->dir, "kmods", 4096))
+		empty_subdir(c->dir, "kmods");
 	v = cut_cache_entries(c->dir, &n, 1, 0);
 	for (size_t i = 0; i < n; i++)
 		total += v[i].size;

@@ -5,8 +5,7 @@
  * head:
  *	rapido/vm.conf		what ./vm needs: architecture, kernel, release, cpus, memory
  *	rapido/layers		the layers between head and tail (src/lib/layers.h)
- * tail:
- *	/init, /usr/bin/rapido-NAME	the guest init and the profile's helpers (static)
+ * tail (/init and the helpers are a cached layer before it, helpers.c):
  *	rapido/env		KEY=value lines the guest init puts in the environment
  *	rapido/modules		modules the init loads, one per line
  *	rapido/autorun.sh	sources lib, then the profile and the extras in order, each
@@ -273,37 +272,6 @@ int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **
 	return rc;
 }
 
-/* /init and /usr/bin/rapido-NAME: static programs, no libraries to resolve */
-static int add_helpers(struct cpio_writer *w, const struct cut_plan *p, char **err)
-{
-	cpio_add_dir(w, "usr", 0755);
-	cpio_add_dir(w, "usr/bin", 0755);
-	for (size_t i = 0; i < p->helpers.n; i++) {
-		const char *h = p->helpers.v[i], *base = strrchr(h, '/') + 1;
-		struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
-		int fd = open(h, O_RDONLY | O_CLOEXEC), rc;
-		char *name;
-		struct stat st;
-
-		if (fd < 0 || fstat(fd, &st) < 0) {
-			*err = xasprintf("helper %s: %s (run make)", h, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return -ENOENT;
-		}
-		name = strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
-		rc = cpio_add_fd(w, name, &hdr, fd, (uint64_t)st.st_size);
-		close(fd);
-		free(name);
-		if (rc) {
-			*err = xasprintf("helper %s: %s", h, rc == -ESTALE ?
-					 "changed while being read (make running?)" : strerror(-rc));
-			return rc;
-		}
-	}
-	return 0;
-}
-
 int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, char **err)
 {
 	static struct cpio_writer w;
@@ -312,9 +280,6 @@ int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, c
 
 	*err = NULL;
 	cpio_init(&w, fd);
-	rc = add_helpers(&w, p, err);
-	if (rc)
-		return rc;
 	cpio_add_dir(&w, "rapido", 0755);
 
 	mb_open(&env);

@@ -10,6 +10,14 @@
  * modules.builtin.modinfo and modules.order; and what depmod -a writes for
  * just these modules, run as dracut runs it, on a directory of symlinks.
  * ./cut --dracut-modules keeps dracut's way (dracut.c).
+ *
+ * The entry is keyed by the content of those files (each one's name, mode
+ * and XXH64), not their stat: a kernel rebuild rewrites every module
+ * (new inode and mtime) while most keep their bytes, and then the layer
+ * is found again without running depmod or writing 15 MB. So its files
+ * carry mtime 0. kmods/STATKEY in the cache leads from the cheap key
+ * (stat of the lists, cut_kmods_key) to that content key, with a dep line
+ * for every file read: a re-cut reads no module.
  */
 #include <elf.h>
 #include <errno.h>
@@ -53,7 +61,8 @@ static const char *lib_dir(const struct cut_plan *p)
 	return "lib";
 }
 
-void cut_kmods_key(const struct cut_plan *p, struct cut_layer *ly)
+/* The cheap key: stat of the lists depmod reads, the modules asked for (kmods/ leads to the entry). */
+static void cut_kmods_key(const struct cut_plan *p, struct cut_layer *ly)
 {
 	char *depmod = find_in_path("depmod");
 	struct sha256 s;
@@ -84,40 +93,59 @@ void cut_kmods_key(const struct cut_plan *p, struct cut_layer *ly)
 	sha256_hex(&s, ly->key);
 }
 
-/* The "firmware=" values of a module's .modinfo (an uncompressed ELF of the host's byte order). */
-static int elf_firmware(const char *path, struct strv *fw)
+/* The bytes [off, off + n) of fd, malloc'd; NULL past the file's len or on a short read. */
+static void *read_range(int fd, uint64_t off, uint64_t n, uint64_t len)
 {
-	char *data;
-	size_t len;
-	int rc = read_file(path, &data, &len);
-	const char *info = NULL;
-	size_t ilen = 0;
+	char *buf;
 
-	if (rc)
-		return rc;
-	rc = -ENOEXEC;
-	if (len >= sizeof(Elf64_Ehdr) && !memcmp(data, ELFMAG, SELFMAG) &&
-	    data[EI_CLASS] == ELFCLASS64) {
-		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
-		const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
+	if (off > len || n > len - off)
+		return NULL;
+	buf = xmalloc(n + 1);
+	for (uint64_t done = 0; done < n;) {
+		ssize_t r = pread(fd, buf + done, n - done, (off_t)(off + done));
 
-		if (eh->e_shoff < len && eh->e_shstrndx < eh->e_shnum &&
-		    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) <= len &&
-		    sh[eh->e_shstrndx].sh_offset < len) {
-			const char *names = data + sh[eh->e_shstrndx].sh_offset;
-			size_t nlen = len - sh[eh->e_shstrndx].sh_offset;
-
-			rc = 0;
-			for (unsigned int i = 0; i < eh->e_shnum; i++)
-				if (sh[i].sh_name + sizeof(".modinfo") <= nlen &&
-				    !memcmp(names + sh[i].sh_name, ".modinfo", sizeof(".modinfo")) &&
-				    sh[i].sh_offset + sh[i].sh_size <= len) {
-					info = data + sh[i].sh_offset;
-					ilen = sh[i].sh_size;
-				}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(buf);
+			return NULL;
 		}
+		done += (uint64_t)r;
 	}
-	for (size_t off = 0; info && off < ilen;) {
+	return buf;
+}
+
+/*
+ * The "firmware=" values of a module's .modinfo (an uncompressed ELF of
+ * the host's byte order), read through its section headers: the module's
+ * bytes are hashed, not kept, until a layer is written.
+ */
+static int elf_firmware(int fd, uint64_t len, struct strv *fw)
+{
+	Elf64_Ehdr *eh = read_range(fd, 0, sizeof(*eh), len);
+	Elf64_Shdr *sh = NULL;
+	char *names = NULL, *info = NULL;
+	uint64_t nlen = 0, ilen = 0;
+	int rc = -ENOEXEC;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto out;
+	sh = read_range(fd, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(*sh), len);
+	if (!sh)
+		goto out;
+	nlen = sh[eh->e_shstrndx].sh_size;
+	names = read_range(fd, sh[eh->e_shstrndx].sh_offset, nlen, len);
+	if (!names)
+		goto out;
+	rc = 0;
+	for (unsigned int i = 0; i < eh->e_shnum && !info; i++)
+		if (sh[i].sh_name + sizeof(".modinfo") <= nlen &&
+		    !memcmp(names + sh[i].sh_name, ".modinfo", sizeof(".modinfo"))) {
+			ilen = sh[i].sh_size;
+			info = read_range(fd, sh[i].sh_offset, ilen, len);
+		}
+	for (uint64_t off = 0; info && off < ilen;) {
 		const char *s = info + off;
 		size_t l = strnlen(s, ilen - off);
 
@@ -130,7 +158,11 @@ static int elf_firmware(const char *path, struct strv *fw)
 		}
 		off += l + 1;
 	}
-	free(data);
+out:
+	free(eh);
+	free(sh);
+	free(names);
+	free(info);
 	return rc;
 }
 
@@ -217,11 +249,14 @@ static int mkparents(char *path)
 	return 0;
 }
 
-/* One file of the layer: its name in the image and where its bytes are. */
+/* One file of the layer: its name in the image, where its bytes came from, their hash. */
 struct kfile {
 	char *name;
 	char *src;
-	int host;	/* a host file: recorded as a dep line */
+	int host;	/* a host file: a dep line of the stat key's way to the entry */
+	mode_t mode;
+	uint64_t len, xxh;
+	char *data;	/* read by kset_load, for a layer to write */
 };
 
 static int kfile_cmp(const void *a, const void *b)
@@ -234,13 +269,96 @@ struct kset {
 	size_t n, cap;
 };
 
-static void kset_add(struct kset *k, char *name, char *src, int host)
+/*
+ * Add the file at src as name: its mode, size and XXH64 (the content
+ * key's), read through a small buffer; a module's firmware names into fw
+ * (*elf_rc: elf_firmware's answer).
+ */
+static int kset_add(struct kset *k, char *name, char *src, int host, struct strv *fw, int *elf_rc,
+		    char **err)
 {
+	static char buf[1 << 18];
+	struct xxh64 x;
+	struct kfile *f;
+	struct stat st;
+	int fd, rc = 0;
+	uint64_t got = 0;
+
 	if (k->n == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 64;
 		k->v = xrealloc(k->v, k->cap * sizeof(*k->v));
 	}
-	k->v[k->n++] = (struct kfile){ name, src, host };
+	f = &k->v[k->n++];
+	*f = (struct kfile){ .name = name, .src = src, .host = host };
+	fd = open(src, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		rc = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		rc = -EINVAL;
+	} else {
+		f->mode = st.st_mode & 07777;
+		f->len = (uint64_t)st.st_size;
+		xxh64_init(&x, 0);
+		for (;;) {
+			ssize_t n = read(fd, buf, sizeof(buf));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				rc = -errno;
+			if (n <= 0)
+				break;
+			xxh64_update(&x, buf, (size_t)n);
+			got += (uint64_t)n;
+		}
+		f->xxh = xxh64_digest(&x);
+		if (!rc && got != f->len)
+			rc = -ESTALE;
+		if (!rc && fw)
+			*elf_rc = elf_firmware(fd, f->len, fw);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc == -ESTALE)
+		*err = xasprintf("%s changed while it was being read; cut again", src);
+	else if (rc == -EINVAL)
+		*err = xasprintf("%s: not a regular file", src);
+	else if (rc)
+		*err = xasprintf("%s: %s", src, strerror(-rc));
+	return rc;
+}
+
+/* Read every file for a layer to write: the bytes the content key hashed, or an error. */
+static int kset_load(struct kset *k, char **err)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		struct kfile *f = &k->v[i];
+		struct xxh64 x;
+		size_t len;
+		int rc = read_file(f->src, &f->data, &len);
+
+		if (rc) {
+			*err = xasprintf("%s: %s", f->src, strerror(-rc));
+			return rc;
+		}
+		xxh64_init(&x, 0);
+		xxh64_update(&x, f->data, len);
+		if (len != f->len || xxh64_digest(&x) != f->xxh) {
+			*err = xasprintf("%s changed while it was being read; cut again", f->src);
+			return -ESTALE;
+		}
+	}
+	return 0;
+}
+
+static void kset_free(struct kset *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->v[i].name);
+		free(k->v[i].src);
+		free(k->v[i].data);
+	}
+	free(k->v);
 }
 
 /* depmod -a -b STAGE REL over symlinks to the chosen modules, as dracut runs it on its copies */
@@ -281,11 +399,10 @@ static int run_depmod(const struct cut_plan *p, const char *stage, char **err)
 	return 0;
 }
 
-/* The files of the layer: modules, firmware, the copied lists and depmod's output. */
+/* The files of the layer but depmod's output: modules, firmware, the copied lists; read. */
 static int collect(const struct cut_plan *p, const struct cut_work *w, struct kset *k, char **err)
 {
 	const char *lib = lib_dir(p);
-	char *stage = cut_work_path(w, "kmods"), *top;
 	struct moddep d;
 	struct strv missing = STRV_INIT, fw = STRV_INIT, fwfiles = STRV_INIT, names = STRV_INIT;
 	size_t *order = NULL, norder = 0;
@@ -294,7 +411,6 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 	rc = moddep_read(&d, p->kern.moddir);
 	if (rc) {
 		*err = xasprintf("%s/modules.dep: %s", p->kern.moddir, strerror(-rc));
-		free(stage);
 		return rc;
 	}
 	strv_push_all(&names, &p->modules);
@@ -306,55 +422,24 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 		rc = -ENOENT;
 		goto out;
 	}
-	top = xasprintf("%s/lib/modules/%s", stage, p->kern.release);
 	for (size_t i = 0; i < norder && !rc; i++) {
 		const struct moddep_mod *m = &d.v[order[i]];
 		char *src = xasprintf("%s/%s", p->kern.moddir, m->path);
-		char *link = xasprintf("%s/%s", top, m->path);
+		int elf_rc = 0;
 
-		rc = mkparents(link);
-		if (!rc && symlink(src, link) < 0)
-			rc = -errno;
-		if (rc)
-			*err = xasprintf("%s: %s", link, strerror(-rc));
-		else if (elf_firmware(src, &fw) == -ENOEXEC && modinfo_firmware(src, &fw, w))
+		rc = kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, m->path), src, 1,
+			      &fw, &elf_rc, err);
+		if (!rc && elf_rc == -ENOEXEC && modinfo_firmware(src, &fw, w))
 			warn("%s: cannot read the firmware it names", src);
-		kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, m->path), src, 1);
-		free(link);
 	}
 	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]) && !rc; i++) {
 		char *src = xasprintf("%s/%s", p->kern.moddir, copied[i]);
-		char *link = xasprintf("%s/%s", top, copied[i]);
 
-		if (access(src, F_OK) == 0) {
-			if (symlink(src, link) < 0) {
-				rc = -errno;
-				*err = xasprintf("%s: %s", link, strerror(errno));
-			}
-			kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, copied[i]),
-				 xstrdup(src), 0);
-		}
-		free(src);
-		free(link);
-	}
-	if (!rc)
-		rc = run_depmod(p, stage, err);
-	if (!rc) {
-		/* what depmod wrote: the regular files at the top (the inputs are symlinks) */
-		struct strv out = STRV_INIT;
-
-		strv_list_dir(&out, top, "");
-		for (size_t i = 0; i < out.n; i++) {
-			char *f = xasprintf("%s/%s", top, out.v[i]);
-			struct stat st;
-
-			if (lstat(f, &st) == 0 && S_ISREG(st.st_mode))
-				kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, out.v[i]),
-					 f, 0);
-			else
-				free(f);
-		}
-		strv_free(&out);
+		if (access(src, F_OK) == 0)
+			rc = kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, copied[i]),
+				      src, 1, NULL, NULL, err);
+		else
+			free(src);
 	}
 	for (size_t i = 0; i < fw.n && !rc; i++)
 		find_firmware(p, fw.v[i], &fwfiles);
@@ -362,9 +447,9 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 		const char *f = fwfiles.v[i] + (p->sysroot ? strlen(p->sysroot) : 0);
 
 		/* /lib/firmware/X -> LIB/firmware/X */
-		kset_add(k, xasprintf("%s%s", lib, f + 4), xstrdup(fwfiles.v[i]), 1);
+		rc = kset_add(k, xasprintf("%s%s", lib, f + 4), xstrdup(fwfiles.v[i]), 1, NULL, NULL,
+			      err);
 	}
-	free(top);
 out:
 	free(order);
 	moddep_free(&d);
@@ -372,24 +457,95 @@ out:
 	strv_free(&fw);
 	strv_free(&fwfiles);
 	strv_free(&names);
+	return rc;
+}
+
+/*
+ * depmod -a -b STAGE REL over symlinks to the files of the module
+ * directory (as dracut runs it on its copies); its output joins k.
+ */
+static int add_depmod(const struct cut_plan *p, const struct cut_work *w, struct kset *k, char **err)
+{
+	char *stage = cut_work_path(w, "kmods");
+	char *top = xasprintf("%s/lib/modules/%s", stage, p->kern.release);
+	size_t dl = strlen(p->kern.moddir), n = k->n;
+	struct strv out = STRV_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *src = k->v[i].src;
+		char *link;
+
+		if (strncmp(src, p->kern.moddir, dl) || src[dl] != '/')
+			continue;	/* firmware */
+		link = xasprintf("%s%s", top, src + dl);
+		rc = mkparents(link);
+		if (!rc && symlink(src, link) < 0)
+			rc = -errno;
+		if (rc)
+			*err = xasprintf("%s: %s", link, strerror(-rc));
+		free(link);
+	}
+	if (!rc)
+		rc = run_depmod(p, stage, err);
+	/* what depmod wrote: the regular files at the top (the inputs are symlinks) */
+	if (!rc)
+		strv_list_dir(&out, top, "");
+	for (size_t i = 0; i < out.n && !rc; i++) {
+		char *f = xasprintf("%s/%s", top, out.v[i]);
+		struct stat st;
+
+		if (lstat(f, &st) == 0 && S_ISREG(st.st_mode))
+			rc = kset_add(k, xasprintf("%s/modules/%s/%s", lib_dir(p), p->kern.release,
+						   out.v[i]), f, 0, NULL, NULL, err);
+		else
+			free(f);
+	}
+	strv_free(&out);
+	free(top);
 	free(stage);
 	return rc;
 }
 
+/*
+ * The content key: what the layer's bytes are made of, each file's name,
+ * mode and XXH64 (depmod's output is a function of them, and of depmod).
+ */
+static void content_key(const struct cut_plan *p, struct kset *k, char key[65])
+{
+	char *depmod = find_in_path("depmod");
+	struct sha256 s;
+
+	qsort(k->v, k->n, sizeof(*k->v), kfile_cmp);
+	sha256_init(&s);
+	sha256_update(&s, CACHE_FORMAT " kmods content", sizeof(CACHE_FORMAT " kmods content"));
+	sha256_update(&s, p->kern.release, strlen(p->kern.release) + 1);
+	cut_key_stat(&s, depmod ? depmod : "(depmod not found)");
+	for (size_t i = 0; i < k->n; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "%o %llu %016llx", (unsigned int)k->v[i].mode,
+			 (unsigned long long)k->v[i].len, (unsigned long long)k->v[i].xxh);
+		sha256_update(&s, k->v[i].name, strlen(k->v[i].name) + 1);
+		sha256_update(&s, line, strlen(line) + 1);
+	}
+	free(depmod);
+	sha256_hex(&s, key);
+}
+
 /* The layer: the directories above each file, then the file, in name order. */
-static int kmods_write(struct kset *k, int fd, struct xxh64 *x, FILE *deps, char **err)
+static int kmods_write(struct kset *k, int fd, struct xxh64 *x)
 {
 	static struct cpio_writer w;
 	struct strv dirs = STRV_INIT;
-	int rc = 0;
 
 	qsort(k->v, k->n, sizeof(*k->v), kfile_cmp);
 	cpio_init(&w, fd);
 	w.hash = x;
-	for (size_t i = 0; i < k->n && !rc; i++) {
+	for (size_t i = 0; i < k->n; i++) {
 		char *name = xstrdup(k->v[i].name);
-		struct stat st;
-		int in;
+		/* mtime 0: the entry is found by content, whatever the files' times */
+		struct cpio_hdr h = { .mode = S_IFREG | k->v[i].mode };
 
 		for (char *s = strchr(name, '/'); s; s = strchr(s + 1, '/')) {
 			*s = '\0';
@@ -400,37 +556,68 @@ static int kmods_write(struct kset *k, int fd, struct xxh64 *x, FILE *deps, char
 			*s = '/';
 		}
 		free(name);
-		in = open(k->v[i].src, O_RDONLY | O_CLOEXEC);
-		if (in < 0 || fstat(in, &st) < 0) {
-			rc = -errno;
-			*err = xasprintf("%s: %s", k->v[i].src, strerror(errno));
-			if (in >= 0)
-				close(in);
-			break;
-		}
-		{
-			struct cpio_hdr h = { .mode = S_IFREG | (st.st_mode & 07777),
-					      .mtime = st.st_mtim.tv_sec < 0 ? 0 : (uint32_t)st.st_mtim.tv_sec };
-
-			if (!k->v[i].host)
-				h.mtime = 0;	/* generated or copied lists: same bytes every build */
-			rc = cpio_add_fd(&w, k->v[i].name, &h, in, (uint64_t)st.st_size);
-		}
-		close(in);
-		if (rc == -ESTALE)
-			*err = xasprintf("%s changed while it was being copied; cut again", k->v[i].src);
-		else if (rc)
-			*err = xasprintf("%s: %s", k->v[i].src, strerror(-rc));
-		if (!rc && k->v[i].host)
-			cut_dep_note(deps, k->v[i].src);
+		cpio_add(&w, k->v[i].name, &h, k->v[i].data, k->v[i].len);
 	}
 	strv_free(&dirs);
-	if (!rc) {
-		rc = cpio_finish(&w);
-		if (rc)
-			*err = NULL;	/* the caller names the file it writes */
+	return cpio_finish(&w);
+}
+
+static char *alias_path(const struct cut_cache *c, const char *stat_key)
+{
+	return c->dir ? xasprintf("%s/kmods/%s", c->dir, stat_key) : NULL;
+}
+
+/*
+ * kmods/STATKEY: the content key, then a dep line for each host file read.
+ * 1 and ly found in the cache when they all hold.
+ */
+static int alias_lookup(struct cut_cache *c, const char *stat_key, struct cut_layer *ly)
+{
+	char *path = alias_path(c, stat_key), *text = NULL, *save = NULL, *line;
+	struct cut_meta m = { 0 };
+	int hit = 0;
+
+	if (!path || read_file(path, &text, NULL)) {
+		free(path);
+		return 0;
 	}
-	return rc;
+	line = strtok_r(text, "\n", &save);
+	if (line && strlen(line) == 64 && strspn(line, "0123456789abcdef") == 64) {
+		memcpy(ly->key, line, 65);
+		while ((line = strtok_r(NULL, "\n", &save)))
+			if (!strncmp(line, "dep ", 4))
+				strv_push(&m.deps, line);
+		hit = cut_deps_hold(&m) && cut_cache_lookup(c, ly);
+	}
+	strv_free(&m.deps);
+	free(text);
+	free(path);
+	return hit;
+}
+
+/* Best effort: a later cut reads the modules again if this fails. */
+static void alias_store(struct cut_cache *c, const char *stat_key, const struct cut_layer *ly,
+			const struct kset *k)
+{
+	char *path = alias_path(c, stat_key), *text = NULL;
+	size_t len;
+	FILE *f;
+
+	if (!path || !ly->cached)
+		goto out;
+	f = open_memstream(&text, &len);
+	if (!f)
+		die_errno("open_memstream");
+	fprintf(f, "%s\n", ly->key);
+	for (size_t i = 0; i < k->n; i++)
+		if (k->v[i].host)
+			cut_dep_note(f, k->v[i].src);
+	if (fclose(f))
+		die_errno("open_memstream");
+	write_file_atomic(path, text, len, 0644);
+out:
+	free(text);
+	free(path);
 }
 
 int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
@@ -439,45 +626,54 @@ int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct 
 	struct kset k = { NULL, 0, 0 };
 	struct cut_sink out = { .path = NULL };
 	double start = cut_progress_secs();
-	char *size;
+	char stat_key[65], *size;
 	int rc;
 
 	*err = NULL;
+	cut_kmods_key(p, ly);
+	memcpy(stat_key, ly->key, sizeof(stat_key));
+	if (alias_lookup(c, stat_key, ly)) {
+		size = cut_mib(ly->size);
+		cut_progress("modules layer: in the cache (%s)", size);
+		free(size);
+		return 0;
+	}
 	rc = collect(p, w, &k, err);
+	if (!rc) {
+		content_key(p, &k, ly->key);
+		if (cut_cache_lookup(c, ly)) {
+			alias_store(c, stat_key, ly, &k);
+			size = cut_mib(ly->size);
+			cut_progress("modules layer: in the cache (%s, the same files as before)", size);
+			free(size);
+			kset_free(&k);
+			return 0;
+		}
+		rc = add_depmod(p, w, &k, err);
+		if (!rc)
+			rc = kset_load(&k, err);
+	}
 	for (int attempt = 0; !rc; attempt++) {
-		char *dtext = NULL;
-		size_t dlen;
-		FILE *deps = open_memstream(&dtext, &dlen);
-
-		if (!deps)
-			die_errno("open_memstream");
 		cut_sink_open(&out, c, attempt == 0, w, "modules");
-		rc = cut_sink_close(&out, kmods_write(&k, out.fd, &out.x, deps, err));
-		fclose(deps);
-		if (!*err && cut_sink_retry(c, &out, &rc, 1)) {
-			free(dtext);
+		rc = cut_sink_close(&out, kmods_write(&k, out.fd, &out.x));
+		if (cut_sink_retry(c, &out, &rc, 1)) {
 			rc = 0;
 			continue;
 		}
 		if (rc) {
-			free(dtext);
-			if (!*err)
-				*err = xasprintf("writing %s: %s", out.path, strerror(-rc));
+			*err = xasprintf("writing %s: %s", out.path, strerror(-rc));
 			break;
 		}
-		ly->deps = dtext;
+		ly->deps = NULL;	/* the key is the content: the stat key's alias has the dep lines */
 		cut_sink_keep(&out, c, ly);
+		alias_store(c, stat_key, ly, &k);
 		size = cut_mib(ly->size);
 		cut_progress("modules layer: %zu files (%s) in %.2f s%s", k.n, size,
 			     cut_progress_secs() - start, ly->cached ? ", stored in the cache" : "");
 		free(size);
 		break;
 	}
-	for (size_t i = 0; i < k.n; i++) {
-		free(k.v[i].name);
-		free(k.v[i].src);
-	}
-	free(k.v);
+	kset_free(&k);
 	free(out.path);
 	return rc;
 }

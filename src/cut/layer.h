@@ -22,7 +22,7 @@ struct cut_cache {
 };
 
 struct cut_layer {
-	const char *kind;	/* "modules", "bins", "tree" */
+	const char *kind;	/* "modules", "bins", "tree", "helpers" */
 	char key[65];		/* SHA-256 hex of everything that makes its bytes */
 	char *desc;		/* one line for --cache-info */
 	char *path;		/* the layer's file: in the cache, or the work directory */
@@ -155,11 +155,20 @@ int cut_tree_layer(struct cut_cache *c, const char *src, const char *dest,
 void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut_dracut_part part,
 		    const struct strv *libs, struct cut_layer *ly);
 
-/* kmods.c: the modules layer written by ./cut (without --dracut-modules) */
-void cut_kmods_key(const struct cut_plan *p, struct cut_layer *ly);
-/* Build it into the cache (or the work directory w); 0, or -errno with *err saying why. */
+/*
+ * kmods.c: the modules layer written by ./cut (without --dracut-modules):
+ * found in the cache or built into it (or the work directory w); 0, or
+ * -errno with *err saying why.
+ */
 int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
 		    struct cut_layer *ly, char **err);
+
+/*
+ * helpers.c: /init and the profile's helpers, found in the cache or built
+ * into it (or the work directory w); 0, or -errno with *err saying why.
+ */
+int cut_helpers_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
+		      struct cut_layer *ly, char **err);
 
 /*
  * build.c: build (or find) every layer and write the image, its

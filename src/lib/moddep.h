@@ -32,8 +32,10 @@ struct moddep {
 	size_t *hash, hcap;		/* open addressing on names: index + 1, 0 free */
 	struct moddep_soft *soft;	/* modules.softdep */
 	size_t nsoft;
-	char *alias_text;		/* modules.alias, parsed on the first lookup that needs it */
-	struct strv alias_pat, alias_mod;	/* its patterns (normalised) and modules */
+	char *alias_text;		/* modules.alias, parsed in place on the first lookup that needs it */
+	int alias_parsed;
+	char **alias_pat, **alias_mod;	/* its patterns (normalised) and modules, into alias_text */
+	size_t nalias;
 	struct strv builtin;		/* modules.builtin names */
 };
 

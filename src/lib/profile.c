@@ -2,6 +2,7 @@
 /* profile.c: parse the declarations at the top of an autorun/NAME.sh profile. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,6 +554,19 @@ void profile_free(struct profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * types_have: TYPES already holds KEY typed at AT (FILE:LINE). A type from
+ * an include (#@ include: nfs) comes once for every profile that reads it;
+ * kept once, a bad value is one error, not one per profile
+ */
+static bool types_have(const struct confkey_types *types, const char *key, const char *at)
+{
+	for (size_t i = 0; i < types->n; i++)
+		if (!strcmp(types->k[i].key, key) && !strcmp(types->at[i], at))
+			return true;
+	return false;
+}
+
 int profile_dir_conf_keys(const char *dir, struct strv *out, struct confkey_types *types)
 {
 	struct strv names = STRV_INIT;
@@ -569,7 +583,8 @@ int profile_dir_conf_keys(const char *dir, struct strv *out, struct confkey_type
 		if (!profile_load(&p, name, path, &err)) {
 			profile_conf_keys(&p, out);
 			for (size_t j = 0; types && j < p.types.n; j++)
-				confkey_types_add(types, &p.types.k[j], p.types.at[j]);
+				if (!types_have(types, p.types.k[j].key, p.types.at[j]))
+					confkey_types_add(types, &p.types.k[j], p.types.at[j]);
 			profile_free(&p);
 		}
 		free(err);

@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "num.h"
 #include "pct.h"
 #include "results.h"
 
@@ -169,12 +170,23 @@ void rsuite_set_prop(struct rsuite *s, const char *key, const char *value)
 	strv_push(&s->prop_vals, value);
 }
 
-/* The last test named name: a splat record is about a test that has ended. */
-static struct rtest *rtest_last(struct rsuite *s, const char *name)
+/*
+ * The test a splat record is about (one that has ended): run is its RUN
+ * field, which run of the name (from 1; a re-run test has several), or
+ * NULL for a record without one (the last run). NULL if there is none.
+ */
+static struct rtest *rtest_run(struct rsuite *s, const char *name, const char *run)
 {
-	for (size_t i = s->n; i > 0; i--)
+	uint64_t want = 0, seen = 0;
+
+	if (run && num_parse(run, 1, SIZE_MAX, &want, NULL))
+		return NULL;
+	for (size_t i = s->n; !run && i > 0; i--)
 		if (!s->t[i - 1].kernel && !strcmp(s->t[i - 1].name, name))
 			return &s->t[i - 1];
+	for (size_t i = 0; run && i < s->n; i++)
+		if (!s->t[i].kernel && !strcmp(s->t[i].name, name) && ++seen == want)
+			return &s->t[i];
 	return NULL;
 }
 
@@ -279,8 +291,8 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 		set_str(&t->reason, f[3]);
 		set_str(&t->output, f[4]);
 		s->last = (size_t)(t - s->t) + 1;
-	} else if (host && !strcmp(ev, "splat") && nf == 4) {
-		t = rtest_last(s, f[1]);
+	} else if (host && !strcmp(ev, "splat") && (nf == 4 || nf == 5)) {
+		t = rtest_run(s, f[1], nf == 5 ? f[4] : NULL);
 		if (t)
 			rtest_splat(t, f[2], f[3]);
 		else

@@ -25,9 +25,11 @@
  * provenance as JUnit properties; exit is written last, once the reports
  * are written, so it is ./vm's final status), "R1 error NAME SECS REASON
  * OUTPUT" (a test that could not give a verdict: the watchdog stopped it,
- * the VM stopped before it ran) and "R1 splat NAME REASON TEXT" (a kernel
- * report made while NAME ran: the test's last run fails with REASON, TEXT
- * added to its output).
+ * the VM stopped before it ran) and "R1 splat NAME REASON TEXT RUN" (a
+ * kernel report made while NAME ran: its RUN-th run, from 1, fails with
+ * REASON, TEXT added to its output; so a report in the first run of a
+ * re-run test stays there. Without RUN, as an older ./vm wrote it: the
+ * last run).
  *
  * SECS is a plain decimal (anything else reads as 0); `meta exit` is a
  * decimal from 0 to 255 without sign or leading zeros, given once: a

@@ -161,16 +161,33 @@ const struct splat_allow_entry *splat_allow_match(const struct splat_allow *a, c
 	return NULL;
 }
 
-/* "R1 KIND F1 F2 F3" with each field %-escaped, into out. */
+/* "R1 KIND F1 F2 F3" with each field %-escaped, then " RUN" if run (a splat record's), into out. */
 static void push_record(struct strv *out, const char *kind, const char *f1, const char *f2,
-			const char *f3)
+			const char *f3, size_t run)
 {
 	char *a = pct_field(f1), *b = pct_field(f2), *c = pct_field(f3);
 
-	strv_pushf(out, "R1 %s %s %s %s", kind, a, b, c);
+	if (run)
+		strv_pushf(out, "R1 %s %s %s %s %zu", kind, a, b, c, run);
+	else
+		strv_pushf(out, "R1 %s %s %s %s", kind, a, b, c);
 	free(a);
 	free(b);
 	free(c);
+}
+
+/*
+ * Which run of its name s->t[k] is, from 1: a test re-run (--rerun-failures)
+ * has a start record per run, and a report belongs to the run it came in,
+ * not to the last one.
+ */
+static size_t run_of(const struct rsuite *s, size_t k)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i <= k; i++)
+		run += !s->t[i].kernel && !strcmp(s->t[i].name, s->t[k].name);
+	return run;
 }
 
 /* Did test t run while the console showed line? */
@@ -200,7 +217,7 @@ void splat_records(const struct rsuite *s, const struct splat_scan *sc, unsigned
 				continue;
 			reason = xasprintf("kernel %s: %s (%s)", kind, sp->title, where);
 			text = xasprintf("--- kernel %s report, %s ---\n%s", kind, where, sp->text);
-			push_record(out, "splat", s->t[k].name, reason, text);
+			push_record(out, "splat", s->t[k].name, reason, text, run_of(s, k));
 			free(reason);
 			free(text);
 			if (!during)
@@ -209,13 +226,13 @@ void splat_records(const struct rsuite *s, const struct splat_scan *sc, unsigned
 		if (e) {
 			reason = xasprintf("kernel %s, allowed by %s:%u: %s", kind, a->path, e->line,
 					   e->reason);
-			push_record(out, "allowed", title, reason, sp->text);
+			push_record(out, "allowed", title, reason, sp->text, 0);
 			if (warn_vm)
 				warn("vm%u: kernel %s (allowed by %s:%u: %s): %s (%s)", warn_vm, kind,
 				     a->path, e->line, e->reason, sp->title, where);
 			free(reason);
 		} else {
-			push_record(out, counts ? "kernel" : "tolerated", title, kind, sp->text);
+			push_record(out, counts ? "kernel" : "tolerated", title, kind, sp->text, 0);
 			if (warn_vm)
 				warn("vm%u: kernel %s%s: %s (%s%s, %s)", warn_vm, kind,
 				     counts ? "" : " (tolerated: VM_SPLATS)", sp->title,

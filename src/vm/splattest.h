@@ -45,7 +45,7 @@ void splat_allow_free(struct splat_allow *a);
 
 /*
  * The records (results.h) for the reports of sc: "R1 splat NAME REASON
- * TEXT" for each test that ran while one counted (mask, not allowed),
+ * TEXT RUN" for each test run that ran while one counted (mask, not allowed),
  * then a run-level "R1 kernel", "R1 tolerated" or "R1 allowed" line per
  * report, into out. *counted: the reports that count. warn_vm: the VM
  * number for the stderr lines, 0 for none.

@@ -21,8 +21,8 @@
 #  2. fstests_local, FSTESTS_ZONED=null_blk, no xfstests: btrfs on a zoned
 #     null_blk mounted at /mnt/test; a file written there survives an
 #     unmount and mount byte for byte, and the disk reports written zones.
-#  3. zoned_local: btrfs on a zoned null_blk and on a zoned scsi_debug
-#     disk, two passing testcases (zonefs: see autorun/zoned_local.sh).
+#  3. zoned_local: btrfs and zonefs on a zoned null_blk and on a zoned
+#     scsi_debug disk, four passing testcases.
 # Also (no boot): a bad BLKTESTS_DEVS word is refused by ./cut.
 # tests/run timeout: 900s
 . "$(dirname "$0")/lib.sh"
@@ -137,7 +137,7 @@ check "btrfs wrote zones" says_re 'zoned-roundtrip: [1-9][0-9]* zones written'
 check "kernel console clean" console_clean "$T/console"
 [ $rc = 0 ] || guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
 
-# 3. zoned_local: btrfs on a zoned null_blk and a zoned scsi_debug disk
+# 3. zoned_local: btrfs and zonefs on a zoned null_blk and a zoned scsi_debug disk
 : > "$RAPIDO_CONF"
 start=$(date +%s)
 "$CUT" zoned_local > "$T/cut.out" 2>&1
@@ -147,10 +147,17 @@ start=$(date +%s)
 rc=$?
 expect_rc "zoned_local ($(( $(date +%s) - start ))s)" 0 $rc
 testcases "$T/zres/junit.xml" > "$T/zgot"
-check "btrfs passed on both disks" same_file - "$T/zgot" <<'EOF'
+check "btrfs and zonefs passed on both disks" same_file - "$T/zgot" <<'EOF'
 null_blk/btrfs pass
 scsi_debug/btrfs pass
+null_blk/zonefs pass
+scsi_debug/zonefs pass
 EOF
+check "zonefs: a file per sequential zone" \
+	says_re 'zoned_local: zonefs on /dev/sd[a-z]: 15 files in seq/, 15 sequential zones'
+check "zonefs: 8 MiB appended, the zone's write pointer 16384 sectors on after a remount" \
+	says_re 'zoned_local: zonefs: /mnt/zonefs/seq/1 8 MiB after a remount, write pointer at sector 16384'
+check "zonefs: truncate -s 0 reset the zone" says_re 'zoned_local: zonefs: truncate -s 0 reset the zone'
 check "the scsi_debug disk is host-managed ZBC" says_re 'zoned_local: /dev/rznullb0 \(null_blk\) and /dev/sd[a-z] \(scsi_debug\): host-managed'
 check "btrfs wrote zones of the scsi_debug disk" \
 	says_re 'zoned_local: btrfs on /dev/sd[a-z]: 8 MiB read back after a remount; [1-9][0-9]* zones written'

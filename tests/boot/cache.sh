@@ -4,8 +4,9 @@
 # A cached cut, a --standalone one and a --no-cache one are the same bytes;
 # a re-cut with other extras runs no dracut and reuses every layer; each
 # input change rebuilds exactly the layers it feeds: a kernel module file
-# replaced, a binary upgraded, dracut.conf.d edited, a tree file touched, a
-# profile's bins list edited, a helper rebuilt (the tail only). One boot of
+# replaced (by the same bytes: nothing; by others: the modules layer), a
+# binary upgraded, dracut.conf.d edited, a tree file touched, a profile's
+# bins list edited, a helper rebuilt (the helpers layer only). One boot of
 # a cached image under TCG.
 . "$(dirname "$0")/lib.sh"
 
@@ -75,7 +76,7 @@ check "  the cached image names the same layers (same head)" \
 start=$EPOCHREALTIME
 cutv "re-cut with -x" cachetest -x 'echo re-cut'
 check "  no layer rebuilt (took $(awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN {printf "%.3f", e - s}') s)" \
-	test "$(states)" = "cached cached cached"
+	test "$(states) $(state helpers)" = "cached cached cached cached"
 mods=$(layer modules "$DRACUT_OUT") bins=$(layer bins "$DRACUT_OUT") tree=$(layer tree "$DRACUT_OUT")
 
 # 3. one input at a time; each rebuilds exactly its layers
@@ -108,8 +109,9 @@ bins=$(layer bins "$DRACUT_OUT")
 
 printf '\nrapido-cache-test-marker\n' >> "$RD/build/guest/rapido-zram"
 cutv "helper rebuilt" cachetest
-check "  no layer rebuilt" test "$(states)" = "cached cached cached"
-check "  the new helper is in the image file (the tail)" grep -qa rapido-cache-test-marker "$DRACUT_OUT"
+check "  only the helpers layer rebuilt" test "$(states) $(state helpers)" = "cached cached cached built"
+check "  the new helper is in it" \
+	grep -qa rapido-cache-test-marker "$CUT_CACHE_DIR/layers/$(layer helpers "$DRACUT_OUT").cpio"
 
 # kernel modules: a KERNEL_SRC tree whose modules are a hard-linked copy of the installed ones
 ktree=$T/linux
@@ -125,10 +127,17 @@ if cp -al "/lib/modules/$rel" "$T/mods/lib/modules/$rel" 2>/dev/null ||
 	mods=$(layer modules "$DRACUT_OUT") bins=$(layer bins "$DRACUT_OUT")
 	ko=$(find "$T/mods/lib/modules/$rel" -name 'zram.ko*' | head -n 1)
 	cp --remove-destination "/lib/modules/$rel/${ko#$T/mods/lib/modules/$rel/}" "$ko"
-	cutv "a module file replaced (modules_install of one module)" cachetest
-	check "  only the modules layer rebuilt" test "$(states)" = "built cached cached"
-	check "  same key (same module list and modules.dep), bins kept" \
+	cutv "a module file replaced by the same bytes (modules_install of one module)" cachetest
+	# the modules layer is keyed by its files' bytes (kmods.c): found again, not rebuilt
+	check "  no layer rebuilt" test "$(states)" = "cached cached cached"
+	check "  the same modules and bins keys" \
 		test "$(layer modules "$DRACUT_OUT") $(layer bins "$DRACUT_OUT")" = "$mods $bins"
+	{ cat "/lib/modules/$rel/${ko#$T/mods/lib/modules/$rel/}"; printf 'rebuilt'; } > "$ko.new" &&
+		mv "$ko.new" "$ko"
+	cutv "a module file replaced by other bytes" cachetest
+	check "  only the modules layer rebuilt, under a new key" \
+		test "$(states) $(layer bins "$DRACUT_OUT")" = "built cached cached $bins" -a \
+		"$(layer modules "$DRACUT_OUT")" != "$mods"
 	unset KERNEL_SRC KERNEL_INSTALL_MOD_PATH
 else
 	not_ok "cannot copy /lib/modules/$rel"

@@ -37,36 +37,9 @@ expect_rc "cut cifs" 0 $?
 absent() {
 	! grep -aq "$1" "$2"
 }
-listening() {
-	local hex laddr st
-
-	printf -v hex '%04X' "$1"
-	while read -r _ laddr _ st _; do
-		[ "${laddr##*:}" = "$hex" ] && [ "$st" = 0A ] && return 0
-	done < /proc/net/tcp
-	return 1
-}
-port=$((20000 + $$ % 20000))
-while listening $port; do
-	port=$((port + 1))
-done
-
-start=$SECONDS
-"$VM" "$T/server.img" --batch --link-listen "127.0.0.1:$port" --timeout 600 > "$T/server" 2>&1 &
-p1=$!
-# connect once the listener is up (a connect to nothing makes qemu fail)
-for ((i = 0; i < 300; i++)); do
-	listening $port && break
-	kill -0 $p1 2> /dev/null || break
-	sleep 0.2
-done
-"$VM" "$T/client.img" --batch --link-connect "127.0.0.1:$port" --timeout 600 > "$T/client" 2>&1 &
-p2=$!
-wait $p2; r2=$?
-# a client that failed will never tell the server it is done
-[ $r2 = 0 ] || kill $p1 2> /dev/null
-wait $p1; r1=$?
-echo "# both VMs done after $((SECONDS - start))s"
+link_boot "$T/server" "$T/client" "$T/server.img" --batch --timeout 600 -- \
+	"$T/client.img" --batch --timeout 600
+echo "# both VMs done after ${link_secs}s"
 expect_rc "server VM" 0 $r1
 expect_rc "client VM" 0 $r2
 check "server is VM 1 at 192.168.156.1" grep -aq "rapido: samba_local: //192.168.156.1/share (eth0)" "$T/server"

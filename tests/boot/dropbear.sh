@@ -31,21 +31,7 @@ expect_rc "cut dropbear with the test's key" 0 $?
 rel=$(sed -n 's/.*kernel \(.*\)$/\1/p' "$T/out")
 
 # a loopback port nothing listens on
-tcp_listening() {
-	local hex f laddr st
-
-	printf -v hex '%04X' "$1"
-	for f in /proc/net/tcp /proc/net/tcp6; do
-		while read -r _ laddr _ st _; do
-			[ "${laddr##*:}" = "$hex" ] && [ "$st" = 0A ] && return 0
-		done < "$f"
-	done
-	return 1
-}
-port=$((30000 + $$ % 20000))
-while tcp_listening $port; do
-	port=$((port + 1))
-done
+free_port 30000
 
 "$VM" --batch --net user --hostfwd "tcp:127.0.0.1:$port-:22" --timeout 400 > "$T/console" 2>&1 &
 vm=$!

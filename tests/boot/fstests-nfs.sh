@@ -2,16 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # fstests-nfs.sh: fstests_nfs with the real xfstests (tests/suite-tree
 # xfstests): nfsd in the guest exports two zram ext4 disks, the client
-# mounts them over loopback with NFSv4.2, and generic/002 (a quick one:
-# generic/001 copies and compares files for minutes under TCG) passes with
-# FSTYP=nfs: exit 0, the testcase in junit.xml, the mount's vers=4.2 on the
-# console. Before the boot, cut-time checks: a bad NFS_VERS is refused,
-# and a missing binary is named with its Debian package (#@ packages).
+# mounts them over loopback with NFSv4.2 and runs, with FSTYP=nfs, a
+# passing and a failing real test in one boot, on the failing variant of
+# the tree (suite_failing_copy: generic/002's golden output replaced):
+# generic/005 passes, generic/002 fails with "output mismatch", and ./vm
+# exits 1 with both in junit.xml as the guest printed them. generic/002's
+# .out.bad is the real tree's golden output: the test itself ran as it
+# passes on the real tree, only the copy's golden output made it fail.
+# (generic/001 copies and compares files for minutes under TCG: by hand.)
+# The mount's vers=4.2, read back from the guest's /proc/mounts, is on
+# the console. Before the boot, cut-time checks: a bad NFS_VERS is
+# refused, and a missing binary is named with its Debian package.
 # tests/run timeout: 900s
 . "$(dirname "$0")/lib.sh"
 
 suite_tree xfstests
 X=$SUITE
+BAD=$T/xfstests-bad
+suite_failing_copy "$X" "$BAD" || exit 1
 
 run_err "NFS_VERS=4.0 refused before a boot" "NFS_VERS: expected 3, 4.1 or 4.2" \
 	env NFS_VERS=4.0 "$CUT" fstests_nfs
@@ -19,16 +27,28 @@ run_err "a missing binary named with its Debian package" \
 	"Debian package rapido-fixture-pkg: apt-get install rapido-fixture-pkg" \
 	"$CUT" missing-package
 
-printf 'NFS_VERS=4.2\nFSTESTS_SRC=%s\nFSTESTS_TESTS=generic/002\nNFS_ZRAM_SIZE=512M\n' "$X" \
-	> "$RAPIDO_CONF"
+printf 'NFS_VERS=4.2\nFSTESTS_SRC=%s\nFSTESTS_TESTS="generic/002 generic/005"\nNFS_ZRAM_SIZE=512M\n' \
+	"$BAD" > "$RAPIDO_CONF"
 start=$(date +%s)
 "$CUT" fstests_nfs > "$T/cut.out" 2>&1 || { not_ok "cut fstests_nfs"; sed 's/^/# /' "$T/cut.out"; exit 1; }
 "$VM" --batch --timeout 800 --results "$T/res" > "$T/console" 2> "$T/err"
 rc=$?
-expect_rc "generic/002 on NFSv4.2 over loopback ($(( $(date +%s) - start ))s)" 0 $rc
-check "junit.xml: generic/002 passed" test "$(testcases "$T/res/junit.xml")" = "generic/002 pass"
-check "the test export mounted with vers=4.2" \
-	grep -qE '^fstests: nfs TEST_DEV=127.0.0.1:/export/test mounted at /mnt/test \(-o vers=4.2\)' \
+expect_rc "generic/002 failing, generic/005 passing, on NFSv4.2 over loopback ($(( $(date +%s) - start ))s)" 1 $rc
+# what ./check printed, "NAME STATE" sorted, as junit.xml has it
+printed=$(guest_text "$T/console" | perl -ne '
+	next unless m{^(generic/\d+)\s+(.*?)\s*$};
+	my ($n, $r) = ($1, $2);
+	if ($r =~ /output mismatch|\[failed/) { print "$n failure\n" }
+	elsif ($r =~ /\d+s$/) { print "$n pass\n" }' | LC_ALL=C sort)
+want=$(printf 'generic/002 failure\ngeneric/005 pass')
+check "the guest printed: generic/002 failed, generic/005 passed" test "$printed" = "$want"
+check "junit.xml says the same" test "$(testcases "$T/res/junit.xml" | LC_ALL=C sort)" = "$want"
+check "generic/002: output mismatch" guest_says "$T/console" \
+	"- output mismatch (see /results/fstests/generic/002.out.bad)"
+check "generic/002's output is the real tree's golden output" \
+	cmp "$X/tests/generic/002.out" "$T/res/files/fstests/generic/002.out.bad"
+check "the test export is mounted with vers=4.2 (the guest's /proc/mounts)" \
+	grep -qE '^nfs: 127\.0\.0\.1:/export/test on /mnt/test \(nfs4\): ([^ ]*,)?vers=4\.2(,|$)' \
 	<(guest_text "$T/console")
 check "nfsd served NFSv4.2" grep -q '^nfs: nfsd up: .*+4.2' <(guest_text "$T/console")
 check "kernel console clean" console_clean "$T/console"

@@ -149,6 +149,49 @@ no_test_qemu() {
 	ps -o pid,args -p "${left//$'\n'/,}" | sed 's/^/# left running: /'
 	return 1
 }
+# the guest's network helpers (autorun/lib/net.sh: function definitions
+# only, plain bash), on the host: net_tcp_listening PORT
+. "$TOP/autorun/lib/net.sh"
+# free_port BASE: in port, BASE plus this test's pid modulo 20000 or the
+# first port above it nothing listens on (tests run side by side)
+free_port() {
+	port=$(($1 + $$ % 20000))
+	while net_tcp_listening $port; do
+		port=$((port + 1))
+	done
+}
+# link_boot OUT1 OUT2 ARGS1... -- ARGS2...: two VMs on a rootless link:
+# ./vm ARGS1 --link-listen 127.0.0.1:PORT (console in OUT1) in the
+# background, then, once its qemu listens (a connect to nothing makes qemu
+# fail), ./vm ARGS2 --link-connect to it (OUT2). A second VM that failed
+# will never tell the first it is done: the first is stopped then. Exit
+# statuses in r1 and r2, the wall time in link_secs
+link_boot() {
+	local out1=$1 out2=$2 a1=() p1 p2 i start=$SECONDS
+
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		a1+=("$1")
+		shift
+	done
+	shift
+	free_port 20000
+	"$VM" "${a1[@]}" --link-listen "127.0.0.1:$port" > "$out1" 2>&1 &
+	p1=$!
+	for ((i = 0; i < 300; i++)); do
+		net_tcp_listening $port && break
+		kill -0 $p1 2> /dev/null || break
+		sleep 0.2
+	done
+	"$VM" "$@" --link-connect "127.0.0.1:$port" > "$out2" 2>&1 &
+	p2=$!
+	wait $p2
+	r2=$?
+	[ $r2 = 0 ] || kill $p1 2> /dev/null
+	wait $p1
+	r1=$?
+	link_secs=$((SECONDS - start))
+}
 # may_mount: this test may mount file systems (a tmpfs standing in for a
 # small or read-only disk): mount(2) needs CAP_SYS_ADMIN, which root has
 # and a user, or root under setpriv or a container without it, has not.

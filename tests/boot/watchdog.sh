@@ -5,8 +5,10 @@
 # that test only, naming the report and its console.log lines; the test
 # that sleeps forever is stopped by --test-timeout with the guest's
 # blocked and all task stacks (sysrq w, t) as its output, an error "no
-# progress after 20 s"; the test never run is an error naming it; exit
-# 124. run.json (and the JUnit properties) say what was booted.
+# progress after 20 s"; with --test-timeout-dump qemu then writes a vmcore
+# of the stuck guest (DIR/vmcore) before the VM stops; the test never run
+# is an error naming it; exit 124. run.json (and the JUnit properties)
+# say what was booted.
 . "$(dirname "$0")/lib.sh"
 
 XSD=$TOP/tests/fixtures/junit.xsd
@@ -21,11 +23,32 @@ echo "RESULTS_FIXTURE=watchdog" > "$RAPIDO_CONF"
 "$CUT" results-suite > "$T/cut.out" 2>&1
 expect_rc "cut results-suite" 0 $?
 start=$(date +%s)
-"$VM" --batch --timeout 600 --test-timeout 20 --results "$D" > "$T/console" 2> "$T/err"
+"$VM" --batch --timeout 600 --test-timeout 20 --test-timeout-dump --memory 256M --results "$D" \
+	> "$T/console" 2> "$T/err"
 expect_rc "the watchdog stopped the VM: the timeout's status" 124 $?
 echo "# wall time: $(( $(date +%s) - start )) s"
 check "stderr names the stuck test" \
 	grep -q "test fixture/sleeps made no progress after 20s" "$T/err"
+# --test-timeout-dump: the dump is asked for once the stacks are in, and
+# written before qemu quits (its reply comes first: monitor.c)
+check "stderr: the vmcore is written after the stacks are collected" sh -c "
+	grep -n 'collecting the blocked and all task stacks' '$T/err' | cut -d: -f1 > '$T/at.collect' &&
+	grep -n 'writing a vmcore of the stuck guest to $D/vmcore' '$T/err' | cut -d: -f1 > '$T/at.dump' &&
+	test -s '$T/at.collect' && test -s '$T/at.dump' && test \$(cat '$T/at.collect') -lt \$(cat '$T/at.dump')"
+check "stderr names the dump qemu wrote" grep -q "memory dump (elf) in $D/vmcore" "$T/err"
+core=$D/vmcore
+check "the dump is an ELF core file" sh -c "readelf -h '$core' | grep -q 'CORE (Core file)'"
+# its load segments: the guest's RAM (256M less what the PC's holes below 1M take)
+core_mem() {
+	local type off vaddr paddr filesz memsz m=0
+	while read -r type off vaddr paddr filesz memsz _; do
+		[ "$type" = LOAD ] && m=$((m + memsz))
+	done < <(readelf -lW "$core")
+	echo $((m >> 20))
+}
+mem=$(core_mem)
+check "  of the whole guest's memory: ${mem}M in its load segments" test "$mem" -ge 255 -a "$mem" -le 256
+check "  with the kernel's VMCOREINFO" sh -c "readelf -n '$core' | grep -q VMCOREINFO"
 check "junit.xml is valid against the JUnit schema" xmllint --noout --schema "$XSD" "$D/junit.xml"
 check "fixture/pass-one and fixture/pass-two passed" \
 	sh -c "grep -q '<testcase [^>]*name=\"fixture/pass-one\" time=\"[0-9.]*\"/>' '$D/junit.xml' &&
@@ -59,6 +82,7 @@ is_json() { python3 -m json.tool "$D/run.json" > /dev/null; }
 check "run.json is JSON" is_json
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$D/run.json" "$1"; }
 check "kernel_release is the booted kernel's ($rel)" test "$(field kernel_release)" = "$rel"
+check "the vmcore names that kernel" sh -c "head -c 65536 '$core' | grep -aq 'OSRELEASE=$rel'"
 check "kernel_config_sha256 is its config's" \
 	test "$(field kernel_config_sha256)" = "$(sha256sum < "/boot/config-$rel" | cut -d' ' -f1)"
 check "profile" test "$(field profile)" = results-suite

@@ -62,6 +62,23 @@ check "a profile-typed key: exit 1" test $rc = 1
 check "  the value's FILE:LINE, the key, what is expected, the profile line that typed it" \
 	grep -qE "^$RAPIDO_CONF:1: FSTESTS_FS: expected btrfs, xfs or ext4, got 'zfs' \(#@ conf-type at .*/autorun/fstests_local\.sh:[0-9]+\)$" "$T/err"
 
+# NFS_VERS, typed once in an include (nfs-client.inc) that several
+# profiles read: each word it takes passes, any other is one error naming
+# the include's line
+for v in 3 4.1 4.2; do
+	printf 'NFS_VERS=%s\n' "$v" > "$RAPIDO_CONF"
+	run "$bin" --check-conf
+	check "NFS_VERS=$v: accepted" test $rc = 0 -a ! -s "$T/err"
+done
+for v in 4.0 4 v4.2 '4.2 '; do
+	printf "NFS_VERS='%s'\n" "$v" > "$RAPIDO_CONF"
+	run "$bin" --check-conf
+	check "NFS_VERS='$v': refused, once, the include's line named" sh -c '[ $0 = 1 ] &&
+		[ "$(grep -c NFS_VERS "$1")" = 1 ] && grep -qxF "cut: --check-conf: 1 error" "$1" &&
+		grep -qE "NFS_VERS: expected 3, 4\.1 or 4\.2, got .*\(#@ conf-type at .*/autorun/include/nfs-client\.inc:[0-9]+\)$" "$1"' \
+		"$rc" "$T/err"
+done
+
 printf 'VM_CPUS=2\nQEMU_EXTRA_ARGS=$(reboot)\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "a file that does not parse: exit 1, FILE:LINE" \

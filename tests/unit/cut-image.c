@@ -2,11 +2,12 @@
 /*
  * cut-image.c: rapido's own archives in the image (src/cut/image.c), read
  * back with the cpio reader ./vm and the tests use. The head: vm.conf
- * first, then the layers text. The tail: /init and the helpers, the env
- * the profile passes (secrets too: the image's mode guards them), the
- * modules to load, the guest library, the profile and each -x/-f extra in
- * order. And the refusals: a -f that is missing or not a regular file, a
- * helper not built, a value with a newline, each naming what is wrong.
+ * first, then the layers text. The tail: the env the profile passes
+ * (secrets too: the image's mode guards them), the modules to load, the
+ * guest library, the profile and each -x/-f extra in order. The helpers
+ * layer (src/cut/helpers.c): /init and the helpers. And the refusals: a -f
+ * that is missing or not a regular file, a helper not built, a value with
+ * a newline, each naming what is wrong.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "cut.h"
 #include "err.h"
 #include "io.h"
+#include "layer.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/rapido-cut-image-XXXXXX";
@@ -149,7 +151,7 @@ int main(void)
 	int fd, rc;
 
 	err_prog = "cut";
-	tap_plan(27);
+	tap_plan(30);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -223,17 +225,13 @@ int main(void)
 	TAP_EQ_STR(err, NULL, "  no error text");
 	free(err);
 	s = entries(fd, tail_start);
-	TAP_EQ_STR(s, "usr 40755\nusr/bin 40755\ninit 100755\nusr/bin/rapido-tool 100755\n"
-		   "rapido 40755\nrapido/env 100644\nrapido/modules 100644\n"
+	TAP_EQ_STR(s, "rapido 40755\nrapido/env 100644\nrapido/modules 100644\n"
 		   "rapido/lib 40755\nrapido/lib/a.sh 100755\nrapido/lib/b.sh 100755\n"
 		   "rapido/autorun 40755\nrapido/autorun/00-simple.sh 100755\n"
 		   "rapido/autorun/01-cmd.sh 100755\nrapido/autorun/02-file.sh 100755\n"
 		   "rapido/autorun/03-cmd.sh 100755\nrapido/autorun.sh 100644\n",
-		   "tail: helpers, env, modules, guest library (*.sh only), autorun in order");
+		   "tail: env, modules, guest library (*.sh only), autorun in order");
 	free(s);
-	entry_is(fd, tail_start, "init", "INIT BINARY", "/init is rapido-init's bytes");
-	entry_is(fd, tail_start, "usr/bin/rapido-tool", "TOOL BINARY",
-		 "/usr/bin/rapido-tool is the helper's bytes");
 	entry_is(fd, tail_start, "rapido/env",
 		 "RAPIDO_PROFILE=simple\nRAPIDO_KERNEL_RELEASE=6.1.0-t\nFOO=a b=c\nPASS=s3cret\nOPT=o\n",
 		 "rapido/env: profile, release, the conf keys then the set conf-optional ones; "
@@ -281,15 +279,48 @@ int main(void)
 	}
 	extras[1].arg = extra_path;
 
-	/* 3. a helper that was not built */
-	missing = path_in("helpers/rapido-gone");
-	strv_push(&p.helpers, missing);
-	want = xasprintf("helper %s: No such file or directory (run make)", missing);
-	refused(&o, &p, "a helper not built", want, "the helper and the fix");
-	free(want);
-	free(missing);
-	free(p.helpers.v[--p.helpers.n]);
-	p.helpers.v[p.helpers.n] = NULL;
+	/* 3. the helpers layer, written without a cache into a work directory */
+	{
+		struct cut_cache none = { .dir = NULL, .lock_fd = -1 };
+		struct cut_work w;
+		struct cut_layer ly = { 0 };
+		char *image = path_in("image.cpio");
+
+		if (cut_work_create(&w, image))
+			die("cannot create a work directory next to %s", image);
+		rc = cut_helpers_layer(&none, &p, &w, &ly, &err);
+		TAP_EQ_INT(rc, 0, "cut_helpers_layer succeeds without a cache");
+		TAP_EQ_STR(err, NULL, "  no error text");
+		fd = open(ly.path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die_errno("%s", ly.path);
+		s = entries(fd, 0);
+		TAP_EQ_STR(s, "usr 40755\nusr/bin 40755\ninit 100755\nusr/bin/rapido-tool 100755\n",
+			   "helpers layer: /init (rapido-init), then each helper in /usr/bin");
+		free(s);
+		entry_is(fd, 0, "init", "INIT BINARY", "/init is rapido-init's bytes");
+		entry_is(fd, 0, "usr/bin/rapido-tool", "TOOL BINARY",
+			 "/usr/bin/rapido-tool is the helper's bytes");
+		close(fd);
+		cut_layer_free(&ly);
+
+		missing = path_in("helpers/rapido-gone");
+		strv_push(&p.helpers, missing);
+		want = xasprintf("helper %s: No such file or directory (run make)", missing);
+		memset(&ly, 0, sizeof(ly));
+		rc = cut_helpers_layer(&none, &p, &w, &ly, &err);
+		tap_ok(rc < 0, "a helper not built: fails (%d)", rc);
+		TAP_EQ_STR(err, want, "  naming the helper and the fix");
+		free(err);
+		err = NULL;
+		free(want);
+		free(missing);
+		free(p.helpers.v[--p.helpers.n]);
+		p.helpers.v[p.helpers.n] = NULL;
+		cut_layer_free(&ly);
+		cut_work_remove(&w);
+		free(image);
+	}
 
 	/* 4. a value the guest's env file cannot carry */
 	conf_set(&p.conf, "OPT", "line one\nline two");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "json.h"
 #include "provenance.h"
 #include "results.h"
@@ -152,6 +153,58 @@ static void test_attribution(void)
 	splat_scan_free(&sc);
 }
 
+/*
+ * A test re-run (--rerun-failures) has a start record per run: a report in
+ * its first run fails the first run, not the last, so the test is flaky.
+ */
+static void test_rerun(void)
+{
+	struct splat_scan sc;
+	struct rsuite s;
+	struct strv recs = STRV_INIT;
+	unsigned int counted;
+	char *text;
+
+	splat_scan_init(&sc);
+	splat_feed(&sc, console, sizeof(console) - 1);
+	splat_finish(&sc);
+	rsuite_init(&s);
+	rsuite_record(&s, "R1 start a", 0, 1);
+	s.t[s.last - 1].con_from = 2;
+	rsuite_record(&s, "R1 fail a 1.0 broke -", 0, 2);
+	s.t[s.last - 1].con_to = 6;
+	rsuite_record(&s, "R1 start a", 0, 3);
+	s.t[s.last - 1].con_from = 10;
+	rsuite_record(&s, "R1 pass a 1.0 -", 0, 4);
+	s.t[s.last - 1].con_to = 11;
+	splat_records(&s, &sc, SPLAT_ALL, NULL, &recs, &counted, 0);
+	tap_ok(recs.n == 3 && !strncmp(recs.v[0], "R1 splat a ", 11) &&
+	       !strcmp(recs.v[0] + strlen(recs.v[0]) - 2, " 1"),
+	       "the WARNING's record names run 1 of test a: %s", recs.n ? recs.v[0] : "(none)");
+	apply(&s, &recs);
+	tap_ok(s.n == 4 && s.t[0].state == RT_FAIL && s.t[0].splats == 1 && s.t[1].state == RT_PASS &&
+	       !s.t[1].splats, "the first run fails for it, the re-run that passed stays passed");
+	TAP_EQ_STR(s.t[0].reason, "broke; kernel warning: WARNING: CPU: 0 PID: 7 at fs/x.c:10 "
+		   "f+0x1/0x2 (console.log lines 3-5)", "  the first run's reason, then the report's");
+
+	/* as results.txt is read again (--merge-results): the same, and RUN checked */
+	text = xasprintf("R1 start a\nR1 fail a 1 broke -\nR1 start a\nR1 pass a 1 -\n%s\n", recs.v[0]);
+	rsuite_free(&s);
+	rsuite_init(&s);
+	rsuite_parse(&s, text);
+	tap_ok(s.n == 2 && s.t[0].splats == 1 && !s.t[1].splats && s.t[1].state == RT_PASS,
+	       "read back from results.txt, the report stays in run 1");
+	TAP_EQ_INT(rsuite_record(&s, "R1 splat a r t 3", 1, 0), -22, "a RUN the test never had is refused");
+	TAP_EQ_INT(rsuite_record(&s, "R1 splat a r t 0", 1, 0), -22, "  and RUN 0");
+	TAP_EQ_INT(rsuite_record(&s, "R1 splat a r t x", 1, 0), -22, "  and a RUN that is no number");
+	TAP_EQ_INT(rsuite_record(&s, "R1 splat a r t", 1, 0), 0, "without RUN (an older ./vm's): taken");
+	tap_ok(s.t[1].state == RT_FAIL && s.t[1].splats == 1, "  by the last run");
+	free(text);
+	strv_free(&recs);
+	rsuite_free(&s);
+	splat_scan_free(&sc);
+}
+
 static void test_json(void)
 {
 	struct prov p = { 0 };
@@ -224,9 +277,10 @@ static void test_compare(void)
 
 int main(void)
 {
-	tap_plan(41);
+	tap_plan(50);
 	test_allow();
 	test_attribution();
+	test_rerun();
 	test_json();
 	test_compare();
 	return tap_done();

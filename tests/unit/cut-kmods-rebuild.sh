@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# cut-kmods-rebuild.sh: ./cut's modules layer (src/cut/kmods.c) after a
+# kernel rebuild. The installed kernel as a KERNEL_SRC tree whose module
+# directory links the installed modules; a "rebuild" rewrites modules.dep
+# and every module of the layer (new inode and mtime). Same bytes: the
+# same cache entry, found without depmod; one module's bytes changed: a
+# new layer holding them, depmod run again. Nothing boots; dracut is a stub
+# (an empty bins layer).
+. "$(dirname "$0")/../boot/lib.sh"
+if [ ! -x "$CUT" ]; then
+	echo "SKIP: $CUT not built (make)"
+	exit 77
+fi
+real_depmod=$(command -v depmod) || { echo "SKIP: depmod not installed (kmod)"; exit 77; }
+command -v cpio > /dev/null || { echo "SKIP: cpio not installed"; exit 77; }
+installed_kernel_or_skip
+TAP_ON_FAIL=show_run
+
+# depmod, logged: the test counts its runs
+mkdir -p "$T/bin"
+cat > "$T/bin/depmod" <<EOF
+#!/bin/bash
+echo "\$*" >> "$T/depmod.log"
+exec "$real_depmod" "\$@"
+EOF
+cat > "$T/dracut-empty" <<'EOF'
+#!/bin/bash
+cpio -o -H newc --quiet < /dev/null > "${!#}"
+EOF
+chmod +x "$T/bin/depmod" "$T/dracut-empty"
+export PATH=$T/bin:$PATH DRACUT=$T/dracut-empty
+: > "$T/depmod.log"
+
+K=$T/kernel
+m=$K/mods/lib/modules/$rel
+mkdir -p "$K/src/arch/x86/boot" "$K/src/include/config" "$K/mods/lib/modules"
+ln -s "/boot/vmlinuz-$rel" "$K/src/arch/x86/boot/bzImage"
+echo "$rel" > "$K/src/include/config/kernel.release"
+cp "/boot/config-$rel" "$K/src/.config"
+cp -rs "/lib/modules/$rel" "$m"
+find "$m" -maxdepth 1 -name 'modules.*' -type l \
+	-exec sh -c 'for f; do cp --remove-destination "$(readlink "$f")" "$f"; done' sh {} +
+export KERNEL_SRC=$K/src KERNEL_INSTALL_MOD_PATH=$K/mods
+
+# the modules layer's cache key in the image
+modules_key() {
+	cpio -i --quiet --to-stdout rapido/layers < "$DRACUT_OUT" 2>/dev/null | awk '$2 == "modules" {print $5}'
+}
+depmod_runs() { wc -l < "$T/depmod.log"; }
+
+run "$CUT" -q simple
+expect_rc "cut simple with the kernel tree" 0 "$rc"
+k1=$(modules_key)
+check "the image names a modules layer in the cache" test -f "$CUT_CACHE_DIR/layers/$k1.cpio"
+check "depmod ran once for it" test "$(depmod_runs)" = 1
+cpio -t --quiet < "$CUT_CACHE_DIR/layers/$k1.cpio" |
+	sed -n "s|^usr/lib/modules/$rel/||p; s|^lib/modules/$rel/||p" | grep '\.ko' > "$T/kmods.list"
+check "the layer holds modules" test -s "$T/kmods.list"
+
+# rebuilt: new files, same bytes
+cp --remove-destination "$m/modules.dep" "$m/modules.dep.new" && mv "$m/modules.dep.new" "$m/modules.dep"
+while read -r f; do
+	cp --remove-destination "$(readlink -f "$m/$f")" "$m/$f.new" && mv "$m/$f.new" "$m/$f"
+done < "$T/kmods.list"
+run "$CUT" -q simple
+expect_rc "cut after a rebuild that kept every module's bytes" 0 "$rc"
+check "the same modules layer" test "$(modules_key)" = "$k1"
+check "found without running depmod" test "$(depmod_runs)" = 1
+run "$CUT" -q simple -x true
+expect_rc "re-cut" 0 "$rc"
+check "re-cut: the same modules layer, no depmod" test "$(modules_key)" = "$k1" -a "$(depmod_runs)" = 1
+
+# rebuilt again, one module's bytes changed, not its size: a letter of the
+# compiler's note in .comment, which depmod does not read
+first=$(head -n 1 "$T/kmods.list")
+cp --remove-destination "$(readlink -f "$m/$first")" "$m/$first.new"
+off=$(grep -obUaF 'GCC: (' "$m/$first.new" | head -n 1 | cut -d: -f1)
+check "$first has a compiler note to change" test -n "$off"
+printf 'X' | dd of="$m/$first.new" bs=1 seek="${off:-0}" conv=notrunc status=none
+mv "$m/$first.new" "$m/$first"
+cp --remove-destination "$m/modules.dep" "$m/modules.dep.new" && mv "$m/modules.dep.new" "$m/modules.dep"
+run "$CUT" -q simple
+expect_rc "cut after a rebuild that changed $first" 0 "$rc"
+k2=$(modules_key)
+check "a new modules layer" test -n "$k2" -a "$k2" != "$k1"
+check "depmod ran for it" test "$(depmod_runs)" = 2
+mkdir -p "$T/x" && (cd "$T/x" && cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$k2.cpio")
+got=$(find "$T/x" -path "*/modules/$rel/$first")
+check "the new layer holds $first's new bytes" cmp -s "$got" "$m/$first"
+check "the old layer is still in the cache, unchanged" test -f "$CUT_CACHE_DIR/layers/$k1.cpio"
+done_testing
