@@ -24,8 +24,8 @@
 #   NFS_WAIT_SECS  how long to wait for the server (default 180)
 #@ description: mount NFS_SERVER:NFS_EXPORT (nfs_server's) at /mnt/nfs with NFS_VERS, a data round trip, then the extras
 #@ include: net nfs-client
-#@ bins: head cmp sha256sum timeout bash
-#@ bins-optional: ls cp mv rm touch stat df dd sync
+#@ bins: head cmp sha256sum timeout bash cp
+#@ bins-optional: ls mv rm touch stat df dd sync
 #@ conf: NFS_SERVER
 #@ conf-optional: NFS_EXPORT NFS_WAIT_SECS
 #@ conf-type: NFS_EXPORT path

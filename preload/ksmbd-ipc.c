@@ -16,6 +16,7 @@
  */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,9 +40,15 @@ int nla_put(struct nl_msg *msg, int attrtype, int datalen, const void *data)
 
 	if (!real) {
 		real = (nla_put_fn *)dlsym(RTLD_NEXT, "nla_put");
-		/* no libnl under us: what libnl answers to a bad message */
-		if (!real)
+		/* no libnl under us: what libnl answers to a bad message, said once */
+		if (!real) {
+			static int said;
+
+			if (!said++)
+				fprintf(stderr, "rapido-ksmbd-ipc.so: dlsym(RTLD_NEXT, nla_put): %s\n",
+					dlerror());
 			return -1;
+		}
 	}
 	if (attrtype != KSMBD_EVENT_SHARE_CONFIG_RESPONSE || datalen < SHARE_CONFIG_RESPONSE_SIZE)
 		return real(msg, attrtype, datalen, data);

@@ -81,7 +81,7 @@ _fstests_autorun_cmd() {
 	pid=$!
 	[ -o pipefail ] && pf=-o
 	set -o pipefail
-	eval "$FSTESTS_AUTORUN_CMD" >&"$fd" 2>&1
+	_rapido_eval_user "$FSTESTS_AUTORUN_CMD" >&"$fd" 2>&1
 	rc=$?
 	set "$pf" pipefail
 	exec {fd}>&-

@@ -127,17 +127,27 @@ trap() {
 # is armed only from a failed test to the profile's next command, as
 # under TCG a trap on every command would cost each profile a good part
 # of its boot. The library's own commands (functions defined in this
-# directory) and the autorun's _rapido_* steps are not the profile's. A
-# profile's own DEBUG trap (the trap wrapper keeps it) runs after.
+# directory) and the autorun's _rapido_* steps are not the profile's,
+# but a user's command that a library function evaluates (_rapido_eval_user:
+# FSTESTS_AUTORUN_CMD) is. A profile's own DEBUG trap (the trap wrapper
+# keeps it) runs after.
 _rapido_lib_dir=${BASH_SOURCE[0]%/*}
+# _rapido_eval_user CMD: eval CMD, a user's command, as the profile's own
+# (its commands run in this function's frame, which _rapido_debug knows);
+# its status. No positional parameters reach CMD.
+_rapido_eval_user() {
+	local _rapido_cmd=$1
+	shift
+	eval "$_rapido_cmd"
+}
 _rapido_test_ret() {
 	_rapido_res_ret=$1
 	[ -z "$1" ] || [ -z "$_rapido_autorun" ] || builtin trap _rapido_debug DEBUG
 }
 _rapido_debug() {
 	if [ -n "${_rapido_res_ret:-}" ]; then
-		[[ ${BASH_SOURCE[1]-} == "$_rapido_lib_dir"/* || $BASH_COMMAND == _rapido_* ]] ||
-			_rapido_res_ret=
+		[[ ( ${BASH_SOURCE[1]-} == "$_rapido_lib_dir"/* && ${FUNCNAME[1]} != _rapido_eval_user ) ||
+			$BASH_COMMAND == _rapido_* ]] || _rapido_res_ret=
 	fi
 	if [ -n "$_rapido_debug_cmd" ]; then
 		eval "$_rapido_debug_cmd"

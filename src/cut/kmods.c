@@ -290,11 +290,10 @@ static int kset_add(struct kset *k, char *name, char *src, int host, struct strv
 	}
 	f = &k->v[k->n++];
 	*f = (struct kfile){ .name = name, .src = src, .host = host };
-	fd = open(src, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		rc = -errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		rc = -EINVAL;
+	/* never blocks on a FIFO in the module tree: refused, named */
+	fd = open_regular(src, 0, &st);
+	if (fd < 0) {
+		rc = fd;
 	} else {
 		f->mode = st.st_mode & 07777;
 		f->len = (uint64_t)st.st_size;
@@ -321,10 +320,8 @@ static int kset_add(struct kset *k, char *name, char *src, int host, struct strv
 		close(fd);
 	if (rc == -ESTALE)
 		*err = xasprintf("%s changed while it was being read; cut again", src);
-	else if (rc == -EINVAL)
-		*err = xasprintf("%s: not a regular file", src);
 	else if (rc)
-		*err = xasprintf("%s: %s", src, strerror(-rc));
+		*err = xasprintf("%s: %s", src, file_strerror(rc, &st));
 	return rc;
 }
 
@@ -602,6 +599,7 @@ static void alias_store(struct cut_cache *c, const char *stat_key, const struct 
 	char *path = alias_path(c, stat_key), *text = NULL;
 	size_t len;
 	FILE *f;
+	int rc;
 
 	if (!path || !ly->cached)
 		goto out;
@@ -613,8 +611,11 @@ static void alias_store(struct cut_cache *c, const char *stat_key, const struct 
 		if (k->v[i].host)
 			cut_dep_note(f, k->v[i].src);
 	if (fclose(f))
-		die_errno("open_memstream");
-	write_file_atomic(path, text, len, 0644);
+		die_errno("fclose(open_memstream) for %s", path);
+	/* best effort: without it the next cut reads every module again */
+	rc = write_file_atomic(path, text, len, 0644);
+	if (rc)
+		warn_err(rc, "%s (the next cut reads the modules again)", path);
 out:
 	free(text);
 	free(path);

@@ -32,11 +32,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-ceph.inc"
 
-suite_tree xfstests
-X=$SUITE
-# the failing variant (generic/002's golden output replaced)
-BAD=$T/xfstests-bad
-suite_failing_copy "$X" "$BAD" || exit 1
+# X, the real xfstests; BAD, its failing variant (generic/002's golden output replaced)
+xfstests_and_failing
 
 # -- the cluster ----------------------------------------------------------------
 cluster_up

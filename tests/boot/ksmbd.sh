@@ -26,10 +26,8 @@
 . "$(dirname "$0")/lib.sh"
 TAP_ON_FAIL=show_run
 
-suite_tree xfstests
-X=$SUITE
-BAD=$T/xfstests-bad
-suite_failing_copy "$X" "$BAD" || exit 1
+# X, the real xfstests; BAD, its failing variant (generic/002's golden output replaced)
+xfstests_and_failing
 
 run_err "KSMBD_VERS=4 refused before a boot" "KSMBD_VERS: expected 2.1, 3.0, 3.02 or 3.1.1" \
 	env KSMBD_VERS=4 "$CUT" ksmbd_local

@@ -105,6 +105,15 @@ suite_failing_copy() {
 	tree_copy "$1" "$2" && rm "$2/tests/generic/002.out" &&
 		printf 'QA output created by 002\nSilence is not goodness ...\n' > "$2/tests/generic/002.out"
 }
+# xfstests_and_failing: X is the real xfstests (suite_tree), BAD a copy in
+# $T whose generic/002 fails (suite_failing_copy); the test stops if the
+# copy cannot be made
+xfstests_and_failing() {
+	suite_tree xfstests
+	X=$SUITE
+	BAD=$T/xfstests-bad
+	suite_failing_copy "$X" "$BAD" || exit 1
+}
 # installed_kernel_or_skip: rel = the installed kernel ./cut picks (as
 # src/lib/kernel.c does: the newest /boot/vmlinuz-REL in version order, not
 # string order, that has a /lib/modules/REL), provided it is usable (image

@@ -64,6 +64,11 @@ run_all'
 check "  the same after an echo, in a profile function" not_tests_only
 batch 'rapido_test t/bad false; rc=$?; exit $rc'
 check "  exit \$? after the test: a command of the part's own" not_tests_only
+batch '_rapido_eval_user "rapido_test t/bad false; false"'
+check "  the same in a user's command the library evaluates (FSTESTS_AUTORUN_CMD)" exits 1
+check "    not the tests'" not_tests_only
+batch '_rapido_eval_user "rapido_test t/bad false"'
+check "a user's command the library evaluates, ending with the failed test: the tests'" tests_only
 batch 'run_all() { rapido_test t/a true; rapido_test t/bad false; }
 run_all'
 check "a profile function ending with the failed test: the tests'" tests_only
