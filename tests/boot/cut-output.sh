@@ -87,8 +87,8 @@ for um in 000 022; do
 		-n "$(grep -E 'openat\(.*image\.cut-[^/]*/image", .*O_CREAT.*, 0600\)' "$T/strace")"
 	check "  the secret is in the image" grep -qa "CIFS_PASS=rapido-secret-pw" "$T/image"
 	check "  and in no file of the cache" test -z "$(grep -rla rapido-secret-pw "$CUT_CACHE_DIR")"
-	check "  cache files change mode only as temporaries (tmp/, layers/*.tmp*)" \
-		test -z "$(grep -E '^f?chmod' "$T/strace" | grep -vE "[\"<]$CUT_CACHE_DIR/(tmp/|layers/[0-9a-f]{64}\.meta\.tmp)")"
+	check "  cache files change mode only as temporaries (tmp/, layers/*.tmp*, kmods/*.tmp*)" \
+		test -z "$(grep -E '^f?chmod' "$T/strace" | grep -vE "[\"<]$CUT_CACHE_DIR/(tmp/|layers/[0-9a-f]{64}\.meta\.tmp|kmods/[0-9a-f]{64}\.tmp)")"
 	check "  and enter layers/ only by a rename" \
 		test -z "$(grep -E "^openat\(.*\"$CUT_CACHE_DIR/layers/[0-9a-f]{64}\.(cpio|meta)\", [^)]*O_CREAT" "$T/strace")"
 	[ $fails = 0 ] || { sed 's/^/# /' "$T/out"; grep -E 'chmod|O_CREAT|rename' "$T/strace" | sed 's/^/# /'; }
