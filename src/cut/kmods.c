@@ -32,7 +32,9 @@
 
 #include "cpio.h"
 #include "err.h"
+#include "depmod.h"
 #include "io.h"
+#include "kmodelf.h"
 #include "layer.h"
 #include "moddep.h"
 #include "run.h"
@@ -93,59 +95,22 @@ static void cut_kmods_key(const struct cut_plan *p, struct cut_layer *ly)
 	sha256_hex(&s, ly->key);
 }
 
-/* The bytes [off, off + n) of fd, malloc'd; NULL past the file's len or on a short read. */
-static void *read_range(int fd, uint64_t off, uint64_t n, uint64_t len)
-{
-	char *buf;
-
-	if (off > len || n > len - off)
-		return NULL;
-	buf = xmalloc(n + 1);
-	for (uint64_t done = 0; done < n;) {
-		ssize_t r = pread(fd, buf + done, n - done, (off_t)(off + done));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(buf);
-			return NULL;
-		}
-		done += (uint64_t)r;
-	}
-	return buf;
-}
-
 /*
- * The "firmware=" values of a module's .modinfo (an uncompressed ELF of
- * the host's byte order), read through its section headers: the module's
- * bytes are hashed, not kept, until a layer is written.
+ * The "firmware=" values of a module's .modinfo, read from its bytes (an
+ * uncompressed ELF64 of the host's byte order); -ENOEXEC for what
+ * modinfo must read (a compressed module).
  */
-static int elf_firmware(int fd, uint64_t len, struct strv *fw)
+static int elf_firmware(const char *data, uint64_t len, struct strv *fw)
 {
-	Elf64_Ehdr *eh = read_range(fd, 0, sizeof(*eh), len);
-	Elf64_Shdr *sh = NULL;
-	char *names = NULL, *info = NULL;
-	uint64_t nlen = 0, ilen = 0;
-	int rc = -ENOEXEC;
+	struct kmod_elf e;
+	const char *info;
+	size_t ilen = 0;
 
-	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shstrndx >= eh->e_shnum)
-		goto out;
-	sh = read_range(fd, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(*sh), len);
-	if (!sh)
-		goto out;
-	nlen = sh[eh->e_shstrndx].sh_size;
-	names = read_range(fd, sh[eh->e_shstrndx].sh_offset, nlen, len);
-	if (!names)
-		goto out;
-	rc = 0;
-	for (unsigned int i = 0; i < eh->e_shnum && !info; i++)
-		if (sh[i].sh_name + sizeof(".modinfo") <= nlen &&
-		    !memcmp(names + sh[i].sh_name, ".modinfo", sizeof(".modinfo"))) {
-			ilen = sh[i].sh_size;
-			info = read_range(fd, sh[i].sh_offset, ilen, len);
-		}
-	for (uint64_t off = 0; info && off < ilen;) {
+	if (kmod_elf_open(&e, data, (size_t)len))
+		return -ENOEXEC;
+	/* the first .modinfo from section 0, as it always was read */
+	info = kmod_elf_section(&e, ".modinfo", &ilen, 0);
+	for (size_t off = 0; info && off < ilen;) {
 		const char *s = info + off;
 		size_t l = strnlen(s, ilen - off);
 
@@ -158,12 +123,7 @@ static int elf_firmware(int fd, uint64_t len, struct strv *fw)
 		}
 		off += l + 1;
 	}
-out:
-	free(eh);
-	free(sh);
-	free(names);
-	free(info);
-	return rc;
+	return 0;
 }
 
 /* modinfo -F firmware: for what elf_firmware cannot read (a compressed module). */
@@ -256,7 +216,7 @@ struct kfile {
 	int host;	/* a host file: a dep line of the stat key's way to the entry */
 	mode_t mode;
 	uint64_t len, xxh;
-	char *data;	/* read by kset_load, for a layer to write */
+	char *data;	/* its bytes, read once by kset_add (or made here), for a layer to write */
 };
 
 static int kfile_cmp(const void *a, const void *b)
@@ -269,83 +229,71 @@ struct kset {
 	size_t n, cap;
 };
 
-/*
- * Add the file at src as name: its mode, size and XXH64 (the content
- * key's), read through a small buffer; a module's firmware names into fw
- * (*elf_rc: elf_firmware's answer).
- */
-static int kset_add(struct kset *k, char *name, char *src, int host, struct strv *fw, int *elf_rc,
-		    char **err)
+static struct kfile *kset_new(struct kset *k)
 {
-	static char buf[1 << 18];
-	struct xxh64 x;
-	struct kfile *f;
-	struct stat st;
-	int fd, rc = 0;
-	uint64_t got = 0;
-
 	if (k->n == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 64;
 		k->v = xrealloc(k->v, k->cap * sizeof(*k->v));
 	}
-	f = &k->v[k->n++];
+	return &k->v[k->n++];
+}
+
+/*
+ * Add the file at src as name: its mode, bytes and XXH64 (the content
+ * key's), read once and kept, so that a layer to write reads nothing
+ * again; a module's firmware names into fw (*elf_rc: elf_firmware's
+ * answer).
+ */
+static int kset_add(struct kset *k, char *name, char *src, int host, struct strv *fw, int *elf_rc,
+		    char **err)
+{
+	struct kfile *f = kset_new(k);
+	struct stat st;
+	struct xxh64 x;
+	ssize_t got;
+	int fd, rc = 0;
+
 	*f = (struct kfile){ .name = name, .src = src, .host = host };
 	/* never blocks on a FIFO in the module tree: refused, named */
 	fd = open_regular(src, 0, &st);
 	if (fd < 0) {
-		rc = fd;
-	} else {
-		f->mode = st.st_mode & 07777;
-		f->len = (uint64_t)st.st_size;
-		xxh64_init(&x, 0);
-		for (;;) {
-			ssize_t n = read(fd, buf, sizeof(buf));
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				rc = -errno;
-			if (n <= 0)
-				break;
-			xxh64_update(&x, buf, (size_t)n);
-			got += (uint64_t)n;
-		}
-		f->xxh = xxh64_digest(&x);
-		if (!rc && got != f->len)
-			rc = -ESTALE;
-		if (!rc && fw)
-			*elf_rc = elf_firmware(fd, f->len, fw);
+		*err = xasprintf("%s: %s", src, file_strerror(fd, &st));
+		return fd;
 	}
-	if (fd >= 0)
-		close(fd);
-	if (rc == -ESTALE)
+	f->mode = st.st_mode & 07777;
+	f->len = (uint64_t)st.st_size;
+	/* one byte more than its size: a file still being written shows */
+	f->data = xmalloc(f->len + 1);
+	got = pread_full(fd, f->data, f->len + 1, 0);
+	close(fd);
+	if (got < 0) {
+		rc = (int)got;
+		*err = xasprintf("%s: %s", src, strerror(-rc));
+		return rc;
+	}
+	if ((uint64_t)got != f->len) {
 		*err = xasprintf("%s changed while it was being read; cut again", src);
-	else if (rc)
-		*err = xasprintf("%s: %s", src, file_strerror(rc, &st));
-	return rc;
+		return -ESTALE;
+	}
+	xxh64_init(&x, 0);
+	xxh64_update(&x, f->data, f->len);
+	f->xxh = xxh64_digest(&x);
+	if (fw)
+		*elf_rc = elf_firmware(f->data, f->len, fw);
+	return 0;
 }
 
-/* Read every file for a layer to write: the bytes the content key hashed, or an error. */
-static int kset_load(struct kset *k, char **err)
+/* Add bytes made here (depmod's files) as name. */
+static void kset_add_mem(struct kset *k, char *name, struct strbuf *b, mode_t mode)
 {
-	for (size_t i = 0; i < k->n; i++) {
-		struct kfile *f = &k->v[i];
-		struct xxh64 x;
-		size_t len;
-		int rc = read_file(f->src, &f->data, &len);
+	struct kfile *f = kset_new(k);
+	struct xxh64 x;
 
-		if (rc) {
-			*err = xasprintf("%s: %s", f->src, strerror(-rc));
-			return rc;
-		}
-		xxh64_init(&x, 0);
-		xxh64_update(&x, f->data, len);
-		if (len != f->len || xxh64_digest(&x) != f->xxh) {
-			*err = xasprintf("%s changed while it was being read; cut again", f->src);
-			return -ESTALE;
-		}
-	}
-	return 0;
+	*f = (struct kfile){ .name = name, .mode = mode, .len = b->len, .data = b->s };
+	*b = (struct strbuf)STRBUF_INIT;
+	xxh64_init(&x, 0);
+	xxh64_update(&x, f->data, f->len);
+	f->xxh = xxh64_digest(&x);
 }
 
 static void kset_free(struct kset *k)
@@ -426,8 +374,13 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 
 		rc = kset_add(k, xasprintf("%s/modules/%s/%s", lib, p->kern.release, m->path), src, 1,
 			      &fw, &elf_rc, err);
-		if (!rc && elf_rc == -ENOEXEC && modinfo_firmware(src, &fw, w))
-			warn("%s: cannot read the firmware it names", src);
+		if (!rc && elf_rc == -ENOEXEC) {
+			int mrc = modinfo_firmware(src, &fw, w);
+
+			if (mrc)
+				warn("%s: cannot read the firmware it names: modinfo: %s", src,
+				     strerror(-mrc));
+		}
 	}
 	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]) && !rc; i++) {
 		char *src = xasprintf("%s/%s", p->kern.moddir, copied[i]);
@@ -458,10 +411,89 @@ out:
 }
 
 /*
+ * depmod's configuration directories (kmod 30; -b leaves them the host's):
+ * a .conf there may reorder, override or add modules, which only depmod
+ * itself can answer for. The name of the first one found, or NULL.
+ */
+static char *depmod_configured(void)
+{
+	static const char *const dirs[] = { "/etc/depmod.d", "/run/depmod.d",
+					    "/usr/local/lib/depmod.d", "/lib/depmod.d" };
+	char *found = NULL;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !found; i++) {
+		struct strv conf = STRV_INIT;
+
+		strv_list_dir(&conf, dirs[i], ".conf");
+		for (size_t j = 0; j < conf.n && !found; j++)
+			if (conf.v[j][0] != '.')
+				found = xasprintf("%s/%s", dirs[i], conf.v[j]);
+		strv_free(&conf);
+	}
+	return found;
+}
+
+/*
+ * What depmod -a -b STAGE REL writes on a stage of these files, computed
+ * from their bytes (depmod.h); 0 and the files joined to k, or -ENOTSUP
+ * and *why where only depmod can say.
+ */
+static int write_indexes(const struct cut_plan *p, struct kset *k, char **why)
+{
+	size_t dl = strlen(p->kern.moddir), n = k->n, nmods = 0;
+	struct depmod_module *mods = xcalloc(n + 1, sizeof(*mods));
+	struct depmod_in in = { .mods = mods };
+	struct depmod_out out;
+	mode_t um = umask(0);
+	int rc;
+
+	/* depmod creates its files 0644 less the umask */
+	umask(um);
+	*why = depmod_configured();
+	if (*why) {
+		char *conf = *why;
+
+		*why = xasprintf("%s configures depmod", conf);
+		free(conf);
+		free(mods);
+		return -ENOTSUP;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct kfile *f = &k->v[i];
+		const char *rel;
+
+		if (!f->src || strncmp(f->src, p->kern.moddir, dl) || f->src[dl] != '/')
+			continue;	/* firmware */
+		rel = f->src + dl + 1;
+		if (!strcmp(rel, "modules.order")) {
+			in.order = f->data;
+			in.order_len = f->len;
+		} else if (!strcmp(rel, "modules.builtin")) {
+			in.builtin = f->data;
+			in.builtin_len = f->len;
+		} else if (!strcmp(rel, "modules.builtin.modinfo")) {
+			in.builtin_modinfo = f->data;
+			in.builtin_modinfo_len = f->len;
+		} else if (strncmp(rel, "modules.", 8)) {
+			mods[nmods++] = (struct depmod_module){ rel, f->data, f->len };
+		}
+	}
+	in.n = nmods;
+	rc = depmod_compute(&in, &out, why);
+	for (int i = 0; i < DEPMOD_NFILES && !rc; i++)
+		kset_add_mem(k, xasprintf("%s/modules/%s/%s", lib_dir(p), p->kern.release, out.f[i].name),
+			     &out.f[i].data, 0644 & ~um);
+	depmod_out_free(&out);
+	free(mods);
+	return rc;
+}
+
+/*
  * depmod -a -b STAGE REL over symlinks to the files of the module
  * directory (as dracut runs it on its copies); its output joins k.
  */
-static int add_depmod(const struct cut_plan *p, const struct cut_work *w, struct kset *k, char **err)
+static int run_depmod_stage(const struct cut_plan *p, const struct cut_work *w, struct kset *k,
+			    char **err)
 {
 	char *stage = cut_work_path(w, "kmods");
 	char *top = xasprintf("%s/lib/modules/%s", stage, p->kern.release);
@@ -501,6 +533,23 @@ static int add_depmod(const struct cut_plan *p, const struct cut_work *w, struct
 	strv_free(&out);
 	free(top);
 	free(stage);
+	return rc;
+}
+
+/*
+ * depmod's files for the layer: written here when that is sure to give
+ * depmod's bytes, else by depmod on a stage (saying why with -v).
+ */
+static int add_depmod(const struct cut_plan *p, const struct cut_work *w, struct kset *k, char **err)
+{
+	char *why = NULL;
+	int rc = write_indexes(p, k, &why);
+
+	if (rc == -ENOTSUP) {
+		cut_progress("modules layer: depmod runs: %s", why);
+		rc = run_depmod_stage(p, w, k, err);
+	}
+	free(why);
 	return rc;
 }
 
@@ -651,8 +700,6 @@ int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct 
 			return 0;
 		}
 		rc = add_depmod(p, w, &k, err);
-		if (!rc)
-			rc = kset_load(&k, err);
 	}
 	for (int attempt = 0; !rc; attempt++) {
 		cut_sink_open(&out, c, attempt == 0, w, "modules");

@@ -52,6 +52,26 @@ ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
+ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(fd, p + got, len - got, off + (off_t)got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
 /* The rest of fd into a NUL-terminated buffer; -EFBIG past max bytes. */
 static int read_fd(int fd, size_t max, char **out, size_t *len)
 {

@@ -20,6 +20,11 @@ int write_all(int fd, const void *buf, size_t len);
 /* Read up to len bytes, retrying EINTR and short reads; returns bytes read or -errno. */
 ssize_t read_full(int fd, void *buf, size_t len);
 /*
+ * read_full() at offset off (pread(2): the file offset stays): fewer than
+ * len bytes only at the end of the file; returns bytes read or -errno.
+ */
+ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
+/*
  * Read a whole file into a NUL-terminated malloc'd buffer.
  * Returns 0 or -errno; *len (if non-NULL) gets the size without the NUL.
  */
