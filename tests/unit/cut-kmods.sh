@@ -34,7 +34,18 @@ cat > "$T/dracut-empty" <<'EOF'
 #!/bin/bash
 cpio -o -H newc --quiet < /dev/null > "${!#}"
 EOF
-chmod +x "$T/dracut-modules-only" "$T/dracut-empty"
+# depmod for ./cut's own runs, logged: it should not run
+real_depmod=$(command -v depmod)
+mkdir -p "$T/bin"
+cat > "$T/bin/depmod" <<EOF
+#!/bin/bash
+echo "\$*" >> "$T/depmod.log"
+exec "$real_depmod" "\$@"
+EOF
+: > "$T/depmod.log"
+chmod +x "$T/dracut-modules-only" "$T/dracut-empty" "$T/bin/depmod"
+depmod_files="modules.dep modules.dep.bin modules.alias modules.alias.bin modules.softdep
+modules.symbols modules.symbols.bin modules.builtin.bin modules.builtin.alias.bin modules.devname"
 
 # enough configuration for every profile to cut (nothing boots here)
 mkdir -p "$T/ceph"
@@ -92,7 +103,7 @@ for f in "$TOP"/autorun/*.sh; do
 		not_ok "$p: cut --dracut-modules"
 		continue
 	fi
-	run env DRACUT="$T/dracut-empty" CUT_CACHE_DIR="$T/cc" "$CUT" -q "${extra[@]}" -o "$T/$p.c.img" "$p"
+	run env PATH="$T/bin:$PATH" DRACUT="$T/dracut-empty" CUT_CACHE_DIR="$T/cc" "$CUT" -q "${extra[@]}" -o "$T/$p.c.img" "$p"
 	if [ "$rc" != 0 ]; then
 		not_ok "$p: cut"
 		continue
@@ -106,8 +117,22 @@ for f in "$TOP"/autorun/*.sh; do
 	check "$p: ./cut's modules layer holds dracut's files, bytes and modes ($(grep -c '\.ko' "$T/$p.d.list") module lines)" \
 		cmp -s "$T/$p.d.list" "$T/$p.c.list"
 	[ $fails = 0 ] || diff "$T/$p.d.list" "$T/$p.c.list" | head -20 | sed 's/^/# /'
+	# depmod -a -b on a copy of ./cut's layer writes what the layer holds
+	d=$(ls -d "$T/$p.c"/usr/lib/modules/* "$T/$p.c"/lib/modules/* 2> /dev/null | head -n 1)
+	rel=${d##*/}
+	mkdir -p "$T/$p.s/lib/modules" && cp -a "$d" "$T/$p.s/lib/modules/"
+	run "$real_depmod" -a -b "$T/$p.s" "$rel"
+	differ=
+	for f in $depmod_files; do
+		[ -f "$d/$f" ] && cmp -s "$d/$f" "$T/$p.s/lib/modules/$rel/$f" || differ="$differ $f"
+	done
+	check "$p: the layer's depmod files are depmod's bytes${differ:+ (differ:$differ)}" \
+		test -z "$differ" -a "$rc" = 0
+	check "$p: depmod writes no other file" \
+		test "$(ls "$d")" = "$(ls "$T/$p.s/lib/modules/$rel")"
 	n=$((n + 1))
 done
+check "./cut ran no depmod for its modules layers" test ! -s "$T/depmod.log"
 check "every profile compared ($n, $skipped skipped for a missing tool)" \
 	test $((n + skipped)) -eq "$(ls "$TOP"/autorun/*.sh | wc -l)"
 done_testing
