@@ -4,9 +4,11 @@
 # kernel rebuild. The installed kernel as a KERNEL_SRC tree whose module
 # directory links the installed modules; a "rebuild" rewrites modules.dep
 # and every module of the layer (new inode and mtime). Same bytes: the
-# same cache entry, found without depmod; one module's bytes changed: a
-# new layer holding them, depmod run again. Nothing boots; dracut is a stub
-# (an empty bins layer).
+# same cache entry, found without reading a module again; one module's
+# bytes changed: a new layer holding them, its depmod files written by
+# ./cut (depmod's bytes); a modules.order that lists none of them: depmod
+# writes them (src/lib/depmod.c cannot know its order). Nothing boots;
+# dracut is a stub (an empty bins layer).
 . "$(dirname "$0")/../boot/lib.sh"
 if [ ! -x "$CUT" ]; then
 	echo "SKIP: $CUT not built (make)"
@@ -17,7 +19,7 @@ command -v cpio > /dev/null || { echo "SKIP: cpio not installed"; exit 77; }
 installed_kernel_or_skip
 TAP_ON_FAIL=show_run
 
-# depmod, logged: the test counts its runs
+# depmod, logged: the test counts its runs (./cut's fallback)
 mkdir -p "$T/bin"
 cat > "$T/bin/depmod" <<EOF
 #!/bin/bash
@@ -49,12 +51,13 @@ modules_key() {
 }
 depmod_runs() { wc -l < "$T/depmod.log"; }
 
-run "$CUT" -q simple
+run "$CUT" -v simple
 expect_rc "cut simple with the kernel tree" 0 "$rc"
+check "its modules layer built" test "$(state modules)" = built
 k1=$(modules_key)
 k1sum=$(sha256sum < "$CUT_CACHE_DIR/layers/$k1.cpio")
 check "the image names a modules layer in the cache" test -f "$CUT_CACHE_DIR/layers/$k1.cpio"
-check "depmod ran once for it" test "$(depmod_runs)" = 1
+check "without running depmod" test "$(depmod_runs)" = 0
 cpio -t --quiet < "$CUT_CACHE_DIR/layers/$k1.cpio" |
 	sed -n "s|^usr/lib/modules/$rel/||p; s|^lib/modules/$rel/||p" | grep '\.ko' > "$T/kmods.list"
 check "the layer holds modules" test -s "$T/kmods.list"
@@ -64,13 +67,13 @@ cp --remove-destination "$m/modules.dep" "$m/modules.dep.new" && mv "$m/modules.
 while read -r f; do
 	cp --remove-destination "$(readlink -f "$m/$f")" "$m/$f.new" && mv "$m/$f.new" "$m/$f"
 done < "$T/kmods.list"
-run "$CUT" -q simple
+run "$CUT" -v simple
 expect_rc "cut after a rebuild that kept every module's bytes" 0 "$rc"
-check "the same modules layer" test "$(modules_key)" = "$k1"
-check "found without running depmod" test "$(depmod_runs)" = 1
-run "$CUT" -q simple -x true
+check "the same modules layer, from the cache" test "$(modules_key)" = "$k1" -a "$(state modules)" = cached
+run "$CUT" -v simple -x true
 expect_rc "re-cut" 0 "$rc"
-check "re-cut: the same modules layer, no depmod" test "$(modules_key)" = "$k1" -a "$(depmod_runs)" = 1
+check "re-cut: the same modules layer, from the cache" \
+	test "$(modules_key)" = "$k1" -a "$(state modules)" = cached
 
 # rebuilt again, one module's bytes changed, not its size: a letter of the
 # compiler's note in .comment, which depmod does not read
@@ -81,14 +84,33 @@ check "$first has a compiler note to change" test -n "$off"
 printf 'X' | dd of="$m/$first.new" bs=1 seek="${off:-0}" conv=notrunc status=none
 mv "$m/$first.new" "$m/$first"
 cp --remove-destination "$m/modules.dep" "$m/modules.dep.new" && mv "$m/modules.dep.new" "$m/modules.dep"
-run "$CUT" -q simple
+run "$CUT" -v simple
 expect_rc "cut after a rebuild that changed $first" 0 "$rc"
 k2=$(modules_key)
-check "a new modules layer" test -n "$k2" -a "$k2" != "$k1"
-check "depmod ran for it" test "$(depmod_runs)" = 2
+check "a new modules layer" test -n "$k2" -a "$k2" != "$k1" -a "$(state modules)" = built
+check "still no depmod" test "$(depmod_runs)" = 0
 mkdir -p "$T/x" && (cd "$T/x" && cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$k2.cpio")
 got=$(find "$T/x" -path "*/modules/$rel/$first")
 check "the new layer holds $first's new bytes" cmp -s "$got" "$m/$first"
 check "the old layer is still in the cache, unchanged" \
 	test "$(sha256sum < "$CUT_CACHE_DIR/layers/$k1.cpio" 2> /dev/null)" = "$k1sum"
+# what depmod writes on a copy of the new layer is what it holds
+d=$(dirname "$got")
+while [ "$(basename "$d")" != "$rel" ]; do d=$(dirname "$d"); done
+mkdir -p "$T/s/lib/modules" && cp -a "$d" "$T/s/lib/modules/"
+"$real_depmod" -a -b "$T/s" "$rel"
+differ=
+for f in modules.dep modules.dep.bin modules.alias modules.alias.bin modules.softdep \
+	modules.symbols modules.symbols.bin modules.builtin.bin modules.builtin.alias.bin modules.devname; do
+	cmp -s "$d/$f" "$T/s/lib/modules/$rel/$f" || differ="$differ $f"
+done
+check "the new layer's depmod files are depmod's bytes${differ:+ (differ:$differ)}" test -z "$differ"
+
+# a modules.order that lists none of the modules: depmod would order them
+# as it reads the directory, which only depmod knows
+: > "$m/modules.order"
+run "$CUT" -v simple
+expect_rc "cut with an empty modules.order" 0 "$rc"
+check "a new modules layer, its depmod files by depmod" \
+	test "$(state modules)" = built -a "$(depmod_runs)" = 1
 done_testing
