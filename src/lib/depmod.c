@@ -183,11 +183,16 @@ static int mod_load(struct state *s, struct dmod *d, const struct depmod_module 
 	d->modname = path_modname(in->relpath);
 	if (l < 4 || strcmp(in->relpath + l - 3, ".ko"))
 		return unsure(s, "%s is not an uncompressed .ko", in->relpath);
-	/* depmod's walk skips directories called build or source */
+	/*
+	 * depmod's walk skips directories called build or source; a path
+	 * with an empty, "." or ".." part (or a dot file) is not the one its
+	 * walk would name
+	 */
 	for (const char *c = in->relpath; c; c = strchr(c, '/')) {
-		c += *c == '/';
-		if (!strncmp(c, "build/", 6) || !strncmp(c, "source/", 7) || *c == '.')
-			return unsure(s, "depmod's walk would skip %s", in->relpath);
+		c += c != in->relpath;
+		if (!strncmp(c, "build/", 6) || !strncmp(c, "source/", 7) || *c == '.' ||
+		    *c == '/' || !*c)
+			return unsure(s, "depmod's walk would not find %s as it is named", in->relpath);
 	}
 	if (!modindex_ascii(in->relpath))
 		return unsure(s, "%s: depmod takes 7-bit names only", in->relpath);

@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# cut-kmods-depmod.sh: the depmod files ./cut writes itself in its modules
+# layer (src/lib/depmod.c) where depmod's order is its hash tables' (no
+# modules.order, or one whose last line lacks its newline), where one
+# module is missing from modules.order (it goes last), and where the
+# builtin lists are missing (depmod writes empty indexes): each time the
+# bytes depmod -a -b writes on a copy of the layer, and no depmod ran.
+# The installed kernel as a KERNEL_SRC tree whose module directory links
+# the installed modules and holds copies of the lists, changed per case.
+# Nothing boots; dracut is a stub (an empty bins layer).
+. "$(dirname "$0")/../boot/lib.sh"
+if [ ! -x "$CUT" ]; then
+	echo "SKIP: $CUT not built (make)"
+	exit 77
+fi
+real_depmod=$(command -v depmod) || { echo "SKIP: depmod not installed (kmod)"; exit 77; }
+command -v cpio > /dev/null || { echo "SKIP: cpio not installed"; exit 77; }
+installed_kernel_or_skip
+TAP_ON_FAIL=show_run
+
+# depmod, logged: ./cut should run none
+mkdir -p "$T/bin"
+printf '#!/bin/bash\necho "$*" >> "%s"\nexec "%s" "$@"\n' "$T/depmod.log" "$real_depmod" > "$T/bin/depmod"
+printf '#!/bin/bash\ncpio -o -H newc --quiet < /dev/null > "${!#}"\n' > "$T/dracut-empty"
+chmod +x "$T/bin/depmod" "$T/dracut-empty"
+export PATH=$T/bin:$PATH DRACUT=$T/dracut-empty
+: > "$T/depmod.log"
+
+K=$T/kernel
+m=$K/mods/lib/modules/$rel
+mkdir -p "$K/src/arch/x86/boot" "$K/src/include/config" "$K/mods/lib/modules"
+ln -s "/boot/vmlinuz-$rel" "$K/src/arch/x86/boot/bzImage"
+echo "$rel" > "$K/src/include/config/kernel.release"
+cp "/boot/config-$rel" "$K/src/.config"
+cp -rs "/lib/modules/$rel" "$m"
+find "$m" -maxdepth 1 -name 'modules.*' -type l \
+	-exec sh -c 'for f; do cp --remove-destination "$(readlink "$f")" "$f"; done' sh {} +
+export KERNEL_SRC=$K/src KERNEL_INSTALL_MOD_PATH=$K/mods
+# a profile of many modules that needs no configuration
+prof=lio_local
+
+# compare CASE: cut; depmod on a copy of the layer writes its bytes; the
+# layer's module directory in $T/dir
+compare() {
+	local what=$1 key d differ= f
+	run "$CUT" -v "$prof"
+	expect_rc "$what: cut $prof" 0 "$rc"
+	key=$(layer modules "$DRACUT_OUT")
+	rm -rf "$T/x" "$T/s"
+	mkdir -p "$T/x" "$T/s/lib/modules"
+	(cd "$T/x" && cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$key.cpio")
+	d=$(ls -d "$T/x"/usr/lib/modules/* "$T/x"/lib/modules/* 2> /dev/null | head -n 1)
+	echo "$d" > "$T/dir"
+	cp -a "$d" "$T/s/lib/modules/"
+	"$real_depmod" -a -b "$T/s" "$rel" 2>> "$T/depmod.err"
+	for f in modules.dep modules.dep.bin modules.alias modules.alias.bin modules.softdep \
+		modules.symbols modules.symbols.bin modules.builtin.bin modules.builtin.alias.bin \
+		modules.devname; do
+		cmp -s "$d/$f" "$T/s/lib/modules/$rel/$f" || differ="$differ $f"
+	done
+	check "$what: a new layer whose depmod files are depmod's bytes${differ:+ (differ:$differ)}" \
+		test -z "$differ" -a "$(state modules)" = built -a -n "$key"
+	check "$what: no depmod ran" test ! -s "$T/depmod.log"
+}
+
+compare "the lists as installed"
+d=$(cat "$T/dir")
+# the profile's modules, as modules.order names them
+find "$d" -name '*.ko' | sed "s|^$d/||" | sort > "$T/mods"
+check "the layer holds modules ($(wc -l < "$T/mods"))" test "$(wc -l < "$T/mods")" -gt 10
+
+printf '%s' "$(cat "/lib/modules/$rel/modules.order")" > "$m/modules.order"
+compare "modules.order's last line without its newline"
+rm "$m/modules.order"
+compare "no modules.order"
+grep -vxF "$(head -n 1 "$T/mods")" "/lib/modules/$rel/modules.order" > "$m/modules.order"
+compare "modules.order without $(head -n 1 "$T/mods")"
+rm "$m/modules.builtin" "$m/modules.builtin.modinfo"
+compare "no modules.builtin nor modules.builtin.modinfo"
+done_testing
