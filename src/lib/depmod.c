@@ -211,6 +211,16 @@ static int mod_load(struct state *s, struct dmod *d, const struct depmod_module 
 	return 0;
 }
 
+/* FNV-1a over n bytes */
+static size_t bytes_hash(const char *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	while (n--)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return (size_t)h;
+}
+
 static int arr_cmp(const void *a, const void *b)
 {
 	const struct dmod *x = *(struct dmod *const *)a, *y = *(struct dmod *const *)b;
@@ -225,7 +235,7 @@ static int arr_cmp(const void *a, const void *b)
  */
 static int order_apply(struct state *s, const char *text, size_t len)
 {
-	size_t lines = 0, unlisted = 0;
+	size_t lines = 0, unlisted = 0, cap, *tab;
 	long idx = 0;
 
 	if (!text)
@@ -240,16 +250,31 @@ static int order_apply(struct state *s, const char *text, size_t len)
 			return 0;
 		off = (size_t)(nl - text) + 1;
 	}
+	/* the modules by path (index + 1, 0 free): modules.order has thousands of lines */
+	for (cap = 16; cap < 2 * s->n + 2; cap *= 2)
+		;
+	tab = xcalloc(cap, sizeof(*tab));
+	for (size_t i = 0; i < s->n; i++) {
+		size_t h = bytes_hash(s->m[i].relpath, strlen(s->m[i].relpath)) & (cap - 1);
+
+		while (tab[h])
+			h = (h + 1) & (cap - 1);
+		tab[h] = i + 1;
+	}
 	for (size_t off = 0; off < len;) {
 		const char *line = text + off, *nl = memchr(line, '\n', len - off);
 		size_t ll = (size_t)(nl - line);
 
 		idx++;
 		off += ll + 1;
-		for (size_t i = 0; i < s->n; i++)
-			if (strlen(s->m[i].relpath) == ll && !memcmp(s->m[i].relpath, line, ll))
-				s->m[i].sort_idx = idx - (long)(lines + 1);
+		for (size_t h = bytes_hash(line, ll) & (cap - 1); tab[h]; h = (h + 1) & (cap - 1)) {
+			struct dmod *d = &s->m[tab[h] - 1];
+
+			if (!strncmp(d->relpath, line, ll) && !d->relpath[ll])
+				d->sort_idx = idx - (long)(lines + 1);
+		}
 	}
+	free(tab);
 	for (size_t i = 0; i < s->n; i++)
 		unlisted += s->m[i].sort_idx > 0;
 	/* those keep the order depmod's directory walk found them in */
