@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "cpio.h"
 #include "err.h"
 #include "depmod.h"
@@ -217,6 +218,7 @@ struct kfile {
 	mode_t mode;
 	uint64_t len, xxh;
 	char *data;	/* its bytes, read once by kset_add (or made here), for a layer to write */
+	int made;	/* data is malloc'd (made here), not in the set's arena */
 };
 
 static int kfile_cmp(const void *a, const void *b)
@@ -227,6 +229,7 @@ static int kfile_cmp(const void *a, const void *b)
 struct kset {
 	struct kfile *v;
 	size_t n, cap;
+	struct arena mem;	/* the bytes kset_add read */
 };
 
 static struct kfile *kset_new(struct kset *k)
@@ -263,7 +266,7 @@ static int kset_add(struct kset *k, char *name, char *src, int host, struct strv
 	f->mode = st.st_mode & 07777;
 	f->len = (uint64_t)st.st_size;
 	/* one byte more than its size: a file still being written shows */
-	f->data = xmalloc(f->len + 1);
+	f->data = arena_alloc(&k->mem, f->len + 1);
 	got = pread_full(fd, f->data, f->len + 1, 0);
 	close(fd);
 	if (got < 0) {
@@ -289,7 +292,7 @@ static void kset_add_mem(struct kset *k, char *name, struct strbuf *b, mode_t mo
 	struct kfile *f = kset_new(k);
 	struct xxh64 x;
 
-	*f = (struct kfile){ .name = name, .mode = mode, .len = b->len, .data = b->s };
+	*f = (struct kfile){ .name = name, .mode = mode, .len = b->len, .data = b->s, .made = 1 };
 	*b = (struct strbuf)STRBUF_INIT;
 	xxh64_init(&x, 0);
 	xxh64_update(&x, f->data, f->len);
@@ -301,9 +304,11 @@ static void kset_free(struct kset *k)
 	for (size_t i = 0; i < k->n; i++) {
 		free(k->v[i].name);
 		free(k->v[i].src);
-		free(k->v[i].data);
+		if (k->v[i].made)
+			free(k->v[i].data);
 	}
 	free(k->v);
+	arena_free(&k->mem);
 }
 
 /* depmod -a -b STAGE REL over symlinks to the chosen modules, as dracut runs it on its copies */
@@ -673,7 +678,7 @@ out:
 int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
 		    struct cut_layer *ly, char **err)
 {
-	struct kset k = { NULL, 0, 0 };
+	struct kset k = { NULL, 0, 0, ARENA_INIT };
 	struct cut_sink out = { .path = NULL };
 	double start = cut_progress_secs();
 	char stat_key[65], *size;
