@@ -461,7 +461,7 @@ static void write_deps(struct state *s, struct depmod_out *out)
 	free(all);
 }
 
-/* a .modinfo string's value if its key is key ("alias" without '=' is its own value) */
+/* a .modinfo string's value if its key is key (libkmod: a string without '=' is a key with value "") */
 static const char *info_value(const char *s, const char *key)
 {
 	size_t kl = strlen(key);
@@ -470,7 +470,7 @@ static const char *info_value(const char *s, const char *key)
 		return NULL;
 	if (s[kl] == '=')
 		return s + kl + 1;
-	return s[kl] ? NULL : s;
+	return s[kl] ? NULL : "";
 }
 
 static void addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
