@@ -8,8 +8,10 @@
  * in dracut's firmware directories, .zst or .xz when the plain one is
  * missing); the module directory's modules.builtin, modules.builtin.alias,
  * modules.builtin.modinfo and modules.order; and what depmod -a writes for
- * just these modules, run as dracut runs it, on a directory of symlinks.
- * ./cut --dracut-modules keeps dracut's way (dracut.c).
+ * just these modules as dracut runs it, byte for byte: computed from the
+ * modules' bytes (src/lib/depmod.c), or, where that cannot be sure, by
+ * depmod itself on a directory of symlinks. ./cut --dracut-modules keeps
+ * dracut's way (dracut.c).
  *
  * The entry is keyed by the content of those files (each one's name, mode
  * and XXH64), not their stat: a kernel rebuild rewrites every module
@@ -17,7 +19,9 @@
  * is found again without running depmod or writing 15 MB. So its files
  * carry mtime 0. kmods/STATKEY in the cache leads from the cheap key
  * (stat of the lists, cut_kmods_key) to that content key, with a dep line
- * for every file read: a re-cut reads no module.
+ * for every file read: a re-cut reads no module. A cut that reads them
+ * reads each file once and keeps its bytes (in an arena, arena.h) for
+ * the layer it may have to write.
  */
 #include <elf.h>
 #include <errno.h>
@@ -438,6 +442,15 @@ static char *depmod_configured(void)
 	return found;
 }
 
+/* one of the lists copied from the module directory (the rest of it are modules) */
+static int is_copied(const char *rel)
+{
+	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]); i++)
+		if (!strcmp(rel, copied[i]))
+			return 1;
+	return 0;
+}
+
 /*
  * What depmod -a -b STAGE REL writes on a stage of these files, computed
  * from their bytes (depmod.h); 0 and the files joined to k, or -ENOTSUP
@@ -479,7 +492,7 @@ static int write_indexes(const struct cut_plan *p, struct kset *k, char **why)
 		} else if (!strcmp(rel, "modules.builtin.modinfo")) {
 			in.builtin_modinfo = f->data;
 			in.builtin_modinfo_len = f->len;
-		} else if (strncmp(rel, "modules.", 8)) {
+		} else if (!is_copied(rel)) {
 			mods[nmods++] = (struct depmod_module){ rel, f->data, f->len };
 		}
 	}

@@ -74,11 +74,19 @@ static int unsure(struct state *s, const char *fmt, ...)
 	return -ENOTSUP;
 }
 
+/* 16 bits at p in the host's byte order (kmod's get_unaligned) */
+static unsigned int u16_at(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /*
  * kmod's hash_superfast (shared/hash.c, after Paul Hsieh): its bucket
  * order is the order modules.symbols lists symbols in. Keys are 7-bit
- * here (checked), so char's signedness does not matter; 16-bit reads are
- * little-endian as on the x86 and arm64 hosts depmod runs on.
+ * here (checked), so char's signedness does not matter.
  */
 static unsigned int superfast(const char *key)
 {
@@ -86,20 +94,20 @@ static unsigned int superfast(const char *key)
 	unsigned int len = (unsigned int)strlen(key), hash = len, tmp, rem = len & 3;
 
 	for (len /= 4; len > 0; len--, k += 4) {
-		hash += (unsigned int)(k[0] | k[1] << 8);
-		tmp = ((unsigned int)(k[2] | k[3] << 8) << 11) ^ hash;
+		hash += u16_at(k);
+		tmp = (u16_at(k + 2) << 11) ^ hash;
 		hash = (hash << 16) ^ tmp;
 		hash += hash >> 11;
 	}
 	switch (rem) {
 	case 3:
-		hash += (unsigned int)(k[0] | k[1] << 8);
+		hash += u16_at(k);
 		hash ^= hash << 16;
 		hash ^= (unsigned int)k[2] << 18;
 		hash += hash >> 11;
 		break;
 	case 2:
-		hash += (unsigned int)(k[0] | k[1] << 8);
+		hash += u16_at(k);
 		hash ^= hash << 11;
 		hash += hash >> 17;
 		break;

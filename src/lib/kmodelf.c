@@ -61,7 +61,8 @@ int kmod_elf_open(struct kmod_elf *e, const void *data, size_t len)
 	e->shoff = shoff;
 	off = FIELD(d + shoff + shstr * sizeof(Elf64_Shdr), Elf64_Shdr, sh_offset);
 	size = FIELD(d + shoff + shstr * sizeof(Elf64_Shdr), Elf64_Shdr, sh_size);
-	if (off > len || size > len - off)
+	/* libkmod refuses section names that are empty or not NUL-terminated */
+	if (off > len || size > len - off || !size || d[off + size - 1])
 		return -ENOEXEC;
 	e->names = (const char *)d + off;
 	e->nameslen = size;
