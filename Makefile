@@ -208,7 +208,7 @@ $(B)/guest/rapido-%.so: preload/%.c $(FLAGS_STAMP)
 
 # the same helpers for each foreign ARCH, objects in build/ARCH/obj
 define cross_arch
-$(B)/$(1)/obj/%.o: %.c
+$(B)/$(1)/obj/%.o: %.c $(FLAGS_STAMP)
 	$$(call quiet,CC,$$@)
 	@mkdir -p $$(dir $$@)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) $$(call incs,$$<) -c -o $$@ $$<
@@ -221,7 +221,7 @@ $(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(B)/$(1)/libra
 	$$(call quiet,LD,$$@)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_LDFLAGS) -o $$@ $$(patsubst %.c,$(B)/$(1)/obj/%.o,$$(wildcard tools/$$*/*.c)) $$<
 
-$(B)/$(1)/rapido-%.so: preload/%.c
+$(B)/$(1)/rapido-%.so: preload/%.c $(FLAGS_STAMP)
 	$$(call quiet,CC,$$@)
 	@mkdir -p $$(dir $$@)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) -fPIC -shared -o $$@ $$< -ldl

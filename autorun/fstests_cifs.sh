@@ -40,6 +40,7 @@ CIFS_MOUNT_OPTIONS="-o $REPLY"
 mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || rapido_fail "mkdir $TEST_DIR $SCRATCH_MNT failed"
 ksmbd_mount test "$TEST_DIR" "$REPLY" ||
 	rapido_fail "cannot mount TEST_DEV=$TEST_DEV on $TEST_DIR with vers=${KSMBD_VERS:-3.1.1}"
+ksmbd_check_mount "$TEST_DIR"
 export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT CIFS_MOUNT_OPTIONS
 # the options without the login
 echo "fstests: cifs TEST_DEV=$TEST_DEV mounted at $TEST_DIR (vers=${KSMBD_VERS:-3.1.1});" \

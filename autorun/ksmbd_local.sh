@@ -33,9 +33,8 @@ _ksmbd_opts=$REPLY
 _ksmbd_srv=/srv/smb/share
 mkdir -p /mnt/cifs && ksmbd_mount share /mnt/cifs "$_ksmbd_opts" ||
 	rapido_fail "cannot mount //127.0.0.1/share on /mnt/cifs with vers=${KSMBD_VERS:-3.1.1}"
-rapido_mounted /mnt/cifs cifs || rapido_fail "/mnt/cifs is not a cifs mount"
 # the options without the password, which /proc/mounts does not show either
-echo "ksmbd_local: //127.0.0.1/share mounted at /mnt/cifs (${RAPIDO_MOUNT[2]}, ${RAPIDO_MOUNT[3]})"
+ksmbd_check_mount /mnt/cifs
 # a new mount: what is read next comes from the server, not the client's cache
 ksmbd_remount() {
 	umount /mnt/cifs && ksmbd_mount share /mnt/cifs "$_ksmbd_opts"

@@ -12,6 +12,8 @@
 #   ksmbd_mount_options        the client's options for KSMBD_VERS, in REPLY
 #   ksmbd_mount SHARE DIR OPTS mount //127.0.0.1/SHARE on DIR with cifs; fails
 #                              at once when the kernel oopses meanwhile
+#   ksmbd_check_mount DIR      DIR is a cifs mount of version KSMBD_VERS, as
+#                              /proc/mounts says (net_check_mount); printed
 # Sourced into every image before the profile, so it only defines functions.
 
 # One user, one password: server and client are this guest, over loopback
@@ -108,4 +110,10 @@ ksmbd_mount() {
 	rc=$?
 	[ "$rc" = 0 ] || cat /tmp/ksmbd-mount.log >&2
 	return "$rc"
+}
+
+# ksmbd_check_mount DIR: what the kernel mounted, read back (the dialect
+# the client and server agreed on is in /proc/mounts' vers=)
+ksmbd_check_mount() {
+	net_check_mount "$1" cifs "${KSMBD_VERS:-3.1.1}" KSMBD_VERS cifs
 }

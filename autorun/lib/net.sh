@@ -2,8 +2,11 @@
 # net.sh: shell functions for network server and client profiles (dropbear,
 # samba_local, cifs, nfs_server, nfs_client): users, addresses, TCP ports, serving until told to
 # stop. Sourced into every profile's shell: only function definitions here,
-# nothing runs. Bash builtins only, so any image can use them; failures and
-# waits go through rapido_fail and rapido_wait (rapido.sh).
+# nothing runs. Bash builtins only, so any image can use them, but for
+# net_port_open (and net_wait_server, its caller), which needs timeout in
+# the profile's #@ bins (a connect to an address that never answers would
+# hang); failures and waits go through rapido_fail and rapido_wait
+# (rapido.sh).
 
 # net_addrs: this VM's addresses as ./vm gave them (rapido.ip= on the
 # kernel command line), one "IFACE ADDR/PREFIX" line each
@@ -90,6 +93,26 @@ _net_tcp_count() {
 # connect, 5 s at most)
 net_port_open() {
 	timeout 5 bash -c 'exec 3<> "/dev/tcp/$1/$2"' _ "$1" "$2" 2> /dev/null
+}
+
+# net_check_mount DIR "TYPE..." VERS KEY LABEL: a network file system's
+# client reads back what it mounted on DIR: one of the TYPEs, with the
+# option vers=VERS (the version the rapido.conf KEY asked for, not the
+# one client and server settled on by themselves), or rapido_fail says
+# what is there; prints the mount's source, type and options
+net_check_mount() {
+	local what=${2%% *} t
+
+	rapido_mounted "$1" || rapido_fail "$what: nothing is mounted on $1"
+	for t in $2; do
+		[ "${RAPIDO_MOUNT[2]}" = "$t" ] && break
+	done
+	[ "${RAPIDO_MOUNT[2]}" = "$t" ] || rapido_fail "$what: $1 is ${RAPIDO_MOUNT[2]}, not $5"
+	case ,${RAPIDO_MOUNT[3]}, in
+	*",vers=$3,"*) ;;
+	*) rapido_fail "$what: $1 is mounted with ${RAPIDO_MOUNT[3]}: not vers=$3 ($4)" ;;
+	esac
+	echo "$what: ${RAPIDO_MOUNT[0]} on $1 (${RAPIDO_MOUNT[2]}): ${RAPIDO_MOUNT[3]}"
 }
 
 # net_wait_server WHAT HOST PORT SECS CMD...: a client waiting for a

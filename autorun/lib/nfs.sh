@@ -41,16 +41,7 @@ nfs_mount_options() {
 # sides have, and options lost on the way would go unseen; so the version
 # is read back from /proc/mounts
 nfs_check_mount() {
-	rapido_mounted "$1" || rapido_fail "nfs: nothing is mounted on $1"
-	case ${RAPIDO_MOUNT[2]} in
-	nfs | nfs4) ;;
-	*) rapido_fail "nfs: $1 is ${RAPIDO_MOUNT[2]}, not NFS" ;;
-	esac
-	case ,${RAPIDO_MOUNT[3]}, in
-	*",vers=$NFS_VERS,"*) ;;
-	*) rapido_fail "nfs: $1 is mounted with ${RAPIDO_MOUNT[3]}: not vers=$NFS_VERS (NFS_VERS)" ;;
-	esac
-	echo "nfs: ${RAPIDO_MOUNT[0]} on $1 (${RAPIDO_MOUNT[2]}): ${RAPIDO_MOUNT[3]}"
+	net_check_mount "$1" "nfs nfs4" "$NFS_VERS" NFS_VERS NFS
 }
 
 # nfs_networks: from net_addrs' "IFC ADDR/PREFIX" (192.168.156.1/24),

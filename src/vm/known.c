@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "err.h"
+#include "hash.h"
 #include "io.h"
 #include "known.h"
 
@@ -36,6 +37,7 @@ void known_set_free(struct known_set *ks)
 	for (size_t i = 0; i < ks->n_files; i++)
 		free(ks->files[i]);
 	free(ks->files);
+	free(ks->sha256);
 	memset(ks, 0, sizeof(*ks));
 }
 
@@ -245,6 +247,7 @@ int known_parse(struct known_set *ks, const char *name, const char *text, char *
 	size_t n0 = ks->n;
 	unsigned int line = 0;
 	char *file = xstrdup(name);
+	struct sha256 h;
 
 	for (const char *p = text; *p;) {
 		size_t len = strcspn(p, "\n");
@@ -273,6 +276,11 @@ int known_parse(struct known_set *ks, const char *name, const char *text, char *
 			p++;
 	}
 	ks->files = xrealloc(ks->files, (ks->n_files + 1) * sizeof(*ks->files));
+	ks->sha256 = xrealloc(ks->sha256, (ks->n_files + 1) * sizeof(*ks->sha256));
+	/* the bytes parsed are the file's (known_load refuses a NUL), hashed once */
+	sha256_init(&h);
+	sha256_update(&h, text, strlen(text));
+	sha256_hex(&h, ks->sha256[ks->n_files]);
 	ks->files[ks->n_files++] = file;
 	return 0;
 bad:

@@ -45,6 +45,7 @@ struct known_set {
 	struct known_entry *v;
 	size_t n, cap;
 	char **files;		/* every file read, for --write-known-failures and messages */
+	char (*sha256)[65];	/* each file's sha256 (hex) as read, for the provenance */
 	size_t n_files;
 };
 

@@ -33,11 +33,7 @@ start=$(date +%s)
 rc=$?
 expect_rc "generic/002 failing, generic/005 passing, on NFSv4.2 over loopback ($(( $(date +%s) - start ))s)" 1 $rc
 # what ./check printed, "NAME STATE" sorted, as junit.xml has it
-printed=$(guest_text "$T/console" | perl -ne '
-	next unless m{^(generic/\d+)\s+(.*?)\s*$};
-	my ($n, $r) = ($1, $2);
-	if ($r =~ /output mismatch|\[failed/) { print "$n failure\n" }
-	elsif ($r =~ /\d+s$/) { print "$n pass\n" }' | LC_ALL=C sort)
+printed=$(xfstests_printed "$T/console")
 want=$(printf 'generic/002 failure\ngeneric/005 pass')
 check "the guest printed: generic/002 failed, generic/005 passed" test "$printed" = "$want"
 check "junit.xml says the same" test "$(testcases "$T/res/junit.xml" | LC_ALL=C sort)" = "$want"

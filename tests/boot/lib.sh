@@ -114,6 +114,18 @@ xfstests_and_failing() {
 	BAD=$T/xfstests-bad
 	suite_failing_copy "$X" "$BAD" || exit 1
 }
+# xfstests_printed CONSOLE: "NAME STATE" for each result line xfstests'
+# ./check printed on the guest's console (a time: pass; a mismatch or
+# [failed...]: failure; [not run] or [expunged]: skipped), sorted, as
+# testcases prints junit.xml's
+xfstests_printed() {
+	guest_text "$1" | perl -ne '
+		next unless m{^([a-z0-9_.-]+/\d+)\s+(.*?)\s*$};
+		my ($n, $r) = ($1, $2);
+		if ($r =~ /\[not run\]|\[expunged\]/) { print "$n skipped\n" }
+		elsif ($r =~ /output mismatch|\[failed/) { print "$n failure\n" }
+		elsif ($r =~ /\d+s$/) { print "$n pass\n" }' | LC_ALL=C sort
+}
 # installed_kernel_or_skip: rel = the installed kernel ./cut picks (as
 # src/lib/kernel.c does: the newest /boot/vmlinuz-REL in version order, not
 # string order, that has a /lib/modules/REL), provided it is usable (image

@@ -15,7 +15,7 @@ TAP_ON_FAIL=show_run
 guest() {
 	rm -rf "$T/run" && mkdir "$T/run" || return 1
 	RAPIDO_RUN_DIR=$T/run run bash -c 'exec 2>&1
-		for f in rapido net nfs; do source "$1/autorun/lib/$f.sh"; done
+		for f in rapido net nfs ksmbd; do source "$1/autorun/lib/$f.sh"; done
 		rapido_mounted() {
 			local dev dir type opts _
 			RAPIDO_MOUNT=()
@@ -60,6 +60,18 @@ guest 'NFS_VERS=3; nfs_check_mount /mnt/nfs; echo after'
 check "nfs_check_mount: mountvers=3 alone is not vers=3" exits 1
 guest 'NFS_VERS=4.2; nfs_check_mount /export/test; echo after'
 check "nfs_check_mount: ext4 is not NFS" said 1 "rapido: FAILED: nfs: /export/test is ext4, not NFS"
+# cifs (fstests_cifs, ksmbd_local) reads its mount back the same way
+cat >> "$T/mounts" <<'M'
+//127.0.0.1/test /mnt/cifs cifs rw,relatime,vers=3.1.1,cache=strict,username=rapido,uid=0,noforceuid,gid=0,noforcegid,addr=127.0.0.1,file_mode=0755,dir_mode=0755,soft,nounix,serverino,mapposix,rsize=4194304,wsize=4194304,bsize=1048576,echo_interval=60,actimeo=1,closetimeo=1 0 0
+M
+guest 'ksmbd_check_mount /mnt/cifs'
+check "ksmbd_check_mount: vers=3.1.1 (the default) mounted, its line printed" said 0 \
+	"cifs: //127.0.0.1/test on /mnt/cifs (cifs): rw,relatime,vers=3.1.1,cache=strict,username=rapido,uid=0,noforceuid,gid=0,noforcegid,addr=127.0.0.1,file_mode=0755,dir_mode=0755,soft,nounix,serverino,mapposix,rsize=4194304,wsize=4194304,bsize=1048576,echo_interval=60,actimeo=1,closetimeo=1"
+guest 'KSMBD_VERS=3.0; ksmbd_check_mount /mnt/cifs; echo after'
+check "ksmbd_check_mount: KSMBD_VERS=3.0 but 3.1.1 mounted: fails, naming the key" exits 1
+check "  saying so" grep -q "^rapido: FAILED: cifs: /mnt/cifs is mounted with .*: not vers=3.0 (KSMBD_VERS)$" "$T/out"
+guest 'ksmbd_check_mount /mnt/test; echo after'
+check "ksmbd_check_mount: nfs4 is not cifs" said 1 "rapido: FAILED: cifs: /mnt/test is nfs4, not cifs"
 guest 'NFS_VERS=4.2; nfs_check_mount /mnt/none; echo after'
 check "nfs_check_mount: nothing mounted" said 1 "rapido: FAILED: nfs: nothing is mounted on /mnt/none"
 
@@ -89,8 +101,10 @@ check "net_server_saw: an empty directory, nothing" said 0 "[0]"
 # out_like RE: the guest's output, its lines joined by '|', matches RE
 # (grep -E; the waits' seconds vary with the machine's load)
 out_like() { paste -sd '|' "$T/out" | grep -qE -- "^$1\$"; }
-# a loopback port nothing listens on: refused at once
-p=$((40000 + $$ % 20000))
+# a loopback port nothing listens on (net_tcp_listening: another test's
+# server may hold the first one tried): refused at once
+p=$(bash -c '. "$1/autorun/lib/net.sh" && p=$2 && while net_tcp_listening $p; do p=$((p + 1)); done; echo $p' \
+	_ "$TOP" $((40000 + $$ % 20000)))
 guest "net_wait_server tester 127.0.0.1 $p 1 true; echo \"[\$?]\""
 check "net_wait_server: nothing answers: false after SECS, saying so" said 0 \
 	"tester: nothing answers on 127.0.0.1 port $p after 1s

@@ -89,6 +89,13 @@ static void parser_cases(void)
 		   "  kdevops' reason");
 	known_set_free(&ks);
 
+	/* the provenance's known_failures_sha256: the bytes parsed, sha256sum's hex */
+	known_set_init(&ks);
+	TAP_EQ_INT(known_parse(&ks, "one", "generic/002 # bug\n", &err), 0, "a file of one line parses");
+	TAP_EQ_STR(ks.sha256[0], "6727572c7471fea67196bafc59a58be1d63d214f94acba33cd881be310b34414",
+		   "  its sha256 is kept, as sha256sum prints it");
+	known_set_free(&ks);
+
 	tap_ok(parse_err("a\nb until=2024-13-01\n", "k.txt:2: 'until=2024-13-01': expected until=YYYY-MM-DD"),
 	       "a bad month: FILE:LINE");
 	tap_ok(parse_err("b until=2023-02-29\n", "k.txt:1:"), "  2023-02-29 is no date");
