@@ -481,22 +481,6 @@ static const char *info_value(const char *s, const char *key)
 	return s[kl] ? NULL : "";
 }
 
-static void addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void addf(struct strbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	char *t;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&t, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		die("out of memory");
-	strbuf_add(b, t, (size_t)n);
-	free(t);
-}
-
 /* modules.alias, its index, modules.softdep, modules.devname: from each module's .modinfo */
 static void write_modinfo(struct state *s, struct depmod_out *out)
 {
@@ -518,7 +502,7 @@ static void write_modinfo(struct state *s, struct depmod_out *out)
 
 			if (!v)
 				continue;
-			addf(&out->f[F_ALIAS].data, "alias %s %s\n", v, d->modname);
+			strbuf_addf(&out->f[F_ALIAS].data, "alias %s %s\n", v, d->modname);
 			/* depmod warns of an unmatched bracket and leaves it out */
 			if (!alias_normalize(v, buf))
 				modindex_add(ix, buf, d->modname, (unsigned int)i);
@@ -527,7 +511,7 @@ static void write_modinfo(struct state *s, struct depmod_out *out)
 			const char *v = info_value(d->info.v[k], "softdep");
 
 			if (v)
-				addf(&out->f[F_SOFTDEP].data, "softdep %s %s\n", d->modname, v);
+				strbuf_addf(&out->f[F_SOFTDEP].data, "softdep %s %s\n", d->modname, v);
 		}
 		/* output_devname: the last devname: and char/block-major alias seen until both are */
 		for (size_t k = 0; k < d->info.n; k++) {
@@ -554,7 +538,7 @@ static void write_modinfo(struct state *s, struct depmod_out *out)
 			if (!devnames++)
 				strbuf_adds(&out->f[F_DEVNAME].data,
 					    "# Device nodes to trigger on-demand module loading.\n");
-			addf(&out->f[F_DEVNAME].data, "%s %s %c%u:%u\n", d->modname, devname, type,
+			strbuf_addf(&out->f[F_DEVNAME].data, "%s %s %c%u:%u\n", d->modname, devname, type,
 			     major, minor);
 		}
 	}
@@ -580,7 +564,7 @@ static void write_symbols(struct state *s, struct symtab *t, struct depmod_out *
 	for (size_t i = 0; i < n; i++) {
 		const struct dmod *owner = s->arr[v[i].val];
 
-		addf(&out->f[F_SYMBOLS].data, "alias symbol:%s %s\n", v[i].key, owner->modname);
+		strbuf_addf(&out->f[F_SYMBOLS].data, "alias symbol:%s %s\n", v[i].key, owner->modname);
 		strbuf_reset(&key);
 		strbuf_adds(&key, "symbol:");
 		strbuf_adds(&key, v[i].key);

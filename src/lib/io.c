@@ -32,13 +32,15 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-ssize_t read_full(int fd, void *buf, size_t len)
+/* read(2), or pread(2) from off when off >= 0, until len bytes, the end or an error */
+static ssize_t read_loop(int fd, void *buf, size_t len, off_t off)
 {
 	char *p = buf;
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = read(fd, p + got, len - got);
+		ssize_t n = off < 0 ? read(fd, p + got, len - got) :
+				      pread(fd, p + got, len - got, off + (off_t)got);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -52,24 +54,14 @@ ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	return read_loop(fd, buf, len, -1);
+}
+
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 {
-	char *p = buf;
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = pread(fd, p + got, len - got, off + (off_t)got);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
+	return off < 0 ? -EINVAL : read_loop(fd, buf, len, off);
 }
 
 /* The rest of fd into a NUL-terminated buffer; -EFBIG past max bytes. */

@@ -21,7 +21,8 @@ int write_all(int fd, const void *buf, size_t len);
 ssize_t read_full(int fd, void *buf, size_t len);
 /*
  * read_full() at offset off (pread(2): the file offset stays): fewer than
- * len bytes only at the end of the file; returns bytes read or -errno.
+ * len bytes only at the end of the file; returns bytes read or -errno
+ * (-EINVAL for a negative off).
  */
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
 /*

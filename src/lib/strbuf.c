@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* strbuf.c: a growable NUL-terminated byte buffer. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 #include "strbuf.h"
 
-void strbuf_add(struct strbuf *b, const char *s, size_t n)
+/* room for n more bytes and the NUL */
+static void reserve(struct strbuf *b, size_t n)
 {
 	if (n >= (size_t)-1 / 2 - b->len)
 		die("out of memory: a buffer of %zu + %zu bytes", b->len, n);
@@ -18,9 +21,34 @@ void strbuf_add(struct strbuf *b, const char *s, size_t n)
 		b->s = xrealloc(b->s, cap);
 		b->cap = cap;
 	}
+}
+
+void strbuf_add(struct strbuf *b, const char *s, size_t n)
+{
+	reserve(b, n);
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
+}
+
+void strbuf_addf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	reserve(b, 0);
+	/* formatted into the spare room; once more where it did not fit */
+	for (int pass = 0; pass < 2; pass++) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			die("strbuf_addf: cannot format \"%s\"", fmt);
+		if ((size_t)n < b->cap - b->len)
+			break;
+		reserve(b, (size_t)n);
+	}
+	b->len += (size_t)n;
 }
 
 void strbuf_addc(struct strbuf *b, char c)

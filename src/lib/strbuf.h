@@ -16,6 +16,8 @@ struct strbuf {
 void strbuf_add(struct strbuf *b, const char *s, size_t n);
 void strbuf_addc(struct strbuf *b, char c);
 void strbuf_adds(struct strbuf *b, const char *s);
+/* Append what printf would print (dies if the format fails). */
+void strbuf_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Make the buffer "" (allocated), keeping its memory. */
 void strbuf_reset(struct strbuf *b);
 void strbuf_free(struct strbuf *b);

@@ -150,6 +150,24 @@ installed_kernel_or_skip() {
 		exit 77
 	fi
 }
+# installed_kernel_tree DIR: the kernel installed_kernel_or_skip picked
+# ($rel) as a KERNEL_SRC tree in DIR/src, its module directory m
+# (DIR/mods/lib/modules/$rel) linking the installed modules and holding
+# copies of the lists, so that a test may rewrite any of them ("a kernel
+# rebuild") without touching /lib/modules; KERNEL_SRC and
+# KERNEL_INSTALL_MOD_PATH exported
+installed_kernel_tree() {
+	local k=$1
+	m=$k/mods/lib/modules/$rel
+	mkdir -p "$k/src/arch/x86/boot" "$k/src/include/config" "$k/mods/lib/modules"
+	ln -s "/boot/vmlinuz-$rel" "$k/src/arch/x86/boot/bzImage"
+	echo "$rel" > "$k/src/include/config/kernel.release"
+	cp "/boot/config-$rel" "$k/src/.config"
+	cp -rs "/lib/modules/$rel" "$m"
+	find "$m" -maxdepth 1 -name 'modules.*' -type l \
+		-exec sh -c 'for f; do cp --remove-destination "$(readlink "$f")" "$f"; done' sh {} +
+	export KERNEL_SRC=$k/src KERNEL_INSTALL_MOD_PATH=$k/mods
+}
 # test_qemu: pids of this test's qemu processes. ./vm hands qemu the
 # image as /proc/self/fd/N, so the image's path marks nothing; the QMP
 # socket ./vm passes (-qmp unix:VM_STATE_DIR/vmN.qmp) lies in the test's

@@ -14,42 +14,25 @@ if [ ! -x "$CUT" ]; then
 	echo "SKIP: $CUT not built (make)"
 	exit 77
 fi
-real_depmod=$(command -v depmod) || { echo "SKIP: depmod not installed (kmod)"; exit 77; }
 command -v cpio > /dev/null || { echo "SKIP: cpio not installed"; exit 77; }
 installed_kernel_or_skip
 TAP_ON_FAIL=show_run
-
 # depmod, logged: the test counts its runs (./cut's fallback)
-mkdir -p "$T/bin"
-cat > "$T/bin/depmod" <<EOF
-#!/bin/bash
-echo "\$*" >> "$T/depmod.log"
-exec "$real_depmod" "\$@"
-EOF
+. "$(dirname "$0")/cut-kmods.inc"
+
 cat > "$T/dracut-empty" <<'EOF'
 #!/bin/bash
 cpio -o -H newc --quiet < /dev/null > "${!#}"
 EOF
-chmod +x "$T/bin/depmod" "$T/dracut-empty"
+chmod +x "$T/dracut-empty"
 export PATH=$T/bin:$PATH DRACUT=$T/dracut-empty
-: > "$T/depmod.log"
 
-K=$T/kernel
-m=$K/mods/lib/modules/$rel
-mkdir -p "$K/src/arch/x86/boot" "$K/src/include/config" "$K/mods/lib/modules"
-ln -s "/boot/vmlinuz-$rel" "$K/src/arch/x86/boot/bzImage"
-echo "$rel" > "$K/src/include/config/kernel.release"
-cp "/boot/config-$rel" "$K/src/.config"
-cp -rs "/lib/modules/$rel" "$m"
-find "$m" -maxdepth 1 -name 'modules.*' -type l \
-	-exec sh -c 'for f; do cp --remove-destination "$(readlink "$f")" "$f"; done' sh {} +
-export KERNEL_SRC=$K/src KERNEL_INSTALL_MOD_PATH=$K/mods
+installed_kernel_tree "$T/kernel"
 
 # the modules layer's cache key in the image
 modules_key() {
 	cpio -i --quiet --to-stdout rapido/layers < "$DRACUT_OUT" 2>/dev/null | awk '$2 == "modules" {print $5}'
 }
-depmod_runs() { wc -l < "$T/depmod.log"; }
 
 run "$CUT" -v simple
 expect_rc "cut simple with the kernel tree" 0 "$rc"
@@ -97,13 +80,7 @@ check "the old layer is still in the cache, unchanged" \
 # what depmod writes on a copy of the new layer is what it holds
 d=$(dirname "$got")
 while [ "$(basename "$d")" != "$rel" ]; do d=$(dirname "$d"); done
-mkdir -p "$T/s/lib/modules" && cp -a "$d" "$T/s/lib/modules/"
-"$real_depmod" -a -b "$T/s" "$rel"
-differ=
-for f in modules.dep modules.dep.bin modules.alias modules.alias.bin modules.softdep \
-	modules.symbols modules.symbols.bin modules.builtin.bin modules.builtin.alias.bin modules.devname; do
-	cmp -s "$d/$f" "$T/s/lib/modules/$rel/$f" || differ="$differ $f"
-done
+differ=$(depmod_differs "$d")
 check "the new layer's depmod files are depmod's bytes${differ:+ (differ:$differ)}" test -z "$differ"
 
 # a modules.order that lists none of the modules: depmod would order them

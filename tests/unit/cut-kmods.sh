@@ -12,10 +12,10 @@ if [ ! -x "$CUT" ]; then
 	exit 77
 fi
 command -v dracut > /dev/null || { echo "SKIP: dracut not installed (make deps)"; exit 77; }
-command -v depmod > /dev/null || { echo "SKIP: depmod not installed (kmod)"; exit 77; }
 ls /boot/vmlinuz-* > /dev/null 2>&1 || { echo "SKIP: no installed kernel (linux-image-amd64)"; exit 77; }
 unset KERNEL_SRC KERNEL_INSTALL_MOD_PATH
 TAP_ON_FAIL=show_run
+. "$(dirname "$0")/cut-kmods.inc"
 
 real_dracut=$(command -v dracut)
 # dracut without the binaries: its modules layer and bash
@@ -34,18 +34,7 @@ cat > "$T/dracut-empty" <<'EOF'
 #!/bin/bash
 cpio -o -H newc --quiet < /dev/null > "${!#}"
 EOF
-# depmod for ./cut's own runs, logged: it should not run
-real_depmod=$(command -v depmod)
-mkdir -p "$T/bin"
-cat > "$T/bin/depmod" <<EOF
-#!/bin/bash
-echo "\$*" >> "$T/depmod.log"
-exec "$real_depmod" "\$@"
-EOF
-: > "$T/depmod.log"
-chmod +x "$T/dracut-modules-only" "$T/dracut-empty" "$T/bin/depmod"
-depmod_files="modules.dep modules.dep.bin modules.alias modules.alias.bin modules.softdep
-modules.symbols modules.symbols.bin modules.builtin.bin modules.builtin.alias.bin modules.devname"
+chmod +x "$T/dracut-modules-only" "$T/dracut-empty"
 
 # enough configuration for every profile to cut (nothing boots here)
 mkdir -p "$T/ceph"
@@ -118,21 +107,11 @@ for f in "$TOP"/autorun/*.sh; do
 		cmp -s "$T/$p.d.list" "$T/$p.c.list"
 	[ $fails = 0 ] || diff "$T/$p.d.list" "$T/$p.c.list" | head -20 | sed 's/^/# /'
 	# depmod -a -b on a copy of ./cut's layer writes what the layer holds
-	d=$(ls -d "$T/$p.c"/usr/lib/modules/* "$T/$p.c"/lib/modules/* 2> /dev/null | head -n 1)
-	rel=${d##*/}
-	mkdir -p "$T/$p.s/lib/modules" && cp -a "$d" "$T/$p.s/lib/modules/"
-	run "$real_depmod" -a -b "$T/$p.s" "$rel"
-	differ=
-	for f in $depmod_files; do
-		[ -f "$d/$f" ] && cmp -s "$d/$f" "$T/$p.s/lib/modules/$rel/$f" || differ="$differ $f"
-	done
-	check "$p: the layer's depmod files are depmod's bytes${differ:+ (differ:$differ)}" \
-		test -z "$differ" -a "$rc" = 0
-	check "$p: depmod writes no other file" \
-		test "$(ls "$d")" = "$(ls "$T/$p.s/lib/modules/$rel")"
+	differ=$(depmod_differs "$(ls -d "$T/$p.c"/usr/lib/modules/* "$T/$p.c"/lib/modules/* 2> /dev/null | head -n 1)")
+	check "$p: the layer's depmod files are depmod's bytes${differ:+ (differ:$differ)}" test -z "$differ"
 	n=$((n + 1))
 done
-check "./cut ran no depmod for its modules layers" test ! -s "$T/depmod.log"
+check "./cut ran no depmod for its modules layers" test "$(depmod_runs)" = 0
 check "every profile compared ($n, $skipped skipped for a missing tool)" \
 	test $((n + skipped)) -eq "$(ls "$TOP"/autorun/*.sh | wc -l)"
 done_testing
