@@ -573,7 +573,8 @@ static int add_depmod(const struct cut_plan *p, const struct cut_work *w, struct
 
 /*
  * The content key: what the layer's bytes are made of, each file's name,
- * mode and XXH64 (depmod's output is a function of them, and of depmod).
+ * mode and XXH64 (depmod's output is a function of them, and of depmod or
+ * of depmod.c's rules).
  */
 static void content_key(const struct cut_plan *p, struct kset *k, char key[65])
 {
@@ -585,6 +586,8 @@ static void content_key(const struct cut_plan *p, struct kset *k, char key[65])
 	sha256_update(&s, CACHE_FORMAT " kmods content", sizeof(CACHE_FORMAT " kmods content"));
 	sha256_update(&s, p->kern.release, strlen(p->kern.release) + 1);
 	cut_key_stat(&s, depmod ? depmod : "(depmod not found)");
+	/* depmod's files come from depmod.c where it is sure, else from depmod */
+	sha256_update(&s, DEPMOD_WRITER, sizeof(DEPMOD_WRITER));
 	for (size_t i = 0; i < k->n; i++) {
 		char line[64];
 

@@ -33,6 +33,13 @@ struct depmod_in {
 
 #define DEPMOD_NFILES 10
 
+/*
+ * What depmod.c's rules are: in the modules layer's content key, so that
+ * a layer written by a version with a mistake is not found again once it
+ * is fixed. Raise it with any change to what depmod_compute writes.
+ */
+#define DEPMOD_WRITER "kmod 30 depmod rules 1"
+
 /* The files depmod writes, in its order, each with its bytes. */
 struct depmod_out {
 	struct {
