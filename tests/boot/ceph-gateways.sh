@@ -86,7 +86,15 @@ check "  decrypted again it holds the pattern" guest_says "$T/gw-usbc" "rbd/gw-u
 gw_pass gw-usbc usb_rbd
 check "  the host's rbd export does not find the pattern" test "$(gw_marker gw-usbc)" = 0
 
-boot gw-lio "$T/gw-lio.img" --net tap
+# Debian's 6.1 kernel now and then warns at the iSCSI logout that one of
+# its workqueues flushes another against the workqueue rules
+# (check_flush_dependency: kernel code's doing, no input of the profile's
+# reaches it; seen once in 4 runs, under load). It is listed, with that
+# reason, so it fails nothing, and only that report is let through below.
+flush_re='WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/workqueue\.c:[0-9]+ check_flush_dependency'
+printf '^%s # Debian 6.1 kernel: a workqueue flush against the rules at the iSCSI logout, now and then\n' \
+	"$flush_re" > "$T/lio.allow"
+boot gw-lio "$T/gw-lio.img" --net tap --splats-allow "$T/lio.allow"
 boot gw-tcmu "$T/gw-tcmu.img" --net tap
 wait
 booted gw-lio 0 "lio_rbd: iblock on the mapped image over tcm_loop and iSCSI"
@@ -137,9 +145,12 @@ booted gw-notcmu 1 "tcmu_rbd_loop: no tcmu-runner in the image fails"
 check "  saying so and what to install" guest_says "$T/gw-notcmu" "tcmu_rbd_loop: tcmu-runner is not in the image (apt-get install tcmu-runner"
 gw_clean_fail gw-notcmu tcmu_rbd_loop
 
-for f in gw-usb gw-usbc gw-lio gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu; do
+for f in gw-usb gw-usbc gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu; do
 	check "$f: console clean" console_clean "$T/$f"
 done
+check "gw-lio: console clean but for the listed workqueue warning" console_clean_but "$T/gw-lio" "$flush_re"
+# which workqueues, when it happens (the kernel's line before the WARNING)
+grep -a 'workqueue: WQ_MEM_RECLAIM' "$T/gw-lio" | sed 's/^/# gw-lio: /' 
 check "no rbd watcher left on the gateways' images" \
 	test -z "$(for i in gw-usb gw-usbc gw-lio gw-tcmu; do gw_rbd status "rbd/$i" | grep 'watcher='; done)"
 

@@ -56,6 +56,16 @@ run_err() {
 console_clean() {
 	! grep -aE '^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|Call Trace)' "$1"
 }
+# console_clean_but FILE RE: console_clean, but for the kernel reports
+# whose first line matches RE (grep -E, after the timestamp): each with
+# its one Call Trace, nothing else
+console_clean_but() {
+	local traces reports
+	traces=$(grep -acE '^\[ *[0-9.]+\] .*Call Trace' "$1")
+	reports=$(grep -acE "^\[ *[0-9.]+\] $2" "$1")
+	! grep -aE '^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops)' "$1" | grep -vqE "^\[ *[0-9.]+\] $2" &&
+		[ "$traces" = "$reports" ]
+}
 # the guest's own console output: kernel messages (which may land in the
 # middle of a line the guest is printing) cut out, carriage returns dropped
 guest_text() {
