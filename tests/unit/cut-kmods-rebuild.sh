@@ -10,15 +10,10 @@
 # writes them (src/lib/depmod.c cannot know its order). Nothing boots;
 # dracut is a stub (an empty bins layer).
 . "$(dirname "$0")/../boot/lib.sh"
-if [ ! -x "$CUT" ]; then
-	echo "SKIP: $CUT not built (make)"
-	exit 77
-fi
-command -v cpio > /dev/null || { echo "SKIP: cpio not installed"; exit 77; }
-installed_kernel_or_skip
 TAP_ON_FAIL=show_run
 # depmod, logged: the test counts its runs (./cut's fallback)
 . "$(dirname "$0")/cut-kmods.inc"
+cut_kmods_stub_needs
 
 cat > "$T/dracut-empty" <<'EOF'
 #!/bin/bash
