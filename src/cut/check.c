@@ -520,12 +520,18 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 		if (!p->sysroot)
 			die("ARCH=%s: SYSROOT is not set, and its default needs a cache directory "
 			    "(XDG_CACHE_HOME or HOME, absolute)", p->arch->name);
-		if (stat(p->sysroot, &st) < 0 || !S_ISDIR(st.st_mode))
+		/* st holds nothing when stat failed: then errno says why */
+		int src = stat(p->sysroot, &st), serr = errno;
+
+		if (src < 0 || !S_ISDIR(st.st_mode)) {
+			const char *why = src < 0 ? (serr == ENOENT ? "does not exist" : strerror(serr)) :
+						    "not a directory";
+
 			die("ARCH=%s: sysroot %s: %s; unpack the guest's userspace and kernel there: "
 			    "host/sysroot %s %s bash coreutils kmod, then the same with --kernel "
 			    "(make deps ARCHES=%s does both; SYSROOT names another directory)",
-			    p->arch->name, p->sysroot, S_ISDIR(st.st_mode) || errno != ENOENT ?
-			    "not a directory" : "does not exist", p->arch->name, p->sysroot, p->arch->name);
+			    p->arch->name, p->sysroot, why, p->arch->name, p->sysroot, p->arch->name);
+		}
 		boot = xasprintf("%s/boot", p->sysroot);
 		mods = xasprintf("%s/lib/modules", p->sysroot);
 		rc = kernel_locate(&p->conf, p->arch, boot, mods, &p->kern, &err);
