@@ -27,6 +27,7 @@
 
 #include "depmod.h"
 #include "err.h"
+#include "hash.h"
 #include "kmodelf.h"
 #include "modindex.h"
 #include "strv.h"
@@ -219,16 +220,6 @@ static int mod_load(struct state *s, struct dmod *d, const struct depmod_module 
 	return 0;
 }
 
-/* FNV-1a over n bytes */
-static size_t bytes_hash(const char *p, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
-	return (size_t)h;
-}
-
 static int arr_cmp(const void *a, const void *b)
 {
 	const struct dmod *x = *(struct dmod *const *)a, *y = *(struct dmod *const *)b;
@@ -263,7 +254,7 @@ static int order_apply(struct state *s, const char *text, size_t len)
 		;
 	tab = xcalloc(cap, sizeof(*tab));
 	for (size_t i = 0; i < s->n; i++) {
-		size_t h = bytes_hash(s->m[i].relpath, strlen(s->m[i].relpath)) & (cap - 1);
+		size_t h = (size_t)fnv1a64(s->m[i].relpath, strlen(s->m[i].relpath)) & (cap - 1);
 
 		while (tab[h])
 			h = (h + 1) & (cap - 1);
@@ -275,7 +266,7 @@ static int order_apply(struct state *s, const char *text, size_t len)
 
 		idx++;
 		off += ll + 1;
-		for (size_t h = bytes_hash(line, ll) & (cap - 1); tab[h]; h = (h + 1) & (cap - 1)) {
+		for (size_t h = (size_t)fnv1a64(line, ll) & (cap - 1); tab[h]; h = (h + 1) & (cap - 1)) {
 			struct dmod *d = &s->m[tab[h] - 1];
 
 			if (!strncmp(d->relpath, line, ll) && !d->relpath[ll])

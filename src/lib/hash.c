@@ -157,3 +157,13 @@ uint64_t xxh64_digest(const struct xxh64 *x)
 	h ^= h >> 32;
 	return h;
 }
+
+uint64_t fnv1a64(const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	uint64_t h = 14695981039346656037ULL;
+
+	while (n--)
+		h = (h ^ *p++) * 1099511628211ULL;
+	return h;
+}

@@ -36,4 +36,7 @@ void xxh64_init(struct xxh64 *x, uint64_t seed);
 void xxh64_update(struct xxh64 *x, const void *data, size_t len);
 uint64_t xxh64_digest(const struct xxh64 *x);
 
+/* FNV-1a (64-bit) of n bytes: the in-memory hash tables' function (not for keys on disk) */
+uint64_t fnv1a64(const void *data, size_t n);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hash.h"
 #include "kmodelf.h"
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -175,14 +176,10 @@ int kmod_elf_exports(const struct kmod_elf *e, struct strv *out)
 #define MODVER_LEN 64
 #define MODVER_NAME 8
 
-/* FNV-1a: a module needs hundreds of symbols, each looked up in __versions */
+/* a module needs hundreds of symbols, each looked up in __versions: a hash table (FNV-1a) */
 static size_t name_hash(const char *s)
 {
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (size_t)h;
+	return (size_t)fnv1a64(s, strlen(s));
 }
 
 int kmod_elf_needs(const struct kmod_elf *e, struct strv *out)

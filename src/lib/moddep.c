@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hash.h"
 #include "io.h"
 #include "moddep.h"
 
@@ -51,11 +52,7 @@ static char *name_of(const char *path, size_t len)
 
 static uint64_t hash_name(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return fnv1a64(s, strlen(s));
 }
 
 static void hash_build(struct moddep *d)
