@@ -122,7 +122,7 @@ static void resolve_bins(struct cut_plan *p)
 	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
 		strv_push(&all, base[i]);
 	strv_push_all(&all, &p->prof.bins);
-	if (p->modules.n || p->extra_modules.n)
+	if (p->modprobe)
 		strv_push(&all, "modprobe");
 	for (size_t i = 0; i < all.n; i++) {
 		char *path = plan_bin(p, all.v[i]);
@@ -202,6 +202,8 @@ static void demand_key_modules(struct cut_plan *p, const char *entry)
 
 static void resolve_modules(struct cut_plan *p)
 {
+	size_t prof_mods;
+
 	for (size_t i = 0; i < p->prof.modules.n; i++) {
 		const char *m = p->prof.modules.v[i];
 		int has = kernel_has_module(&p->kern, m);
@@ -221,6 +223,7 @@ static void resolve_modules(struct cut_plan *p)
 	for (size_t i = 0; i < p->prof.modules_opt.n; i++)
 		if (kernel_has_module(&p->kern, p->prof.modules_opt.v[i]) == 2)
 			strv_push(&p->modules, p->prof.modules_opt.v[i]);
+	prof_mods = p->modules.n;
 	for (size_t i = 0; p->arch->status_port && i < sizeof(status_modules) / sizeof(status_modules[0]); i++) {
 		const char *m = status_modules[i];
 		int has = kernel_has_module(&p->kern, m);
@@ -258,6 +261,16 @@ static void resolve_modules(struct cut_plan *p)
 			if (kernel_has_module(&p->kern, *m) == 2 && !strv_contains(&p->modules, *m) &&
 			    !strv_contains(&p->extra_modules, *m))
 				strv_push(&p->extra_modules, *m);
+	/*
+	 * The init loads modules itself (tools/init/modload.c), so kmod's
+	 * modprobe (with libcrypto, libzstd and liblzma: 6 MiB that every
+	 * boot unpacks, 0.1 s under TCG) is in the image only for the
+	 * profile's own modules, which its scripts and tests may modprobe,
+	 * and where the init must leave the loading to it (compressed
+	 * modules: the kernel may not decompress them itself).
+	 */
+	p->modprobe = prof_mods || p->prof.modules_demand.n ||
+		      (p->kern.compressed && (p->modules.n || p->extra_modules.n));
 }
 
 static void resolve_helpers(struct cut_plan *p)

@@ -26,8 +26,11 @@ static int is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* "kernel/drivers/block/zram/zram.ko.xz: deps..." -> "zram" */
-static void add_module_names(struct strv *sv, char *text)
+/*
+ * "kernel/drivers/block/zram/zram.ko.xz: deps..." -> "zram"; *compressed
+ * (if not NULL) set when a module's file goes on past ".ko"
+ */
+static void add_module_names(struct strv *sv, char *text, int *compressed)
 {
 	for (char *line = text; line && *line;) {
 		char *nl = strchr(line, '\n');
@@ -42,6 +45,8 @@ static void add_module_names(struct strv *sv, char *text)
 		base = base ? base + 1 : line;
 		end = strstr(base, ".ko");
 		if (end) {
+			if (compressed && end[3])
+				*compressed = 1;
 			*end = '\0';
 			module_name_normalise(base);
 			if (*base)
@@ -66,12 +71,12 @@ static int load_module_lists(struct kernel *k, char **err)
 		free(path);
 		return rc;
 	}
-	add_module_names(&k->mods, text);
+	add_module_names(&k->mods, text, &k->compressed);
 	free(text);
 	free(path);
 	path = xasprintf("%s/modules.builtin", k->moddir);
 	if (read_file(path, &text, NULL) == 0) {
-		add_module_names(&k->builtin, text);
+		add_module_names(&k->builtin, text, NULL);
 		free(text);
 	}
 	free(path);
@@ -161,7 +166,7 @@ static int locate_src(const struct conf *c, const struct arch *a, const char *sr
 		char *path = xasprintf("%s/modules.builtin", src);
 
 		if (read_file(path, &text, NULL) == 0) {
-			add_module_names(&k->builtin, text);
+			add_module_names(&k->builtin, text, NULL);
 			free(text);
 		}
 		free(path);

@@ -17,6 +17,7 @@ struct kernel {
 	int from_src;	/* 1: KERNEL_SRC tree */
 	struct strv mods;	/* loadable modules, names normalised (- -> _) */
 	struct strv builtin;	/* built-in modules */
+	int compressed;		/* modules.dep names a compressed module (.ko.xz, ...) */
 };
 
 /*

@@ -36,7 +36,7 @@ int main(void)
 	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
-	tap_plan(37);
+	tap_plan(38);
 	strv_push(kp, "quiet");
 	strv_push(kp, "foo=a;b");
 	strv_push(extra, "-device");
@@ -46,6 +46,8 @@ int main(void)
 
 	TAP_EQ_STR(argv.v[0], "qemu-system-x86_64", "qemu binary first");
 	TAP_EQ_STR(after(&argv, "-accel"), "tcg", "TCG accelerator");
+	TAP_EQ_STR(after(&argv, "-cpu"), "max,-erms,-fsrm",
+		   "TCG's max CPU without rep movsb/stosb (a byte at a time under TCG)");
 	TAP_EQ_STR(after(&argv, "-smp"), "2", "cpus");
 	TAP_EQ_STR(after(&argv, "-m"), "1024M", "memory in MiB");
 	TAP_EQ_STR(after(&argv, "-initrd"), "/i/my initrd", "initrd with a space stays one argument");
