@@ -9,15 +9,10 @@
 
 void cut_cache_conf(const struct conf *conf, uint64_t *cap, char **dir)
 {
-	const char *v;
 	char *err;
 
 	*cap = 0;
 	if (conf_size(conf, "CUT_CACHE_SIZE", cap, NULL, &err) < 0)
 		die("%s", err);
-	v = conf_str(conf, "CUT_CACHE_DIR", NULL);
-	if (v)
-		*dir = xstrdup(v);
-	else
-		*dir = rapido_cache_dir();
+	*dir = rapido_cut_cache_dir(conf);
 }

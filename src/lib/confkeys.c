@@ -80,6 +80,9 @@ const struct confkey confkeys[] = {
 	{ "VM_RERUN_FAILURES", CONFKEY_UINT, 0, 100, .def = "0",
 	  .help = "re-runs of a failed test in the same guest; a pass then is flaky (--rerun-failures)" },
 	{ "VM_KERNEL", CONFKEY_PATH, .help = "the kernel to boot instead of the one ./cut recorded" },
+	{ "VM_KERNEL_ENTRY", CONFKEY_ENUM, .words = WORDS("pvh", "bzimage"), .def = "pvh",
+	  .help = "x86: boot the ELF inside the bzImage at its PVH entry (unpacked once into "
+		  "CUT_CACHE_DIR/kernels), or the bzImage itself" },
 	{ "QEMU_MPATH_DISKS", CONFKEY_WORDS, .help = "files attached as multipath disks" },
 	{ "QEMU_MPATH_PATHS", CONFKEY_UINT, 1, 16, .def = "2", .help = "paths per multipath disk" },
 	/* networking: ./vm and ./netsetup */

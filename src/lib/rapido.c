@@ -241,6 +241,13 @@ char *rapido_cache_dir(void)
 	return NULL;
 }
 
+char *rapido_cut_cache_dir(const struct conf *c)
+{
+	const char *v = conf_str(c, "CUT_CACHE_DIR", NULL);
+
+	return v ? xstrdup(v) : rapido_cache_dir();
+}
+
 char *rapido_default_image(const struct conf *c)
 {
 	const char *v = conf_str(c, "DRACUT_OUT", NULL);

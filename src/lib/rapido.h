@@ -75,6 +75,8 @@ char *rapido_state_dir_or_die(const struct conf *c);
  * images (below).
  */
 char *rapido_cache_dir(void);
+/* ./cut's cache, malloc'd: CUT_CACHE_DIR, else rapido_cache_dir() (NULL if none). */
+char *rapido_cut_cache_dir(const struct conf *c);
 
 /*
  * DRACUT_OUT, or RAPIDO_DIR/initrds/myinitrd in a checkout (or when there

@@ -18,7 +18,7 @@
 #include "mono.h"
 #include "run.h"
 
-static pid_t run_start(char *const argv[], int out_fd, int err_fd)
+static pid_t run_start(char *const argv[], int in_fd, int out_fd, int err_fd)
 {
 	pid_t pid;
 
@@ -27,7 +27,8 @@ static pid_t run_start(char *const argv[], int out_fd, int err_fd)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if ((out_fd >= 0 && dup2(out_fd, 1) < 0) || (err_fd >= 0 && dup2(err_fd, 2) < 0))
+		if ((in_fd >= 0 && dup2(in_fd, 0) < 0) || (out_fd >= 0 && dup2(out_fd, 1) < 0) ||
+		    (err_fd >= 0 && dup2(err_fd, 2) < 0))
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", err_prog, argv[0], strerror(errno));
@@ -89,7 +90,7 @@ pid_t run_daemon(char *const argv[], int out_fd, char **err)
 
 int run_wait(char *const argv[], int out_fd)
 {
-	pid_t pid = run_start(argv, out_fd, out_fd), w;
+	pid_t pid = run_start(argv, -1, out_fd, out_fd), w;
 	int status;
 
 	if (pid < 0)
@@ -105,12 +106,18 @@ int run_wait(char *const argv[], int out_fd)
 int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int secs,
 		     int *timed_out)
 {
+	return run_wait_io(argv, -1, out_fd, err_fd, secs, timed_out);
+}
+
+int run_wait_io(char *const argv[], int in_fd, int out_fd, int err_fd, unsigned int secs,
+		int *timed_out)
+{
 	long long end = mono_ms() + secs * 1000LL;
 	pid_t pid, w;
 	int pidfd, status, err = 0;
 
 	*timed_out = 0;
-	pid = run_start(argv, out_fd, err_fd);
+	pid = run_start(argv, in_fd, out_fd, err_fd);
 	if (pid < 0)
 		return pid;
 	/* the pidfd becomes readable when the child exits: a deadline without polling */

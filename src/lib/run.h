@@ -20,6 +20,9 @@ int run_wait(char *const argv[], int out_fd);
  */
 int run_wait_timeout(char *const argv[], int out_fd, int err_fd, unsigned int secs,
 		     int *timed_out);
+/* run_wait_timeout with stdin from in_fd (-1: inherited). */
+int run_wait_io(char *const argv[], int in_fd, int out_fd, int err_fd, unsigned int secs,
+		int *timed_out);
 
 /*
  * Start a long-lived ARGV: stdin from /dev/null, stdout and stderr to OUT_FD,

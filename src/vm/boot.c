@@ -42,6 +42,7 @@ static void launch_free(struct vm_launch *l)
 	free(l->mpath_list);
 	free(l->hvc_path);
 	vm_initrd_free(&l->initrd);
+	free(l->kernel);
 	for (const struct vm_device *const *d = vm_devices; *d; d++)
 		if ((*d)->free)
 			(*d)->free(NULL, l);
@@ -78,6 +79,9 @@ int vm_boot(const struct vm_settings *s)
 		die_err(rc, "cannot take a VM number in %s", s->lock_dir);
 	launch_init(&l, s, vm);
 	vm_cmdline_check_or_die(&l);
+	/* in --dry-run too: the command line printed is the one a boot runs */
+	vm_deadline_step("finding the kernel's PVH entry");
+	l.kernel = vm_pvh_kernel(s);
 
 	if (s->dry_run) {
 		struct strv qargv = STRV_INIT;

@@ -112,7 +112,7 @@ void vm_qemu_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push(argv, "-m");
 	strv_pushf(argv, "%lluM", (unsigned long long)(s->memory >> 20));
 	strv_push(argv, "-kernel");
-	strv_push(argv, s->im.kernel);
+	strv_push(argv, l->kernel ? l->kernel : s->im.kernel);
 	strv_push(argv, "-initrd");
 	strv_push(argv, l->initrd.path ? l->initrd.path : s->image);
 

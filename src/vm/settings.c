@@ -224,6 +224,9 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 			  s->im.kernel, s->image);
 	}
 	vm_kernel_match_or_die(s, v ? &src : NULL);
+	vm_setting(c, NULL, NULL, "VM_KERNEL_ENTRY", &src, &cv);
+	s->kernel_pvh = !strcmp(cv.word, "pvh");
+	s->cache_dir = rapido_cut_cache_dir(c);
 	/* the image's architecture decides qemu's; QEMU_BIN still overrides it */
 	if (!s->qemu)
 		s->qemu = s->im.arch->qemu;
@@ -272,6 +275,7 @@ void vm_settings_free(struct vm_settings *s)
 	vm_image_free(&s->im);
 	vm_initrd_free(&s->initrd);
 	strv_free(&s->kparams);
+	free(s->cache_dir);
 	strv_free(&s->extra);
 	free(s->results_dir);
 	free(s->state_dir);

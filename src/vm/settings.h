@@ -180,6 +180,8 @@ struct vm_settings {
 	unsigned int test_timeout;	/* --test-timeout: seconds a test may run, 0: no watchdog */
 	int test_timeout_dump;		/* --test-timeout-dump: a vmcore before the VM stops */
 	const char *kernel_src;		/* KERNEL_SRC, for run.json; NULL: an installed kernel */
+	int kernel_pvh;			/* VM_KERNEL_ENTRY=pvh: an x86 kernel's ELF at its PVH entry */
+	char *cache_dir;		/* ./cut's cache (kernels/ for pvh.c); NULL: none */
 	struct known_opts known;	/* known failures and re-runs (knownopt.c) */
 
 	char *state_dir;

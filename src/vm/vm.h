@@ -27,6 +27,7 @@ struct vm_launch {
 	struct strv net_kparams;	/* rapido.ip= for the guest init */
 	unsigned char *mpath_direct;	/* per multipath disk: cache=none (O_DIRECT) works */
 	struct vm_initrd initrd;	/* a cached image put together; path NULL: the image */
+	char *kernel;			/* qemu's -kernel: the PVH ELF (pvh.c), else s->im.kernel */
 	char nonce[33];			/* per boot: frames the guest's status record */
 };
 
@@ -39,6 +40,14 @@ void vm_image_free(struct vm_image *im);
 /* The kernel to boot is the release s->im was cut for, or die naming both (kernelmatch.c);
  * vm_kernel: where VM_KERNEL was set, NULL for the image's own kernel. */
 void vm_kernel_match_or_die(const struct vm_settings *s, const struct vm_src *vm_kernel);
+
+/*
+ * pvh.c: the path of the ELF of s->im.kernel (an x86 bzImage) for qemu to
+ * boot at its PVH entry, unpacked into the cache if need be (malloc'd);
+ * NULL: boot s->im.kernel itself (VM_KERNEL_ENTRY=bzimage, not x86, no
+ * PVH entry, or it could not be unpacked: warned).
+ */
+char *vm_pvh_kernel(const struct vm_settings *s);
 
 /* initrd.c: what qemu gets as -initrd for an image (assembled from ./cut's cache if need be). */
 int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, char **err);

@@ -188,7 +188,7 @@ for j in "${order[@]}"; do
 	# after the first job, runners are other machines: the kernel the
 	# image names is not theirs
 	if [ -z "$kernel" ] && [ -s "$ART/image/image" ]; then
-		kernel=$("$TOP/vm" --dry-run "$ART/image/image" 2> /dev/null | sed -n '/^-kernel$/{n;p;q}')
+		kernel=$(VM_KERNEL_ENTRY=bzimage "$TOP/vm" --dry-run "$ART/image/image" 2> /dev/null | sed -n '/^-kernel$/{n;p;q}')
 		[ -n "$kernel" ] && ci_mask_kernel "$kernel"
 	fi
 done

@@ -120,7 +120,7 @@ for st in $(ylist stages); do
 		# after the first stage, later runners are other machines: the
 		# kernel the image names is not theirs
 		if [ -z "$kernel" ] && [ -s "$ART/$j/artifact/image" ]; then
-			kernel=$("$TOP/vm" --dry-run "$ART/$j/artifact/image" 2> /dev/null |
+			kernel=$(VM_KERNEL_ENTRY=bzimage "$TOP/vm" --dry-run "$ART/$j/artifact/image" 2> /dev/null |
 				sed -n '/^-kernel$/{n;p;q}')
 			[ -n "$kernel" ] && ci_mask_kernel "$kernel"
 		fi
