@@ -151,7 +151,7 @@ static int pvh_unpack(const char *kernel, const unsigned char *buf, size_t len, 
 	const char *why, *const *argv;
 	size_t off, plen, size, end;
 	enum kimage_comp comp;
-	char *tool, *tmp = NULL;
+	char *tool = NULL, *tmp = NULL;
 	int in = -1, out = -1, rc = -1, status, timed_out;
 	struct stat st;
 	void *map = MAP_FAILED;
@@ -166,7 +166,6 @@ static int pvh_unpack(const char *kernel, const unsigned char *buf, size_t len, 
 		     argv[0], kernel, !strcmp(argv[0], "xz") ? "xz-utils" : argv[0]);
 		return -1;
 	}
-	free(tool);
 	in = memfd_create("rapido-kernel-payload", MFD_CLOEXEC);
 	if (in < 0 || write_all(in, buf + off, plen) < 0 || lseek(in, 0, SEEK_SET) < 0) {
 		warn_errno("memfd for the payload of %s", kernel);
@@ -178,7 +177,14 @@ static int pvh_unpack(const char *kernel, const unsigned char *buf, size_t len, 
 		warn_errno("%s: unpacking kernel %s", tmp, kernel);
 		goto out;
 	}
-	status = run_wait_io((char *const *)argv, in, out, -1, PVH_UNPACK_SECS, &timed_out);
+	{
+		/* the one find_in_path found (it looks beyond PATH, in /usr/bin and /bin too) */
+		const char *run[5] = { tool };
+
+		for (size_t i = 1; argv[i] && i < 4; i++)
+			run[i] = argv[i];
+		status = run_wait_io((char *const *)run, in, out, -1, PVH_UNPACK_SECS, &timed_out);
+	}
 	if (status < 0 || timed_out || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		warn("%s -dc could not unpack the payload of kernel %s (%s): it boots as a bzImage",
 		     argv[0], kernel, status < 0 ? strerror(-status) :
@@ -233,6 +239,7 @@ out:
 	if (tmp && unlink(tmp) < 0)
 		warn_errno("%s", tmp);
 	free(tmp);
+	free(tool);
 	return rc;
 }
 
