@@ -107,7 +107,8 @@ static int pvh_cached_ok(const char *elf)
 	struct stat st;
 	size_t end;
 	void *map;
-	int fd = open_regular(elf, 0, &st), rc = 1;
+	/* not a link planted in the cache: only what pvh_unpack wrote */
+	int fd = open_regular(elf, O_NOFOLLOW, &st), rc = 1;
 
 	if (fd == -ENOENT)
 		return -1;
