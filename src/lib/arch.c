@@ -28,6 +28,11 @@ static const struct arch arches[] = {
 		.tcg_cpu = "max,-erms,-fsrm",
 		.console = "ttyS0", .status_port = NULL, .pvpanic = "pvpanic",
 		/*
+		 * ttyS2 at 0x3e8, on IRQ 5: the legacy IRQ 4 is ttyS0's, and
+		 * qemu does not share an ISA IRQ line between two devices
+		 */
+		.shell_tty = "ttyS2",
+		/*
 		 * Under TCG on a busy host the kernel's IO-APIC timer check can
 		 * miss its ticks and panic ("IO-APIC + timer doesn't work!")
 		 */
@@ -46,6 +51,7 @@ static const struct arch arches[] = {
 		 */
 		.tcg_cpu = "max,pauth-impdef=on",
 		.console = "ttyAMA0", .status_port = "rapido.status", .pvpanic = "pvpanic-pci",
+		.shell_tty = NULL,
 		.tcg_kparams = "",
 	},
 };

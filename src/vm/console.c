@@ -6,8 +6,8 @@
  * human monitor (Ctrl-a c) and Ctrl-c goes to the guest; batch, stdin is
  * /dev/null and there is no monitor. The guest init writes its framed
  * status record to ttyS1, or to a virtio serial port where the machine
- * has one UART. A second shell runs on the virtio console (/dev/hvc0),
- * for ./vmctl N shell and exec.
+ * has one UART. A second shell runs on a third ISA UART (x86: ttyS2) or
+ * the virtio console (/dev/hvc0), for ./vmctl N shell and exec.
  */
 #include <stdlib.h>
 
@@ -36,12 +36,18 @@ static void console_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, "-serial");
 		strv_push(argv, "chardev:status");
 	}
-	strv_push(argv, "-device");
-	strv_push(argv, "virtio-serial-pci,id=vser0");
+	/* the virtio-serial bus: the shell's or the status' port, or the results port (resport.c) */
+	if (!a->shell_tty || a->status_port || s->results_dir) {
+		strv_push(argv, "-device");
+		strv_push(argv, "virtio-serial-pci,id=vser0");
+	}
 	strv_push(argv, "-chardev");
 	strv_pushf(argv, "socket,id=hvc,path=%s,server=on,wait=off", hvc);
 	strv_push(argv, "-device");
-	strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+	if (a->shell_tty)
+		strv_push(argv, "isa-serial,chardev=hvc,index=2,irq=5");
+	else
+		strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
 	if (a->status_port) {
 		strv_push(argv, "-device");
 		strv_pushf(argv, "virtserialport,chardev=status,name=%s", a->status_port);
@@ -51,8 +57,12 @@ static void console_argv(const struct vm_launch *l, struct strv *argv)
 
 static void console_kparams(const struct vm_launch *l, struct strv *k)
 {
-	(void)l;
-	strv_push(k, "rapido.hvc=1");
+	const struct arch *a = l->s->im.arch;
+
+	if (a->shell_tty)
+		strv_pushf(k, "rapido.shell=%s", a->shell_tty);
+	else
+		strv_push(k, "rapido.hvc=1");
 }
 
 const struct vm_device vm_dev_console = {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * console.c: ./vmctl N shell and ./vmctl N exec CMD, over the virtio
- * console (VM_STATE_DIR/vmN.hvc) on which the guest init keeps a bash.
+ * console.c: ./vmctl N shell and ./vmctl N exec CMD, over the console
+ * shell's port (VM_STATE_DIR/vmN.hvc: x86's third UART, the virtio console
+ * elsewhere) on which the guest init keeps a bash.
  * No network is needed in the guest.
  *
  * exec types a line that runs rapido-exec (tools/exec), which runs the
@@ -30,6 +31,11 @@
 #include "strbuf.h"
 #include "vmctl.h"
 
+/* how long ./vmctl N shell waits for the guest's console to answer */
+#define VMCTL_SHELL_WAKE_SECS 120
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* Connect to the console socket; -errno with a message in *err. */
 static int console_connect(const char *path, unsigned int vm, char **err)
 {
@@ -57,6 +63,44 @@ static int console_connect(const char *path, unsigned int vm, char **err)
 		return -e;
 	}
 	return fd;
+}
+
+/* how often an empty line goes to a console that has not answered yet */
+#define WAKE_MS 250
+
+/*
+ * Until the guest's console answers: an empty line now, and again every
+ * WAKE_MS until a byte comes back (the line's echo, a prompt). On a UART
+ * (x86's ttyS2) what arrives before the guest opens the port is lost: the
+ * 8250 driver clears its FIFO then. The guest keeps the port open from
+ * early in its boot and starts the shell at the first line. Returns the
+ * bytes read into buf (to show, or to drop), -ETIMEDOUT after secs, or
+ * -EPIPE when the console closed.
+ */
+static ssize_t console_wake(int fd, unsigned int secs, char *buf, size_t cap)
+{
+	double t0 = mono_secs();
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double left = secs - (mono_secs() - t0);
+		int n;
+		ssize_t got;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (write_all(fd, "\n", 1))
+			return -EPIPE;
+		n = poll(&p, 1, left * 1000 < WAKE_MS ? (int)(left * 1000) + 1 : WAKE_MS);
+		if (n < 0 && errno != EINTR)
+			die_errno("poll");
+		if (n <= 0)
+			continue;
+		got = read(fd, buf, cap);
+		if (got < 0 && errno == EINTR)
+			continue;
+		return got > 0 ? got : -EPIPE;
+	}
 }
 
 /* base64 characters per typed line: far below the 4095 a canonical-mode tty line holds */
@@ -121,6 +165,21 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 	for (size_t i = 0; i < sizeof(r); i++)
 		sprintf(nonce + 2 * i, "%02x", r[i]);
 	execframe_reader_init(rd, nonce);
+	/* what it answers with (echo, prompts) holds no frame: no command was sent */
+	rc = (int)console_wake(fd, start_secs, buf, sizeof(buf));
+	if (rc < 0) {
+		if (rc == -ETIMEDOUT)
+			fprintf(stderr, "vmctl: vm%u: no shell answered on the console within %us (is the "
+				"guest up? images cut before this version have no console shell)\n",
+				vm, start_secs);
+		else
+			fprintf(stderr, "vmctl: vm%u: the console closed before the shell answered (the VM "
+				"stopped?)\n", vm);
+		free(rd);
+		close(fd);
+		return 4;
+	}
+	rc = 0;
 	line = exec_line(nonce, cmd);
 	if (write_all(fd, line, strlen(line))) {
 		fprintf(stderr, "vmctl: vm%u console: %s\n", vm, strerror(errno));
@@ -139,9 +198,9 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 			double left = start_secs - (mono_secs() - t0);
 
 			if (left <= 0) {
-				fprintf(stderr, "vmctl: vm%u: no shell answered on the virtio console within "
-					"%us (is the guest up? images cut before this version have no "
-					"console shell)\n", vm, start_secs);
+				fprintf(stderr, "vmctl: vm%u: no shell answered on the console within %us "
+					"(is the guest up? images cut before this version have no console "
+					"shell)\n", vm, start_secs);
 				rc = -ETIMEDOUT;
 				break;
 			}
@@ -172,8 +231,8 @@ int vmctl_exec(const char *sock, unsigned int vm, const char *cmd, unsigned int 
 		break;
 	case -EBADMSG:
 		fprintf(stderr, "vmctl: vm%u: the answer did not arrive whole, so the command's output and "
-			"status are unknown: %s (is the kernel printing on the virtio console, "
-			"console=hvc0?)\n", vm, rd->err);
+			"status are unknown: %s (is the kernel printing on the console shell's port, "
+			"console=ttyS2 or console=hvc0?)\n", vm, rd->err);
 		break;
 	case -ENOEXEC:
 		fprintf(stderr, "vmctl: vm%u: %s: cut it again\n", vm, rd->err);
@@ -211,11 +270,25 @@ int vmctl_shell(const char *sock, unsigned int vm)
 		cfmakeraw(&raw);
 		if (tcsetattr(0, TCSANOW, &raw) < 0)
 			die_errno("tcsetattr");
-		fprintf(stderr, "vmctl: vm%u shell on the virtio console; Ctrl-] leaves\r\n", vm);
+		fprintf(stderr, "vmctl: vm%u shell on its console; Ctrl-] leaves\r\n", vm);
 	}
-	/* a fresh prompt */
-	if (write_all(fd, "\n", 1))
-		rc = 3;
+	/* a fresh prompt, once the guest answers */
+	{
+		char buf[4096];
+		ssize_t n = console_wake(fd, VMCTL_SHELL_WAKE_SECS, buf, sizeof(buf));
+
+		if (n < 0) {
+			if (tty)
+				tcsetattr(0, TCSANOW, &saved);
+			fprintf(stderr, "vmctl: vm%u: %s\n", vm, n == -ETIMEDOUT ?
+				"no shell answered on the console within " STR(VMCTL_SHELL_WAKE_SECS)
+				"s (is the guest up?)" : "the console closed (the VM stopped?)");
+			close(fd);
+			return 4;
+		}
+		if (write_all(1, buf, (size_t)n))
+			rc = 3;
+	}
 	while (!rc) {
 		struct pollfd p[2] = { { .fd = 0, .events = POLLIN }, { .fd = fd, .events = POLLIN } };
 		char buf[4096];

@@ -39,7 +39,7 @@ static void usage(void)
 	       " vmctl [options] N restore DISK PATH  plug a pulled path back (device_add)\n"
 	       " vmctl [options] N qmp JSON           send a raw QMP command (a JSON object), print the reply\n"
 	       " vmctl [options] N quit               stop the VM at once\n"
-	       " vmctl [options] N shell              a shell in the guest on its virtio console\n"
+	       " vmctl [options] N shell              a shell in the guest on its console port\n"
 	       " vmctl [options] N exec CMD           run CMD there; copy its output, exit with its status\n"
 	       "\n"
 	       "Act on running VM number N (its hostname is rapidoN) through its QMP socket.\n"

@@ -3,7 +3,7 @@
  * cut-libpick.c: which guest libraries a batch autorun sources
  * (libpick.c): a library is picked when the autorun, the profile, an extra
  * or a picked library names one of its functions or top-level variables
- * as a word; no other.
+ * as a word outside a whole-line comment; no other.
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,9 +45,12 @@ int main(void)
 	const char *near[] = { "mpath_local zram_setup_x zram\n" };
 	const char *hook[] = { "rapido_on_fail zram_setup\n" };
 	const char *decl[] = { "echo \"${_fstests_cfg[pool]}\"\n" };
+	/* whole-line comments call nothing; a '#' later in a line ends no word before it */
+	const char *comment[] = { "#!/bin/bash\n# see fstests_run\n\t  # and zram_setup\n",
+				  "echo a # fstests_run\necho ${#x} zram_setup\n" };
 	char got[NLIBS + 1];
 
-	tap_plan(6);
+	tap_plan(8);
 	pick(simple, 2, got);
 	tap_ok(!strcmp(got, "110000"), "the autorun's own calls pick rapido.sh and what it calls: %s", got);
 	pick(fstests, 2, got);
@@ -60,5 +63,9 @@ int main(void)
 	tap_ok(!strcmp(got, "000010"), "a function passed by name (a hook) picks its library: %s", got);
 	pick(decl, 1, got);
 	tap_ok(!strcmp(got, "000100"), "an array made by declare -gA picks its library: %s", got);
+	pick(comment, 1, got);
+	tap_ok(!strcmp(got, "000000"), "names in whole-line comments pick nothing: %s", got);
+	pick(comment + 1, 1, got);
+	tap_ok(!strcmp(got, "001110"), "a comment after code, ${#x}: the words still count: %s", got);
 	return tap_done();
 }

@@ -11,7 +11,7 @@ int main(void)
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(19);
+	tap_plan(22);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");
@@ -30,6 +30,13 @@ int main(void)
 	free(cl.serial_tests);
 	init_cmdline_parse("rapido.vm=1", &cl);
 	tap_ok(!*cl.serial && !cl.serial_tests, "no serial parameters: none");
+
+	init_cmdline_parse("rapido.shell=ttyS2", &cl);
+	TAP_EQ_STR(cl.shell, "ttyS2", "rapido.shell=ttyS2: the console shell's tty");
+	init_cmdline_parse("rapido.shell=../sda", &cl);
+	TAP_EQ_STR(cl.shell, "", "rapido.shell= with a '/' or '.': no shell, not a path");
+	init_cmdline_parse("rapido.shell=ttyS2345678901234567", &cl);
+	TAP_EQ_STR(cl.shell, "", "rapido.shell= too long for a tty name: no shell");
 
 	init_cmdline_parse("rapido.vm=x rapido.batch=0", &cl);
 	tap_ok(cl.vm == 0 && cl.batch == 0 && cl.n_ip == 0, "bad or absent values ignored");

@@ -36,7 +36,7 @@ int main(void)
 	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
-	tap_plan(38);
+	tap_plan(40);
 	strv_push(kp, "quiet");
 	strv_push(kp, "foo=a;b");
 	strv_push(extra, "-device");
@@ -54,14 +54,17 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-append"),
 		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 "
 		   "rapido.nonce=0123456789abcdef0123456789abcdef rapido.batch=1 rapido.shares=1 "
-		   "rapido.hvc=1 quiet foo=a;b printk.time=1",
+		   "rapido.shell=ttyS2 quiet foo=a;b printk.time=1",
 		   "kernel command line: console, panic=-1, TCG timer, VM number, nonce, batch, shares, "
 		   "console shell, extras, printk.time=1 last");
 	tap_ok(index_of(&argv, "pvpanic") > 0 && index_of(&argv, "panic=pause") > 0,
 	       "pvpanic, and a panic pauses the VM for its dump");
 	tap_ok(index_of(&argv, "socket,id=hvc,path=/s/vm3.hvc,server=on,wait=off") > 0 &&
-	       index_of(&argv, "virtconsole,chardev=hvc,name=rapido.shell") > 0,
-	       "the virtio console's socket for vmctl shell/exec");
+	       index_of(&argv, "isa-serial,chardev=hvc,index=2,irq=5") > 0,
+	       "x86: the console shell's socket on a third UART (IRQ 5) for vmctl shell/exec");
+	tap_ok(index_of(&argv, "virtio-serial-pci,id=vser0") < 0 &&
+	       index_of(&argv, "virtconsole,chardev=hvc,name=rapido.shell") < 0,
+	       "x86 without --results: no virtio-serial device (nor its modules in the guest)");
 	tap_ok(index_of(&argv, "-gdb") < 0 && index_of(&argv, "-S") < 0, "no gdb stub unless asked");
 	tap_ok(index_of(&argv, "-no-reboot") > 0, "-no-reboot so a panic ends qemu");
 	tap_ok(index_of(&argv, "-nodefaults") > 0, "-nodefaults");
@@ -116,6 +119,10 @@ int main(void)
 	tap_ok(index_of(&argv, "pvpanic-pci") > 0 && index_of(&argv, "pvpanic") < 0,
 	       "arm64: pvpanic on PCI, not ISA");
 	TAP_EQ_STR(after(&argv, "-serial"), "chardev:con", "arm64: the console on the first UART");
+	tap_ok(index_of(&argv, "virtconsole,chardev=hvc,name=rapido.shell") > 0 &&
+	       index_of(&argv, "virtio-serial-pci,id=vser0") > 0 &&
+	       strstr(after(&argv, "-append"), " rapido.hvc=1 ") != NULL,
+	       "arm64: the console shell on the virtio console (rapido.hvc=1)");
 	strv_free(&argv);
 	tap_ok(arch_find("amd64") == arch_find("x86_64") && arch_find("arm64") == arch_find("aarch64") &&
 	       arch_find("arm64") != arch_find("amd64") && !arch_find("riscv") && !arch_find(""),

@@ -15,6 +15,7 @@ struct init_cmdline {
 	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
 	char nonce[STATUS_NONCE_LEN + 1];	/* rapido.nonce=: frames the status record */
 	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
+	char shell[16];		/* rapido.shell=TTY: keep it on /dev/TTY instead; "": none */
 	int results;		/* rapido.results=1: ./vm --results, see results.c */
 	char shard[24];		/* rapido.shard=I/N, "" if none */
 	char serial[8];		/* rapido.serial=defer|only (./vm --jobs), "" if none */

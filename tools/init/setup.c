@@ -36,6 +36,12 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			cl->batch = 1;
 		} else if (!strcmp(w, "rapido.hvc=1")) {
 			cl->hvc = 1;
+		} else if (!strncmp(w, "rapido.shell=", 13)) {
+			/* a tty's name under /dev, nothing else: no '/', no "..", not too long */
+			size_t n = strspn(w + 13, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+
+			if (n && !w[13 + n] && n < sizeof(cl->shell))
+				memcpy(cl->shell, w + 13, n + 1);
 		} else if (!strncmp(w, "rapido.shares=", 14)) {
 			/* ./vm passes at most 16; anything else is not ./vm's */
 			if (num_parse_uint(w + 14, 0, 16, &cl->shares, NULL))
