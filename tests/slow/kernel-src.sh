@@ -196,7 +196,7 @@ check "  and lx-symbols ran (the scripts were auto-loaded)" grep -q "loading vml
 grep -v '^$' "$T/gdb" | head -n 8 | sed 's/^/# gdb: /'
 # a builtin: simple's image has no touch
 "$TOP/vmctl" 1 exec ': > /tmp/go' > "$T/out" 2>&1
-expect_rc "vmctl 1 exec lets the guest go on (its virtio console: kernel/base.config)" 0 $?
+expect_rc "vmctl 1 exec lets the guest go on (its console shell on ttyS2, IRQ 5 from ACPI: kernel/x86_64.config)" 0 $?
 wait $vmpid
 expect_rc "the guest ran on after gdb detached and exited 0" 0 $?
 
