@@ -23,7 +23,7 @@ expect_rc "cut simple with 256 KiB of output before the exit" 0 $?
 	> "$T/console"
 expect_rc "./vm exits with the profile's status" 3 "${PIPESTATUS[0]}"
 check "  every fill line reached the console" \
-	test "$(tr -d '\r' < "$T/console" | grep -cx 'fill-[0-9]\{4\}-0\{54\}')" = 4096
+	test "$(guest_text "$T/console" | grep -cx 'fill-[0-9]\{4\}-0\{54\}')" = 4096
 check "  and the last line after them" guest_says "$T/console" "last-line-42"
 diag
 

@@ -12,7 +12,7 @@ rel=$(echo "$out" | sed -n 's/.*kernel \(.*\)$/\1/p')
 check "cut named its kernel (${rel:-none})" test -n "$rel"
 "$VM" --batch --timeout 300 > "$T/console" 2>&1
 expect_rc "vm exits with the guest's status" 7 $?
-order=$(grep -E '^(rapido: .* up on|extra-one|extra-file-ran|file var: yes)' "$T/console" | tr -d '\r' | tr '\n' '|')
+order=$(guest_text "$T/console" | grep -E '^(rapido: .* up on|extra-one|extra-file-ran|file var: yes)' | tr '\n' '|')
 check "profile, then extras in command-line order, same shell ($order)" \
 	test "$order" = "rapido: $rel up on rapido1|extra-one|extra-file-ran|file var: yes|"
 

@@ -14,9 +14,9 @@ expect_rc "cut with hostile values" 0 $?
 "$VM" --batch --timeout 300 > "$T/console" 2>&1
 expect_rc "vm" 0 $?
 want="[\$(touch $T/pwned-subst); \`touch $T/pwned-bq\` | & \"q\" \\ end]"
-got=$(grep -a '^HOSTILE=' "$T/console" | tr -d '\r' | sed 's/^HOSTILE=//')
+got=$(guest_text "$T/console" | grep -a '^HOSTILE=' | sed 's/^HOSTILE=//')
 check "hostile value arrives intact" test "$got" = "$want"
-got=$(grep -a '^SPACES=' "$T/console" | tr -d '\r' | sed 's/^SPACES=//')
+got=$(guest_text "$T/console" | grep -a '^SPACES=' | sed 's/^SPACES=//')
 check "spaces and tabs kept" test "$got" = "$(printf '[a  b\tc]')"
 check "kernel parameter split with quoting, passed as one word" grep -aqE ' hostile\.note=semi;colon( |$)' <(tr -d '\r' < "$T/console")
 check "nothing was executed" test ! -e "$T/pwned-subst" -a ! -e "$T/pwned-bq"

@@ -17,7 +17,7 @@ for i in $(seq "$N"); do
 	wait "${pids[$((i - 1))]}" || { allok=0; echo "# VM $i failed: $?"; tail -5 "$T/console.$i"; }
 done
 check "all $N VMs exit 0" test $allok = 1
-names=$(cat "$T"/console.* | tr -d '\r' | sed -n 's/^I am \(rapido[0-9]*\) vm=.*/\1/p' | sort -u)
+names=$(for c in "$T"/console.*; do guest_text "$c"; done | sed -n 's/^I am \(rapido[0-9]*\) vm=.*/\1/p' | sort -u)
 count=$(echo "$names" | grep -c rapido)
 check "$N distinct VM numbers ($(echo $names))" test "$count" = "$N"
 want=$(seq "$N" | sed 's/^/rapido/' | sort)
