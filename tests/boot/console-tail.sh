@@ -35,7 +35,9 @@ script -qefc "'$VM' --timeout 600" /dev/null < "$T/keys" > "$T/console" 2>&1 &
 vm=$!
 exec 8> "$T/keys"
 for ((i = 0; i < 600; i++)); do
-	grep -q "up on rapido1" "$T/console" && grep -q ':~# *$' "$T/console" && break
+	# the guest's text: a kernel line (the TSC's late calibration) may follow the prompt
+	guest_text "$T/console" | grep -q "up on rapido1" &&
+		guest_text "$T/console" | grep -q ':~# *$' && break
 	kill -0 $vm 2> /dev/null || break
 	sleep 1
 done

@@ -127,7 +127,8 @@ if command -v script > /dev/null; then
 	vm=$!
 	exec 8> "$T/keys"
 	for ((i = 0; i < 600; i++)); do
-		grep -q ':~# *$' "$T/console" && break
+		# the guest's text: a kernel line (the TSC's late calibration) may follow the prompt
+		guest_text "$T/console" | grep -q ':~# *$' && break
 		kill -0 $vm 2> /dev/null || break
 		sleep 1
 	done
