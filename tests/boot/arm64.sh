@@ -24,7 +24,7 @@ rc=$?
 echo "# vm --batch simple (arm64, TCG) took $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}')s"
 expect_rc "vm --batch boots the arm64 guest" 0 $rc
 check "profile printed the arm64 kernel release and hostname rapido1" \
-	grep -q "rapido: $rel up on rapido1" "$T/console"
+	guest_says "$T/console" "rapido: $rel up on rapido1"
 check "uname -m in the guest: aarch64" grep -q "^arch: aarch64" <(guest_text "$T/console")
 check "kernel console clean" console_clean "$T/console"
 check "clean power-off" grep -q "reboot: Power down" "$T/console"

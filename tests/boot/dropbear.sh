@@ -58,9 +58,9 @@ expect_rc "ssh tells the guest it is done" 0 $?
 
 wait $vm
 expect_rc "vm exits 0 once told" 0 $?
-check "the console shows the host key fingerprint" grep -q "rapido: dropbear: listening on port 22, host key SHA256:" "$T/console"
-check "serving stopped on /tmp/rapido-done" grep -q "/tmp/rapido-done appeared" "$T/console"
-check "then the extra ran" grep -q "^DROPBEAR-EXTRA after serving" "$T/console"
+check "the console shows the host key fingerprint" guest_says "$T/console" "rapido: dropbear: listening on port 22, host key SHA256:"
+check "serving stopped on /tmp/rapido-done" guest_says "$T/console" "/tmp/rapido-done appeared"
+check "then the extra ran" guest_matches "$T/console" "^DROPBEAR-EXTRA after serving"
 check "kernel console clean" console_clean "$T/console"
 [ $fails = 0 ] || tail -n 30 "$T/console" | sed 's/^/# console: /'
 done_testing

@@ -86,7 +86,7 @@ rel=$(sed -n 's/.*kernel \(.*\)$/\1/p' "$T/cut.out")
 "$R/usr/bin/rapido-vm" --batch --timeout 300 > "$T/console" 2>&1
 expect_rc "installed vm --batch boots that image" 0 $?
 check "profile ran: kernel release and hostname rapido1" \
-	grep -q "rapido: $rel up on rapido1" "$T/console"
+	guest_says "$T/console" "rapido: $rel up on rapido1"
 check "rapido.conf of \$XDG_CONFIG_HOME read (VM_LOG_DIR)" \
 	grep -q "rapido: $rel up on rapido1" "$T/logs/vm1.log"
 check "kernel console clean" console_clean "$T/console"

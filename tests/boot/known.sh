@@ -48,8 +48,8 @@ known/flaky pass
 known/fails skipped
 known/fixed pass
 known/expired skipped"
-check "A: the guest re-ran known/flaky" grep -q "rapido: test known/flaky: passed on re-run 1 of 2: flaky" "$T/console"
-check "A: and known/fails twice more" grep -q "rapido: test known/fails: re-run 2 of 2" "$T/console"
+check "A: the guest re-ran known/flaky" guest_says "$T/console" "rapido: test known/flaky: passed on re-run 1 of 2: flaky"
+check "A: and known/fails twice more" guest_says "$T/console" "rapido: test known/fails: re-run 2 of 2"
 check "A: the guest said its failures were all tests'" grep -qx "R1 failures tests" "$T/a/results.txt"
 check "A: JUnit: the known failure skipped with its reason" \
 	grep -q '<skipped message="known failure: https://bugs.example/42"/>' "$T/a/junit.xml"

@@ -75,6 +75,10 @@ guest_text() {
 guest_says() {
 	guest_text "$1" | grep -qF -- "$2"
 }
+# guest_matches FILE RE: a line the guest printed matches RE (grep's basic regex)
+guest_matches() {
+	guest_text "$1" | grep -q -- "$2"
+}
 # testcases FILE: "NAME STATE" lines of a junit.xml, in order (STATE: pass,
 # failure or skipped)
 testcases() {

@@ -30,10 +30,10 @@ expect_rc "host side: ready seen, paths 0:1 and 0:0 pulled" 0 $drc
 expect_rc "guest reports the I/O error" 2 $rc
 [ $rc = 2 ] || grep -v '^\[' "$T/console" | tail -n 40 | sed 's/^/# /'
 
-check "the write failed with EIO" grep -q 'Input/output error' "$T/console"
+check "the write failed with EIO" guest_matches "$T/console" 'Input/output error'
 check "the guest named the error and the pulled paths" \
-	grep -q '^rapido: FAILED: I/O error on /dev/mapper/mpath0 after the host pulled paths: 0:1 0:0' "$T/console"
-check "no queueing: the map has no queue_if_no_path" grep -q "features='0'" "$T/console"
+	guest_matches "$T/console" '^rapido: FAILED: I/O error on /dev/mapper/mpath0 after the host pulled paths: 0:1 0:0'
+check "no queueing: the map has no queue_if_no_path" guest_says "$T/console" "features='0'"
 check "DIR/failed says status 2" grep -q '^2 I/O error' "$T/share/failed"
 check "kernel console clean" console_clean "$T/console"
 done_testing

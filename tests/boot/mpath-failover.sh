@@ -37,17 +37,17 @@ expect_rc "host side: ready seen, path 0:1 pulled, then restored" 0 $drc
 expect_rc "guest: failover and restore held" 0 $rc
 [ $rc = 0 ] || grep -v '^\[' "$T/console" | tail -n 40 | sed 's/^/# /'
 
-check "ready line on the console" grep -q '^rapido: mpath: ready: /dev/mapper/mpath0 (/dev/dm-[0-9]*, 2 paths) mounted on /mnt/mpath0' "$T/console"
+check "ready line on the console" guest_matches "$T/console" '^rapido: mpath: ready: /dev/mapper/mpath0 (/dev/dm-[0-9]*, 2 paths) mounted on /mnt/mpath0'
 vm=$(sed -n 's/^vm=//p' "$T/share/ready" 2>/dev/null)
 ready_ok() {
 	[ -n "$vm" ] && [ -s "$VM_STATE_DIR/vm$vm.log" ] &&
 		grep -q '^map=mpath0 /dev/dm-[0-9]* /mnt/mpath0 2$' "$T/share/ready"
 }
 check "DIR/ready names the VM (vm=$vm, its console log exists) and the map" ready_ok
-check "the guest wrote while the path was pulled" grep -q '^rapido: mpath: writer: /host/path-failed seen after' "$T/console"
+check "the guest wrote while the path was pulled" guest_matches "$T/console" '^rapido: mpath: writer: /host/path-failed seen after'
 check "failover ok: one active path, the pulled one failed or gone" \
-	grep -q '^rapido: mpath: failover ok: .* while pulling 0:1 of 2 paths; multipath -ll: 1 active, [01] failed' "$T/console"
-check "restore ok: both paths active again" grep -q '^rapido: mpath: restore ok: all 2 paths of mpath0 active' "$T/console"
+	guest_matches "$T/console" '^rapido: mpath: failover ok: .* while pulling 0:1 of 2 paths; multipath -ll: 1 active, [01] failed'
+check "restore ok: both paths active again" guest_matches "$T/console" '^rapido: mpath: restore ok: all 2 paths of mpath0 active'
 check "no DIR/failed" test ! -e "$T/share/failed"
 check "kernel console clean" console_clean "$T/console"
 done_testing

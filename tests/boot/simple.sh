@@ -16,7 +16,7 @@ rel=$(echo "$out" | sed -n 's/.*kernel \(.*\)$/\1/p')
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
 expect_rc "vm --batch" 0 $?
 check "profile printed the kernel release and hostname rapido1" \
-	grep -q "rapido: $rel up on rapido1" "$T/console"
+	guest_says "$T/console" "rapido: $rel up on rapido1"
 check "console log file kept in the state dir" grep -q "rapido: $rel up on rapido1" "$VM_STATE_DIR/vm1.log"
 check "kernel console clean" console_clean "$T/console"
 check "clean power-off" grep -q "reboot: Power down" "$T/console"

@@ -50,7 +50,7 @@ if mount -t tmpfs -o size=256k tmpfs "$full" 2>/dev/null; then
 	expect_rc "full state dir: the guest's exit 7 still comes back" 7 $?
 	check "the log failure is named once, with the path and ENOSPC" \
 		test "$(grep -c "console log $full/vm1.log.*No space left on device" "$T/err")" = 1
-	check "the console still reached stdout" grep -q "lots of console output" "$T/console"
+	check "the console still reached stdout" guest_says "$T/console" "lots of console output"
 	umount "$full"
 else
 	skip "full state dir: the guest's exit 7 still comes back" "cannot mount a tmpfs here"

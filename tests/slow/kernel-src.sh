@@ -142,7 +142,7 @@ mkdir -p "$T/share"
 expect_rc "cut simple with KERNEL_SRC (no module path)" 0 $?
 check "  cut reports the built release" grep -q "kernel $rel\$" "$T/out"
 boot "vm boots the built bzImage with a --share" --share "$T/share"
-check "  uname -r in the guest is include/config/kernel.release" grep -q "^uname=$rel" "$T/console"
+check "  uname -r in the guest is include/config/kernel.release" guest_matches "$T/console" "^uname=$rel"
 check "  the guest wrote to the 9p share" grep -qx "$rel" "$T/share/uname"
 rm -f "$DRACUT_OUT"
 
@@ -227,10 +227,10 @@ for fs in ext4; do
 	expect_rc "cut fstests_local (FSTESTS_FS=$fs) with the built modules" 0 $?
 	[ -s "$DRACUT_OUT" ] || sed 's/^/# /' "$T/out"
 	boot "vm: fstests_local on $fs"
-	check "  /mnt/test is $fs" grep -q "^mounted=$fs" "$T/console"
+	check "  /mnt/test is $fs" guest_matches "$T/console" "^mounted=$fs"
 	check "  zram and $fs are loaded modules" \
 		bash -c "grep -q '^module=zram live' '$T/console' && grep -q '^module=$fs live' '$T/console'"
-	check "  on the built release" grep -q "^uname=$rel" "$T/console"
+	check "  on the built release" guest_matches "$T/console" "^uname=$rel"
 	rm -f "$DRACUT_OUT"
 done
 done_testing
