@@ -98,17 +98,39 @@ static void pvh_prune(const char *dir)
 }
 
 /*
+ * pvh_elf_check on the first size bytes of the file fd (mapped: only the
+ * pages of its headers and notes are read); 0, or 1 with *why.
+ */
+static int pvh_check_fd(int fd, size_t size, size_t *end, const char **why)
+{
+	void *map;
+	int rc;
+
+	if (!size) {
+		*why = "empty";
+		return 1;
+	}
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		*why = strerror(errno);
+		return 1;
+	}
+	rc = pvh_elf_check(map, size, end, why);
+	munmap(map, size);
+	return rc;
+}
+
+/*
  * A cached ELF checked as when it was written (a few pages of it read):
  * 0 fine, -1 none, 1 damaged (warned; unpacked again).
  */
 static int pvh_cached_ok(const char *elf)
 {
-	const char *why = "empty";
+	const char *why;
 	struct stat st;
 	size_t end;
-	void *map;
 	/* not a link planted in the cache: only what pvh_unpack wrote */
-	int fd = open_regular(elf, O_NOFOLLOW, &st), rc = 1;
+	int fd = open_regular(elf, O_NOFOLLOW, &st), rc;
 
 	if (fd == -ENOENT)
 		return -1;
@@ -116,15 +138,7 @@ static int pvh_cached_ok(const char *elf)
 		warn("%s: %s: unpacking the kernel again", elf, file_strerror(fd, &st));
 		return 1;
 	}
-	if (st.st_size > 0) {
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-		if (map == MAP_FAILED) {
-			why = strerror(errno);
-		} else {
-			rc = pvh_elf_check(map, (size_t)st.st_size, &end, &why);
-			munmap(map, (size_t)st.st_size);
-		}
-	}
+	rc = pvh_check_fd(fd, (size_t)st.st_size, &end, &why);
 	close(fd);
 	if (rc)
 		warn("cached kernel %s is damaged (%s): unpacking it again", elf, why);
@@ -155,7 +169,6 @@ static int pvh_unpack(const char *kernel, const unsigned char *buf, size_t len, 
 	char *tool = NULL, *tmp = NULL;
 	int in = -1, out = -1, rc = -1, status, timed_out;
 	struct stat st;
-	void *map = MAP_FAILED;
 
 	if (kimage_payload(buf, len, &off, &plen, &size, &comp, &why))
 		return 1;
@@ -202,20 +215,13 @@ static int pvh_unpack(const char *kernel, const unsigned char *buf, size_t len, 
 		     "as a bzImage", kernel, (long long)st.st_size, size);
 		goto out;
 	}
-	if (size) {
-		map = mmap(NULL, size, PROT_READ, MAP_SHARED, out, 0);
-		if (map == MAP_FAILED) {
-			warn_errno("mmap %s", tmp);
-			goto out;
-		}
-	}
-	if (!size || pvh_elf_check(map, size, &end, &why)) {
+	if (pvh_check_fd(out, size, &end, &why)) {
 		/* a kernel built without CONFIG_PVH is not wrong: it just boots the old way */
-		if (size && strstr(why, "PVH"))
+		if (strstr(why, "PVH"))
 			rc = 1;
 		else
 			warn("kernel %s: what its payload unpacked to is %s: it boots as a bzImage",
-			     kernel, size ? why : "empty");
+			     kernel, why);
 		goto out;
 	}
 	/* without the relocations the build appends to the ELF */
@@ -231,8 +237,6 @@ static int pvh_unpack(const char *kernel, const unsigned char *buf, size_t len, 
 	tmp = NULL;
 	rc = 0;
 out:
-	if (map != MAP_FAILED)
-		munmap(map, size);
 	if (in >= 0)
 		close(in);
 	if (out >= 0)

@@ -32,9 +32,7 @@
 #include "vmctl.h"
 
 /* how long ./vmctl N shell waits for the guest's console to answer */
-#define VMCTL_SHELL_WAKE_SECS 120
-#define STR_(x) #x
-#define STR(x) STR_(x)
+#define VMCTL_SHELL_WAKE_SECS 120u
 
 /* Connect to the console socket; -errno with a message in *err. */
 static int console_connect(const char *path, unsigned int vm, char **err)
@@ -280,9 +278,11 @@ int vmctl_shell(const char *sock, unsigned int vm)
 		if (n < 0) {
 			if (tty)
 				tcsetattr(0, TCSANOW, &saved);
-			fprintf(stderr, "vmctl: vm%u: %s\n", vm, n == -ETIMEDOUT ?
-				"no shell answered on the console within " STR(VMCTL_SHELL_WAKE_SECS)
-				"s (is the guest up?)" : "the console closed (the VM stopped?)");
+			if (n == -ETIMEDOUT)
+				fprintf(stderr, "vmctl: vm%u: no shell answered on the console within "
+					"%us (is the guest up?)\n", vm, VMCTL_SHELL_WAKE_SECS);
+			else
+				fprintf(stderr, "vmctl: vm%u: the console closed (the VM stopped?)\n", vm);
 			close(fd);
 			return 4;
 		}

@@ -75,6 +75,11 @@ guest_text() {
 guest_says() {
 	guest_text "$1" | grep -qF -- "$2"
 }
+# console_says FILE RE: a kernel line, or a line the guest printed (kernel
+# lines cut out of it), matches RE (grep's basic regex)
+console_says() {
+	{ tr -d '\r' < "$1"; guest_text "$1"; } | grep -q -- "$2"
+}
 # guest_matches FILE RE: a line the guest printed matches RE (grep's basic regex)
 guest_matches() {
 	guest_text "$1" | grep -q -- "$2"

@@ -16,8 +16,7 @@ expect_rc "cut lio_local" 0 $? || cat "$T/cut.out"
 rc=$?
 expect_rc "vm --batch lio_local" 0 $rc
 con() {
-	# kernel lines as they are, the guest's with kernel lines cut out of them
-	{ tr -d '\r' < "$T/console"; guest_text "$T/console"; } | grep -q -- "$1"
+	console_says "$T/console" "$1"
 }
 check "iSCSI portal listened on 127.0.0.1:3260" con "iSCSI portal 127.0.0.1:3260 listening"
 check "three tcm_loop SCSI disks" con "tcm_loop disks: fileio /dev/sd., iblock /dev/sd., dm-delay /dev/sd."

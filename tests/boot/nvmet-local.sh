@@ -14,8 +14,7 @@ expect_rc "cut nvmet_local" 0 $? || cat "$T/cut.out"
 rc=$?
 expect_rc "vm --batch nvmet_local" 0 $rc
 con() {
-	# kernel lines as they are, the guest's with kernel lines cut out of them
-	{ tr -d '\r' < "$T/console"; guest_text "$T/console"; } | grep -q -- "$1"
+	console_says "$T/console" "$1"
 }
 check "target port enabled" con "nvmet_tcp: enabling port 1 (127.0.0.1:4420)"
 check "host connected over TCP" con 'new ctrl: NQN "nqn.2014-08.org.nvmexpress:rapido-zram", addr 127.0.0.1:4420'

@@ -12,8 +12,7 @@ expect_rc "cut usb_msc" 0 $? || cat "$T/cut.out"
 rc=$?
 expect_rc "vm --batch usb_msc" 0 $rc
 con() {
-	# kernel lines as they are, the guest's with kernel lines cut out of them
-	{ tr -d '\r' < "$T/console"; guest_text "$T/console"; } | grep -q -- "$1"
+	console_says "$T/console" "$1"
 }
 check "gadget enumerated by the host side" con "usb 1-1: Product: rapido mass storage"
 check "usb-storage disk found" con "UDC dummy_udc.0 configured, USB device 1-1, usb-storage disk /dev/sd."
