@@ -11,6 +11,8 @@
 #   src/ceph-local/*.c  ./ceph-local (a small Ceph cluster, as root)
 #   src/rapido/*.c      ./rapido    (the one command: rapido cut, rapido vm, ...;
 #                       linked with the objects, except main, of the five above)
+#   src/ldd/*.c         build/rapido-ldd (ldd for dracut while ./cut runs it:
+#                       ldd's answer without its shell and probes)
 #   src/bisect/*.c      ./bisect    (git bisect of a kernel, each step cut and booted;
 #                       run as rapido bisect; reads ./vm's results.txt through
 #                       src/vm/results.c)
@@ -21,7 +23,7 @@
 #                       kernel-config (make kernel-config), mpath-failover
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido and the
 #                       objects (except main) of what it tests, by its name:
-#                       cut-* src/cut, vm-* src/vm, ceph-local* src/ceph-local,
+#                       cut-* src/cut, vm-* src/vm, ceph-local* src/ceph-local, ldd-* src/ldd,
 #                       bisect-* src/bisect, tool-NAME[-x] tools/NAME, lib-* none
 #                       (TEST_DIRS_NAME adds more).
 # Each file is compiled with src/lib's headers and its own directory's;
@@ -69,6 +71,7 @@ VMCTL_SRCS := $(wildcard src/vmctl/*.c)
 NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
 RAPIDO_SRCS := $(wildcard src/rapido/*.c)
+LDD_SRCS := $(wildcard src/ldd/*.c)
 # ./vm's results model, the one reader of results.txt, shared with ./bisect
 BISECT_VM_SRCS := src/vm/results.c
 BISECT_SRCS := $(wildcard src/bisect/*.c) $(BISECT_VM_SRCS)
@@ -110,6 +113,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 TEST_DIRS_lib-layers := src/vm
 under_test = $(strip $(if $(filter cut-%,$(1)),src/cut) $(if $(filter vm-%,$(1)),src/vm) \
 	$(if $(filter ceph-local%,$(1)),src/ceph-local) $(if $(filter bisect-%,$(1)),src/bisect) \
+	$(if $(filter ldd-%,$(1)),src/ldd) \
 	$(if $(filter tool-%,$(1)),tools/$(call tool_of,$(1))) $(TEST_DIRS_$(1)))
 # their objects, except main
 tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c))) \
@@ -132,7 +136,7 @@ PRELOADS := $(patsubst preload/%.c,%,$(wildcard preload/*.c))
 GUEST_SOS := $(foreach p,$(PRELOADS),$(B)/guest/rapido-$(p).so)
 CROSS_SOS := $(foreach a,$(ARCHES),$(foreach p,$(PRELOADS),$(B)/$(a)/rapido-$(p).so))
 
-all: cut vm vmctl netsetup ceph-local rapido bisect $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
+all: cut vm vmctl netsetup ceph-local rapido bisect $(B)/rapido-ldd $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
 	$(CROSS_SOS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
@@ -180,6 +184,10 @@ ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
 rapido: $(call hostobj,$(RAPIDO_SRCS) $(FRONT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+
+$(B)/rapido-ldd: $(call hostobj,$(LDD_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$(call quiet,LD,$@)
 	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
 
@@ -327,6 +335,7 @@ endef
 install-lib: all
 	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest
 	$(Q)install -m 755 $(GUEST_BINS) $(GUEST_SOS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
+	$(Q)install -m 755 $(B)/rapido-ldd $(DESTDIR)$(RAPIDO_LIBDIR)/build/
 	$(Q)for a in $(ARCHES); do install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a && \
 		install -m 755 $(B)/$$a/rapido-* $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a/ || exit; done
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d

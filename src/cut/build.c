@@ -56,15 +56,27 @@ static void work_create(const struct cut_plan *p)
 	stop_if_signalled();
 }
 
+/* The program an argv runs: past env(1) and its VAR=value words, dracut. */
+static const char *run_name(const struct strv *argv)
+{
+	size_t i = 0;
+
+	if (argv->n && !strcmp(argv->v[0], "env"))
+		for (i = 1; i + 1 < argv->n && strchr(argv->v[i], '='); i++)
+			;
+	return argv->v[i];
+}
+
 /* One dracut run, in its own process group (child.c): a signal to cut stops all of it. */
 static void run_dracut(const struct cut_opts *o, const struct cut_plan *p, struct strv *argv)
 {
 	struct cut_child_result r;
+	const char *name = run_name(argv);
 	int rc;
 
 	rc = cut_child_run(strv_argv(argv), o->verbose, &r);
 	if (rc)
-		die_err(rc, "cannot run %s", argv->v[0]);
+		die_err(rc, "cannot run %s", name);
 	if (r.stop_sig)
 		cut_die_signal(r.stop_sig, cleanup);
 	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
@@ -77,7 +89,7 @@ static void run_dracut(const struct cut_opts *o, const struct cut_plan *p, struc
 				r.truncated ? " (its end)" : "", r.tail,
 				r.tail[r.len - 1] == '\n' ? "" : "\n");
 		if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 127)
-			die("%s could not be run (is dracut-core installed? make deps)", argv->v[0]);
+			die("%s could not be run (is dracut-core installed? make deps)", name);
 		/* dracut's tools say ENOSPC in words; the file system is ours to name */
 		if (r.space_err)
 			die("dracut failed (%s): %s on %s; no image written", how,
@@ -244,7 +256,7 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	int need[2] = { 0, 0 };
 	enum cut_dracut_part part;
 	struct strv argv = STRV_INIT;
-	char *raw, *tmpdir;
+	char *raw, *tmpdir, *ldd;
 	double start;
 	int fd;
 
@@ -271,6 +283,17 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	tmpdir = cut_work_path(work, "tmp");
 	if (mkdir(tmpdir, 0700) < 0 && errno != EEXIST)
 		cut_die_write(-errno, "creating", tmpdir);
+	/*
+	 * dracut-install runs ldd on every ELF file of the image: rapido-ldd
+	 * answers as ldd would, with a third of the programs run. Not in the
+	 * argv the key and --dry-run see: it changes no byte of the layer.
+	 */
+	ldd = cut_dracut_ldd(p);
+	if (ldd) {
+		strv_push(&argv, "env");
+		strv_pushf(&argv, "DRACUT_LDD=%s", ldd);
+		free(ldd);
+	}
 	cut_dracut_argv(o, p, raw, part, libs, tmpdir, &argv);
 	run_dracut(o, p, &argv);
 	split_layers(p, c, raw, need, ly);

@@ -95,6 +95,13 @@ enum cut_dracut_part { DRACUT_ALL, DRACUT_MODULES, DRACUT_BINS };
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
 		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
 		     struct strv *argv);
+/*
+ * The ldd dracut should run: build/rapido-ldd (src/ldd, ldd's answers with
+ * fewer programs run) when it is there, the user set no DRACUT_LDD and the
+ * image is the host's own (a foreign sysroot's dracut runs no ldd); NULL:
+ * dracut's default. Malloc'd.
+ */
+char *cut_dracut_ldd(const struct cut_plan *p);
 
 /*
  * libpick.c: which of the nlibs library texts a batch autorun needs

@@ -123,6 +123,20 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 	strv_push(argv, out);
 }
 
+char *cut_dracut_ldd(const struct cut_plan *p)
+{
+	char *path;
+
+	if (p->sysroot || getenv("DRACUT_LDD"))
+		return NULL;
+	path = xasprintf("%s/build/rapido-ldd", p->rapido_dir);
+	if (access(path, X_OK)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 /* dracut's base directory: next to a dracut.sh checkout, else the installed one. */
 static char *dracut_basedir(const char *prog)
 {

@@ -185,6 +185,8 @@ int elf_read_deps(int fd, struct elf_deps *d)
 		return -ENOEXEC;
 	e.is64 = eh[4] == 2;
 	e.big = eh[5] == 2;
+	d->klass = eh[4];
+	d->data = eh[5];
 	d->type = (unsigned int)get(&e, eh + 16, 2);
 	d->machine = (unsigned int)get(&e, eh + 18, 2);
 	rc = read_segments(&e, eh, &segs, &nseg);
@@ -201,6 +203,7 @@ int elf_read_deps(int fd, struct elf_deps *d)
 			/* one dynamic section is read: a second would leak the first one's runpath */
 			rc = read_dynamic(&e, segs, nseg, &segs[i], d);
 			dyn_read = 1;
+			d->dynamic = 1;
 		}
 	}
 	free(segs);

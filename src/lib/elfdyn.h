@@ -6,6 +6,9 @@
 #include "strv.h"
 
 struct elf_deps {
+	unsigned char klass;	/* e_ident[EI_CLASS]: 1 (32 bit), 2 (64 bit) */
+	unsigned char data;	/* e_ident[EI_DATA]: 1 (little-endian), 2 (big-endian) */
+	int dynamic;		/* it has a PT_DYNAMIC segment (linked dynamically, or static-pie) */
 	unsigned int type;	/* e_type: ET_EXEC, ET_DYN (programs, libraries), ET_REL... */
 	unsigned int machine;	/* e_machine: EM_X86_64, EM_AARCH64... */
 	char *interp;		/* PT_INTERP; NULL: statically linked */

@@ -90,11 +90,18 @@ pid_t run_daemon(char *const argv[], int out_fd, char **err)
 
 int run_wait(char *const argv[], int out_fd)
 {
-	pid_t pid = run_start(argv, -1, out_fd, out_fd), w;
-	int status;
+	pid_t pid = run_start(argv, -1, out_fd, out_fd);
 
 	if (pid < 0)
 		return pid;
+	return run_reap(pid);
+}
+
+int run_reap(pid_t pid)
+{
+	pid_t w;
+	int status;
+
 	do
 		w = waitpid(pid, &status, 0);
 	while (w < 0 && errno == EINTR);

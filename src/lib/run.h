@@ -12,6 +12,9 @@
  */
 int run_wait(char *const argv[], int out_fd);
 
+/* Wait for pid (EINTR retried): its wait status, or -errno. */
+int run_reap(pid_t pid);
+
 /*
  * run_wait with a deadline and stdout apart from stderr (either fd -1:
  * inherited): a child still running after secs seconds is killed
