@@ -77,6 +77,12 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 	strv_push(argv, "--reproducible");
 	/* newc stores a hard-linked file's data once: splitting into layers could lose it */
 	strv_push(argv, "--nohardlink");
+	/*
+	 * the host's files as they are, as ./cut's own layers (trees, modules)
+	 * hold them: a distribution's are stripped already, and dracut's strip
+	 * -g pass rewrote every one of them for nothing (a tenth of a first cut)
+	 */
+	strv_push(argv, "--nostrip");
 	/* the host's /etc/dracut.conf{,.d} must not change the image */
 	strv_pushf(argv, "--confdir=%s/dracut.conf.d", p->rapido_dir);
 	strv_push(argv, "--conf=/dev/null");

@@ -158,7 +158,7 @@ int main(void)
 	/* 1. a first cut: both layers in one dracut run */
 	s = argv_of(&o, &p, "/w/all.cpio", DRACUT_ALL, &libs, "/w/tmp");
 	w = xasprintf("[dracut] [--no-hostonly] [--no-hostonly-cmdline] [--no-compress] "
-			 "[--no-early-microcode] [--reproducible] [--nohardlink] "
+			 "[--no-early-microcode] [--reproducible] [--nohardlink] [--nostrip] "
 			 "[--confdir=%s/dracut.conf.d] [--conf=/dev/null] [--modules] [bash] "
 			 "[--kver] [6.1.0-t] [--drivers] [virtio_net zram 9p] "
 			 "[--install] [/usr/bin/ls /lib/libc.so.6 /lib/libz.so.1] "
@@ -171,7 +171,7 @@ int main(void)
 	/* 2. the modules layer alone */
 	s = argv_of(&o, &p, "/w/mods.cpio", DRACUT_MODULES, &libs, "/w/tmp");
 	w = xasprintf("[dracut] [--no-hostonly] [--no-hostonly-cmdline] [--no-compress] "
-			 "[--no-early-microcode] [--reproducible] [--nohardlink] "
+			 "[--no-early-microcode] [--reproducible] [--nohardlink] [--nostrip] "
 			 "[--confdir=%s/dracut.conf.d] [--conf=/dev/null] [--modules] [bash] "
 			 "[--kver] [6.1.0-t] [--drivers] [virtio_net zram 9p] "
 			 "[--tmpdir] [/w/tmp] [--quiet] [--force] [/w/mods.cpio]", dir);
@@ -182,7 +182,7 @@ int main(void)
 	/* 3. the bins layer alone */
 	s = argv_of(&o, &p, "/w/bins.cpio", DRACUT_BINS, &libs, NULL);
 	w = xasprintf("[dracut] [--no-hostonly] [--no-hostonly-cmdline] [--no-compress] "
-			 "[--no-early-microcode] [--reproducible] [--nohardlink] "
+			 "[--no-early-microcode] [--reproducible] [--nohardlink] [--nostrip] "
 			 "[--confdir=%s/dracut.conf.d] [--conf=/dev/null] [--modules] [bash] "
 			 "[--kver] [6.1.0-t] [--no-kernel] "
 			 "[--install] [/usr/bin/ls /lib/libc.so.6 /lib/libz.so.1] "
