@@ -249,6 +249,31 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 	}
 }
 
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		die_errno("%s", path);
+	return st.st_size;
+}
+
+/*
+ * Which file holds dracut's archive: the sink its "compressor" wrote, out
+ * left empty; a dracut that ignored the --compress wrote out itself.
+ */
+static const char *archive_of(const char *out, const char *sink)
+{
+	off_t o = file_size(out), s = sink ? file_size(sink) : 0;
+
+	if (o && s)
+		die("dracut wrote both %s and %s: cannot tell its archive", out, sink);
+	if (!o && !s)
+		die("dracut exited 0 but wrote no archive (%s%s%s empty); no image written", out,
+		    sink ? " and " : "", sink ? sink : "");
+	return s ? sink : out;
+}
+
 /* Find or build the modules and bins layers; exists[i]: the image has that layer. */
 static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, struct cut_cache *c,
 			  const struct strv *libs, const int exists[2], struct cut_layer ly[2])
@@ -256,7 +281,7 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	int need[2] = { 0, 0 };
 	enum cut_dracut_part part;
 	struct strv argv = STRV_INIT;
-	char *raw, *tmpdir, *ldd;
+	char *raw, *tmpdir, *ldd, *sink;
 	double start;
 	int fd;
 
@@ -294,9 +319,16 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 		strv_pushf(&argv, "DRACUT_LDD=%s", ldd);
 		free(ldd);
 	}
-	cut_dracut_argv(o, p, raw, part, libs, tmpdir, &argv);
+	sink = cut_work_file_or_die(work, "archive", &fd);
+	close(fd);
+	if (!cut_dracut_sink_ok(sink)) {
+		unlink(sink);
+		free(sink);
+		sink = NULL;
+	}
+	cut_dracut_argv(o, p, raw, part, libs, tmpdir, sink, &argv);
 	run_dracut(o, p, &argv);
-	split_layers(p, c, raw, need, ly);
+	split_layers(p, c, archive_of(raw, sink), need, ly);
 	{
 		char *size[2] = { need[0] ? cut_mib(ly[0].size) : NULL,
 				  need[1] ? cut_mib(ly[1].size) : NULL };
@@ -311,9 +343,12 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 		free(size[1]);
 	}
 	unlink(raw);
+	if (sink)
+		unlink(sink);
 	free(tmpdir);
 	strv_free(&argv);
 	free(raw);
+	free(sink);
 }
 
 static int copy_fd(int out, int in, uint64_t len)

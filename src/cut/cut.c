@@ -226,7 +226,7 @@ int cmd_cut(int argc, char **argv)
 		char *tmp = xasprintf("%s.cut-XXXXXX/tmp", p.output);
 
 		/* what a real run passes, up to the random letters */
-		cut_dracut_argv(&o, &p, out, DRACUT_ALL, NULL, tmp, &dargv);
+		cut_dracut_argv(&o, &p, out, DRACUT_ALL, NULL, tmp, NULL, &dargv);
 		free(out);
 		free(tmp);
 		strv_print_quoted(stdout, &dargv);

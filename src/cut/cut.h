@@ -89,12 +89,20 @@ int cut_write_tail(const struct cut_opts *o, const struct cut_plan *p, int fd, c
 
 /*
  * dracut.c: the dracut command line for the plan, writing to out (see
- * layer.h); tmpdir may be NULL.
+ * layer.h); tmpdir may be NULL. sink (NULL: none) is where dracut's
+ * "compressor" writes the archive instead (cut_dracut_sink_ok): out is
+ * then left empty.
  */
 enum cut_dracut_part { DRACUT_ALL, DRACUT_MODULES, DRACUT_BINS };
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
 		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
-		     struct strv *argv);
+		     const char *sink, struct strv *argv);
+/*
+ * Whether path can be a sink: dracut splits its --compress value into
+ * words (and globs them), so a path with a blank or a glob character
+ * cannot.
+ */
+int cut_dracut_sink_ok(const char *path);
 /*
  * The ldd dracut should run: build/rapido-ldd (src/ldd, ldd's answers with
  * fewer programs run) when it is there, the user set no DRACUT_LDD and the

@@ -45,9 +45,14 @@ static void push_list(struct strv *argv, const char *opt, const struct strv *ite
  * them. Helpers and "#@ files:" trees are not dracut's: they go into
  * rapido's tail and the tree layers. libs: what the trees' programs need.
  */
+int cut_dracut_sink_ok(const char *path)
+{
+	return path[0] == '/' && !strpbrk(path, " \t\n*?[]\\");
+}
+
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
 		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
-		     struct strv *argv)
+		     const char *sink, struct strv *argv)
 {
 	const char *dracut = conf_str(&p->conf, "DRACUT", NULL);
 	int mods = part != DRACUT_BINS && (p->modules.n || p->extra_modules.n);
@@ -72,7 +77,17 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 	/* a generic image, not one tailored to (or reading config from) this host */
 	strv_push(argv, "--no-hostonly");
 	strv_push(argv, "--no-hostonly-cmdline");
-	strv_push(argv, "--no-compress");
+	if (sink) {
+		/*
+		 * dracut pipes its archive through the "compressor" into a
+		 * temporary, then copies that to out: dd writes it where
+		 * ./cut reads it, once, and out and the copy are empty
+		 */
+		strv_push(argv, "--compress");
+		strv_pushf(argv, "dd of=%s bs=1M status=none", sink);
+	} else {
+		strv_push(argv, "--no-compress");
+	}
 	strv_push(argv, "--no-early-microcode");
 	strv_push(argv, "--reproducible");
 	/* newc stores a hard-linked file's data once: splitting into layers could lose it */
@@ -217,7 +232,7 @@ static void key_argv(const struct cut_opts *o, const struct cut_plan *p, enum cu
 
 	/* neither the output path, dracut's --tmpdir nor --verbose changes the bytes */
 	quiet.verbose = 0;
-	cut_dracut_argv(&quiet, p, "OUT", part, libs, NULL, &argv);
+	cut_dracut_argv(&quiet, p, "OUT", part, libs, NULL, NULL, &argv);
 	for (size_t i = 0; i < argv.n; i++)
 		sha256_update(s, argv.v[i], strlen(argv.v[i]) + 1);
 	strv_free(&argv);

@@ -41,7 +41,7 @@ static char *argv_of(const struct cut_opts *o, const struct cut_plan *p, const c
 	struct strv argv = STRV_INIT;
 	char *s;
 
-	cut_dracut_argv(o, p, out, part, libs, tmpdir, &argv);
+	cut_dracut_argv(o, p, out, part, libs, tmpdir, NULL, &argv);
 	s = joined(&argv);
 	strv_free(&argv);
 	return s;
@@ -122,7 +122,7 @@ int main(void)
 	char *k_all, *k_mods, *k_bins;
 
 	err_prog = "cut";
-	tap_plan(44);
+	tap_plan(46);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -190,6 +190,24 @@ int main(void)
 	TAP_EQ_STR(s, w, "DRACUT_BINS: --no-kernel, --install; no --tmpdir when none is given");
 	free(w);
 	free(s);
+
+	/* 3b. a sink: dd writes the archive where ./cut reads it, out stays the last word */
+	{
+		struct strv argv = STRV_INIT;
+
+		cut_dracut_argv(&o, &p, "/w/bins.cpio", DRACUT_BINS, NULL, NULL, "/w/archive", &argv);
+		s = joined(&argv);
+		strv_free(&argv);
+	}
+	tap_ok(strstr(s, "[--compress] [dd of=/w/archive bs=1M status=none]") &&
+	       !strstr(s, "--no-compress") && ends(s, "[/w/bins.cpio]"),
+	       "a sink: --compress with dd of=SINK instead of --no-compress: %s", s);
+	free(s);
+	tap_ok(cut_dracut_sink_ok("/home/u/initrds/myinitrd.cut-AbC123/archive") &&
+	       !cut_dracut_sink_ok("/home/u/my initrds/x") && !cut_dracut_sink_ok("/a/b*c") &&
+	       !cut_dracut_sink_ok("/a/[x]") && !cut_dracut_sink_ok("/a/b\tc") &&
+	       !cut_dracut_sink_ok("/a/b?") && !cut_dracut_sink_ok("relative/x"),
+	       "a sink path: absolute, no blank or glob character (dracut splits and globs it)");
 
 	/* 4. without libs the --install list is the bins alone */
 	s = argv_of(&o, &p, "/w/bins.cpio", DRACUT_BINS, NULL, NULL);
