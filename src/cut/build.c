@@ -25,6 +25,7 @@
 #include "layer.h"
 #include "layers.h"
 #include "fsinfo.h"
+#include "run.h"
 
 enum { L_MODULES, L_BINS };
 
@@ -281,7 +282,7 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	int need[2] = { 0, 0 };
 	enum cut_dracut_part part;
 	struct strv argv = STRV_INIT;
-	char *raw, *tmpdir, *ldd, *sink;
+	char *raw, *tmpdir, *ldd, *sink, *dd;
 	double start;
 	int fd;
 
@@ -321,11 +322,14 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	}
 	sink = cut_work_file_or_die(work, "archive", &fd);
 	close(fd);
-	if (!cut_dracut_sink_ok(sink)) {
+	/* dracut would take a missing "compressor" for none and pick gzip itself */
+	dd = find_in_path("dd");
+	if (!dd || !cut_dracut_sink_ok(sink)) {
 		unlink(sink);
 		free(sink);
 		sink = NULL;
 	}
+	free(dd);
 	cut_dracut_argv(o, p, raw, part, libs, tmpdir, sink, &argv);
 	run_dracut(o, p, &argv);
 	split_layers(p, c, archive_of(raw, sink), need, ly);

@@ -25,7 +25,8 @@ expect_rc "make install DESTDIR PREFIX=/usr" 0 $?
 for f in usr/bin/rapido-cut usr/bin/rapido-vm usr/bin/rapido-vmctl usr/bin/rapido-netsetup \
 	usr/bin/rapido-ceph-local usr/bin/rapido usr/share/man/man1/rapido.1 \
 	usr/lib/rapido/autorun/simple.sh usr/lib/rapido/autorun/lib/rapido.sh \
-	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/lib/rapido/build/guest/rapido-init \
+	usr/lib/rapido/dracut.conf.d/00-rapido.conf usr/lib/rapido/dracut.conf.d/10-no-pkgconfig.conf \
+	usr/lib/rapido/build/guest/rapido-init usr/lib/rapido/build/rapido-ldd \
 	usr/share/man/man1/rapido-cut.1 usr/share/man/man1/rapido-vm.1 \
 	usr/share/man/man1/rapido-vmctl.1 usr/share/man/man5/rapido.conf.5 \
 	usr/share/man/man8/rapido-netsetup.8 usr/share/man/man8/rapido-ceph-local.8 \
@@ -77,8 +78,16 @@ cd "$T/home" || exit 1
 expect_rc "installed cut --list" 0 $?
 check "cut --list shows the installed profiles" grep -q '^simple' "$T/list"
 
-"$R/usr/bin/rapido-cut" simple > "$T/cut.out" 2>&1
-expect_rc "installed cut simple" 0 $?
+if command -v strace > /dev/null; then
+	strace -f -qq --seccomp-bpf -e trace=execve -o "$T/cut.trace" \
+		"$R/usr/bin/rapido-cut" simple > "$T/cut.out" 2>&1
+	expect_rc "installed cut simple" 0 $?
+	check "  dracut ran the installed rapido-ldd" \
+		grep -q "execve(\"$R/usr/lib/rapido/build/rapido-ldd\"" "$T/cut.trace"
+else
+	"$R/usr/bin/rapido-cut" simple > "$T/cut.out" 2>&1
+	expect_rc "installed cut simple" 0 $?
+fi
 img=$XDG_CACHE_HOME/rapido/initrds/myinitrd
 check "image written to \$XDG_CACHE_HOME/rapido/initrds/myinitrd" test -s "$img"
 rel=$(sed -n 's/.*kernel \(.*\)$/\1/p' "$T/cut.out")
