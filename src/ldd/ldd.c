@@ -119,13 +119,14 @@ static int trace_finish(int out, int status)
 	char buf[65536];
 	ssize_t n;
 
+	/* once output may have started, a failure is ldd's 1: handing over to ldd would repeat it */
 	if (lseek(out, 0, SEEK_SET) < 0)
 		return -1;
 	while ((n = read(out, buf, sizeof(buf))) > 0)
 		if (write_all(STDOUT_FILENO, buf, (size_t)n))
 			return 1;
 	if (n < 0)
-		return -1;
+		return 1;
 	/* try_trace: any failure of the trace is ldd's exit status 1 */
 	return status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }

@@ -26,20 +26,7 @@ exec "$real_dracut" "\${args[@]}"
 WRAPPER
 chmod +x "$T/dracut-plain"
 
-mkdir -p "$T/ceph"
-printf '[global]\nfsid = 00000000-0000-0000-0000-000000000000\nmon host = 192.0.2.1\n' > "$T/ceph/ceph.conf"
-printf '[client.admin]\nkey = AQAAAAAAAAAAABAAAAAAAAAAAAAAAAAAAAAAAA==\n' > "$T/ceph/keyring"
-cat > "$T/rapido.conf" <<CONF
-CEPH_CONF=$T/ceph/ceph.conf
-CEPH_KEYRING=$T/ceph/keyring
-CIFS_SERVER=192.0.2.1
-NFS_SERVER=192.0.2.1
-CIFS_USER=rapido
-CIFS_PASS=rapido
-SSH_AUTHORIZED_KEY="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA test"
-FSTESTS_SRC=$TOP/tests/fixtures/xfstests
-CONF
-export RAPIDO_CONF=$T/rapido.conf
+. "$(dirname "$0")/profiles-conf.inc"
 
 # the checksum of the bins layer of image $1 in cache $2
 bins_sum() {

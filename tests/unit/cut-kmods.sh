@@ -33,24 +33,7 @@ EOF
 chmod +x "$T/dracut-modules-only" "$T/dracut-empty"
 
 # enough configuration for every profile to cut (nothing boots here)
-mkdir -p "$T/ceph"
-printf '[global]\nfsid = 00000000-0000-0000-0000-000000000000\nmon host = 192.0.2.1\n' > "$T/ceph/ceph.conf"
-printf '[client.admin]\nkey = AQAAAAAAAAAAABAAAAAAAAAAAAAAAAAAAAAAAA==\n' > "$T/ceph/keyring"
-cat > "$T/rapido.conf" <<EOF
-CEPH_CONF=$T/ceph/ceph.conf
-CEPH_KEYRING=$T/ceph/keyring
-CIFS_SERVER=192.0.2.1
-NFS_SERVER=192.0.2.1
-CIFS_USER=rapido
-CIFS_PASS=rapido
-SSH_AUTHORIZED_KEY="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA test"
-FSTESTS_SRC=$TOP/tests/fixtures/xfstests
-KSELFTEST_TARGETS=size
-KSELFTEST_DIR=$T/kselftest
-EOF
-# an installed kselftest tree's shape, so that ./cut builds none
-mkdir -p "$T/kselftest" && echo size:get_size > "$T/kselftest/kselftest-list.txt"
-export RAPIDO_CONF=$T/rapido.conf
+. "$(dirname "$0")/profiles-conf.inc"
 
 # the modules layer of IMAGE, cut with CACHE, unpacked into DIR
 unpack_modules() {
