@@ -275,6 +275,34 @@ static const char *archive_of(const char *out, const char *sink)
 	return s ? sink : out;
 }
 
+/*
+ * While dracut sets up and copies, rapido-ldd asks the loader ahead about
+ * the binaries and the libraries they need, on the other core, keeping the
+ * answers in the work directory, where dracut's rapido-ldd finds them
+ * (src/ldd/answers.c). Best effort: without it, each is asked in turn.
+ */
+static void ldd_ahead(const struct cut_plan *p, const struct strv *libs, const char *ldd,
+		      struct strv *env)
+{
+	char *dir = cut_work_path(work, "ldd");
+	struct strv argv = STRV_INIT;
+
+	if (mkdir(dir, 0700) < 0) {
+		free(dir);
+		return;
+	}
+	strv_push(&argv, ldd);
+	strv_push(&argv, "--answers");
+	strv_push(&argv, dir);
+	strv_push_all(&argv, &p->bins);
+	if (libs)
+		strv_push_all(&argv, libs);
+	if (cut_child_spawn(strv_argv(&argv)) > 0)
+		strv_pushf(env, "RAPIDO_LDD_ANSWERS=%s", dir);
+	strv_free(&argv);
+	free(dir);
+}
+
 /* Find or build the modules and bins layers; exists[i]: the image has that layer. */
 static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, struct cut_cache *c,
 			  const struct strv *libs, const int exists[2], struct cut_layer ly[2])
@@ -318,6 +346,7 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	if (ldd) {
 		strv_push(&argv, "env");
 		strv_pushf(&argv, "DRACUT_LDD=%s", ldd);
+		ldd_ahead(p, libs, ldd, &argv);
 		free(ldd);
 	}
 	sink = cut_work_file_or_die(work, "archive", &fd);

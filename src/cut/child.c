@@ -38,6 +38,7 @@ static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static sigset_t orig_mask;
 static int sig_fd = -1;
 static pid_t run_pgid;	/* the group of a dracut still running, for cut_child_kill */
+static pid_t helper_pid;	/* cut_child_spawn's, SIGKILLed when dracut's run ends */
 
 void cut_signals_take(void)
 {
@@ -117,6 +118,9 @@ static int reap(pid_t leader, int *leader_done, int *status, long long *deadline
 			 * from being reused: kill what is left of the group now.
 			 */
 			kill(-leader, SIGKILL);
+			/* the helper worked for this run only */
+			if (helper_pid > 0)
+				kill(helper_pid, SIGKILL);
 			*leader_done = 1;
 			*deadline = 0;
 		}
@@ -126,6 +130,8 @@ static int reap(pid_t leader, int *leader_done, int *status, long long *deadline
 			*status = st;
 			run_pgid = 0;
 		}
+		if (si.si_pid == helper_pid)
+			helper_pid = 0;
 	}
 }
 
@@ -284,12 +290,43 @@ int cut_child_run(char *const argv[], int verbose, struct cut_child_result *r)
 	return 0;
 }
 
+pid_t cut_child_spawn(char *const argv[])
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		/* cut SIGKILLed or gone: the helper goes too */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent || null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+		    dup2(null, 2) < 0)
+			_exit(127);
+		sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	helper_pid = pid;
+	return pid;
+}
+
 void cut_child_kill(void)
 {
 	int st;
 
-	if (!run_pgid)
+	if (helper_pid > 0)
+		kill(helper_pid, SIGKILL);
+	if (!run_pgid) {
+		if (helper_pid > 0)
+			while (waitpid(helper_pid, &st, 0) < 0 && errno == EINTR)
+				;
+		helper_pid = 0;
 		return;
+	}
 	kill(-run_pgid, SIGKILL);
 	while (waitpid(-1, &st, 0) > 0 || errno == EINTR)
 		;

@@ -171,7 +171,13 @@ int cut_signal_pending(void);
 noreturn void cut_die_signal(int sig, void (*cleanup)(void));
 /* Run argv, output captured (and copied to stderr when verbose). 0 or -errno. */
 int cut_child_run(char *const argv[], int verbose, struct cut_child_result *r);
-/* Exit path: SIGKILL a dracut run still going and reap it. */
+/*
+ * Start argv[0] (a path) beside the next dracut run, stdin, stdout and
+ * stderr /dev/null: SIGKILLed and reaped when that run ends (or cut
+ * dies), whatever it was doing. Its pid, or -errno.
+ */
+pid_t cut_child_spawn(char *const argv[]);
+/* Exit path: SIGKILL a dracut run (and a helper) still going and reap it. */
 void cut_child_kill(void);
 void cut_child_result_free(struct cut_child_result *r);
 

@@ -113,8 +113,8 @@ static pid_t trace_start(const char *rtld, const char *file, const char *verify_
 	return pid;
 }
 
-/* Copy the trace's output to stdout and give ldd's status for the trace's wait status. */
-static int trace_finish(int out, int status)
+/* Copy the trace's output to to_fd and give ldd's status for the trace's wait status. */
+static int trace_finish(int out, int status, int to_fd)
 {
 	char buf[65536];
 	ssize_t n;
@@ -123,7 +123,7 @@ static int trace_finish(int out, int status)
 	if (lseek(out, 0, SEEK_SET) < 0)
 		return -1;
 	while ((n = read(out, buf, sizeof(buf))) > 0)
-		if (write_all(STDOUT_FILENO, buf, (size_t)n))
+		if (write_all(to_fd, buf, (size_t)n))
 			return 1;
 	if (n < 0)
 		return 1;
@@ -131,7 +131,7 @@ static int trace_finish(int out, int status)
 	return status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
-int ldd_trace(const char *rtld, const char *file)
+int ldd_trace(const char *rtld, const char *file, int to_fd)
 {
 	char *verify_argv[] = { (char *)rtld, "--verify", (char *)file, NULL };
 	char *verify_out = NULL;
@@ -165,7 +165,7 @@ int ldd_trace(const char *rtld, const char *file)
 		rc = trace > 0 ? 0 : -1;
 	}
 	if (!rc)
-		rc = trace_finish(out, status);
+		rc = trace_finish(out, status, to_fd);
 	if (out >= 0)
 		close(out);
 	free(verify_out);

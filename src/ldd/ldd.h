@@ -24,10 +24,30 @@ int ldd_rtlds(struct strv *rtlds);
 /*
  * What ldd does for `file` once it chose `rtld` (path with a slash, a
  * regular readable file): `RTLD --verify FILE`, then, if it exits 0 or 2,
- * the trace with ldd's environment, the loader's stderr into its stdout.
- * Returns ldd's exit status (0, or 1 for a failed trace), or -1 when the
- * loader turned the file down or could not be run: the caller runs ldd.
+ * the trace with ldd's environment, the loader's stderr into its stdout,
+ * written to to_fd. Returns ldd's exit status (0, or 1 for a failed
+ * trace), or -1 when the loader turned the file down or could not be run
+ * (nothing written): the caller runs ldd.
  */
-int ldd_trace(const char *rtld, const char *file);
+int ldd_trace(const char *rtld, const char *file, int to_fd);
+
+/*
+ * answers.c: ldd's answers computed ahead, kept in a directory under the
+ * content of each file they are for (see there).
+ *
+ * ldd_answer_key: the key of the file open on fd, traced by rtld: its
+ * bytes, size, rtld and the LD_ environment. -1: the file's answer could
+ * depend on where it lies ($ORIGIN in its run path, a slash in a needed
+ * name), or it could not be read: no key.
+ */
+int ldd_answer_key(int fd, const char *rtld, char key[64]);
+/* Print the answer kept for key in dir to stdout: ldd's exit status, or -1 if none is kept. */
+int ldd_answer_print(const char *dir, const char *key);
+/*
+ * rapido-ldd --answers DIR FILE...: the answers for the files and, in
+ * turn, for every library an answer names, kept in DIR. Returns 0, or 1
+ * when DIR cannot be written.
+ */
+int ldd_answers_prefetch(const char *dir, char **files, int n);
 
 #endif

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rapido-ldd FILE: ldd FILE, faster (ldd.c says how and when). ./cut gives
+ * rapido-ldd FILE: ldd FILE, faster (ldd.c says how and when), or from the
+ * answers computed ahead (answers.c) in $RAPIDO_LDD_ANSWERS. ./cut gives
  * it to dracut as DRACUT_LDD; anything it does not answer itself is ldd's.
+ * rapido-ldd --answers DIR FILE...: compute those answers (./cut's).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,16 +18,25 @@
 
 int main(int argc, char **argv)
 {
+	/* ./cut's: the answers computed ahead, in the directory given */
+	if (argc >= 3 && !strcmp(argv[1], "--answers"))
+		return ldd_answers_prefetch(argv[2], argv + 3, argc - 3);
 	/* ldd's own way for options, several files and names without a slash */
 	if (argc == 2 && argv[1][0] != '-' && strchr(argv[1], '/')) {
 		int fd = open(argv[1], O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		const char *answers = getenv("RAPIDO_LDD_ANSWERS");
 		struct strv rtlds = STRV_INIT;
 		struct stat st;
 
 		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && !ldd_rtlds(&rtlds)) {
 			const char *rtld = ldd_pick_rtld(fd, &rtlds);
-			int rc = rtld ? ldd_trace(rtld, argv[1]) : -1;
+			char key[64];
+			int rc = -1;
 
+			if (rtld && answers && *answers && !ldd_answer_key(fd, rtld, key))
+				rc = ldd_answer_print(answers, key);
+			if (rtld && rc < 0)
+				rc = ldd_trace(rtld, argv[1], STDOUT_FILENO);
 			if (rc >= 0) {
 				close(fd);
 				strv_free(&rtlds);

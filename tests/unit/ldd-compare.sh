@@ -78,6 +78,42 @@ else
 	skip "which programs it runs" "no strace"
 fi
 
+# answers computed ahead (--answers DIR, as ./cut starts it beside dracut),
+# then asked about copies elsewhere (dracut's tree): ldd's answers, no loader run
+mkdir -p "$T/answers" "$T/copies"
+ahead=(/usr/bin/bash /usr/bin/cat "$TOP/build/rapido-ldd")
+[ -x /usr/bin/fio ] && ahead+=(/usr/bin/fio)
+"$ldd" --answers "$T/answers" "${ahead[@]}"
+expect_rc "--answers for ${#ahead[@]} programs and the libraries they need" 0 $?
+kept=$(ls "$T/answers" | wc -l)
+check "  $kept answers kept (theirs and their libraries')" test "$kept" -gt "${#ahead[@]}"
+copies=()
+while read -r lib; do
+	cp "$lib" "$T/copies/" && copies+=("$T/copies/$(basename "$lib")")
+done < <(for f in "${ahead[@]}"; do ldd "$f"; done | sed -n 's|.*=> \(/[^ ]*\) (.*|\1|p' | sort -u)
+for f in "${ahead[@]}"; do cp "$f" "$T/copies/prog-$(basename "$f")" && copies+=("$T/copies/prog-$(basename "$f")"); done
+export RAPIDO_LDD_ANSWERS=$T/answers
+read -r n differ < <(compare "${copies[@]}")
+TAP_ON_FAIL=show_differ
+check "copies of them and of their libraries, answered from the answers: as ldd ($differ of $n differ)" \
+	test "$differ" = 0 -a "$n" -gt 3
+TAP_ON_FAIL=show_run
+if command -v strace > /dev/null && command -v gcc > /dev/null; then
+	check "  a copy of bash: no loader run (the kept answer)" test "$(execs "$T/copies/prog-bash")" = 1
+	LD_LIBRARY_PATH=$T/nowhere execs "$T/copies/prog-bash" > "$T/n"
+	check "  another LD_LIBRARY_PATH: the loader asked ($(cat "$T/n") programs)" test "$(cat "$T/n")" = 3
+	# a program whose run path is its own place ($ORIGIN): its answer is never kept
+	printf 'int main(void) { return 0; }\n' > "$T/origin.c"
+	gcc -o "$T/origin" "$T/origin.c" -Wl,-rpath,'$ORIGIN/lib' 2> "$T/gcc.err"
+	"$ldd" --answers "$T/answers" "$T/origin"
+	cp "$T/origin" "$T/copies/origin"
+	check "  a program with \$ORIGIN in its run path: the loader asked ($(execs "$T/copies/origin") programs)" \
+		test "$(execs "$T/copies/origin")" = 3
+else
+	skip "which programs answer a copy" "no strace or gcc"
+fi
+unset RAPIDO_LDD_ANSWERS
+
 # dracut runs it during a cut (cut-dracut-same.sh compares the layers' bytes)
 if command -v dracut > /dev/null && ls /boot/vmlinuz-* > /dev/null 2>&1 && command -v strace > /dev/null; then
 	printf 'FSTESTS_SRC=%s\n' "$TOP/tests/fixtures/xfstests" > "$T/rapido.conf"
@@ -87,6 +123,8 @@ if command -v dracut > /dev/null && ls /boot/vmlinuz-* > /dev/null 2>&1 && comma
 	runs=$(grep -v ENOENT "$T/cut-trace" | grep -c 'execve("[^"]*/rapido-ldd"')
 	check "dracut ran rapido-ldd ($runs times)" test "$runs" -gt 50
 	check "  and no ldd" test "$(grep -v ENOENT "$T/cut-trace" | grep -c 'execve("[^"]*/ldd"')" = 0
+	check "  and one rapido-ldd --answers beside dracut" \
+		test "$(grep -v ENOENT "$T/cut-trace" | grep -c 'rapido-ldd", \["[^"]*", "--answers"')" = 1
 else
 	skip "dracut runs rapido-ldd" "no dracut, installed kernel or strace"
 fi
