@@ -331,6 +331,7 @@ void cut_child_kill(void)
 	while (waitpid(-1, &st, 0) > 0 || errno == EINTR)
 		;
 	run_pgid = 0;
+	helper_pid = 0;
 }
 
 void cut_child_result_free(struct cut_child_result *r)
