@@ -339,7 +339,8 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 		cut_die_write(-errno, "creating", tmpdir);
 	/*
 	 * dracut-install runs ldd on every ELF file of the image: rapido-ldd
-	 * answers as ldd would, with a third of the programs run. Not in the
+	 * answers as ldd would, with two loader runs instead of up to seven
+	 * programs (and fewer still with the answers asked ahead). Not in the
 	 * argv the key and --dry-run see: it changes no byte of the layer.
 	 */
 	ldd = cut_dracut_ldd(p);
