@@ -347,7 +347,9 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	if (ldd) {
 		strv_push(&argv, "env");
 		strv_pushf(&argv, "DRACUT_LDD=%s", ldd);
-		ldd_ahead(p, libs, ldd, &argv);
+		/* a modules-only run installs no binaries: nothing to ask ahead */
+		if (part != DRACUT_MODULES)
+			ldd_ahead(p, libs, ldd, &argv);
 		free(ldd);
 	}
 	sink = cut_work_file_or_die(work, "archive", &fd);
