@@ -39,17 +39,17 @@ static void push_list(struct strv *argv, const char *opt, const struct strv *ite
 	free(s);
 }
 
+int cut_dracut_sink_ok(const char *path)
+{
+	return path[0] == '/' && !strpbrk(path, " \t\n*?[]\\");
+}
+
 /*
  * The command line of one dracut run: DRACUT_ALL builds the modules and the
  * bins layer at once (a first cut), DRACUT_MODULES and DRACUT_BINS one of
  * them. Helpers and "#@ files:" trees are not dracut's: they go into
  * rapido's tail and the tree layers. libs: what the trees' programs need.
  */
-int cut_dracut_sink_ok(const char *path)
-{
-	return path[0] == '/' && !strpbrk(path, " \t\n*?[]\\");
-}
-
 void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const char *out,
 		     enum cut_dracut_part part, const struct strv *libs, const char *tmpdir,
 		     const char *sink, struct strv *argv)

@@ -6,9 +6,9 @@
  * rapido-ldd --answers DIR FILE...: compute those answers (./cut's).
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -74,8 +74,8 @@ static int split_value(const char *v, const char *e, struct strv *words)
 
 int ldd_script_rtlds(const char *text, size_t len, struct strv *out)
 {
-	struct strv words = STRV_INIT;
 	const char *p = text, *end = text + len, *found = NULL, *found_end = NULL;
+	struct strv words = STRV_INIT;
 	int rc;
 
 	while (p < end) {
@@ -91,10 +91,8 @@ int ldd_script_rtlds(const char *text, size_t len, struct strv *out)
 			/* a use (${RTLDLIST}) is fine; an assignment but the one is not plain */
 			if (*after != '=' && !(*after == '+' && after + 1 < e && after[1] == '='))
 				continue;
-			if (s != p || *after != '=' || found) {
-				strv_free(&words);
+			if (s != p || *after != '=' || found)
 				return -EINVAL;
-			}
 			found = s + KEY_LEN;
 			found_end = e;
 		}
