@@ -1,14 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hash.c: SHA-256 (refhash.c) for cache keys, and XXH64 written from its specification. */
+/* hash.c: SHA-256 (refhash.c, sha256ni.c) for cache keys, and XXH64 written from its specification. */
 #include <endian.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hash.h"
 #include "hex.h"
+#include "sha256ni.h"
 
+/*
+ * refhash.c's SHA-256, with the CPU's SHA instructions for its compression
+ * function where there are some: a big tree's key hashes its every entry
+ * on each cut. RAPIDO_SHA256_PORTABLE=1 keeps refhash.c's own (lib-hash.c
+ * compares the two).
+ */
 void sha256_init(struct sha256 *s)
 {
+	static int ni = -1;	/* the same answer for every thread that asks */
+
+	if (ni < 0) {
+		const char *portable = getenv("RAPIDO_SHA256_PORTABLE");
+
+		ni = !(portable && *portable && strcmp(portable, "0")) && sha256ni_available();
+	}
 	ref_init(&s->c, REF_SHA256);
+	if (ni)
+		s->c.sha256_blocks = sha256ni_blocks;
 }
 
 void sha256_update(struct sha256 *s, const void *data, size_t len)

@@ -290,7 +290,10 @@ static void ref_block(struct ref_ctx *c, const uint8_t *p)
 		break;
 	case REF_SHA224:
 	case REF_SHA256:
-		sha256_block(c->h.w32, p);
+		if (c->sha256_blocks)
+			c->sha256_blocks(c->h.w32, p, 1);
+		else
+			sha256_block(c->h.w32, p);
 		break;
 	default:
 		sha512_block(c->h.w64, p);
@@ -365,6 +368,11 @@ void ref_update(struct ref_ctx *c, const void *data, size_t len)
 			return;
 		ref_block(c, c->buf);
 		c->buflen = 0;
+	}
+	if (c->sha256_blocks && len >= bl) {	/* all whole blocks in one call */
+		c->sha256_blocks(c->h.w32, p, len / bl);
+		p += len / bl * bl;
+		len %= bl;
 	}
 	for (; len >= bl; p += bl, len -= bl)
 		ref_block(c, p);

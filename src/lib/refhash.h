@@ -36,6 +36,8 @@ struct ref_ctx {
 	uint8_t buf[REF_MAX_BLOCK];
 	size_t buflen;
 	uint64_t total;		/* bytes hashed so far */
+	/* SHA-256 only: the compression function to use instead of ours (hash.c's keys); NULL: ours */
+	void (*sha256_blocks)(uint32_t h[8], const uint8_t *p, size_t n);
 };
 
 /* Kernel-style name ("sha256") to ref_alg; -1 if unknown. */
