@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* run.c: fork/exec/wait with an argv array, and PATH lookup. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,9 +15,11 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "hash.h"
 #include "io.h"
 #include "mono.h"
 #include "run.h"
+#include "strv.h"
 
 static pid_t run_start(char *const argv[], int in_fd, int out_fd, int err_fd)
 {
@@ -190,31 +193,196 @@ int run_capture(char *const argv[], int err_fd, unsigned int secs, char **out)
 	return status;
 }
 
-static int is_exec(const char *p)
+/* A regular file we may execute, named relative to dirfd (AT_FDCWD: name is a path). */
+static int is_exec_at(int dirfd, const char *name)
 {
 	struct stat st;
 
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+	return fstatat(dirfd, name, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+	       faccessat(dirfd, name, X_OK, 0) == 0;
+}
+
+/*
+ * The directories find_in_path searches, each opened once (O_PATH): a
+ * profile looks up over a hundred programs, and a lookup relative to an
+ * open directory walks one name instead of the directory's whole path.
+ * A directory that is one already listed (a PATH that names one twice,
+ * /bin beside /usr/bin on a merged /usr) is left out: whatever it holds
+ * was found there first. A relative entry is searched by its path, from
+ * the working directory of the moment; one that does not exist is skipped.
+ * Rebuilt when PATH changes.
+ */
+struct path_dir {
+	char *dir;
+	int fd;			/* AT_FDCWD: look up by path */
+	dev_t dev;
+	ino_t ino;
+	/* its names, once listed: a hash set (power-of-two slots, NULL empty) */
+	char **names;
+	size_t slots;
+	int unlisted;		/* it could not be listed: stat each name */
+};
+
+/*
+ * After this many lookups, each directory is listed once and a name it
+ * does not hold costs no stat. A profile looks up over a hundred programs
+ * on PATHs of ten directories; ./vm looks up a few, cheaper one by one.
+ */
+#define LIST_AFTER 8
+static unsigned int lookups;
+
+static struct path_dir *path_dirs;
+static size_t n_path_dirs;
+static char *path_dirs_of;	/* the PATH they were made from */
+
+static void path_dirs_free(void)
+{
+	for (size_t i = 0; i < n_path_dirs; i++) {
+		if (path_dirs[i].fd >= 0)
+			close(path_dirs[i].fd);
+		free(path_dirs[i].dir);
+		for (size_t k = 0; k < path_dirs[i].slots; k++)
+			free(path_dirs[i].names[k]);
+		free(path_dirs[i].names);
+	}
+	free(path_dirs);
+	free(path_dirs_of);
+	path_dirs = NULL;
+	n_path_dirs = 0;
+	path_dirs_of = NULL;
+}
+
+static int path_dir_seen(const char *d, const struct stat *st)
+{
+	for (size_t i = 0; i < n_path_dirs; i++)
+		if (st ? path_dirs[i].fd >= 0 && path_dirs[i].dev == st->st_dev && path_dirs[i].ino == st->st_ino
+		       : !strcmp(path_dirs[i].dir, d))
+			return 1;
+	return 0;
+}
+
+static void path_dirs_load(const char *path)
+{
+	char *dirs, *save = NULL;
+
+	if (path_dirs_of && !strcmp(path_dirs_of, path))
+		return;
+	path_dirs_free();
+	path_dirs_of = xstrdup(path);
+	dirs = xasprintf("%s:/usr/sbin:/sbin:/usr/bin:/bin", path);
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		struct path_dir pd = { .dir = xstrdup(d), .fd = AT_FDCWD };
+		struct stat st;
+
+		if (d[0] == '/') {
+			pd.fd = open(d, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (pd.fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+				free(pd.dir);	/* nothing can be found there */
+				continue;
+			}
+			if (pd.fd >= 0 && fstat(pd.fd, &st) < 0) {
+				close(pd.fd);
+				pd.fd = -1;
+			}
+			if (pd.fd < 0) {
+				pd.fd = AT_FDCWD;	/* cannot open it: by path, as before */
+			} else if (path_dir_seen(d, &st)) {
+				close(pd.fd);
+				free(pd.dir);
+				continue;
+			} else {
+				pd.dev = st.st_dev;
+				pd.ino = st.st_ino;
+			}
+		}
+		if (pd.fd == AT_FDCWD && path_dir_seen(d, NULL)) {
+			free(pd.dir);
+			continue;
+		}
+		path_dirs = xrealloc(path_dirs, (n_path_dirs + 1) * sizeof(*path_dirs));
+		path_dirs[n_path_dirs++] = pd;
+	}
+	free(dirs);
+}
+
+static size_t name_slot(const struct path_dir *pd, const char *name)
+{
+	size_t h = (size_t)fnv1a64(name, strlen(name)) & (pd->slots - 1);
+
+	while (pd->names[h] && strcmp(pd->names[h], name))
+		h = (h + 1) & (pd->slots - 1);
+	return h;
+}
+
+/* Read pd's names into its set; a directory that cannot be read is looked up name by name. */
+static void path_dir_list(struct path_dir *pd)
+{
+	struct strv all = STRV_INIT;
+	struct dirent *de;
+	DIR *d;
+	int fd = openat(pd->fd, pd->fd == AT_FDCWD ? pd->dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	pd->unlisted = 1;
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	errno = 0;
+	while ((de = readdir(d)))
+		strv_push(&all, de->d_name);
+	if (errno) {
+		closedir(d);
+		strv_free(&all);
+		return;
+	}
+	closedir(d);
+	for (pd->slots = 16; pd->slots < 2 * all.n; pd->slots *= 2)
+		;
+	pd->names = xcalloc(pd->slots, sizeof(*pd->names));
+	for (size_t i = 0; i < all.n; i++) {
+		size_t h = name_slot(pd, all.v[i]);
+
+		if (!pd->names[h])
+			pd->names[h] = xstrdup(all.v[i]);
+	}
+	strv_free(&all);
+	pd->unlisted = 0;
+}
+
+/* 0 if pd surely does not hold name (listed without it), else 1: stat it */
+static int path_dir_may_hold(struct path_dir *pd, const char *name)
+{
+	if (lookups <= LIST_AFTER)
+		return 1;
+	if (!pd->names && !pd->unlisted)
+		path_dir_list(pd);
+	return pd->unlisted || pd->names[name_slot(pd, name)] != NULL;
 }
 
 char *find_in_path(const char *name)
 {
 	const char *path = getenv("PATH");
-	char *dirs, *save = NULL;
 
 	if (strchr(name, '/'))
-		return is_exec(name) ? xstrdup(name) : NULL;
-	dirs = xasprintf("%s:/usr/sbin:/sbin:/usr/bin:/bin", path && *path ? path : "");
-	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", *d ? d : ".", name);
+		return is_exec_at(AT_FDCWD, name) ? xstrdup(name) : NULL;
+	if (!*name)
+		return NULL;
+	path_dirs_load(path ? path : "");
+	lookups++;
+	for (size_t i = 0; i < n_path_dirs; i++) {
+		struct path_dir *pd = &path_dirs[i];
+		char *p;
 
-		if (is_exec(p)) {
-			free(dirs);
+		if (!path_dir_may_hold(pd, name))
+			continue;
+		p = xasprintf("%s/%s", pd->dir, name);
+		if (is_exec_at(pd->fd, pd->fd == AT_FDCWD ? p : name))
 			return p;
-		}
 		free(p);
 	}
-	free(dirs);
 	return NULL;
 }
 
