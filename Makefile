@@ -37,8 +37,9 @@ ifeq ($(WERROR),1)
 WARNFLAGS += -Werror
 endif
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE $(WARNFLAGS) -MMD -MP
-HOST_CFLAGS := $(CFLAGS)
-HOST_LDFLAGS := $(LDFLAGS)
+# -pthread: ./cut stats a big tree's entries on every core (src/cut/treeread.c)
+HOST_CFLAGS := $(CFLAGS) -pthread
+HOST_LDFLAGS := $(LDFLAGS) -pthread
 ifeq ($(SANITIZE),1)
 HOST_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 HOST_LDFLAGS += -fsanitize=address,undefined

@@ -24,126 +24,10 @@
 #include "io.h"
 #include "layer.h"
 #include "run.h"
+#include "treeread.h"
 
 /* A tree this big (its files' bytes) is a step that takes time: progress shows it at once. */
 #define SLOW_TREE (8ULL << 20)
-
-struct tree_entry {
-	char *rel;		/* path below SRC; "" for SRC itself */
-	struct stat st;
-	char *target;		/* symlinks */
-};
-
-struct tree {
-	const char *src;
-	struct tree_entry *v;
-	size_t n;
-	int skipped;		/* sockets, fifos, devices: not copied */
-};
-
-static void tree_add(struct tree *t, const char *rel, const struct stat *st, const char *target)
-{
-	t->v = xrealloc(t->v, (t->n + 1) * sizeof(*t->v));
-	t->v[t->n].rel = xstrdup(rel);
-	t->v[t->n].st = *st;
-	t->v[t->n].target = target ? xstrdup(target) : NULL;
-	t->n++;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Walk the directory open on dfd (rel is its path below SRC), in name order. */
-static int walk(struct tree *t, int dfd, const char *rel, char **err)
-{
-	struct strv names = STRV_INIT;
-	struct dirent *de;
-	DIR *d = fdopendir(dfd);
-	int rc = 0;
-
-	if (!d) {
-		rc = -errno;
-		close(dfd);
-		*err = xasprintf("%s/%s: %s", t->src, rel, strerror(-rc));
-		return rc;
-	}
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			strv_push(&names, de->d_name);
-	if (names.n)
-		qsort(names.v, names.n, sizeof(char *), by_name);
-	for (size_t i = 0; i < names.n && !rc; i++) {
-		char *r = *rel ? xasprintf("%s/%s", rel, names.v[i]) : xstrdup(names.v[i]);
-		struct stat st;
-
-		if (fstatat(dirfd(d), names.v[i], &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			rc = -errno;
-			*err = xasprintf("%s/%s: %s", t->src, r, strerror(errno));
-		} else if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dirfd(d), names.v[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-			tree_add(t, r, &st, NULL);
-			if (sub < 0) {
-				rc = -errno;
-				*err = xasprintf("%s/%s: %s", t->src, r, strerror(errno));
-			} else {
-				rc = walk(t, sub, r, err);
-			}
-		} else if (S_ISLNK(st.st_mode)) {
-			char target[PATH_MAX];
-			ssize_t n = readlinkat(dirfd(d), names.v[i], target, sizeof(target) - 1);
-
-			if (n < 0) {
-				rc = -errno;
-				*err = xasprintf("%s/%s: %s", t->src, r, strerror(errno));
-			} else {
-				target[n] = '\0';
-				tree_add(t, r, &st, target);
-			}
-		} else if (S_ISREG(st.st_mode)) {
-			tree_add(t, r, &st, NULL);
-		} else {
-			t->skipped++;
-		}
-		free(r);
-	}
-	strv_free(&names);
-	closedir(d);
-	return rc;
-}
-
-static int tree_read(struct tree *t, const char *src, char **err)
-{
-	struct stat st;
-	int fd;
-
-	memset(t, 0, sizeof(*t));
-	t->src = src;
-	if (stat(src, &st) < 0) {
-		*err = xasprintf("%s: %s", src, strerror(errno));
-		return -errno;
-	}
-	tree_add(t, "", &st, NULL);
-	if (!S_ISDIR(st.st_mode))
-		return 0;
-	fd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		*err = xasprintf("%s: %s", src, strerror(errno));
-		return -errno;
-	}
-	return walk(t, fd, "", err);
-}
-
-static void tree_free(struct tree *t)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].rel);
-		free(t->v[i].target);
-	}
-	free(t->v);
-}
 
 static void tree_key(const struct tree *t, const char *dest, struct cut_layer *ly)
 {
@@ -154,13 +38,13 @@ static void tree_key(const struct tree *t, const char *dest, struct cut_layer *l
 	sha256_update(&s, dest, strlen(dest) + 1);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tree_entry *e = &t->v[i];
-		char line[160];
+		/* fixed-width fields in the host's byte order: the cache is this host's */
+		const uint64_t f[5] = { e->st.st_mode, (uint64_t)e->st.st_size,
+					(uint64_t)e->st.st_mtim.tv_sec, (uint64_t)e->st.st_mtim.tv_nsec,
+					e->st.st_ino };
 
-		snprintf(line, sizeof(line), "%o %lld %lld.%09ld %llu", (unsigned int)e->st.st_mode,
-			 (long long)e->st.st_size, (long long)e->st.st_mtim.tv_sec, e->st.st_mtim.tv_nsec,
-			 (unsigned long long)e->st.st_ino);
 		sha256_update(&s, e->rel, strlen(e->rel) + 1);
-		sha256_update(&s, line, strlen(line) + 1);
+		sha256_update(&s, f, sizeof(f));
 		if (e->target)
 			sha256_update(&s, e->target, strlen(e->target) + 1);
 	}
