@@ -117,8 +117,13 @@ static void entry_unusable(const struct cut_layer *ly, const char *path, int err
 	     err == -EACCES ? " (a cache of another user? CUT_CACHE_DIR names the cache)" : "");
 }
 
-/* Look KEY up; the caller holds locks/KEY. */
-static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
+/*
+ * Look KEY up: 1 a hit, 0 a miss. With locked (the caller holds
+ * locks/KEY), an entry found broken is named and removed, one restored
+ * under a new stat re-signed. Without, nothing is changed: where that
+ * would be needed, -1, to look again under the lock.
+ */
+static int lookup(struct cut_cache *c, struct cut_layer *ly, int locked)
 {
 	char *meta_path, *layer_path, *text, *sig = NULL;
 	uint64_t want_size, want_xxh;
@@ -131,6 +136,10 @@ static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 	rc = read_regular_file(meta_path, O_NOFOLLOW, CUT_META_MAX, &text, NULL, &st);
 	if (rc == -ENOENT)
 		goto out;
+	if (rc && !locked) {
+		hit = -1;
+		goto out;
+	}
 	if (rc) {
 		/* a FIFO there must not block the cut: named, and the entry replaced */
 		warn("cache record %s: %s: rebuilding the layer", meta_path, file_strerror(rc, &st));
@@ -139,6 +148,10 @@ static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 	}
 	if (cut_meta_parse(text, &m) || strcmp(m.kind, ly->kind)) {
 		cut_meta_free(&m);
+		if (!locked) {
+			hit = -1;
+			goto out;
+		}
 		img_layer_discard(layer_path);
 		goto out;
 	}
@@ -146,6 +159,10 @@ static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 	want_size = strtoull(m.size, NULL, 10);
 	want_xxh = strtoull(m.xxh, NULL, 16);
 	fd = open_regular(layer_path, O_NOFOLLOW, &st);
+	if (fd < 0 && !locked) {
+		hit = -1;
+		goto done;
+	}
 	if (fd == -ENOENT) {
 		unlink(meta_path);
 		goto done;
@@ -156,6 +173,10 @@ static int lookup_locked(struct cut_cache *c, struct cut_layer *ly)
 		goto done;
 	}
 	sig = img_stat_sig(&st);
+	if (strcmp(sig, m.sig) && !locked) {
+		hit = -1;
+		goto done;
+	}
 	if (strcmp(sig, m.sig)) {
 		/* written to, restored or replaced since it was stored: only its bytes can tell */
 		uint64_t size = 0, xxh = 0;
@@ -231,10 +252,20 @@ int cut_cache_lookup(struct cut_cache *c, struct cut_layer *ly)
 
 	if (!c->dir)
 		return 0;
+	/*
+	 * An entry that needs no repair is found without the key's lock: a
+	 * re-cut with every layer cached then creates no lock file (on ext4,
+	 * each a new inode). A layer is renamed into place complete and its
+	 * record written after it, so what is read here is either a whole
+	 * entry or no hit.
+	 */
+	hit = lookup(c, ly, 0);
+	if (hit >= 0)
+		return hit;
 	fd = key_lock(c, ly->key);
 	if (fd < 0)
 		return 0;	/* built, and stored if the cache can take it */
-	hit = lookup_locked(c, ly);
+	hit = lookup(c, ly, 1);
 	close(fd);
 	return hit;
 }
@@ -266,7 +297,7 @@ int cut_cache_insert(struct cut_cache *c, struct cut_layer *ly, const char *tmp)
 	 * A parallel cut stored the same layer while this one built it: keep
 	 * that entry (an image may already name it) and drop this copy.
 	 */
-	if (lookup_locked(c, ly)) {	/* tmp may be ly->path, which this replaced */
+	if (lookup(c, ly, 1)) {	/* tmp may be ly->path, which this replaced */
 		unlink(mine);
 		cut_tmp_forget(mine);
 		free(mine);
