@@ -21,10 +21,13 @@
 #include "run.h"
 #include "strv.h"
 
+static void path_dirs_forget_names(void);
+
 static pid_t run_start(char *const argv[], int in_fd, int out_fd, int err_fd)
 {
 	pid_t pid;
 
+	path_dirs_forget_names();	/* what it runs may install a program (a profile's prepare) */
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -227,23 +230,41 @@ struct path_dir {
  * After this many lookups, each directory is listed once and a name it
  * does not hold costs no stat. A profile looks up over a hundred programs
  * on PATHs of ten directories; ./vm looks up a few, cheaper one by one.
+ * The names are trusted for a burst of lookups only: until this process
+ * runs a program (run_start), and for at most LIST_MS.
  */
 #define LIST_AFTER 8
+#define LIST_MS 1000
 static unsigned int lookups;
+static long long listed_ms;	/* when the first directory of this set was listed */
 
 static struct path_dir *path_dirs;
 static size_t n_path_dirs;
 static char *path_dirs_of;	/* the PATH they were made from */
 
+/* Drop the directories' listings: the next lookups stat, and list anew. */
+static void path_dirs_forget_names(void)
+{
+	for (size_t i = 0; i < n_path_dirs; i++) {
+		struct path_dir *pd = &path_dirs[i];
+
+		for (size_t k = 0; k < pd->slots; k++)
+			free(pd->names[k]);
+		free(pd->names);
+		pd->names = NULL;
+		pd->slots = 0;
+		pd->unlisted = 0;
+	}
+	lookups = 0;
+}
+
 static void path_dirs_free(void)
 {
+	path_dirs_forget_names();
 	for (size_t i = 0; i < n_path_dirs; i++) {
 		if (path_dirs[i].fd >= 0)
 			close(path_dirs[i].fd);
 		free(path_dirs[i].dir);
-		for (size_t k = 0; k < path_dirs[i].slots; k++)
-			free(path_dirs[i].names[k]);
-		free(path_dirs[i].names);
 	}
 	free(path_dirs);
 	free(path_dirs_of);
@@ -371,7 +392,10 @@ char *find_in_path(const char *name)
 	if (!*name)
 		return NULL;
 	path_dirs_load(path ? path : "");
-	lookups++;
+	if (lookups > LIST_AFTER && mono_ms() - listed_ms > LIST_MS)
+		path_dirs_forget_names();
+	if (++lookups == LIST_AFTER + 1)
+		listed_ms = mono_ms();
 	for (size_t i = 0; i < n_path_dirs; i++) {
 		struct path_dir *pd = &path_dirs[i];
 		char *p;

@@ -6,7 +6,8 @@
  * directory, a non-executable file, a directory named twice, a symlink to
  * a later one, a missing one and a relative one. Every name is asked
  * twice: among the first lookups, which stat, and after them, when each
- * directory has been listed once; and again after PATH changes.
+ * directory has been listed once; and again after PATH changes. A program
+ * that a program it ran installed is found.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,7 @@ int main(void)
 	size_t n = sizeof(names) / sizeof(names[0]);
 	char tmpl[] = "/tmp/rapido-pathfind.XXXXXX", *d, *path, *got;
 
-	tap_plan(6);
+	tap_plan(7);
 	d = mkdtemp(tmpl);
 	if (!d || chdir(d))
 		die_errno("%s", tmpl);
@@ -99,6 +100,18 @@ int main(void)
 		   "the first executable one wins, through a symlinked directory");
 	free(got);
 
+	{
+		/* a program this process runs installs another: found, though the directories were listed */
+		char *argv[] = { "/bin/sh", "-c", "cp real/other empty/added", NULL };
+
+		got = differ(names, n);	/* listed again by now */
+		free(got);
+		run_wait(argv, -1);
+		got = find_in_path("added");
+		TAP_EQ_STR(got ? got + strlen(d) : "none", "/empty/added",
+			   "a program installed by a program it ran is found");
+		free(got);
+	}
 	setenv("PATH", "rel", 1);	/* another PATH: directories made anew */
 	got = differ(names, n);
 	TAP_EQ_STR(got, "", "after PATH changed: as the plain search");
