@@ -187,8 +187,8 @@ static void sha1_block(uint32_t *h, const uint8_t *p)
 	h[4] += e;
 }
 
-/* FIPS 180-4 4.2.2 */
-static const uint32_t sha256_k[64] = {
+/* FIPS 180-4 4.2.2 (sha256ni.c's rounds take them too) */
+const uint32_t ref_sha256_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
 	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -215,7 +215,7 @@ static void sha256_block(uint32_t *h, const uint8_t *p)
 	for (int t = 0; t < 64; t++) {
 		uint32_t S1 = ror32(v[4], 6) ^ ror32(v[4], 11) ^ ror32(v[4], 25);
 		uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-		uint32_t t1 = v[7] + S1 + ch + sha256_k[t] + w[t];
+		uint32_t t1 = v[7] + S1 + ch + ref_sha256_k[t] + w[t];
 		uint32_t S0 = ror32(v[0], 2) ^ ror32(v[0], 13) ^ ror32(v[0], 22);
 		uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
 

@@ -51,6 +51,9 @@ void ref_update(struct ref_ctx *c, const void *data, size_t len);
 /* Writes ref_digest_len() bytes. */
 void ref_final(struct ref_ctx *c, uint8_t *out);
 
+/* SHA-256's round constants (FIPS 180-4 4.2.2) */
+extern const uint32_t ref_sha256_k[64];
+
 void ref_digest(enum ref_alg alg, const void *data, size_t len, uint8_t *out);
 void ref_hmac(enum ref_alg alg, const void *key, size_t keylen,
 	      const void *data, size_t len, uint8_t *out);
