@@ -224,19 +224,21 @@ struct path_dir {
 	char **names;
 	size_t slots;
 	int unlisted;		/* it could not be listed: stat each name */
+	unsigned int misses;	/* names asked for that it did not hold */
 };
 
 /*
- * After this many lookups, each directory is listed once and a name it
- * does not hold costs no stat. A profile looks up over a hundred programs
- * on PATHs of ten directories; ./vm looks up a few, cheaper one by one.
- * The names are trusted for a burst of lookups only: until this process
- * runs a program (run_start), and for at most LIST_MS.
+ * A directory that did not hold this many names asked for is listed once,
+ * and a name it does not hold costs no stat from then on. A profile looks
+ * up over a hundred programs on PATHs of ten directories, most of them
+ * small ones that hold none; ./vm and a small profile look up a few, and
+ * /usr/bin, where most are found, is seldom listed. The names are trusted
+ * for a burst of lookups only: until this process runs a program
+ * (run_start), and for at most LIST_MS.
  */
-#define LIST_AFTER 8
+#define LIST_AFTER_MISSES 32
 #define LIST_MS 1000
-static unsigned int lookups;
-static long long listed_ms;	/* when the first directory of this set was listed */
+static long long listed_ms;	/* when the first directory of this set was listed; 0 none */
 
 static struct path_dir *path_dirs;
 static size_t n_path_dirs;
@@ -254,8 +256,9 @@ static void path_dirs_forget_names(void)
 		pd->names = NULL;
 		pd->slots = 0;
 		pd->unlisted = 0;
+		pd->misses = 0;
 	}
-	lookups = 0;
+	listed_ms = 0;
 }
 
 static void path_dirs_free(void)
@@ -376,11 +379,12 @@ static void path_dir_list(struct path_dir *pd)
 /* 0 if pd surely does not hold name (listed without it), else 1: stat it */
 static int path_dir_may_hold(struct path_dir *pd, const char *name)
 {
-	if (lookups <= LIST_AFTER)
-		return 1;
-	if (!pd->names && !pd->unlisted)
+	if (!pd->names && !pd->unlisted && pd->misses >= LIST_AFTER_MISSES) {
+		if (!listed_ms)
+			listed_ms = mono_ms();
 		path_dir_list(pd);
-	return pd->unlisted || pd->names[name_slot(pd, name)] != NULL;
+	}
+	return !pd->names || pd->names[name_slot(pd, name)] != NULL;
 }
 
 char *find_in_path(const char *name)
@@ -392,10 +396,8 @@ char *find_in_path(const char *name)
 	if (!*name)
 		return NULL;
 	path_dirs_load(path ? path : "");
-	if (lookups > LIST_AFTER && mono_ms() - listed_ms > LIST_MS)
+	if (listed_ms && mono_ms() - listed_ms > LIST_MS)
 		path_dirs_forget_names();
-	if (++lookups == LIST_AFTER + 1)
-		listed_ms = mono_ms();
 	for (size_t i = 0; i < n_path_dirs; i++) {
 		struct path_dir *pd = &path_dirs[i];
 		char *p;
@@ -405,6 +407,7 @@ char *find_in_path(const char *name)
 		p = xasprintf("%s/%s", pd->dir, name);
 		if (is_exec_at(pd->fd, pd->fd == AT_FDCWD ? p : name))
 			return p;
+		pd->misses++;
 		free(p);
 	}
 	return NULL;
