@@ -210,10 +210,12 @@ $(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call guest_tool,$(t))))
 
+# (a preload's dependency file goes under obj/: beside it, make install's
+# rapido-* of a foreign arch would ship it)
 $(B)/guest/rapido-%.so: preload/%.c $(FLAGS_STAMP)
 	$(call quiet,CC,$@)
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(GUEST_CFLAGS) -fPIC -shared -o $@ $< -ldl
+	@mkdir -p $(dir $@) $(B)/guest/obj/preload
+	$(Q)$(CC) $(GUEST_CFLAGS) -MF $(B)/guest/obj/preload/$*.d -fPIC -shared -o $@ $< -ldl
 
 # the same helpers for each foreign ARCH, objects in build/ARCH/obj
 define cross_arch
@@ -232,8 +234,8 @@ $(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(B)/$(1)/libra
 
 $(B)/$(1)/rapido-%.so: preload/%.c $(FLAGS_STAMP)
 	$$(call quiet,CC,$$@)
-	@mkdir -p $$(dir $$@)
-	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) -fPIC -shared -o $$@ $$< -ldl
+	@mkdir -p $$(dir $$@) $(B)/$(1)/obj/preload
+	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) -MF $(B)/$(1)/obj/preload/$$*.d -fPIC -shared -o $$@ $$< -ldl
 endef
 $(foreach a,$(FOREIGN_ARCHES),$(eval $(call cross_arch,$(a))))
 $(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(TOOLS),$(eval $(B)/$(a)/rapido-$(t): $(patsubst %.c,$(B)/$(a)/obj/%.o,$(wildcard tools/$(t)/*.c)))))
