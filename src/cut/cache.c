@@ -136,22 +136,18 @@ static int lookup(struct cut_cache *c, struct cut_layer *ly, int locked)
 	rc = read_regular_file(meta_path, O_NOFOLLOW, CUT_META_MAX, &text, NULL, &st);
 	if (rc == -ENOENT)
 		goto out;
-	if (rc && !locked) {
-		hit = -1;
-		goto out;
-	}
 	if (rc) {
+		if (!locked)
+			goto unsure;
 		/* a FIFO there must not block the cut: named, and the entry replaced */
 		warn("cache record %s: %s: rebuilding the layer", meta_path, file_strerror(rc, &st));
 		img_layer_discard(layer_path);
 		goto out;
 	}
 	if (cut_meta_parse(text, &m) || strcmp(m.kind, ly->kind)) {
+		if (!locked)
+			goto unsure;
 		cut_meta_free(&m);
-		if (!locked) {
-			hit = -1;
-			goto out;
-		}
 		img_layer_discard(layer_path);
 		goto out;
 	}
@@ -159,10 +155,8 @@ static int lookup(struct cut_cache *c, struct cut_layer *ly, int locked)
 	want_size = strtoull(m.size, NULL, 10);
 	want_xxh = strtoull(m.xxh, NULL, 16);
 	fd = open_regular(layer_path, O_NOFOLLOW, &st);
-	if (fd < 0 && !locked) {
-		hit = -1;
-		goto done;
-	}
+	if (fd < 0 && !locked)
+		goto unsure;
 	if (fd == -ENOENT) {
 		unlink(meta_path);
 		goto done;
@@ -173,10 +167,8 @@ static int lookup(struct cut_cache *c, struct cut_layer *ly, int locked)
 		goto done;
 	}
 	sig = img_stat_sig(&st);
-	if (strcmp(sig, m.sig) && !locked) {
-		hit = -1;
-		goto done;
-	}
+	if (strcmp(sig, m.sig) && !locked)
+		goto unsure;
 	if (strcmp(sig, m.sig)) {
 		/* written to, restored or replaced since it was stored: only its bytes can tell */
 		uint64_t size = 0, xxh = 0;
@@ -210,6 +202,9 @@ static int lookup(struct cut_cache *c, struct cut_layer *ly, int locked)
 	hit = 1;
 	utimensat(AT_FDCWD, meta_path, NULL, 0);	/* last use, for eviction */
 	strv_push(&c->used, ly->key);
+	goto done;
+unsure:
+	hit = -1;	/* the entry needs a repair, which only a lookup under the lock makes */
 done:
 	cut_meta_free(&m);
 out:

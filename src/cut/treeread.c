@@ -47,11 +47,11 @@ struct name {
 	unsigned char type;	/* readdir's d_type */
 };
 
-static const char *names_buf;	/* by_name's buffer: qsort has no user pointer */
-
-static int by_name(const void *a, const void *b)
+/* qsort_r's order of names in the buffer buf */
+static int by_name(const void *a, const void *b, void *buf)
 {
-	return strcmp(names_buf + ((const struct name *)a)->off, names_buf + ((const struct name *)b)->off);
+	return strcmp((const char *)buf + ((const struct name *)a)->off,
+		      (const char *)buf + ((const struct name *)b)->off);
 }
 
 /* "PARENT/NAME" (or NAME below SRC itself), malloc'd without printf: there are thousands */
@@ -116,9 +116,8 @@ static int list(struct tree *t, size_t dir, int dfd, char **err)
 	}
 	if (errno)
 		rc = fail(t, t->v[dir].rel, errno, err);
-	names_buf = buf;
 	if (n)
-		qsort(names, n, sizeof(*names), by_name);
+		qsort_r(names, n, sizeof(*names), by_name, buf);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const char *name = buf + names[i].off;
 		size_t e = tree_add(t, join(t->v[dir].rel, name), dir);

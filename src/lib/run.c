@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* run.c: fork/exec/wait with an argv array, and PATH lookup. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -276,12 +275,38 @@ static void path_dirs_free(void)
 	path_dirs_of = NULL;
 }
 
-static int path_dir_seen(const char *d, const struct stat *st)
+/* pd->dir opened (fd, dev, ino), or looked up by path (AT_FDCWD); -1: it does not exist */
+static int path_dir_open(struct path_dir *pd)
 {
-	for (size_t i = 0; i < n_path_dirs; i++)
-		if (st ? path_dirs[i].fd >= 0 && path_dirs[i].dev == st->st_dev && path_dirs[i].ino == st->st_ino
-		       : !strcmp(path_dirs[i].dir, d))
+	struct stat st;
+	int fd;
+
+	pd->fd = AT_FDCWD;
+	if (pd->dir[0] != '/')
+		return 0;	/* relative: by path, from the working directory of the moment */
+	fd = open(pd->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? -1 : 0;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return 0;	/* by path, as before */
+	}
+	pd->fd = fd;
+	pd->dev = st.st_dev;
+	pd->ino = st.st_ino;
+	return 0;
+}
+
+/* Searched already: the same directory opened (dev, inode), or the same path */
+static int path_dir_seen(const struct path_dir *pd)
+{
+	for (size_t i = 0; i < n_path_dirs; i++) {
+		const struct path_dir *o = &path_dirs[i];
+
+		if (pd->fd >= 0 ? o->fd >= 0 && o->dev == pd->dev && o->ino == pd->ino
+				: !strcmp(o->dir, pd->dir))
 			return 1;
+	}
 	return 0;
 }
 
@@ -295,31 +320,12 @@ static void path_dirs_load(const char *path)
 	path_dirs_of = xstrdup(path);
 	dirs = xasprintf("%s:/usr/sbin:/sbin:/usr/bin:/bin", path);
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		struct path_dir pd = { .dir = xstrdup(d), .fd = AT_FDCWD };
-		struct stat st;
+		struct path_dir pd = { .dir = xstrdup(d) };
 
-		if (d[0] == '/') {
-			pd.fd = open(d, O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (pd.fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-				free(pd.dir);	/* nothing can be found there */
-				continue;
-			}
-			if (pd.fd >= 0 && fstat(pd.fd, &st) < 0) {
+		/* nothing can be found there, or it was searched already */
+		if (path_dir_open(&pd) < 0 || path_dir_seen(&pd)) {
+			if (pd.fd >= 0)
 				close(pd.fd);
-				pd.fd = -1;
-			}
-			if (pd.fd < 0) {
-				pd.fd = AT_FDCWD;	/* cannot open it: by path, as before */
-			} else if (path_dir_seen(d, &st)) {
-				close(pd.fd);
-				free(pd.dir);
-				continue;
-			} else {
-				pd.dev = st.st_dev;
-				pd.ino = st.st_ino;
-			}
-		}
-		if (pd.fd == AT_FDCWD && path_dir_seen(d, NULL)) {
 			free(pd.dir);
 			continue;
 		}
@@ -342,38 +348,17 @@ static size_t name_slot(const struct path_dir *pd, const char *name)
 static void path_dir_list(struct path_dir *pd)
 {
 	struct strv all = STRV_INIT;
-	struct dirent *de;
-	DIR *d;
-	int fd = openat(pd->fd, pd->fd == AT_FDCWD ? pd->dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	pd->unlisted = 1;
-	if (fd < 0)
-		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
+	if (strv_list_dir(&all, pd->dir, "")) {
+		pd->unlisted = 1;
 		return;
 	}
-	errno = 0;
-	while ((de = readdir(d)))
-		strv_push(&all, de->d_name);
-	if (errno) {
-		closedir(d);
-		strv_free(&all);
-		return;
-	}
-	closedir(d);
 	for (pd->slots = 16; pd->slots < 2 * all.n; pd->slots *= 2)
 		;
 	pd->names = xcalloc(pd->slots, sizeof(*pd->names));
-	for (size_t i = 0; i < all.n; i++) {
-		size_t h = name_slot(pd, all.v[i]);
-
-		if (!pd->names[h])
-			pd->names[h] = xstrdup(all.v[i]);
-	}
+	for (size_t i = 0; i < all.n; i++)
+		pd->names[name_slot(pd, all.v[i])] = xstrdup(all.v[i]);
 	strv_free(&all);
-	pd->unlisted = 0;
 }
 
 /* 0 if pd surely does not hold name (listed without it), else 1: stat it */

@@ -3,7 +3,8 @@
 # cut-dracut-same.sh: what ./cut does to make dracut faster changes no byte
 # of a bins layer. Each profile's bins layer, cut as ./cut runs dracut
 # (DRACUT_LDD=build/rapido-ldd, dracut.conf.d/10-no-pkgconfig.conf's
-# directories, the archive written by dd where ./cut reads it), has the bytes of the layer plain dracut builds (ldd, and a
+# directories, the archive written by dd where ./cut reads it), has the
+# bytes of the layer plain dracut builds (ldd, and a
 # --confdir with 00-rapido.conf alone), for profiles with the largest and
 # the most varied binaries (fio's libraries, samba, nfs, ceph, dropbear).
 . "$(dirname "$0")/../boot/lib.sh"
