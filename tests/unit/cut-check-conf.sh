@@ -55,6 +55,12 @@ check "negative number" has err "$RAPIDO_CONF:5: VM_TIMEOUT: expected a number f
 check "environment value checked too" has err "environment: NET: expected tap, user or none, got 'bogus'"
 check "error count" has err "cut: --check-conf: 6 errors"
 
+# issue 40: a VM_MEMORY no host here has is refused as ./vm refuses it
+printf 'VM_MEMORY=1P\n' > "$RAPIDO_CONF"
+run "$bin" --check-conf
+check "VM_MEMORY beyond the host's memory" eval '[ $rc = 1 ] &&
+	grep -q "$RAPIDO_CONF:1: VM_MEMORY: '"'1P'"' is more than this host.s memory ([0-9]*[MGT])" "$T/err"'
+
 # a profile's key, typed in its header (#@ conf-type), is checked as ./cut PROFILE checks it
 printf 'FSTESTS_FS=zfs\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf

@@ -112,6 +112,8 @@ int main(void)
 	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\"");
 	bad("#@ description: x\n#@ cpus: lots\n", "p.sh:2: cpus: expected a number");
 	bad("#@ description: x\n\n#@ memory: 12\n", "p.sh:3: memory: expected a size");
+	/* issue 40: qemu was handed -m 1073741824M */
+	bad("#@ description: x\n#@ memory: 1P\n", "p.sh:2: memory: \"1P\" is more than this host's memory (");
 	bad("#@ bins: x\n", "no '#@ description:' line");
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");
