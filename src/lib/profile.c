@@ -462,7 +462,7 @@ int profile_parse(struct profile *p, const char *name, const char *path, const c
 		rc = check_types(p, err);
 	if (!rc && !p->description) {
 		*err = xasprintf("%s: no '#@ description:' line", path);
-		rc = -EINVAL;
+		rc = PROFILE_ENODESC;
 	}
 	if (rc)
 		profile_free(p);
