@@ -31,8 +31,9 @@ int state_kind_or_die(const struct bctx *c, const char *marker)
 void state_refuse_foreign(const struct bctx *c, const char *marker, int kind)
 {
 	err_exit_status = BISECT_EXIT_USAGE;
-	die("%s is not a ./bisect state directory (%s, no %s in it): not touching it "
-	    "(--state names another directory)", c->state, statedir_kind_words(kind), marker);
+	die("%s is not a ./bisect state directory (%s, no %s in it): not touching it (--state "
+	    "names another; an older ./bisect's state is removed by hand, after git bisect reset)",
+	    c->state, statedir_kind_words(kind), marker);
 }
 
 void state_make_or_die(const struct bctx *c, const char *marker)
