@@ -76,7 +76,7 @@ static char *keep_logs(const struct bctx *c, const char *dir)
 	return to;
 }
 
-/* undo a start: git bisect reset and no state (but logs, the step dir keep); then exit */
+/* undo a start: git bisect reset and no state, the failed step's logs (keep) moved aside; exit */
 static void undo_and_exit(const struct bctx *c, int status, const char *keep)
 {
 	char *kept = keep ? keep_logs(c, keep) : NULL;
@@ -180,8 +180,7 @@ static enum gitend git_end(const struct bctx *c)
 static void print_errors(FILE *f, const struct bstep_out *s)
 {
 	if (s->errors.n)
-		fprintf(f, "  the first error lines of %s/%s:\n", s->dir,
-			s->cut_secs > 0 ? "cut.log" : "build.log");
+		fprintf(f, "  the first error lines of %s/%s:\n", s->dir, s->errors_log);
 	for (size_t i = 0; i < s->errors.n; i++)
 		fprintf(f, "    %s\n", s->errors.v[i]);
 }

@@ -95,6 +95,7 @@ struct bstep_out {
 	char *dir;			/* its logs */
 	char *build_why;		/* NULL when built and cut */
 	struct strv errors;		/* the log's first error lines, when not */
+	const char *errors_log;		/* that log: "build.log" or "cut.log" */
 	double build_secs, cut_secs, boot_secs;
 	struct brun *runs;
 	size_t nruns;

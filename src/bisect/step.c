@@ -536,6 +536,7 @@ void step_run(struct bctx *c, const char *sha, const char *label, unsigned int r
 	if (out->build_why) {
 		char *l = failure_lines(log, &out->errors), *w = out->build_why;
 
+		out->errors_log = "build.log";
 		out->build_why = xasprintf("%s: %s", w, l);
 		free(w);
 		free(l);
@@ -556,6 +557,7 @@ void step_run(struct bctx *c, const char *sha, const char *label, unsigned int r
 		if (rc) {
 			char *l = failure_lines(cutlog, &out->errors);
 
+			out->errors_log = "cut.log";
 			out->build_why = xasprintf("cut exited %d: %s", rc, l);
 			free(l);
 		}
