@@ -333,6 +333,8 @@ rapido_test() {
 		[ "$run" -lt "$reruns" ] || break
 		run=$((run + 1))
 		echo "rapido: test $name: re-run $run of $reruns"
+		# ./vm takes a pass after a failure of one name only in a re-run said so
+		_rapido_res_emit rerun "$name" "$run"
 	done
 	if [ "$rc" = 77 ] || [ "$rc" = 0 ]; then
 		[ "$run" -eq 0 ] || [ "$rc" != 0 ] ||

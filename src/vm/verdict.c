@@ -313,11 +313,12 @@ static int explain_no_status(const struct verdict_stop *st)
 	return VM_EXIT_FAILED;
 }
 
-int verdict_stop(const struct verdict_stop *st, char *why, size_t len)
+int verdict_stop(const struct verdict_stop *st, char *why, size_t len, int *tests_only)
 {
 	struct status_record rec;
 
 	*why = '\0';
+	*tests_only = 0;
 	switch (st->end) {
 	case VERDICT_TIMEOUT:
 		warn("timeout: vm%u killed after %us (console log: %s)", st->vm, st->timeout,
@@ -336,6 +337,7 @@ int verdict_stop(const struct verdict_stop *st, char *why, size_t len)
 		snprintf(why, len, "guest init: %s", rec.msg);
 		return VM_EXIT_NO_STATUS;
 	}
+	*tests_only = rec.tests_only;
 	return rec.code;
 }
 
