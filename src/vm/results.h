@@ -139,7 +139,7 @@ void rsuite_free(struct rsuite *s);
 /* The most bytes of records a run's guest may write (README, vm(1)). */
 #define RESULTS_VOLUME_MAX (64u << 20)
 /* The most tests a run's records may name. */
-#define RESULTS_TESTS_MAX 100000u
+#define RESULTS_TESTS_MAX 200000u
 /*
  * Apply one record line. host: the line comes from ./vm's own file, so
  * kernel, tolerated and meta records are taken (and junk between records
