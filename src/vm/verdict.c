@@ -24,7 +24,8 @@ void verdict_help(FILE *f)
 		" %d  the timeout expired; qemu was killed\n"
 		" %d  vm or qemu failed to start (bad image, config or qemu arguments),\n"
 		"      or --results failed: no record on the results port (no virtio_console\n"
-		"      in the guest), a report that could not be written\n",
+		"      in the guest), a record out of the protocol or past a cap (see\n"
+		"      RECORDS in vm(1)), a report that could not be written\n",
 		VM_EXIT_TESTS_FAILED, VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS,
 		VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
