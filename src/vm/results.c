@@ -77,8 +77,7 @@ static size_t name_hash(const char *name, size_t buckets)
 	return h & (buckets - 1);
 }
 
-/* The name the guest gave t (its records say it), whatever it is called now. */
-static const char *guest_name(const struct rtest *t)
+const char *rtest_guest_name(const struct rtest *t)
 {
 	return t->as ? t->as : t->name;
 }
@@ -86,7 +85,7 @@ static const char *guest_name(const struct rtest *t)
 /* Put test i at the head of its chain: the latest start of a name is found first. */
 static void run_link(struct rsuite *s, size_t i)
 {
-	size_t b = name_hash(guest_name(&s->t[i]), s->run_buckets);
+	size_t b = name_hash(rtest_guest_name(&s->t[i]), s->run_buckets);
 
 	s->t[i].run_next = s->run_hash[b];
 	s->run_hash[b] = i + 1;
@@ -195,7 +194,7 @@ static struct rtest *rtest_for_end(struct rsuite *s, const char *name)
 	for (; link && *link; link = &s->t[*link - 1].run_next) {
 		struct rtest *t = &s->t[*link - 1];
 
-		if (!strcmp(guest_name(t), name)) {
+		if (!strcmp(rtest_guest_name(t), name)) {
 			*link = t->run_next;
 			t->run_next = 0;
 			s->running--;

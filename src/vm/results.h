@@ -150,6 +150,8 @@ void rsuite_free(struct rsuite *s);
 int rsuite_record(struct rsuite *s, const char *line, int host, double now);
 /* A protocol error about the guest's next line (one longer than the cap, cut): s->bad. */
 void rsuite_bad_line(struct rsuite *s, const char *line, const char *why);
+/* The name the guest gave t, as its records say it ("dup" of "dup#2"): a record about t uses it. */
+const char *rtest_guest_name(const struct rtest *t);
 /* A new test NAME (RT_RUNNING), for the caller to fill in. */
 struct rtest *rsuite_add_test(struct rsuite *s, const char *name);
 /* A provenance property (meta prov.KEY), replacing one of that key. */

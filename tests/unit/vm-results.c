@@ -137,6 +137,18 @@ static void test_sequence(void)
 	rsuite_free(&s);
 	free(text);
 
+	/* the watchdog's record of a renamed test that hangs: by the guest's name */
+	rsuite_init(&s);
+	rsuite_record(&s, "R1 start dup", 0, 1.0);
+	rsuite_record(&s, "R1 pass dup 0 -", 0, 1.0);
+	rsuite_record(&s, "R1 start dup", 0, 1.0);
+	line = xasprintf("R1 error %s 1 no%%20progress -", rtest_guest_name(&s.t[1]));
+	rsuite_record(&s, line, 1, 2.0);
+	free(line);
+	tap_ok(s.n == 2 && !s.running && s.t[1].error && !strcmp(s.t[1].name, "dup#2"),
+	       "the watchdog's error record ends the running dup#2");
+	rsuite_free(&s);
+
 	/* the caps: bytes, then tests */
 	rsuite_init(&s);
 	big = malloc(RESULTS_RECORD_MAX - 64);
@@ -176,7 +188,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(22 + 20);
+	tap_plan(22 + 21);
 	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */
