@@ -25,7 +25,8 @@ void verdict_help(FILE *f)
 		" %d  the timeout expired; qemu was killed\n"
 		" %d  vm or qemu failed to start (bad image, config or qemu arguments),\n"
 		"      or --results failed: no record on the results port (no virtio_console\n"
-		"      in the guest), a report that could not be written\n",
+		"      in the guest), a record out of the protocol or past a cap (see\n"
+		"      RECORDS in vm(1)), a report that could not be written\n",
 		VM_EXIT_TESTS_FAILED, VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS,
 		VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
@@ -346,11 +347,12 @@ static int explain_no_status(const struct verdict_stop *st)
 	return VM_EXIT_FAILED;
 }
 
-int verdict_stop(const struct verdict_stop *st, char *why, size_t len)
+int verdict_stop(const struct verdict_stop *st, char *why, size_t len, int *tests_only)
 {
 	struct status_record rec;
 
 	*why = '\0';
+	*tests_only = 0;
 	switch (st->end) {
 	case VERDICT_TIMEOUT:
 		warn("timeout: vm%u killed after %us (console log: %s)", st->vm, st->timeout,
@@ -369,6 +371,7 @@ int verdict_stop(const struct verdict_stop *st, char *why, size_t len)
 		snprintf(why, len, "guest init: %s", rec.msg);
 		return VM_EXIT_NO_STATUS;
 	}
+	*tests_only = rec.tests_only;
 	return rec.code;
 }
 

@@ -64,7 +64,7 @@ static char *last_line(const char *path)
 /* verdict_stop for one end, with stderr (its first line) in msg */
 static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
 {
-	int p[2], saved = dup(2), rc;
+	int p[2], saved = dup(2), rc, tests_only;
 	ssize_t n;
 
 	if (pipe(p) < 0 || saved < 0)
@@ -72,7 +72,7 @@ static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
 	fflush(stderr);
 	dup2(p[1], 2);
 	close(p[1]);
-	rc = verdict_stop(st, why, 600);
+	rc = verdict_stop(st, why, 600, &tests_only);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
