@@ -591,6 +591,9 @@ int profile_dir_conf_keys(const char *dir, struct strv *out, struct confkey_type
 			for (size_t j = 0; types && j < p.types.n; j++)
 				if (!types_have(types, p.types.k[j].key, p.types.at[j]))
 					confkey_types_add(types, &p.types.k[j], p.types.at[j]);
+			for (size_t j = 0; types && j < p.secret.n; j++)
+				if (!strv_contains(&types->secret, p.secret.v[j]))
+					strv_push(&types->secret, p.secret.v[j]);
 			profile_free(&p);
 		}
 		free(err);

@@ -85,6 +85,22 @@ for v in 4.0 4 v4.2 '4.2 '; do
 		"$rc" "$T/err"
 done
 
+# secrets are never printed: a key the registry marks secret (CIFS_PASS),
+# one a profile marks `#@ secret:` (the fixture secret-files), from the
+# file or the environment; a registry PATH secret (CEPH_KEYRING) shows its
+# path, the file it names being the secret
+mkdir "$T/profiles"
+cp "$TOP/tests/fixtures/profiles/secret-files.sh" "$T/profiles/"
+printf 'CIFS_PASS=hunter2-file\nRAPIDO_TEST_SECRET_WORD=hunter2-word\nCEPH_KEYRING=/etc/ceph/k\n' \
+	> "$RAPIDO_CONF"
+USB_RBD_KEY=hunter2-env RAPIDO_PROFILE_PATH=$T/profiles run "$bin" --check-conf
+check "secrets: exit 0" test $rc = 0
+check "  CIFS_PASS (registry) as ***" has out "CIFS_PASS=***	# $RAPIDO_CONF:1"
+check "  a profile's #@ secret: key as ***" has out "RAPIDO_TEST_SECRET_WORD=***	# $RAPIDO_CONF:2"
+check "  USB_RBD_KEY from the environment as ***" has out "USB_RBD_KEY=***	# environment"
+check "  CEPH_KEYRING's path shown" has out "CEPH_KEYRING=/etc/ceph/k	# $RAPIDO_CONF:3"
+check "  no secret's value anywhere in the output" sh -c '! grep -q hunter2 "$0" "$1"' "$T/out" "$T/err"
+
 printf 'VM_CPUS=2\nQEMU_EXTRA_ARGS=$(reboot)\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "a file that does not parse: exit 1, FILE:LINE" \
