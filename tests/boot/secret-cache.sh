@@ -104,6 +104,9 @@ diag
 got=$(readable_holding "$key" "$word")
 check "nobody can read either secret in the cache, image, state dir, logs or results${got:+ (readable: $got)}" \
 	test -z "$got"
+got=$(find "$T/results/r" -type d -perm /077 -printf '%P %m ')
+check "the results dir ./vm made, and its files/, are not world-listable (0700)${got:+ (not: $got)}" \
+	test -z "$got"
 got=$(grep -rlaF -e "$key" -e "$word" "$VM_STATE_DIR" "$T/results" "$T/console" 2> /dev/null)
 check "no log, state file or result holds a secret${got:+ ($got)}" test -z "$got"
 # a guest that prints its secret (xfstests prints cephfs' MOUNT_OPTIONS,
