@@ -110,6 +110,10 @@ static int check_secrets(struct profile *p, char **err)
 					 p->secret_at.v[i], p->secret.v[i]);
 			return -EINVAL;
 		}
+	/* a typed secret: a value its type refuses is not shown in the message either */
+	for (size_t i = 0; i < p->types.n; i++)
+		if (strv_contains(&p->secret, p->types.k[i].key))
+			p->types.k[i].flags |= CONFKEY_SECRET;
 	return 0;
 }
 
