@@ -64,7 +64,7 @@ static int add_path_file(struct cpio_writer *w, const char *name, const char *pa
 	int rc = read_file(path, &text, &len);
 
 	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
+		*err = xasprintf("%s: %s", path, err_str(rc));
 		return rc;
 	}
 	cpio_add_file(w, name, 0755, text, len);

@@ -338,14 +338,16 @@ int conf_parse(struct conf *c, const char *file, const char *text, char **err)
 
 int conf_load(struct conf *c, const char *path, char **err)
 {
+	struct stat st;
 	char *text;
 	size_t len;
 	int rc;
 
 	*err = NULL;
-	rc = read_file(path, &text, &len);
+	rc = read_regular_file(path, 0, CONF_FILE_MAX, &text, &len, &st);
 	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
+		*err = xasprintf("%s: %s%s", path, file_strerror(rc, &st),
+				 rc == -EFBIG ? " (more than 1 MiB: CONF_FILE_MAX)" : "");
 		return rc;
 	}
 	if (strlen(text) != len) {

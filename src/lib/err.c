@@ -12,12 +12,22 @@
 const char *err_prog = "rapido";
 int err_exit_status = 1;
 
+const char *err_str(int err)
+{
+	if (err < 0)
+		err = -err;
+	/* io.h's ENOTREG: strerror()'s "Wrong medium type" would say nothing */
+	if (err == EMEDIUMTYPE)
+		return "not a regular file (a FIFO, a device, a directory or a symbolic link)";
+	return strerror(err);
+}
+
 static void vreport(int err, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", err_prog);
 	vfprintf(stderr, fmt, ap);
 	if (err)
-		fprintf(stderr, ": %s", strerror(err));
+		fprintf(stderr, ": %s", err_str(err));
 	fputc('\n', stderr);
 }
 

@@ -20,6 +20,12 @@ void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 noreturn void die_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * strerror() of an errno or a -errno return, but for io.h's ENOTREG (a
+ * FIFO, a device, ... where a regular file was wanted) words that say so.
+ */
+const char *err_str(int err);
+
 /* "Try 'PROG --help' for more information." on F: the GNU hint after a usage error. */
 void usage_hint(FILE *f);
 
