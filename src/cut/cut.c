@@ -124,10 +124,10 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 			add_extra(o, 0, optarg);
 			break;
 		case 'f':
-			add_extra(o, 1, optarg);
+			add_extra(o, 1, path_arg_or_die("-f", optarg));
 			break;
 		case 'o':
-			o->output = optarg;
+			o->output = path_arg_or_die("--output", optarg);
 			break;
 		case 'l':
 			*mode = CUT_LIST;

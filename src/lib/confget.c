@@ -168,11 +168,19 @@ int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *k
 	const char *text = conf_value(c, key, &v->origin);
 	char *why;
 
-	/* an empty value counts as unset, as in a shell's ${X:-default} */
+	*err = NULL;
+	/*
+	 * An empty value counts as unset, as in a shell's ${X:-default}; but a
+	 * path written empty in a file is a mistake to name ("" + "/files" is "/").
+	 */
+	if (text && !*text && k->kind == CONFKEY_PATH && strcmp(v->origin, "environment")) {
+		*err = xasprintf("%s: %s: an empty path (give a path, or leave the key out)",
+				 v->origin, key);
+		return -EINVAL;
+	}
 	if (text && !*text)
 		text = NULL;
 
-	*err = NULL;
 	v->key = key;
 	v->set = !!text;
 	v->n = 0;
@@ -191,6 +199,19 @@ int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *k
 		return -EINVAL;
 	}
 	return v->set;
+}
+
+int conf_check_paths(const struct conf *c, char **err)
+{
+	*err = NULL;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct confkey *k = confkey_find(c->e[i].key);
+		struct conf_value v;
+
+		if (k && k->kind == CONFKEY_PATH && conf_resolve_as(c, k, c->e[i].key, &v, err) < 0)
+			return -EINVAL;
+	}
+	return 0;
 }
 
 int conf_resolve(const struct conf *c, const char *key, struct conf_value *v, char **err)

@@ -49,6 +49,13 @@ void usage_die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+const char *path_arg_or_die(const char *opt, const char *arg)
+{
+	if (!*arg)
+		usage_die(err_exit_status, "%s: an empty path (give a file or directory name)", opt);
+	return arg;
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;

@@ -35,6 +35,13 @@ void usage_hint(FILE *f);
  */
 noreturn void usage_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * ARG, the path that option OPT was given; an empty one is a usage error
+ * (exit err_exit_status): "" names no file, and a directory built on it
+ * ("" + "/files") would be "/".
+ */
+const char *path_arg_or_die(const char *opt, const char *arg);
+
 /* Allocation that cannot fail (dies with a message). */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);

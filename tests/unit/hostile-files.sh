@@ -181,4 +181,25 @@ for k in link fifo zero; do
 done
 rm -f "$VM_STATE_DIR/vm1.log"
 
+# an empty path: a usage error for every path option and key
+hostile "--results ''" fail "--results" "$VM" --dry-run --results ''
+check "  nothing written to /" test ! -e /run.json -a ! -e /results.txt
+for o in --log --share --serial-tests --splats-allow --known-failures; do
+	hostile "$o ''" fail "$o" "$VM" --dry-run "$o" ''
+done
+hostile "an empty IMAGE" fail "IMAGE" "$VM" --dry-run ''
+hostile "--write-known-failures ''" fail "--write-known-failures" \
+	"$VM" --merge-results --write-known-failures '' "$T/m" "$T/r1"
+hostile "--merge-results '' DIR" fail "--merge-results" "$VM" --merge-results '' "$T/r1"
+hostile "--compare-results '' DIR" fail "--compare-results" "$VM" --compare-results '' "$T/r1"
+hostile "./cut -o ''" fail "--output" "$CUT" -n -o '' simple
+hostile "./cut -f ''" fail "-f" "$CUT" -n -f '' simple
+for key in VM_LOCK_DIR VM_LOG_DIR VM_STATE_DIR VM_RESULTS_DIR KERNEL_SRC; do
+	echo "$key=''" > "$RAPIDO_CONF"
+	hostile "$key='' in rapido.conf: ./vm" fail "$key: an empty path" env -u "$key" "$VM" --dry-run
+	hostile "$key='' in rapido.conf: ./cut --check-conf" fail "$key: an empty path" \
+		env -u "$key" "$CUT" --check-conf
+done
+: > "$RAPIDO_CONF"
+hostile "an empty VM_LOCK_DIR in the environment is unset" ok "" env VM_LOCK_DIR= "$VM" --dry-run
 done_testing
