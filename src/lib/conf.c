@@ -221,36 +221,15 @@ static int parse_value(struct parser *p, const char *s, struct strbuf *out)
 	/* only whitespace and a comment may follow */
 	while (isspace((unsigned char)*s))
 		s++;
-	if (*s && *s != '#')
-		return perr(p, "unexpected text after the value: \"%s\" (quote values containing spaces)", s);
-	return 0;
-}
+	if (*s && *s != '#') {
+		char *shown = str_shown(s, STR_SHOWN_MAX);
+		int rc = perr(p, "unexpected text after the value: \"%s\" (quote values containing "
+			      "spaces)", shown);
 
-/*
- * s with every byte that a terminal would hide or garble (control bytes,
- * DEL, anything not ASCII: a zero-width space, a BOM) written as \xHH, and
- * '\' doubled so those stay unambiguous. For names, which are ASCII only:
- * the one bad byte is then seen. Malloc'd.
- */
-static char *visible(const char *s)
-{
-	struct strbuf b = STRBUF_INIT;
-
-	strbuf_reset(&b);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char hex[5];
-
-		if (c == '\\') {
-			strbuf_adds(&b, "\\\\");
-		} else if (c < 0x20 || c >= 0x7f) {
-			snprintf(hex, sizeof(hex), "\\x%02x", c);
-			strbuf_adds(&b, hex);
-		} else {
-			strbuf_addc(&b, (char)c);
-		}
+		free(shown);
+		return rc;
 	}
-	return b.s;
+	return 0;
 }
 
 static int parse_line(struct parser *p, char *line)
@@ -269,8 +248,13 @@ static int parse_line(struct parser *p, char *line)
 			s++;
 	}
 	eq = strchr(s, '=');
-	if (!eq)
-		return perr(p, "expected KEY=value, got \"%s\"", s);
+	if (!eq) {
+		char *shown = str_shown(s, STR_SHOWN_MAX);
+
+		rc = perr(p, "expected KEY=value, got \"%s\"", shown);
+		free(shown);
+		return rc;
+	}
 	key = xstrndup(s, (size_t)(eq - s));
 	if (!conf_key_valid(key)) {
 		size_t kl = strlen(key);
@@ -278,7 +262,7 @@ static int parse_line(struct parser *p, char *line)
 		if (kl && isspace((unsigned char)key[kl - 1])) {
 			rc = perr(p, "space before '=' (write KEY=value)");
 		} else {
-			char *shown = visible(key);
+			char *shown = str_shown(key, STR_SHOWN_MAX);
 
 			rc = perr(p, "invalid key name \"%s\" (letters, digits and _ only)", shown);
 			free(shown);

@@ -119,7 +119,8 @@ static int parse_addr(const struct confkey *k, const char *text, struct conf_val
 	return -EINVAL;
 }
 
-int confkey_parse(const struct confkey *k, const char *text, struct conf_value *v, char **why)
+static int parse_typed(const struct confkey *k, const char *text, struct conf_value *v,
+		       char **why)
 {
 	char buf[NUM_WHY_LEN];
 	struct strv words = STRV_INIT;
@@ -158,6 +159,20 @@ int confkey_parse(const struct confkey *k, const char *text, struct conf_value *
 		return 0;
 	}
 	return 0;
+}
+
+int confkey_parse(const struct confkey *k, const char *text, struct conf_value *v, char **why)
+{
+	int rc = parse_typed(k, text, v, why);
+
+	/* the value quoted in the message: its escape bytes shown, not sent to the terminal; cut */
+	if (rc && *why) {
+		char *shown = str_shown(*why, 2 * STR_SHOWN_MAX);
+
+		free(*why);
+		*why = shown;
+	}
+	return rc;
 }
 
 static const struct confkey free_text = { .key = "", .kind = CONFKEY_STR };
