@@ -140,6 +140,27 @@ for k in fifo-link fifo zero; do
 		env KERNEL_SRC="$T/ksrc" "$CUT" -n simple
 done
 
+# the kernel image: KERNEL_SRC's bzImage, VM_KERNEL
+echo "0.0-fixture" > "$T/ksrc/include/config/kernel.release"
+for k in fifo-link fifo zero; do
+	put $k "$T/ksrc/arch/x86/boot/bzImage"
+	hostile "KERNEL_SRC's bzImage as $k: ./cut -n simple" fail "$T/ksrc/arch/x86/boot/bzImage" \
+		env KERNEL_SRC="$T/ksrc" "$CUT" -n simple
+	put $k "$T/vk/vmlinuz"
+	hostile "VM_KERNEL as $k: ./vm --dry-run" fail "$T/vk/vmlinuz" \
+		env VM_KERNEL="$T/vk/vmlinuz" "$VM" --dry-run
+done
+
+# a library a profile names by its absolute path (#@ bins: /DIR/NAME.so)
+mkdir -p "$T/pb"
+printf '#!/bin/bash\n#@ description: needs a hostile library\n#@ bins: %s\ntrue\n' \
+	"$T/lib/x.so" > "$T/pb/b.sh"
+for k in fifo-link fifo zero; do
+	put $k "$T/lib/x.so"
+	hostile "#@ bins: a library as $k: ./cut -n b" fail "$T/lib/x.so" \
+		env RAPIDO_PROFILE_PATH="$T/pb" "$CUT" -n b
+done
+
 # --write-known-failures: read, then replaced
 mkdir -p "$T/r1"
 printf '%s\n' "R1 meta suite p" "R1 fail t1 0.1 -" "R1 meta time 1.000" "R1 meta exit 1" > "$T/r1/results.txt"
