@@ -20,11 +20,7 @@ for p in "$CUT" "$VM"; do
 done
 unset QEMU_BIN QEMU_EXTRA_ARGS TAP_USER SUDO_USER KERNEL_SRC RAPIDO_PROFILE_PATH
 . "$(dirname "$0")/fixture-image.inc"
-echo "not a kernel" > "$T/vmlinuz"
-mkimage "$DRACUT_OUT" "PROFILE=simple
-KERNEL_IMAGE=$T/vmlinuz
-KERNEL_RELEASE=0.0-fixture
-"
+simple_image
 # bounded memory: /dev/zero read to the end is gigabytes within the timeout
 if ldd "$VM" 2>/dev/null | grep -q libasan; then
 	export ASAN_OPTIONS=hard_rss_limit_mb=1000${ASAN_OPTIONS:+:$ASAN_OPTIONS}
@@ -107,19 +103,28 @@ for k in fifo-link fifo zero; do
 done
 rm -rf "$T/pd"
 
+# each_kind DESC PATH COMMAND...: a reader's file as each hostile kind: COMMAND fails naming it
+each_kind() {
+	local d=$1 path=$2 k
+	shift 2
+	for k in fifo-link fifo zero; do
+		put $k "$path"
+		hostile "$d as $k" fail "$path" "$@"
+	done
+}
+# profile_with DIR NAME LINE: DIR/NAME.sh, a profile whose header holds LINE
+profile_with() {
+	mkdir -p "$1"
+	printf '#!/bin/bash\n#@ description: hostile-files.sh fixture\n%s\ntrue\n' "$3" > "$1/$2.sh"
+}
+
 # an #@ include: fragment (the profile's own dir/include/NAME.inc)
-mkdir -p "$T/pi"
-printf '#!/bin/bash\n#@ description: includes a hostile fragment\n#@ include: bad\ntrue\n' > "$T/pi/inc.sh"
-for k in fifo-link fifo zero; do
-	put $k "$T/pi/include/bad.inc"
-	hostile "include fragment as $k: ./cut -n inc" fail "$T/pi/include/bad.inc" \
-		env RAPIDO_PROFILE_PATH="$T/pi" "$CUT" -n inc
-done
+profile_with "$T/pi" inc "#@ include: bad"
+each_kind "include fragment: ./cut -n inc" "$T/pi/include/bad.inc" \
+	env RAPIDO_PROFILE_PATH="$T/pi" "$CUT" -n inc
 
 # a #@ files: source: no hang, and no IMAGE.cut-XXXXXX left behind
-mkdir -p "$T/pf"
-printf '#!/bin/bash\n#@ description: files from a hostile source\n#@ files: %s:/x\ntrue\n' \
-	"$T/src/x" > "$T/pf/ff.sh"
+profile_with "$T/pf" ff "#@ files: $T/src/x:/x"
 run_err_also() { ! ls -d "$DRACUT_OUT".cut-* > /dev/null 2>&1; }
 for k in fifo-link fifo zero; do
 	put $k "$T/src/x"
@@ -127,39 +132,25 @@ for k in fifo-link fifo zero; do
 		env RAPIDO_PROFILE_PATH="$T/pf" "$CUT" ff
 	check "  no temporary image left" run_err_also
 done
-printf '#!/bin/bash\n#@ description: files from an empty source\n#@ files: :/x\ntrue\n' > "$T/pf/fe.sh"
+profile_with "$T/pf" fe "#@ files: :/x"
 hostile "#@ files: an empty source" fail "fe.sh" env RAPIDO_PROFILE_PATH="$T/pf" "$CUT" -n fe
 
 # KERNEL_SRC's include/config/kernel.release
 mkdir -p "$T/ksrc/arch/x86/boot"
 echo "not a kernel" > "$T/ksrc/arch/x86/boot/bzImage"
 : > "$T/ksrc/.config"
-for k in fifo-link fifo zero; do
-	put $k "$T/ksrc/include/config/kernel.release"
-	hostile "kernel.release as $k: ./cut -n simple" fail "$T/ksrc/include/config/kernel.release" \
-		env KERNEL_SRC="$T/ksrc" "$CUT" -n simple
-done
+each_kind "kernel.release: ./cut -n simple" "$T/ksrc/include/config/kernel.release" \
+	env KERNEL_SRC="$T/ksrc" "$CUT" -n simple
 
 # the kernel image: KERNEL_SRC's bzImage, VM_KERNEL
 echo "0.0-fixture" > "$T/ksrc/include/config/kernel.release"
-for k in fifo-link fifo zero; do
-	put $k "$T/ksrc/arch/x86/boot/bzImage"
-	hostile "KERNEL_SRC's bzImage as $k: ./cut -n simple" fail "$T/ksrc/arch/x86/boot/bzImage" \
-		env KERNEL_SRC="$T/ksrc" "$CUT" -n simple
-	put $k "$T/vk/vmlinuz"
-	hostile "VM_KERNEL as $k: ./vm --dry-run" fail "$T/vk/vmlinuz" \
-		env VM_KERNEL="$T/vk/vmlinuz" "$VM" --dry-run
-done
+each_kind "KERNEL_SRC's bzImage: ./cut -n simple" "$T/ksrc/arch/x86/boot/bzImage" \
+	env KERNEL_SRC="$T/ksrc" "$CUT" -n simple
+each_kind "VM_KERNEL: ./vm --dry-run" "$T/vk/vmlinuz" env VM_KERNEL="$T/vk/vmlinuz" "$VM" --dry-run
 
 # a library a profile names by its absolute path (#@ bins: /DIR/NAME.so)
-mkdir -p "$T/pb"
-printf '#!/bin/bash\n#@ description: needs a hostile library\n#@ bins: %s\ntrue\n' \
-	"$T/lib/x.so" > "$T/pb/b.sh"
-for k in fifo-link fifo zero; do
-	put $k "$T/lib/x.so"
-	hostile "#@ bins: a library as $k: ./cut -n b" fail "$T/lib/x.so" \
-		env RAPIDO_PROFILE_PATH="$T/pb" "$CUT" -n b
-done
+profile_with "$T/pb" b "#@ bins: $T/lib/x.so"
+each_kind "#@ bins: a library: ./cut -n b" "$T/lib/x.so" env RAPIDO_PROFILE_PATH="$T/pb" "$CUT" -n b
 
 # --write-known-failures: read, then replaced
 mkdir -p "$T/r1"
