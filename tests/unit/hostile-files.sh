@@ -79,6 +79,22 @@ hostile() {
 	fi
 }
 
+# The one way in: src/ opens a file to read through io.c (read_file,
+# read_regular_file, open_regular: a regular file, never a blocking open).
+# Left: files ./cut makes itself (dracut's archive, secret trees, build/'s
+# helpers), mpath's disks (O_RDWR never blocks), the kernel's /dev, /proc,
+# /sys and netns files (ceph-local/cli.c: /run/netns/NAME), and the
+# writers (O_CREAT: open_output where the directory is not ours).
+raw=$(cd "$TOP" && grep -rnE '\b(open|openat|fopen)\(' src --include='*.c' |
+	grep -vE 'O_CREAT|O_DIRECTORY|open_memstream|"/dev/(null|kvm)"|"/proc|"/sys|/run/netns' |
+	grep -vE '^src/lib/io\.c:|^src/cut/(build|helpers)\.c:|^src/vm/mpath\.c:|^src/ceph-local/cli\.c:|^[^:]+:[0-9]+:\s*/?\*')
+if [ -z "$raw" ]; then
+	ok "no raw open()/fopen() of a file to read in src/ outside io.c"
+else
+	not_ok "raw open()/fopen() of a file to read in src/: use io.h's open_regular or read_regular_file"
+	printf '%s\n' "$raw" | sed 's/^/#   /'
+fi
+
 # rapido.conf (an empty RAPIDO_CONF is unset, as for every variable)
 for k in fifo-link fifo zero; do
 	put $k "$T/c/rapido.conf"
