@@ -124,10 +124,10 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 			add_extra(o, 0, optarg);
 			break;
 		case 'f':
-			add_extra(o, 1, path_arg_or_die("-f", optarg));
+			add_extra(o, 1, optarg);
 			break;
 		case 'o':
-			o->output = path_arg_or_die("--output", optarg);
+			o->output = optarg;
 			break;
 		case 'l':
 			*mode = CUT_LIST;

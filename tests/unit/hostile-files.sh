@@ -220,8 +220,8 @@ hostile "--write-known-failures ''" fail "--write-known-failures" \
 	"$VM" --merge-results --write-known-failures '' "$T/m" "$T/r1"
 hostile "--merge-results '' DIR" fail "--merge-results" "$VM" --merge-results '' "$T/r1"
 hostile "--compare-results '' DIR" fail "--compare-results" "$VM" --compare-results '' "$T/r1"
-hostile "./cut -o ''" fail "--output" "$CUT" -n -o '' simple
-hostile "./cut -f ''" fail "-f" "$CUT" -n -f '' simple
+hostile "./cut -o '' (check.c's check)" fail "-o ''" "$CUT" -n -o '' simple
+hostile "./cut -f '' (check.c's check)" fail "-f" "$CUT" -n -f '' simple
 for key in VM_LOCK_DIR VM_LOG_DIR VM_STATE_DIR VM_RESULTS_DIR KERNEL_SRC; do
 	echo "$key=''" > "$RAPIDO_CONF"
 	hostile "$key='' in rapido.conf: ./vm" fail "$key: an empty path" env -u "$key" "$VM" --dry-run
