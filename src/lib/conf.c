@@ -127,26 +127,38 @@ static int expand_var(struct parser *p, const char **s, struct strbuf *out)
 	if (*q == '(')
 		return perr(p, "command substitution '$(' is not allowed");
 	if (*q == '{') {
-		switch (expand_braced(&p->x, *s, strlen(*s), out, &used, &nl)) {
-		case EXPAND_OK:
+		enum expand_status st = expand_braced(&p->x, *s, strlen(*s), out, &used, &nl);
+		char *raw, *name;
+		int rc = 0;
+
+		if (st == EXPAND_OK) {
 			*s += used;
 			return 0;
-		case EXPAND_UNTERMINATED:
-			return perr(p, "unterminated '${'");
-		case EXPAND_BAD_NAME:
-			return perr(p, "unsupported expansion '${%.*s}': only ${KEY} is allowed",
-				    (int)nl, q + 1);
-		case EXPAND_UNSET:
-			return perr(p, "'${%.*s}' is not set on an earlier line nor in the environment",
-				    (int)nl, q + 1);
-		case EXPAND_TOO_LONG:
-			return perr(p, "%s: with ${%.*s} the value would be longer than %d bytes, "
-				    "the limit for one value", p->key, (int)nl, q + 1, EXPAND_VALUE_MAX);
-		case EXPAND_TOO_MUCH:
-			return perr(p, "%s: with ${%.*s} the expansions in this file would pass "
-				    "%d bytes, the limit for one file",
-				    p->key, (int)nl, q + 1, EXPAND_TOTAL_MAX);
 		}
+		if (st == EXPAND_UNTERMINATED)
+			return perr(p, "unterminated '${'");
+		/* the name as written, for a message: escape bytes shown, cut */
+		raw = xstrndup(q + 1, nl);
+		name = str_shown(raw, STR_SHOWN_MAX);
+		switch (st) {
+		case EXPAND_BAD_NAME:
+			rc = perr(p, "unsupported expansion '${%s}': only ${KEY} is allowed", name);
+			break;
+		case EXPAND_UNSET:
+			rc = perr(p, "'${%s}' is not set on an earlier line nor in the environment", name);
+			break;
+		case EXPAND_TOO_LONG:
+			rc = perr(p, "%s: with ${%s} the value would be longer than %d bytes, "
+				  "the limit for one value", p->key, name, EXPAND_VALUE_MAX);
+			break;
+		default:
+			rc = perr(p, "%s: with ${%s} the expansions in this file would pass "
+				  "%d bytes, the limit for one file", p->key, name, EXPAND_TOTAL_MAX);
+			break;
+		}
+		free(name);
+		free(raw);
+		return rc;
 	}
 	if (isalpha((unsigned char)*q) || *q == '_')
 		return perr(p, "unbraced variable '$%c...': write ${NAME}", *q);

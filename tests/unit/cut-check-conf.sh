@@ -87,7 +87,7 @@ check "a file that does not parse: exit 1, FILE:LINE" \
 # what a message quotes of a value: escape bytes shown, not sent to the terminal; cut
 esc=$(printf '\033')
 big=$(head -c 100000 /dev/zero | tr '\0' 9)
-for line in "VM_CPUS=${esc}[2J" "VM_CPUS=$big" "VM_CPUS=1 ${esc}[2J" "${esc}[2J" "$big" "A${esc}]0;x=1"; do
+for line in "VM_CPUS=${esc}[2J" "A=\${${esc}[2J}" "VM_CPUS=$big" "VM_CPUS=1 ${esc}[2J" "${esc}[2J" "$big" "A${esc}]0;x=1"; do
 	printf '%s\n' "$line" > "$RAPIDO_CONF"
 	run "$bin" --check-conf
 	check "an error quoting '$(printf %s "$line" | head -c 20 | cat -v)...' (${#line} bytes): no ESC byte, no long line" \
