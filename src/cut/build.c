@@ -562,13 +562,15 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 			const struct cut_tree *tr = &p->trees[i];
 			struct cut_layer *t = secret ? &sv[nsecrets] : &v[2 + ntrees];
 			char *dest;
+			int rc;
 
 			if (tr->secret != secret)
 				continue;
 			dest = merged_usr_dest(p, tr->dest);
-			if (cut_tree_layer(secret ? &none : &c, tr->src, dest, work, t, &err))
-				die("%s", err);
+			rc = cut_tree_layer(secret ? &none : &c, tr->src, dest, work, t, &err);
 			free(dest);
+			if (rc)
+				die("%s", err);
 			if (secret)
 				nsecrets++;
 			else

@@ -64,7 +64,7 @@ static int add_path_file(struct cpio_writer *w, const char *name, const char *pa
 	int rc = read_file(path, &text, &len);
 
 	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
+		*err = xasprintf("%s: %s", path, err_str(rc));
 		return rc;
 	}
 	cpio_add_file(w, name, 0755, text, len);
@@ -74,37 +74,25 @@ static int add_path_file(struct cpio_writer *w, const char *name, const char *pa
 
 /*
  * A -f script, checked again as it is read (it may have changed since the
- * checks): a regular file of at most CUT_EXTRA_MAX bytes. O_NONBLOCK: a
- * fifo put in its place must not hang the open.
+ * checks): a regular file of at most CUT_EXTRA_MAX bytes (read_regular_file:
+ * a fifo put in its place does not hang the open).
  */
 static int add_extra_file(struct cpio_writer *w, const char *name, const char *path, char **err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	struct stat st;
-	ssize_t n = 0;
+	size_t len;
 	char *text;
+	int rc = read_regular_file(path, 0, CUT_EXTRA_MAX, &text, &len, &st);
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		*err = xasprintf("-f %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (rc == -EFBIG) {
+		*err = xasprintf("-f %s: more than the %d bytes a -f script may have", path, CUT_EXTRA_MAX);
 		return -EINVAL;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		*err = xasprintf("-f %s: is a %s, not a regular file", path, cut_file_type(st.st_mode));
-		close(fd);
+	if (rc) {
+		*err = xasprintf("-f %s: %s", path, file_strerror(rc, &st));
 		return -EINVAL;
 	}
-	text = xmalloc(CUT_EXTRA_MAX + 1);
-	n = read_full(fd, text, CUT_EXTRA_MAX + 1);
-	close(fd);
-	if (n < 0 || n > CUT_EXTRA_MAX) {
-		*err = n < 0 ? xasprintf("-f %s: %s", path, strerror((int)-n)) :
-			xasprintf("-f %s: more than the %d bytes a -f script may have", path, CUT_EXTRA_MAX);
-		free(text);
-		return -EINVAL;
-	}
-	cpio_add_file(w, name, 0755, text, (size_t)n);
+	cpio_add_file(w, name, 0755, text, len);
 	free(text);
 	return 0;
 }

@@ -364,7 +364,7 @@ static int collect(const struct cut_plan *p, const struct cut_work *w, struct ks
 
 	rc = moddep_read(&d, p->kern.moddir);
 	if (rc) {
-		*err = xasprintf("%s/modules.dep: %s", p->kern.moddir, strerror(-rc));
+		*err = xasprintf("%s/modules.dep: %s", p->kern.moddir, err_str(rc));
 		return rc;
 	}
 	strv_push_all(&names, &p->modules);

@@ -230,11 +230,13 @@ static int tree_write(const struct tree *t, const char *dest, int fd, struct xxh
 		} else if (S_ISLNK(e->st.st_mode)) {
 			cpio_add(&w, name, &h, e->target, strlen(e->target));
 		} else {
-			int in = open(host, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			struct stat now;
+			/* the source itself may be a link: its target is what was listed */
+			int in = open_regular(host, *e->rel ? O_NOFOLLOW : 0, &now);
 
 			if (in < 0) {
-				rc = -errno;
-				*err = xasprintf("%s: %s", host, strerror(errno));
+				rc = in;
+				*err = xasprintf("%s: %s", host, file_strerror(in, &now));
 			} else {
 				struct elf_deps dp;
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "io.h"
 #include "treeread.h"
 
 /* Below this many entries, one thread: starting another costs more than it saves. */
@@ -290,6 +291,11 @@ int tree_read(struct tree *t, const char *src, char **err)
 	tree_add(t, xstrdup(""), 0);
 	if (stat(src, &t->v[0].st) < 0)
 		return fail(t, "", errno, err);
+	/* a FIFO or a device as the source itself: nothing to copy, and a read that may never end */
+	if (!S_ISDIR(t->v[0].st.st_mode) && !S_ISREG(t->v[0].st.st_mode)) {
+		*err = xasprintf("%s: %s", src, file_strerror(-ENOTREG, &t->v[0].st));
+		return -ENOTREG;
+	}
 	if (!S_ISDIR(t->v[0].st.st_mode))
 		return 0;
 	root = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

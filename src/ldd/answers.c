@@ -139,12 +139,12 @@ static int prefetch_one(const char *dir, const char *file, const struct strv *rt
 			struct strv *queue)
 {
 	char key[64], *tmp = xasprintf("%s/.answer-XXXXXX", dir), *text = NULL;
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), out = -1, rc = 0;
-	const char *rtld;
 	struct stat st;
+	int fd = open_regular(file, 0, &st), out = -1, rc = 0;
+	const char *rtld;
 	size_t len;
 
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || !(rtld = ldd_pick_rtld(fd, rtlds)))
+	if (fd < 0 || !(rtld = ldd_pick_rtld(fd, rtlds)))
 		goto done;
 	out = mkostemp(tmp, O_CLOEXEC);
 	if (out < 0) {

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "ldd.h"
 #include "strv.h"
 
@@ -23,12 +24,12 @@ int main(int argc, char **argv)
 		return ldd_answers_prefetch(argv[2], argv + 3, argc - 3);
 	/* ldd's own way for options, several files and names without a slash */
 	if (argc == 2 && argv[1][0] != '-' && strchr(argv[1], '/')) {
-		int fd = open(argv[1], O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		struct stat st;
+		int fd = open_regular(argv[1], 0, &st);
 		const char *answers = getenv("RAPIDO_LDD_ANSWERS");
 		struct strv rtlds = STRV_INIT;
-		struct stat st;
 
-		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && !ldd_rtlds(&rtlds)) {
+		if (fd >= 0 && !ldd_rtlds(&rtlds)) {
 			const char *rtld = ldd_pick_rtld(fd, &rtlds);
 			char key[64];
 			int rc = -1;

@@ -127,26 +127,38 @@ static int expand_var(struct parser *p, const char **s, struct strbuf *out)
 	if (*q == '(')
 		return perr(p, "command substitution '$(' is not allowed");
 	if (*q == '{') {
-		switch (expand_braced(&p->x, *s, strlen(*s), out, &used, &nl)) {
-		case EXPAND_OK:
+		enum expand_status st = expand_braced(&p->x, *s, strlen(*s), out, &used, &nl);
+		char *raw, *name;
+		int rc = 0;
+
+		if (st == EXPAND_OK) {
 			*s += used;
 			return 0;
-		case EXPAND_UNTERMINATED:
-			return perr(p, "unterminated '${'");
-		case EXPAND_BAD_NAME:
-			return perr(p, "unsupported expansion '${%.*s}': only ${KEY} is allowed",
-				    (int)nl, q + 1);
-		case EXPAND_UNSET:
-			return perr(p, "'${%.*s}' is not set on an earlier line nor in the environment",
-				    (int)nl, q + 1);
-		case EXPAND_TOO_LONG:
-			return perr(p, "%s: with ${%.*s} the value would be longer than %d bytes, "
-				    "the limit for one value", p->key, (int)nl, q + 1, EXPAND_VALUE_MAX);
-		case EXPAND_TOO_MUCH:
-			return perr(p, "%s: with ${%.*s} the expansions in this file would pass "
-				    "%d bytes, the limit for one file",
-				    p->key, (int)nl, q + 1, EXPAND_TOTAL_MAX);
 		}
+		if (st == EXPAND_UNTERMINATED)
+			return perr(p, "unterminated '${'");
+		/* the name as written, for a message: escape bytes shown, cut */
+		raw = xstrndup(q + 1, nl);
+		name = str_shown(raw, STR_SHOWN_MAX);
+		switch (st) {
+		case EXPAND_BAD_NAME:
+			rc = perr(p, "unsupported expansion '${%s}': only ${KEY} is allowed", name);
+			break;
+		case EXPAND_UNSET:
+			rc = perr(p, "'${%s}' is not set on an earlier line nor in the environment", name);
+			break;
+		case EXPAND_TOO_LONG:
+			rc = perr(p, "%s: with ${%s} the value would be longer than %d bytes, "
+				  "the limit for one value", p->key, name, EXPAND_VALUE_MAX);
+			break;
+		default:
+			rc = perr(p, "%s: with ${%s} the expansions in this file would pass "
+				  "%d bytes, the limit for one file", p->key, name, EXPAND_TOTAL_MAX);
+			break;
+		}
+		free(name);
+		free(raw);
+		return rc;
 	}
 	if (isalpha((unsigned char)*q) || *q == '_')
 		return perr(p, "unbraced variable '$%c...': write ${NAME}", *q);
@@ -221,36 +233,15 @@ static int parse_value(struct parser *p, const char *s, struct strbuf *out)
 	/* only whitespace and a comment may follow */
 	while (isspace((unsigned char)*s))
 		s++;
-	if (*s && *s != '#')
-		return perr(p, "unexpected text after the value: \"%s\" (quote values containing spaces)", s);
-	return 0;
-}
+	if (*s && *s != '#') {
+		char *shown = str_shown(s, STR_SHOWN_MAX);
+		int rc = perr(p, "unexpected text after the value: \"%s\" (quote values containing "
+			      "spaces)", shown);
 
-/*
- * s with every byte that a terminal would hide or garble (control bytes,
- * DEL, anything not ASCII: a zero-width space, a BOM) written as \xHH, and
- * '\' doubled so those stay unambiguous. For names, which are ASCII only:
- * the one bad byte is then seen. Malloc'd.
- */
-static char *visible(const char *s)
-{
-	struct strbuf b = STRBUF_INIT;
-
-	strbuf_reset(&b);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char hex[5];
-
-		if (c == '\\') {
-			strbuf_adds(&b, "\\\\");
-		} else if (c < 0x20 || c >= 0x7f) {
-			snprintf(hex, sizeof(hex), "\\x%02x", c);
-			strbuf_adds(&b, hex);
-		} else {
-			strbuf_addc(&b, (char)c);
-		}
+		free(shown);
+		return rc;
 	}
-	return b.s;
+	return 0;
 }
 
 static int parse_line(struct parser *p, char *line)
@@ -269,8 +260,13 @@ static int parse_line(struct parser *p, char *line)
 			s++;
 	}
 	eq = strchr(s, '=');
-	if (!eq)
-		return perr(p, "expected KEY=value, got \"%s\"", s);
+	if (!eq) {
+		char *shown = str_shown(s, STR_SHOWN_MAX);
+
+		rc = perr(p, "expected KEY=value, got \"%s\"", shown);
+		free(shown);
+		return rc;
+	}
 	key = xstrndup(s, (size_t)(eq - s));
 	if (!conf_key_valid(key)) {
 		size_t kl = strlen(key);
@@ -278,7 +274,7 @@ static int parse_line(struct parser *p, char *line)
 		if (kl && isspace((unsigned char)key[kl - 1])) {
 			rc = perr(p, "space before '=' (write KEY=value)");
 		} else {
-			char *shown = visible(key);
+			char *shown = str_shown(key, STR_SHOWN_MAX);
 
 			rc = perr(p, "invalid key name \"%s\" (letters, digits and _ only)", shown);
 			free(shown);
@@ -338,14 +334,16 @@ int conf_parse(struct conf *c, const char *file, const char *text, char **err)
 
 int conf_load(struct conf *c, const char *path, char **err)
 {
+	struct stat st;
 	char *text;
 	size_t len;
 	int rc;
 
 	*err = NULL;
-	rc = read_file(path, &text, &len);
+	rc = read_regular_file(path, 0, CONF_FILE_MAX, &text, &len, &st);
 	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
+		*err = xasprintf("%s: %s%s", path, file_strerror(rc, &st),
+				 rc == -EFBIG ? " (more than 1 MiB: CONF_FILE_MAX)" : "");
 		return rc;
 	}
 	if (strlen(text) != len) {

@@ -35,7 +35,12 @@ struct conf {
  * Returns 0, or -EINVAL with *err set to "FILE:LINE: message" (malloc'd).
  */
 int conf_parse(struct conf *c, const char *file, const char *text, char **err);
-/* Read and parse PATH; -errno (with *err describing it) if it cannot be read. */
+/* rapido.conf's bound: a file past it is no configuration (/dev/zero's bytes, a log) */
+#define CONF_FILE_MAX (1u << 20)
+/*
+ * Read and parse PATH, a regular file of at most CONF_FILE_MAX bytes;
+ * -errno (with *err describing it) if it cannot be read.
+ */
 int conf_load(struct conf *c, const char *path, char **err);
 
 /* Last value of KEY (or the environment's, when env_override is set). */

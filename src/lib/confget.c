@@ -124,7 +124,8 @@ static int parse_addr(const struct confkey *k, const char *text, struct conf_val
 	return -EINVAL;
 }
 
-int confkey_parse(const struct confkey *k, const char *text, struct conf_value *v, char **why)
+static int parse_typed(const struct confkey *k, const char *text, struct conf_value *v,
+		       char **why)
 {
 	char buf[NUM_WHY_LEN];
 	struct strv words = STRV_INIT;
@@ -181,6 +182,23 @@ static char *secret_masked(char *why, const char *text)
 	return b.s ? b.s : xstrdup("");
 }
 
+int confkey_parse(const struct confkey *k, const char *text, struct conf_value *v, char **why)
+{
+	int rc = parse_typed(k, text, v, why);
+
+	/* a secret's text masked before anything is shown or cut of it */
+	if (rc && *why && (k->flags & CONFKEY_SECRET))
+		*why = secret_masked(*why, text);
+	/* the value quoted in the message: its escape bytes shown, not sent to the terminal; cut */
+	if (rc && *why) {
+		char *shown = str_shown(*why, 2 * STR_SHOWN_MAX);
+
+		free(*why);
+		*why = shown;
+	}
+	return rc;
+}
+
 static const struct confkey free_text = { .key = "", .kind = CONFKEY_STR };
 
 int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *key,
@@ -189,11 +207,19 @@ int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *k
 	const char *text = conf_value(c, key, &v->origin);
 	char *why;
 
-	/* an empty value counts as unset, as in a shell's ${X:-default} */
+	*err = NULL;
+	/*
+	 * An empty value counts as unset, as in a shell's ${X:-default}; but a
+	 * path written empty in a file is a mistake to name ("" + "/files" is "/").
+	 */
+	if (text && !*text && k->kind == CONFKEY_PATH && strcmp(v->origin, "environment")) {
+		*err = xasprintf("%s: %s: an empty path (give a path, or leave the key out)",
+				 v->origin, key);
+		return -EINVAL;
+	}
 	if (text && !*text)
 		text = NULL;
 
-	*err = NULL;
 	v->key = key;
 	v->set = !!text;
 	v->n = 0;
@@ -207,13 +233,24 @@ int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *k
 	if (!text)
 		return 0;
 	if (confkey_parse(k, text, v, &why)) {
-		if (k->flags & CONFKEY_SECRET)
-			why = secret_masked(why, text);
 		*err = xasprintf("%s: %s: %s", v->origin, key, why);
 		free(why);
 		return -EINVAL;
 	}
 	return v->set;
+}
+
+int conf_check_paths(const struct conf *c, char **err)
+{
+	*err = NULL;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct confkey *k = confkey_find(c->e[i].key);
+		struct conf_value v;
+
+		if (k && k->kind == CONFKEY_PATH && conf_resolve_as(c, k, c->e[i].key, &v, err) < 0)
+			return -EINVAL;
+	}
+	return 0;
 }
 
 int conf_resolve(const struct conf *c, const char *key, struct conf_value *v, char **err)

@@ -45,6 +45,12 @@ int confkey_parse(const struct confkey *k, const char *text, struct conf_value *
  */
 int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *key,
 		    struct conf_value *v, char **err);
+/*
+ * Every path key of c's file (confkeys[]) through conf_resolve_as(), so an
+ * empty one is an error whichever program reads it, and however (conf_str
+ * cannot fail): 0, or -EINVAL with *err as conf_resolve_as() gives it.
+ */
+int conf_check_paths(const struct conf *c, char **err);
 /* conf_resolve_as() with KEY's confkeys[] entry (an unknown KEY is free text). */
 int conf_resolve(const struct conf *c, const char *key, struct conf_value *v, char **err);
 

@@ -15,6 +15,7 @@
 
 #include "elfdyn.h"
 #include "err.h"
+#include "io.h"
 
 #define MAX_PHNUM 512
 #define MAX_DYN (1 << 16)
@@ -214,11 +215,12 @@ int elf_read_deps(int fd, struct elf_deps *d)
 
 int elf_read_deps_path(const char *path, struct elf_deps *d)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	struct stat st;
+	int fd = open_regular(path, 0, &st), rc;
 
 	if (fd < 0) {
 		memset(d, 0, sizeof(*d));
-		return -errno;
+		return fd;
 	}
 	rc = elf_read_deps(fd, d);
 	close(fd);

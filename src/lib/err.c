@@ -12,12 +12,22 @@
 const char *err_prog = "rapido";
 int err_exit_status = 1;
 
+const char *err_str(int err)
+{
+	if (err < 0)
+		err = -err;
+	/* io.h's ENOTREG: strerror()'s "Wrong medium type" would say nothing */
+	if (err == EMEDIUMTYPE)
+		return "not a regular file (a FIFO, a device, a directory or a symbolic link)";
+	return strerror(err);
+}
+
 static void vreport(int err, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", err_prog);
 	vfprintf(stderr, fmt, ap);
 	if (err)
-		fprintf(stderr, ": %s", strerror(err));
+		fprintf(stderr, ": %s", err_str(err));
 	fputc('\n', stderr);
 }
 
@@ -37,6 +47,13 @@ void usage_die(int status, const char *fmt, ...)
 	}
 	usage_hint(stderr);
 	exit(status);
+}
+
+const char *path_arg_or_die(const char *opt, const char *arg)
+{
+	if (!*arg)
+		usage_die(err_exit_status, "%s: an empty path (give a file or directory name)", opt);
+	return arg;
 }
 
 void die(const char *fmt, ...)

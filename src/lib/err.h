@@ -20,6 +20,12 @@ void warn_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 noreturn void die_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * strerror() of an errno or a -errno return, but for io.h's ENOTREG (a
+ * FIFO, a device, ... where a regular file was wanted) words that say so.
+ */
+const char *err_str(int err);
+
 /* "Try 'PROG --help' for more information." on F: the GNU hint after a usage error. */
 void usage_hint(FILE *f);
 
@@ -28,6 +34,13 @@ void usage_hint(FILE *f);
  * exit(STATUS). getopt() has already said what was wrong: pass NULL then.
  */
 noreturn void usage_die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * ARG, the path that option OPT was given; an empty one is a usage error
+ * (exit err_exit_status): "" names no file, and a directory built on it
+ * ("" + "/files") would be "/".
+ */
+const char *path_arg_or_die(const char *opt, const char *arg);
 
 /* Allocation that cannot fail (dies with a message). */
 void *xmalloc(size_t n);

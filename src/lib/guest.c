@@ -62,6 +62,6 @@ int guest_check(const char *path, char **why)
 		*why = xasprintf("this is not a rapido guest (%s has no " GUEST_CMDLINE_KEY "N)", path);
 		return -EPERM;
 	}
-	*why = xasprintf("cannot tell whether this is a rapido guest: %s: %s", path, strerror(-rc));
+	*why = xasprintf("cannot tell whether this is a rapido guest: %s: %s", path, err_str(rc));
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -106,22 +107,27 @@ static int read_fd(int fd, size_t max, char **out, size_t *len)
 
 int read_file(const char *path, char **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-
-	if (fd < 0)
-		return -errno;
-	err = read_fd(fd, SIZE_MAX - 1, out, len);
-	close(fd);
-	return err;
+	return read_regular_file(path, 0, READ_FILE_MAX, out, len, NULL);
 }
 
-int open_regular(const char *path, int flags, struct stat *st)
+/* /dev/null, which reads as an empty file and takes any write: RAPIDO_CONF=/dev/null */
+static int is_null_device(const struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags), err;
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
+/*
+ * open(2) that never blocks on a FIFO nor follows a link where flags say
+ * O_NOFOLLOW, then a check that a regular file (or the null device) was
+ * opened; a blocking fd.
+ */
+static int open_reg(const char *path, int flags, int mode, struct stat *st)
+{
+	int fd = open(path, O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags, mode), err;
 
 	if (fd < 0) {
 		err = -errno;
-		/* O_NOFOLLOW on a symbolic link, or O_NONBLOCK on a FIFO with no writer */
+		/* O_NOFOLLOW on a symbolic link, or O_NONBLOCK on a FIFO with no other end */
 		if ((err == -ELOOP || err == -ENXIO) && lstat(path, st) == 0 && !S_ISREG(st->st_mode))
 			return -ENOTREG;
 		return err;
@@ -131,13 +137,40 @@ int open_regular(const char *path, int flags, struct stat *st)
 		close(fd);
 		return err;
 	}
-	if (!S_ISREG(st->st_mode)) {
+	if (!S_ISREG(st->st_mode) && !is_null_device(st)) {
 		close(fd);
 		return -ENOTREG;
 	}
-	/* a regular file never blocks anyway; readers expect a blocking fd */
+	/* a regular file never blocks anyway; readers and writers expect a blocking fd */
 	if (fcntl(fd, F_SETFL, 0) < 0) {
 		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int open_regular(const char *path, int flags, struct stat *st)
+{
+	return open_reg(path, O_RDONLY | flags, 0, st);
+}
+
+int open_output(const char *path, int mode, struct stat *st)
+{
+	struct stat own;
+	int fd, err;
+
+	if (!st)
+		st = &own;
+	fd = open_reg(path, O_WRONLY | O_CREAT | O_NOFOLLOW, mode, st);
+	if (fd < 0)
+		return fd;
+	/* another name of the same file: truncating it here would reach it there */
+	if (is_null_device(st))
+		err = 0;
+	else
+		err = st->st_nlink > 1 ? -EMLINK : ftruncate(fd, 0) < 0 ? -errno : 0;
+	if (err) {
 		close(fd);
 		return err;
 	}
@@ -162,8 +195,10 @@ int read_regular_file(const char *path, int flags, size_t max, char **out, size_
 
 const char *file_strerror(int err, const struct stat *st)
 {
+	if (err == -EMLINK)
+		return "it has other hard links: not written through them";
 	if (err != -ENOTREG || !st)
-		return strerror(-err);
+		return err_str(err);
 	switch (st->st_mode & S_IFMT) {
 	case S_IFIFO:
 		return "not a regular file but a FIFO";

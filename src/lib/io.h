@@ -25,18 +25,31 @@ ssize_t read_full(int fd, void *buf, size_t len);
  * (-EINVAL for a negative off).
  */
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
+/* read_file()'s bound: no file the tools read whole comes near it */
+#define READ_FILE_MAX (256u << 20)
 /*
- * Read a whole file into a NUL-terminated malloc'd buffer.
+ * Read a whole regular file of at most READ_FILE_MAX bytes into a
+ * NUL-terminated malloc'd buffer (read_regular_file(): a FIFO or a device
+ * in its place is -ENOTREG, never a hang nor an endless read).
  * Returns 0 or -errno; *len (if non-NULL) gets the size without the NUL.
  */
 int read_file(const char *path, char **out, size_t *len);
 /*
- * Open path, which must be a regular file, read-only (flags may add
- * O_NOFOLLOW): a FIFO or a device is never opened in a way that blocks.
+ * Open path, which must be a regular file (or /dev/null, an empty one),
+ * read-only (flags may add O_NOFOLLOW): a FIFO or a device is never opened
+ * in a way that blocks.
  * Returns the fd with *st filled, -ENOTREG with *st telling what it is
  * instead (S_IFLNK for a symbolic link under O_NOFOLLOW), or -errno.
  */
 int open_regular(const char *path, int flags, struct stat *st);
+/*
+ * Create path, or empty it, for writing (mode for a new file): never
+ * through a symbolic link, into a FIFO or a device (-ENOTREG, *st saying
+ * what is there; st may be NULL), nor into a file with other hard links
+ * (-EMLINK), any of which a shared or restored directory may hold in its
+ * place. Returns the fd or -errno.
+ */
+int open_output(const char *path, int mode, struct stat *st);
 /*
  * read_file() for a regular file of at most max bytes: -ENOTREG (*st says
  * what it is, st may be NULL), -EFBIG beyond max, or -errno.
@@ -44,8 +57,9 @@ int open_regular(const char *path, int flags, struct stat *st);
 int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,
 		      struct stat *st);
 /*
- * What went wrong, for a message: strerror(-err), or for -ENOTREG "not a
- * regular file but a FIFO" (a directory, a symbolic link, ...) from st.
+ * What went wrong, for a message: err_str(err), or for -ENOTREG "not a
+ * regular file but a FIFO" (a directory, a symbolic link, ...) from st,
+ * for open_output()'s -EMLINK that the file has other names.
  */
 const char *file_strerror(int err, const struct stat *st);
 /* The process's umask, left as it is. */

@@ -67,7 +67,7 @@ static int load_module_lists(struct kernel *k, char **err)
 	rc = read_file(path, &text, NULL);
 	if (rc) {
 		*err = xasprintf("%s: %s (run depmod, or 'make modules_install' again)", path,
-				 strerror(-rc));
+				 err_str(rc));
 		free(path);
 		return rc;
 	}
@@ -111,7 +111,7 @@ static int locate_src(const struct conf *c, const struct arch *a, const char *sr
 	rc = read_file(relfile, &rel, &len);
 	if (rc) {
 		*err = xasprintf("%s: KERNEL_SRC=%s is not built: %s: %s", at, src, relfile,
-				 strerror(-rc));
+				 err_str(rc));
 		free(relfile);
 		return rc;
 	}

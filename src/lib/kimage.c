@@ -12,6 +12,7 @@
 
 #include "kimage.h"
 #include "err.h"
+#include "io.h"
 
 /* the header and the string: kernel_version points into the setup code, within 64 KiB */
 #define KIMAGE_READ 0x10200
@@ -20,14 +21,15 @@ int kimage_release(const char *path, char **release, char **err)
 {
 	static unsigned char buf[KIMAGE_READ];
 	size_t got = 0;
+	struct stat st;
 	int fd, e;
 
 	*release = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* KERNEL_SRC's, VM_KERNEL's: a FIFO there must not hang ./cut or ./vm */
+	fd = open_regular(path, 0, &st);
 	if (fd < 0) {
-		e = errno;
-		*err = xasprintf("%s: %s", path, strerror(e));
-		return -e;
+		*err = xasprintf("%s: %s", path, file_strerror(fd, &st));
+		return fd;
 	}
 	while (got < sizeof(buf)) {
 		ssize_t n = read(fd, buf + got, sizeof(buf) - got);

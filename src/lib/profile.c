@@ -390,9 +390,22 @@ static int parse_text(struct loader *l, const char *path, char *text)
 	return rc;
 }
 
+/* A profile or a fragment: a regular file of at most PROFILE_FILE_MAX; *why for a message */
+static int profile_read(const char *path, char **text, const char **why)
+{
+	struct stat st;
+	int rc = read_regular_file(path, 0, PROFILE_FILE_MAX, text, NULL, &st);
+
+	if (rc)
+		*why = rc == -EFBIG ? "larger than 1 MiB (PROFILE_FILE_MAX): not a profile" :
+				      file_strerror(rc, &st);
+	return rc;
+}
+
 /* Read the fragment NAME that FROM:FROM_LINE includes, in its place. */
 static int load_file(struct loader *l, const char *from, int from_line, const char *name)
 {
+	const char *why;
 	char *path, *text;
 	int rc;
 
@@ -426,10 +439,9 @@ static int load_file(struct loader *l, const char *from, int from_line, const ch
 		free(path);
 		return rc;
 	}
-	rc = read_file(path, &text, NULL);
+	rc = profile_read(path, &text, &why);
 	if (rc) {
-		err_at(l->err, from, (unsigned int)from_line, "include: %s: %s: %s", name, path,
-		       strerror(-rc));
+		err_at(l->err, from, (unsigned int)from_line, "include: %s: %s: %s", name, path, why);
 		free(path);
 		return rc;
 	}
@@ -475,14 +487,15 @@ int profile_parse(struct profile *p, const char *name, const char *path, const c
 
 int profile_load(struct profile *p, const char *name, const char *path, char **err)
 {
+	const char *why;
 	char *text;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	*err = NULL;
-	rc = read_file(path, &text, NULL);
+	rc = profile_read(path, &text, &why);
 	if (rc) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
+		*err = xasprintf("%s: %s", path, why);
 		return rc;
 	}
 	rc = profile_parse(p, name, path, text, err);

@@ -97,8 +97,11 @@ struct profile {
 /* The Debian package p names for BIN (#@ packages), or NULL. */
 const char *profile_package(const struct profile *p, const char *bin);
 
+/* A profile's or a fragment's bound: a file past it is none (a link to /dev/zero's bytes) */
+#define PROFILE_FILE_MAX (1u << 20)
 /*
- * Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...";
+ * Parse the header of PATH, a regular file of at most PROFILE_FILE_MAX bytes
+ * (its fragments too), into p. Returns 0 or -errno with *err "FILE:LINE: ...";
  * PROFILE_ENODESC for a header with no "#@ description:" (a helper script
  * beside the profiles, not a profile).
  */

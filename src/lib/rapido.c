@@ -196,7 +196,7 @@ void rapido_conf_load_or_die(struct conf *c)
 	path = rapido_conf_path();
 	if (!path)
 		return;	/* defaults only */
-	if (conf_load(c, path, &err))
+	if (conf_load(c, path, &err) || conf_check_paths(c, &err))
 		die("%s", err);
 	free(path);
 	warn_unknown_keys(c);

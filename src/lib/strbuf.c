@@ -67,6 +67,27 @@ void strbuf_reset(struct strbuf *b)
 	strbuf_add(b, "", 0);
 }
 
+char *str_shown(const char *s, size_t max)
+{
+	struct strbuf b = STRBUF_INIT;
+	size_t len = strlen(s);
+
+	strbuf_reset(&b);
+	for (size_t i = 0; i < len && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\')
+			strbuf_adds(&b, "\\\\");
+		else if (c < 0x20 || c >= 0x7f)
+			strbuf_addf(&b, "\\x%02x", c);
+		else
+			strbuf_addc(&b, (char)c);
+	}
+	if (len > max)
+		strbuf_addf(&b, "... (%zu bytes)", len);
+	return b.s;
+}
+
 void strbuf_free(struct strbuf *b)
 {
 	free(b->s);

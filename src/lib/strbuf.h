@@ -22,4 +22,14 @@ void strbuf_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(p
 void strbuf_reset(struct strbuf *b);
 void strbuf_free(struct strbuf *b);
 
+/* str_shown()'s cut: a message shows this much of a value, and how long it was */
+#define STR_SHOWN_MAX 200
+/*
+ * s for a message (malloc'd): every byte a terminal would hide or act on
+ * (control bytes, ESC, DEL, anything not ASCII) as \xHH, '\' doubled so
+ * those stay unambiguous, and past max bytes of s cut with "... (N bytes)",
+ * so a value of 10 MB or one full of escape sequences prints as one short line.
+ */
+char *str_shown(const char *s, size_t max);
+
 #endif

@@ -198,10 +198,10 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			o->memory = optarg;
 			break;
 		case OPT_LOG:
-			o->log = optarg;
+			o->log = path_arg_or_die("--log", optarg);
 			break;
 		case OPT_SHARE:
-			strv_push(&o->shares, optarg);
+			strv_push(&o->shares, path_arg_or_die("--share", optarg));
 			break;
 		case OPT_MPATH:
 			strv_push(&o->mpath, optarg);
@@ -237,7 +237,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			o->gdb_wait = 1;
 			break;
 		case OPT_RESULTS:
-			o->results = optarg;
+			o->results = path_arg_or_die("--results", optarg);
 			break;
 		case OPT_SHARD:
 			o->shard = optarg;
@@ -249,10 +249,10 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 			o->jobs = optarg;
 			break;
 		case OPT_SERIAL_TESTS:
-			o->serial_tests = optarg;
+			o->serial_tests = path_arg_or_die("--serial-tests", optarg);
 			break;
 		case OPT_SPLATS_ALLOW:
-			o->splats_allow = optarg;
+			o->splats_allow = path_arg_or_die("--splats-allow", optarg);
 			break;
 		case OPT_TEST_TIMEOUT:
 			o->test_timeout = optarg;
@@ -275,7 +275,7 @@ void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 		}
 	}
 	if (optind < argc)
-		o->image = argv[optind++];
+		o->image = path_arg_or_die("IMAGE", argv[optind++]);
 	if (optind < argc) {
 		usage_die(VM_EXIT_FAILED, "unexpected argument '%s' (qemu arguments go after --)",
 			  argv[optind]);

@@ -76,7 +76,7 @@ int vm_boot(const struct vm_settings *s)
 		die("all %u VM numbers are taken (VM_MAX in rapido.conf; holders in %s)", s->max_vms,
 		    s->lock_dir);
 	if (rc)
-		die_err(rc, "cannot take a VM number in %s", s->lock_dir);
+		die_err(rc, "cannot take a VM number: %s/vm%u.lock", s->lock_dir, vm);
 	launch_init(&l, s, vm);
 	vm_cmdline_check_or_die(&l);
 	/* in --dry-run too: the command line printed is the one a boot runs */

@@ -77,9 +77,12 @@ static void txt_meta(struct vm_results *r, const char *key, const char *value, i
 
 static int open_out(const char *path, int *fd)
 {
-	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct stat st;
+
+	/* never through a link someone left in DIR (a shared or restored one) */
+	*fd = open_output(path, 0644, &st);
 	if (*fd < 0)
-		die_errno("results: cannot write %s", path);
+		die("results: cannot write %s: %s", path, file_strerror(*fd, &st));
 	return 0;
 }
 

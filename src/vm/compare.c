@@ -223,7 +223,8 @@ int cmd_compare_results(int argc, char **argv)
 		usage_die(VM_EXIT_FAILED, NULL);
 	}
 	for (int i = 0; i < 2; i++) {
-		char *path = xasprintf("%s/results.txt", argv[1 + i]);
+		char *path = xasprintf("%s/results.txt",
+				       path_arg_or_die("--compare-results", argv[1 + i]));
 		struct known_opts none = { 0 };
 
 		rsuite_init(&s[i]);

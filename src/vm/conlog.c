@@ -9,12 +9,15 @@
 
 void conlog_open(struct conlog *g, const char *path)
 {
+	struct stat st;
+
 	g->path = path;
 	g->failed = 0;
-	g->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* VM_LOG_DIR may be everyone's (1777): never through a link left there */
+	g->fd = open_output(path, 0644, &st);
 	if (g->fd < 0) {
-		warn_errno("console log %s cannot be written; the console is not saved, the "
-			   "guest's status is still reported", path);
+		warn("console log %s cannot be written (%s); the console is not saved, the "
+		     "guest's status is still reported", path, file_strerror(g->fd, &st));
 		g->failed = 1;
 	}
 }

@@ -15,7 +15,7 @@ void known_cli_opt(struct known_cli *cli, int c, int base, const char *arg)
 {
 	switch (c - base) {
 	case 0:
-		strv_push(&cli->files, arg);
+		strv_push(&cli->files, path_arg_or_die("--known-failures", arg));
 		break;
 	case 1:
 		cli->rerun = arg;
@@ -24,7 +24,7 @@ void known_cli_opt(struct known_cli *cli, int c, int base, const char *arg)
 		cli->flaky = arg;
 		break;
 	case 3:
-		cli->write = arg;
+		cli->write = path_arg_or_die("--write-known-failures", arg);
 		break;
 	default:
 		cli->strict = 1;

@@ -74,7 +74,7 @@ int known_write(const char *path, const struct rsuite *v, size_t n, int today, c
 	int rc = read_file(path, &text, NULL);
 
 	if (rc && rc != -ENOENT) {
-		*err = xasprintf("%s: %s", path, strerror(-rc));
+		*err = xasprintf("%s: %s", path, err_str(rc));
 		return rc;
 	}
 	known_set_init(&ks);

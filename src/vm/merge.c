@@ -201,6 +201,8 @@ int cmd_merge_results(int argc, char **argv)
 	argc -= first - 1;
 	if (argc < 3)
 		usage_merge();
+	for (int i = 1; i < argc; i++)
+		path_arg_or_die("--merge-results", argv[i]);
 	n = (size_t)argc - 2;
 	v = xcalloc(n, sizeof(*v));
 	for (size_t i = 0; i < n; i++) {

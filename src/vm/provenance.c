@@ -151,7 +151,8 @@ static void add_layers(struct prov *p, const struct vm_settings *s)
 	enum img_form form;
 	off_t head_len;
 	char *err = NULL, *words = xstrdup("");
-	int fd = s->image ? open(s->image, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat st;
+	int fd = s->image ? open_regular(s->image, 0, &st) : -1;
 
 	if (fd >= 0 && !img_probe(fd, s->image, &l, &head_len, &form, &err)) {
 		for (size_t i = 0; i < l.n; i++) {

@@ -148,7 +148,7 @@ static int pvh_cached_ok(const char *elf)
 /* An empty KEY.none: this kernel boots as a bzImage, without trying again. */
 static void pvh_mark_none(const char *none)
 {
-	int fd = open(none, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(none, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		warn_errno("%s", none);

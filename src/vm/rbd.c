@@ -46,7 +46,7 @@ static void check_client(const struct vm_rbd *r)
 	rc = read_file(r->conf, &text, NULL);
 	if (rc)
 		die("--rbd: CEPH_CONF %s: %s (is the cluster up? sudo ./ceph-local up, or set CEPH_CONF)",
-		    r->conf, strerror(-rc));
+		    r->conf, err_str(rc));
 	rc = ceph_conf_mons(r->conf, text, &mons, &err);
 	free(text);
 	if (rc)
@@ -54,7 +54,7 @@ static void check_client(const struct vm_rbd *r)
 	ceph_mons_free(&mons);
 	rc = read_file(r->keyring, &text, NULL);
 	if (rc)
-		die("--rbd: CEPH_KEYRING %s: %s", r->keyring, strerror(-rc));
+		die("--rbd: CEPH_KEYRING %s: %s", r->keyring, err_str(rc));
 	entity = xasprintf("client.%s", r->user);
 	rc = ceph_keyring_key(r->keyring, text, entity, &key, &err);
 	free(text);

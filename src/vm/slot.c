@@ -20,6 +20,7 @@
 
 #include "confget.h"
 #include "err.h"
+#include "io.h"
 #include "vm.h"
 
 #define LOCK_DIR_RUN "/run/lock/rapido"
@@ -54,21 +55,27 @@ char *vm_lock_dir_or_die(const struct conf *c)
  * Open a slot's lock file, creating it if need be. With fs.protected_regular
  * an O_CREAT open of another user's file in a sticky directory fails, so
  * create only with O_EXCL, and open an existing file without O_CREAT; read
- * access is enough for flock().
+ * access is enough for flock(). The directory is everyone's (1777): never
+ * through a symbolic link, never a FIFO or a device (open_regular()), and
+ * *writable (the PID written into it) only for a file of our own with no
+ * other name, so that no one else's file can be put in its place.
  */
 static int open_lock(const char *path, int *writable)
 {
 	for (int tries = 0; tries < 8; tries++) {
-		int fd = open(path, O_RDWR | O_CLOEXEC);
+		struct stat st;
+		int fd = open_regular(path, O_RDWR | O_NOFOLLOW, &st);
 
-		*writable = 1;
-		if (fd < 0 && errno == EACCES) {
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-			*writable = 0;
+		if (fd == -EACCES)
+			fd = open_regular(path, O_NOFOLLOW, &st);
+		if (fd >= 0) {
+			*writable = (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR &&
+				    st.st_uid == geteuid() && st.st_nlink == 1;
+			return fd;
 		}
-		if (fd >= 0 || errno != ENOENT)
-			return fd < 0 ? -errno : fd;
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd != -ENOENT)
+			return fd;
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			*writable = 1;
 			return fd;
@@ -89,6 +96,7 @@ int vm_slot_take(const char *lock_dir, unsigned int max, unsigned int *vm, int *
 		fd = open_lock(path, &writable);
 		if (fd < 0) {
 			free(path);
+			*vm = n;
 			return fd;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {

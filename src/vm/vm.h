@@ -81,7 +81,11 @@ void vm_rbd_argv(const struct vm_settings *s, struct strv *argv);
 void vm_net_plan(const struct vm_settings *s, unsigned int vm, struct strv *args,
 		 struct strv *kparams);
 
-/* slot.c: take the first free VM number under a lock; fd stays open (and locked). */
+/*
+ * slot.c: take the first free VM number under a lock; fd stays open (and
+ * locked). -ENOTREG or another -errno with *vm the number whose LOCKDIR/vmN.lock
+ * cannot be used (a symbolic link, a FIFO: the directory is everyone's).
+ */
 int vm_slot_take(const char *lock_dir, unsigned int max, unsigned int *vm, int *lock_fd);
 /* VM_LOCK_DIR, else /run/lock/rapido (or /tmp/rapido-locks): one per machine. */
 char *vm_lock_dir_or_die(const struct conf *c);

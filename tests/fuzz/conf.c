@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * conf.c: fuzz the rapido.conf parser, with and without the environment
- * overriding keys. Properties: every error names "FILE:LINE:", every value
+ * overriding keys. Properties: every error names "FILE:LINE:" and quotes
+ * the text with no control byte (an escape sequence would reach the
+ * terminal) in at most ERR_MAX bytes, every value
  * fits the documented cap, every key has an origin, the unknown-key check
  * and its suggestions run on whatever parsed.
  */
@@ -10,6 +12,9 @@
 #include "expand.h"
 #include "fuzz.h"
 #include "strv.h"
+
+/* str_shown()'s cut (4 bytes a shown byte, at most) and the words around it */
+#define ERR_MAX 4096
 
 static void parse(const char *text, int env_override)
 {
@@ -21,6 +26,10 @@ static void parse(const char *text, int env_override)
 	if (rc) {
 		fuzz_assert(err && !strncmp(err, "fuzz.conf:", 10), "rc %d, error \"%s\"", rc,
 			    err ? err : "(none)");
+		fuzz_assert(strlen(err) < ERR_MAX, "an error of %zu bytes", strlen(err));
+		for (const char *p = err; *p; p++)
+			fuzz_assert((unsigned char)*p >= ' ' && *p != 0x7f,
+				    "a control byte 0x%02x in the error \"%s\"", (unsigned char)*p, err);
 	} else {
 		fuzz_assert(!err, "success with an error \"%s\"", err);
 		for (size_t i = 0; i < c.n; i++) {

@@ -119,4 +119,18 @@ run "$bin" --check-conf
 check "a file that does not parse: exit 1, FILE:LINE" \
 	sh -c '[ $0 = 1 ] && grep -q "^$1:2: " "$2"' "$rc" "$RAPIDO_CONF" "$T/err"
 
+# what a message quotes of a value: escape bytes shown, not sent to the terminal; cut
+esc=$(printf '\033')
+big=$(head -c 100000 /dev/zero | tr '\0' 9)
+for line in "VM_CPUS=${esc}[2J" "A=\${${esc}[2J}" "VM_CPUS=$big" "VM_CPUS=1 ${esc}[2J" "${esc}[2J" "$big" "A${esc}]0;x=1"; do
+	printf '%s\n' "$line" > "$RAPIDO_CONF"
+	run "$bin" --check-conf
+	check "an error quoting '$(printf %s "$line" | head -c 20 | cat -v)...' (${#line} bytes): no ESC byte, no long line" \
+		sh -c '[ $0 = 1 ] && grep -q "^$1:1: " "$2" && ! grep -q "$3" "$2" &&
+			[ "$(wc -L < "$2")" -lt 1000 ]' "$rc" "$RAPIDO_CONF" "$T/err" "$esc"
+done
+printf 'VM_MEMORY=%s\n' "${big:0:60000}" > "$RAPIDO_CONF"
+run "$bin" --check-conf
+check "  a value under the size limit: cut, saying how long it was" grep -q "999\.\.\. ([0-9]* bytes)" "$T/err"
+
 done_testing

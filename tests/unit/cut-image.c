@@ -142,7 +142,7 @@ int main(void)
 		const char *name, *why, *what;
 	} bad_f[] = {
 		{ "gone.sh", "No such file or directory", "a missing -f file" },
-		{ "adir", "is a directory, not a regular file", "a -f directory" },
+		{ "adir", "not a regular file but a directory", "a -f directory" },
 	};
 	struct cut_opts o = { .profile = "simple", .extras = extras, .n_extras = 3 };
 	struct cut_plan p = { 0 };

@@ -14,11 +14,7 @@ fi
 unset QEMU_BIN QEMU_EXTRA_ARGS TAP_USER SUDO_USER VM_KNOWN_FAILURES VM_RERUN_FAILURES
 
 . "$(dirname "$0")/fixture-image.inc"
-echo "not a kernel" > "$T/vmlinuz"
-mkimage "$DRACUT_OUT" "PROFILE=simple
-KERNEL_IMAGE=$T/vmlinuz
-KERNEL_RELEASE=0.0-fixture
-"
+simple_image
 "$VM" --dry-run > "$T/argv" 2> "$T/err"
 expect_rc "dry-run of the fixture image" 0 $?
 check "  no rapido.rerun= by default" bash -c "! grep -q rapido.rerun '$T/argv'"

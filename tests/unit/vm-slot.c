@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vm-slot.c: VM numbers under flock: distinct while held, free again when released. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ int main(void)
 	int fa, fb, fc, fd, pipefd[2];
 	pid_t pid;
 
-	tap_plan(8);
+	tap_plan(10);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -77,6 +78,31 @@ int main(void)
 		if (f)
 			fclose(f);
 		TAP_EQ_INT(pid_in_file, getpid(), "lock file names its holder");
+		free(lock);
+	}
+	{
+		/* the lock dir is everyone's: a hard link to a file is taken, never written */
+		char other[] = "/tmp/rapido-slot-XXXXXX", *file = NULL, *lock = NULL, buf[16] = "";
+		unsigned int e = 0;
+		int fe, fo = -1;
+
+		if (!mkdtemp(other) || asprintf(&file, "%s/victim", other) < 0 ||
+		    asprintf(&lock, "%s/vm1.lock", other) < 0)
+			return 1;
+		fo = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fo < 0 || write(fo, "precious", 8) != 8 || close(fo) < 0 || link(file, lock) < 0)
+			return 1;
+		tap_ok(vm_slot_take(other, 4, &e, &fe) == 0 && e == 1,
+		       "a lock file with another name is still a lock (got %u)", e);
+		fo = open(file, O_RDONLY);
+		if (fo < 0 || read(fo, buf, sizeof(buf) - 1) < 0)
+			return 1;
+		close(fo);
+		TAP_EQ_STR(buf, "precious", "  but the PID is not written through its other name");
+		unlink(lock);
+		unlink(file);
+		rmdir(other);
+		free(file);
 		free(lock);
 	}
 	return tap_done();

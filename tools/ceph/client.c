@@ -36,7 +36,7 @@ int rceph_client_load(struct rceph_client *cl, const char *conf, const char *key
 	}
 	rc = read_file(conf, &text, NULL);
 	if (rc) {
-		*err = xasprintf("%s: %s", conf, strerror(-rc));
+		*err = xasprintf("%s: %s", conf, err_str(rc));
 		return rc;
 	}
 	rc = ceph_conf_mons(conf, text, &mons, err);
@@ -48,7 +48,7 @@ int rceph_client_load(struct rceph_client *cl, const char *conf, const char *key
 
 	rc = read_file(keyring, &text, NULL);
 	if (rc) {
-		*err = xasprintf("%s: %s", keyring, strerror(-rc));
+		*err = xasprintf("%s: %s", keyring, err_str(rc));
 		rceph_client_free(cl);
 		return rc;
 	}
