@@ -48,7 +48,9 @@ put() {
 }
 
 # hostile DESC WANT NAME COMMAND...: COMMAND ends within the timeout and the
-# memory cap; WANT fail: non-zero, its output naming NAME; WANT ok: exit 0.
+# memory cap; WANT fail: non-zero, its output naming NAME; WANT ok: exit 0;
+# WANT replaced: NAME refused by name, or removed and made anew as a regular
+# file (a run's own file in its results dir: resdir.c unlinks it first).
 # Either way the victim is untouched.
 hostile() {
 	local d=$1 want=$2 name=$3 why=
@@ -62,6 +64,9 @@ hostile() {
 		why="exit 0"
 	elif [ "$want" = fail ] && ! grep -qF -- "$name" "$T/out"; then
 		why="no message naming $name"
+	elif [ "$want" = replaced ] && ! grep -qF -- "$name" "$T/out" &&
+	     ! { [ -f "$name" ] && [ ! -L "$name" ]; }; then
+		why="neither refused by name nor made anew as a regular file"
 	elif [ "$want" = fail ] && grep -q 'Wrong medium type\|out of memory\|AddressSanitizer' "$T/out"; then
 		why="a message that does not say what is wrong"
 	elif [ "$want" = ok ] && [ $rc != 0 ]; then
@@ -197,7 +202,7 @@ rm -f "$VM_LOCK_DIR/vm1.lock"
 for f in results.txt console.log; do
 	for k in link fifo zero; do
 		put $k "$T/res/$f"
-		hostile "--results DIR/$f as $k" fail "$T/res/$f" "$VM" --batch --results "$T/res"
+		hostile "--results DIR/$f as $k" replaced "$T/res/$f" "$VM" --batch --results "$T/res"
 		rm -rf "$T/res"
 	done
 done
