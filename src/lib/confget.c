@@ -119,15 +119,14 @@ static int parse_addr(const struct confkey *k, const char *text, struct conf_val
 	return -EINVAL;
 }
 
-int confkey_parse(const struct confkey *k, const char *text, struct conf_value *v, char **why)
+static int confkey_parse_kind(const struct confkey *k, const char *text, struct conf_value *v,
+			      char **why)
 {
 	char buf[NUM_WHY_LEN];
 	struct strv words = STRV_INIT;
 	uint64_t n;
 	int rc;
 
-	*why = NULL;
-	v->text = text;
 	switch (k->kind) {
 	case CONFKEY_UINT:
 		if (num_parse(text, k->min, k->max, &n, buf)) {
@@ -158,6 +157,18 @@ int confkey_parse(const struct confkey *k, const char *text, struct conf_value *
 		return 0;
 	}
 	return 0;
+}
+
+int confkey_parse(const struct confkey *k, const char *text, struct conf_value *v, char **why)
+{
+	int rc;
+
+	*why = NULL;
+	v->text = text;
+	rc = confkey_parse_kind(k, text, v, why);
+	if (!rc && k->check)
+		rc = k->check(text, why);
+	return rc;
 }
 
 static const struct confkey free_text = { .key = "", .kind = CONFKEY_STR };

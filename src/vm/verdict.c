@@ -145,16 +145,9 @@ void verdict_add_case(struct rsuite *s)
 /* "I/N" of a suite's meta shard: 1, 0 for none, -1 for one that is no shard. */
 static int shard_parse(const char *v, unsigned int *i, unsigned int *n)
 {
-	char *a;
-	int bad;
-
 	if (!v)
 		return 0;
-	a = xstrndup(v, strcspn(v, "/"));
-	bad = !v[strlen(a)] || num_parse_uint(a, 1, 10000, i, NULL) ||
-	      num_parse_uint(v + strlen(a) + 1, *i, 10000, n, NULL);
-	free(a);
-	return bad ? -1 : 1;
+	return num_parse_shard(v, i, n, NULL) ? -1 : 1;
 }
 
 /* The profile of a shard's suite name, "PROFILE shard I/N" (malloc'd). */

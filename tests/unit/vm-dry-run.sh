@@ -55,6 +55,27 @@ echo "VM_SPLATS_ALLOW=$T/missing" > "$RAPIDO_CONF"
 run_err "VM_SPLATS_ALLOW names a missing file" "VM_SPLATS_ALLOW: $T/missing: No such file" "$VM" --dry-run
 : > "$RAPIDO_CONF"
 
+# --splats: kernel report detection is turned off only by saying none; an
+# empty or all-negative list is a usage error (issue 40 #5), VM_SPLATS too,
+# and the same checks as ./cut --check-conf's (tests/unit/cut-check-conf.sh)
+for l in '' , ' , ' -bug -all bug,-bug; do
+	run_err "--splats '$l': refused, detection is not turned off by a slip" \
+		"detection off\|leaves a kind out of nothing" \
+		"$VM" --dry-run --splats "$l"
+	check "  by its option's name" grep -q -- "--splats: " "$T/out"
+done
+"$VM" --dry-run --splats none > "$T/argv" 2> "$T/err"
+expect_rc "--splats none: accepted" 0 $?
+"$VM" --dry-run --splats all,-warning,-hung-task > "$T/argv" 2> "$T/err"
+expect_rc "--splats all,-warning,-hung-task: accepted" 0 $?
+echo "VM_SPLATS=,-oops" > "$RAPIDO_CONF"
+run_err "VM_SPLATS=,-oops: refused with FILE:LINE" "$RAPIDO_CONF:1: VM_SPLATS: " "$VM" --dry-run
+echo "VM_SHARD=3/2" > "$RAPIDO_CONF"
+run_err "VM_SHARD=3/2: refused with FILE:LINE" \
+	"$RAPIDO_CONF:1: VM_SHARD: expected I/N with 1 <= I <= N <= 10000, such as 2/4, got '3/2'" \
+	"$VM" --dry-run
+: > "$RAPIDO_CONF"
+
 # VM_KERNEL: the kernel shipped with an image cut elsewhere (the CI configs)
 echo "another kernel" > "$T/shipped"
 VM_KERNEL=$T/shipped "$VM" --dry-run > "$T/argv" 2> "$T/err"
