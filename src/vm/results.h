@@ -65,6 +65,7 @@ struct rtest {
 	enum rtest_class cls;
 	int hidden;		/* an earlier run of a re-run test: counted in its last run */
 	unsigned int runs, fails;	/* the runs of the test (re-runs), how many failed */
+	unsigned int splat_runs;	/* of them, those a kernel report failed (R1 splat) */
 	char *known;		/* the known-failure entry's reason (or FILE:LINE) */
 	char *known_at;		/* its FILE:LINE */
 };
