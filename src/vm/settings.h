@@ -86,6 +86,7 @@ struct vm_image {
 	char *release;
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
+	unsigned int test_timeout;	/* #@ test-timeout: seconds, 0: not stated */
 };
 
 /* The -initrd qemu gets for the image (initrd.c). */
