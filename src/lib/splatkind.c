@@ -43,7 +43,7 @@ int splat_mask_parse(const char *list, unsigned int *mask, char **err)
 			if (!strcmp(name, kind_names[k]))
 				bits = 1u << k;
 		if (!bits) {
-			*err = xasprintf("unknown kind '%s': expected " KINDS, w);
+			*err = xasprintf("unknown kind '%s': expected " KINDS, name);
 			rc = -EINVAL;
 			goto out;
 		}

@@ -59,7 +59,7 @@ check "error count" has err "cut: --check-conf: 6 errors"
 printf 'VM_SPLATS=all,-nosuch\nVM_SHARD=3/2\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "VM_SPLATS=all,-nosuch, VM_SHARD=3/2: exit 1" test $rc = 1
-check "  the unknown kind" grep -q "^$RAPIDO_CONF:1: VM_SPLATS: unknown kind '-nosuch'" "$T/err"
+check "  the unknown kind" grep -q "^$RAPIDO_CONF:1: VM_SPLATS: unknown kind 'nosuch'" "$T/err"
 check "  the shard past its count" \
 	has err "$RAPIDO_CONF:2: VM_SHARD: expected I/N with 1 <= I <= N <= 10000, such as 2/4, got '3/2'"
 check "  two errors" has err "cut: --check-conf: 2 errors"
