@@ -322,7 +322,9 @@ static void report_not_run(struct vm_results *r, int rc)
 		missing++;
 	}
 	free(reason);
-	if (missing || (!during && !stopped_early(rc)))
+	/* a guest that ended on its own ran what it meant to (a test left
+	 * open is its own failure, "did not finish") */
+	if (missing || !(r->stopped_during || stopped_early(rc)))
 		return;
 	if (during)
 		reason = xasprintf("not run: the VM was stopped during %s, and the guest planned no "
