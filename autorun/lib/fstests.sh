@@ -230,6 +230,8 @@ _fstests_rerun() {
 		fi
 		for ((i = 1; i <= again; i++)); do
 			echo "fstests: $name failed: re-run $i of $again: ./check${opts[*]:+ ${opts[*]}} $t"
+			# ./vm takes a pass after a failure of one name only in a re-run said so
+			_rapido_res_emit rerun "$name" "$i"
 			_fstests_res_begin
 			n=$REPLY
 			_fstests_res_sect=

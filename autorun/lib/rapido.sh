@@ -54,8 +54,9 @@ rapido_fail() {
 # unless a failure was kept before; noclobber's O_EXCL makes the first one
 # win among subshells without a fork. A failure that is not a failed
 # test's ("test": results.sh) is noted apart, in rapido.status-other: only
-# an autorun whose every failure was a test's tells ./vm so ("R1 failures
-# tests"), which may then excuse them as known failures or flaky.
+# an autorun whose every failure was a test's is told to ./vm (by the guest
+# init's status record: tools/init reads these two files once every other
+# process is gone), which may then excuse them as known failures or flaky.
 _rapido_status_keep() {
 	local f=${RAPIDO_RUN_DIR:-/run}/rapido.status opts=$-
 	[ "$1" != 0 ] || return 0
@@ -219,9 +220,6 @@ _rapido_autorun_exit() {
 	[ "$rc" = 0 ] || _rapido_part_status "$rc" "${_rapido_part_name:-autorun}: exit status $rc"
 	_rapido_res_close
 	_rapido_status || exit 0
-	rc=$REPLY
-	[ -e "${RAPIDO_RUN_DIR:-/run}/rapido.status-other" ] || _rapido_res_emit failures tests
-	REPLY=$rc
 	echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
 	exit "${REPLY%% *}"
 }

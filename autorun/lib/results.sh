@@ -10,8 +10,10 @@
 #       failed. A NAME outside this VM's shard is not run at all. With
 #       ./vm --rerun-failures N (RAPIDO_RERUN_FAILURES) a failed CMD is
 #       run again at once, up to N times until it passes, each run a
-#       record (./vm: a test that passed on a re-run is flaky); it returns
-#       0 if the last run passed.
+#       record after an "R1 rerun NAME K" (./vm: a test that passed on a
+#       re-run is flaky); it returns 0 if the last run passed. A NAME used
+#       again outside a re-run is a test of its own (./vm names it NAME#2):
+#       a later pass never hides an earlier failure.
 #   rapido_test_plan NAME...
 #       The tests this VM means to run (those of its shard), told to ./vm
 #       up front: one that gets no result (a VM stopped by --test-timeout
@@ -335,6 +337,8 @@ rapido_test() {
 		[ "$run" -lt "$reruns" ] || break
 		run=$((run + 1))
 		echo "rapido: test $name: re-run $run of $reruns"
+		# ./vm takes a pass after a failure of one name only in a re-run said so
+		_rapido_res_emit rerun "$name" "$run"
 	done
 	if [ "$rc" = 77 ] || [ "$rc" = 0 ]; then
 		[ "$run" -eq 0 ] || [ "$rc" != 0 ] ||

@@ -56,7 +56,8 @@ static void usage(void)
 	       "    (--compare: a difference held)\n"
 	       " 2  usage error, or input that cannot be bisected (not a git tree, an unknown\n"
 	       "    REV, good not an ancestor of bad, a dirty tree, no KERNEL_SRC, a build\n"
-	       "    command that is not executable, a bisection already in progress)\n"
+	       "    command that is not executable, an unknown profile, a bisection already\n"
+	       "    in progress, none to continue or reset, a --state bisect did not make)\n"
 	       " 3  the bisection could not go on: the bad commit passed or did not build,\n"
 	       "    or a git command failed (--compare: a side did not build)\n");
 }
@@ -214,15 +215,16 @@ void bopts_save_or_die(const struct bopts *o, const char *state)
 
 void bopts_load_or_die(struct bopts *o, const char *state)
 {
-	char *path = xasprintf("%s/args", state), *text;
 	size_t len;
-	int rc = read_file(path, &text, &len);
+	char *text = state_read_or_die(state, "args", &len);
 	/* static: the options point into its strings for the rest of the run */
 	static struct strv av = STRV_INIT;
 	const char *keep_state = o->state;
 
-	if (rc)
-		die_err(-rc, "%s: no bisection to continue here", path);
+	if (!text) {
+		err_exit_status = BISECT_EXIT_USAGE;
+		die("%s/args: no bisection to continue here", state);
+	}
 	strv_push(&av, err_prog);
 	for (size_t at = 0; at < len; at += strlen(text + at) + 1)
 		strv_push(&av, text + at);
@@ -233,5 +235,4 @@ void bopts_load_or_die(struct bopts *o, const char *state)
 		o->state = keep_state;
 	/* av's strings stay: o points into them */
 	free(text);
-	free(path);
 }

@@ -20,6 +20,7 @@
 #include "bisect.h"
 #include "err.h"
 #include "io.h"
+#include "statedir.h"
 #include "tree.h"
 
 static char *state_file(const struct bctx *c, const char *name)
@@ -42,30 +43,50 @@ static void write_state_or_die(const struct bctx *c, const char *name, const cha
 /* the state file NAME's text, NULL when there is none */
 static char *read_state(const struct bctx *c, const char *name)
 {
-	char *path = state_file(c, name), *text = NULL;
-	int rc = read_file(path, &text, NULL);
-
-	if (rc && rc != -ENOENT)
-		die_err(-rc, "%s", path);
-	free(path);
-	return rc ? NULL : text;
+	return state_read_or_die(c->state, name, NULL);
 }
 
-static void remove_state(const struct bctx *c)
+/*
+ * A failed start's step logs outlive its undo: moved to STATE-failed/STEP
+ * (marked; the next failed start replaces it). Where they went, or NULL.
+ */
+static char *keep_logs(const struct bctx *c, const char *dir)
 {
-	char *failed = NULL;
+	char *kept = xasprintf("%s-failed", c->state), *to = NULL, *failed = NULL;
+	int kind = statedir_kind(kept, FAILED_MARKER), rc = kind < 0 ? kind : 0;
 
-	if (remove_tree(c->state, &failed) < 0 && errno != ENOENT)
-		warn_errno("cannot remove %s", failed ? failed : c->state);
+	if (kind == STATEDIR_OURS)
+		rc = remove_tree(kept, &failed);
+	else if (kind == STATEDIR_NOTDIR || kind == STATEDIR_UNMARKED)
+		rc = -EEXIST;	/* not ours: left alone */
+	if (!rc)
+		rc = statedir_make(kept, FAILED_MARKER, "# the logs of ./bisect's last failed start\n",
+				   &failed);
+	if (!rc) {
+		to = xasprintf("%s%s", kept, strrchr(dir, '/'));
+		rc = rename(dir, to) < 0 ? -errno : 0;
+	}
+	if (rc) {
+		warn_err(rc, "the logs in %s are not kept: %s", dir, failed ? failed : kept);
+		free(to);
+		to = NULL;
+	}
 	free(failed);
+	free(kept);
+	return to;
 }
 
-/* undo a start: git bisect reset and no state; then exit with status */
-static void undo_and_exit(const struct bctx *c, int status)
+/* undo a start: git bisect reset and no state, the failed step's logs (keep) moved aside; exit */
+static void undo_and_exit(const struct bctx *c, int status, const char *keep)
 {
+	char *kept = keep ? keep_logs(c, keep) : NULL;
+
 	if (git_run(c, -1, "bisect", "reset", NULL) != 0)
 		warn("git bisect reset failed in %s: run it by hand", c->src);
-	remove_state(c);
+	state_remove(c);
+	if (kept)
+		fprintf(stderr, "bisect: the failed step's logs are kept in %s\n", kept);
+	free(kept);
 	exit(status);
 }
 
@@ -85,20 +106,23 @@ static void validate_or_die(const struct bctx *c, char **good, char **bad)
 {
 	struct stat st;
 	char *dirty, *started = xasprintf("%s/BISECT_START", c->gitdir);
-	int rc, bisecting;
+	int rc, bisecting, kind = state_kind_or_die(c, BISECT_MARKER);
 
 	err_exit_status = BISECT_EXIT_USAGE;
 	bisecting = stat(started, &st) == 0;
 	free(started);
-	if (stat(c->state, &st) == 0)
+	if (kind == STATEDIR_OURS)
 		die("a bisection is in progress (%s): ./bisect --continue resumes it, "
 		    "./bisect --reset ends it", c->state);
+	if (kind != STATEDIR_ABSENT && kind != STATEDIR_EMPTY)
+		state_refuse_foreign(c, BISECT_MARKER, kind);
 	if (bisecting)
 		die("%s: git bisect is already running there (git bisect reset ends it)", c->src);
 	*good = commit_or_die(c, c->o->good, "--good");
 	*bad = commit_or_die(c, c->o->bad, "--bad");
 	if (!strcmp(*good, *bad))
 		die("--good %s and --bad %s are the same commit", c->o->good, c->o->bad);
+	inputs_or_die(c, *good, *bad);
 	rc = git_run(c, -1, "merge-base", "--is-ancestor", *good, *bad, NULL);
 	if (rc == 1)
 		die("--good %s is not an ancestor of --bad %s: git bisect needs good before bad "
@@ -126,7 +150,8 @@ static int bisect_git(const struct bctx *c, const char *verb, const char *a1, co
 	rc = git_run(c, fd, "bisect", verb, a1, a2, NULL);
 	if (close(fd) < 0)
 		die_errno("%s", path);
-	if (read_file(path, &text, NULL) == 0) {
+	text = read_state(c, "git.log");
+	if (text) {
 		/* git's own words: what it checked out next, or its conclusion */
 		for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
 			printf("  git: %s\n", l);
@@ -151,6 +176,15 @@ static enum gitend git_end(const struct bctx *c)
 	return e;
 }
 
+/* a failed build's or cut's first error lines, from its log */
+static void print_errors(FILE *f, const struct bstep_out *s)
+{
+	if (s->errors.n)
+		fprintf(f, "  the first error lines of %s/%s:\n", s->dir, s->errors_log);
+	for (size_t i = 0; i < s->errors.n; i++)
+		fprintf(f, "    %s\n", s->errors.v[i]);
+}
+
 static void print_step(const struct bctx *c, const char *sha, const char *what,
 		       const struct bstep_out *s, const struct bstep *v)
 {
@@ -158,6 +192,7 @@ static void print_step(const struct bctx *c, const char *sha, const char *what,
 
 	printf("bisect: %s %s\n", what, subj);
 	printf("  verdict: %s%s: %s\n", bverdict_name(v->verdict), v->flaky ? " (flaky)" : "", v->why);
+	print_errors(stdout, s);
 	printf("  times: build %.1f s, cut %.1f s, %zu boot%s %.1f s\n", s->build_secs, s->cut_secs,
 	       s->nruns, s->nruns == 1 ? "" : "s", s->boot_secs);
 	printf("  logs: %s (build.log, cut.log%s)\n", s->dir,
@@ -241,7 +276,8 @@ static void show_tail(const char *dir, const char *name)
 	char *path = xasprintf("%s/%s", dir, name), *text;
 	size_t len, at, lines = 0;
 
-	if (read_file(path, &text, &len) == 0) {
+	text = log_read(path, &len);
+	if (text) {
 		for (at = len; at > 0 && lines <= 20; at--)
 			lines += text[at - 1] == '\n';
 		fprintf(stderr, "--- the end of %s:\n%s", name, text + at + (at > 0));
@@ -259,14 +295,18 @@ static void reference_or_die(struct bctx *c, const char *bad, struct bref *ref)
 
 	if (git_run(c, -1, "checkout", "-q", "--detach", bad, NULL) != 0) {
 		warn("git checkout %s failed in %s", bad, c->src);
-		undo_and_exit(c, BISECT_EXIT_FAILED);
+		undo_and_exit(c, BISECT_EXIT_FAILED, NULL);
 	}
 	step_run(c, bad, "bad", c->o->runs, c->o->results, &s);
 	if (s.build_why) {
 		warn("the bad commit %.12s: %s; nothing to bisect against", bad, s.build_why);
-		show_tail(s.dir, "build.log");
-		show_tail(s.dir, "cut.log");
-		undo_and_exit(c, BISECT_EXIT_FAILED);
+		if (s.errors.n) {
+			print_errors(stderr, &s);
+		} else {
+			show_tail(s.dir, "build.log");
+			show_tail(s.dir, "cut.log");
+		}
+		undo_and_exit(c, BISECT_EXIT_FAILED, s.dir);
 	}
 	if (bref_from_runs(ref, s.runs, s.nruns, c->o->match != NULL, &err) < 0) {
 		warn("the bad commit %.12s cannot serve as the reference: %s", bad, err);
@@ -276,7 +316,7 @@ static void reference_or_die(struct bctx *c, const char *bad, struct bref *ref)
 			show_tail(s.dir, run);
 			free(run);
 		}
-		undo_and_exit(c, BISECT_EXIT_FAILED);
+		undo_and_exit(c, BISECT_EXIT_FAILED, s.dir);
 	}
 	bstep_classify(ref, s.runs, s.nruns, NULL, c->o->flaky, &v);
 	print_step(c, bad, "the bad commit (its failure is the one bisected)", &s, &v);
@@ -428,23 +468,21 @@ static unsigned int steps_made(const struct bctx *c)
 static int start(struct bctx *c)
 {
 	char *good, *bad, *head;
-	char *failed = NULL;
 
 	validate_or_die(c, &good, &bad);
-	if (mkdir_p(c->state, &failed) < 0)
-		die_errno("cannot create %s", failed ? failed : c->state);
+	state_make_or_die(c, BISECT_MARKER);
 	bopts_save_or_die(c->o, c->state);
 	write_state_or_die(c, "bad", bad, 0);
 	printf("bisect: %s: good %.12s, bad %.12s, %s, %u run%s a step, state in %s\n", c->src,
 	       good, bad, c->o->profile, c->o->runs, c->o->runs == 1 ? "" : "s", c->state);
 	if (bisect_git(c, "start", bad, good) != 0) {
 		warn("git bisect start failed (its words above): undone");
-		undo_and_exit(c, BISECT_EXIT_USAGE);
+		undo_and_exit(c, BISECT_EXIT_USAGE, NULL);
 	}
 	head = git_out(c, "rev-parse", GIT_HEAD, NULL);
 	if (!head) {
 		warn("git rev-parse HEAD failed after git bisect start: undone");
-		undo_and_exit(c, BISECT_EXIT_FAILED);
+		undo_and_exit(c, BISECT_EXIT_FAILED, NULL);
 	}
 	write_state_or_die(c, "next", head, 0);
 	free(head);
@@ -466,16 +504,21 @@ int cmd_bisect(int argc, char **argv)
 	atexit(close_stdout);
 	bopts_parse_or_die(&o, argc, argv);
 	bctx_init_or_die(&c, &o);
-	if (o.mode == BM_RESET) {
-		struct stat st;
+	if (o.mode == BM_RESET || o.mode == BM_CONTINUE) {
+		int kind = state_kind_or_die(&c, BISECT_MARKER);
 
-		if (stat(c.state, &st) < 0) {
-			err_exit_status = BISECT_EXIT_USAGE;
-			die("no bisection here (%s does not exist)", c.state);
-		}
+		err_exit_status = BISECT_EXIT_USAGE;
+		if (kind == STATEDIR_ABSENT || kind == STATEDIR_EMPTY)
+			die("no bisection %shere (%s %s)", o.mode == BM_CONTINUE ? "to continue " : "",
+			    c.state, kind == STATEDIR_ABSENT ? "does not exist" : "is empty");
+		if (kind != STATEDIR_OURS)
+			state_refuse_foreign(&c, BISECT_MARKER, kind);
+		err_exit_status = 1;
+	}
+	if (o.mode == BM_RESET) {
 		if (git_run(&c, -1, "bisect", "reset", NULL) != 0)
 			die("git bisect reset failed in %s; %s is kept", c.src, c.state);
-		remove_state(&c);
+		state_remove(&c);
 		printf("bisect: ended; %s removed\n", c.state);
 		bctx_free(&c);
 		bopts_free(&o);

@@ -59,6 +59,23 @@ struct bctx {
 	unsigned int nstep;		/* steps made so far, for directory names */
 };
 
+/* state.c: the state directory, marked (statedir.h) as a bisection's or a comparison's */
+#define BISECT_MARKER "rapido-bisect.state"
+#define COMPARE_MARKER "rapido-compare.state"
+#define FAILED_MARKER "rapido-bisect.failed"	/* STATE-failed: a failed start's logs */
+#define BISECT_STATE_MAX (16 << 20)	/* a state file: args, steps, ref, git.log */
+#define BISECT_LOG_MAX (256 << 20)	/* a log read back: build.log, console.log */
+/* statedir_kind() of c->state; dies (exit 2) when it cannot be told */
+int state_kind_or_die(const struct bctx *c, const char *marker);
+/* dies (exit 2): c->state is not a directory of ours (kind) */
+__attribute__((noreturn)) void state_refuse_foreign(const struct bctx *c, const char *marker, int kind);
+void state_make_or_die(const struct bctx *c, const char *marker);
+void state_remove(const struct bctx *c);
+/* DIR/NAME, a regular file of at most BISECT_STATE_MAX bytes; NULL when absent; dies otherwise */
+char *state_read_or_die(const char *dir, const char *name, size_t *len);
+/* a log (a regular file, at most BISECT_LOG_MAX bytes), NULL when it cannot be read */
+char *log_read(const char *path, size_t *len);
+
 /* args.c */
 void bopts_parse_or_die(struct bopts *o, int argc, char **argv);
 void bopts_free(struct bopts *o);
@@ -72,10 +89,13 @@ char *git_out(const struct bctx *c, const char *arg, ...) __attribute__((sentine
 char *git_commit_or_null(const struct bctx *c, const char *rev);
 char *git_subject(const struct bctx *c, const char *sha);
 
+#define BUILD_ERRORS_MAX 8
 /* step.c: one commit (HEAD) configured, built, cut and booted */
 struct bstep_out {
 	char *dir;			/* its logs */
 	char *build_why;		/* NULL when built and cut */
+	struct strv errors;		/* the log's first error lines, when not */
+	const char *errors_log;		/* that log: "build.log" or "cut.log" */
 	double build_secs, cut_secs, boot_secs;
 	struct brun *runs;
 	size_t nruns;
@@ -89,6 +109,9 @@ void step_boots(const struct bctx *c, const char *dir, unsigned int runs, int re
 void step_out_free(struct bstep_out *s);
 void bctx_init_or_die(struct bctx *c, struct bopts *o);
 void bctx_free(struct bctx *c);
+/* dies (exit 2) unless the profile, the fragments and (without --build-cmd) the
+   kernel tree at good and bad are there: checked before git bisect starts */
+void inputs_or_die(const struct bctx *c, const char *good, const char *bad);
 void bctx_env(const struct bctx *c);
 
 /* compare.c */

@@ -16,6 +16,7 @@
 #include "abdiff.h"
 #include "bisect.h"
 #include "err.h"
+#include "statedir.h"
 #include "tree.h"
 
 struct side {
@@ -105,7 +106,7 @@ int cmd_compare(struct bctx *c)
 	char *orig, *dirty, *failed = NULL, *started = xasprintf("%s/BISECT_START", c->gitdir);
 	struct stat st;
 	size_t held = 0;
-	int rc = 0;
+	int rc = 0, kind;
 
 	a.label = "A";
 	a.rev = c->o->good;
@@ -130,11 +131,16 @@ int cmd_compare(struct bctx *c)
 	orig = git_out(c, "symbolic-ref", "-q", "--short", GIT_HEAD, NULL);
 	if (!orig)
 		orig = git_out(c, "rev-parse", GIT_HEAD, NULL);
+	inputs_or_die(c, a.sha, b.sha);
+	kind = state_kind_or_die(c, COMPARE_MARKER);
+	if (kind == STATEDIR_NOTDIR || kind == STATEDIR_UNMARKED)
+		state_refuse_foreign(c, COMPARE_MARKER, kind);
 	err_exit_status = BISECT_EXIT_FAILED;
 	/* the last comparison's logs make way */
-	if (remove_tree(c->state, &failed) < 0 && errno != ENOENT)
-		die_errno("cannot remove %s", failed ? failed : c->state);
+	if (kind == STATEDIR_OURS && (kind = remove_tree(c->state, &failed)) < 0)
+		die_err(kind, "cannot remove %s", failed ? failed : c->state);
 	free(failed);
+	state_make_or_die(c, COMPARE_MARKER);
 	if (side_build(c, &a) || side_build(c, &b)) {
 		restore(c, orig);
 		exit(BISECT_EXIT_FAILED);

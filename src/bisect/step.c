@@ -24,6 +24,7 @@
 #include "err.h"
 #include "io.h"
 #include "mono.h"
+#include "profile.h"
 #include "rapido.h"
 #include "results.h"
 #include "run.h"
@@ -100,15 +101,21 @@ void bctx_init_or_die(struct bctx *c, struct bopts *o)
 	if (!src || !*src)
 		usage_die(BISECT_EXIT_USAGE, "no KERNEL_SRC: set it to the kernel git tree to bisect "
 			  "(environment or rapido.conf)");
+	err_exit_status = BISECT_EXIT_USAGE;
 	c->src = realpath(src, NULL);
 	if (!c->src)
 		die_errno("KERNEL_SRC=%s", src);
 	conf_free(&conf);
 	gitdir = git_out(c, "rev-parse", "--absolute-git-dir", NULL);
-	if (!gitdir) {
-		err_exit_status = BISECT_EXIT_USAGE;
+	top = gitdir ? git_out(c, "rev-parse", "--show-toplevel", NULL) : NULL;
+	if (!gitdir)
 		die("KERNEL_SRC=%s: not a git tree (git rev-parse failed: see above)", c->src);
-	}
+	/* git -C SUBDIR works on the repository above: its bisection is not this tree's */
+	if (!top || strcmp(top, c->src))
+		die("KERNEL_SRC=%s: not a git tree of its own, but a directory inside %s: set "
+		    "KERNEL_SRC to the top of the kernel's git tree", c->src, top ? top : gitdir);
+	free(top);
+	err_exit_status = 1;
 	if (o->state) {
 		char *cwd = getcwd(NULL, 0);
 
@@ -133,6 +140,53 @@ void bctx_init_or_die(struct bctx *c, struct bopts *o)
 	} else if (access(c->kconfig, X_OK) < 0) {
 		die_errno("%s (configures each step)", c->kconfig);
 	}
+}
+
+/* a tree file at REV, as git has it (the tree is not checked out there yet) */
+static int rev_has(const struct bctx *c, const char *rev, const char *file)
+{
+	char *spec = xasprintf("%s:%s", rev, file);
+	char *sha = git_out(c, "rev-parse", "-q", "--verify", "--end-of-options", spec, NULL);
+	int yes = sha && *sha;
+
+	free(sha);
+	free(spec);
+	return yes;
+}
+
+void inputs_or_die(const struct bctx *c, const char *good, const char *bad)
+{
+	const struct bopts *o = c->o;
+	struct profile prof;
+	char *path, *err = NULL;
+	const char *revs[] = { good, bad };
+	int status = err_exit_status;
+
+	err_exit_status = BISECT_EXIT_USAGE;
+	if (!profile_name_valid(o->profile))
+		die("invalid profile name '%s' (letters, digits, '-' and '_' only)", o->profile);
+	path = rapido_profile_find(o->profile);
+	if (!path)
+		die("unknown profile '%s' (./cut --list shows the profiles)", o->profile);
+	if (profile_load(&prof, o->profile, path, &err))
+		die("%s", err);
+	profile_free(&prof);
+	free(path);
+	for (size_t i = 0; i < o->fragments.n; i++) {
+		struct stat st;
+		char *text;
+		int rc = read_regular_file(o->fragments.v[i], 0, BISECT_STATE_MAX, &text, NULL, &st);
+
+		if (rc)
+			die("--fragment %s: %s", o->fragments.v[i], file_strerror(rc, &st));
+		free(text);
+	}
+	/* --build-cmd builds what it likes; kernel-config and make need a kernel tree */
+	for (size_t i = 0; !o->build_prog && i < 2; i++)
+		if (!rev_has(c, revs[i], "Kconfig") || !rev_has(c, revs[i], "Makefile"))
+			die("KERNEL_SRC=%s: %.12s has no Kconfig and Makefile at its top: not a kernel "
+			    "tree (--build-cmd builds anything else)", c->src, revs[i]);
+	err_exit_status = status;
 }
 
 void bctx_free(struct bctx *c)
@@ -194,7 +248,7 @@ static int config_has_modules(const struct bctx *c)
 	char *path = xasprintf("%s/.config", c->obj), *text;
 	int yes = 0;
 
-	if (read_file(path, &text, NULL) == 0) {
+	if (read_regular_file(path, 0, BISECT_LOG_MAX, &text, NULL, NULL) == 0) {
 		yes = strstr(text, "\nCONFIG_MODULES=y\n") != NULL;
 		free(text);
 	}
@@ -287,23 +341,35 @@ static char *build(const struct bctx *c, const char *sha, const char *log)
 	return rc ? xasprintf("make modules_install exited %d", rc) : NULL;
 }
 
-/* the last non-empty line of FILE, for a one-line why (malloc'd) */
-static char *last_line(const char *file)
+/* a compiler's, linker's or tool's error line (make's own "*** [...] Error 2" is not one) */
+static int error_line(const char *l)
 {
-	char *text, *end, *start, *line;
+	return strcasestr(l, "error:") || strstr(l, "undefined reference to") ||
+	       strstr(l, "fatal: ") || (strstr(l, "*** ") && !strstr(l, "] Error "));
+}
 
-	if (read_file(file, &text, NULL))
-		return xstrdup("");
-	end = text + strlen(text);
-	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	*end = '\0';
-	start = strrchr(text, '\n');
-	start = start ? start + 1 : text;
-	/* run_logged's own "+ COMMAND" line: the command printed nothing */
-	line = xstrdup(!strncmp(start, "+ ", 2) ? "(no output)" : start);
+/*
+ * Why FILE's command failed, in one line (malloc'd): its first error line
+ * (make's last line only says that make stopped), else its last line; the
+ * first BUILD_ERRORS_MAX error lines go to errors.
+ */
+static char *failure_lines(const char *file, struct strv *errors)
+{
+	char *text = log_read(file, NULL), *save = NULL, *last = NULL, *why;
+
+	if (!text)
+		return xasprintf("(%s cannot be read)", file);
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		/* run_logged's own "+ COMMAND" lines */
+		if (!strncmp(l, "+ ", 2) || !*l)
+			continue;
+		last = l;
+		if (errors->n < BUILD_ERRORS_MAX && error_line(l))
+			strv_push(errors, l);
+	}
+	why = xstrdup(errors->n ? errors->v[0] : last ? last : "(no output)");
 	free(text);
-	return line;
+	return why;
 }
 
 static const char *state_word(enum rtest_state s)
@@ -317,7 +383,8 @@ static char *panic_words(const char *console)
 	static const char mark[] = "Kernel panic - not syncing: ";
 	char *text, *at, *words = NULL;
 
-	if (read_file(console, &text, NULL))
+	text = log_read(console, NULL);
+	if (!text)
 		return NULL;
 	at = strstr(text, mark);
 	if (at) {
@@ -333,7 +400,8 @@ static int file_matches(const regex_t *re, const char *path)
 	char *text;
 	int hit;
 
-	if (read_file(path, &text, NULL))
+	text = log_read(path, NULL);
+	if (!text)
 		return 0;
 	hit = regexec(re, text, 0, NULL, 0) == 0;
 	free(text);
@@ -466,8 +534,9 @@ void step_run(struct bctx *c, const char *sha, const char *label, unsigned int r
 	t0 = mono_secs();
 	out->build_why = build(c, sha, log);
 	if (out->build_why) {
-		char *l = last_line(log), *w = out->build_why;
+		char *l = failure_lines(log, &out->errors), *w = out->build_why;
 
+		out->errors_log = "build.log";
 		out->build_why = xasprintf("%s: %s", w, l);
 		free(w);
 		free(l);
@@ -486,8 +555,9 @@ void step_run(struct bctx *c, const char *sha, const char *label, unsigned int r
 		strv_free(&av);
 		out->cut_secs = mono_secs() - t0;
 		if (rc) {
-			char *l = last_line(cutlog);
+			char *l = failure_lines(cutlog, &out->errors);
 
+			out->errors_log = "cut.log";
 			out->build_why = xasprintf("cut exited %d: %s", rc, l);
 			free(l);
 		}
@@ -511,5 +581,6 @@ void step_out_free(struct bstep_out *s)
 	free(s->states);
 	free(s->dir);
 	free(s->build_why);
+	strv_free(&s->errors);
 	memset(s, 0, sizeof(*s));
 }

@@ -24,6 +24,7 @@
 #include "err.h"
 #include "io.h"
 #include "mono.h"
+#include "statedir.h"
 #include "tree.h"
 #include "run.h"
 #include "strv.h"
@@ -389,43 +390,41 @@ static void image(struct up *u)
 	free(mib);
 }
 
-static void write_marker(const struct cl_plan *p)
+/* the directory, marked as this cluster's (the marker also names its netns for status and down) */
+static void make_dir_marked(const struct cl_plan *p)
 {
-	char *path = xasprintf("%s/%s", p->dir, CL_MARKER);
 	char *text = xasprintf("# a ./ceph-local cluster: ./ceph-local down removes this directory\n"
 			       "netns=%s\naddr=%s\n", p->netns ? p->netns : "", p->addr);
-	int rc = write_file_atomic(path, text, strlen(text), 0644);
+	char *failed = NULL;
+	int rc = statedir_make(p->dir, CL_MARKER, text, &failed);
 
 	if (rc)
-		die_err(rc, "%s", path);
-	free(path);
+		die_err(rc, "%s", failed ? failed : p->dir);
 	free(text);
 }
 
 /* An existing directory: this cluster, running (0), or something to refuse. */
 static int existing(const struct cl_plan *p)
 {
-	char *marker = xasprintf("%s/%s", p->dir, CL_MARKER);
-	char *conf = xasprintf("%s/ceph.conf", p->dir);
+	int kind = statedir_kind(p->dir, CL_MARKER);
+	char *conf;
 	struct cl_daemon *d;
 	size_t n, alive = 0;
 
-	if (access(marker, F_OK) < 0) {
-		int empty = rmdir(p->dir) == 0 || errno == ENOENT;
-
-		if (!empty)
-			die("CEPH_LOCAL_DIR %s exists and is not a ceph-local cluster's: not touching it "
-			    "(remove it, or set CEPH_LOCAL_DIR)", p->dir);
-		free(marker);
-		free(conf);
+	if (kind < 0)
+		die_err(kind, "CEPH_LOCAL_DIR %s", p->dir);
+	if (kind == STATEDIR_ABSENT || kind == STATEDIR_EMPTY)
 		return 1;
-	}
+	if (kind != STATEDIR_OURS)
+		die("CEPH_LOCAL_DIR %s exists and is not a ceph-local cluster's: not touching it "
+		    "(%s, no %s in it; remove it, or set CEPH_LOCAL_DIR)", p->dir,
+		    statedir_kind_words(kind), CL_MARKER);
+	conf = xasprintf("%s/ceph.conf", p->dir);
 	if (cl_daemons_read(p->dir, &d, &n))
 		die("%s/%s is damaged: run ./ceph-local down", p->dir, CL_DAEMONS);
 	for (size_t i = 0; i < n; i++)
 		alive += cl_daemon_is_ours(d[i].pid, d[i].name, conf);
 	free(d);
-	free(marker);
 	free(conf);
 	if (n && alive == n) {
 		printf("ceph-local: the cluster in %s is up already (%zu daemons)\n", p->dir, n);
@@ -454,12 +453,10 @@ int cl_up(const struct cl_plan *p)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (mkdir(p->dir, 0755) < 0)
-		die_errno("mkdir %s", p->dir);
+	make_dir_marked(p);
 	/* from here on, any exit tears down what is there */
 	teardown_plan = p;
 	atexit(teardown_at_exit);
-	write_marker(p);
 	sub = xasprintf("%s/log", p->dir);
 	make_dir(sub, 0755);
 	free(sub);
@@ -510,26 +507,24 @@ int cl_up(const struct cl_plan *p)
 
 int cl_down(const struct cl_plan *p, int quiet)
 {
-	char *marker = xasprintf("%s/%s", p->dir, CL_MARKER);
+	int kind = statedir_kind(p->dir, CL_MARKER), left, rc;
 	struct cl_daemon *d;
 	size_t n = 0;
-	int left, rc;
 
-	if (access(marker, F_OK) < 0) {
-		struct stat st;
-		int absent = stat(p->dir, &st) < 0 && errno == ENOENT;
-
-		free(marker);
-		if (absent) {
-			if (!quiet)
-				printf("ceph-local: no cluster in %s: nothing to stop\n", p->dir);
-			return 0;
-		}
-		warn("%s is not a ceph-local cluster's directory (no %s): not removing it", p->dir,
-		     CL_MARKER);
+	if (kind == STATEDIR_ABSENT) {
+		if (!quiet)
+			printf("ceph-local: no cluster in %s: nothing to stop\n", p->dir);
+		return 0;
+	}
+	if (kind < 0) {
+		warn_err(kind, "CEPH_LOCAL_DIR %s", p->dir);
 		return 1;
 	}
-	free(marker);
+	if (kind != STATEDIR_OURS) {
+		warn("%s is not a ceph-local cluster's directory (%s, no %s in it): not removing it",
+		     p->dir, statedir_kind_words(kind), CL_MARKER);
+		return 1;
+	}
 	if (!cl_daemons_read(p->dir, &d, &n))
 		free(d);
 	left = cl_daemons_stop(p->dir, 3);

@@ -36,13 +36,18 @@ int cut_list(void)
 			char *path = xasprintf("%s/%s", dirs.v[d], names.v[i]);
 			struct profile p;
 			char *err;
+			int rc = 0;
 
 			if (strv_contains(&seen, name)) {
 				/* hidden by an earlier directory's */
 			} else if (!profile_name_valid(name)) {
 				warn("%s: not a profile name (letters, digits, '-' and '_' only)", path);
 				bad = 1;
-			} else if (profile_load(&p, name, path, &err)) {
+			} else if ((rc = profile_load(&p, name, path, &err)) == PROFILE_ENODESC) {
+				/* a helper a user's profiles source: shown, for it hides a name */
+				printf("%-16s (not a profile: no '#@ description:' in %s)\n", name, path);
+				free(err);
+			} else if (rc) {
 				warn("%s", err);
 				free(err);
 				bad = 1;

@@ -13,6 +13,7 @@
 
 #include "confget.h"
 #include "err.h"
+#include "hostmem.h"
 #include "num.h"
 #include "shwords.h"
 #include "size.h"
@@ -83,10 +84,14 @@ static int words_in_set(const struct confkey *k, const struct strv *words, const
 static int parse_size_range(const struct confkey *k, const char *text, struct conf_value *v,
 			    char **why)
 {
-	char lo[32], hi[32];
+	char lo[32], hi[32], host[HOSTMEM_WHY_LEN];
 	uint64_t n;
 
 	if (!parse_size(text, &n) && n >= k->min && (!k->max || n <= k->max)) {
+		if ((k->flags & CONFKEY_HOSTMEM) && hostmem_check(n, host)) {
+			*why = xasprintf("'%s' is %s", text, host);
+			return -EINVAL;
+		}
 		v->n = n;
 		return 0;
 	}

@@ -20,6 +20,7 @@ enum confkey_kind {
 #define CONFKEY_ICASE		0x1	/* ENUM: KVM is kvm */
 #define CONFKEY_ABSOLUTE	0x2	/* PATH: relative paths are refused */
 #define CONFKEY_BRIDGE		0x4	/* ADDR: a bridge's own address (ipv4_bridge_parse) */
+#define CONFKEY_HOSTMEM		0x8	/* SIZE: at most the host's memory (hostmem.h) */
 
 /*
  * One rapido.conf key: what it is, what it may hold and what it is when

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hostmem.h"
 #include "io.h"
 #include "num.h"
 #include "profile.h"
@@ -349,11 +350,16 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		return 0;
 	}
 	if (!strcmp(key, "memory")) {
+		char host[HOSTMEM_WHY_LEN];
 		uint64_t v;
 
 		if (parse_size(val, &v) || v < (64ULL << 20)) {
 			*err = xasprintf("%s:%d: memory: expected a size of at least 64M such as 512M or 2G, got \"%s\"",
 					 path, lineno, val);
+			return -EINVAL;
+		}
+		if (hostmem_check(v, host)) {
+			*err = xasprintf("%s:%d: memory: \"%s\" is %s", path, lineno, val, host);
 			return -EINVAL;
 		}
 		p->memory = v;
@@ -467,7 +473,7 @@ int profile_parse(struct profile *p, const char *name, const char *path, const c
 		rc = check_types(p, err);
 	if (!rc && !p->description) {
 		*err = xasprintf("%s: no '#@ description:' line", path);
-		rc = -EINVAL;
+		rc = PROFILE_ENODESC;
 	}
 	if (rc)
 		profile_free(p);

@@ -3,6 +3,7 @@
 #ifndef RAPIDO_PROFILE_H
 #define RAPIDO_PROFILE_H
 
+#include <errno.h>
 #include <stdint.h>
 
 #include "conftype.h"
@@ -104,7 +105,12 @@ struct profile {
 /* The Debian package p names for BIN (#@ packages), or NULL. */
 const char *profile_package(const struct profile *p, const char *bin);
 
-/* Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...". */
+/*
+ * Parse the header of PATH into p. Returns 0 or -errno with *err "FILE:LINE: ...";
+ * PROFILE_ENODESC for a header with no "#@ description:" (a helper script
+ * beside the profiles, not a profile).
+ */
+#define PROFILE_ENODESC (-ENODATA)
 int profile_load(struct profile *p, const char *name, const char *path, char **err);
 /*
  * The same for a profile's text already in memory; path is for messages

@@ -38,9 +38,10 @@ int status_nonce_valid(const char *nonce)
 	return strlen(nonce) == STATUS_NONCE_LEN && hex_is_lower(nonce, STATUS_NONCE_LEN);
 }
 
-static const char *kind_name(enum status_kind k)
+/* "exit-tests": an exit whose failures were all failed tests */
+static const char *kind_name(const struct status_record *r)
 {
-	return k == STATUS_INIT_ERROR ? "init-error" : "exit";
+	return r->kind == STATUS_INIT_ERROR ? "init-error" : r->tests_only ? "exit-tests" : "exit";
 }
 
 size_t status_record_format(char *buf, const char *nonce, const struct status_record *r)
@@ -52,7 +53,7 @@ size_t status_record_format(char *buf, const char *nonce, const struct status_re
 	/* "-" is no message; a message of "-" alone is escaped */
 	pct_escape_field(msg, ESCAPED_MAX, r->msg);
 	/* 1 + 17 + 32 + 1 + 10 + 1 + 3 + 1 + 800 + 1 + 13 + 1 < STATUS_RECORD_MAX */
-	len = snprintf(buf + 1, STATUS_RECORD_MAX - 1, TAG "%.32s %s %d %s ", nonce, kind_name(r->kind),
+	len = snprintf(buf + 1, STATUS_RECORD_MAX - 1, TAG "%.32s %s %d %s ", nonce, kind_name(r),
 		       r->code, msg);
 	buf[0] = '\n';
 	n = 1 + (size_t)len;
@@ -88,7 +89,8 @@ static int parse_record(const char *p, const char *end, const char *nonce, struc
 	if (sscanf(line + strlen(TAG) + STATUS_NONCE_LEN + 1, "%15s %d %800s%n", kind, &code, msg,
 		   &used) != 3 || line[strlen(TAG) + STATUS_NONCE_LEN + 1 + used] || code < 0 || code > 255)
 		return -1;
-	if (!strcmp(kind, "exit"))
+	r->tests_only = !strcmp(kind, "exit-tests");
+	if (!strcmp(kind, "exit") || r->tests_only)
 		r->kind = STATUS_EXIT;
 	else if (!strcmp(kind, "init-error"))
 		r->kind = STATUS_INIT_ERROR;

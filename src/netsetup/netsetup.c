@@ -3,7 +3,8 @@
  * netsetup.c: ./netsetup up|down [--netns NAME]: the bridge with an address
  * and one TAP per VM owned by the user who runs ./vm, from rapido.conf
  * (BR_DEV, BR_ADDR, TAP_DEVS, TAP_USER). Needs root (CAP_NET_ADMIN). Every
- * step checks what exists first, so running it twice changes nothing, and
+ * step checks what exists first, so running it twice changes nothing; what
+ * it makes it marks (an ifalias), and it touches no other device; and
  * each is an `ip` command run from an argv vector (shown by --dry-run).
  * With --netns everything happens inside that namespace (made if absent),
  * which is how tests keep their bridges away from the host's interfaces.
@@ -92,19 +93,91 @@ static void step(const struct net_plan *p, const char *what, ...)
 	strv_free(&argv);
 }
 
-static int link_exists(const struct net_plan *p, const char *dev)
+/*
+ * What netsetup writes as the ifalias of each device it makes: up reuses,
+ * and down removes, only a device that carries it; any other device of a
+ * configured name (the host's eth0, someone's veth or bridge) is refused
+ * by name and left alone.
+ */
+#define NETSETUP_ALIAS "made by rapido netsetup"
+
+enum dev_state { DEV_ABSENT, DEV_OURS, DEV_FOREIGN };
+
+static enum dev_state dev_state(const struct net_plan *p, const char *dev)
 {
 	struct strv argv = STRV_INIT;
-	int rc;
+	enum dev_state state = DEV_FOREIGN;
+	char *out = NULL;
+	int st;
 
 	ip_argv(p, &argv);
+	strv_push(&argv, "-o");
 	strv_push(&argv, "link");
 	strv_push(&argv, "show");
 	strv_push(&argv, "dev");
 	strv_push(&argv, dev);
-	rc = run_ip(&argv, 1) == 0;
+	st = run_capture(strv_argv(&argv), null_fd, 30, &out);
+	if (st < 0)
+		die_err(st, "cannot run ip");
+	/* ip -o: one line, its fields after "\    "; the alias last when set */
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		state = DEV_ABSENT;
+	else if (strstr(out, "\\    alias " NETSETUP_ALIAS "\n"))
+		state = DEV_OURS;
+	free(out);
 	strv_free(&argv);
-	return rc;
+	return state;
+}
+
+/* ", KEY NAME" appended to *list when NAME is a device netsetup did not make */
+static size_t add_foreign(const struct net_plan *p, char **list, const char *key, const char *dev)
+{
+	char *l;
+
+	if (dev_state(p, dev) != DEV_FOREIGN)
+		return 0;
+	l = xasprintf("%s%s%s %s", *list ? *list : "", *list ? ", " : "", key, dev);
+	free(*list);
+	*list = l;
+	return 1;
+}
+
+/* dies naming every configured device that exists and is not netsetup's: before any change */
+static void refuse_foreign(const struct net_plan *p, const char *verb)
+{
+	char *list = NULL;
+	size_t n = add_foreign(p, &list, "BR_DEV", p->bridge);
+
+	for (size_t i = 0; i < p->taps.n; i++)
+		n += add_foreign(p, &list, "TAP_DEVS", p->taps.v[i]);
+	if (n)
+		die("%s: not made by ./netsetup (no ifalias '%s'%s%s): not %s %s; name other "
+		    "devices in rapido.conf, or remove %s by hand", list, NETSETUP_ALIAS,
+		    p->netns ? " in netns " : "", p->netns ? p->netns : "", verb,
+		    n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+}
+
+/* mark a device just made; one that cannot be marked is removed again */
+static void mark(const struct net_plan *p, const char *dev)
+{
+	struct strv argv = STRV_INIT;
+
+	ip_argv(p, &argv);
+	strv_push(&argv, "link");
+	strv_push(&argv, "set");
+	strv_push(&argv, dev);
+	strv_push(&argv, "alias");
+	strv_push(&argv, NETSETUP_ALIAS);
+	if (run_ip(&argv, 0)) {
+		strv_free(&argv);
+		ip_argv(p, &argv);
+		strv_push(&argv, "link");
+		strv_push(&argv, "del");
+		strv_push(&argv, dev);
+		run_ip(&argv, 1);
+		die("marking %s as netsetup's failed (ip said why above): removed it again", dev);
+	}
+	strv_free(&argv);
 }
 
 static int netns_exists(const char *ns)
@@ -133,6 +206,9 @@ static void plan_or_die(struct net_plan *p, const struct conf *c)
 	p->bridge = xstrdup(conf_str(c, "BR_DEV", &at));
 	if (!ifname_valid(p->bridge))
 		die("%s: BR_DEV: '%s' is not a valid interface name (" IFNAME_RULE ")", at, p->bridge);
+	if (strv_contains(&p->taps, p->bridge))
+		die("%s: BR_DEV: '%s' is also in TAP_DEVS: the bridge and each TAP need names of "
+		    "their own", at, p->bridge);
 	v = conf_str(c, "TAP_USER", NULL);
 	if (!v)
 		v = getenv("SUDO_USER");
@@ -164,17 +240,22 @@ static void up(struct net_plan *p)
 	/* a new namespace's loopback is down; servers there reach themselves through it */
 	if (p->netns)
 		step(p, "bringing the namespace's loopback up", "link", "set", "lo", "up", NULL);
-	if (!link_exists(p, p->bridge))
+	refuse_foreign(p, "using");
+	if (dev_state(p, p->bridge) == DEV_ABSENT) {
 		step(p, "creating the bridge", "link", "add", p->bridge, "type", "bridge", NULL);
+		mark(p, p->bridge);
+	}
 	/* replace: adds the address, or does nothing if it is there */
 	step(p, "setting the bridge address", "address", "replace", p->br_addr, "dev", p->bridge, NULL);
 	step(p, "bringing the bridge up", "link", "set", p->bridge, "up", NULL);
 	for (size_t i = 0; i < p->taps.n; i++) {
 		const char *tap = p->taps.v[i];
 
-		if (!link_exists(p, tap))
+		if (dev_state(p, tap) == DEV_ABSENT) {
 			step(p, "creating a TAP device", "tuntap", "add", "dev", tap, "mode", "tap",
 			     "user", p->user, NULL);
+			mark(p, tap);
+		}
 		step(p, "adding the TAP to the bridge", "link", "set", tap, "master", p->bridge, NULL);
 		step(p, "bringing the TAP up", "link", "set", tap, "up", NULL);
 	}
@@ -190,10 +271,11 @@ static void down(struct net_plan *p)
 		printf("network namespace %s does not exist: nothing to remove\n", p->netns);
 		return;
 	}
+	refuse_foreign(p, "removing");
 	for (size_t i = 0; i < p->taps.n; i++)
-		if (link_exists(p, p->taps.v[i]))
+		if (dev_state(p, p->taps.v[i]) == DEV_OURS)
 			step(p, "removing a TAP device", "link", "del", p->taps.v[i], NULL);
-	if (link_exists(p, p->bridge))
+	if (dev_state(p, p->bridge) == DEV_OURS)
 		step(p, "removing the bridge", "link", "del", p->bridge, NULL);
 }
 

@@ -29,9 +29,6 @@
 #include "verdict.h"
 #include "vm.h"
 
-/* A record line longer than this is cut (the guest bounds its output field at 64 KiB). */
-#define LINE_MAX_BYTES (1024 * 1024)
-
 struct vm_results {
 	const struct vm_launch *l;
 	char *dir, *txt_path, *con_path;
@@ -121,6 +118,13 @@ static void start(struct vm_results *r)
 	}
 	txt_meta(r, "kernel", s->im.release, 1);
 	txt_meta(r, "timestamp", ts, 1);
+	if (s->known.rerun) {
+		char n[16];
+
+		/* the re-runs the guest may record (results.h): a merge reads it too */
+		snprintf(n, sizeof(n), "%u", s->known.rerun);
+		txt_meta(r, "rerun", n, 1);
+	}
 }
 
 static void unlink_in(const char *dir, const char *name)
@@ -163,7 +167,7 @@ struct vm_results *vm_results_open(const struct vm_launch *l)
 	r->dir = xstrdup(l->s->results_dir);
 	r->txt_path = xasprintf("%s/results.txt", r->dir);
 	r->con_path = xasprintf("%s/console.log", r->dir);
-	r->line = xmalloc(LINE_MAX_BYTES + 1);
+	r->line = xmalloc(RESULTS_RECORD_MAX + 1);
 	/* reports and files of an earlier run must not pass for this one's */
 	unlink_in(r->dir, "junit.xml");
 	unlink_in(r->dir, "results.tap");
@@ -193,8 +197,15 @@ static void record_line(struct vm_results *r, double now, unsigned long con_line
 {
 	r->line[r->len] = '\0';
 	r->suite.last = 0;
+	if (r->overflow) {
+		char *why = xasprintf("longer than the cap of %u MiB a record (RESULTS_RECORD_MAX)",
+				      RESULTS_RECORD_MAX >> 20);
+
+		r->suite.guest_recs++;
+		rsuite_bad_line(&r->suite, r->line, why);
+		free(why);
 	/* only what parses as a guest record is kept: no host-only kinds, no junk */
-	if (!rsuite_record(&r->suite, r->line, 0, now)) {
+	} else if (!rsuite_record(&r->suite, r->line, 0, now)) {
 		txt_line(r, r->line);
 		if (r->suite.last) {
 			struct rtest *t = &r->suite.t[r->suite.last - 1];
@@ -208,6 +219,12 @@ static void record_line(struct vm_results *r, double now, unsigned long con_line
 	}
 	r->len = 0;
 	r->overflow = 0;
+}
+
+void vm_results_tests_only(struct vm_results *r, int tests_only)
+{
+	if (r)
+		r->suite.guest_tests_only = tests_only;
 }
 
 void vm_results_host_record(struct vm_results *r, const char *line)
@@ -235,7 +252,7 @@ void vm_results_input(struct vm_results *r, const char *p, size_t n, double now,
 	for (size_t i = 0; r && i < n; i++) {
 		if (p[i] == '\n')
 			record_line(r, now, con_line);
-		else if (r->len < LINE_MAX_BYTES)
+		else if (r->len < RESULTS_RECORD_MAX)
 			r->line[r->len++] = p[i];
 		else if (!r->overflow)
 			r->overflow = 1;
@@ -357,6 +374,29 @@ static void report_provenance(struct vm_results *r, const struct vm_launch *l)
 }
 
 /*
+ * The guest broke the record protocol (results.h: a record the guest
+ * library never writes, out of sequence, past a cap): a failed testcase
+ * "rapido: results port" naming the record, and a run that records could
+ * have passed (0, or 1 for failed tests, which known failures may lower)
+ * fails with 125: what the records say cannot be trusted.
+ */
+static int records_refused(struct vm_results *r, const struct vm_launch *l, int rc, char **cause)
+{
+	char *f = pct_field(r->suite.bad), *line = xasprintf("R1 error rapido:%%20results%%20port 0 %s -", f);
+
+	warn("vm%u: --results: %s", l->vm, r->suite.bad);
+	vm_results_host_record(r, line);
+	free(line);
+	free(f);
+	if (rc && rc != VM_EXIT_TESTS_FAILED)
+		return rc;
+	free(*cause);
+	*cause = xasprintf("--results: %s", r->suite.bad);
+	warn("vm%u: the records cannot be trusted (exit status %d)", l->vm, VM_EXIT_FAILED);
+	return VM_EXIT_FAILED;
+}
+
+/*
  * The known failures and re-runs (known.h) over the run's records: guest
  * is the guest's status, rc ./vm's so far. A 1 that failed tests alone
  * made (the guest exited 0, or 1 saying all its failures were tests')
@@ -416,6 +456,8 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 		free(cause);
 		return rc;
 	}
+	if (r->suite.bad)
+		rc = records_refused(r, l, rc, &cause);
 	rc = known_finish(r, l, in.rc, rc, &cause, &tests_only);
 	if (r->txt_failed) {
 		char *what = xasprintf("--results: %s could not be written whole", r->txt_path);

@@ -41,7 +41,7 @@ void vm_new_nonce(char nonce[33])
 
 /* The verdict's view of a run's end. */
 static int stop_verdict(const struct vm_watch *w, const struct vm_launch *l, enum wait_result res,
-			int wstatus, int sig, char *why, size_t len)
+			int wstatus, int sig, char *why, size_t len, int *tests_only)
 {
 	struct verdict_stop st = {
 		.vm = l->vm, .wstatus = wstatus, .sig = sig, .timeout = l->s->timeout,
@@ -54,7 +54,7 @@ static int stop_verdict(const struct vm_watch *w, const struct vm_launch *l, enu
 
 	st.end = res == QEMU_TIMEOUT ? VERDICT_TIMEOUT :
 		 res == QEMU_SIGNALLED ? VERDICT_SIGNALLED : VERDICT_EXITED;
-	return verdict_stop(&st, why, len);
+	return verdict_stop(&st, why, len, tests_only);
 }
 
 int vm_run(struct vm_launch *l, int lock_fd)
@@ -66,7 +66,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	struct vm_watch w;
 	sigset_t mask, oldmask;
 	enum wait_result res;
-	int wstatus = 0, sig = 0, rc, sigfd;
+	int wstatus = 0, sig = 0, rc, sigfd, tests_only;
 	char why[STATUS_MSG_MAX + 32];
 
 	/* interactive: Ctrl-c belongs to the guest; batch: it stops the VM */
@@ -109,7 +109,8 @@ int vm_run(struct vm_launch *l, int lock_fd)
 		vm_watch_reset(&w);
 	}
 
-	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why));
+	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why), &tests_only);
+	vm_results_tests_only(w.results, tests_only);
 	vm_watchdog_verdict(&w, &rc, why, sizeof(why));
 	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, mono_secs() - w.started,
 			       mono_secs());

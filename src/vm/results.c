@@ -29,6 +29,7 @@ static void rtest_free(struct rtest *t)
 	free(t->output);
 	free(t->known);
 	free(t->known_at);
+	free(t->as);
 }
 
 void rsuite_free(struct rsuite *s)
@@ -37,6 +38,10 @@ void rsuite_free(struct rsuite *s)
 		rtest_free(&s->t[i]);
 	free(s->t);
 	free(s->run_hash);
+	for (size_t i = 0; i < s->names_cap; i++)
+		free(s->names[i].name);
+	free(s->names);
+	free(s->bad);
 	free(s->name);
 	free(s->shard);
 	free(s->kernel);
@@ -72,10 +77,15 @@ static size_t name_hash(const char *name, size_t buckets)
 	return h & (buckets - 1);
 }
 
+const char *rtest_guest_name(const struct rtest *t)
+{
+	return t->as ? t->as : t->name;
+}
+
 /* Put test i at the head of its chain: the latest start of a name is found first. */
 static void run_link(struct rsuite *s, size_t i)
 {
-	size_t b = name_hash(s->t[i].name, s->run_buckets);
+	size_t b = name_hash(rtest_guest_name(&s->t[i]), s->run_buckets);
 
 	s->t[i].run_next = s->run_hash[b];
 	s->run_hash[b] = i + 1;
@@ -97,6 +107,85 @@ static void run_add(struct rsuite *s, size_t i)
 	s->running++;
 }
 
+/* The entry of name in the table of names used (a free slot if none). */
+static struct rname *name_slot(const struct rsuite *s, const char *name)
+{
+	size_t i = name_hash(name, s->names_cap);
+
+	while (s->names[i].name && strcmp(s->names[i].name, name))
+		i = (i + 1) & (s->names_cap - 1);
+	return &s->names[i];
+}
+
+/* name's entry, made if new (the table grows at half full). */
+static struct rname *name_get(struct rsuite *s, const char *name)
+{
+	struct rname *e;
+
+	if (2 * (s->names_n + 1) > s->names_cap) {
+		struct rname *old = s->names;
+		size_t n = s->names_cap;
+
+		s->names_cap = n ? 2 * n : 64;
+		s->names = xcalloc(s->names_cap, sizeof(*s->names));
+		for (size_t i = 0; i < n; i++)
+			if (old[i].name)
+				*name_slot(s, old[i].name) = old[i];
+		free(old);
+	}
+	e = name_slot(s, name);
+	if (!e->name) {
+		e->name = xstrdup(name);
+		s->names_n++;
+	}
+	return e;
+}
+
+static struct rname *name_find(const struct rsuite *s, const char *name)
+{
+	struct rname *e = s->names_cap ? name_slot(s, name) : NULL;
+
+	return e && e->name ? e : NULL;
+}
+
+/*
+ * A new test of the guest's name: a re-run announced (R1 rerun) joins its
+ * chain under the chain's name; else the K-th test of the name is
+ * "NAME#K" (a K no other test has), said in its output once it ends.
+ */
+static struct rtest *rtest_new(struct rsuite *s, const char *name)
+{
+	struct rname *e = name_get(s, name);
+	unsigned int rerun = e->pending;
+	char *shown = NULL;
+	struct rtest *t;
+
+	if (rerun) {
+		shown = xstrdup(s->t[e->last - 1].name);
+	} else if (e->count++) {
+		unsigned int k = e->count;
+
+		for (;; k++) {
+			shown = xasprintf("%s#%u", name, k);
+			if (!name_find(s, shown))
+				break;
+			free(shown);
+		}
+		/* taken: a test the guest itself names "NAME#K" becomes NAME#K#2 */
+		name_get(s, shown)->count = 1;
+	}
+	t = rsuite_add_test(s, shown ? shown : name);
+	if (shown && strcmp(shown, name))
+		t->as = xstrdup(name);
+	t->rerun = rerun;
+	free(shown);
+	/* the table may have grown: e is looked up again */
+	e = name_find(s, name);
+	e->pending = 0;
+	e->last = s->n;
+	return t;
+}
+
 /* The test an end record is about: the last one of that name still running, else a new one. */
 static struct rtest *rtest_for_end(struct rsuite *s, const char *name)
 {
@@ -105,14 +194,38 @@ static struct rtest *rtest_for_end(struct rsuite *s, const char *name)
 	for (; link && *link; link = &s->t[*link - 1].run_next) {
 		struct rtest *t = &s->t[*link - 1];
 
-		if (!strcmp(t->name, name)) {
+		if (!strcmp(rtest_guest_name(t), name)) {
 			*link = t->run_next;
 			t->run_next = 0;
 			s->running--;
 			return t;
 		}
 	}
-	return rsuite_add_test(s, name);
+	return rtest_new(s, name);
+}
+
+/* "R1 rerun NAME N": the guest library's, right after a failed run of NAME. */
+static const char *rerun_check(struct rsuite *s, const char *name, const char *n)
+{
+	struct rname *e = name_find(s, name);
+	const struct rtest *last;
+	uint64_t v;
+
+	if (!s->rerun_max)
+		return "a re-run that ./vm did not ask for (no --rerun-failures)";
+	if (num_parse(n, 1, s->rerun_max, &v, NULL))
+		return "its re-run number is not from 1 to --rerun-failures";
+	if (!e || !e->last)
+		return "a re-run of a test that never ran";
+	last = &s->t[e->last - 1];
+	/* a re-run that skipped, or recorded nothing, may be run again */
+	if (last->state == RT_PASS || last->state == RT_RUNNING || last->error ||
+	    (last->state == RT_SKIP && !last->rerun))
+		return "a re-run of a test whose last run did not fail";
+	if (v <= (e->pending ? e->pending : last->rerun))
+		return "a re-run out of turn";
+	e->pending = (unsigned int)v;
+	return NULL;
 }
 
 static char *nonempty(const char *s)
@@ -246,33 +359,93 @@ static int meta(struct rsuite *s, const char *key, const char *v, const char *ra
 	return 0;
 }
 
-int rsuite_record(struct rsuite *s, const char *line, int host, double now)
+/* A test that took a name another test had (rtest_new) says so in its output. */
+static void note_renamed(struct rtest *t)
 {
-	char *copy, *f[FIELDS_MAX], *save = NULL, *ev, *raw2;
-	struct rtest *t;
-	size_t nf = 0;
-	int rc = 0;
+	char *o;
 
-	if (strncmp(line, "R1 ", 3))
-		return -EINVAL;
-	copy = xstrdup(line + 3);
-	for (char *w = strtok_r(copy, " \r", &save); w && nf < FIELDS_MAX; w = strtok_r(NULL, " \r", &save))
-		f[nf++] = w;
-	raw2 = nf > 2 ? xstrdup(f[2]) : NULL;
-	for (size_t i = 1; i < nf; i++)
-		pct_unescape_field(f[i]);
-	ev = nf ? f[0] : "";
+	if (!t->as || t->rerun)
+		return;
+	o = xasprintf("rapido: an earlier test of this run is named %s too, and this is no re-run "
+		      "that --rerun-failures asked for: a test of its own, %s%s%s", t->as, t->name,
+		      t->output ? "\n" : "", t->output ? t->output : "");
+	free(t->output);
+	t->output = o;
+}
+
+/* The records the guest writes (the others are ./vm's own, or junk). */
+static int guest_kind(const char *ev)
+{
+	static const char *const kinds[] = { "start", "pass", "fail", "skip", "hello", "plan",
+					     "rerun", "failures" };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(ev, kinds[i]))
+			return 1;
+	return 0;
+}
+
+void rsuite_bad_line(struct rsuite *s, const char *line, const char *why)
+{
+	char *shown;
+
+	if (s->bad)
+		return;
+	/* the line as a person reads it: one line, cut */
+	shown = text_oneline(line);
+	if (strlen(shown) > 120)
+		strcpy(shown + 117, "...");
+	s->bad = xasprintf("the guest's record %lu ('%s'): %s", s->guest_recs, shown, why);
+	free(shown);
+}
+
+/* A guest line counted against the caps; the cap it passes, or NULL. */
+static const char *guest_cap(struct rsuite *s, const char *line)
+{
+	static char why[160];
+
+	s->guest_recs++;
+	s->guest_bytes += strlen(line) + 1;
+	if (s->guest_bytes > RESULTS_VOLUME_MAX)
+		snprintf(why, sizeof(why), "the guest's records pass the cap of %u MiB a run "
+			 "(RESULTS_VOLUME_MAX); the records after it are dropped",
+			 RESULTS_VOLUME_MAX >> 20);
+	else if (s->n >= RESULTS_TESTS_MAX)
+		snprintf(why, sizeof(why), "the guest's records pass the cap of %u tests a run "
+			 "(RESULTS_TESTS_MAX); the records after it are dropped", RESULTS_TESTS_MAX);
+	else
+		return NULL;
+	return why;
+}
+
+/* The record of fields f[0..nf), the guest's or (host) ./vm's; NULL, or why it is refused. */
+static const char *apply(struct rsuite *s, char **f, size_t nf, const char *raw2, int host,
+			 double now, int *rc)
+{
+	const char *ev = nf ? f[0] : "", *why;
+	struct rtest *t;
+
 	if (nf < 2 || !*f[1]) {
-		rc = -EINVAL;
+		*rc = -EINVAL;
 	} else if (!strcmp(ev, "hello") && nf == 2) {
+		/* the init's, before the autorun starts: the first record */
+		if (s->guest_ok)
+			return "a hello after the first record (only the guest init says hello, once)";
 		s->port_seen = 1;
 	} else if (!strcmp(ev, "plan") && nf == 2) {
 		if (!strv_contains(&s->plan, f[1]))
 			strv_push(&s->plan, f[1]);
-	} else if (!strcmp(ev, "failures") && nf == 2 && !strcmp(f[1], "tests")) {
-		s->guest_tests_only = 1;
+	} else if (!strcmp(ev, "failures") && nf == 2) {
+		/* an older guest's (now the init's status record says it): never taken */
+		if (!host)
+			return "'failures' is the guest init's to say, in its status record, not a "
+			       "record";
+	} else if (!strcmp(ev, "rerun") && nf == 3) {
+		why = rerun_check(s, f[1], f[2]);
+		if (why)
+			return why;
 	} else if (!strcmp(ev, "start") && nf == 2) {
-		t = rsuite_add_test(s, f[1]);
+		t = rtest_new(s, f[1]);
 		t->started = now;
 		run_add(s, s->n - 1);
 		s->last = s->n;
@@ -281,6 +454,7 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 		t->state = RT_PASS;
 		t->secs = secs_parse(f[2]);
 		set_str(&t->output, f[3]);
+		note_renamed(t);
 		s->last = (size_t)(t - s->t) + 1;
 	} else if ((!strcmp(ev, "fail") || !strcmp(ev, "skip") || (host && !strcmp(ev, "error"))) &&
 		   nf == 5) {
@@ -290,13 +464,14 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 		t->secs = secs_parse(f[2]);
 		set_str(&t->reason, f[3]);
 		set_str(&t->output, f[4]);
+		note_renamed(t);
 		s->last = (size_t)(t - s->t) + 1;
 	} else if (host && !strcmp(ev, "splat") && (nf == 4 || nf == 5)) {
 		t = rtest_run(s, f[1], nf == 5 ? f[4] : NULL);
 		if (t)
 			rtest_splat(t, f[2], f[3]);
 		else
-			rc = -EINVAL;
+			*rc = -EINVAL;
 	} else if (host && (!strcmp(ev, "kernel") || !strcmp(ev, "tolerated")) && nf == 4) {
 		t = rsuite_add_test(s, f[1]);
 		t->kernel = 1;
@@ -312,12 +487,52 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 		set_str(&t->reason, f[2]);
 		set_str(&t->output, f[3]);
 	} else if (host && !strcmp(ev, "meta") && nf == 3) {
-		rc = meta(s, f[1], f[2], raw2);
+		uint64_t v;
+
+
+		if (!strcmp(f[1], "rerun"))
+			s->rerun_max = num_parse(raw2, 0, 1000, &v, NULL) ? 0 : (unsigned int)v;
+		else
+			*rc = meta(s, f[1], f[2], raw2);
 	} else {
-		rc = -EINVAL;
+		*rc = -EINVAL;
 	}
+	if (!host && *rc)
+		return "no record of the guest library's (autorun/lib/results.sh)";
+	return NULL;
+}
+
+int rsuite_record(struct rsuite *s, const char *line, int host, double now)
+{
+	char *copy, *f[FIELDS_MAX], *save = NULL, *raw2;
+	const char *why;
+	size_t nf = 0;
+	int rc = 0, guest;
+
+	copy = xstrdup(strncmp(line, "R1 ", 3) ? "" : line + 3);
+	for (char *w = strtok_r(copy, " \r", &save); w && nf < FIELDS_MAX; w = strtok_r(NULL, " \r", &save))
+		f[nf++] = w;
+	/* in ./vm's own file, its own records and junk lines were never the guest's */
+	guest = !host || (nf && guest_kind(f[0]));
+	if (guest && (s->capped || (why = guest_cap(s, line)))) {
+		if (!s->capped)
+			rsuite_bad_line(s, line, why);
+		s->capped = 1;
+		free(copy);
+		return -EBADMSG;
+	}
+	raw2 = nf > 2 ? xstrdup(f[2]) : NULL;
+	for (size_t i = 1; i < nf; i++)
+		pct_unescape_field(f[i]);
+	why = apply(s, f, nf, raw2, host, now, &rc);
 	free(copy);
 	free(raw2);
+	if (why) {
+		rsuite_bad_line(s, line, why);
+		return -EBADMSG;
+	}
+	if (!rc && guest)
+		s->guest_ok++;
 	if (!rc && !host)
 		s->port_seen = 1;
 	return rc;
@@ -378,11 +593,13 @@ void rsuite_parse(struct rsuite *s, char *text)
 		line = nl ? nl + 1 : NULL;
 	}
 	rsuite_close_running(s, 0, "no result was recorded");
-	if (s->exits == 1 && s->exit >= 0)
+	if (s->exits == 1 && s->exit >= 0 && !s->bad)
 		return;
 	s->exit = -1;
 	free(s->cause);
-	if (!s->exits)
+	if (s->bad)
+		s->cause = xasprintf("results.txt: %s", s->bad);
+	else if (!s->exits)
 		s->cause = xstrdup("results.txt has no meta exit (the run did not finish)");
 	else if (s->exits > 1)
 		s->cause = xasprintf("results.txt has %u meta exit records", s->exits);

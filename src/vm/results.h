@@ -15,7 +15,24 @@
  *	R1 hello FROM		(the guest init, once the port is open: it works)
  *	R1 plan NAME		(a test the guest means to run: one that never gets a
  *				 record is an error, "not run", so no test vanishes)
- *	R1 failures tests	(the autorun's failures were all failed tests)
+ *	R1 rerun NAME N		(the next run of NAME, which just failed, is its
+ *				 N-th re-run, as --rerun-failures asked)
+ *
+ * The sequence is the guest library's (autorun/lib/results.sh), and any
+ * other is refused: hello only as the first record; rerun only under
+ * ./vm --rerun-failures (meta rerun), N from 1 to its count, right after
+ * a failed run of NAME or its re-run N-1. Each run of a name outside such
+ * a chain is a test of its own: the second is named "NAME#2" (the third
+ * "NAME#3"...), so a reused name never folds a failure into a later pass
+ * (known.h: only a re-run chain is flaky). A line from the guest that is
+ * no such record, is longer than RESULTS_RECORD_MAX, or comes after the
+ * guest's records passed RESULTS_VOLUME_MAX bytes or RESULTS_TESTS_MAX
+ * tests is a protocol error: the first one is kept in s->bad (naming the
+ * record's number and the line), nothing after a cap is taken, and the run
+ * fails (./vm: 125, a merge: an unknown status). Whether the autorun's
+ * failures were all failed tests (which known failures may excuse) is no
+ * record: the guest init says it in its framed status record (status.h),
+ * after every other guest process is gone, where a test cannot write.
  *
  * and, written by ./vm itself into DIR/results.txt (never taken from the
  * guest): "R1 kernel TITLE KIND REPORT" (a counted splat, a failed
@@ -25,7 +42,8 @@
  * provenance as JUnit properties; exit is written last, once the reports
  * are written, so it is ./vm's final status), "R1 error NAME SECS REASON
  * OUTPUT" (a test that could not give a verdict: the watchdog stopped it,
- * the VM stopped before it ran) and "R1 splat NAME REASON TEXT RUN" (a
+ * the VM stopped before it ran), "R1 meta rerun N" (--rerun-failures N:
+ * the re-runs the guest may record) and "R1 splat NAME REASON TEXT RUN" (a
  * kernel report made while NAME ran: its RUN-th run, from 1, fails with
  * REASON, TEXT added to its output; so a report in the first run of a
  * re-run test stays there. Without RUN, as an older ./vm wrote it: the
@@ -68,6 +86,16 @@ struct rtest {
 	unsigned int splat_runs;	/* of them, those a kernel report failed (R1 splat) */
 	char *known;		/* the known-failure entry's reason (or FILE:LINE) */
 	char *known_at;		/* its FILE:LINE */
+	char *as;		/* the name the guest gave it when name is "NAME#K", else NULL */
+	unsigned int rerun;	/* the re-run it is (R1 rerun), 0 for a first run */
+};
+
+/* A name the guest used: its last test, how many tests had it, a re-run announced. */
+struct rname {
+	char *name;
+	size_t last;		/* the latest test of the name (or renamed to it), + 1 */
+	unsigned int count;	/* tests named so (the K of "NAME#K") */
+	unsigned int pending;	/* R1 rerun N seen, its test not yet: N */
 };
 
 struct rsuite {
@@ -90,6 +118,15 @@ struct rsuite {
 	size_t n, cap;
 	/* running tests by name (an end record finds its start in O(1), not O(n)) */
 	size_t *run_hash, run_buckets, running;
+	/* the sequence rules (above): every name used, open addressing */
+	struct rname *names;
+	size_t names_n, names_cap;
+	unsigned int rerun_max;	/* meta rerun: --rerun-failures N */
+	unsigned long guest_recs;	/* guest lines seen (the N of "record N") */
+	unsigned long guest_ok;	/* of them, records taken */
+	size_t guest_bytes;	/* their bytes */
+	int capped;		/* a cap was passed: no more guest records */
+	char *bad;		/* the first protocol error, in words; NULL if none */
 };
 
 struct rcount {
@@ -99,12 +136,24 @@ struct rcount {
 
 void rsuite_init(struct rsuite *s);
 void rsuite_free(struct rsuite *s);
+/* The most bytes of one record line, newline left out: the guest cuts its output at 64 KiB. */
+#define RESULTS_RECORD_MAX (1u << 20)
+/* The most bytes of records a run's guest may write (README, vm(1)). */
+#define RESULTS_VOLUME_MAX (64u << 20)
+/* The most tests a run's records may name. */
+#define RESULTS_TESTS_MAX 200000u
 /*
  * Apply one record line. host: the line comes from ./vm's own file, so
- * kernel, tolerated and meta records are taken. now: the host clock.
- * Returns 0, or -EINVAL for a line that is no valid record (ignored).
+ * kernel, tolerated and meta records are taken (and junk between records
+ * is skipped). now: the host clock. Returns 0; -EINVAL for a line that is
+ * no valid record (ignored); -EBADMSG for a guest line that breaks the
+ * sequence rules or a cap (s->bad says which, the first time).
  */
 int rsuite_record(struct rsuite *s, const char *line, int host, double now);
+/* A protocol error about the guest's next line (one longer than the cap, cut): s->bad. */
+void rsuite_bad_line(struct rsuite *s, const char *line, const char *why);
+/* The name the guest gave t, as its records say it ("dup" of "dup#2"): a record about t uses it. */
+const char *rtest_guest_name(const struct rtest *t);
 /* A new test NAME (RT_RUNNING), for the caller to fill in. */
 struct rtest *rsuite_add_test(struct rsuite *s, const char *name);
 /* A provenance property (meta prov.KEY), replacing one of that key. */
@@ -118,8 +167,8 @@ void rsuite_count(const struct rsuite *s, struct rcount *c);
  * exactly one valid meta exit was read; then s->cause says why).
  */
 void rsuite_parse(struct rsuite *s, char *text);
-/* The most a results.txt may hold (records are at most 1 MiB a line). */
-#define RESULTS_TXT_MAX (256u << 20)
+/* The most a results.txt may hold: the guest's records and ./vm's own (kernel reports). */
+#define RESULTS_TXT_MAX (RESULTS_VOLUME_MAX + (32u << 20))
 /*
  * Read DIR/results.txt into s: a regular file of at most RESULTS_TXT_MAX
  * bytes. 0 or -errno (*err set, naming the path and the cause).

@@ -18,13 +18,15 @@ void verdict_help(FILE *f)
 		" %d   with --results: the scripts exited 0 but a test failed or never ended\n"
 		" %d  the scripts passed but the kernel reported an Oops, BUG, WARNING, KASAN,\n"
 		"      lockdep, hung task, RCU stall, soft lockup... (see --splats)\n"
-		" %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
-		" %d  the guest died without reporting a status (kernel panic, crash),\n"
-		"      or the guest init failed (its message is printed)\n"
+		" %d  the VM was stopped from the host (QMP quit, Ctrl-a x, a signal to qemu)\n"
+		" %d  the guest stopped without reporting a status (kernel panic, crash,\n"
+		"      a power-off or reboot in the guest), or the guest init failed (its\n"
+		"      message is printed)\n"
 		" %d  the timeout expired; qemu was killed\n"
 		" %d  vm or qemu failed to start (bad image, config or qemu arguments),\n"
 		"      or --results failed: no record on the results port (no virtio_console\n"
-		"      in the guest), a report that could not be written\n",
+		"      in the guest), a record out of the protocol or past a cap (see\n"
+		"      RECORDS in vm(1)), a report that could not be written\n",
 		VM_EXIT_TESTS_FAILED, VM_EXIT_SPLAT, VM_EXIT_HOST_STOPPED, VM_EXIT_NO_STATUS,
 		VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
@@ -39,8 +41,8 @@ const char *verdict_cause(int rc, char *buf, size_t len)
 	case VM_EXIT_HOST_STOPPED:
 		return "the VM was stopped from the host before the guest reported";
 	case VM_EXIT_NO_STATUS:
-		return "the guest stopped without reporting a status (kernel panic, crash or guest "
-		       "init failure)";
+		return "the guest stopped without reporting a status (kernel panic, crash, power-off "
+		       "or reboot in the guest, or guest init failure)";
 	case VM_EXIT_TIMEOUT:
 		return "timeout: --timeout expired and qemu was killed";
 	case VM_EXIT_FAILED:
@@ -269,6 +271,21 @@ static void report_panic(const char *console, size_t len)
 	free(text);
 }
 
+/*
+ * Whether the console ends with what qemu's console multiplexer writes when
+ * Ctrl-a x quits it: qemu 7.2 then reports the SHUTDOWN a QMP quit does
+ * (host-qmp-quit), so the console is what tells the two apart.
+ */
+static int console_ctrl_a_x(const char *console, size_t len)
+{
+	static const char mark[] = "QEMU: Terminated";
+
+	while (len && (console[len - 1] == '\r' || console[len - 1] == '\n'))
+		len--;
+	return len >= sizeof(mark) - 1 && !memcmp(console + len - (sizeof(mark) - 1), mark,
+						     sizeof(mark) - 1);
+}
+
 /* No record from the guest: say what stopped it, and with which code. */
 static int explain_no_status(const struct verdict_stop *st)
 {
@@ -287,6 +304,11 @@ static int explain_no_status(const struct verdict_stop *st)
 			     *st->vmcore_err ? st->vmcore_err : "no answer");
 		return VM_EXIT_NO_STATUS;
 	}
+	if (!strcmp(r, "host-qmp-quit") && console_ctrl_a_x(st->console, st->console_len)) {
+		warn("vm%u was stopped with Ctrl-a x on its console before the guest reported a "
+		     "status", st->vm);
+		return VM_EXIT_HOST_STOPPED;
+	}
 	if (!strcmp(r, "host-qmp-quit")) {
 		warn("vm%u was stopped from the host by a QMP 'quit' (./vmctl %u quit or another "
 		     "QMP client) before the guest reported a status", st->vm, st->vm);
@@ -296,6 +318,18 @@ static int explain_no_status(const struct verdict_stop *st)
 		warn("vm%u: qemu was stopped by a signal sent to it on the host before the guest "
 		     "reported a status", st->vm);
 		return VM_EXIT_HOST_STOPPED;
+	}
+	/* still failures: only the rapido init's own power-off carries a status */
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !strcmp(r, "guest-shutdown")) {
+		warn("vm%u: the guest powered off without reporting a status (a poweroff, or sysrq "
+		     "o, in the guest before the rapido init ended; console log: %s)", st->vm,
+		     st->console_log);
+		return VM_EXIT_NO_STATUS;
+	}
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !strcmp(r, "guest-reset")) {
+		warn("vm%u: the guest reset without reporting a status (a reboot in the guest, or a "
+		     "triple fault; console log: %s)", st->vm, st->console_log);
+		return VM_EXIT_NO_STATUS;
 	}
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
 		report_panic(st->console, st->console_len);
@@ -312,11 +346,12 @@ static int explain_no_status(const struct verdict_stop *st)
 	return VM_EXIT_FAILED;
 }
 
-int verdict_stop(const struct verdict_stop *st, char *why, size_t len)
+int verdict_stop(const struct verdict_stop *st, char *why, size_t len, int *tests_only)
 {
 	struct status_record rec;
 
 	*why = '\0';
+	*tests_only = 0;
 	switch (st->end) {
 	case VERDICT_TIMEOUT:
 		warn("timeout: vm%u killed after %us (console log: %s)", st->vm, st->timeout,
@@ -335,13 +370,14 @@ int verdict_stop(const struct verdict_stop *st, char *why, size_t len)
 		snprintf(why, len, "guest init: %s", rec.msg);
 		return VM_EXIT_NO_STATUS;
 	}
+	*tests_only = rec.tests_only;
 	return rec.code;
 }
 
 const char *verdict_unfinished(int rc, char *buf, size_t len)
 {
 	if (rc == VM_EXIT_NO_STATUS)
-		return "the guest died (kernel panic or crash)";
+		return "the guest stopped without reporting a status (kernel panic, crash, power-off)";
 	if (rc == VM_EXIT_TIMEOUT)
 		return "the timeout expired";
 	if (rc == VM_EXIT_HOST_STOPPED)

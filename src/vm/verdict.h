@@ -59,9 +59,10 @@ struct verdict_stop {
  * The exit status from how the VM stopped, before the records count: the
  * guest's own status from its record, else ./vm's 122-125 or 128+SIG, each
  * said on stderr with its cause. why (len bytes) gets the guest init's
- * message, "" if none.
+ * message, "" if none; *tests_only the record's word that the guest's
+ * failures were all failed tests (status.h), 0 if none.
  */
-int verdict_stop(const struct verdict_stop *st, char *why, size_t len);
+int verdict_stop(const struct verdict_stop *st, char *why, size_t len, int *tests_only);
 
 /* Why a test that was running never finished, for VM status rc. */
 const char *verdict_unfinished(int rc, char *buf, size_t len);

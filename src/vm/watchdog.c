@@ -166,7 +166,7 @@ static void stop(struct vm_watch *w)
 	char *reason = xasprintf("no progress after %u s", secs);
 	char *out = xasprintf("--- blocked and all task stacks (sysrq w, t), %.0f s into the test ---\n%s",
 			      d->fired_at - t->started, d->stacks ? d->stacks : "(no console output)\n");
-	char *fname = pct_field(t->name), *freason = pct_field(reason), *fout = pct_field(out);
+	char *fname = pct_field(rtest_guest_name(t)), *freason = pct_field(reason), *fout = pct_field(out);
 	char *line = xasprintf("R1 error %s %.3f %s %s", fname, mono_secs() - t->started, freason,
 			       fout);
 

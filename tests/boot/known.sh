@@ -16,6 +16,14 @@
 #  failure; --strict exits 1 (the fixed test); --flaky=fail exits 1; K1
 #  alone exits 0. A malformed file stops ./vm before it boots.
 #  C. rapido_test c/known false; false, c/known known: exit 1.
+#  D. the record sequence (issue 40: verdicts that lie), one image whose
+#     case is chosen on the kernel command line (rt.case=):
+#     dup: rapido_test dup false; rapido_test dup true, no --rerun-failures:
+#       exit 1 with and without --results, dup failed and dup#2 passed;
+#       merged exit 1, compared: a new failure, not "newly flaky".
+#     pass: rapido_test t false, then "R1 pass t" written by hand: exit 1.
+#     failures: "R1 failures tests" written by hand, then a failed known
+#       test and rapido_fail: the forged line refused by name, exit 125.
 . "$(dirname "$0")/lib.sh"
 
 XSD=$TOP/tests/fixtures/junit.xsd
@@ -50,7 +58,10 @@ known/fixed pass
 known/expired skipped"
 check "A: the guest re-ran known/flaky" guest_says "$T/console" "rapido: test known/flaky: passed on re-run 1 of 2: flaky"
 check "A: and known/fails twice more" guest_says "$T/console" "rapido: test known/fails: re-run 2 of 2"
-check "A: the guest said its failures were all tests'" grep -qx "R1 failures tests" "$T/a/results.txt"
+check "A: the init's status record said its failures were all tests'" \
+	grep -q "every failed test is a known failure or flaky" "$T/err"
+check "A: and no record did (a test could write one)" eval '! grep -q "^R1 failures" "$T/a/results.txt"'
+check "A: each re-run was said" grep -qx "R1 rerun known/flaky 1" "$T/a/results.txt"
 check "A: JUnit: the known failure skipped with its reason" \
 	grep -q '<skipped message="known failure: https://bugs.example/42"/>' "$T/a/junit.xml"
 check "A: JUnit: and a property naming its entry" \
@@ -123,6 +134,43 @@ expect_rc "C: the failing command after the known failure fails the run ($(( $(d
 check "C: c/known is the known failure" grep -qx "c/known skipped" <(testcases "$T/c/junit.xml")
 check "C: and the run itself failed: a failure testcase" grep -q " failure$" <(testcases "$T/c/junit.xml")
 testcases "$T/c/junit.xml" | sed "s/^/# C: /"
-check "C: the guest did not say its failures were all tests'" eval '! grep -qx "R1 failures tests" "$T/c/results.txt"'
+check "C: the guest did not say its failures were all tests'" \
+	eval '! grep -q "every failed test is a known failure or flaky" "$T/err"'
+diag
+
+# D. the record sequence
+"$CUT" simple -x 'case $(< /proc/cmdline) in
+*rt.case=dup*) rapido_test dup false; rapido_test dup true ;;
+*rt.case=pass*) rapido_test t false; printf "R1 pass t 0 -\n" >> "$RAPIDO_RESULTS_PORT" ;;
+*rt.case=failures*)
+	printf "R1 failures tests\n" >> "$RAPIDO_RESULTS_PORT"
+	rapido_test c/known false
+	rapido_fail boom ;;
+esac' > "$T/cut.out" 2>&1
+expect_rc "cut simple -x 'case \$(< /proc/cmdline) ...'" 0 $?
+"$VM" --batch --timeout 600 --append rt.case=dup > "$T/console" 2> "$T/err"
+expect_rc "D: dup failed, then passed: exit 1 without --results" 1 $?
+"$VM" --batch --timeout 600 --append rt.case=dup --results "$T/d1" > "$T/console" 2> "$T/err"
+expect_rc "D: and with --results, no --rerun-failures: exit 1, not flaky" 1 $?
+check "D: dup failed, dup#2 passed" test "$(testcases "$T/d1/junit.xml")" = "dup failure
+dup#2 pass"
+check "D: junit.xml says why it is dup#2" grep -q "an earlier test of this run is named dup too" "$T/d1/junit.xml"
+"$VM" --merge-results "$T/md" "$T/d1" > "$T/out" 2> "$T/merr"
+expect_rc "D: merged: exit 1" 1 $?
+mkdir -p "$T/d0"
+printf 'R1 meta suite simple\nR1 start dup\nR1 pass dup 0 -\nR1 meta exit 0\n' > "$T/d0/results.txt"
+"$VM" --compare-results "$T/d0" "$T/d1" > "$T/out" 2> "$T/cerr"
+expect_rc "D: compared with a run where dup passed: regressed" 1 $?
+check "D: a new failure, not newly flaky" grep -qx "new failure: dup: pass -> fail: exit status 1" "$T/out"
+"$VM" --batch --timeout 600 --append rt.case=pass --results "$T/d2" > "$T/console" 2> "$T/err"
+expect_rc "D: 'R1 pass t' by hand after t failed: exit 1" 1 $?
+check "D: t failed, the hand-written pass is t#2" test "$(testcases "$T/d2/junit.xml")" = "t failure
+t#2 pass"
+printf 'c/known # https://bugs.example/1\n' > "$T/k6"
+"$VM" --batch --timeout 600 --append rt.case=failures --results "$T/d3" --known-failures "$T/k6" \
+	> "$T/console" 2> "$T/err"
+expect_rc "D: 'R1 failures tests' by hand, then a known failure and rapido_fail: exit 125" 125 $?
+check "D: the forged record named" grep -q "the guest's record 2 ('R1 failures tests'): 'failures' is the guest init's to say" "$T/err"
+check "D: a failed testcase names it" grep -q "name=\"rapido: results port\"" "$T/d3/junit.xml"
 diag
 done_testing

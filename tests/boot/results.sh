@@ -6,7 +6,11 @@
 # the console beside them; a guest that panics after 2 of 4 tests still
 # yields those 2; a kernel that reports a hung task while the scripts pass
 # exits 121 (or 0 when VM_SPLATS leaves hung tasks out); 2 shards run every
-# test exactly once and merge to the totals of the unsharded run.
+# test exactly once and merge to the totals of the unsharded run. A guest
+# that floods the results port (80 MiB of 1 KiB records, then 128 MiB of
+# small ones) fails the run naming the 64 MiB cap (RESULTS_VOLUME_MAX),
+# ./vm's memory bounded (it grew to 1.2 GB); a record past 1 MiB
+# (RESULTS_RECORD_MAX) fails it too.
 . "$(dirname "$0")/lib.sh"
 
 XSD=$TOP/tests/fixtures/junit.xsd
@@ -105,5 +109,35 @@ check "junit.xml (hung) is valid" xmllint --noout --schema "$XSD" "$T/hung/junit
 "$VM" --batch --timeout 600 --splats all,-hung-task > "$T/console" 2> "$T/err"
 expect_rc "VM_SPLATS without hung-task: the scripts' 0" 0 $?
 check "a tolerated report is still named" grep -q "kernel hung-task (tolerated: VM_SPLATS)" "$T/err"
+diag
+
+# issue 40.12: the records' caps, measured
+"$CUT" simple -x 'case $(< /proc/cmdline) in
+*rt.flood=volume*)
+	s=$(printf "%01000d" 0)
+	s="R1 pass t 0 $s"
+	while [ ${#s} -lt 1000000 ]; do s+=$'"'"'\n'"'"'$s; done
+	for i in {1..80}; do printf "%s\n" "$s"; done >> "$RAPIDO_RESULTS_PORT"
+	s="R1 pass t 0 -"
+	while [ ${#s} -lt 1000000 ]; do s+=$'"'"'\n'"'"'$s; done
+	for i in {1..128}; do printf "%s\n" "$s"; done >> "$RAPIDO_RESULTS_PORT" ;;
+*rt.flood=long*)
+	s=x
+	while [ ${#s} -lt 2000000 ]; do s+=$s; done
+	printf "R1 pass long 0 %s\n" "$s" >> "$RAPIDO_RESULTS_PORT" ;;
+esac' > "$T/cut.out" 2>&1
+expect_rc "cut simple -x 'case \$(< /proc/cmdline) ...'" 0 $?
+# %M: the most of ./vm and qemu (here qemu's own is about 290 MB)
+/usr/bin/time -f %M -o "$T/rss" "$VM" --batch --timeout 600 --append rt.flood=volume \
+	--results "$T/flood" > "$T/console" 2> "$T/err"
+expect_rc "208 MiB of records: the run fails" 125 $?
+check "  naming the cap" grep -q "the guest's records pass the cap of 64 MiB a run (RESULTS_VOLUME_MAX)" "$T/err"
+check "  ./vm and qemu under 600 MB (it took $(($(tail -n 1 "$T/rss") / 1024)) MB)" \
+	test "$(tail -n 1 "$T/rss")" -lt 614400
+check "  results.txt holds the records up to the cap" \
+	test "$(stat -c %s "$T/flood/results.txt")" -lt $((66 << 20))
+"$VM" --batch --timeout 600 --append rt.flood=long --results "$T/long" > "$T/console" 2> "$T/err"
+expect_rc "a record of 2 MB: the run fails" 125 $?
+check "  naming the cap" grep -q "longer than the cap of 1 MiB a record (RESULTS_RECORD_MAX)" "$T/err"
 diag
 done_testing

@@ -4,7 +4,9 @@
 # else: scripts that write junk, numbers and forged records to every serial
 # and virtio port cannot change it; a full state dir costs the console log,
 # not the status; an init that cannot start bash says so (123, not 127);
-# a QMP quit from the host is named as such (122), not as a crash.
+# a QMP quit from the host is named as such (122), not as a crash; so is
+# Ctrl-a x on the console (122, named as such); a power-off in the guest
+# before the init reported stays a failure (123) named as a power-off.
 . "$(dirname "$0")/lib.sh"
 
 # Everything a confused or hostile test might write, on every port it can
@@ -88,4 +90,29 @@ wait $vmpid
 expect_rc "./vmctl quit: stopped from the host" 122 $?
 check "stderr says a QMP quit stopped it" grep -q "stopped from the host by a QMP 'quit'" "$T/err"
 check "and does not call it a crash" test -z "$(grep "panic or crash" "$T/err")"
+
+# issue 40: Ctrl-a x on an interactive console is not a QMP client's quit
+"$CUT" simple -x 'echo ready-for-ctrl-a-x; sleep 600' > /dev/null
+mkfifo "$T/in"
+"$VM" --timeout 300 < "$T/in" > "$T/console" 2> "$T/err" &
+vmpid=$!
+exec 3> "$T/in"
+for _ in $(seq 300); do
+	guest_says "$T/console" ready-for-ctrl-a-x && break
+	sleep 1
+done
+printf '\001x' >&3
+wait $vmpid
+expect_rc "Ctrl-a x: stopped from the host" 122 $?
+exec 3>&-
+check "stderr names Ctrl-a x, not a QMP client" eval 'grep -q "stopped with Ctrl-a x on its console" "$T/err" &&
+	! grep -q "QMP" "$T/err"'
+
+# issue 40: a power-off in the guest (sysrq o) before the init reported: still
+# a failure, named as a power-off, not as a panic or crash
+"$CUT" simple -x 'echo o > /proc/sysrq-trigger; sleep 100' > /dev/null
+"$VM" --batch --timeout 300 > "$T/console" 2> "$T/err"
+expect_rc "a power-off in the guest: no status, a failure" 123 $?
+check "stderr names the power-off" grep -q "the guest powered off without reporting a status" "$T/err"
+check "  and not a panic or crash" test -z "$(grep "panic or crash" "$T/err")"
 done_testing

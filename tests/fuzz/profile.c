@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profile.c: fuzz the "#@ key: value" header parser of autorun profiles.
- * Properties: errors name the file, a parsed profile has a description,
+ * Properties: errors name the file, a parsed profile has a description
+ * (its absence is PROFILE_ENODESC and said so), its memory fits the host,
  * the keys it names are valid rapido.conf keys.
  */
 #include "conf.h"
 #include "fuzz.h"
+#include "hostmem.h"
 #include "profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -18,8 +20,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc) {
 		fuzz_assert(err && !strncmp(err, "fuzz.sh:", 8), "rc %d, error \"%s\"", rc,
 			    err ? err : "(none)");
+		fuzz_assert((rc == PROFILE_ENODESC) == !strcmp(err, "fuzz.sh: no '#@ description:' line"),
+			    "rc %d for \"%s\"", rc, err);
 	} else {
+		char why[HOSTMEM_WHY_LEN];
+
 		fuzz_assert(p.description, "parsed without a description");
+		fuzz_assert(!hostmem_check(p.memory, why), "memory %llu accepted: %s",
+			    (unsigned long long)p.memory, why);
 		profile_conf_keys(&p, &keys);
 		for (size_t i = 0; i < keys.n; i++)
 			fuzz_assert(keys.v[i][0], "an empty key");

@@ -6,8 +6,9 @@
  * valid kind, a code in 0..255 and a bounded message; a record found reads
  * back the same through format; a record formatted in the middle of any
  * junk (that holds no record of its own after it) is the one found, its
- * kind and code exact and its message whole or, escaped past the limit,
- * cut short; another nonce finds nothing of it.
+ * kind, code and tests-only word exact (an init error has none) and its
+ * message whole or, escaped past the limit, cut short; another nonce finds
+ * nothing of it.
  */
 #include <errno.h>
 
@@ -32,6 +33,8 @@ static void round_trip(const struct status_record *r, const char *junk, size_t j
 	fuzz_assert(!status_record_find_last(buf, n, nonce, &got), "own record not found");
 	fuzz_assert(got.kind == r->kind && got.code == r->code, "kind %d code %d read as %d %d",
 		    r->kind, r->code, got.kind, got.code);
+	fuzz_assert(got.tests_only == (r->kind == STATUS_EXIT && r->tests_only),
+		    "tests-only %d of kind %d read as %d", r->tests_only, r->kind, got.tests_only);
 	if (whole)
 		fuzz_assert(!strcmp(got.msg, r->msg), "message \"%s\" read as \"%s\"", r->msg, got.msg);
 	else
@@ -51,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!status_record_find_last((const char *)data, size, nonce, &r)) {
 		fuzz_assert(r.kind == STATUS_EXIT || r.kind == STATUS_INIT_ERROR, "kind %d", r.kind);
 		fuzz_assert(r.code >= 0 && r.code <= 255, "code %d", r.code);
+		fuzz_assert(!r.tests_only || r.kind == STATUS_EXIT, "an init error's tests-only");
 		fuzz_assert(strlen(r.msg) <= STATUS_MSG_MAX, "message of %zu bytes", strlen(r.msg));
 		for (const unsigned char *p = (const unsigned char *)r.msg; *p; p++)
 			escaped += *p <= ' ' || *p == '%' || *p == 0x7f ? 3 : 1;
@@ -62,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&mine, 0, sizeof(mine));
 	mine.code = data[0];
 	mine.kind = data[1] & 1 ? STATUS_INIT_ERROR : STATUS_EXIT;
+	mine.tests_only = !!(data[1] & 2);
 	mlen = size - 2 < STATUS_MSG_MAX ? size - 2 : STATUS_MSG_MAX;
 	memcpy(mine.msg, data + 2, mlen);
 	mine.msg[mlen] = '\0';

@@ -7,13 +7,56 @@
  * added one; junit.xml's times are plain decimals; results.tap is one
  * suite of KTAP lines only, `not ok` exactly when the suite failed. The
  * same lines from the guest (not ./vm's own file) add no kernel or meta
- * records.
+ * records, and follow the sequence rules (results.h): a refused line
+ * sets s->bad, no two tests share a name but the runs of a re-run chain,
+ * a re-run only under --rerun-failures (the first byte picks 0..2), and
+ * without re-runs every failed record stays a failed test once
+ * classified (no reused name or hand-written pass makes it flaky).
  */
+#include <errno.h>
 #include <math.h>
 
 #include "fuzz.h"
+#include "known.h"
 #include "results.h"
 #include "verdict.h"
+
+/* The guest's lines through the sequence rules, checked as said above. */
+static void guest_sequence(char *guest, unsigned int rerun)
+{
+	struct known_opts o;
+	struct rsuite g;
+	char *save = NULL;
+	int refused = 0;
+	unsigned int failed = 0, problems;
+
+	rsuite_init(&g);
+	g.rerun_max = rerun;
+	for (char *l = strtok_r(guest, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		int rc = rsuite_record(&g, l, 0, 1.0);
+
+		fuzz_assert(rc == 0 || rc == -EINVAL || rc == -EBADMSG, "rc %d", rc);
+		refused |= rc == -EBADMSG;
+	}
+	fuzz_assert(!refused == !g.bad, "refused %d, bad %s", refused, g.bad ? g.bad : "(none)");
+	fuzz_assert(!g.exits && !g.name && !g.cause, "the guest set meta records");
+	fuzz_assert(g.n <= RESULTS_TESTS_MAX, "%zu tests", g.n);
+	rsuite_close_running(&g, 2.0, "the guest died");
+	for (size_t i = 0; i < g.n; i++) {
+		fuzz_assert(!g.t[i].kernel, "the guest added a kernel record");
+		fuzz_assert(rerun || !g.t[i].rerun, "test %zu a re-run without --rerun-failures", i);
+		fuzz_assert(g.t[i].rerun <= rerun, "re-run %u of %u", g.t[i].rerun, rerun);
+		failed += g.t[i].state == RT_FAIL;
+		for (size_t j = i + 1; j < g.n; j++)
+			fuzz_assert(g.t[j].rerun || strcmp(g.t[i].name, g.t[j].name), "two tests named %s",
+				    g.t[i].name);
+	}
+	memset(&o, 0, sizeof(o));
+	known_set_init(&o.set);
+	problems = known_classify(&g, &o);
+	fuzz_assert(rerun || problems >= failed, "%u failed runs, %u problems", failed, problems);
+	rsuite_free(&g);
+}
 
 static char *report(const struct rsuite *s, void (*fn)(FILE *, const struct rsuite *, size_t))
 {
@@ -39,7 +82,7 @@ static int ktap_line_ok(const char *l)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_cstr(data, size), *guest = fuzz_cstr(data, size), *out, *p, *save = NULL;
-	struct rsuite s, g;
+	struct rsuite s;
 	int failed, top = 0, top_not_ok = 0;
 
 	rsuite_init(&s);
@@ -81,14 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(out);
 	rsuite_free(&s);
 
-	rsuite_init(&g);
-	save = NULL;
-	for (char *l = strtok_r(guest, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		(void)rsuite_record(&g, l, 0, 1.0);
-	fuzz_assert(!g.exits && !g.name && !g.cause, "the guest set meta records");
-	for (size_t i = 0; i < g.n; i++)
-		fuzz_assert(!g.t[i].kernel, "the guest added a kernel record");
-	rsuite_free(&g);
+	guest_sequence(guest, size ? data[0] % 3 : 0);
 	free(guest);
 	free(text);
 	return 0;

@@ -3,11 +3,14 @@
 # autorun-known.sh: the guest library's side of known failures and
 # re-runs, in a host bash with an autorun.sh laid out as ./cut writes it
 # (as autorun-verdict.sh): with RAPIDO_RERUN_FAILURES a failed rapido_test
-# runs again at once until it passes, each run a record; an autorun whose
-# every failure was a failed test says so ("R1 failures tests"), one with
-# any other failure (rapido_fail, a failing command that ends a part, a
-# test in a pipeline whose part then fails) never does; a TAP stream says
-# it cannot re-run one test.
+# runs again at once until it passes, each run a record, each re-run
+# said ("R1 rerun NAME N"); an autorun whose every failure was a failed
+# test leaves the state the guest init reads for its status record
+# (tools/init: rapido.status holds the exit status, no rapido.status-other),
+# one with any other failure (rapido_fail, a failing command that ends a
+# part, a test in a pipeline whose part then fails) never does, and no
+# record says it (a test could write that one too); a TAP stream says it
+# cannot re-run one test.
 . "$(dirname "$0")/../tap.sh"
 TAP_ON_FAIL=show_run
 export RAPIDO_RUN_DIR=$T/run PATH=$TOP/build/guest:$PATH RAPIDO_RESULTS_PORT=$T/port
@@ -24,7 +27,13 @@ batch() {
 }
 says() { contains "$T/out" "$1"; }
 records() { grep -c "^R1 $1 $2\( \|$\)" "$RAPIDO_RESULTS_PORT"; }
-tests_only() { grep -qx "R1 failures tests" "$RAPIDO_RESULTS_PORT"; }
+# as tools/init/results.c's init_tests_only reads it, once the autorun is gone
+tests_only() {
+	local code
+	! grep -q "^R1 failures" "$RAPIDO_RESULTS_PORT" || return 1
+	[ ! -e "$RAPIDO_RUN_DIR/rapido.status-other" ] && [ -s "$RAPIDO_RUN_DIR/rapido.status" ] &&
+		read -r code _ < "$RAPIDO_RUN_DIR/rapido.status" && [ "$code" = "$rc" ]
+}
 not_tests_only() { ! tests_only; }
 
 # fails on its first run only: a flag file in $T
@@ -33,6 +42,9 @@ FLAKY="rapido_test t/flaky sh -c '[ -e $T/flag ] && exit 0; : > $T/flag; echo fi
 RAPIDO_RERUN_FAILURES=2 batch "$FLAKY"
 check "a test that fails once, re-runs 2: the autorun keeps the failure" exits 1
 check "  two runs recorded: a fail, then a pass" test "$(records fail t/flaky)/$(records pass t/flaky)" = 1/1
+check "  the re-run said so between them" test "$(grep -x -A1 'R1 rerun t/flaky 1' "$RAPIDO_RESULTS_PORT")" = \
+	"R1 rerun t/flaky 1
+R1 start t/flaky"
 check "  the console says it" says "rapido: test t/flaky: passed on re-run 1 of 2: flaky"
 check "  its failures were all tests'" tests_only
 

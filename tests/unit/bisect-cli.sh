@@ -82,13 +82,61 @@ echo dirty >> "$src/file"
 refused "a dirty tree: exit 2" 2 "has uncommitted changes" \
 	"$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
 git -C "$src" checkout -q file
-mkdir "$state"
+mkdir "$state" && touch "$state/rapido-bisect.state"
 run "$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
 check "a bisection in progress: exit 2, the way on named" \
 	eval '[ $rc -eq 2 ] && grep -q "a bisection is in progress.*--continue resumes it, ./bisect --reset ends it" "$T/err"'
-rmdir "$state"
+# issue 40, item 15: state files are read as regular files of a bounded size
+mkfifo "$state/args"
+run timeout 20 "$bin" --continue
+check "--continue on a FIFO state file: exit 2, named, no hang" \
+	eval '[ $rc -eq 2 ] && grep -qF "$state/args: not a regular file but a FIFO" "$T/err"'
+rm "$state/args" && ln -s /dev/zero "$state/args"
+run timeout 20 "$bin" --continue
+check "  a link to /dev/zero: exit 2, named, not read" \
+	eval '[ $rc -eq 2 ] && grep -qF "$state/args: not a regular file but a symbolic link" "$T/err"'
+rm "$state/args" && truncate -s 17M "$state/args"
+run timeout 20 "$bin" --continue
+check "  one of 17 MiB: exit 2, the cap named" \
+	eval '[ $rc -eq 2 ] && grep -qF "$state/args: larger than 16 MiB" "$T/err"'
+rm -r "$state"
 refused "--reset without a bisection: exit 2" 2 "no bisection here" "$bin" --reset
-refused "--continue without a bisection: exit 1" 1 "no bisection to continue here" "$bin" --continue
+# issue 40: the usage-error status for both
+refused "--continue without a bisection: exit 2" 2 "no bisection to continue here" "$bin" --continue
+
+# issue 40, item 10: --reset and --continue touch only a directory ./bisect marked as its state
+mkdir "$T/data" && echo precious > "$T/data/keep" && echo precious > "$T/plain"
+for what in data plain; do
+	kept=$T/$what && [ -d "$kept" ] && kept=$kept/keep
+	refused "--reset --state naming $what: exit 2, refused by name" 2 \
+		"$T/$what is not a ./bisect state directory" "$bin" --reset --state "$T/$what"
+	check "  and left alone" grep -q precious "$kept"
+	refused "--continue --state naming $what: exit 2" 2 \
+		"$T/$what is not a ./bisect state directory" "$bin" --continue --state "$T/$what"
+	refused "a start with --state naming $what: exit 2" 2 \
+		"$T/$what is not a ./bisect state directory" \
+		"$bin" --state "$T/$what" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
+	run "$bin" --compare --state "$T/$what" --build-cmd "$T/build-ok" c0 c2 simple
+	check "--compare --state naming $what: exit 2, left alone" eval '[ $rc -eq 2 ] &&
+		grep -qF "$T/$what is not a ./bisect state directory" "$T/err" && grep -q precious "$kept"'
+done
+
+# issue 40: KERNEL_SRC, the profile, the fragments and a kernel tree are checked
+# before git bisect starts
+KERNEL_SRC=$T/nosuch refused "a KERNEL_SRC that does not exist: exit 2" 2 "KERNEL_SRC=$T/nosuch" \
+	"$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
+mkdir "$src/sub"
+KERNEL_SRC=$src/sub refused "a KERNEL_SRC inside another git tree: exit 2, refused by name" 2 \
+	"KERNEL_SRC=$src/sub: not a git tree of its own, but a directory inside $src" \
+	"$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
+check "  nothing claimed git bisect started" eval '! grep -q "git bisect reset failed" "$T/err"'
+rmdir "$src/sub"
+refused "an unknown profile: exit 2, before git bisect starts" 2 "unknown profile 'nosuchprofile'" \
+	"$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 nosuchprofile
+refused "a --fragment that does not exist: exit 2" 2 "--fragment $T/nofrag: No such file or directory" \
+	"$bin" --build-cmd "$T/build-ok" --fragment "$T/nofrag" --good c0 --bad c2 simple
+refused "without --build-cmd, a tree that is not a kernel's: exit 2" 2 \
+	"has no Kconfig and Makefile at its top: not a kernel tree" "$bin" --good c0 --bad c2 simple
 
 # git bisect start failing (a git that refuses it): undone by git bisect reset
 mkdir -p "$T/fakegit"
@@ -115,4 +163,25 @@ refused "a bad commit that does not build: exit 3, undone" 3 \
 	"the bad commit" "$bin" --build-cmd "$T/build-fails" --good c0 --bad c2 simple
 check "  saying why, with the build's last line" \
 	grep -qF "exited 2: error: the compiler broke" "$T/err"
+
+# issue 40: the compiler's error is the reason, not make's last line, and the log is kept
+cat > "$T/build-make" <<'EOF'
+#!/bin/sh
+echo "make: Entering directory '/src'"
+echo "  CC      kernel/fork.o"
+echo "kernel/fork.c:12:3: error: expected ';' before 'return'"
+echo "kernel/fork.c:20:1: error: control reaches end of non-void function"
+echo "make[2]: *** [scripts/Makefile.build:250: kernel/fork.o] Error 1"
+echo "make: Leaving directory '/src'"
+exit 2
+EOF
+chmod +x "$T/build-make"
+refused "a bad commit whose build fails in the compiler: exit 3, undone" 3 \
+	"exited 2: kernel/fork.c:12:3: error: expected ';' before 'return'" \
+	"$bin" --build-cmd "$T/build-make" --good c0 --bad c2 simple
+check "  its first error lines printed" \
+	grep -qF "    kernel/fork.c:20:1: error: control reaches end of non-void function" "$T/err"
+check "  and its build.log kept where it says" \
+	eval 'log=$(sed -n "s/^bisect: the failed step.s logs are kept in //p" "$T/err") &&
+		grep -q "Leaving directory" "$log/build.log"'
 done_testing

@@ -62,6 +62,15 @@ echo precious > "$T/cluster/data"
 run "$bin" down
 check "down refuses a directory that is not a cluster's" answered 1 "not a ceph-local cluster's directory"
 check "  and leaves it alone" test -e "$T/cluster/data"
+# issue 40, item 10: the marker must be a regular file in a real directory
+ln -s "$T/cluster" "$T/cluster-link" && touch "$T/cluster/ceph-local.cluster"
+CEPH_LOCAL_DIR=$T/cluster-link run "$bin" down
+check "down refuses a link to a marked directory" answered 1 "$T/cluster-link is not a ceph-local cluster's directory (not a directory, no ceph-local.cluster in it)"
+check "  and leaves it alone" test -e "$T/cluster/data"
+rm "$T/cluster/ceph-local.cluster" && echo precious > "$T/plain"
+CEPH_LOCAL_DIR=$T/plain run "$bin" down
+check "down refuses a plain file" answered 1 "$T/plain is not a ceph-local cluster's directory (not a directory"
+check "  and leaves it alone" test -e "$T/plain"
 BR_ADDR=127.0.0.1/8 run "$bin" up
 check "BR_ADDR outside the private ranges" answered 1 "BR_ADDR: expected a network inside a private range"
 run "$bin" --netns rapido-no-such-ns-$$ up

@@ -74,6 +74,12 @@ printf 'VM_SPLATS=none\nVM_SHARD=2/4\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "VM_SPLATS=none, VM_SHARD=2/4: accepted" test $rc = 0 -a ! -s "$T/err"
 
+# issue 40: a VM_MEMORY no host here has is refused as ./vm refuses it
+printf 'VM_MEMORY=1P\n' > "$RAPIDO_CONF"
+run "$bin" --check-conf
+check "VM_MEMORY beyond the host's memory" eval '[ $rc = 1 ] &&
+	grep -q "$RAPIDO_CONF:1: VM_MEMORY: '"'1P'"' is more than this host.s memory ([0-9]*[MGT])" "$T/err"'
+
 # a profile's key, typed in its header (#@ conf-type), is checked as ./cut PROFILE checks it
 printf 'FSTESTS_FS=zfs\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf

@@ -417,7 +417,8 @@ printf 'generic/002        1s\n'
 EOF2
 chmod +x "$tmp/t3/check"
 # run3 FAILS CODE: CODE in $tmp/t3, generic/002 failing its first FAILS
-# runs; its status, the records "EVENT NAME", then check's runs
+# runs; its status, the records "EVENT NAME" (a re-run said by "rerun
+# NAME"), then check's runs
 run3() {
 	echo "$1" > "$tmp/t3/fails"
 	: > "$tmp/t3/runs"
@@ -431,6 +432,7 @@ good "--rerun-failures 2: a test failing once runs again alone and passes" \
 "rc 1
 pass generic/001
 fail generic/002
+rerun generic/002
 pass generic/002
 -R xunit -i 1 generic/001 generic/002
 -R xunit -i 1 generic/002
@@ -439,7 +441,9 @@ good "--rerun-failures 2: failing every time, 3 runs" \
 	"$(run3 9 "RAPIDO_RERUN_FAILURES=2 rapido_fstests_check generic/002")" \
 "rc 1
 fail generic/002
+rerun generic/002
 fail generic/002
+rerun generic/002
 fail generic/002
 -R xunit generic/002
 -R xunit generic/002
@@ -448,6 +452,7 @@ good "--rerun-failures: a section's test runs again in its section only" \
 	"$(run3 1 "RAPIDO_RERUN_FAILURES=1 rapido_fstests_check -s a generic/002")" \
 "rc 1
 fail a:generic/002
+rerun a:generic/002
 pass a:generic/002
 -R xunit -s a generic/002
 -R xunit -s a generic/002"

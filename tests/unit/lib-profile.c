@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(77);
+	tap_plan(78);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -117,6 +117,8 @@ int main(void)
 	bad("#@ description: x\n#@ test-timeout: 0\n",
 	    "p.sh:2: test-timeout: expected a number from 1 to 604800, got '0' (seconds)");
 	bad("#@ description: x\n#@ test-timeout: 1m\n", "p.sh:2: test-timeout: expected a number");
+	/* issue 40: qemu was handed -m 1073741824M */
+	bad("#@ description: x\n#@ memory: 1P\n", "p.sh:2: memory: \"1P\" is more than this host's memory (");
 	bad("#@ bins: x\n", "no '#@ description:' line");
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");

@@ -24,7 +24,7 @@ int main(void)
 	struct status_record r;
 	size_t n, na, nb;
 
-	tap_plan(16);
+	tap_plan(18);
 	TAP_EQ_INT(crc32_buf(0, "123456789", 9), 0xcbf43926u, "CRC-32 check value");
 	tap_ok(status_nonce_valid(NONCE) && !status_nonce_valid("0123") &&
 	       !status_nonce_valid("0123456789ABCDEF0123456789ABCDEF"), "nonce: 32 lowercase hex digits");
@@ -33,6 +33,16 @@ int main(void)
 	tap_ok(status_record_find_last(a, na, NONCE, &r) == 0 && r.kind == STATUS_EXIT && r.code == 5,
 	       "a record round-trips");
 	TAP_EQ_INT(status_record_find_last(a, na, OTHER, &r), -ENOENT, "another boot's nonce: ignored");
+	tap_ok(!r.tests_only, "  an exit that does not say its failures were all tests'");
+	{
+		struct status_record t = { .kind = STATUS_EXIT, .code = 1, .tests_only = 1 };
+
+		na = status_record_format(a, NONCE, &t);
+		tap_ok(strstr(a, " exit-tests 1 - crc=") && !status_record_find_last(a, na, NONCE, &r) &&
+		       r.kind == STATUS_EXIT && r.code == 1 && r.tests_only,
+		       "an exit whose failures were all failed tests: exit-tests, read back");
+		na = rec(a, NONCE, STATUS_EXIT, 5, "");
+	}
 
 	n = (size_t)snprintf(data, sizeof(data), "0\n255\nrapido-status v1 %s exit 0 - crc=00000000\n", NONCE);
 	TAP_EQ_INT(status_record_find_last(data, n, NONCE, &r), -ENOENT,

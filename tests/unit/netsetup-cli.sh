@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# netsetup-cli.sh: ./netsetup without root and without touching a network
-# device: its command line, every bad rapido.conf value named with its
+# netsetup-cli.sh: ./netsetup, first without root and without touching a
+# network device: its command line, every bad rapido.conf value named with its
 # source, the root check, and the ip commands --dry-run prints for a
-# namespace that does not exist (so nothing there can exist either).
+# namespace that does not exist (so nothing there can exist either). As
+# root, in a namespace it makes: netsetup refuses, by name and before any
+# change, devices it did not make (a veth, a bridge) and removes only its own.
 # tests/boot/net-bridge.sh runs it for real in a namespace.
 . "$(dirname "$0")/../tap.sh"
 bin=$TOP/netsetup
@@ -106,16 +108,63 @@ check "  makes the namespace, loopback, bridge with address, TAPs owned by TAP_U
 	test "$(cat "$T/out")" = "ip netns add $ns
 ip -n $ns link set lo up
 ip -n $ns link add br-unit type bridge
+ip -n $ns link set br-unit alias 'made by rapido netsetup'
 ip -n $ns address replace 10.9.8.1/24 dev br-unit
 ip -n $ns link set br-unit up
 ip -n $ns tuntap add dev t-a mode tap user nobody
+ip -n $ns link set t-a alias 'made by rapido netsetup'
 ip -n $ns link set t-a master br-unit
 ip -n $ns link set t-a up
 ip -n $ns tuntap add dev t-b mode tap user nobody
+ip -n $ns link set t-b alias 'made by rapido netsetup'
 ip -n $ns link set t-b master br-unit
 ip -n $ns link set t-b up"
 check "  and made nothing" test ! -e "/run/netns/$ns"
 run "$bin" --netns "$ns" down
 check "down in a namespace that does not exist: nothing to do" eval '[ $rc -eq 0 ] && [ "$(cat "$T/out")" = "network namespace $ns does not exist: nothing to remove" ]'
+# issue 40, item 11: a bridge that is one of its own TAPs is refused before anything
+printf 'BR_DEV=t-a\nTAP_DEVS="t-a t-b"\n' > "$RAPIDO_CONF"
+run "$bin" -n --netns "$ns" up
+check "BR_DEV also in TAP_DEVS" fails_with 1 "netsetup: $RAPIDO_CONF:1: BR_DEV: 't-a' is also in TAP_DEVS: the bridge and each TAP need names of their own"
+
+# issue 40, item 11: as root, in a namespace of this test's own (never the
+# host's interfaces), netsetup touches only the devices it made
+if [ "$(id -u)" -eq 0 ] && command -v ip > /dev/null && ip netns add "$ns" 2> /dev/null; then
+	trap 'ip netns del "$ns" 2> /dev/null; [ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
+	ip -n "$ns" link add vx0 type veth peer name vx1 && ip -n "$ns" addr add 10.9.7.1/24 dev vx0 &&
+		ip -n "$ns" link add brx type bridge || echo "Bail out! cannot make the test's devices"
+	untouched() {	# the test's own devices as made: no master, vx0's address
+		[ "$(ip -n "$ns" -o link show master br-unit 2> /dev/null)" = "" ] &&
+			ip -n "$ns" -o link show dev vx0 | grep -qv master &&
+			ip -n "$ns" -o addr show dev vx0 | grep -q 10.9.7.1/24 &&
+			ip -n "$ns" link show dev vx1 > /dev/null && ip -n "$ns" link show dev brx > /dev/null
+	}
+	printf 'BR_DEV=br-unit\nBR_ADDR=10.9.8.1/24\nTAP_DEVS="t-a vx0"\nTAP_USER=nobody\n' > "$RAPIDO_CONF"
+	run "$bin" --netns "$ns" up
+	check "up with an existing veth in TAP_DEVS: refused by name" \
+		fails_with 1 "netsetup: TAP_DEVS vx0: not made by ./netsetup (no ifalias 'made by rapido netsetup' in netns $ns): not using it; name other devices in rapido.conf, or remove it by hand"
+	check "  before anything changed: no bridge, no TAP, the veth as it was" \
+		eval 'untouched && ! ip -n "$ns" link show dev br-unit 2> /dev/null && ! ip -n "$ns" link show dev t-a 2> /dev/null'
+	printf 'BR_DEV=brx\nBR_ADDR=10.9.8.1/24\nTAP_DEVS=t-a\nTAP_USER=nobody\n' > "$RAPIDO_CONF"
+	run "$bin" --netns "$ns" up
+	check "up with an existing bridge as BR_DEV: refused" fails_with 1 "netsetup: BR_DEV brx: not made by ./netsetup (no ifalias 'made by rapido netsetup' in netns $ns): not using it; name other devices in rapido.conf, or remove it by hand"
+	check "  its address unchanged" eval '! ip -n "$ns" -o addr show dev brx | grep -q 10.9.8.1'
+	printf 'BR_DEV=vx0\nTAP_DEVS="vx1 t-a"\n' > "$RAPIDO_CONF"
+	run "$bin" --netns "$ns" down
+	check "down with veths as BR_DEV and TAP_DEVS: both refused by name" fails_with 1 "netsetup: BR_DEV vx0, TAP_DEVS vx1: not made by ./netsetup (no ifalias 'made by rapido netsetup' in netns $ns): not removing them; name other devices in rapido.conf, or remove them by hand"
+	check "  and not removed" untouched
+	printf 'BR_DEV=br-unit\nBR_ADDR=10.9.8.1/24\nTAP_DEVS="t-a t-b"\nTAP_USER=nobody\n' > "$RAPIDO_CONF"
+	run "$bin" --netns "$ns" up
+	check "up with devices of its own: exit 0" eval '[ $rc -eq 0 ] &&
+		[ "$(ip -n "$ns" -o link show master br-unit | grep -c "alias made by rapido netsetup")" = 2 ]'
+	run "$bin" --netns "$ns" up
+	check "  again: its own devices reused" test $rc -eq 0
+	run "$bin" --netns "$ns" down
+	check "down removes its own, and only those" eval '[ $rc -eq 0 ] &&
+		! ip -n "$ns" link show dev br-unit 2> /dev/null && ! ip -n "$ns" link show dev t-a 2> /dev/null &&
+		ip -n "$ns" link show dev vx0 > /dev/null && ip -n "$ns" link show dev brx > /dev/null'
+else
+	skip "netsetup in a namespace of its own" "needs root and ip netns"
+fi
 
 done_testing

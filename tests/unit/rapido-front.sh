@@ -69,6 +69,14 @@ check "  the first directory's simple, with where it is" out_has "simple        
 check "  p2's own profile" out_has "only2            p2 only ($T/p2)"
 check "  ~/.config/rapido/profiles' profile" out_has "homeone          home one ($HOME/.config/rapido/profiles)"
 check "  each name once" test "$(grep -c '^simple ' "$T/out")" = 1
+# issue 40: a helper the profiles source, without '#@ description:', is no error
+printf '#!/bin/bash\nhelper_fn() { :; }\n' > "$T/p2/helper.sh"
+RAPIDO_PROFILE_PATH=$T/p1:$T/p2 run "$R" list
+check "rapido list with a helper .sh beside the profiles: exit 0" exits 0
+check "  the helper named as no profile" \
+	out_has "helper           (not a profile: no '#@ description:' in $T/p2/helper.sh)"
+check "  the profiles still listed" out_has "only2            p2 only ($T/p2)"
+rm "$T/p2/helper.sh"
 # shipped NAME: the last run listed NAME without a directory (autorun's)
 shipped() { grep "^$1 " "$T/out" | grep -qvE '\(/[^()]*\)$'; }
 check "  the shipped ones still (afalg), without a directory" shipped afalg

@@ -8,9 +8,9 @@
 . "$(dirname "$0")/results-dirs.inc"
 mkres "$T/a" "R1 start t1" "R1 pass t1 1 -" "R1 pass t2 1 -" "R1 fail t3 1 broken -" "R1 pass t5 1 -" \
 	"R1 meta exit 1"
-mkres "$T/b" "R1 start t1" "R1 pass t1 1 -" "R1 splat t1 kernel%20warning:%20WARNING:%20x -" \
+mkres "$T/b" "R1 meta rerun 1" "R1 start t1" "R1 pass t1 1 -" "R1 splat t1 kernel%20warning:%20WARNING:%20x -" \
 	"R1 pass t2 1 -" "R1 pass t3 1 -" "R1 error t4 0 not%20run:%20the%20VM%20was%20stopped -" \
-	"R1 fail t5 1 once -" "R1 pass t5 1 -" \
+	"R1 fail t5 1 once -" "R1 rerun t5 1" "R1 pass t5 1 -" \
 	"R1 meta exit 124"
 mkres "$T/c" "R1 pass t1 1 -" "R1 pass t2 1 -" "R1 pass t3 1 -" "R1 pass t5 1 -" "R1 meta exit 0"
 

@@ -220,6 +220,13 @@ run_err "bad per-VM address" "$RAPIDO_CONF:1: VM1_IP: expected an IPv4 address" 
 run_err "bad --net mode" "expected tap, user or none" "$VM" --batch --net bridge
 run_err "bad link address" "expected HOST:PORT" "$VM" --batch --link-connect nowhere
 run_err "bad port forward" "port forward 'tcp:2222'" "$VM" --batch --hostfwd tcp:2222
+# issue 40: qemu was handed -m 1073741824M
+run_err "--memory beyond the host's RAM: named, with the host's total" \
+	"--memory: '1P' is more than this host's memory ([0-9]*[MGT])" "$VM" --dry-run --memory 1P
+echo "VM_MEMORY=1P" > "$RAPIDO_CONF"
+run_err "VM_MEMORY beyond the host's RAM: FILE:LINE" \
+	"$RAPIDO_CONF:1: VM_MEMORY: '1P' is more than this host's memory" "$VM" --dry-run
+: > "$RAPIDO_CONF"
 
 # --jobs: what N VMs cannot share, and the memory N of them need, refused
 # before any VM number is taken (no vmN.log, nothing in DIR)

@@ -124,6 +124,8 @@ static void suite_of(struct rsuite *s, const char *rel, const char *const *lines
 
 	rsuite_init(s);
 	rsuite_record(s, m, 1, 0);
+	/* the re-runs below are --rerun-failures 2's */
+	rsuite_record(s, "R1 meta rerun 2", 1, 0);
 	free(m);
 	for (; *lines; lines++)
 		rsuite_record(s, *lines, 1, 1.0);
@@ -169,7 +171,8 @@ static void opts_of(struct known_opts *o, const char *text)
 static const char *const run1[] = {
 	"R1 start t/pass", "R1 pass t/pass 1 -",
 	/* fails on its first run only */
-	"R1 start t/flaky", "R1 fail t/flaky 1 exit%20status%201 first", "R1 start t/flaky",
+	"R1 start t/flaky", "R1 fail t/flaky 1 exit%20status%201 first", "R1 rerun t/flaky 1",
+	"R1 start t/flaky",
 	"R1 pass t/flaky 1 second",
 	"R1 start t/known", "R1 fail t/known 1 exit%20status%201 expected%202",
 	"R1 start t/fixed", "R1 pass t/fixed 1 -",
@@ -312,8 +315,8 @@ static void table_cases(void)
 			"R1 splat t/hung kernel%20hung-task:%20INFO:%20task text 1",
 			"R1 start t/both", "R1 fail t/both 1 x -",
 			"R1 splat t/both kernel%20warning:%20WARNING text 1",
-			"R1 start t/re", "R1 fail t/re 1 x -", "R1 splat t/re kernel%20bug:%20BUG text 1",
-			"R1 start t/re", "R1 pass t/re 1 -",
+			"R1 start t/re", "R1 fail t/re 1 x -", "R1 rerun t/re 1", "R1 start t/re",
+			"R1 pass t/re 1 -", "R1 splat t/re kernel%20bug:%20BUG text 1",
 			"R1 kernel kernel:%20INFO:%20task hung-task text", NULL };
 
 		suite_of(&s, "6.1.0", during);
@@ -352,7 +355,7 @@ static void table_cases(void)
 	/* a failure, then a skip on its re-run: still a failure */
 	opts_of(&o, "");
 	{
-		static const char *const fs[] = { "R1 start t/s", "R1 fail t/s 1 x -", "R1 start t/s",
+		static const char *const fs[] = { "R1 start t/s", "R1 fail t/s 1 x -", "R1 rerun t/s 1", "R1 start t/s",
 			"R1 skip t/s 1 no%20disk -", NULL };
 
 		suite_of(&s, "6.1.0", fs);
@@ -366,8 +369,9 @@ static void table_cases(void)
 	/* failing every re-run: a failure, its runs counted */
 	opts_of(&o, "");
 	{
-		static const char *const bad[] = { "R1 start t/b", "R1 fail t/b 1 x -", "R1 start t/b",
-			"R1 fail t/b 1 x -", "R1 start t/b", "R1 fail t/b 1 x -", NULL };
+		static const char *const bad[] = { "R1 start t/b", "R1 fail t/b 1 x -", "R1 rerun t/b 1",
+			"R1 start t/b", "R1 fail t/b 1 x -", "R1 rerun t/b 2", "R1 start t/b",
+			"R1 fail t/b 1 x -", NULL };
 
 		suite_of(&s, "6.1.0", bad);
 		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "failing all 3 runs: exit 1");

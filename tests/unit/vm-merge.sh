@@ -131,4 +131,17 @@ merge "$T/m" "$T/big1" "$T/big2"
 check "2 x 100000 tests merge within the minute (exit $rc)" test "$rc" -ne 124
 check "  the one test in both is named" grep -q "test 't1-5' is in both big1 and big2" "$T/err"
 check "  and only it" test "$(grep -c "is in both" "$T/err")" = 1
+
+# issue 40.12: a results.txt of 40 MB of records is read within the caps
+# (RESULTS_TESTS_MAX), its memory bounded (the merge took 10 times the
+# file's size); one past RESULTS_TXT_MAX is refused, naming the cap
+mkdir -p "$T/flood"
+awk 'BEGIN { print "R1 meta suite flood"; for (i = 0; i < 3000000; i++) print "R1 pass t 0 -"; print "R1 meta exit 0" }' > "$T/flood/results.txt"
+/usr/bin/time -f %M -o "$T/rss" "$VM" --merge-results "$T/mf" "$T/flood" > "$T/out" 2> "$T/err"
+expect_rc "40 MB of records: the merge fails" 1 $?
+check "  naming the cap" grep -q "cap of 200000 tests a run (RESULTS_TESTS_MAX)" "$T/out"
+check "  in under 250 MB (it took $(($(tail -n 1 "$T/rss") / 1024)) MB)" test "$(tail -n 1 "$T/rss")" -lt 256000
+truncate -s 97M "$T/flood/results.txt"
+merge "$T/mf2" "$T/flood"
+check "a results.txt past 96 MiB: refused (exit $rc)" grep -q "flood/results.txt: larger than 96 MiB" "$T/err"
 done_testing

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vm-results.c: records, splat scanning, VM_SPLATS, JUnit escaping, KTAP. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+#include "known.h"
 #include "pct.h"
 #include "results.h"
 #include "tap.h"
@@ -36,6 +39,145 @@ static const char console[] =
 	"[   30.000000] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [x:1]\n"
 	"[   40.000000] UBSAN: shift-out-of-bounds in a.c:1:2";
 
+/* lines (NULL-ended) as the guest's, into a new s; how many were refused */
+static int guest_lines(struct rsuite *s, const char *rerun, const char *const *lines)
+{
+	int bad = 0;
+
+	rsuite_init(s);
+	if (rerun) {
+		char *m = xasprintf("R1 meta rerun %s", rerun);
+
+		rsuite_record(s, m, 1, 0);
+		free(m);
+	}
+	for (; *lines; lines++)
+		bad += rsuite_record(s, *lines, 0, 1.0) == -EBADMSG;
+	rsuite_close_running(s, 2.0, "the guest died");
+	return bad;
+}
+
+/* The classes with no known failures: how many tests are problems */
+static unsigned int problems(struct rsuite *s)
+{
+	struct known_opts o;
+
+	memset(&o, 0, sizeof(o));
+	known_set_init(&o.set);
+	return known_classify(s, &o);
+}
+
+/* issue 40, items 1, 2 and 12: the record sequence the guest library writes, and no other */
+static void test_sequence(void)
+{
+	static const char *const dup[] = { "R1 hello rapido-init", "R1 start dup",
+		"R1 fail dup 0 exit%20status%201 -", "R1 start dup", "R1 pass dup 0 -", NULL };
+	static const char *const forged[] = { "R1 hello rapido-init", "R1 start t",
+		"R1 fail t 0 exit%20status%201 -", "R1 pass t 0 -", NULL };
+	static const char *const rerun[] = { "R1 start t", "R1 fail t 0 x -", "R1 rerun t 1",
+		"R1 start t", "R1 pass t 0 -", NULL };
+	static const char *const named[] = { "R1 pass a 0 -", "R1 pass a#2 0 -", "R1 pass a 0 -",
+		"R1 pass a#2 0 -", NULL };
+	static const char *const refused[][4] = {
+		{ "R1 start t", "R1 fail t 0 x -", "R1 rerun t 1", NULL },
+		{ "R1 start t", "R1 pass t 0 -", "R1 rerun t 1", NULL },
+		{ "R1 start t", "R1 fail t 0 x -", "R1 rerun t 2", NULL },
+		{ "R1 start t", "R1 fail t 0 x -", "R1 rerun u 1", NULL },
+		{ "R1 start t", "R1 hello rapido-init", NULL, NULL },
+		{ "R1 failures tests", NULL, NULL, NULL },
+		{ "R1 kernel forged x y", NULL, NULL, NULL },
+		{ "R1 start t", "junk", NULL, NULL },
+	};
+	static const char *const why[] = { "no --rerun-failures", "did not fail", "1 to --rerun",
+		"never ran", "only the guest init says hello", "status record", "guest library's",
+		"guest library's" };
+	struct rsuite s;
+	char *big, *line, *text;
+	int n;
+
+	tap_ok(!guest_lines(&s, NULL, dup) && s.n == 2 && !strcmp(s.t[0].name, "dup") &&
+	       !strcmp(s.t[1].name, "dup#2") && s.t[0].state == RT_FAIL && s.t[1].state == RT_PASS,
+	       "a reused name without a re-run: two tests, the second dup#2");
+	tap_ok(s.n == 2 && s.t[1].output && strstr(s.t[1].output, "an earlier test of this run is named dup"),
+	       "  which says so in its output");
+	TAP_EQ_INT((int)problems(&s), 1, "  the failure stays a failure, not flaky");
+	rsuite_free(&s);
+	tap_ok(!guest_lines(&s, NULL, forged) && s.n == 2 && s.t[0].state == RT_FAIL &&
+	       !strcmp(s.t[1].name, "t#2"), "a pass after t failed (no start, no re-run): t#2");
+	TAP_EQ_INT((int)problems(&s), 1, "  t still failed");
+	rsuite_free(&s);
+	tap_ok(!guest_lines(&s, "1", rerun) && s.n == 2 && !strcmp(s.t[1].name, "t") &&
+	       s.t[1].rerun == 1, "a re-run said so, under --rerun-failures: a run of t");
+	tap_ok(!problems(&s) && s.t[1].cls == RC_FLAKY, "  flaky");
+	rsuite_free(&s);
+	n = guest_lines(&s, NULL, named);
+	tap_ok(!n && s.n == 4 && !strcmp(s.t[1].name, "a#2") && !strcmp(s.t[2].name, "a#3") &&
+	       !strcmp(s.t[3].name, "a#2#2"), "a new name never takes one a test has: %s %s %s",
+	       s.n > 1 ? s.t[1].name : "", s.n > 2 ? s.t[2].name : "", s.n > 3 ? s.t[3].name : "");
+	rsuite_free(&s);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		n = guest_lines(&s, i ? "1" : NULL, refused[i]);
+		tap_ok(n == 1 && s.bad && strstr(s.bad, why[i]) && strstr(s.bad, "the guest's record "),
+		       "refused: %s: %s", refused[i][2] ? refused[i][2] : refused[i][1] ?
+		       refused[i][1] : refused[i][0], s.bad ? s.bad : "(taken)");
+		rsuite_free(&s);
+	}
+	text = strdup("R1 meta exit 0\nR1 failures tests\nR1 start t\nR1 pass t 0 -\n");
+	rsuite_init(&s);
+	rsuite_parse(&s, text);
+	tap_ok(!s.bad && s.exit == 0, "an older results.txt's 'failures tests' is left alone");
+	rsuite_free(&s);
+	free(text);
+	text = strdup("R1 meta exit 0\nR1 start t\nR1 fail t 0 x -\nR1 rerun t 1\nR1 pass t 0 -\n");
+	rsuite_init(&s);
+	rsuite_parse(&s, text);
+	tap_ok(s.exit == -1 && s.cause && strstr(s.cause, "results.txt: the guest's record 3 ('R1 rerun t 1')"),
+	       "a results.txt that breaks the sequence: an unknown status naming it: %s",
+	       s.cause ? s.cause : "");
+	rsuite_free(&s);
+	free(text);
+
+	/* the watchdog's record of a renamed test that hangs: by the guest's name */
+	rsuite_init(&s);
+	rsuite_record(&s, "R1 start dup", 0, 1.0);
+	rsuite_record(&s, "R1 pass dup 0 -", 0, 1.0);
+	rsuite_record(&s, "R1 start dup", 0, 1.0);
+	line = xasprintf("R1 error %s 1 no%%20progress -", rtest_guest_name(&s.t[1]));
+	rsuite_record(&s, line, 1, 2.0);
+	free(line);
+	tap_ok(s.n == 2 && !s.running && s.t[1].error && !strcmp(s.t[1].name, "dup#2"),
+	       "the watchdog's error record ends the running dup#2");
+	rsuite_free(&s);
+
+	/* the caps: bytes, then tests */
+	rsuite_init(&s);
+	big = malloc(RESULTS_RECORD_MAX - 64);
+	memset(big, 'x', RESULTS_RECORD_MAX - 65);
+	big[RESULTS_RECORD_MAX - 65] = '\0';
+	n = 0;
+	for (unsigned int i = 0; i < (RESULTS_VOLUME_MAX >> 20) + 2; i++) {
+		line = xasprintf("R1 pass t%u 0 %s", i, big);
+		n += rsuite_record(&s, line, 0, 1.0) == -EBADMSG;
+		free(line);
+	}
+	tap_ok(n == 2 && s.n == (RESULTS_VOLUME_MAX >> 20) && s.bad &&
+	       strstr(s.bad, "cap of 64 MiB a run (RESULTS_VOLUME_MAX)"),
+	       "past 64 MiB of records: refused, named, the rest dropped: %s", s.bad ? s.bad : "");
+	rsuite_free(&s);
+	free(big);
+	rsuite_init(&s);
+	n = 0;
+	for (unsigned int i = 0; i < RESULTS_TESTS_MAX + 5; i++) {
+		char l[64];
+
+		snprintf(l, sizeof(l), "R1 pass t%u 0 -", i);
+		n += rsuite_record(&s, l, 0, 1.0) == -EBADMSG;
+	}
+	tap_ok(n == 5 && s.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
+	       "past %u tests: refused, named", RESULTS_TESTS_MAX);
+	rsuite_free(&s);
+}
+
 int main(void)
 {
 	struct splat_scan sc;
@@ -46,7 +188,8 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(28);
+	tap_plan(28 + 21);
+	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */
 	for (size_t i = 0; i < sizeof(console) - 1; i++)
@@ -97,7 +240,9 @@ int main(void)
 	rsuite_record(&s, "R1 pass t1 0.5 -", 0, 2.0);
 	rsuite_record(&s, "R1 start t2", 0, 3.0);
 	rsuite_record(&s, "R1 fail t3 1 bad%20<&> out\x01put", 0, 3.0);
-	tap_ok(rsuite_record(&s, "R1 kernel forged x y", 0, 3.0) && rsuite_record(&s, "junk", 0, 3.0),
+	tap_ok(rsuite_record(&s, "R1 kernel forged x y", 0, 3.0) && rsuite_record(&s, "junk", 0, 3.0) &&
+	       !strcmp(s.bad, "the guest's record 5 ('R1 kernel forged x y'): no record of the guest "
+		       "library's (autorun/lib/results.sh)"),
 	       "the guest cannot add kernel records; junk is no record");
 	rsuite_close_running(&s, 5.0, "the guest died");
 	rsuite_count(&s, &c);

@@ -169,10 +169,12 @@ static void test_rerun(void)
 	splat_feed(&sc, console, sizeof(console) - 1);
 	splat_finish(&sc);
 	rsuite_init(&s);
+	rsuite_record(&s, "R1 meta rerun 1", 1, 0);
 	rsuite_record(&s, "R1 start a", 0, 1);
 	s.t[s.last - 1].con_from = 2;
 	rsuite_record(&s, "R1 fail a 1.0 broke -", 0, 2);
 	s.t[s.last - 1].con_to = 6;
+	rsuite_record(&s, "R1 rerun a 1", 0, 3);
 	rsuite_record(&s, "R1 start a", 0, 3);
 	s.t[s.last - 1].con_from = 10;
 	rsuite_record(&s, "R1 pass a 1.0 -", 0, 4);
@@ -188,7 +190,8 @@ static void test_rerun(void)
 		   "f+0x1/0x2 (console.log lines 3-5)", "  the first run's reason, then the report's");
 
 	/* as results.txt is read again (--merge-results): the same, and RUN checked */
-	text = xasprintf("R1 start a\nR1 fail a 1 broke -\nR1 start a\nR1 pass a 1 -\n%s\n", recs.v[0]);
+	text = xasprintf("R1 meta rerun 1\nR1 start a\nR1 fail a 1 broke -\nR1 rerun a 1\nR1 start a\n"
+			 "R1 pass a 1 -\n%s\n", recs.v[0]);
 	rsuite_free(&s);
 	rsuite_init(&s);
 	rsuite_parse(&s, text);
@@ -227,8 +230,9 @@ static const char run_a[] =
 	"R1 pass p1 1 -\nR1 pass p2 1 -\nR1 fail f1 1 x -\nR1 pass gone 1 -\nR1 pass fl 1 -\n"
 	"R1 kernel kernel:%20WARNING:%20CPU:%200%20PID:%2012%20at%20a.c:3%20g+0x1a/0x40 warning -\n";
 static const char run_b[] =
-	"R1 meta exit 1\n"
-	"R1 pass p1 1 -\nR1 fail p2 1 broke -\nR1 pass f1 1 -\nR1 fail fl 1 y -\nR1 pass fl 1 -\n"
+	"R1 meta exit 1\nR1 meta rerun 1\n"
+	"R1 pass p1 1 -\nR1 fail p2 1 broke -\nR1 pass f1 1 -\nR1 fail fl 1 y -\nR1 rerun fl 1\n"
+	"R1 pass fl 1 -\n"
 	"R1 pass new 1 -\n"
 	"R1 kernel kernel:%20WARNING:%20CPU:%201%20PID:%2099%20at%20a.c:3%20g+0x2b/0x40 warning -\n";
 

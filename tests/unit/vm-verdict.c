@@ -64,7 +64,7 @@ static char *last_line(const char *path)
 /* verdict_stop for one end, with stderr (its first line) in msg */
 static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
 {
-	int p[2], saved = dup(2), rc;
+	int p[2], saved = dup(2), rc, tests_only;
 	ssize_t n;
 
 	if (pipe(p) < 0 || saved < 0)
@@ -72,7 +72,7 @@ static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
 	fflush(stderr);
 	dup2(p[1], 2);
 	close(p[1]);
-	rc = verdict_stop(st, why, 600);
+	rc = verdict_stop(st, why, 600, &tests_only);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -123,12 +123,35 @@ static void stop_cases(void)
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "a QMP quit: 122");
 	TAP_EQ_STR(msg, "vm: vm2 was stopped from the host by a QMP 'quit' (./vmctl 2 quit or another "
 		   "QMP client) before the guest reported a status", "  said so");
+	{
+		/* issue 40: what qemu's console multiplexer writes when Ctrl-a x quits it */
+		static const char ctrl_a_x[] = "login: QEMU: Terminated\n\r";
+		const char *console = st.console;
+		size_t console_len = st.console_len;
+
+		st.console = ctrl_a_x;
+		st.console_len = sizeof(ctrl_a_x) - 1;
+		TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "Ctrl-a x: 122");
+		TAP_EQ_STR(msg, "vm: vm2 was stopped with Ctrl-a x on its console before the guest "
+			   "reported a status", "  named as Ctrl-a x, not a QMP client's quit");
+		st.console = console;
+		st.console_len = console_len;
+	}
 	st.shutdown_reason = "host-signal";
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "a signal to qemu: 122");
 	st.shutdown_reason = "guest-shutdown";
 	st.wstatus = 0;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS,
 		   "qemu exited 0 without a record: 123");
+	/* issue 40: a power-off or a reset in the guest is named as one, and stays a failure */
+	TAP_EQ_STR(msg, "vm: vm2: the guest powered off without reporting a status (a poweroff, or "
+		   "sysrq o, in the guest before the rapido init ended; console log: /s/vm2.log)",
+		   "  a power-off in the guest, named as one");
+	st.shutdown_reason = "guest-reset";
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "a reset in the guest: 123");
+	TAP_EQ_STR(msg, "vm: vm2: the guest reset without reporting a status (a reboot in the guest, "
+		   "or a triple fault; console log: /s/vm2.log)", "  named as one");
+	st.shutdown_reason = "guest-shutdown";
 	st.wstatus = 1 << 8;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_FAILED, "qemu failing: 125");
 	TAP_EQ_STR(msg, "vm: qemu failed (exit status 1; console log: /s/vm2.log)", "  with its status");
@@ -269,7 +292,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(55);
+	tap_plan(60);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);

@@ -54,6 +54,15 @@ void init_mount_shares(const struct init_cmdline *cl);
  * for autorun/lib/results.sh.
  */
 void init_results_setup(const struct init_cmdline *cl);
+/*
+ * After the autorun and every other process are gone: were the failures
+ * of an autorun that exited with code all failed tests? The guest
+ * library (autorun/lib/rapido.sh) keeps its first failure in
+ * /run/rapido.status ("CODE WHY") and notes any that was no failed test's
+ * in /run/rapido.status-other. Said in the status record, not on the
+ * results port, which every test can write to.
+ */
+int init_tests_only(int code);
 
 /* fork/exec argv, reaping every child until it exits; returns its exit code. */
 int init_run(char *const argv[]);

@@ -223,6 +223,9 @@ int main(int argc, char **argv)
 	init_run_autorun(cl.batch, &rec);
 	step_done("autorun", &t);
 	init_kill_all();
+	/* read once no test can write: the failures were all failed tests? */
+	if (rec.kind == STATUS_EXIT)
+		rec.tests_only = init_tests_only(rec.code);
 	/*
 	 * The autorun's session leader drained what the profile printed; what
 	 * the init itself said since (why bash could not start, a failed

@@ -1,0 +1,2 @@
+#@ description: more memory than any host
+#@ memory: 1P
