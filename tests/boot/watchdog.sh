@@ -115,8 +115,8 @@ start=$(date +%s)
 "$VM" --batch --timeout 600 --results "$D" > "$T/console" 2> "$T/err"
 expect_rc "#@ test-timeout: 8 stopped the VM without --test-timeout" 124 $?
 echo "# wall time: $(( $(date +%s) - start )) s"
-check "stderr names the stuck test and the profile's 8 s" \
-	grep -q "test hang made no progress after 8s" "$T/err"
+check "stderr names the stuck test and the profile's 8 s, from the profile" \
+	grep -q "test hang made no progress after 8s (profile stuck-suite)" "$T/err"
 check "hang is an error: no progress after 8 s" \
 	grep -q '<error message="no progress after 8 s" type="error">' <<< "$(case_of hang)"
 check "one passed" grep -q '<testcase [^>]*name="one" time="[0-9.]*"/>' "$D/junit.xml"
