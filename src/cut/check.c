@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "confget.h"
+#include "confkeys.h"
 #include "ceph.h"
 #include "cut.h"
 #include "err.h"
@@ -455,15 +456,26 @@ static void check_output(const struct cut_opts *o, struct cut_plan *p)
 	free(copy);
 }
 
-/* An image holding a secret's value is made readable by its owner only. */
+/*
+ * An image holding a secret's value is made readable by its owner only: a
+ * key the profile marks `#@ secret:`, or one the registry knows is secret
+ * (CIFS_PASS in a user's profile that does not say so), that the profile
+ * passes to the guest, as a value or as a "#@ files:" tree.
+ */
 static void note_secrets(struct cut_plan *p)
 {
-	for (size_t i = 0; i < p->prof.secret.n; i++) {
-		const char *v = conf_value(&p->conf, p->prof.secret.v[i], NULL);
+	const struct strv *lists[] = { &p->prof.conf, &p->prof.conf_opt };
 
-		if (v && *v)
-			p->secret = 1;
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const char *k = lists[l]->v[i], *v = conf_value(&p->conf, k, NULL);
+
+			if (v && *v && confkey_secret(k, &p->prof.secret))
+				p->secret = 1;
+		}
 	}
+	for (size_t i = 0; i < p->n_trees; i++)
+		p->secret |= p->trees[i].secret;
 }
 
 /*
@@ -487,7 +499,7 @@ static void resolve_files(struct cut_plan *p)
 		/* a relative source is part of the rapido checkout */
 		t->src = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
 		t->dest = xstrdup(f->dest);
-		t->secret = f->key && strv_contains(&p->prof.secret, f->key);
+		t->secret = f->key && confkey_secret(f->key, &p->prof.secret);
 		p->n_trees++;
 		/* the tree's layer (tree.c) also finds its programs' libraries */
 		if (access(t->src, R_OK) < 0)
@@ -566,11 +578,11 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	 */
 	if (!o->dry_run && !problems)
 		cut_prepare(p);
-	note_secrets(p);
 	resolve_modules(p);
 	resolve_bins(p);
 	resolve_helpers(p);
 	resolve_files(p);
+	note_secrets(p);
 	check_kconfig(o, p);
 	if (problems)
 		die("%d problem%s found; no image written", problems, problems == 1 ? "" : "s");

@@ -56,7 +56,9 @@ int cut_check_conf(void)
 
 		if (!e->origin)
 			continue;
-		printf("%s=%s\t# %s\n", e->key, conf_value(&c, e->key, NULL), conf_origin(&c, e->key));
+		printf("%s=%s\t# %s\n", e->key,
+		       confkey_shown(e->key, conf_value(&c, e->key, NULL), &types.secret),
+		       conf_origin(&c, e->key));
 		if (confkeys_known(e->key, &known)) {
 			errors += check_value(&c, e->key);
 			continue;
@@ -81,7 +83,7 @@ int cut_check_conf(void)
 			in_file |= c.e[j].origin && !strcmp(c.e[j].key, k);
 		if (in_file)
 			continue;
-		printf("%s=%s\t# environment\n", k, v);
+		printf("%s=%s\t# environment\n", k, confkey_shown(k, v, &types.secret));
 		errors += check_value(&c, k);
 	}
 	/* the profiles' own keys, typed in their headers: checked as ./cut PROFILE will */

@@ -176,6 +176,22 @@ int confkey_parse(const struct confkey *k, const char *text, struct conf_value *
 	return rc;
 }
 
+/* why with each copy of a secret's text as ***: a wrong value may still be the secret */
+static char *secret_masked(char *why, const char *text)
+{
+	struct strbuf b = STRBUF_INIT;
+	size_t n = strlen(text);
+	const char *p = why, *q;
+
+	for (; n && (q = strstr(p, text)); p = q + n) {
+		strbuf_add(&b, p, (size_t)(q - p));
+		strbuf_adds(&b, "***");
+	}
+	strbuf_adds(&b, p);
+	free(why);
+	return b.s ? b.s : xstrdup("");
+}
+
 static const struct confkey free_text = { .key = "", .kind = CONFKEY_STR };
 
 int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *key,
@@ -202,6 +218,8 @@ int conf_resolve_as(const struct conf *c, const struct confkey *k, const char *k
 	if (!text)
 		return 0;
 	if (confkey_parse(k, text, v, &why)) {
+		if (k->flags & CONFKEY_SECRET)
+			why = secret_masked(why, text);
 		*err = xasprintf("%s: %s: %s", v->origin, key, why);
 		free(why);
 		return -EINVAL;

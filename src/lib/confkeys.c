@@ -105,7 +105,7 @@ const struct confkey confkeys[] = {
 	{ "USER_HOSTFWD", CONFKEY_WORDS, .help = "NET=user port forwards, as qemu's hostfwd=" },
 	/* Ceph: ./cut and ./vm --rbd (the cluster's files), ./ceph-local */
 	{ "CEPH_CONF", CONFKEY_PATH, .help = "the cluster's ceph.conf; unset: CEPH_LOCAL_DIR's" },
-	{ "CEPH_KEYRING", CONFKEY_PATH, .help = "the client's keyring; unset: next to CEPH_CONF" },
+	{ "CEPH_KEYRING", CONFKEY_PATH, .flags = CONFKEY_SECRET, .help = "the client's keyring; unset: next to CEPH_CONF" },
 	{ "CEPH_USER", CONFKEY_STR, .def = "admin", .help = "the client (client.admin)" },
 	{ "CEPH_TIMEOUT", CONFKEY_UINT, 1, 3600, .def = "20",
 	  .help = "seconds to reach the monitors" },
@@ -132,8 +132,32 @@ const struct confkey confkeys[] = {
 	  .help = "the image ./ceph-local makes, whole MiB" },
 	{ "CEPH_UP_TIMEOUT", CONFKEY_UINT, 10, 3600, .def = "300",
 	  .help = "seconds for ./ceph-local up to reach HEALTH_OK" },
+	/*
+	 * Profiles read these (cifs, samba_*, usb_rbd) and mark them `#@
+	 * secret:`; here so that a user's profile passing one is as careful
+	 */
+	{ "CIFS_PASS", CONFKEY_STR, .flags = CONFKEY_SECRET,
+	  .help = "the CIFS password the cifs and samba profiles use" },
+	{ "USB_RBD_KEY", CONFKEY_STR, .flags = CONFKEY_SECRET,
+	  .help = "usb_rbd's LUKS passphrase" },
 	{ .key = NULL }
 };
+
+int confkey_secret(const char *key, const struct strv *extra)
+{
+	const struct confkey *k = confkey_find(key);
+
+	return (k && (k->flags & CONFKEY_SECRET)) || (extra && strv_contains(extra, key));
+}
+
+const char *confkey_shown(const char *key, const char *val, const struct strv *extra)
+{
+	const struct confkey *k = confkey_find(key);
+
+	if (k && k->kind == CONFKEY_PATH)
+		return val;
+	return confkey_secret(key, extra) ? "***" : val;
+}
 
 const struct confkey *confkey_find(const char *key)
 {

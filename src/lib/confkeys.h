@@ -21,6 +21,12 @@ enum confkey_kind {
 #define CONFKEY_ABSOLUTE	0x2	/* PATH: relative paths are refused */
 #define CONFKEY_BRIDGE		0x4	/* ADDR: a bridge's own address (ipv4_bridge_parse) */
 #define CONFKEY_HOSTMEM		0x8	/* SIZE: at most the host's memory (hostmem.h) */
+/*
+ * A secret (a password; for a PATH, the file it names): in every profile,
+ * whatever its header says, an image holding it is its owner's only and
+ * its value is never printed (`#@ secret:` marks a profile's own keys).
+ */
+#define CONFKEY_SECRET		0x10
 
 /*
  * One rapido.conf key: what it is, what it may hold and what it is when
@@ -54,6 +60,19 @@ extern const struct confkey confkeys[];
 
 /* KEY's entry in confkeys[] (patterns matched), or NULL. */
 const struct confkey *confkey_find(const char *key);
+
+/*
+ * 1 if KEY's value is a secret: confkeys[] marks it CONFKEY_SECRET, or it
+ * is one of extra (a profile's `#@ secret:` keys; NULL for none).
+ */
+int confkey_secret(const char *key, const struct strv *extra);
+
+/*
+ * KEY's value as it may be shown (--check-conf, messages): "***" for a
+ * secret's (confkey_secret), val itself otherwise. A registry PATH secret
+ * (CEPH_KEYRING) is shown: the file it names is the secret, not its name.
+ */
+const char *confkey_shown(const char *key, const char *val, const struct strv *extra);
 
 /* 1 if KEY matches PATTERN, where '#' matches one or more digits. */
 int confkeys_match(const char *pattern, const char *key);

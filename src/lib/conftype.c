@@ -213,5 +213,6 @@ void confkey_types_free(struct confkey_types *t)
 	}
 	free(t->k);
 	free(t->at);
+	strv_free(&t->secret);
 	memset(t, 0, sizeof(*t));
 }

@@ -19,11 +19,15 @@
 int confkey_type_parse(const char *spec, struct confkey *out, char **why);
 void confkey_type_free(struct confkey *k);
 
-/* A profile's typed keys, each with the "FILE:LINE" of its #@ conf-type line. */
+/*
+ * A profile's typed keys, each with the "FILE:LINE" of its #@ conf-type
+ * line; and the keys profiles mark `#@ secret:` (never shown).
+ */
 struct confkey_types {
 	struct confkey *k;
 	char **at;
 	size_t n;
+	struct strv secret;
 };
 
 /* Append k (taken over) given at AT. */

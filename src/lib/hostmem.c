@@ -20,6 +20,6 @@ int hostmem_check(uint64_t n, char why[HOSTMEM_WHY_LEN])
 		return 0;
 	/* sizes are whole units: 15.5G of RAM is shown in M */
 	size_format(total - total % (1 << 20), have, sizeof(have));
-	snprintf(why, HOSTMEM_WHY_LEN, "more than this host's memory (%s)", have);
+	snprintf(why, HOSTMEM_WHY_LEN, "more than this host's memory (%s): expected at most %s", have, have);
 	return -E2BIG;
 }

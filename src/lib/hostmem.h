@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HOSTMEM_WHY_LEN 96
+#define HOSTMEM_WHY_LEN 128
 
 /*
  * 0 when n bytes fit in the host's RAM (sysinfo(2)'s total: qemu would

@@ -181,9 +181,23 @@ const char *file_strerror(int err, const struct stat *st)
 	return "not a regular file";
 }
 
+mode_t umask_now(void)
+{
+	mode_t mask = umask(077);	/* umask(2) cannot be read without being set */
+
+	umask(mask);
+	return mask;
+}
+
 int write_file_atomic(const char *path, const void *buf, size_t len, int mode)
 {
 	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	/*
+	 * mkostemp makes the file 0600: give it mode less the umask, as
+	 * open(2) would (./vm's 077 for an image holding a secret keeps its
+	 * results private)
+	 */
+	mode_t mask = umask_now();
 	int fd, err;
 
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -193,7 +207,7 @@ int write_file_atomic(const char *path, const void *buf, size_t len, int mode)
 		return err;
 	}
 	err = write_all(fd, buf, len);
-	if (!err && fchmod(fd, (mode_t)mode) < 0)
+	if (!err && fchmod(fd, (mode_t)mode & ~mask) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;

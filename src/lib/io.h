@@ -48,7 +48,12 @@ int read_regular_file(const char *path, int flags, size_t max, char **out, size_
  * regular file but a FIFO" (a directory, a symbolic link, ...) from st.
  */
 const char *file_strerror(int err, const struct stat *st);
-/* Write a whole file through a temporary in the same directory and rename(2). */
+/* The process's umask, left as it is. */
+mode_t umask_now(void);
+/*
+ * Write a whole file through a temporary in the same directory and
+ * rename(2); the file gets mode less the process's umask.
+ */
 int write_file_atomic(const char *path, const void *buf, size_t len, int mode);
 
 #endif

@@ -110,6 +110,10 @@ static int check_secrets(struct profile *p, char **err)
 					 p->secret_at.v[i], p->secret.v[i]);
 			return -EINVAL;
 		}
+	/* a typed secret: a value its type refuses is not shown in the message either */
+	for (size_t i = 0; i < p->types.n; i++)
+		if (strv_contains(&p->secret, p->types.k[i].key))
+			p->types.k[i].flags |= CONFKEY_SECRET;
 	return 0;
 }
 
@@ -602,6 +606,9 @@ int profile_dir_conf_keys(const char *dir, struct strv *out, struct confkey_type
 			for (size_t j = 0; types && j < p.types.n; j++)
 				if (!types_have(types, p.types.k[j].key, p.types.at[j]))
 					confkey_types_add(types, &p.types.k[j], p.types.at[j]);
+			for (size_t j = 0; types && j < p.secret.n; j++)
+				if (!strv_contains(&types->secret, p.secret.v[j]))
+					strv_push(&types->secret, p.secret.v[j]);
 			profile_free(&p);
 		}
 		free(err);

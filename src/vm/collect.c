@@ -127,53 +127,26 @@ static void start(struct vm_results *r)
 	}
 }
 
-static void unlink_in(const char *dir, const char *name)
-{
-	char *path = xasprintf("%s/%s", dir, name);
-
-	if (unlink(path) < 0 && errno != ENOENT)
-		die_errno("results: cannot remove the old %s", path);
-	free(path);
-}
-
-/* DIR/files, empty: qemu shares it with the guest as /results */
-static void files_clear(const char *dir)
-{
-	char *files = xasprintf("%s/files", dir), *failed = NULL;
-	int rc = remove_tree(files, &failed);
-
-	if (rc)
-		die_err(rc, "results: cannot remove %s of an earlier run", failed);
-	if (mkdir(files, 0755) < 0)
-		die_errno("results: cannot create %s", files);
-	free(files);
-}
-
 struct vm_results *vm_results_open(const struct vm_launch *l)
 {
 	struct vm_results *r;
-	char where[512], *failed;
-	int rc;
+	char where[512], *files;
 
 	if (!l->s->results_dir)
 		return NULL;
 	/* resolving created nothing: DIR is made here, its files/ below */
-	rc = mkdir_p(l->s->results_dir, &failed);
-	if (rc)
-		die_err(rc, "%s: cannot create %s", vm_src_str(&l->s->results_src, where, sizeof(where)),
-			failed);
+	results_dir_fresh(l->s->results_dir, vm_src_str(&l->s->results_src, where, sizeof(where)));
 	r = xcalloc(1, sizeof(*r));
 	r->l = l;
 	r->dir = xstrdup(l->s->results_dir);
 	r->txt_path = xasprintf("%s/results.txt", r->dir);
 	r->con_path = xasprintf("%s/console.log", r->dir);
 	r->line = xmalloc(RESULTS_RECORD_MAX + 1);
-	/* reports and files of an earlier run must not pass for this one's */
-	unlink_in(r->dir, "junit.xml");
-	unlink_in(r->dir, "results.tap");
-	unlink_in(r->dir, "run.json");
-	unlink_in(r->dir, "vmcore");
-	files_clear(r->dir);
+	/* DIR/files, empty: qemu shares it with the guest as /results */
+	files = xasprintf("%s/files", r->dir);
+	if (mkdir(files, 0755) < 0)
+		die_errno("results: cannot create %s", files);
+	free(files);
 	start(r);
 	return r;
 }

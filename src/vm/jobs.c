@@ -18,14 +18,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "io.h"
 #include "jobs.h"
 #include "lookup.h"
+#include "mono.h"
 #include "pct.h"
+#include "provenance.h"
 #include "rapido.h"
 #include "results.h"
 #include "tree.h"
@@ -232,23 +236,18 @@ static int jobs_wait(struct job *v, size_t n, const sigset_t *set, int stop)
 	return stop;
 }
 
-/* Make DIR; what an earlier run left there must not pass for this one's. */
-static void jobs_dir_prepare(const char *dir)
+/*
+ * Make DIR a results dir as fresh as one VM's (resdir.c), without the
+ * shard and serial dirs of an earlier run.
+ */
+static void jobs_dir_prepare(const struct vm_settings *s, const char *dir)
 {
-	static const char *const stale[] = { "junit.xml", "results.tap", "summary.txt", "results.txt" };
-	char *failed, *path;
+	char *failed, *path, where[512];
 	struct dirent *e;
 	DIR *d;
-	int rc = mkdir_p(dir, &failed);
+	int rc;
 
-	if (rc)
-		die_err(rc, "--results: cannot create %s", failed);
-	for (size_t i = 0; i < sizeof(stale) / sizeof(stale[0]); i++) {
-		path = xasprintf("%s/%s", dir, stale[i]);
-		if (unlink(path) < 0 && errno != ENOENT)
-			die_errno("--results: cannot remove the old %s", path);
-		free(path);
-	}
+	results_dir_fresh(dir, vm_src_str(&s->results_src, where, sizeof(where)));
 	d = opendir(dir);
 	if (!d)
 		die_errno("--results: %s", dir);
@@ -269,24 +268,46 @@ static void jobs_dir_prepare(const char *dir)
 	closedir(d);
 }
 
+/* DIR/run.json: what the run was, as one VM's says it; each VM's own is in its dir. */
+static void jobs_provenance(const struct vm_settings *s, const char *dir, const char *ts)
+{
+	struct vm_launch l = { .s = s, .accel = s->accel };
+	char jobs[16], *err;
+	struct prov p;
+
+	prov_collect(&p, &l, ts);
+	snprintf(jobs, sizeof(jobs), "%u", s->jobs);
+	prov_add(&p, "jobs", jobs);
+	if (prov_write(&p, dir, &err)) {
+		warn("--jobs: %s", err);
+		free(err);
+	}
+	prov_free(&p);
+}
+
 /* A test a shard left to the serial VM. */
 struct deferred {
 	char *name;
 	unsigned int shard;
 };
 
-/* Append what job j's guest left to the serial VM to *v. */
+/*
+ * Append what job j's guest left to the serial VM to *v. The guest wrote
+ * the file: a regular file or nothing, never read through a link (9p's
+ * mapped model makes none; a dir restored from elsewhere might hold one).
+ */
 static void deferred_read(const struct job *j, struct deferred **v, size_t *n)
 {
 	char *path = xasprintf("%s/files/%s", j->dir, JOBS_DEFERRED_FILE), *text;
-	int rc = read_regular_file(path, 0, 64u << 20, &text, NULL, NULL);
+	struct stat st;
+	int rc = read_regular_file(path, O_NOFOLLOW, 64u << 20, &text, NULL, &st);
 
 	if (rc == -ENOENT) {
 		free(path);
 		return;
 	}
 	if (rc)
-		die_err(rc, "--jobs: %s", path);
+		die("--jobs: %s: %s", path, file_strerror(rc, &st));
 	for (char *p = text, *nl; p && *p; p = nl) {
 		nl = strchr(p, '\n');
 		if (nl)
@@ -353,6 +374,83 @@ static int jobs_merge(const char *dir, const struct job *v, size_t n)
 	return rc;
 }
 
+/* Append "R1 meta KEY VALUE" to f. */
+static void meta_line(FILE *f, const char *key, const char *value)
+{
+	char *v = pct_field(value);
+
+	fprintf(f, "R1 meta %s %s\n", key, v);
+	free(v);
+}
+
+/*
+ * DIR/results.txt, so that DIR is a results dir like one VM's (what
+ * --compare-results reads): the records of every VM that ran, in order,
+ * as one suite (the profile's), their own meta records left out, then the
+ * run's: its time, tests-only when every VM failed for failed tests only
+ * (or not at all) and nothing was lost, and its exit status, last.
+ */
+static void jobs_records(const struct vm_settings *s, const char *dir, const struct job *v,
+			 size_t n, int rc, int clean, const char *ts, double secs)
+{
+	char *path = xasprintf("%s/results.txt", dir), *out = NULL, num[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	int tests_only = clean, err;
+
+	if (!f)
+		die_errno("open_memstream");
+	meta_line(f, "suite", s->im.profile);
+	meta_line(f, "kernel", s->im.release);
+	meta_line(f, "timestamp", ts);
+	for (size_t i = 0; i < n; i++) {
+		char *p = xasprintf("%s/results.txt", v[i].dir), *text;
+		int seen = 0;
+
+		if (v[i].pid <= 0) {
+			free(p);
+			continue;
+		}
+		err = read_regular_file(p, O_NOFOLLOW, RESULTS_TXT_MAX, &text, NULL, NULL);
+		if (err) {
+			free(p);
+			tests_only = 0;	/* the merge named it */
+			continue;
+		}
+		for (char *l = text, *nl; l && *l; l = nl) {
+			nl = strchr(l, '\n');
+			if (nl)
+				*nl++ = '\0';
+			if (!strcmp(l, "R1 meta tests-only 1"))
+				seen = 1;
+			if (*l && strncmp(l, "R1 meta ", 8))
+				fprintf(f, "%s\n", l);
+		}
+		tests_only &= !v[i].code || (v[i].code == VM_EXIT_TESTS_FAILED && seen);
+		free(text);
+		free(p);
+	}
+	snprintf(num, sizeof(num), "%.3f", secs);
+	meta_line(f, "time", num);
+	if (rc && !tests_only)
+		meta_line(f, "cause", "a VM of --jobs failed, or a test was lost: its status and "
+			  "its DIR are named on stderr");
+	if (tests_only)
+		meta_line(f, "tests-only", "1");
+	snprintf(num, sizeof(num), "%d", rc);
+	meta_line(f, "exit", num);
+	if (fclose(f))
+		die_errno("open_memstream");
+	if (len > RESULTS_TXT_MAX)
+		warn("--jobs: %s: %zu bytes, more than --compare-results reads (%u)", path, len,
+		     RESULTS_TXT_MAX);
+	err = write_file_atomic(path, out, len, 0644);
+	if (err)
+		die_err(err, "--jobs: cannot write %s", path);
+	free(out);
+	free(path);
+}
+
 int vm_jobs_run(struct vm_settings *s)
 {
 	unsigned int n = s->jobs, problems = 0;
@@ -361,9 +459,13 @@ int vm_jobs_run(struct vm_settings *s)
 	size_t n_def = 0;
 	sigset_t set, oldmask;
 	int stop, rc = 0, unclean = 0;
-	char *dir = xstrdup(s->results_dir);
+	char *dir = xstrdup(s->results_dir), ts[32];
+	double start = mono_secs();
+	time_t now = time(NULL);
 
-	jobs_dir_prepare(dir);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	jobs_dir_prepare(s, dir);
+	jobs_provenance(s, dir, ts);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGINT);
@@ -413,6 +515,7 @@ int vm_jobs_run(struct vm_settings *s)
 		rc = rc ? rc : 1;
 	if (stop)
 		rc = 128 + stop;
+	jobs_records(s, dir, v, n + 1, rc, !problems && !stop, ts, mono_secs() - start);
 	for (size_t i = 0; i < n_def; i++)
 		free(def[i].name);
 	free(def);

@@ -194,7 +194,8 @@ void prov_collect(struct prov *p, const struct vm_launch *l, const char *start)
 	if (s->shard_n)
 		snprintf(shard, sizeof(shard), "%u/%u", s->shard_i, s->shard_n);
 	prov_add(p, "shard", shard);
-	prov_add(p, "accel", l->accel == ACCEL_KVM ? "kvm" : "tcg");
+	/* auto: not decided yet (--jobs: each VM's run.json has its own) */
+	prov_add(p, "accel", l->accel == ACCEL_KVM ? "kvm" : l->accel == ACCEL_TCG ? "tcg" : "auto");
 }
 
 char *prov_json(const struct prov *p)

@@ -3,7 +3,8 @@
  * resport.c: --results as a device. The test records stream over a
  * virtio serial port: a write returns once qemu has taken the bytes, so a
  * later panic loses none of them. The files tests write go to DIR/files
- * over 9p (security_model=none: no root needed). collect.c reads the port.
+ * over 9p, as plain files of ./vm's user (qopt_fsdev: a mapped security
+ * model, no root needed, no setuid or device file). collect.c reads the port.
  */
 #include <stdlib.h>
 
@@ -15,21 +16,21 @@
 static void results_argv(const struct vm_launch *l, struct strv *argv)
 {
 	const struct vm_settings *s = l->s;
-	char *files, *q;
+	char *files, *fsdev;
 
 	if (!s->results_dir)
 		return;
 	files = xasprintf("%s/files", s->results_dir);
-	q = qopt(files);
+	fsdev = qopt_fsdev("resultsfs", files);
 	strv_push(argv, "-chardev");
 	strv_pushf(argv, "file,id=results,path=/dev/fd/%d", VM_FD_RESULTS);
 	strv_push(argv, "-device");
 	strv_push(argv, "virtserialport,chardev=results,name=rapido.results");
 	strv_push(argv, "-fsdev");
-	strv_pushf(argv, "local,id=resultsfs,path=%s,security_model=none", q);
+	strv_push(argv, fsdev);
 	strv_push(argv, "-device");
 	strv_push(argv, "virtio-9p-pci,fsdev=resultsfs,mount_tag=rapido.results");
-	free(q);
+	free(fsdev);
 	free(files);
 }
 

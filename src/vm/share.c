@@ -2,8 +2,10 @@
 /*
  * share.c: host directories shared with the guest over 9p (--share,
  * VIRTFS_SHARE_PATH), mount tags rapido0.., counted in rapido.shares= for
- * the guest init, which mounts them.
+ * the guest init, which mounts them. The guest's files there are plain
+ * files of ./vm's user (qopt_fsdev: a mapped 9p security model).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -40,11 +42,13 @@ static void share_argv(const struct vm_launch *l, struct strv *argv)
 	const struct strv *shares = &l->s->shares;
 
 	for (size_t i = 0; i < shares->n; i++) {
-		char *dir = qopt(shares->v[i]);
+		char id[32], *fsdev;
 
+		snprintf(id, sizeof(id), "share%zu", i);
+		fsdev = qopt_fsdev(id, shares->v[i]);
 		strv_push(argv, "-fsdev");
-		strv_pushf(argv, "local,id=share%zu,path=%s,security_model=none", i, dir);
-		free(dir);
+		strv_push(argv, fsdev);
+		free(fsdev);
 		strv_push(argv, "-device");
 		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
 	}

@@ -119,6 +119,13 @@ int vm_run(struct vm_launch *l, int lock_fd);
 /* A fresh random nonce (32 hex digits) for one boot. */
 void vm_new_nonce(char nonce[33]);
 
+/*
+ * resdir.c: DIR made (mkdir -p) for a run's results, with no file an
+ * earlier run wrote there (reports, records, run.json, console.log,
+ * vmcore, files/); dies naming where (the option or key) on an error.
+ */
+void results_dir_fresh(const char *dir, const char *where);
+
 /* collect.c: --results while the VM runs (results.h); every call takes NULL (no --results). */
 struct vm_results;
 struct splat_scan;

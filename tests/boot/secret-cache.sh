@@ -8,6 +8,9 @@
 # nothing it can read anywhere this test's cuts and boot wrote (cache,
 # image, state dir, console log, results) holds them. A boot shows that the
 # secrets still reach the guest (their SHA-256 there, never themselves).
+# A key the registry knows is secret (CIFS_PASS) is one in a user's
+# profile that does not say so; a run's results are 0600 in a results dir
+# that existed at 0755 with an earlier run's 0644 files.
 . "$(dirname "$0")/lib.sh"
 
 installed_kernel_or_skip
@@ -62,6 +65,25 @@ check "  re-cut: every layer cached, the keyring still in the image" \
 	eval "! grep -q ' built ' '$T/out' && grep -qaF '$key' '$DRACUT_OUT'"
 cp "$T/out" "$T/recut.out"
 
+# a user's profile that passes CIFS_PASS without `#@ secret:`: the key
+# registry knows it is a secret, so it is one in every profile
+mkdir "$T/profiles"
+cat > "$T/profiles/mycifs.sh" <<'EOF'
+#!/bin/bash
+#@ description: a user's profile that forgets to mark CIFS_PASS secret
+#@ conf: CIFS_PASS
+echo "mycifs: up"
+EOF
+printf 'CIFS_PASS=%s\n' "$word" > "$RAPIDO_CONF"
+RAPIDO_PROFILE_PATH=$T/profiles run "$CUT" mycifs
+expect_rc "cut a user's profile passing CIFS_PASS, no #@ secret:" 0 "$rc"
+[ "$rc" = 0 ] || show_run
+check "  the password is in the image" grep -qaF "$word" "$DRACUT_OUT"
+check "  the image is its owner's only (0600)" test "$(stat -c %a "$DRACUT_OUT")" = 600
+check "  no cache file holds it" test -z "$(cache_holding "$word")"
+got=$(readable_holding "$word")
+check "  nobody can read it anywhere${got:+ (readable: $got)}" test -z "$got"
+
 # a secret file and a secret value, booted: both reach the guest
 cat > "$RAPIDO_CONF" <<EOF
 RAPIDO_TEST_SECRET_FILE=$T/secret/keyring
@@ -82,12 +104,22 @@ diag
 got=$(readable_holding "$key" "$word")
 check "nobody can read either secret in the cache, image, state dir, logs or results${got:+ (readable: $got)}" \
 	test -z "$got"
+got=$(find "$T/results/r" -type d -perm /077 -printf '%P %m ')
+check "the results dir ./vm made, and its files/, are not world-listable (0700)${got:+ (not: $got)}" \
+	test -z "$got"
 got=$(grep -rlaF -e "$key" -e "$word" "$VM_STATE_DIR" "$T/results" "$T/console" 2> /dev/null)
 check "no log, state file or result holds a secret${got:+ ($got)}" test -z "$got"
 # a guest that prints its secret (xfstests prints cephfs' MOUNT_OPTIONS,
 # secret= included): what ./vm writes of a private image is private too
 run "$CUT" secret-files -x 'echo "the word: $RAPIDO_TEST_SECRET_WORD"'
 expect_rc "cut secret-files with an extra that prints the secret value" 0 "$rc"
+# into a results dir that already exists, world-readable, with the files
+# of an earlier run that held no secret (0644): each file is made anew
+mkdir -m 0755 "$T/results/p"
+for f in junit.xml results.tap results.txt run.json console.log; do
+	echo old > "$T/results/p/$f"
+	chmod 0644 "$T/results/p/$f"
+done
 "$VM" --batch --timeout 300 --results "$T/results/p" > "$T/secret/console.p" 2>&1
 expect_rc "boot it" 0 $?
 check "  the guest printed it" guest_says "$T/secret/console.p" "the word: $word"
@@ -96,6 +128,8 @@ check "  it is in the console log and the results" \
 got=$(readable_holding "$word")
 check "  nobody can read it in the state dir, console log or results${got:+ (readable: $got)}" \
 	test -z "$got"
+got=$(find "$T/results/p" -type f -perm /077 -printf '%P %m ')
+check "  every file of the results is 0600${got:+ (not: $got)}" test -z "$got"
 check "no temporary of cut's left next to the image" \
 	test -z "$(find "$(dirname "$DRACUT_OUT")" -maxdepth 1 -name "$(basename "$DRACUT_OUT").cut-*")"
 done_testing

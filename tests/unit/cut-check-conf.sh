@@ -104,6 +104,35 @@ for v in 4.0 4 v4.2 '4.2 '; do
 		"$rc" "$T/err"
 done
 
+# secrets are never printed: a key the registry marks secret (CIFS_PASS),
+# one a profile marks `#@ secret:` (the fixture secret-files), from the
+# file or the environment; a registry PATH secret (CEPH_KEYRING) shows its
+# path, the file it names being the secret
+mkdir "$T/profiles"
+cp "$TOP/tests/fixtures/profiles/secret-files.sh" "$T/profiles/"
+printf 'CIFS_PASS=hunter2-file\nRAPIDO_TEST_SECRET_WORD=hunter2-word\nCEPH_KEYRING=/etc/ceph/k\n' \
+	> "$RAPIDO_CONF"
+USB_RBD_KEY=hunter2-env RAPIDO_PROFILE_PATH=$T/profiles run "$bin" --check-conf
+check "secrets: exit 0" test $rc = 0
+check "  CIFS_PASS (registry) as ***" has out "CIFS_PASS=***	# $RAPIDO_CONF:1"
+check "  a profile's #@ secret: key as ***" has out "RAPIDO_TEST_SECRET_WORD=***	# $RAPIDO_CONF:2"
+check "  USB_RBD_KEY from the environment as ***" has out "USB_RBD_KEY=***	# environment"
+check "  CEPH_KEYRING's path shown" has out "CEPH_KEYRING=/etc/ceph/k	# $RAPIDO_CONF:3"
+check "  no secret's value anywhere in the output" sh -c '! grep -q hunter2 "$0" "$1"' "$T/out" "$T/err"
+# a typed secret whose value its type refuses: named, the value not shown
+cat > "$T/profiles/pin.sh" <<'EOF'
+#@ description: a profile with a typed secret
+#@ conf: RAPIDO_TEST_PIN
+#@ conf-type: RAPIDO_TEST_PIN uint 0-9999
+#@ secret: RAPIDO_TEST_PIN
+EOF
+printf 'RAPIDO_TEST_PIN=hunter2-pin\n' > "$RAPIDO_CONF"
+RAPIDO_PROFILE_PATH=$T/profiles run "$bin" --check-conf
+check "a typed secret of the wrong type: exit 1" test $rc = 1
+check "  named with what was expected, the value as ***" grep -qE \
+	"^$RAPIDO_CONF:1: RAPIDO_TEST_PIN: expected .*'\*\*\*'" "$T/err"
+check "  its value nowhere in the output" sh -c '! grep -q hunter2 "$0" "$1"' "$T/out" "$T/err"
+
 printf 'VM_CPUS=2\nQEMU_EXTRA_ARGS=$(reboot)\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "a file that does not parse: exit 1, FILE:LINE" \

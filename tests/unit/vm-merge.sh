@@ -30,6 +30,24 @@ mkres "$T/ok2" "R1 meta suite p shard 2/2" "R1 meta shard 2/2" "R1 pass t2 0.200
 	"R1 meta time 2.000" "R1 meta exit 0"
 merge "$T/m" "$T/ok1" "$T/ok2"
 expect_rc "two complete passing shards merge to 0" 0 "$rc"
+# the reports are written with the mode less the umask: under ./vm's 077
+# (an image holding a secret) none is world-readable, in a 0755 OUT too
+mkdir -m 0755 "$T/m077"
+(umask 077; merge "$T/m077" "$T/ok1" "$T/ok2"; exit $rc)
+expect_rc "under umask 077: merged" 0 $?
+got=$(find "$T/m077" -type f -perm /077 -printf '%f %m ')
+check "  junit.xml, results.tap, summary.txt 0600${got:+ (not: $got)}" test -z "$got"
+(umask 022; merge "$T/m022" "$T/ok1" "$T/ok2")
+got=$(find "$T/m022" -type f -printf '%m\n' | sort -u | tr '\n' ' ')
+check "  under umask 022: 0644 ($got)" test "$got" = "644 "
+# a run of an image holding a secret wrote its results 0600: a merge of
+# it, under any umask, keeps what it writes as private
+mkres "$T/priv2" "R1 meta suite p shard 2/2" "R1 meta shard 2/2" "R1 pass t2 0.200 the-secret" \
+	"R1 meta time 2.000" "R1 meta exit 0"
+chmod 0600 "$T/priv2/results.txt"
+(umask 022; merge "$T/mpriv" "$T/ok1" "$T/priv2")
+got=$(find "$T/mpriv" -type f -perm /077 -printf '%f %m ')
+check "  a private input's merge is private (0600)${got:+ (not: $got)}" test -z "$got"
 
 # 33.1: only a plain decimal exit status counts
 for v in abc - 0x1 0.9 %30 4294967296 256 +0 ' 0' '0 '; do

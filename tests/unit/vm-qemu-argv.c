@@ -2,6 +2,7 @@
 /* vm-qemu-argv.c: the qemu command line ./vm builds, argument by argument. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tap.h"
 #include "vm.h"
@@ -36,12 +37,13 @@ int main(void)
 	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
-	tap_plan(40);
+	tap_plan(41);
 	strv_push(kp, "quiet");
 	strv_push(kp, "foo=a;b");
 	strv_push(extra, "-device");
 	strv_push(extra, "virtio-rng-pci");
 	strv_push(shares, "/host/results");
+	umask(022);
 	vm_qemu_argv(&l, &argv);
 
 	TAP_EQ_STR(argv.v[0], "qemu-system-x86_64", "qemu binary first");
@@ -78,10 +80,21 @@ int main(void)
 	tap_ok(index_of(&argv, "socket,id=rapido-mon,fd=5") > 0, "./vm's own monitor at fd 5");
 	TAP_EQ_STR(after(&argv, "-mon"), "chardev=rapido-mon,mode=control",
 		   "batch: only ./vm's control monitor");
-	TAP_EQ_STR(after(&argv, "-fsdev"), "local,id=share0,path=/host/results,security_model=none",
-		   "9p share");
+	/* the guest makes no setuid, device or FIFO file on the host (issue 40, 9) */
+	TAP_EQ_STR(after(&argv, "-fsdev"),
+		   "local,id=share0,path=/host/results,security_model=mapped-xattr,fmode=0644,dmode=0755",
+		   "9p share: a mapped security model, the umask's modes");
 	TAP_EQ_STR(argv.v[argv.n - 2], "-device", "extra args last");
 	TAP_EQ_STR(argv.v[argv.n - 1], "virtio-rng-pci", "  in order");
+	strv_free(&argv);
+
+	/* under ./vm's 077 (an image holding a secret): the guest's files are private too */
+	umask(077);
+	vm_qemu_argv(&l, &argv);
+	TAP_EQ_STR(after(&argv, "-fsdev"),
+		   "local,id=share0,path=/host/results,security_model=mapped-xattr,fmode=0600,dmode=0700",
+		   "9p share under umask 077: 0600 files, 0700 dirs");
+	umask(022);
 	strv_free(&argv);
 
 	s.batch = 0;
