@@ -110,7 +110,10 @@ _fstests_autorun_cmd() {
 # result.xml at the end (an older one is removed first). With ./vm --shard
 # I/N only this shard's part of the list `./check -n ARGS` prints is run,
 # so groups (-g) and excludes (-x, -e, -E, -X) work as in xfstests; a
-# `./check -n` that fails or lists no test at all fails the shard. Under
+# `./check -n` that fails or lists no test at all fails the shard. With
+# ./vm --results, sharded or not, that list goes to ./vm first
+# (rapido_test_plan), so a VM stopped halfway (a hung test and
+# --test-timeout) names each test it did not run as an error. Under
 # ./vm --jobs the tests of the unreliable_in_parallel group (xfstests'
 # own list of tests that fail beside others, as check-parallel leaves
 # them out) run in the serial VM after the shards (rapido_test_in_shard).
@@ -144,13 +147,15 @@ _fstests_check() {
 			return
 		}
 		[ ${#_fstests_shard[@]} -gt 0 ] || return 0
-		# the list is known: a VM stopped halfway still names every test
-		# (a local.config with sections names them SECTION:TEST, which
-		# this list does not: _fstests_write_config's condition)
-		if [ "${_fstests_cfg[sections]:-$FSTYP}" = "$FSTYP" ] && [ -z "${FSTESTS_SECTION:-}" ]; then
-			_rapido_res_emit_plan "${_fstests_shard[@]}"
-		fi
+		_fstests_plan
 		set -- "${_fstests_opts[@]}" "${_fstests_shard[@]}"
+	elif [ -n "${RAPIDO_RESULTS_PORT:-}" ] && _fstests_plannable; then
+		# the list up front, from the same ./check -n, though check then
+		# runs its own selection as asked: a VM stopped halfway (a hung
+		# test, --test-timeout) still names each test it did not run.
+		# Without a list check runs as it would and fails on its own.
+		_fstests_shard_args "$@"
+		! _fstests_shard_list || _fstests_plan
 	fi
 	_fstests_res_sect=
 	# not a pipeline: the reader records in this shell, check's status is
@@ -161,6 +166,21 @@ _fstests_check() {
 	_fstests_res_import "$from"
 	_fstests_rerun "$from" "$@"
 	_fstests_res_end "$from" "$rc" ./check
+}
+
+# _fstests_plannable: 0 if ./check -n names the tests as their records
+# will (a local.config with sections names them SECTION:TEST, which the
+# list does not: _fstests_write_config's condition)
+_fstests_plannable() {
+	[ "${_fstests_cfg[sections]:-$FSTYP}" = "$FSTYP" ] && [ -z "${FSTESTS_SECTION:-}" ]
+}
+
+# _fstests_plan: _fstests_shard, the tests about to run, told to ./vm up
+# front (rapido_test_plan): one a VM stopped halfway did not run is an
+# error that names it, not a test that vanished
+_fstests_plan() {
+	_fstests_plannable || return 0
+	_rapido_res_emit_plan "${_fstests_shard[@]}"
 }
 
 # _fstests_recorded FROM NAME STATE: NAME was recorded as STATE after line
@@ -276,7 +296,8 @@ _fstests_shard_list() {
 	local t rest rc n=0 log=/tmp/fstests-list.log part=${RAPIDO_SHARD:+shard $RAPIDO_SHARD}
 	local -A seen=() alone=()
 	_fstests_shard=()
-	part=${part:-the serial VM}
+	[ -n "$part" ] || [ -z "${RAPIDO_SERIAL:-}" ] || part="the serial VM"
+	part=${part:-the plan}
 	[ -z "${RAPIDO_SERIAL:-}" ] || _fstests_unreliable alone
 	./check -n "${_fstests_opts[@]}" "${_fstests_sel[@]}" > "$log" 2>&1
 	rc=$?
@@ -292,7 +313,7 @@ _fstests_shard_list() {
 		cat "$log"
 		t="./check -n${_fstests_opts[*]:+ ${_fstests_opts[*]}}${_fstests_sel[*]:+ ${_fstests_sel[*]}}"
 		if [ $rc -ne 0 ]; then
-			echo "fstests: $part: $t failed (exit $rc): no test list to shard"
+			echo "fstests: $part: $t failed (exit $rc): no test list${RAPIDO_SHARD:+ to shard}"
 		else
 			echo "fstests: $part: $t listed no test"
 			rc=1

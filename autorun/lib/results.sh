@@ -18,7 +18,9 @@
 #       The tests this VM means to run (those of its shard), told to ./vm
 #       up front: one that gets no result (a VM stopped by --test-timeout
 #       or a panic halfway) is recorded as an error, "not run", so no test
-#       of a shard vanishes.
+#       vanishes. A runner that can list its tests before it runs them
+#       calls it (rapido_fstests_check, kselftest); where none did, a VM
+#       stopped halfway gets a failed testcase "rapido: tests not run".
 #   rapido_test_start NAME
 #   rapido_test_pass NAME [OUTPUT]
 #   rapido_test_fail NAME REASON [OUTPUT]

@@ -132,8 +132,6 @@ static int parse_typed(const struct confkey *k, const char *text, struct conf_va
 	uint64_t n;
 	int rc;
 
-	*why = NULL;
-	v->text = text;
 	switch (k->kind) {
 	case CONFKEY_UINT:
 		if (num_parse(text, k->min, k->max, &n, buf)) {
@@ -184,8 +182,14 @@ static char *secret_masked(char *why, const char *text)
 
 int confkey_parse(const struct confkey *k, const char *text, struct conf_value *v, char **why)
 {
-	int rc = parse_typed(k, text, v, why);
+	int rc;
 
+	*why = NULL;
+	v->text = text;
+	rc = parse_typed(k, text, v, why);
+	/* the key's own rule (a shard I/N, a splat list) after its type's */
+	if (!rc && k->check)
+		rc = k->check(text, why);
 	/* a secret's text masked before anything is shown or cut of it */
 	if (rc && *why && (k->flags & CONFKEY_SECRET))
 		*why = secret_masked(*why, text);

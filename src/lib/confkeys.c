@@ -14,6 +14,7 @@
 #include "netaddr.h"
 #include "num.h"
 #include "size.h"
+#include "splatkind.h"
 #include "strbuf.h"
 
 #define WORDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -64,8 +65,10 @@ const struct confkey confkeys[] = {
 	  .words = WORDS("elf", "kdump-zlib", "kdump-lzo", "kdump-snappy"),
 	  .help = "the format of a panicked guest's vmcore" },
 	{ "VM_RESULTS_DIR", CONFKEY_PATH, .help = "where the guest's results go (--results)" },
-	{ "VM_SHARD", CONFKEY_STR, .help = "I/N: run the Ith of N shards of the suite (--shard)" },
-	{ "VM_SPLATS", CONFKEY_STR, .def = "all", .help = "kernel splats that fail a run (--splats)" },
+	{ "VM_SHARD", CONFKEY_STR, .check = num_shard_check,
+	  .help = "I/N: run the Ith of N shards of the suite (--shard)" },
+	{ "VM_SPLATS", CONFKEY_STR, .def = "all", .check = splat_mask_check,
+	  .help = "kernel splats that fail a run (--splats; none: detection off)" },
 	{ "VM_JOBS", CONFKEY_UINT, 0, 1024, .def = "0",
 	  .help = "batch runs with results: the tests as N shards in N VMs at once; 0: one VM (--jobs)" },
 	{ "VM_SERIAL_TESTS", CONFKEY_PATH,

@@ -43,6 +43,12 @@ struct confkey {
 					 * worked out by the reader (the help line says how) */
 	const char *eg;			/* SIZE, ADDR: a value for messages ("such as 1G") */
 	const char *help;		/* one line */
+	/*
+	 * A value's own syntax beyond its kind's (VM_SPLATS, VM_SHARD): 0, or
+	 * -EINVAL with *why (malloc'd). The one check for the key, so
+	 * ./cut --check-conf refuses what ./vm would.
+	 */
+	int (*check)(const char *text, char **why);
 };
 
 /*

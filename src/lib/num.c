@@ -77,3 +77,31 @@ int num_parse_hostport(const char *s, char **host, unsigned int *port, char *why
 	*host = xstrndup(s, (size_t)(colon - s));
 	return 0;
 }
+
+int num_parse_shard(const char *s, unsigned int *i, unsigned int *n, char *why)
+{
+	size_t len = strcspn(s, "/");
+	char *a = xstrndup(s, len);
+	int bad = !s[len] || num_parse_uint(a, 1, NUM_SHARD_MAX, i, NULL) ||
+		  num_parse_uint(s + len + 1, *i, NUM_SHARD_MAX, n, NULL);
+
+	free(a);
+	if (!bad)
+		return 0;
+	if (why)
+		snprintf(why, NUM_WHY_LEN, "expected I/N with 1 <= I <= N <= %u, such as 2/4, "
+			 "got '%.64s'", NUM_SHARD_MAX, s);
+	return -EINVAL;
+}
+
+int num_shard_check(const char *s, char **err)
+{
+	char why[NUM_WHY_LEN];
+	unsigned int i, n;
+
+	*err = NULL;
+	if (!num_parse_shard(s, &i, &n, why))
+		return 0;
+	*err = xstrdup(why);
+	return -EINVAL;
+}

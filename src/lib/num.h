@@ -36,4 +36,15 @@ int num_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned i
  */
 int num_parse_hostport(const char *s, char **host, unsigned int *port, char *why);
 
+/* The most shards a run splits into (--shard, VM_SHARD, a suite's meta shard). */
+#define NUM_SHARD_MAX 10000
+
+/*
+ * "I/N", shard I of N: 1 <= I <= N <= NUM_SHARD_MAX. 0, or -EINVAL with WHY
+ * (may be NULL) saying so. The one parser of ./vm's --shard, VM_SHARD in
+ * ./cut --check-conf (num_shard_check, for confkeys[]) and run results.
+ */
+int num_parse_shard(const char *s, unsigned int *i, unsigned int *n, char *why);
+int num_shard_check(const char *s, char **err);
+
 #endif

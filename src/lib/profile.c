@@ -343,6 +343,16 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		}
 		return 0;
 	}
+	if (!strcmp(key, "test-timeout")) {
+		char why[NUM_WHY_LEN];
+
+		/* VM_TEST_TIMEOUT's range; 0 (no watchdog) is saying nothing */
+		if (num_parse_uint(val, 1, PROFILE_TEST_TIMEOUT_MAX, &p->test_timeout, why)) {
+			*err = xasprintf("%s:%d: test-timeout: %s (seconds)", path, lineno, why);
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(key, "memory")) {
 		char host[HOSTMEM_WHY_LEN];
 		uint64_t v;
@@ -362,7 +372,8 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
 			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
-			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory)",
+			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory, "
+			 "test-timeout)",
 			 path, lineno, key);
 	return -EINVAL;
 }

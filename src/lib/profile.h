@@ -57,9 +57,16 @@
  *		  fails the cut, in its own words, when it cannot
  *	#@ cpus: 2
  *	#@ memory: 1G
+ *	#@ test-timeout: SECS: seconds a test may run under ./vm --results
+ *		  before the watchdog stops the VM with the task stacks (1 to
+ *		  604800); --test-timeout and VM_TEST_TIMEOUT (the environment,
+ *		  then rapido.conf) override it, as they do cpus and memory
  *
  * Keys may repeat; list values accumulate, in reading order.
  */
+/* The most #@ test-timeout takes: VM_TEST_TIMEOUT's maximum, a week. */
+#define PROFILE_TEST_TIMEOUT_MAX (7 * 24 * 3600)
+
 /* One "#@ files: SRC:/DEST" entry: SRC is "${KEY}PATH" or PATH. */
 struct profile_file {
 	char *key;		/* KEY of a leading ${KEY}; NULL: none */
@@ -89,6 +96,7 @@ struct profile {
 	char *prepare_at;	/* "FILE:LINE" */
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
+	unsigned int test_timeout;	/* seconds, 0: not stated */
 	struct strv sources;	/* the profile, then each fragment read, in order */
 	struct strv packages;	/* "BIN=PKG": the Debian package of BIN */
 	int kernel_config;	/* #@ kernel-config: yes */

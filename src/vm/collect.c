@@ -259,15 +259,38 @@ static unsigned int report_splats(struct vm_results *r, const struct vm_launch *
 	return counted;
 }
 
+/* "R1 error NAME 0 REASON -", a test that gave no verdict, among r's records. */
+static void error_record(struct vm_results *r, const char *name, const char *reason)
+{
+	char *f_name = pct_field(name), *f_reason = pct_field(reason);
+	char *line = xasprintf("R1 error %s 0 %s -", f_name, f_reason);
+
+	vm_results_host_record(r, line);
+	free(line);
+	free(f_name);
+	free(f_reason);
+}
+
+/* rc says the guest stopped before its autorun ended (see verdict_unfinished) */
+static int stopped_early(int rc)
+{
+	return rc == VM_EXIT_NO_STATUS || rc == VM_EXIT_TIMEOUT || rc == VM_EXIT_HOST_STOPPED;
+}
+
 /*
  * The tests the guest planned (R1 plan) and gave no record of are errors:
- * a shard whose VM stopped halfway still names all its tests.
+ * a shard whose VM stopped halfway still names all its tests. A VM that
+ * stopped halfway with no such test to name (no plan: a runner that cannot
+ * list its tests, or -x scripts; or a plan run to its end, with more after
+ * it) may have lost tests nobody can name: one failed testcase says so,
+ * so that a run cut short never reads as complete.
  */
 static void report_not_run(struct vm_results *r, int rc)
 {
 	const struct rsuite *s = &r->suite;
 	const char *during = r->stopped_during;
 	char buf[128], *reason;
+	size_t missing = 0;
 
 	for (size_t i = 0; !during && i < s->n; i++)
 		if (s->t[i].state == RT_RUNNING)
@@ -281,22 +304,29 @@ static void report_not_run(struct vm_results *r, int rc)
 		reason = xstrdup("not run: the guest planned it and recorded no result for it");
 	for (size_t p = 0; p < s->plan.n; p++) {
 		const char *name = s->plan.v[p];
-		char *f_name, *f_reason, *line;
 		int seen = 0;
 
 		for (size_t i = 0; i < s->n && !seen; i++)
 			seen = !s->t[i].kernel && !strcmp(s->t[i].name, name);
 		if (seen)
 			continue;
-		f_name = pct_field(name);
-		f_reason = pct_field(reason);
-		line = xasprintf("R1 error %s 0 %s -", f_name, f_reason);
 		/* s->plan does not move: records add tests, not plan entries */
-		vm_results_host_record(r, line);
-		free(line);
-		free(f_name);
-		free(f_reason);
+		error_record(r, name, reason);
+		missing++;
 	}
+	free(reason);
+	/* a guest that ended on its own ran what it meant to (a test left
+	 * open is its own failure, "did not finish") */
+	if (missing || !(r->stopped_during || stopped_early(rc)))
+		return;
+	if (during)
+		reason = xasprintf("not run: the VM was stopped during %s, and the guest planned no "
+				   "test after it (R1 plan): the tests after it may not have run", during);
+	else
+		reason = xasprintf("not run: the VM stopped before the autorun ended (%s), and the "
+				   "guest planned no test after the last result (R1 plan): later tests "
+				   "may not have run", verdict_unfinished(rc, buf, sizeof(buf)));
+	error_record(r, "rapido: tests not run", reason);
 	free(reason);
 }
 

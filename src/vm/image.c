@@ -11,6 +11,7 @@
 #include "err.h"
 #include "io.h"
 #include "num.h"
+#include "profile.h"
 #include "size.h"
 #include "vm.h"
 
@@ -65,6 +66,13 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 	v = conf_value(&c, "CPUS", NULL);
 	if (v && num_parse_uint(v, 1, 1024, &im->cpus, why)) {
 		*err = xasprintf("%s: rapido/vm.conf: CPUS: %s", path, why);
+		conf_free(&c);
+		vm_image_free(im);
+		return -EINVAL;
+	}
+	v = conf_value(&c, "TEST_TIMEOUT", NULL);
+	if (v && num_parse_uint(v, 1, PROFILE_TEST_TIMEOUT_MAX, &im->test_timeout, why)) {
+		*err = xasprintf("%s: rapido/vm.conf: TEST_TIMEOUT: %s", path, why);
 		conf_free(&c);
 		vm_image_free(im);
 		return -EINVAL;

@@ -54,12 +54,13 @@ static void fold_runs(struct rsuite *s)
 	qsort(idx, k, sizeof(*idx), idx_cmp);
 	for (size_t a = 0; a < k;) {
 		size_t b = a;
-		unsigned int fails = 0, passes = 0;
+		unsigned int fails = 0, passes = 0, splat_runs = 0;
 		struct rtest *last;
 
 		for (; b < k && !strcmp(s->t[idx[a]].name, s->t[idx[b]].name); b++) {
 			fails += s->t[idx[b]].state == RT_FAIL;
 			passes += s->t[idx[b]].state == RT_PASS;
+			splat_runs += s->t[idx[b]].splats > 0;
 		}
 		last = &s->t[idx[b - 1]];
 		for (size_t j = a; j + 1 < b; j++)
@@ -67,6 +68,7 @@ static void fold_runs(struct rsuite *s)
 		/* a skipped run is no run: only a pass makes a failed test flaky */
 		last->runs = b - a > 1 ? fails + passes : 1;
 		last->fails = fails;
+		last->splat_runs = splat_runs;
 		a = b;
 	}
 	free(idx);
@@ -123,6 +125,33 @@ static void mark_known(struct rtest *t, const struct known_entry *e, const char 
 	set_reason(t, xasprintf("known failure: %s", t->known));
 }
 
+/*
+ * A kernel report made while t ran (R1 splat) failed it: the kernel's
+ * failure, not the test's, so no known-failure entry (e, the one that
+ * would apply) and no pass on a re-run excuses it; only --splats-allow
+ * does, before the report reaches the test (splattest.c).
+ */
+static void kernel_failed(struct rtest *t, const struct known_entry *e)
+{
+	char *where, *note;
+
+	t->cls = RC_FAIL;
+	if (t->state != RT_FAIL) {
+		set_reason(t, xasprintf("a kernel report failed %u of its %u runs, then it %s",
+					t->splat_runs, t->runs, t->state == RT_SKIP ? "skipped" : "passed"));
+		t->state = RT_FAIL;
+	}
+	if (!e)
+		return;
+	where = known_where(e);
+	note = xasprintf("the known failure %s does not excuse a kernel report made while the "
+			 "test ran: only --splats-allow does", where);
+	output_note(t, note);
+	set_reason(t, xasprintf("%s (%s)", t->reason ? t->reason : "failed", note));
+	free(note);
+	free(where);
+}
+
 static void classify_one(struct rsuite *s, struct rtest *t, const struct known_opts *o)
 {
 	const struct known_entry *e = NULL;
@@ -142,6 +171,10 @@ static void classify_one(struct rsuite *s, struct rtest *t, const struct known_o
 		return;
 	}
 	e = entry_for(o, s, t, &expired);
+	if (t->splat_runs) {
+		kernel_failed(t, e && !expired ? e : NULL);
+		return;
+	}
 	if (flaky) {
 		rate = xasprintf("flaky: %u failure%s in %u runs", t->fails, t->fails == 1 ? "" : "s",
 				 t->runs);

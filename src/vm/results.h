@@ -59,6 +59,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "splatkind.h"
 #include "strv.h"
 
 enum rtest_state { RT_RUNNING, RT_PASS, RT_FAIL, RT_SKIP };
@@ -82,6 +83,7 @@ struct rtest {
 	enum rtest_class cls;
 	int hidden;		/* an earlier run of a re-run test: counted in its last run */
 	unsigned int runs, fails;	/* the runs of the test (re-runs), how many failed */
+	unsigned int splat_runs;	/* of them, those a kernel report failed (R1 splat) */
 	char *known;		/* the known-failure entry's reason (or FILE:LINE) */
 	char *known_at;		/* its FILE:LINE */
 	char *as;		/* the name the guest gave it when name is "NAME#K", else NULL */
@@ -189,13 +191,6 @@ int results_write_reports(const char *dir, const struct rsuite *v, size_t n, cha
 char *results_summary(const struct rcount *c);
 
 /* splat.c: kernel reports on the console. */
-enum splat_kind {
-	SPLAT_OOPS, SPLAT_BUG, SPLAT_KASAN, SPLAT_KFENCE, SPLAT_UBSAN, SPLAT_WARNING,
-	SPLAT_LOCKDEP, SPLAT_HUNG_TASK, SPLAT_RCU_STALL, SPLAT_SOFT_LOCKUP, SPLAT_PANIC,
-	SPLAT_NKINDS
-};
-#define SPLAT_ALL ((1u << SPLAT_NKINDS) - 1)
-
 struct splat {
 	enum splat_kind kind;
 	char *title;		/* the first line, without its timestamp */
@@ -217,13 +212,6 @@ struct splat_scan {
 	unsigned long lineno;	/* console lines scanned so far */
 };
 
-const char *splat_kind_name(enum splat_kind k);
-/*
- * Parse a VM_SPLATS list: kinds separated by commas or spaces, "all",
- * "none", "-KIND" to leave one out ("all,-warning"). 0 or -EINVAL with
- * *err (malloc'd) naming the word and the kinds there are.
- */
-int splat_mask_parse(const char *list, unsigned int *mask, char **err);
 void splat_scan_init(struct splat_scan *sc);
 /* Feed console bytes; complete lines are scanned as they come. */
 void splat_feed(struct splat_scan *sc, const char *p, size_t n);

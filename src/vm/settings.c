@@ -144,22 +144,15 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 			die_errno("%s: %s", where, v);
 	}
 	v = vm_setting(c, "--shard", o->shard, "VM_SHARD", &src, &cv);
-	if (v) {
-		char *i = xstrndup(v, strcspn(v, "/"));
-		int bad = !v[strlen(i)] || num_parse_uint(i, 1, 10000, &s->shard_i, NULL) ||
-			  num_parse_uint(v + strlen(i) + 1, s->shard_i, 10000, &s->shard_n, NULL);
-
-		free(i);
-		if (bad)
-			vm_die_src(&src, "expected I/N with 1 <= I <= N <= 10000, such as 2/4", v);
-	}
+	/* vm_setting checked both values (confkeys[]'s check): these parses succeed */
+	if (v && num_parse_shard(v, &s->shard_i, &s->shard_n, NULL))
+		die("internal error: --shard %s", v);
 	v = vm_setting(c, "--splats", o->splats, "VM_SPLATS", &src, &cv);
 	if (v) {
 		char *err;
 
-		if (splat_mask_parse(v, &s->splat_mask, &err)) {
-			die("%s: %s", vm_src_str(&src, where, sizeof(where)), err);
-		}
+		if (splat_mask_parse(v, &s->splat_mask, &err))
+			die("internal error: --splats: %s", err);
 	}
 }
 

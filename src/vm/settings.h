@@ -86,6 +86,7 @@ struct vm_image {
 	char *release;
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
+	unsigned int test_timeout;	/* #@ test-timeout: seconds, 0: not stated */
 };
 
 /* The -initrd qemu gets for the image (initrd.c). */
@@ -178,6 +179,7 @@ struct vm_settings {
 	enum vm_serial { SERIAL_NONE, SERIAL_DEFER, SERIAL_ONLY } serial;	/* this VM's part */
 	struct splat_allow *splat_allow;	/* --splats-allow: reports that fail nothing; NULL */
 	unsigned int test_timeout;	/* --test-timeout: seconds a test may run, 0: no watchdog */
+	struct vm_src test_timeout_src;	/* the option, VM_TEST_TIMEOUT or the profile */
 	int test_timeout_dump;		/* --test-timeout-dump: a vmcore before the VM stops */
 	const char *kernel_src;		/* KERNEL_SRC, for run.json; NULL: an installed kernel */
 	int kernel_pvh;			/* VM_KERNEL_ENTRY=pvh: an x86 kernel's ELF at its PVH entry */

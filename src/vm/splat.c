@@ -28,53 +28,6 @@
 #define REPORT_LINES_MAX 300
 #define REPORT_GAP_SECS 2.0
 
-static const char *const kind_names[SPLAT_NKINDS] = {
-	[SPLAT_OOPS] = "oops", [SPLAT_BUG] = "bug", [SPLAT_KASAN] = "kasan",
-	[SPLAT_KFENCE] = "kfence", [SPLAT_UBSAN] = "ubsan", [SPLAT_WARNING] = "warning",
-	[SPLAT_LOCKDEP] = "lockdep", [SPLAT_HUNG_TASK] = "hung-task",
-	[SPLAT_RCU_STALL] = "rcu-stall", [SPLAT_SOFT_LOCKUP] = "soft-lockup",
-	[SPLAT_PANIC] = "panic",
-};
-
-const char *splat_kind_name(enum splat_kind k)
-{
-	return k < SPLAT_NKINDS ? kind_names[k] : "?";
-}
-
-int splat_mask_parse(const char *list, unsigned int *mask, char **err)
-{
-	char *copy = xstrdup(list), *save = NULL;
-	int rc = 0;
-
-	*mask = 0;
-	for (char *w = strtok_r(copy, ", \t", &save); w; w = strtok_r(NULL, ", \t", &save)) {
-		int neg = *w == '-';
-		const char *name = w + neg;
-		unsigned int bits = 0;
-
-		if (!strcmp(name, "all"))
-			bits = SPLAT_ALL;
-		else if (!strcmp(name, "none"))
-			bits = SPLAT_ALL, neg = 1;
-		for (int k = 0; k < SPLAT_NKINDS && !bits; k++)
-			if (!strcmp(name, kind_names[k]))
-				bits = 1u << k;
-		if (!bits) {
-			*err = xasprintf("unknown kind '%s': expected all, none or kinds (-KIND leaves "
-					 "one out) of oops, bug, kasan, kfence, ubsan, warning, lockdep, "
-					 "hung-task, rcu-stall, soft-lockup, panic", name);
-			rc = -EINVAL;
-			break;
-		}
-		if (neg)
-			*mask &= ~bits;
-		else
-			*mask |= bits;
-	}
-	free(copy);
-	return rc;
-}
-
 void splat_scan_init(struct splat_scan *sc)
 {
 	memset(sc, 0, sizeof(*sc));

@@ -23,7 +23,18 @@ static void testopts_resolve(struct vm_settings *s, struct vm_opts *o, const str
 	const char *v;
 	char where[512];
 
-	s->test_timeout = vm_number(c, "--test-timeout", o->test_timeout, "VM_TEST_TIMEOUT", &src);
+	/*
+	 * --test-timeout, else VM_TEST_TIMEOUT (the environment, then
+	 * rapido.conf), else the profile's #@ test-timeout, else none: the
+	 * order of --cpus and --memory (settings.c)
+	 */
+	s->test_timeout = vm_number(c, "--test-timeout", o->test_timeout, "VM_TEST_TIMEOUT",
+				    &s->test_timeout_src);
+	if (s->test_timeout_src.kind == SRC_DEFAULT && s->im.test_timeout) {
+		s->test_timeout = s->im.test_timeout;
+		s->test_timeout_src.kind = SRC_IMAGE;
+		s->test_timeout_src.name = s->im.profile;
+	}
 	vm_setting(c, "--test-timeout-dump", o->test_timeout_dump, "VM_TEST_TIMEOUT_DUMP", &src, &cv);
 	s->test_timeout_dump = cv.word && !strcmp(cv.word, "yes");
 	if (s->test_timeout_dump && !s->test_timeout)

@@ -132,11 +132,13 @@ static void sysrq(struct vm_watch *w, const char *key)
 static void fire(struct vm_watch *w, const struct rtest *t)
 {
 	struct vm_watchdog *d = &w->dog;
+	char where[512];
 
 	d->fired = xstrdup(t->name);
-	warn("vm%u: test %s made no progress after %us (--test-timeout): collecting the blocked "
+	/* where the timeout came from: the option, rapido.conf or the profile's header */
+	warn("vm%u: test %s made no progress after %us (%s): collecting the blocked "
 	     "and all task stacks (sysrq w, t), then stopping the VM", w->l->vm, t->name,
-	     w->l->s->test_timeout);
+	     w->l->s->test_timeout, vm_src_str(&w->l->s->test_timeout_src, where, sizeof(where)));
 	d->state = WD_COLLECTING;
 	d->fired_at = d->last_output = mono_secs();
 	sysrq(w, "w");
@@ -230,11 +232,13 @@ void vm_watchdog_timer(struct vm_watch *w)
 void vm_watchdog_verdict(const struct vm_watch *w, int *rc, char *why, size_t len)
 {
 	const struct vm_watchdog *d = &w->dog;
+	char where[512];
 
 	if (!d->fired)
 		return;
-	snprintf(why, len, "--test-timeout: test %s made no progress after %u s; the VM was "
-		 "stopped", d->fired, w->l->s->test_timeout);
+	snprintf(why, len, "test timeout (%s): test %s made no progress after %u s; the VM was "
+		 "stopped", vm_src_str(&w->l->s->test_timeout_src, where, sizeof(where)), d->fired,
+		 w->l->s->test_timeout);
 	warn("vm%u: %s (exit status %d)", w->l->vm, why, VM_EXIT_TIMEOUT);
 	if (d->vmcore && w->mon.vmcore_ok)
 		warn("vm%u: memory dump (%s) in %s; open it with crash or drgn and the vmlinux "

@@ -12,7 +12,8 @@
 # checks that boot nothing: ./cut builds the tree itself (#@ prepare) when
 # KSELFTEST_DIR is unset, refuses a target or skip that the selftests do
 # not have, and names the Debian package of a kernel source that is not
-# there.
+# there. The tests run are planned up front (rapido_test_plan) by the
+# names their KTAP lines get.
 # tests/run timeout: 600s
 . "$(dirname "$0")/lib.sh"
 
@@ -61,6 +62,14 @@ kselftest/timers/mqueue-lat pass
 kselftest/timers/rtcpie failure"
 check "junit.xml: each test of the KTAP with its verdict" \
 	test "$(testcases "$T/res/junit.xml")" = "$want"
+# the tests run_kselftest.sh runs, planned up front under their KTAP names
+# (a VM stopped halfway names the rest), each of them then recorded
+check "the guest planned each test it ran, before the first" \
+	test "$(sed -n 's/^R1 plan //p' "$T/res/results.txt")" = "kselftest/size/get_size
+kselftest/timers/nanosleep
+kselftest/timers/mqueue-lat
+kselftest/timers/rtcpie"
+check "  and no planned test is 'not run'" sh -c "! grep -q 'not run' '$T/res/junit.xml'"
 check "the console showed the same verdicts" test "$(guest_text "$T/console" |
 	grep -E '^(not )?ok [0-9]+ (get_size|nanosleep|mqueue-lat|rtcpie)')" = "ok 1 get_size
 ok 1 nanosleep

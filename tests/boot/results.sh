@@ -85,8 +85,11 @@ expect_rc "cut (panic)" 0 $?
 expect_rc "a panic is still 123" 123 $?
 check "junit.xml after a panic is valid" xmllint --noout --schema "$XSD" "$T/panic/junit.xml"
 check "the 2 tests before the panic, and the panic" \
-	test "$(testcases "$T/panic/junit.xml" | grep -v '^kernel: ')" = "fixture/pass-one pass
+	test "$(testcases "$T/panic/junit.xml" | grep -v '^kernel: \|^rapido: tests not run ')" = "fixture/pass-one pass
 fixture/pass-two pass"
+check "nothing planned the tests after the panic: an error says later tests may not have run" \
+	sh -c "grep -q 'name=\"rapido: tests not run\"' '$T/panic/junit.xml' &&
+		grep -qE '<error message=\"not run: the VM stopped before the autorun ended \(.*panic.*\), and the guest planned no test after the last result \(R1 plan\): later tests may not have run\" type=\"error\">' '$T/panic/junit.xml'"
 check "the panic is a failed kernel testcase" \
 	grep -q 'name="kernel: Kernel panic - not syncing: sysrq triggered crash"' "$T/panic/junit.xml"
 check "no test after the panic" sh -c "! grep -q never '$T/panic/junit.xml'"

@@ -7,7 +7,9 @@
  * the input; a size is its number times its unit; a host:port has a host
  * and a port from 1 to 65535; an mpath line names a path that exists
  * (disk * paths + path within the 256 SCSI ids, counted without wrapping)
- * and renders back to its own id.
+ * and renders back to its own id; a shard I/N has 1 <= I <= N <= 10000
+ * and reads back as I/N; a VM_SPLATS list counts some kind unless it says
+ * none, and a refused one is named in its message.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include "mpath.h"
 #include "num.h"
 #include "size.h"
+#include "splatkind.h"
 
 static void number(const char *s, int base)
 {
@@ -98,6 +101,39 @@ static void mpath_line(const char *s)
 	free(line);
 }
 
+static void shard(const char *s)
+{
+	char why[NUM_WHY_LEN] = "", back[32];
+	unsigned int i = 0, n = 0;
+
+	if (num_parse_shard(s, &i, &n, why)) {
+		fuzz_assert(strstr(why, "expected I/N"), "\"%s\": why \"%s\"", s, why);
+		return;
+	}
+	fuzz_assert(i >= 1 && i <= n && n <= NUM_SHARD_MAX, "\"%s\" is %u/%u", s, i, n);
+	/* digits, '/', digits (leading zeros as num_parse takes them) */
+	fuzz_assert(strspn(s, "0123456789") > 0 && s[strspn(s, "0123456789")] == '/',
+		    "\"%s\" taken as a shard", s);
+	snprintf(back, sizeof(back), "%u/%u", i, n);
+	fuzz_assert(strtoul(s, NULL, 10) == i && strtoul(strchr(s, '/') + 1, NULL, 10) == n &&
+		    strspn(strchr(s, '/') + 1, "0123456789") == strlen(strchr(s, '/') + 1),
+		    "\"%s\" read as %s", s, back);
+}
+
+static void splats(const char *s)
+{
+	unsigned int mask = 0;
+	char *err = NULL;
+
+	if (splat_mask_parse(s, &mask, &err)) {
+		fuzz_assert(err && *err, "\"%s\": refused without a message", s);
+		free(err);
+		return;
+	}
+	fuzz_assert(!err && !(mask & ~SPLAT_ALL), "\"%s\": mask %#x", s, mask);
+	fuzz_assert(mask || strstr(s, "none"), "\"%s\": no kind counts, and it does not say none", s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size_)
 {
 	char *s = fuzz_cstr(data, size_);
@@ -107,6 +143,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size_)
 	size(s);
 	hostport(s);
 	mpath_line(s);
+	shard(s);
+	splats(s);
 	free(s);
 	return 0;
 }

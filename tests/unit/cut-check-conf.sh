@@ -55,6 +55,25 @@ check "negative number" has err "$RAPIDO_CONF:5: VM_TIMEOUT: expected a number f
 check "environment value checked too" has err "environment: NET: expected tap, user or none, got 'bogus'"
 check "error count" has err "cut: --check-conf: 6 errors"
 
+# VM_SPLATS and VM_SHARD: refused as ./vm refuses them (one validator, confkeys[]'s check)
+printf 'VM_SPLATS=all,-nosuch\nVM_SHARD=3/2\n' > "$RAPIDO_CONF"
+run "$bin" --check-conf
+check "VM_SPLATS=all,-nosuch, VM_SHARD=3/2: exit 1" test $rc = 1
+check "  the unknown kind" grep -q "^$RAPIDO_CONF:1: VM_SPLATS: unknown kind 'nosuch'" "$T/err"
+check "  the shard past its count" \
+	has err "$RAPIDO_CONF:2: VM_SHARD: expected I/N with 1 <= I <= N <= 10000, such as 2/4, got '3/2'"
+check "  two errors" has err "cut: --check-conf: 2 errors"
+for v in , -warning all,-all; do
+	printf 'VM_SPLATS=%s\n' "$v" > "$RAPIDO_CONF"
+	run "$bin" --check-conf
+	check "VM_SPLATS=$v: refused (no kind left; only none turns detection off)" \
+		sh -c '[ "$0" = 1 ] && grep -q "VM_SPLATS: .*\(detection off\|out of nothing\)" "$1"' \
+		"$rc" "$T/err"
+done
+printf 'VM_SPLATS=none\nVM_SHARD=2/4\n' > "$RAPIDO_CONF"
+run "$bin" --check-conf
+check "VM_SPLATS=none, VM_SHARD=2/4: accepted" test $rc = 0 -a ! -s "$T/err"
+
 # issue 40: a VM_MEMORY no host here has is refused as ./vm refuses it
 printf 'VM_MEMORY=1P\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf

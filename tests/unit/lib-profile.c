@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(75);
+	tap_plan(78);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -69,6 +69,7 @@ int main(void)
 		  "#@ kconfig-optional: CONFIG_AIO=y CONFIG_RD_GZIP=n\n"
 		  "#@ cpus: 2\n"
 		  "#@ memory: 1G\n"
+		  "#@ test-timeout: 90\n"
 		  "#@ bins-if FSTESTS_SRC: xfs_io fio\n"
 		  "#@ bins-optional-if FSTESTS_SRC: quota\n"
 		  "echo '#@ not a header: in code'\n", &p, &err);
@@ -86,6 +87,7 @@ int main(void)
 	       "each kconfig entry knows its FILE:LINE");
 	TAP_EQ_INT(p.cpus, 2, "cpus");
 	TAP_EQ_INT(p.memory, 1ULL << 30, "memory");
+	TAP_EQ_INT(p.test_timeout, 90, "test-timeout (#28: a profile's own per-test timeout)");
 	TAP_EQ_STR(p.bins_if.n == 2 ? p.bins_if.v[1] : NULL, "FSTESTS_SRC=fio", "bins-if KEY");
 	TAP_EQ_STR(p.bins_opt_if.n == 1 ? p.bins_opt_if.v[0] : NULL, "FSTESTS_SRC=quota",
 		   "bins-optional-if KEY");
@@ -112,6 +114,9 @@ int main(void)
 	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\"");
 	bad("#@ description: x\n#@ cpus: lots\n", "p.sh:2: cpus: expected a number");
 	bad("#@ description: x\n\n#@ memory: 12\n", "p.sh:3: memory: expected a size");
+	bad("#@ description: x\n#@ test-timeout: 0\n",
+	    "p.sh:2: test-timeout: expected a number from 1 to 604800, got '0' (seconds)");
+	bad("#@ description: x\n#@ test-timeout: 1m\n", "p.sh:2: test-timeout: expected a number");
 	/* issue 40: qemu was handed -m 1073741824M */
 	bad("#@ description: x\n#@ memory: 1P\n", "p.sh:2: memory: \"1P\" is more than this host's memory (");
 	bad("#@ bins: x\n", "no '#@ description:' line");

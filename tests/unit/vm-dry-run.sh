@@ -47,12 +47,60 @@ check "  not without it" sh -c "! grep -q sysrq_always_enabled '$T/argv'"
 run_err "--test-timeout-dump without --test-timeout" "needs --test-timeout SECS" \
 	"$VM" --dry-run --test-timeout-dump
 run_err "a --test-timeout that is no number" "test-timeout" "$VM" --dry-run --test-timeout soon
+# a profile's #@ test-timeout (vm.conf's TEST_TIMEOUT), under the option and rapido.conf (#28)
+mkimage "$T/tt.img" "PROFILE=slow
+KERNEL_IMAGE=$T/vmlinuz
+KERNEL_RELEASE=0.0-fixture
+TEST_TIMEOUT=45
+"
+"$VM" --dry-run --test-timeout-dump "$T/tt.img" > "$T/argv" 2> "$T/err"
+expect_rc "the profile's test-timeout: the watchdog is on (--test-timeout-dump accepted)" 0 $?
+check "  sysrq_always_enabled" grep -q -- " sysrq_always_enabled " "$T/argv"
+for how in "--test-timeout 0" "env VM_TEST_TIMEOUT=0" "conf VM_TEST_TIMEOUT=0"; do
+	case $how in
+	conf*) echo "${how#conf }" > "$RAPIDO_CONF"; set -- "$VM" ;;
+	env*) set -- env "${how#env }" "$VM" ;;
+	*) set -- "$VM" $how ;;
+	esac
+	"$@" --dry-run "$T/tt.img" > "$T/argv" 2> "$T/err"
+	check "  $how overrides it: no watchdog" sh -c "! grep -q sysrq_always_enabled '$T/argv'"
+	: > "$RAPIDO_CONF"
+done
+run_err "--test-timeout-dump with the profile's timeout overridden to 0" "needs --test-timeout SECS" \
+	env VM_TEST_TIMEOUT=0 "$VM" --dry-run --test-timeout-dump "$T/tt.img"
+mkimage "$T/tt0.img" "PROFILE=slow
+KERNEL_IMAGE=$T/vmlinuz
+TEST_TIMEOUT=0
+"
+run_err "an image whose TEST_TIMEOUT is 0: refused, named" "rapido/vm.conf: TEST_TIMEOUT: expected a number" \
+	"$VM" --dry-run "$T/tt0.img"
 printf '^WARNING: # bug 1\nno reason\n(x # fine\n' > "$T/allow"
 run_err "a bad --splats-allow file: each bad line by FILE:LINE" "$T/allow:2: no reason for 'no reason'" \
 	"$VM" --dry-run --splats-allow "$T/allow"
 check "  and the bad regex too" grep -q "$T/allow:3: bad regular expression '(x'" "$T/out"
 echo "VM_SPLATS_ALLOW=$T/missing" > "$RAPIDO_CONF"
 run_err "VM_SPLATS_ALLOW names a missing file" "VM_SPLATS_ALLOW: $T/missing: No such file" "$VM" --dry-run
+: > "$RAPIDO_CONF"
+
+# --splats: kernel report detection is turned off only by saying none; an
+# empty or all-negative list is a usage error (issue 40 #5), VM_SPLATS too,
+# and the same checks as ./cut --check-conf's (tests/unit/cut-check-conf.sh)
+for l in '' , ' , ' -bug -all bug,-bug; do
+	run_err "--splats '$l': refused, detection is not turned off by a slip" \
+		"detection off\|leaves a kind out of nothing" \
+		"$VM" --dry-run --splats "$l"
+	check "  by its option's name" grep -q -- "--splats: " "$T/out"
+done
+"$VM" --dry-run --splats none > "$T/argv" 2> "$T/err"
+expect_rc "--splats none: accepted" 0 $?
+"$VM" --dry-run --splats all,-warning,-hung-task > "$T/argv" 2> "$T/err"
+expect_rc "--splats all,-warning,-hung-task: accepted" 0 $?
+echo "VM_SPLATS=,-oops" > "$RAPIDO_CONF"
+run_err "VM_SPLATS=,-oops: refused with FILE:LINE" "$RAPIDO_CONF:1: VM_SPLATS: " "$VM" --dry-run
+echo "VM_SHARD=3/2" > "$RAPIDO_CONF"
+run_err "VM_SHARD=3/2: refused with FILE:LINE" \
+	"$RAPIDO_CONF:1: VM_SHARD: expected I/N with 1 <= I <= N <= 10000, such as 2/4, got '3/2'" \
+	"$VM" --dry-run
 : > "$RAPIDO_CONF"
 
 # VM_KERNEL: the kernel shipped with an image cut elsewhere (the CI configs)

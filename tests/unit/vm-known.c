@@ -310,6 +310,36 @@ static void table_cases(void)
 		rsuite_free(&s);
 	}
 	{
+		/* issue 40 #4: a report while the test ran fails it whatever its entry says */
+		static const char *const during[] = { "R1 start t/hung", "R1 pass t/hung 1 -",
+			"R1 splat t/hung kernel%20hung-task:%20INFO:%20task text 1",
+			"R1 start t/both", "R1 fail t/both 1 x -",
+			"R1 splat t/both kernel%20warning:%20WARNING text 1",
+			"R1 start t/re", "R1 fail t/re 1 x -", "R1 rerun t/re 1", "R1 start t/re",
+			"R1 pass t/re 1 -", "R1 splat t/re kernel%20bug:%20BUG text 1",
+			"R1 kernel kernel:%20INFO:%20task hung-task text", NULL };
+
+		suite_of(&s, "6.1.0", during);
+		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "'*': a report during tests still fails");
+		t = test_named(&s, "t/hung");
+		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL,
+		       "  a test failed only by a report is no known failure");
+		tap_ok(t && strstr(t->reason, "kernel hung-task") &&
+		       strstr(t->reason, "known.txt:1 does not excuse a kernel report"),
+		       "  its reason says the entry does not excuse the report");
+		t = test_named(&s, "t/both");
+		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL,
+		       "  nor one that failed on its own too");
+		t = test_named(&s, "t/re");
+		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL &&
+		       strstr(t->reason, "a kernel report failed 1 of its 2 runs, then it passed"),
+		       "  nor one whose report came in a run a re-run then passed");
+		xml = report(&s, junit_write);
+		tap_ok(!strstr(xml, "<skipped message=\"known failure"), "  JUnit: none of them skipped");
+		free(xml);
+		rsuite_free(&s);
+	}
+	{
 		static const char *const own[] = { "R1 start t/a", "R1 fail t/a 1 x -", NULL };
 
 		struct rtest *r;

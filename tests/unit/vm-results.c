@@ -188,7 +188,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(22 + 21);
+	tap_plan(28 + 21);
 	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */
@@ -222,6 +222,15 @@ int main(void)
 	tap_ok(splat_mask_parse("all,-oopses", &mask, &err) && strstr(err, "'oopses'"),
 	       "an unknown kind is named");
 	free(err);
+	/* issue 40 #5: detection is turned off only by saying none */
+	tap_ok(!splat_mask_parse("none", &mask, &err) && mask == 0, "none: no kind counts");
+	for (size_t i = 0; i < 5; i++) {
+		static const char *const bad[] = { "", ",", " , ", "-bug", "bug,-bug" };
+
+		tap_ok(splat_mask_parse(bad[i], &mask, &err) && err && strstr(err, bad[i]),
+		       "'%s' is refused, named", bad[i]);
+		free(err);
+	}
 
 	rsuite_init(&s);
 	e = pct_field("a b%c\n-");
