@@ -25,9 +25,9 @@
  * a chain is a test of its own: the second is named "NAME#2" (the third
  * "NAME#3"...), so a reused name never folds a failure into a later pass
  * (known.h: only a re-run chain is flaky). A line from the guest that is
- * no such record, is longer than RESULTS_RECORD_MAX, or comes after the
- * guest's records passed RESULTS_VOLUME_MAX bytes or RESULTS_TESTS_MAX
- * tests is a protocol error: the first one is kept in s->bad (naming the
+ * no such record (one holding a NUL byte too: collect.c), is longer than
+ * RESULTS_RECORD_MAX, or comes after the guest's records passed
+ * RESULTS_VOLUME_MAX bytes or RESULTS_TESTS_MAX tests is a protocol error: the first one is kept in s->bad (naming the
  * record's number and the line), nothing after a cap is taken, and the run
  * fails (./vm: 125, a merge: an unknown status). Whether the autorun's
  * failures were all failed tests (which known failures may excuse) is no

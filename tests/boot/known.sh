@@ -22,6 +22,8 @@
 #       exit 1 with and without --results, dup failed and dup#2 passed;
 #       merged exit 1, compared: a new failure, not "newly flaky".
 #     pass: rapido_test t false, then "R1 pass t" written by hand: exit 1.
+#     nul: "R1 pass t 0 -" and a NUL by hand in t, which fails: 125, the
+#       NUL named (it would cut off the library's "R1 fail t" after it).
 #     failures: "R1 failures tests" written by hand, then a failed known
 #       test and rapido_fail: the forged line refused by name, exit 125.
 . "$(dirname "$0")/lib.sh"
@@ -142,6 +144,7 @@ diag
 "$CUT" simple -x 'case $(< /proc/cmdline) in
 *rt.case=dup*) rapido_test dup false; rapido_test dup true ;;
 *rt.case=pass*) rapido_test t false; printf "R1 pass t 0 -\n" >> "$RAPIDO_RESULTS_PORT" ;;
+*rt.case=nul*) rapido_test t sh -c "printf \"R1 pass t 0 -\\0\" >> \$RAPIDO_RESULTS_PORT; exit 1" ;;
 *rt.case=failures*)
 	printf "R1 failures tests\n" >> "$RAPIDO_RESULTS_PORT"
 	rapido_test c/known false
@@ -166,6 +169,12 @@ check "D: a new failure, not newly flaky" grep -qx "new failure: dup: pass -> fa
 expect_rc "D: 'R1 pass t' by hand after t failed: exit 1" 1 $?
 check "D: t failed, the hand-written pass is t#2" test "$(testcases "$T/d2/junit.xml")" = "t failure
 t#2 pass"
+# a NUL ends the forged pass: the library's "R1 fail t" glued after it was cut off
+"$VM" --batch --timeout 600 --append rt.case=nul --results "$T/d4" > "$T/console" 2> "$T/err"
+expect_rc "D: 'R1 pass t 0 -' and a NUL by hand, then t failed: exit 125, not 0" 125 $?
+check "D: the record with the NUL named" grep -q "the guest's record 3 ('R1 pass t 0 -.*'): a NUL byte" "$T/err"
+"$VM" --merge-results "$T/md4" "$T/d4" > "$T/out" 2> "$T/merr"
+expect_rc "D: merged: exit 1" 1 $?
 printf 'c/known # https://bugs.example/1\n' > "$T/k6"
 "$VM" --batch --timeout 600 --append rt.case=failures --results "$T/d3" --known-failures "$T/k6" \
 	> "$T/console" 2> "$T/err"
