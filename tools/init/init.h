@@ -58,11 +58,18 @@ void init_results_setup(const struct init_cmdline *cl);
  * After the autorun and every other process are gone: were the failures
  * of an autorun that exited with code all failed tests? The guest
  * library (autorun/lib/rapido.sh) keeps its first failure in
- * /run/rapido.status ("CODE WHY") and notes any that was no failed test's
- * in /run/rapido.status-other. Said in the status record, not on the
- * results port, which every test can write to.
+ * DIR/rapido.status ("CODE WHY"; DIR is /run) and notes any that was no
+ * failed test's in DIR/rapido.status-other. Said in the status record,
+ * not on the results port, which every test can write to.
  */
-int init_tests_only(int code);
+int init_tests_only(const char *dir, int code);
+/*
+ * The batch autorun's status: code, or when code is 0 and the library
+ * kept a failure in DIR/rapido.status (a profile's EXIT trap ran "exit",
+ * bash cut a status to 8 bits), that failure (1 for one that is no exit
+ * status): the first failure sticks, whatever ended bash.
+ */
+int init_kept_status(const char *dir, int code);
 
 /* fork/exec argv, reaping every child until it exits; returns its exit code. */
 int init_run(char *const argv[]);

@@ -30,6 +30,9 @@
 #include "init.h"
 #include "mono.h"
 
+/* the guest library's RAPIDO_RUN_DIR (autorun/lib/rapido.sh), where it keeps the status */
+#define RUN_DIR "/run"
+
 static int is_mountpoint(const char *dir)
 {
 	struct stat a, b;
@@ -224,8 +227,12 @@ int main(int argc, char **argv)
 	step_done("autorun", &t);
 	init_kill_all();
 	/* read once no test can write: the failures were all failed tests? */
-	if (rec.kind == STATUS_EXIT)
-		rec.tests_only = init_tests_only(rec.code);
+	if (rec.kind == STATUS_EXIT) {
+		/* an interactive shell's status is the user's last exit */
+		if (cl.batch)
+			rec.code = init_kept_status(RUN_DIR, rec.code);
+		rec.tests_only = init_tests_only(RUN_DIR, rec.code);
+	}
 	/*
 	 * The autorun's session leader drained what the profile printed; what
 	 * the init itself said since (why bash could not start, a failed
