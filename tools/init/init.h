@@ -82,10 +82,16 @@ void init_run_autorun(int batch, struct status_record *r);
 /* Kill every process but PID 1 and reap them: nothing may write after the report. */
 void init_kill_all(void);
 /*
- * Write the framed status record (status.h) to the status port: ttyS1, or
- * the virtio serial port rapido.status= names (machines with one UART).
+ * Open the status port, ttyS1 or the virtio serial port rapido.status=
+ * names (machines with one UART), before the autorun starts: the fd
+ * (close-on-exec) or -1, warned. Held from boot, so that a test that
+ * removes or hides /dev/ttyS1 (or mounts over /dev) after writing a
+ * record of its own cannot keep the init's from coming last; a virtio
+ * port held open cannot be opened by a test at all.
  */
-void init_report_status(const struct init_cmdline *cl, const struct status_record *r);
+int init_open_status(const struct init_cmdline *cl);
+/* Write the framed status record (status.h) to fd (init_open_status's) and close it. */
+void init_report_status(const struct init_cmdline *cl, int fd, const struct status_record *r);
 /*
  * Load MODS (a NULL-terminated guestmods.h list) as modprobe -a [-q]
  * would; 0 when all loaded (or the kernel has no modules to load).

@@ -181,6 +181,7 @@ int main(int argc, char **argv)
 	struct status_record rec;
 	char *env;
 	long long t;
+	int status_fd;
 
 	(void)argc;
 	(void)argv;
@@ -223,6 +224,7 @@ int main(int argc, char **argv)
 	init_results_setup(&cl);
 	step_done("results", &t);
 
+	status_fd = init_open_status(&cl);
 	init_run_autorun(cl.batch, &rec);
 	step_done("autorun", &t);
 	init_kill_all();
@@ -241,7 +243,7 @@ int main(int argc, char **argv)
 	 */
 	if (tcdrain(STDOUT_FILENO) < 0 && errno != ENOTTY && errno != EBADF)
 		warn_errno("tcdrain /dev/console");
-	init_report_status(&cl, &rec);
+	init_report_status(&cl, status_fd, &rec);
 	sync();
 	reboot(RB_POWER_OFF);
 	/* only reached if reboot() failed; PID 1 must not exit */
