@@ -173,6 +173,12 @@ static struct rtest *rtest_new(struct rsuite *s, const char *name)
 		}
 		/* taken: a test the guest itself names "NAME#K" becomes NAME#K#2 */
 		name_get(s, shown)->count = 1;
+		/*
+		 * the next search starts after this K (the table may have
+		 * grown: looked up again), or a guest that named its tests
+		 * NAME#2..NAME#N made each reuse of NAME walk them all
+		 */
+		name_find(s, name)->count = k;
 	}
 	t = rsuite_add_test(s, shown ? shown : name);
 	if (shown && strcmp(shown, name))

@@ -176,6 +176,27 @@ static void test_sequence(void)
 	tap_ok(n == 5 && s.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
 	       "past %u tests: refused, named", RESULTS_TESTS_MAX);
 	rsuite_free(&s);
+
+	/*
+	 * a guest that names its tests a#2..a#50001, then reuses a 50000
+	 * times: each new a#K is found after the last one taken, not by a
+	 * walk from a#2 each time (that took minutes, live and in a merge)
+	 */
+	rsuite_init(&s);
+	n = 0;
+	for (unsigned int i = 0; i < 2 * 50000; i++) {
+		char l[64];
+
+		if (i < 50000)
+			snprintf(l, sizeof(l), "R1 pass a#%u 0 -", i + 2);
+		else
+			snprintf(l, sizeof(l), "R1 pass a 0 -");
+		n += rsuite_record(&s, l, 0, 1.0) != 0;
+	}
+	tap_ok(!n && s.n == 100000 && !strcmp(s.t[50001].name, "a#50002") &&
+	       !strcmp(s.t[99999].name, "a#100000"), "a#2..a#50001, then a 50000 times: a, a#50002 ... %s",
+	       s.n ? s.t[s.n - 1].name : "");
+	rsuite_free(&s);
 }
 
 int main(void)
@@ -188,7 +209,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(22 + 21);
+	tap_plan(23 + 21);
 	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */
