@@ -14,7 +14,8 @@
  *	R1 skip NAME SECS REASON OUTPUT
  *	R1 hello FROM		(the guest init, once the port is open: it works)
  *	R1 plan NAME		(a test the guest means to run: one that never gets a
- *				 record is an error, "not run", so no test vanishes)
+ *				 record is an error, "not run", so no test vanishes;
+ *				 at most RESULTS_TESTS_MAX names)
  *	R1 rerun NAME N		(the next run of NAME, which just failed, is its
  *				 N-th re-run, as --rerun-failures asked)
  *
@@ -94,6 +95,7 @@ struct rname {
 	size_t last;		/* the latest test of the name (or renamed to it), + 1 */
 	unsigned int count;	/* tests named so (the K of "NAME#K") */
 	unsigned int pending;	/* R1 rerun N seen, its test not yet: N */
+	int planned;		/* in the suite's plan (R1 plan) */
 };
 
 struct rsuite {
@@ -150,6 +152,8 @@ void rsuite_free(struct rsuite *s);
 int rsuite_record(struct rsuite *s, const char *line, int host, double now);
 /* A protocol error about the guest's next line (one longer than the cap, cut): s->bad. */
 void rsuite_bad_line(struct rsuite *s, const char *line, const char *why);
+/* A guest test (not a kernel report) is named name, or was renamed to it (NAME#K): O(1). */
+int rsuite_has_test(const struct rsuite *s, const char *name);
 /* The name the guest gave t, as its records say it ("dup" of "dup#2"): a record about t uses it. */
 const char *rtest_guest_name(const struct rtest *t);
 /* A new test NAME (RT_RUNNING), for the caller to fill in. */

@@ -197,6 +197,35 @@ static void test_sequence(void)
 	       !strcmp(s.t[99999].name, "a#100000"), "a#2..a#50001, then a 50000 times: a, a#50002 ... %s",
 	       s.n ? s.t[s.n - 1].name : "");
 	rsuite_free(&s);
+
+	/*
+	 * plan records: each name once, looked up in O(1) (200000 of them
+	 * took 39 s, 64 MiB of them hours), at most RESULTS_TESTS_MAX names;
+	 * a plan entry is no test, so a#2 planned is still a name to give
+	 */
+	rsuite_init(&s);
+	n = 0;
+	for (unsigned int i = 0; i < RESULTS_TESTS_MAX + 3; i++) {
+		char l[64];
+
+		snprintf(l, sizeof(l), "R1 plan p%u", i);
+		n += rsuite_record(&s, l, 0, 1.0) == -EBADMSG;
+		if (i < 3)
+			n += rsuite_record(&s, l, 0, 1.0) != 0;
+	}
+	tap_ok(n == 3 && s.plan.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
+	       "past %u planned tests: refused, named; a name planned twice is one: %s",
+	       RESULTS_TESTS_MAX, s.bad ? s.bad : "");
+	rsuite_free(&s);
+	rsuite_init(&s);
+	rsuite_record(&s, "R1 plan a#2", 0, 1.0);
+	rsuite_record(&s, "R1 plan a", 0, 1.0);
+	rsuite_record(&s, "R1 pass a 0 -", 0, 1.0);
+	rsuite_record(&s, "R1 pass a 0 -", 0, 1.0);
+	tap_ok(s.n == 2 && !strcmp(s.t[1].name, "a#2") && rsuite_has_test(&s, "a") &&
+	       rsuite_has_test(&s, "a#2") && !rsuite_has_test(&s, "b"),
+	       "a planned a#2 that never ran leaves the name to the second a");
+	rsuite_free(&s);
 }
 
 int main(void)
@@ -209,7 +238,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(23 + 21);
+	tap_plan(25 + 21);
 	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */
