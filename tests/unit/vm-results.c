@@ -67,6 +67,20 @@ static unsigned int problems(struct rsuite *s)
 	return known_classify(s, &o);
 }
 
+/* The guest's lines fmt with 0..n-1 (a "%u" in fmt): how many were refused (-EBADMSG). */
+static int numbered(struct rsuite *s, const char *fmt, unsigned int n)
+{
+	int refused = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		char l[64];
+
+		snprintf(l, sizeof(l), fmt, i);
+		refused += rsuite_record(s, l, 0, 1.0) == -EBADMSG;
+	}
+	return refused;
+}
+
 /* issue 40, items 1, 2 and 12: the record sequence the guest library writes, and no other */
 static void test_sequence(void)
 {
@@ -166,13 +180,7 @@ static void test_sequence(void)
 	rsuite_free(&s);
 	free(big);
 	rsuite_init(&s);
-	n = 0;
-	for (unsigned int i = 0; i < RESULTS_TESTS_MAX + 5; i++) {
-		char l[64];
-
-		snprintf(l, sizeof(l), "R1 pass t%u 0 -", i);
-		n += rsuite_record(&s, l, 0, 1.0) == -EBADMSG;
-	}
+	n = numbered(&s, "R1 pass t%u 0 -", RESULTS_TESTS_MAX + 5);
 	tap_ok(n == 5 && s.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
 	       "past %u tests: refused, named", RESULTS_TESTS_MAX);
 	rsuite_free(&s);
@@ -204,15 +212,8 @@ static void test_sequence(void)
 	 * a plan entry is no test, so a#2 planned is still a name to give
 	 */
 	rsuite_init(&s);
-	n = 0;
-	for (unsigned int i = 0; i < RESULTS_TESTS_MAX + 3; i++) {
-		char l[64];
-
-		snprintf(l, sizeof(l), "R1 plan p%u", i);
-		n += rsuite_record(&s, l, 0, 1.0) == -EBADMSG;
-		if (i < 3)
-			n += rsuite_record(&s, l, 0, 1.0) != 0;
-	}
+	n = numbered(&s, "R1 plan p%u", 3);
+	n += numbered(&s, "R1 plan p%u", RESULTS_TESTS_MAX + 3);
 	tap_ok(n == 3 && s.plan.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
 	       "past %u planned tests: refused, named; a name planned twice is one: %s",
 	       RESULTS_TESTS_MAX, s.bad ? s.bad : "");
