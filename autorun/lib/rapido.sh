@@ -30,7 +30,7 @@ rapido_on_fail() {
 
 # rapido_fail [-s STATUS] MSG...: report "rapido: FAILED: MSG" on the
 # console, run the rapido_on_fail hooks, and stop the autorun with STATUS
-# (default 1), which is ./vm's exit status unless an earlier failure was
+# (default 1; one that is no status from 1 to 255 is said and made 1), which is ./vm's exit status unless an earlier failure was
 # kept. Called in a subshell (rapido_test's CMD, a pipeline), it exits
 # that subshell and the autorun stops at its next rapido_test or part.
 rapido_fail() {
@@ -40,6 +40,12 @@ rapido_fail() {
 		rc=$2
 		shift 2
 	fi
+	# bash exits with STATUS modulo 256: -s 256 would be a pass
+	if ! [[ $rc =~ ^[0-9]{1,3}$ ]] || ((10#$rc > 255)); then
+		echo "rapido: rapido_fail -s '$rc': no exit status from 1 to 255: status 1" >&2
+		rc=1
+	fi
+	rc=$((10#$rc))
 	[ "$rc" != 0 ] || rc=1
 	echo "rapido: FAILED: $*" >&2
 	_rapido_status_keep "$rc" "rapido_fail: $*"

@@ -8,7 +8,9 @@
  * command line, the code, an optional message, and a CRC32 over all of it.
  * The host ignores anything that is not such a record for its own nonce and
  * takes the last valid one; the init writes its record only after it has
- * killed every other process, so nothing a script did can come after it.
+ * killed every other process, on the port it opened before the scripts
+ * started (a test that removes /dev/ttyS1 cannot stop it), so nothing a
+ * script did can come after it.
  */
 #ifndef RAPIDO_STATUS_H
 #define RAPIDO_STATUS_H

@@ -133,7 +133,8 @@ unsigned int known_classify(struct rsuite *s, const struct known_opts *o);
  * The exit status after classifying s: rc (./vm's status before it) when
  * it is neither 0 nor a status that only failed tests made (tests_only);
  * else 1 if known_classify() found a new problem or (strict) an entry has
- * expired, else 0. Writes the reasons on stderr, prefixed by who.
+ * expired, rc if it is not 0 and no known failure or flaky test accounts
+ * for it (a failure the records lost), else 0. Writes the reasons on stderr, prefixed by who.
  */
 int known_exit(struct rsuite *s, const struct known_opts *o, int rc, int tests_only,
 	       const char *who);

@@ -148,6 +148,13 @@ static struct rname *name_find(const struct rsuite *s, const char *name)
 	return e && e->name ? e : NULL;
 }
 
+int rsuite_has_test(const struct rsuite *s, const char *name)
+{
+	const struct rname *e = name_find(s, name);
+
+	return e && e->count;
+}
+
 /*
  * A new test of the guest's name: a re-run announced (R1 rerun) joins its
  * chain under the chain's name; else the K-th test of the name is
@@ -166,13 +173,23 @@ static struct rtest *rtest_new(struct rsuite *s, const char *name)
 		unsigned int k = e->count;
 
 		for (;; k++) {
+			const struct rname *x;
+
 			shown = xasprintf("%s#%u", name, k);
-			if (!name_find(s, shown))
+			/* a name only planned (R1 plan) is no test's yet */
+			x = name_find(s, shown);
+			if (!x || !x->count)
 				break;
 			free(shown);
 		}
 		/* taken: a test the guest itself names "NAME#K" becomes NAME#K#2 */
 		name_get(s, shown)->count = 1;
+		/*
+		 * the next search starts after this K (the table may have
+		 * grown: looked up again), or a guest that named its tests
+		 * NAME#2..NAME#N made each reuse of NAME walk them all
+		 */
+		name_find(s, name)->count = k;
 	}
 	t = rsuite_add_test(s, shown ? shown : name);
 	if (shown && strcmp(shown, name))
@@ -433,8 +450,21 @@ static const char *apply(struct rsuite *s, char **f, size_t nf, const char *raw2
 			return "a hello after the first record (only the guest init says hello, once)";
 		s->port_seen = 1;
 	} else if (!strcmp(ev, "plan") && nf == 2) {
-		if (!strv_contains(&s->plan, f[1]))
+		const struct rname *e = name_find(s, f[1]);
+
+		/* each name once, found in O(1): a flood of plan records costs no n^2 */
+		if (!e || !e->planned) {
+			static char why[160];
+
+			if (s->plan.n >= RESULTS_TESTS_MAX) {
+				snprintf(why, sizeof(why), "the guest's plan passes the cap of %u tests a "
+					 "run (RESULTS_TESTS_MAX); the plan records after it are dropped",
+					 RESULTS_TESTS_MAX);
+				return why;
+			}
+			name_get(s, f[1])->planned = 1;
 			strv_push(&s->plan, f[1]);
+		}
 	} else if (!strcmp(ev, "failures") && nf == 2) {
 		/* an older guest's (now the init's status record says it): never taken */
 		if (!host)

@@ -14,7 +14,8 @@
  *	R1 skip NAME SECS REASON OUTPUT
  *	R1 hello FROM		(the guest init, once the port is open: it works)
  *	R1 plan NAME		(a test the guest means to run: one that never gets a
- *				 record is an error, "not run", so no test vanishes)
+ *				 record is an error, "not run", so no test vanishes;
+ *				 at most RESULTS_TESTS_MAX names)
  *	R1 rerun NAME N		(the next run of NAME, which just failed, is its
  *				 N-th re-run, as --rerun-failures asked)
  *
@@ -25,9 +26,9 @@
  * a chain is a test of its own: the second is named "NAME#2" (the third
  * "NAME#3"...), so a reused name never folds a failure into a later pass
  * (known.h: only a re-run chain is flaky). A line from the guest that is
- * no such record, is longer than RESULTS_RECORD_MAX, or comes after the
- * guest's records passed RESULTS_VOLUME_MAX bytes or RESULTS_TESTS_MAX
- * tests is a protocol error: the first one is kept in s->bad (naming the
+ * no such record (one holding a NUL byte too: collect.c), is longer than
+ * RESULTS_RECORD_MAX, or comes after the guest's records passed
+ * RESULTS_VOLUME_MAX bytes or RESULTS_TESTS_MAX tests is a protocol error: the first one is kept in s->bad (naming the
  * record's number and the line), nothing after a cap is taken, and the run
  * fails (./vm: 125, a merge: an unknown status). Whether the autorun's
  * failures were all failed tests (which known failures may excuse) is no
@@ -96,6 +97,7 @@ struct rname {
 	size_t last;		/* the latest test of the name (or renamed to it), + 1 */
 	unsigned int count;	/* tests named so (the K of "NAME#K") */
 	unsigned int pending;	/* R1 rerun N seen, its test not yet: N */
+	int planned;		/* in the suite's plan (R1 plan) */
 };
 
 struct rsuite {
@@ -152,6 +154,8 @@ void rsuite_free(struct rsuite *s);
 int rsuite_record(struct rsuite *s, const char *line, int host, double now);
 /* A protocol error about the guest's next line (one longer than the cap, cut): s->bad. */
 void rsuite_bad_line(struct rsuite *s, const char *line, const char *why);
+/* A guest test (not a kernel report) is named name, or was renamed to it (NAME#K): O(1). */
+int rsuite_has_test(const struct rsuite *s, const char *name);
 /* The name the guest gave t, as its records say it ("dup" of "dup#2"): a record about t uses it. */
 const char *rtest_guest_name(const struct rtest *t);
 /* A new test NAME (RT_RUNNING), for the caller to fill in. */

@@ -22,6 +22,15 @@
 #       exit 1 with and without --results, dup failed and dup#2 passed;
 #       merged exit 1, compared: a new failure, not "newly flaky".
 #     pass: rapido_test t false, then "R1 pass t" written by hand: exit 1.
+#     nul: "R1 pass t 0 -" and a NUL by hand in t, which fails: 125, the
+#       NUL named (it would cut off the library's "R1 fail t" after it).
+#     trap: t failed, then the profile's EXIT trap ran "exit 0": exit 1
+#       without --results too (the init reports the kept failure), and
+#       a known failure under --results (exit-tests): 0.
+#     s256: rapido_fail -s 256 (bash exits 256 as 0): exit 1.
+#     forge: t failed, then a status record "exit 0" written by hand to
+#       ttyS1 and /dev/ttyS1 removed: exit 1 (the init holds the port
+#       from boot, so its record comes last).
 #     failures: "R1 failures tests" written by hand, then a failed known
 #       test and rapido_fail: the forged line refused by name, exit 125.
 . "$(dirname "$0")/lib.sh"
@@ -142,6 +151,25 @@ diag
 "$CUT" simple -x 'case $(< /proc/cmdline) in
 *rt.case=dup*) rapido_test dup false; rapido_test dup true ;;
 *rt.case=pass*) rapido_test t false; printf "R1 pass t 0 -\n" >> "$RAPIDO_RESULTS_PORT" ;;
+*rt.case=nul*) rapido_test t sh -c "printf \"R1 pass t 0 -\\0\" >> \$RAPIDO_RESULTS_PORT; exit 1" ;;
+*rt.case=trap*) trap "echo clean-up; exit 0" EXIT; rapido_test t false ;;
+*rt.case=s256*) rapido_fail -s 256 boom ;;
+*rt.case=forge*)
+	# a status record of its own (the nonce is on /proc/cmdline), then no /dev/ttyS1
+	crc32() {
+		local s=$1 c=0xffffffff i k b
+		for ((i = 0; i < ${#s}; i++)); do
+			printf -v b %d "'"'"'${s:i:1}"
+			c=$((c ^ b))
+			for ((k = 0; k < 8; k++)); do c=$(((c >> 1) ^ (0xedb88320 & -(c & 1)))); done
+		done
+		printf %08x $((~c & 0xffffffff))
+	}
+	rapido_test t false
+	n=$(< /proc/cmdline); n=${n#*rapido.nonce=}; n=${n%% *}
+	r="rapido-status v1 $n exit 0 - "
+	printf "\n%scrc=%s\n" "$r" "$(crc32 "$r")" > /dev/ttyS1
+	rm -f /dev/ttyS1 ;;
 *rt.case=failures*)
 	printf "R1 failures tests\n" >> "$RAPIDO_RESULTS_PORT"
 	rapido_test c/known false
@@ -166,6 +194,24 @@ check "D: a new failure, not newly flaky" grep -qx "new failure: dup: pass -> fa
 expect_rc "D: 'R1 pass t' by hand after t failed: exit 1" 1 $?
 check "D: t failed, the hand-written pass is t#2" test "$(testcases "$T/d2/junit.xml")" = "t failure
 t#2 pass"
+printf 't\n' > "$T/k5"
+# a NUL ends the forged pass: the library's "R1 fail t" glued after it was cut off
+"$VM" --batch --timeout 600 --append rt.case=nul --results "$T/d4" > "$T/console" 2> "$T/err"
+expect_rc "D: 'R1 pass t 0 -' and a NUL by hand, then t failed: exit 125, not 0" 125 $?
+check "D: the record with the NUL named" grep -q "the guest's record 3 ('R1 pass t 0 -.*'): a NUL byte" "$T/err"
+"$VM" --merge-results "$T/md4" "$T/d4" > "$T/out" 2> "$T/merr"
+expect_rc "D: merged: exit 1" 1 $?
+# the first failure sticks, whatever ends bash (the plain status is the init's record alone)
+"$VM" --batch --timeout 600 --append rt.case=trap > "$T/console" 2> "$T/err"
+expect_rc "D: t failed, then the profile's EXIT trap ran 'exit 0': exit 1 without --results" 1 $?
+check "D: the init said why" grep -q "the autorun exited 0 after the guest library kept a failure" "$T/console"
+"$VM" --batch --timeout 600 --append rt.case=trap --results "$T/d5" --known-failures "$T/k5" \
+	> "$T/console" 2> "$T/err"
+expect_rc "D: and with --results, t a known failure: exit 0 (the failure was a test's)" 0 $?
+"$VM" --batch --timeout 600 --append rt.case=s256 > "$T/console" 2> "$T/err"
+expect_rc "D: rapido_fail -s 256 (bash would exit 0): exit 1" 1 $?
+"$VM" --batch --timeout 600 --append rt.case=forge > "$T/console" 2> "$T/err"
+expect_rc "D: t failed, a forged status record, /dev/ttyS1 removed: exit 1, the init's record" 1 $?
 printf 'c/known # https://bugs.example/1\n' > "$T/k6"
 "$VM" --batch --timeout 600 --append rt.case=failures --results "$T/d3" --known-failures "$T/k6" \
 	> "$T/console" 2> "$T/err"

@@ -25,6 +25,16 @@ check "rapido_fail: one line, status 1, nothing after it" said 1 "rapido: FAILED
 guest 'rapido_fail -s 3 map mpath0 has 1 path; echo after'
 check "rapido_fail -s STATUS: that status, the words joined" said 3 "rapido: FAILED: map mpath0 has 1 path"
 
+# bash exits with a status modulo 256: 256 would pass
+guest 'rapido_fail -s 256 boom; echo after'
+check "rapido_fail -s 256: said, and status 1, not 0" said 1 "rapido: rapido_fail -s '256': no exit status from 1 to 255: status 1
+rapido: FAILED: boom"
+guest 'rapido_fail -s 3x boom'
+check "rapido_fail -s 3x: said, status 1" said 1 "rapido: rapido_fail -s '3x': no exit status from 1 to 255: status 1
+rapido: FAILED: boom"
+guest 'rapido_fail -s 010 boom'
+check "rapido_fail -s 010: decimal 10" said 10 "rapido: FAILED: boom"
+
 guest 'h1() { echo "h1 $1 <$2>"; }; h2() { echo "h2 $1"; }
 	rapido_on_fail h1; rapido_on_fail h2; rapido_on_fail h1
 	rapido_fail -s 4 "data differs"'

@@ -1,17 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tool-init.c: the guest init's kernel command line and address parsing. */
+/* tool-init.c: the guest init's kernel command line and address parsing, and the kept status it reports. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../tools/init/init.h"
 #include "tap.h"
+
+/* DIR/NAME holding text; NULL text: removed */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+	if (!text)
+		return;
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		exit(1);
+}
+
+/*
+ * The status the init reports from the guest library's kept failure
+ * (autorun/lib/rapido.sh): a batch autorun that bash ended with 0 after a
+ * failure was kept (a profile's EXIT trap ran "exit 0") still fails.
+ */
+static void kept_cases(void)
+{
+	char dir[] = "/tmp/tool-init.XXXXXX", fifo[64];
+
+	if (!mkdtemp(dir))
+		exit(1);
+	snprintf(fifo, sizeof(fifo), "%s/rapido.status", dir);
+	TAP_EQ_INT(init_kept_status(dir, 0), 0, "no kept failure, exit 0: 0");
+	TAP_EQ_INT(init_kept_status(dir, 3), 3, "an exit status other than 0 is the autorun's");
+	put(dir, "rapido.status", "1 test t failed: exit status 1\n");
+	TAP_EQ_INT(init_kept_status(dir, 0), 1, "a kept failure, bash exited 0 (an EXIT trap's exit 0): 1");
+	TAP_EQ_INT(init_tests_only(dir, 1), 1, "  a failed test's only: exit-tests");
+	put(dir, "rapido.status-other", "1 autorun/01-cmd.sh: exit status 1\n");
+	TAP_EQ_INT(init_tests_only(dir, 1), 0, "  another failure noted: not tests only");
+	put(dir, "rapido.status-other", NULL);
+	put(dir, "rapido.status", "256 rapido_fail: boom\n");
+	TAP_EQ_INT(init_kept_status(dir, 0), 1, "a kept 256, which bash exits as 0: 1");
+	TAP_EQ_INT(init_tests_only(dir, 1), 0, "  and not tests only (the kept status is not 1)");
+	put(dir, "rapido.status", "garbage\n");
+	TAP_EQ_INT(init_kept_status(dir, 0), 1, "a kept line without a status: 1");
+	put(dir, "rapido.status", NULL);
+	TAP_EQ_INT(mkfifo(fifo, 0600), 0, "a FIFO for rapido.status");
+	TAP_EQ_INT(init_kept_status(dir, 0), 1, "  is read without blocking, and fails");
+	put(dir, "rapido.status", NULL);
+	rmdir(dir);
+}
 
 int main(void)
 {
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(22);
+	tap_plan(32);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");
@@ -53,5 +103,6 @@ int main(void)
 	tap_ok(init_ip_parse("averyveryverylongname0,10.0.2.15/24", &ip) < 0, "long interface name refused");
 
 	TAP_EQ_INT(init_status_code(0x0700), 7, "exit status 7");
+	kept_cases();
 	return tap_done();
 }

@@ -380,6 +380,30 @@ static void table_cases(void)
 		rsuite_free(&s);
 	}
 	known_set_free(&o.set);
+
+	/*
+	 * the guest's tests failed (1, tests only) and its records show no
+	 * failure that an entry or a re-run accounts for: a record was lost
+	 * or forged, and nothing may excuse what the records do not show
+	 */
+	opts_of(&o, "t/k\n");
+	{
+		static const char *const none[] = { "R1 start t/p", "R1 pass t/p 1 -", NULL };
+		static const char *const other[] = { "R1 start t/p", "R1 pass t/p 1 -", "R1 start t/k",
+			"R1 fail t/k 1 x -", NULL };
+
+		suite_of(&s, "6.1.0", none);
+		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1,
+			   "failed tests (1) and records of passes only: exit 1, not 0");
+		rsuite_free(&s);
+		suite_of(&s, "6.1.0", other);
+		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 0, "  a known failure in the records: exit 0");
+		rsuite_free(&s);
+		suite_of(&s, "6.1.0", none);
+		TAP_EQ_INT(known_exit(&s, &o, 0, 0, "vm1"), 0, "  a guest that exited 0, all passed: 0");
+		rsuite_free(&s);
+	}
+	known_set_free(&o.set);
 }
 
 static void write_cases(void)

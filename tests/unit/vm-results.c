@@ -67,6 +67,20 @@ static unsigned int problems(struct rsuite *s)
 	return known_classify(s, &o);
 }
 
+/* The guest's lines fmt with 0..n-1 (a "%u" in fmt): how many were refused (-EBADMSG). */
+static int numbered(struct rsuite *s, const char *fmt, unsigned int n)
+{
+	int refused = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		char l[64];
+
+		snprintf(l, sizeof(l), fmt, i);
+		refused += rsuite_record(s, l, 0, 1.0) == -EBADMSG;
+	}
+	return refused;
+}
+
 /* issue 40, items 1, 2 and 12: the record sequence the guest library writes, and no other */
 static void test_sequence(void)
 {
@@ -166,15 +180,52 @@ static void test_sequence(void)
 	rsuite_free(&s);
 	free(big);
 	rsuite_init(&s);
-	n = 0;
-	for (unsigned int i = 0; i < RESULTS_TESTS_MAX + 5; i++) {
-		char l[64];
-
-		snprintf(l, sizeof(l), "R1 pass t%u 0 -", i);
-		n += rsuite_record(&s, l, 0, 1.0) == -EBADMSG;
-	}
+	n = numbered(&s, "R1 pass t%u 0 -", RESULTS_TESTS_MAX + 5);
 	tap_ok(n == 5 && s.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
 	       "past %u tests: refused, named", RESULTS_TESTS_MAX);
+	rsuite_free(&s);
+
+	/*
+	 * a guest that names its tests a#2..a#50001, then reuses a 50000
+	 * times: each new a#K is found after the last one taken, not by a
+	 * walk from a#2 each time (that took minutes, live and in a merge)
+	 */
+	rsuite_init(&s);
+	n = 0;
+	for (unsigned int i = 0; i < 2 * 50000; i++) {
+		char l[64];
+
+		if (i < 50000)
+			snprintf(l, sizeof(l), "R1 pass a#%u 0 -", i + 2);
+		else
+			snprintf(l, sizeof(l), "R1 pass a 0 -");
+		n += rsuite_record(&s, l, 0, 1.0) != 0;
+	}
+	tap_ok(!n && s.n == 100000 && !strcmp(s.t[50001].name, "a#50002") &&
+	       !strcmp(s.t[99999].name, "a#100000"), "a#2..a#50001, then a 50000 times: a, a#50002 ... %s",
+	       s.n ? s.t[s.n - 1].name : "");
+	rsuite_free(&s);
+
+	/*
+	 * plan records: each name once, looked up in O(1) (200000 of them
+	 * took 39 s, 64 MiB of them hours), at most RESULTS_TESTS_MAX names;
+	 * a plan entry is no test, so a#2 planned is still a name to give
+	 */
+	rsuite_init(&s);
+	n = numbered(&s, "R1 plan p%u", 3);
+	n += numbered(&s, "R1 plan p%u", RESULTS_TESTS_MAX + 3);
+	tap_ok(n == 3 && s.plan.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
+	       "past %u planned tests: refused, named; a name planned twice is one: %s",
+	       RESULTS_TESTS_MAX, s.bad ? s.bad : "");
+	rsuite_free(&s);
+	rsuite_init(&s);
+	rsuite_record(&s, "R1 plan a#2", 0, 1.0);
+	rsuite_record(&s, "R1 plan a", 0, 1.0);
+	rsuite_record(&s, "R1 pass a 0 -", 0, 1.0);
+	rsuite_record(&s, "R1 pass a 0 -", 0, 1.0);
+	tap_ok(s.n == 2 && !strcmp(s.t[1].name, "a#2") && rsuite_has_test(&s, "a") &&
+	       rsuite_has_test(&s, "a#2") && !rsuite_has_test(&s, "b"),
+	       "a planned a#2 that never ran leaves the name to the second a");
 	rsuite_free(&s);
 }
 
@@ -188,7 +239,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(28 + 21);
+	tap_plan(31 + 21);
 	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */

@@ -58,11 +58,18 @@ void init_results_setup(const struct init_cmdline *cl);
  * After the autorun and every other process are gone: were the failures
  * of an autorun that exited with code all failed tests? The guest
  * library (autorun/lib/rapido.sh) keeps its first failure in
- * /run/rapido.status ("CODE WHY") and notes any that was no failed test's
- * in /run/rapido.status-other. Said in the status record, not on the
- * results port, which every test can write to.
+ * DIR/rapido.status ("CODE WHY"; DIR is /run) and notes any that was no
+ * failed test's in DIR/rapido.status-other. Said in the status record,
+ * not on the results port, which every test can write to.
  */
-int init_tests_only(int code);
+int init_tests_only(const char *dir, int code);
+/*
+ * The batch autorun's status: code, or when code is 0 and the library
+ * kept a failure in DIR/rapido.status (a profile's EXIT trap ran "exit",
+ * bash cut a status to 8 bits), that failure (1 for one that is no exit
+ * status): the first failure sticks, whatever ended bash.
+ */
+int init_kept_status(const char *dir, int code);
 
 /* fork/exec argv, reaping every child until it exits; returns its exit code. */
 int init_run(char *const argv[]);
@@ -75,10 +82,16 @@ void init_run_autorun(int batch, struct status_record *r);
 /* Kill every process but PID 1 and reap them: nothing may write after the report. */
 void init_kill_all(void);
 /*
- * Write the framed status record (status.h) to the status port: ttyS1, or
- * the virtio serial port rapido.status= names (machines with one UART).
+ * Open the status port, ttyS1 or the virtio serial port rapido.status=
+ * names (machines with one UART), before the autorun starts: the fd
+ * (close-on-exec) or -1, warned. Held from boot, so that a test that
+ * removes or hides /dev/ttyS1 (or mounts over /dev) after writing a
+ * record of its own cannot keep the init's from coming last; a virtio
+ * port held open cannot be opened by a test at all.
  */
-void init_report_status(const struct init_cmdline *cl, const struct status_record *r);
+int init_open_status(const struct init_cmdline *cl);
+/* Write the framed status record (status.h) to fd (init_open_status's) and close it. */
+void init_report_status(const struct init_cmdline *cl, int fd, const struct status_record *r);
 /*
  * Load MODS (a NULL-terminated guestmods.h list) as modprobe -a [-q]
  * would; 0 when all loaded (or the kernel has no modules to load).

@@ -30,6 +30,9 @@
 #include "init.h"
 #include "mono.h"
 
+/* the guest library's RAPIDO_RUN_DIR (autorun/lib/rapido.sh), where it keeps the status */
+#define RUN_DIR "/run"
+
 static int is_mountpoint(const char *dir)
 {
 	struct stat a, b;
@@ -178,6 +181,7 @@ int main(int argc, char **argv)
 	struct status_record rec;
 	char *env;
 	long long t;
+	int status_fd;
 
 	(void)argc;
 	(void)argv;
@@ -220,12 +224,17 @@ int main(int argc, char **argv)
 	init_results_setup(&cl);
 	step_done("results", &t);
 
+	status_fd = init_open_status(&cl);
 	init_run_autorun(cl.batch, &rec);
 	step_done("autorun", &t);
 	init_kill_all();
 	/* read once no test can write: the failures were all failed tests? */
-	if (rec.kind == STATUS_EXIT)
-		rec.tests_only = init_tests_only(rec.code);
+	if (rec.kind == STATUS_EXIT) {
+		/* an interactive shell's status is the user's last exit */
+		if (cl.batch)
+			rec.code = init_kept_status(RUN_DIR, rec.code);
+		rec.tests_only = init_tests_only(RUN_DIR, rec.code);
+	}
 	/*
 	 * The autorun's session leader drained what the profile printed; what
 	 * the init itself said since (why bash could not start, a failed
@@ -234,7 +243,7 @@ int main(int argc, char **argv)
 	 */
 	if (tcdrain(STDOUT_FILENO) < 0 && errno != ENOTTY && errno != EBADF)
 		warn_errno("tcdrain /dev/console");
-	init_report_status(&cl, &rec);
+	init_report_status(&cl, status_fd, &rec);
 	sync();
 	reboot(RB_POWER_OFF);
 	/* only reached if reboot() failed; PID 1 must not exit */

@@ -41,19 +41,71 @@ static void say_hello(const char *port)
 	close(fd);
 }
 
-int init_tests_only(int code)
-{
-	char *text, *end;
-	long kept;
-	int same;
+/* rapido.status is a line "CODE WHY" (WHY a rapido_fail message); far more is none of the library's */
+#define KEPT_MAX (1u << 20)
 
-	if (!code || access("/run/rapido.status-other", F_OK) == 0 || errno != ENOENT)
+/* DIR/NAME, the library's file, into *text: 0, -ENOENT, or another -errno (warned). */
+static int kept_read(const char *dir, const char *name, char **text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct stat st;
+	int rc = read_regular_file(path, O_NOFOLLOW, KEPT_MAX, text, NULL, &st);
+
+	if (rc && rc != -ENOENT)
+		warn("%s: %s", path, rc == -EFBIG ? "larger than a kept status" : file_strerror(rc, &st));
+	free(path);
+	return rc;
+}
+
+/* The status of a kept "CODE WHY" line: CODE, or -1 if it starts with none. */
+static long kept_code(const char *text)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	return end == text || errno || (*end != ' ' && *end != '\n' && *end) ? -1 : v;
+}
+
+int init_kept_status(const char *dir, int code)
+{
+	char *text, what[32];
+	long kept;
+	int rc;
+
+	if (code)
+		return code;
+	rc = kept_read(dir, "rapido.status", &text);
+	if (rc == -ENOENT)
 		return 0;
-	if (read_file("/run/rapido.status", &text, NULL))
+	kept = rc ? -1 : kept_code(text);
+	if (!rc)
+		free(text);
+	/* a failure is all the library keeps: one that is no exit status is 1 */
+	code = kept >= 1 && kept <= 255 ? (int)kept : 1;
+	if (kept < 0)
+		snprintf(what, sizeof(what), "no status");
+	else
+		snprintf(what, sizeof(what), "status %ld", kept);
+	warn("the autorun exited 0 after the guest library kept a failure in %s/rapido.status "
+	     "(%s): a profile's EXIT trap or a status bash cut to 8 bits cannot undo it; exit "
+	     "status %d", dir, what, code);
+	return code;
+}
+
+int init_tests_only(const char *dir, int code)
+{
+	char *text, *other = xasprintf("%s/rapido.status-other", dir);
+	int same = access(other, F_OK) < 0 && errno == ENOENT;
+
+	free(other);
+	if (!code || !same)
+		return 0;
+	if (kept_read(dir, "rapido.status", &text))
 		return 0;
 	/* the kept failure is the status the autorun exited with */
-	kept = strtol(text, &end, 10);
-	same = end != text && (*end == ' ' || *end == '\n') && kept == code;
+	same = kept_code(text) == code;
 	free(text);
 	return same;
 }

@@ -230,23 +230,32 @@ static char *status_port(const struct init_cmdline *cl)
 	return port;
 }
 
-void init_report_status(const struct init_cmdline *cl, const struct status_record *r)
+int init_open_status(const struct init_cmdline *cl)
+{
+	char *port;
+	int fd;
+
+	port = status_port(cl);
+	if (!port)
+		return -1;
+	fd = open(port, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		warn_errno("cannot open the status port %s: no exit status will reach ./vm", port);
+	free(port);
+	return fd;
+}
+
+void init_report_status(const struct init_cmdline *cl, int fd, const struct status_record *r)
 {
 	char buf[STATUS_RECORD_MAX];
 	struct termios t;
-	char *port;
 	size_t n;
-	int fd, tty;
+	int tty;
 
 	if (!*cl->nonce)
 		warn("no rapido.nonce= on the kernel command line: ./vm will not accept the status");
-	port = status_port(cl);
-	if (!port)
-		return;
-	fd = open(port, O_WRONLY | O_NOCTTY);
 	if (fd < 0) {
-		warn_errno("cannot report exit status %d: open %s", r->code, port);
-		free(port);
+		warn("cannot report exit status %d: the status port was not opened at boot", r->code);
 		return;
 	}
 	/* raw output: no \n -> \r\n translation, no echo games on the host side */
@@ -254,17 +263,16 @@ void init_report_status(const struct init_cmdline *cl, const struct status_recor
 	if (tty) {
 		cfmakeraw(&t);
 		if (tcsetattr(fd, TCSANOW, &t) < 0)
-			warn_errno("tcsetattr %s", port);
+			warn_errno("tcsetattr of the status port");
 	}
 	n = status_record_format(buf, cl->nonce, r);
 	if (write_all(fd, buf, n))
-		warn_errno("write %s", port);
+		warn_errno("write to the status port");
 	/*
 	 * wait until the UART has sent it: poweroff must not cut it off (a
 	 * virtio port's write returns once the host has taken the bytes)
 	 */
 	if (tty && tcdrain(fd) < 0)
-		warn_errno("tcdrain %s", port);
+		warn_errno("tcdrain of the status port");
 	close(fd);
-	free(port);
 }
