@@ -2,8 +2,18 @@
 # One non-recursive Makefile. Quiet by default; V=1 shows full commands.
 # WERROR=1 adds -Werror (CI), SANITIZE=1 builds host code with ASan+UBSan.
 #
-# Layout it builds:
-#   src/lib/*.c         shared code -> build/{host,guest}/librapido.a
+# Layout it builds (docs/HACKING.md, "The rooms"):
+#   src/ROOM/*.c        a library each -> build/host/libROOM.a, one concern a room,
+#                       lowest first (a room includes only rooms below it; the
+#                       Makefile's -I per room and tests/unit/layering.sh keep it so):
+#                         base     host+guest basics (err, io, strv, run, hash ...)
+#                         proto    what host and guest say to each other
+#                         conf     rapido.conf, the key registry, profiles, arch
+#                         image    cpio, layers, kernels, modules, ELF
+#                         qemu     QMP and the JSON it speaks, multipath names
+#                         results  verdicts: records, JUnit, KTAP, reports, known failures
+#   tools/lib/*.c       guest-only code -> build/guest/libtools.a; a guest helper links
+#                       it, proto and base only (build/guest/libbase.a ...)
 #   src/cut/*.c         ./cut       (src/cut/main.c has main())
 #   src/vm/*.c          ./vm        (src/vm/main.c has main())
 #   src/vmctl/*.c       ./vmctl     (acts on a running VM over QMP)
@@ -15,19 +25,20 @@
 #                       ldd's answer without its shell and probes)
 #   src/bisect/*.c      ./bisect    (git bisect of a kernel, each step cut and booted;
 #                       run as rapido bisect; reads ./vm's results.txt through
-#                       src/vm/results.c)
+#                       src/results)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable),
 #                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
 #   host/*              host scripts, not built: install-deps (make deps),
 #                       kernel-config (make kernel-config), mpath-failover
-#   tests/unit/NAME.c   unit test -> build/tests/NAME; links librapido and the
+#   tests/unit/NAME.c   unit test -> build/tests/NAME; links every room and the
 #                       objects (except main) of what it tests, by its name:
 #                       cut-* src/cut, vm-* src/vm, ceph-local* src/ceph-local, ldd-* src/ldd,
 #                       bisect-* src/bisect, tool-NAME[-x] tools/NAME, lib-* none
 #                       (TEST_DIRS_NAME adds more).
-# Each file is compiled with src/lib's headers and its own directory's;
-# a test or fuzz target with tests/ and those of what it tests.
+# Each file is compiled with its own directory's headers and those of the rooms
+# it may use (INCS_DIR); a test or fuzz target with tests/, every room's and
+# those of what it tests.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -49,7 +60,7 @@ endif
 GUEST_CFLAGS := $(CFLAGS)
 GUEST_LDFLAGS := $(LDFLAGS) -static
 
-# Foreign guest architectures (ARCH= of ./cut, src/lib/arch.c): their
+# Foreign guest architectures (ARCH= of ./cut, src/conf/arch.c): their
 # helpers are cross-compiled with CROSS_ARCH's gcc. ARCHES defaults to those
 # whose cross compiler is installed (make deps ARCHES=arm64 installs it).
 CROSS_arm64 ?= aarch64-linux-gnu-
@@ -65,7 +76,28 @@ quiet = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 B := build
-LIB_SRCS := $(wildcard src/lib/*.c)
+# The host rooms, highest first (a static link's order); the guest's own.
+HOST_ROOMS := results qemu image conf proto base
+GUEST_ROOMS := tools proto base
+room_dir = $(if $(filter tools,$(1)),tools/lib,src/$(1))
+room_srcs = $(wildcard $(call room_dir,$(1))/*.c)
+# The rooms each room may include and call: those below it.
+BELOW_base :=
+BELOW_proto := base
+BELOW_conf := proto base
+BELOW_image := conf proto base
+BELOW_qemu := base
+BELOW_results := qemu image conf proto base
+BELOW_tools := proto base
+# The rooms each program links (and so may include), highest first.
+ROOMS_cut := image conf proto base
+ROOMS_vm := results qemu image conf proto base
+ROOMS_vmctl := qemu conf proto base
+ROOMS_netsetup := conf proto base
+ROOMS_ceph-local := conf proto base
+ROOMS_ldd := image conf proto base
+ROOMS_bisect := results qemu image conf proto base
+ROOMS_rapido := $(HOST_ROOMS)
 CUT_SRCS := $(wildcard src/cut/*.c)
 VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
@@ -73,14 +105,13 @@ NETSETUP_SRCS := $(wildcard src/netsetup/*.c)
 CEPH_LOCAL_SRCS := $(wildcard src/ceph-local/*.c)
 RAPIDO_SRCS := $(wildcard src/rapido/*.c)
 LDD_SRCS := $(wildcard src/ldd/*.c)
-# ./vm's results model, the one reader of results.txt, shared with ./bisect
-BISECT_VM_SRCS := src/vm/results.c
-BISECT_SRCS := $(wildcard src/bisect/*.c) $(BISECT_VM_SRCS)
+BISECT_SRCS := $(wildcard src/bisect/*.c)
 # the programs rapido runs as its subcommands: their objects but main
 FRONT_SRCS := $(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(VMCTL_SRCS) $(NETSETUP_SRCS) \
 	$(CEPH_LOCAL_SRCS))
 # tools/ holds guest helpers only, one directory each (host scripts are in host/)
-TOOLS := $(notdir $(patsubst %/,%,$(wildcard tools/*/)))
+# (tools/lib is the guests' library, not a tool)
+TOOLS := $(filter-out lib,$(notdir $(patsubst %/,%,$(wildcard tools/*/))))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
 # Sanitized host objects live apart, so switching SANITIZE never mixes them.
@@ -89,7 +120,7 @@ HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
 FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
 $(shell mkdir -p $(B); echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(HOST_CFLAGS) $(HOST_LDFLAGS)' > $(FLAGS_STAMP))
 
-# The version every --version prints (src/lib/version.c) and the man pages
+# The version every --version prints (src/conf/version.c) and the man pages
 # say: git describe at build time; a tree without git (make deb's copy)
 # has it in .version. version.o is rebuilt when it changes (a stamp).
 VERSION ?= $(shell cat .version 2>/dev/null || git describe --always --dirty 2>/dev/null || echo unknown)
@@ -104,8 +135,10 @@ $(shell echo '$(HOSTDIR)' | cmp -s - $(HOSTDIR_STAMP) || echo '$(HOSTDIR)' > $(H
 hostobj = $(patsubst %.c,$(B)/$(HOSTDIR)/%.o,$(1))
 guestobj = $(patsubst %.c,$(B)/guest/%.o,$(1))
 
-HOST_LIB := $(B)/$(HOSTDIR)/librapido.a
-GUEST_LIB := $(B)/guest/librapido.a
+# roomlibs DIR ROOMS: the archives of ROOMS under DIR, in link order
+roomlibs = $(foreach r,$(2),$(1)/lib$(r).a)
+HOST_LIBS := $(call roomlibs,$(B)/$(HOSTDIR),$(HOST_ROOMS))
+GUEST_LIBS := $(call roomlibs,$(B)/guest,$(GUEST_ROOMS))
 GUEST_BINS := $(foreach t,$(TOOLS),$(B)/guest/rapido-$(t))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
@@ -117,16 +150,25 @@ under_test = $(strip $(if $(filter cut-%,$(1)),src/cut) $(if $(filter vm-%,$(1))
 	$(if $(filter ldd-%,$(1)),src/ldd) \
 	$(if $(filter tool-%,$(1)),tools/$(call tool_of,$(1))) $(TEST_DIRS_$(1)))
 # their objects, except main
-tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c))) \
-	$(if $(filter bisect-%,$(1)),$(BISECT_VM_SRCS))
-# -I for the source $(1): src/lib and its own directory; for a test, also tests/ and what it tests
+tested_srcs = $(filter-out %/main.c,$(foreach d,$(call under_test,$(1)),$(wildcard $(d)/*.c)))
+# -I for the source $(1): its own directory and the rooms it may use: a
+# room's, those below it; a program's, those it links; a guest tool's, the
+# guest's; a test's or fuzz target's, every room, tests/ and what it tests.
+room_incs = $(addprefix -I,$(foreach r,$(1),$(call room_dir,$(r))))
+INCS_src/base := $(call room_incs,$(BELOW_base))
+INCS_src/proto := $(call room_incs,$(BELOW_proto))
+INCS_src/conf := $(call room_incs,$(BELOW_conf))
+INCS_src/image := $(call room_incs,$(BELOW_image))
+INCS_src/qemu := $(call room_incs,$(BELOW_qemu))
+INCS_src/results := $(call room_incs,$(BELOW_results))
+INCS_tools/lib := $(call room_incs,$(BELOW_tools))
+$(foreach p,cut vm vmctl netsetup ceph-local ldd bisect rapido,$(eval INCS_src/$(p) := $(call room_incs,$(ROOMS_$(p)))))
+$(foreach t,$(TOOLS),$(eval INCS_tools/$(t) := $(call room_incs,$(GUEST_ROOMS))))
 # src/rapido also sees the headers of the programs it runs (their cmd_NAME())
-INCS_src/rapido := -Isrc/cut -Isrc/vm -Isrc/vmctl -Isrc/netsetup -Isrc/ceph-local
-# src/bisect reads results.txt with src/vm/results.c
-INCS_src/bisect := -Isrc/vm
-incs = $(sort -Isrc/lib -I$(patsubst %/,%,$(dir $(1)))) $(INCS_$(patsubst %/,%,$(dir $(1)))) \
-	$(if $(filter tests/%,$(1)),-Itests $(addprefix -I,$(call under_test,$(notdir $(basename $(1))))) \
-		$(if $(filter bisect-%,$(notdir $(1))),-Isrc/vm))
+INCS_src/rapido += -Isrc/cut -Isrc/vm -Isrc/vmctl -Isrc/netsetup -Isrc/ceph-local
+incs = -I$(patsubst %/,%,$(dir $(1))) $(INCS_$(patsubst %/,%,$(dir $(1)))) \
+	$(if $(filter tests/%,$(1)),-Itests $(call room_incs,$(HOST_ROOMS) tools) \
+		$(addprefix -I,$(call under_test,$(notdir $(basename $(1))))))
 
 CROSS_BINS := $(foreach a,$(ARCHES),$(foreach t,$(TOOLS),$(B)/$(a)/rapido-$(t)))
 # preload/NAME.c: a library the guest preloads into a distribution's program
@@ -145,8 +187,7 @@ $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(HOST_CFLAGS) $(call incs,$<) -c -o $@ $<
 
-VERSION_OBJS := $(call hostobj,src/lib/version.c) $(call guestobj,src/lib/version.c) \
-	$(foreach a,$(FOREIGN_ARCHES),$(B)/$(a)/obj/src/lib/version.o)
+VERSION_OBJS := $(call hostobj,src/conf/version.c)
 $(VERSION_OBJS): $(VERSION_STAMP)
 $(VERSION_OBJS): HOST_CFLAGS += -DRAPIDO_VERSION='"$(VERSION)"'
 $(VERSION_OBJS): GUEST_CFLAGS += -DRAPIDO_VERSION='"$(VERSION)"'
@@ -156,45 +197,31 @@ $(B)/guest/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(GUEST_CFLAGS) $(call incs,$<) -c -o $@ $<
 
-$(HOST_LIB): $(call hostobj,$(LIB_SRCS))
-	$(call quiet,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+# a room's archive, for the host, the guest and (the guest's rooms) each foreign arch
+define room_lib
+$(B)/$(HOSTDIR)/lib$(1).a: $(call hostobj,$(call room_srcs,$(1)))
+	$$(call quiet,AR,$$@)
+	$(Q)rm -f $$@ && $(AR) rcs $$@ $$^
+$(B)/guest/lib$(1).a: $(call guestobj,$(call room_srcs,$(1)))
+	$$(call quiet,AR,$$@)
+	$(Q)rm -f $$@ && $(AR) rcs $$@ $$^
+endef
+$(foreach r,$(HOST_ROOMS) tools,$(eval $(call room_lib,$(r))))
 
-$(GUEST_LIB): $(call guestobj,$(LIB_SRCS))
-	$(call quiet,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
-
-cut: $(call hostobj,$(CUT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
-
-vm: $(call hostobj,$(VM_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
-
-vmctl: $(call hostobj,$(VMCTL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
-
-netsetup: $(call hostobj,$(NETSETUP_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
-
-ceph-local: $(call hostobj,$(CEPH_LOCAL_SRCS)) $(HOST_LIB) $(FLAGS_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
-
-rapido: $(call hostobj,$(RAPIDO_SRCS) $(FRONT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
-
-$(B)/rapido-ldd: $(call hostobj,$(LDD_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
-
-bisect: $(call hostobj,$(BISECT_SRCS)) $(HOST_LIB) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
-	$(call quiet,LD,$@)
-	$(Q)$(CC) $(HOST_LDFLAGS) -o $@ $(filter %.o %.a,$^)
+# program NAME OUTPUT SRCS: OUTPUT linked from SRCS' objects and the rooms of NAME
+define program
+$(2): $(call hostobj,$(3)) $(call roomlibs,$(B)/$(HOSTDIR),$(ROOMS_$(1))) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
+	$$(call quiet,LD,$$@)
+	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^)
+endef
+$(eval $(call program,cut,cut,$(CUT_SRCS)))
+$(eval $(call program,vm,vm,$(VM_SRCS)))
+$(eval $(call program,vmctl,vmctl,$(VMCTL_SRCS)))
+$(eval $(call program,netsetup,netsetup,$(NETSETUP_SRCS)))
+$(eval $(call program,ceph-local,ceph-local,$(CEPH_LOCAL_SRCS)))
+$(eval $(call program,rapido,rapido,$(RAPIDO_SRCS) $(FRONT_SRCS)))
+$(eval $(call program,ldd,$(B)/rapido-ldd,$(LDD_SRCS)))
+$(eval $(call program,bisect,bisect,$(BISECT_SRCS)))
 
 # zsh's completion: the bash one's functions run through zsh's bashcompinit
 ZSH_COMPLETION := $(addprefix scripts/completion/,zsh-head rapido.bash zsh-tail)
@@ -204,7 +231,7 @@ $(B)/completion/_rapido: $(ZSH_COMPLETION)
 	$(Q)cat $^ > $@.tmp && mv $@.tmp $@
 
 define guest_tool
-$(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIB)
+$(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIBS)
 	$$(call quiet,LD,$$@)
 	$(Q)$$(CC) $$(GUEST_LDFLAGS) -o $$@ $$^
 endef
@@ -224,13 +251,13 @@ $(B)/$(1)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) $$(call incs,$$<) -c -o $$@ $$<
 
-$(B)/$(1)/librapido.a: $(patsubst %.c,$(B)/$(1)/obj/%.o,$(LIB_SRCS))
+$(foreach r,$(GUEST_ROOMS),$(B)/$(1)/lib$(r).a):
 	$$(call quiet,AR,$$@)
 	$(Q)rm -f $$@ && $(CROSS_$(1))ar rcs $$@ $$^
 
-$(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(B)/$(1)/librapido.a
+$(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(call roomlibs,$(B)/$(1),$(GUEST_ROOMS))
 	$$(call quiet,LD,$$@)
-	$(Q)$(CROSS_$(1))gcc $$(GUEST_LDFLAGS) -o $$@ $$(patsubst %.c,$(B)/$(1)/obj/%.o,$$(wildcard tools/$$*/*.c)) $$<
+	$(Q)$(CROSS_$(1))gcc $$(GUEST_LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^)
 
 $(B)/$(1)/rapido-%.so: preload/%.c $(FLAGS_STAMP)
 	$$(call quiet,CC,$$@)
@@ -238,6 +265,8 @@ $(B)/$(1)/rapido-%.so: preload/%.c $(FLAGS_STAMP)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_CFLAGS) -MF $(B)/$(1)/obj/preload/$$*.d -fPIC -shared -o $$@ $$< -ldl
 endef
 $(foreach a,$(FOREIGN_ARCHES),$(eval $(call cross_arch,$(a))))
+$(foreach a,$(FOREIGN_ARCHES),$(foreach r,$(GUEST_ROOMS),$(eval $(B)/$(a)/lib$(r).a: \
+	$(patsubst %.c,$(B)/$(a)/obj/%.o,$(call room_srcs,$(r))))))
 $(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(TOOLS),$(eval $(B)/$(a)/rapido-$(t): $(patsubst %.c,$(B)/$(a)/obj/%.o,$(wildcard tools/$(t)/*.c)))))
 
 # tests/unit/tool-NAME*.c tests tools/NAME (the longest tools/ dir name that
@@ -245,7 +274,7 @@ $(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(TOOLS),$(eval $(B)/$(a)/rapido-$(t):
 tool_of = $(lastword $(sort $(foreach t,$(TOOLS),$(if $(filter tool-$(t) tool-$(t)-%,$(1)),$(t)))))
 define unit_test
 $(B)/tests/$(1): $(B)/$(HOSTDIR)/tests/unit/$(1).o $(call hostobj,$(call tested_srcs,$(1))) \
-		$(HOST_LIB) $(FLAGS_STAMP)
+		$(B)/$(HOSTDIR)/libtools.a $(HOST_LIBS) $(FLAGS_STAMP)
 	$$(call quiet,LD,$$@)
 	@mkdir -p $$(dir $$@)
 	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^)
@@ -435,31 +464,30 @@ kernel-config:
 # libFuzzer targets: tests/fuzz/NAME.c -> build/fuzz/NAME, each parser built
 # with clang's fuzzer, ASan and UBSan (Debian: clang, libclang-rt-14-dev);
 # tests/unit/fuzz.sh runs them over tests/fuzz/corpus/NAME. A target named
-# tool-NAME[-x] also links tools/NAME's objects, as unit tests do; one
-# named vm-NAME links ./vm's results model (VM_FUZZ_SRCS: few, so a cold
-# `make fuzz` stays within the unit tier's timeout).
+# tool-NAME[-x] also links tools/NAME's objects, as unit tests do; every
+# target links every room (only what it calls is pulled in).
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := $(CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
-VM_FUZZ_SRCS := $(addprefix src/vm/,results.c reports.c junit.c ktap.c verdict.c merge.c known.c knownrun.c knownwrite.c knowncli.c splat.c splattest.c)
+FUZZ_LIBS := $(call roomlibs,$(B)/fuzz,tools $(HOST_ROOMS))
 
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(call incs,$<) -c -o $@ $<
 
-$(B)/fuzz/librapido.a: $(call fuzzobj,$(LIB_SRCS))
+$(foreach r,$(HOST_ROOMS) tools,$(eval $(B)/fuzz/lib$(r).a: $(call fuzzobj,$(call room_srcs,$(r)))))
+$(FUZZ_LIBS):
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 define fuzz_target
 $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
 		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
-		$(if $(filter vm-%,$(1)),$(call fuzzobj,$(VM_FUZZ_SRCS))) \
-		$(B)/fuzz/librapido.a
+		$(FUZZ_LIBS)
 	$$(call quiet,LD,$$@)
 	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^
 endef

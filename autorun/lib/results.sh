@@ -38,7 +38,7 @@
 #   rapido_test_tap PREFIX [FILE | -- COMMAND [ARG...]]
 #       TAP or KTAP (kselftest, KUnit, rapido-afalg-selftest) from FILE,
 #       from COMMAND's stdout and stderr, or from stdin, echoed to the
-#       console and read by rapido-ktap (src/lib/ktapread.h, the KTAP
+#       console and read by rapido-ktap (tools/lib/ktapread.h, the KTAP
 #       spec): each result line becomes a test named PREFIX/DESCRIPTION
 #       (nested: PREFIX/SUBTEST/DESCRIPTION, leaves only), "# SKIP"/"# TODO"
 #       a skipped one, the lines before a result its output. Failed too: a

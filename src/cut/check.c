@@ -17,6 +17,7 @@
 #include "confget.h"
 #include "confkeys.h"
 #include "ceph.h"
+#include "cephpaths.h"
 #include "cut.h"
 #include "err.h"
 #include "io.h"

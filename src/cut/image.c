@@ -4,7 +4,7 @@
  *
  * head:
  *	rapido/vm.conf		what ./vm needs: architecture, kernel, release, cpus, memory
- *	rapido/layers		the layers between head and tail (src/lib/layers.h)
+ *	rapido/layers		the layers between head and tail (src/image/layers.h)
  * tail (/init and the helpers are a cached layer before it, helpers.c):
  *	rapido/env		KEY=value lines the guest init puts in the environment
  *	rapido/modules		modules the init loads, one per line

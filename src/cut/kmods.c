@@ -9,7 +9,7 @@
  * missing); the module directory's modules.builtin, modules.builtin.alias,
  * modules.builtin.modinfo and modules.order; and what depmod -a writes for
  * just these modules as dracut runs it, byte for byte: computed from the
- * modules' bytes (src/lib/depmod.c), or, where that cannot be sure, by
+ * modules' bytes (src/image/depmod.c), or, where that cannot be sure, by
  * depmod itself on a directory of symlinks. ./cut --dracut-modules keeps
  * dracut's way (dracut.c).
  *

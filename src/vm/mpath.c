@@ -6,7 +6,7 @@
  * node alive when a path's device is unplugged, so ./vmctl can plug it back.
  * share-rw=on lets the paths share the node; locking=off because qemu's
  * own image locking would refuse the second writer. Each path's identity
- * (id, serial, WWN, SCSI id) comes from src/lib/mpath.c, which ./vmctl
+ * (id, serial, WWN, SCSI id) comes from src/qemu/mpath.c, which ./vmctl
  * uses too.
  */
 #include <errno.h>

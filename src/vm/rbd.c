@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ceph.h"
+#include "cephpaths.h"
 #include "confget.h"
 #include "devices.h"
 #include "err.h"

@@ -6,7 +6,7 @@
  * No network is needed in the guest.
  *
  * exec types a line that runs rapido-exec (tools/exec), which runs the
- * command and answers in frames (src/lib/execframe.h) that carry its
+ * command and answers in frames (src/proto/execframe.h) that carry its
  * stdout and stderr byte for byte and its exit status, whatever the tty's
  * line discipline, the shell's echo or kernel messages do to the console.
  */

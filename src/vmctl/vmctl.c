@@ -97,7 +97,7 @@ static noreturn void usage_error(const char *fmt, ...)
 	usage_die(EXIT_USAGE, NULL);
 }
 
-/* vmN.mpath: the paths ./vm made, one line each (src/lib/mpath.h) */
+/* vmN.mpath: the paths ./vm made, one line each (src/qemu/mpath.h) */
 static size_t read_paths(const char *state, unsigned int vm, struct mpath_path **out)
 {
 	char *path = xasprintf("%s/vm%u.mpath", state, vm), *text;
@@ -287,7 +287,7 @@ static void cmd_restore(struct vmctl *v, const struct mpath_path *pi, unsigned i
 	if (present(v, pi->id))
 		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already present: it is "
 			  "attached, nothing to restore", v->vm, pi->id, d, p);
-	/* the same properties ./vm gave it (src/lib/mpath.c) */
+	/* the same properties ./vm gave it (src/qemu/mpath.c) */
 	json = mpath_path_device_add_json(pi);
 	rc = run_qmp(v, json, "device_add", &reply, NULL, 1);
 	/* plugged back meanwhile by someone else: qemu says "Duplicate device ID 'mp0p1' ..." */

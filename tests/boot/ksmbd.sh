@@ -34,7 +34,7 @@ run_err "KSMBD_VERS=4 refused before a boot" "KSMBD_VERS: expected 2.1, 3.0, 3.0
 # Debian 12's ksmbd-tools conflicts with samba (host/install-deps installs
 # samba): without it here, ./cut's message is checked for real, and the rest
 # is skipped
-# (./cut looks in PATH, then /usr/sbin and /sbin: src/lib/run.c)
+# (./cut looks in PATH, then /usr/sbin and /sbin: src/base/run.c)
 if ! KS=$(readlink -f "$(PATH=$PATH:/usr/sbin:/sbin command -v ksmbd.mountd)"); then
 	run_err "a missing ksmbd-tools named with its Debian package" \
 		"'ksmbd.mountd' not found in PATH .*Debian package ksmbd-tools: apt-get install ksmbd-tools" \

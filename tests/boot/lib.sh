@@ -146,7 +146,7 @@ xfstests_printed() {
 		elsif ($r =~ /\d+s$/) { print "$n pass\n" }' | LC_ALL=C sort
 }
 # installed_kernel_or_skip: rel = the installed kernel ./cut picks (as
-# src/lib/kernel.c does: the newest /boot/vmlinuz-REL in version order, not
+# src/image/kernel.c does: the newest /boot/vmlinuz-REL in version order, not
 # string order, that has a /lib/modules/REL), provided it is usable (image
 # readable, config and modules.dep there); else skip, saying why
 installed_kernel_or_skip() {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * conftype.c: fuzz "#@ conf-type:" specs (src/lib/conftype.c) and the value
- * parser every key goes through (confkey_parse, src/lib/confget.c). The
+ * conftype.c: fuzz "#@ conf-type:" specs (src/conf/conftype.c) and the value
+ * parser every key goes through (confkey_parse, src/conf/confget.c). The
  * input is "SPEC\nVALUE". Properties: a parsed spec names a valid key and
  * a range that is not upside down; a value a type accepts is inside it (a
  * number in MIN..MAX, a size at least MIN, an enum word one of its words);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * depmod.c: fuzz the depmod files ./cut writes from module bytes and the
- * module directory's lists (src/lib/depmod.c, kmodelf.c, modindex.c): a
+ * module directory's lists (src/image/depmod.c, kmodelf.c, modindex.c): a
  * kernel tree's modules and lists are the user's build. The input is a
  * case of depmod-input.h. Properties: the answer is the files or
  * "ask depmod" with a reason, nothing else; modules.dep has a line per

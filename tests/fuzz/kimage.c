@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kimage.c: fuzz the reader of a bzImage's release (src/lib/kimage.c),
+ * kimage.c: fuzz the reader of a bzImage's release (src/image/kimage.c),
  * which ./vm runs on any file VM_KERNEL names. Properties: a release is
  * found only behind "HdrS", is non-empty, printable without spaces, and is
  * a substring of the input at the offset the header gives. Then the

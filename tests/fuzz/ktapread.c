@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ktapread.c: fuzz the TAP/KTAP reader (src/lib/ktapread.c). Properties:
+ * ktapread.c: fuzz the TAP/KTAP reader (tools/lib/ktapread.c). Properties:
  * every record is one line of fields (no newline in a name or reason),
  * a fail or skip says why; a stream with a column-0 "not ok" without a
  * directive, and no "Bail out!", has a failed record; a stream whose first

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # cut-kmods-depmod.sh: the depmod files ./cut writes itself in its modules
-# layer (src/lib/depmod.c) where depmod's order is its hash tables' (no
+# layer (src/image/depmod.c) where depmod's order is its hash tables' (no
 # modules.order, or one whose last line lacks its newline), where one
 # module is missing from modules.order (it goes last), and where the
 # builtin lists are missing (depmod writes empty indexes): each time the

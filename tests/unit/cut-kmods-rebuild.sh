@@ -7,7 +7,7 @@
 # same cache entry, found without reading a module again; one module's
 # bytes changed: a new layer holding them, its depmod files written by
 # ./cut (depmod's bytes); a modules.order that lists none of them: depmod
-# writes them (src/lib/depmod.c cannot know its order). Nothing boots;
+# writes them (src/image/depmod.c cannot know its order). Nothing boots;
 # dracut is a stub (an empty bins layer).
 . "$(dirname "$0")/../boot/lib.sh"
 TAP_ON_FAIL=show_run

@@ -92,7 +92,7 @@ hostile() {
 # writers (O_CREAT: open_output where the directory is not ours).
 raw=$(cd "$TOP" && grep -rnE '\b(open|openat|fopen)\(' src --include='*.c' |
 	grep -vE 'O_CREAT|O_DIRECTORY|open_memstream|"/dev/(null|kvm)"|"/proc|"/sys|/run/netns' |
-	grep -vE '^src/lib/io\.c:|^src/cut/(build|helpers)\.c:|^src/vm/mpath\.c:|^src/ceph-local/cli\.c:|^[^:]+:[0-9]+:\s*/?\*')
+	grep -vE '^src/base/io\.c:|^src/cut/(build|helpers)\.c:|^src/vm/mpath\.c:|^src/ceph-local/cli\.c:|^[^:]+:[0-9]+:\s*/?\*')
 if [ -z "$raw" ]; then
 	ok "no raw open()/fopen() of a file to read in src/ outside io.c"
 else

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ceph.h"
+#include "cephpaths.h"
 #include "tap.h"
 
 /* the kernel's monitor list for TEXT, "msgr2:" in front when only msgr2 ones */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib-execframe.c: ./vmctl N exec's frames and base64 (src/lib/execframe.c,
+ * lib-execframe.c: ./vmctl N exec's frames and base64 (src/proto/execframe.c,
  * base64.c): a whole answer reads back byte for byte however the console
  * cut, echoed or CRLF'd it; hostile streams (cut short, damaged, bad
  * base64, frames lost, doubled or out of place, kernel lines inside a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lib-hex.c: src/lib/hex.c, the one hex encoder and decoder (cut's layer
+/* lib-hex.c: src/base/hex.c, the one hex encoder and decoder (cut's layer
  * keys, the AF_ALG helpers' digests and vectors). */
 #include <errno.h>
 #include <stdint.h>

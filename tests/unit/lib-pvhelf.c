@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lib-pvhelf.c: what ./vm's PVH boot (src/vm/pvh.c) reads: a bzImage's
- * payload (src/lib/kimage.c kimage_payload) and the ELF it unpacks to
- * (src/lib/pvhelf.c), on images and ELFs made here byte by byte.
+ * payload (src/image/kimage.c kimage_payload) and the ELF it unpacks to
+ * (src/image/pvhelf.c), on images and ELFs made here byte by byte.
  */
 #include <elf.h>
 #include <stdint.h>

@@ -68,7 +68,7 @@ else
 fi
 
 # VM#_IP in the registry stands for VM1_IP, VM2_IP, ...: the example shows VM1_IP.
-reg=$(sed -n '/^const struct confkey confkeys\[\] = {/,/^};/p' "$TOP/src/lib/confkeys.c" |
+reg=$(sed -n '/^const struct confkey confkeys\[\] = {/,/^};/p' "$TOP/src/conf/confkeys.c" |
 	sed -n 's/^\t{ "\([A-Z#][A-Z0-9_#]*\)".*/\1/p' | tr '#' 1 | sort -u)
 missing=
 for k in $reg; do

@@ -5,9 +5,10 @@
 # symbol table asks for (nm -u) and what another defines (nm --defined-only)
 # make the calls between them, and those never close a circle, of two files
 # (A uses a symbol of B and B one of A; both are named, with the symbols)
-# or of more (tsort names them). src/lib is checked on its own, and as a
-# part of every program: a lib file that calls into a program's file
-# closes a circle through it. A
+# or of more (tsort names them). The rooms (src/base ... src/results,
+# tools/lib: the libraries) are checked on their own, and as a part of every
+# program: a room's file that calls into a program's file closes a circle
+# through it (tests/unit/layering.sh checks the rooms' order). A
 # file that two others both need is a helper of theirs, never a file that
 # needs them back. Run after make (tests/run --unit does).
 . "$(dirname "$0")/../tap.sh"
@@ -54,30 +55,41 @@ calls() {
 	}' | sort -u
 }
 
+# the rooms: the host's, then the guest's (tools/lib, proto, base)
+host_rooms=(src/base src/proto src/conf src/image src/qemu src/results)
+guest_rooms=(src/base src/proto tools/lib)
+# rooms_re: a file of a room
+rooms_re='^(src/(base|proto|conf|image|qemu|results)|tools/lib)/'
+
 # check_group NAME OBJDIR DIR: the files of DIR; a program's or tool's
-# calls resolve against src/lib's too, and src/lib must not call back
+# calls resolve against the rooms' too, and no room may call back
 check_group() {
-	local name=$1 objdir=$2 dir=$3 e back two pairs
-	if [ "$dir" = src/lib ]; then
-		e=$(calls "$objdir" src/lib)
+	local name=$1 objdir=$2 dir=$3 e back two pairs rooms
+	if [ "$objdir" = "$TOP/build/guest" ]; then
+		rooms=("${guest_rooms[@]}")
 	else
-		e=$(calls "$objdir" "$dir" src/lib)
+		rooms=("${host_rooms[@]}")
+	fi
+	if [ "$dir" = rooms ]; then
+		e=$(calls "$objdir" "${rooms[@]}")
+	else
+		e=$(calls "$objdir" "$dir" "${rooms[@]}")
 	fi
 	if grep -q '^STALE' <<<"$e"; then
 		not_ok "$name: objects missing or older than their source (run make): $(grep '^STALE' <<<"$e" |
 			head -3 | cut -d' ' -f2 | tr '\n' ' ')"
 		return
 	fi
-	if [ "$dir" != src/lib ]; then
-		# lib's own calls are the librapido group's; one into the program closes a circle
-		back=$(awk '$1 ~ /^src\/lib\// && $2 !~ /^src\/lib\// { print $1 " uses " $3 " of " $2 }' <<<"$e")
+	if [ "$dir" != rooms ]; then
+		# the rooms' own calls are their group's; one into the program closes a circle
+		back=$(awk -v re="$rooms_re" '$1 ~ re && $2 !~ re { print $1 " uses " $3 " of " $2 }' <<<"$e")
 		if [ -z "$back" ]; then
-			ok "$name: src/lib calls none of its files"
+			ok "$name: no room calls any of its files"
 		else
-			not_ok "$name: src/lib calls into it:"
+			not_ok "$name: a room calls into it:"
 			sed 's/^/#   /' <<<"$back"
 		fi
-		e=$(awk '$1 !~ /^src\/lib\//' <<<"$e")
+		e=$(awk -v re="$rooms_re" '$1 !~ re' <<<"$e")
 	fi
 	if [ -z "$e" ]; then
 		not_ok "$name: no calls between its files found (the test sees nothing)"
@@ -103,12 +115,14 @@ check_group() {
 	fi
 }
 
-check_group librapido "$TOP/build/$hostdir" src/lib
+check_group "the host's rooms" "$TOP/build/$hostdir" rooms
+check_group "the guest's rooms" "$TOP/build/guest" rooms
 for p in cut vm vmctl netsetup ceph-local rapido bisect; do
 	check_group "$p" "$TOP/build/$hostdir" "src/$p"
 done
 for t in "$TOP"/tools/*/; do
 	t=$(basename "$t")
+	[ "$t" != lib ] || continue
 	check_group "rapido-$t" "$TOP/build/guest" "tools/$t"
 done
 done_testing

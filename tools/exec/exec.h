@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* exec.h: rapido-exec, the guest side of ./vmctl N exec (src/lib/execframe.h). */
+/* exec.h: rapido-exec, the guest side of ./vmctl N exec (src/proto/execframe.h). */
 #ifndef RAPIDO_TOOL_EXEC_H
 #define RAPIDO_TOOL_EXEC_H
 

@@ -5,7 +5,7 @@
  * one or more arguments (so that no tty line grows past the 4095 bytes a
  * canonical-mode tty keeps, and no character of it is one the line
  * discipline or readline acts on) and its CRC-32. It answers in frames
- * (src/lib/execframe.h): begin, the command's stdout and stderr as they
+ * (src/proto/execframe.h): begin, the command's stdout and stderr as they
  * come, its exit status; or why it did not run it.
  */
 #include <stdio.h>

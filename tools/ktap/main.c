@@ -3,7 +3,7 @@
  * main.c: rapido-ktap, the guest's TAP/KTAP reader for results.sh
  * (rapido_test_tap): the stream from stdin, or from COMMAND's stdout and
  * stderr, is copied to stdout line by line (the console) while the
- * records of src/lib/ktapread.c go to the records fd:
+ * records of tools/lib/ktapread.c go to the records fd:
  *	D<TAB>LINE			an output line of the next record
  *	pass<TAB>SECS<TAB>NAME
  *	fail<TAB>SECS<TAB>NAME<TAB>REASON

@@ -74,7 +74,7 @@ const struct arch *arch_host(void)
 #elif defined(__aarch64__)
 	return arch_find("arm64");
 #else
-#error "rapido: add this host's architecture to arches[] in src/lib/arch.c"
+#error "rapido: add this host's architecture to arches[] in src/conf/arch.c"
 #endif
 }
 

@@ -3,7 +3,6 @@
 #ifndef RAPIDO_CEPH_H
 #define RAPIDO_CEPH_H
 
-#include "conf.h"
 #include "strv.h"
 
 /* Monitor addresses, "a.b.c.d:port", by protocol. */
@@ -37,20 +36,6 @@ char *ceph_mons_kernel(const struct ceph_mons *m, int *msgr2);
  */
 int ceph_keyring_key(const char *file, const char *text, const char *entity, char **key,
 		     char **err);
-
-/*
- * CEPH_CONF, else the ./ceph-local cluster's: CEPH_LOCAL_DIR (or its
- * default, confkeys[])/ceph.conf. malloc'd.
- */
-char *ceph_conf_path(const struct conf *c);
-/*
- * CEPH_KEYRING, else the file "keyring" next to ceph_conf_path(): the
- * ./ceph-local cluster's, or a vstart.sh build's (build/ceph.conf,
- * build/keyring). malloc'd.
- */
-char *ceph_keyring_path(const struct conf *c);
-/* Set CEPH_CONF and CEPH_KEYRING in c to the two paths above. */
-void ceph_conf_defaults(struct conf *c);
 
 /* 1 if s can be a pool, image or file system name: [A-Za-z0-9_.-]+, not "." or "..". */
 int ceph_name_valid(const char *s);
