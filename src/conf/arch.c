@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "confget.h"
 #include "err.h"
+#include "protocol.h"
 #include "rapido.h"
 
 static const struct arch arches[] = {
@@ -50,7 +51,7 @@ static const struct arch arches[] = {
 		 * boot time under TCG
 		 */
 		.tcg_cpu = "max,pauth-impdef=on",
-		.console = "ttyAMA0", .status_port = "rapido.status", .pvpanic = "pvpanic-pci",
+		.console = "ttyAMA0", .status_port = PORT_STATUS, .pvpanic = "pvpanic-pci",
 		.shell_tty = NULL,
 		.tcg_kparams = "",
 	},

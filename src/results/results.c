@@ -393,8 +393,8 @@ static void note_renamed(struct rtest *t)
 /* The records the guest writes (the others are ./vm's own, or junk). */
 static int guest_kind(const char *ev)
 {
-	static const char *const kinds[] = { "start", "pass", "fail", "skip", "hello", "plan",
-					     "rerun", "failures" };
+	static const char *const kinds[] = { REC_START, REC_PASS, REC_FAIL, REC_SKIP, REC_HELLO,
+					     REC_PLAN, REC_RERUN, REC_FAILURES };
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(ev, kinds[i]))
@@ -444,12 +444,12 @@ static const char *apply(struct rsuite *s, char **f, size_t nf, const char *raw2
 
 	if (nf < 2 || !*f[1]) {
 		*rc = -EINVAL;
-	} else if (!strcmp(ev, "hello") && nf == 2) {
+	} else if (!strcmp(ev, REC_HELLO) && nf == 2) {
 		/* the init's, before the autorun starts: the first record */
 		if (s->guest_ok)
 			return "a hello after the first record (only the guest init says hello, once)";
 		s->port_seen = 1;
-	} else if (!strcmp(ev, "plan") && nf == 2) {
+	} else if (!strcmp(ev, REC_PLAN) && nf == 2) {
 		const struct rname *e = name_find(s, f[1]);
 
 		/* each name once, found in O(1): a flood of plan records costs no n^2 */
@@ -465,58 +465,58 @@ static const char *apply(struct rsuite *s, char **f, size_t nf, const char *raw2
 			name_get(s, f[1])->planned = 1;
 			strv_push(&s->plan, f[1]);
 		}
-	} else if (!strcmp(ev, "failures") && nf == 2) {
+	} else if (!strcmp(ev, REC_FAILURES) && nf == 2) {
 		/* an older guest's (now the init's status record says it): never taken */
 		if (!host)
 			return "'failures' is the guest init's to say, in its status record, not a "
 			       "record";
-	} else if (!strcmp(ev, "rerun") && nf == 3) {
+	} else if (!strcmp(ev, REC_RERUN) && nf == 3) {
 		why = rerun_check(s, f[1], f[2]);
 		if (why)
 			return why;
-	} else if (!strcmp(ev, "start") && nf == 2) {
+	} else if (!strcmp(ev, REC_START) && nf == 2) {
 		t = rtest_new(s, f[1]);
 		t->started = now;
 		run_add(s, s->n - 1);
 		s->last = s->n;
-	} else if (!strcmp(ev, "pass") && nf == 4) {
+	} else if (!strcmp(ev, REC_PASS) && nf == 4) {
 		t = rtest_for_end(s, f[1]);
 		t->state = RT_PASS;
 		t->secs = secs_parse(f[2]);
 		set_str(&t->output, f[3]);
 		note_renamed(t);
 		s->last = (size_t)(t - s->t) + 1;
-	} else if ((!strcmp(ev, "fail") || !strcmp(ev, "skip") || (host && !strcmp(ev, "error"))) &&
-		   nf == 5) {
+	} else if ((!strcmp(ev, REC_FAIL) || !strcmp(ev, REC_SKIP) ||
+		    (host && !strcmp(ev, REC_ERROR))) && nf == 5) {
 		t = rtest_for_end(s, f[1]);
-		t->state = *ev == 's' ? RT_SKIP : RT_FAIL;
-		t->error = *ev == 'e';
+		t->state = !strcmp(ev, REC_SKIP) ? RT_SKIP : RT_FAIL;
+		t->error = !strcmp(ev, REC_ERROR);
 		t->secs = secs_parse(f[2]);
 		set_str(&t->reason, f[3]);
 		set_str(&t->output, f[4]);
 		note_renamed(t);
 		s->last = (size_t)(t - s->t) + 1;
-	} else if (host && !strcmp(ev, "splat") && (nf == 4 || nf == 5)) {
+	} else if (host && !strcmp(ev, REC_SPLAT) && (nf == 4 || nf == 5)) {
 		t = rtest_run(s, f[1], nf == 5 ? f[4] : NULL);
 		if (t)
 			rtest_splat(t, f[2], f[3]);
 		else
 			*rc = -EINVAL;
-	} else if (host && (!strcmp(ev, "kernel") || !strcmp(ev, "tolerated")) && nf == 4) {
+	} else if (host && (!strcmp(ev, REC_KERNEL) || !strcmp(ev, REC_TOLERATED)) && nf == 4) {
 		t = rsuite_add_test(s, f[1]);
 		t->kernel = 1;
-		t->state = *ev == 'k' ? RT_FAIL : RT_SKIP;
-		t->reason = *ev == 'k' ? xasprintf("kernel %s", f[2]) :
+		t->state = !strcmp(ev, REC_KERNEL) ? RT_FAIL : RT_SKIP;
+		t->reason = t->state == RT_FAIL ? xasprintf("kernel %s", f[2]) :
 			xasprintf("kernel %s, tolerated (VM_SPLATS)", f[2]);
 		set_str(&t->output, f[3]);
-	} else if (host && !strcmp(ev, "allowed") && nf == 4) {
+	} else if (host && !strcmp(ev, REC_ALLOWED) && nf == 4) {
 		/* a report the allow file names: listed, fails nothing */
 		t = rsuite_add_test(s, f[1]);
 		t->kernel = 1;
 		t->state = RT_SKIP;
 		set_str(&t->reason, f[2]);
 		set_str(&t->output, f[3]);
-	} else if (host && !strcmp(ev, "meta") && nf == 3) {
+	} else if (host && !strcmp(ev, REC_META) && nf == 3) {
 		uint64_t v;
 
 
@@ -539,7 +539,7 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 	size_t nf = 0;
 	int rc = 0, guest;
 
-	copy = xstrdup(strncmp(line, "R1 ", 3) ? "" : line + 3);
+	copy = xstrdup(strncmp(line, REC_PREFIX, strlen(REC_PREFIX)) ? "" : line + strlen(REC_PREFIX));
 	for (char *w = strtok_r(copy, " \r", &save); w && nf < FIELDS_MAX; w = strtok_r(NULL, " \r", &save))
 		f[nf++] = w;
 	/* in ./vm's own file, its own records and junk lines were never the guest's */

@@ -6,7 +6,9 @@
  * reads from them (JUnit XML, KTAP, a summary line).
  *
  * A record is one line of space-separated fields, each %-escaped (space,
- * '%', control characters as %XX; "-" for an empty field):
+ * '%', control characters as %XX; "-" for an empty field); its keywords
+ * and caps are src/proto/protocol.h's (REC_*), described in
+ * src/proto/PROTOCOL.md:
  *
  *	R1 start NAME
  *	R1 pass NAME SECS OUTPUT
@@ -60,6 +62,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "protocol.h"
 #include "splatkind.h"
 #include "strv.h"
 
@@ -138,12 +141,7 @@ struct rcount {
 
 void rsuite_init(struct rsuite *s);
 void rsuite_free(struct rsuite *s);
-/* The most bytes of one record line, newline left out: the guest cuts its output at 64 KiB. */
-#define RESULTS_RECORD_MAX (1u << 20)
-/* The most bytes of records a run's guest may write (README, vm(1)). */
-#define RESULTS_VOLUME_MAX (64u << 20)
-/* The most tests a run's records may name. */
-#define RESULTS_TESTS_MAX 200000u
+/* RESULTS_RECORD_MAX, RESULTS_VOLUME_MAX, RESULTS_TESTS_MAX: the caps, protocol.h */
 /*
  * Apply one record line. host: the line comes from ./vm's own file, so
  * kernel, tolerated and meta records are taken (and junk between records

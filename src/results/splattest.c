@@ -19,6 +19,7 @@
 #include "hash.h"
 #include "io.h"
 #include "pct.h"
+#include "protocol.h"
 #include "splattest.h"
 
 /* An allow file is a short list; this bounds a wrong path's damage. */
@@ -168,9 +169,9 @@ static void push_record(struct strv *out, const char *kind, const char *f1, cons
 	char *a = pct_field(f1), *b = pct_field(f2), *c = pct_field(f3);
 
 	if (run)
-		strv_pushf(out, "R1 %s %s %s %s %zu", kind, a, b, c, run);
+		strv_pushf(out, REC_PREFIX "%s %s %s %s %zu", kind, a, b, c, run);
 	else
-		strv_pushf(out, "R1 %s %s %s %s", kind, a, b, c);
+		strv_pushf(out, REC_PREFIX "%s %s %s %s", kind, a, b, c);
 	free(a);
 	free(b);
 	free(c);
@@ -217,7 +218,7 @@ void splat_records(const struct rsuite *s, const struct splat_scan *sc, unsigned
 				continue;
 			reason = xasprintf("kernel %s: %s (%s)", kind, sp->title, where);
 			text = xasprintf("--- kernel %s report, %s ---\n%s", kind, where, sp->text);
-			push_record(out, "splat", s->t[k].name, reason, text, run_of(s, k));
+			push_record(out, REC_SPLAT, s->t[k].name, reason, text, run_of(s, k));
 			free(reason);
 			free(text);
 			if (!during)
@@ -226,13 +227,13 @@ void splat_records(const struct rsuite *s, const struct splat_scan *sc, unsigned
 		if (e) {
 			reason = xasprintf("kernel %s, allowed by %s:%u: %s", kind, a->path, e->line,
 					   e->reason);
-			push_record(out, "allowed", title, reason, sp->text, 0);
+			push_record(out, REC_ALLOWED, title, reason, sp->text, 0);
 			if (warn_vm)
 				warn("vm%u: kernel %s (allowed by %s:%u: %s): %s (%s)", warn_vm, kind,
 				     a->path, e->line, e->reason, sp->title, where);
 			free(reason);
 		} else {
-			push_record(out, counts ? "kernel" : "tolerated", title, kind, sp->text, 0);
+			push_record(out, counts ? REC_KERNEL : REC_TOLERATED, title, kind, sp->text, 0);
 			if (warn_vm)
 				warn("vm%u: kernel %s%s: %s (%s%s, %s)", warn_vm, kind,
 				     counts ? "" : " (tolerated: VM_SPLATS)", sp->title,

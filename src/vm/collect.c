@@ -21,6 +21,7 @@
 #include "io.h"
 #include "known.h"
 #include "pct.h"
+#include "protocol.h"
 #include "provenance.h"
 #include "rapido.h"
 #include "tree.h"
@@ -66,7 +67,7 @@ static void txt_line(struct vm_results *r, const char *line)
 /* A meta record into results.txt; apply: into the suite too (the final ones are set directly). */
 static void txt_meta(struct vm_results *r, const char *key, const char *value, int apply)
 {
-	char *v = pct_field(value), *line = xasprintf("R1 meta %s %s", key, v);
+	char *v = pct_field(value), *line = xasprintf(REC_PREFIX REC_META " %s %s", key, v);
 
 	txt_line(r, line);
 	if (apply)
@@ -194,7 +195,7 @@ static void record_line(struct vm_results *r, double now, unsigned long con_line
 		if (r->suite.last) {
 			struct rtest *t = &r->suite.t[r->suite.last - 1];
 
-			if (!strncmp(r->line, "R1 start ", 9))
+			if (!strncmp(r->line, REC_PREFIX REC_START " ", strlen(REC_PREFIX REC_START " ")))
 				t->con_from = con_line + 1;
 			else
 				t->con_to = con_line + 1;
@@ -271,7 +272,7 @@ static unsigned int report_splats(struct vm_results *r, const struct vm_launch *
 static void error_record(struct vm_results *r, const char *name, const char *reason)
 {
 	char *f_name = pct_field(name), *f_reason = pct_field(reason);
-	char *line = xasprintf("R1 error %s 0 %s -", f_name, f_reason);
+	char *line = xasprintf(REC_PREFIX REC_ERROR " %s 0 %s -", f_name, f_reason);
 
 	vm_results_host_record(r, line);
 	free(line);
@@ -364,7 +365,8 @@ static void report_provenance(struct vm_results *r, const struct vm_launch *l)
  */
 static int records_refused(struct vm_results *r, const struct vm_launch *l, int rc, char **cause)
 {
-	char *f = pct_field(r->suite.bad), *line = xasprintf("R1 error rapido:%%20results%%20port 0 %s -", f);
+	char *f = pct_field(r->suite.bad);
+	char *line = xasprintf(REC_PREFIX REC_ERROR " rapido:%%20results%%20port 0 %s -", f);
 
 	warn("vm%u: --results: %s", l->vm, r->suite.bad);
 	vm_results_host_record(r, line);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "devices.h"
+#include "protocol.h"
 #include "qopt.h"
 #include "vm.h"
 
@@ -47,7 +48,7 @@ static void console_argv(const struct vm_launch *l, struct strv *argv)
 	if (a->shell_tty)
 		strv_push(argv, "isa-serial,chardev=hvc,index=2,irq=5");
 	else
-		strv_push(argv, "virtconsole,chardev=hvc,name=rapido.shell");
+		strv_push(argv, "virtconsole,chardev=hvc,name=" PORT_SHELL);
 	if (a->status_port) {
 		strv_push(argv, "-device");
 		strv_pushf(argv, "virtserialport,chardev=status,name=%s", a->status_port);
@@ -60,9 +61,9 @@ static void console_kparams(const struct vm_launch *l, struct strv *k)
 	const struct arch *a = l->s->im.arch;
 
 	if (a->shell_tty)
-		strv_pushf(k, "rapido.shell=%s", a->shell_tty);
+		strv_pushf(k, KP_SHELL "%s", a->shell_tty);
 	else
-		strv_push(k, "rapido.hvc=1");
+		strv_push(k, KP_HVC "1");
 }
 
 const struct vm_device vm_dev_console = {

@@ -29,6 +29,7 @@
 #include "lookup.h"
 #include "mono.h"
 #include "pct.h"
+#include "protocol.h"
 #include "provenance.h"
 #include "rapido.h"
 #include "results.h"
@@ -379,7 +380,7 @@ static void meta_line(FILE *f, const char *key, const char *value)
 {
 	char *v = pct_field(value);
 
-	fprintf(f, "R1 meta %s %s\n", key, v);
+	fprintf(f, REC_PREFIX REC_META " %s %s\n", key, v);
 	free(v);
 }
 
@@ -421,9 +422,9 @@ static void jobs_records(const struct vm_settings *s, const char *dir, const str
 			nl = strchr(l, '\n');
 			if (nl)
 				*nl++ = '\0';
-			if (!strcmp(l, "R1 meta tests-only 1"))
+			if (!strcmp(l, REC_PREFIX REC_META " tests-only 1"))
 				seen = 1;
-			if (*l && strncmp(l, "R1 meta ", 8))
+			if (*l && strncmp(l, REC_PREFIX REC_META " ", strlen(REC_PREFIX REC_META " ")))
 				fprintf(f, "%s\n", l);
 		}
 		tests_only &= !v[i].code || (v[i].code == VM_EXIT_TESTS_FAILED && seen);

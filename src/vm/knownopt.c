@@ -13,6 +13,7 @@
 #include "err.h"
 #include "known.h"
 #include "lookup.h"
+#include "protocol.h"
 #include "rapido.h"
 #include "vm.h"
 
@@ -66,7 +67,7 @@ static void known_resolve(struct vm_settings *s, struct vm_opts *o, const struct
 static void known_kparams(const struct vm_launch *l, struct strv *k)
 {
 	if (l->s->known.rerun)
-		strv_pushf(k, "rapido.rerun=%u", l->s->known.rerun);
+		strv_pushf(k, KP_RERUN "%u", l->s->known.rerun);
 }
 
 static void known_free(struct vm_settings *s, struct vm_launch *l)

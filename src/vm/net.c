@@ -24,6 +24,7 @@ extern char **environ;
 #include "lookup.h"
 #include "netaddr.h"
 #include "num.h"
+#include "protocol.h"
 #include "rapido.h"
 #include "vm.h"
 
@@ -47,7 +48,7 @@ static void guest_addr(const struct vm_settings *s, unsigned int vm, const struc
 		    vm_src_str(net_src, where, sizeof(where)), buf, vm, host);
 	}
 	ipv4_prefix_format(&addr, buf, sizeof(buf));
-	strv_pushf(kparams, "rapido.ip=eth%u,%s", nic, buf);
+	strv_pushf(kparams, KP_IP "eth%u,%s", nic, buf);
 }
 
 static void tap_check_or_die(const char *tap)
@@ -118,7 +119,7 @@ void vm_net_plan(const struct vm_settings *s, unsigned int vm, struct strv *args
 		strv_push(args, netdev);
 		push_nic(args, vm, nic);
 		/* slirp's fixed plan: guest .15, gateway .2, DNS .3 */
-		strv_pushf(kparams, "rapido.ip=eth%u,10.0.2.15/24,10.0.2.2", nic);
+		strv_pushf(kparams, KP_IP "eth%u,10.0.2.15/24,10.0.2.2", nic);
 		free(netdev);
 		nic++;
 	}

@@ -10,6 +10,7 @@
 
 #include "devices.h"
 #include "err.h"
+#include "protocol.h"
 #include "vm.h"
 
 /* The kernel command line: what ./vm and the network add, then the user's parameters. */
@@ -27,11 +28,11 @@ static char *kernel_cmdline(const struct vm_launch *l)
 		strv_push(&append, a->tcg_kparams);
 	/* the init writes its status record to that virtio serial port, not to ttyS1 */
 	if (a->status_port)
-		strv_pushf(&append, "rapido.status=%s", a->status_port);
-	strv_pushf(&append, "rapido.vm=%u", l->vm);
-	strv_pushf(&append, "rapido.nonce=%s", l->nonce);
+		strv_pushf(&append, KP_STATUS "%s", a->status_port);
+	strv_pushf(&append, KP_VM "%u", l->vm);
+	strv_pushf(&append, KP_NONCE "%s", l->nonce);
 	if (s->batch)
-		strv_push(&append, "rapido.batch=1");
+		strv_push(&append, KP_BATCH "1");
 	for (const struct vm_device *const *d = vm_devices; *d; d++)
 		if ((*d)->kparams)
 			(*d)->kparams(l, &append);

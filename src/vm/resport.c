@@ -10,6 +10,7 @@
 
 #include "devices.h"
 #include "err.h"
+#include "protocol.h"
 #include "qopt.h"
 #include "vm.h"
 
@@ -25,11 +26,11 @@ static void results_argv(const struct vm_launch *l, struct strv *argv)
 	strv_push(argv, "-chardev");
 	strv_pushf(argv, "file,id=results,path=/dev/fd/%d", VM_FD_RESULTS);
 	strv_push(argv, "-device");
-	strv_push(argv, "virtserialport,chardev=results,name=rapido.results");
+	strv_push(argv, "virtserialport,chardev=results,name=" PORT_RESULTS);
 	strv_push(argv, "-fsdev");
 	strv_push(argv, fsdev);
 	strv_push(argv, "-device");
-	strv_push(argv, "virtio-9p-pci,fsdev=resultsfs,mount_tag=rapido.results");
+	strv_push(argv, "virtio-9p-pci,fsdev=resultsfs,mount_tag=" PORT_RESULTS);
 	free(fsdev);
 	free(files);
 }
@@ -39,9 +40,9 @@ static void results_kparams(const struct vm_launch *l, struct strv *k)
 	const struct vm_settings *s = l->s;
 
 	if (s->results_dir)
-		strv_push(k, "rapido.results=1");
+		strv_push(k, KP_RESULTS "1");
 	if (s->shard_n)
-		strv_pushf(k, "rapido.shard=%u/%u", s->shard_i, s->shard_n);
+		strv_pushf(k, KP_SHARD "%u/%u", s->shard_i, s->shard_n);
 }
 
 const struct vm_device vm_dev_results = {

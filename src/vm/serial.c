@@ -16,6 +16,7 @@
 #include "err.h"
 #include "jobs.h"
 #include "pct.h"
+#include "protocol.h"
 #include "vm.h"
 
 static int blank(char c)
@@ -66,11 +67,11 @@ static void serial_kparams(const struct vm_launch *l, struct strv *k)
 
 	if (s->serial == SERIAL_NONE)
 		return;
-	strv_push(k, s->serial == SERIAL_ONLY ? "rapido.serial=only" : "rapido.serial=defer");
+	strv_push(k, s->serial == SERIAL_ONLY ? KP_SERIAL "only" : KP_SERIAL "defer");
 	for (size_t i = 0; i < s->serial_tests.n; i++) {
 		char *v = pct_field(s->serial_tests.v[i]);
 
-		strv_pushf(k, "rapido.serial-test=%s", v);
+		strv_pushf(k, KP_SERIAL_TEST "%s", v);
 		free(v);
 	}
 }

@@ -19,6 +19,7 @@
 #include "err.h"
 #include "confget.h"
 #include "num.h"
+#include "protocol.h"
 #include "rapido.h"
 #include "results.h"
 #include "shwords.h"
@@ -164,10 +165,10 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 static void kparams_own_or_die(const struct strv *k, size_t from, const char *what)
 {
 	for (size_t i = from; i < k->n; i++)
-		if (!strncmp(k->v[i], "rapido.", 7))
-			die("%s: '%s': the kernel's rapido.* parameters are set by ./vm (rapido.nonce=, "
-			    "rapido.vm=, rapido.batch=, ...) and read by the guest init; use the "
-			    "profile or rapido.conf instead", what, k->v[i]);
+		if (kparam_value(k->v[i], KP_PREFIX))
+			die("%s: '%s': the kernel's " KP_PREFIX "* parameters are set by ./vm ("
+			    KP_NONCE ", " KP_VM ", " KP_BATCH ", ...) and read by the guest init; use "
+			    "the profile or rapido.conf instead", what, k->v[i]);
 }
 
 void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const struct conf *c)

@@ -11,6 +11,7 @@
 
 #include "devices.h"
 #include "lookup.h"
+#include "protocol.h"
 #include "qopt.h"
 #include "vm.h"
 
@@ -50,14 +51,14 @@ static void share_argv(const struct vm_launch *l, struct strv *argv)
 		strv_push(argv, fsdev);
 		free(fsdev);
 		strv_push(argv, "-device");
-		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=rapido%zu", i, i);
+		strv_pushf(argv, "virtio-9p-pci,fsdev=share%zu,mount_tag=" PORT_SHARE_TAG "%zu", i, i);
 	}
 }
 
 static void share_kparams(const struct vm_launch *l, struct strv *k)
 {
 	if (l->s->shares.n)
-		strv_pushf(k, "rapido.shares=%zu", l->s->shares.n);
+		strv_pushf(k, KP_SHARES "%zu", l->s->shares.n);
 }
 
 static void share_free(struct vm_settings *s, struct vm_launch *l)

@@ -18,6 +18,7 @@
 #include "err.h"
 #include "mono.h"
 #include "pct.h"
+#include "protocol.h"
 #include "rapido.h"
 #include "timer.h"
 #include "vm.h"
@@ -169,8 +170,8 @@ static void stop(struct vm_watch *w)
 	char *out = xasprintf("--- blocked and all task stacks (sysrq w, t), %.0f s into the test ---\n%s",
 			      d->fired_at - t->started, d->stacks ? d->stacks : "(no console output)\n");
 	char *fname = pct_field(rtest_guest_name(t)), *freason = pct_field(reason), *fout = pct_field(out);
-	char *line = xasprintf("R1 error %s %.3f %s %s", fname, mono_secs() - t->started, freason,
-			       fout);
+	char *line = xasprintf(REC_PREFIX REC_ERROR " %s %.3f %s %s", fname, mono_secs() - t->started,
+			       freason, fout);
 
 	vm_results_host_record(w->results, line);
 	vm_results_stopped_during(w->results, d->fired);

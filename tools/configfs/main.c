@@ -93,7 +93,7 @@ static void usage(void)
 	      "     --force             change configfs outside a rapido guest too\n"
 	      " -h, --help              display this help\n"
 	      "\n"
-	      "A rapido guest has rapido.vm=N on its kernel command line (/proc/cmdline).\n"
+	      "A rapido guest has " KP_VM "N on its kernel command line (/proc/cmdline).\n"
 	      "Elsewhere applying or tearing down refuses to run without --force (run on\n"
 	      "a host by mistake, it would reconfigure the host's own targets and\n"
 	      "gadgets), unless --emulate points at a plain directory.\n"

@@ -17,8 +17,8 @@
 #include "guestmods.h"
 #include "init.h"
 #include "io.h"
+#include "protocol.h"
 
-#define RESULTS_TAG "rapido.results"
 #define RESULTS_DIR "/results"
 
 /*
@@ -28,7 +28,7 @@
  */
 static void say_hello(const char *port)
 {
-	static const char hello[] = "R1 hello rapido-init\n";
+	static const char hello[] = REC_PREFIX REC_HELLO " rapido-init\n";
 	int fd = open(port, O_WRONLY | O_CLOEXEC | O_NOCTTY), rc;
 
 	if (fd < 0) {
@@ -129,20 +129,20 @@ void init_results_setup(const struct init_cmdline *cl)
 	if (!cl->results)
 		return;
 	init_modprobe(guestmods_results, 1);
-	port = init_wait_port(RESULTS_TAG, 200);
+	port = init_wait_port(PORT_RESULTS, 200);
 	if (port) {
 		setenv("RAPIDO_RESULTS_PORT", port, 1);
 		say_hello(port);
 	} else
 		warn("the results port %s did not appear: no per-test results for ./vm --results",
-		     RESULTS_TAG);
+		     PORT_RESULTS);
 	free(port);
 	if (mkdir(RESULTS_DIR, 0755) < 0 && errno != EEXIST)
 		warn_errno("mkdir %s", RESULTS_DIR);
-	else if (mount(RESULTS_TAG, RESULTS_DIR, "9p", 0,
+	else if (mount(PORT_RESULTS, RESULTS_DIR, "9p", 0,
 		       "trans=virtio,version=9p2000.L,msize=262144,cache=none") < 0)
 		warn_errno("mount 9p share %s on %s: tests cannot leave files for ./vm --results",
-			   RESULTS_TAG, RESULTS_DIR);
+			   PORT_RESULTS, RESULTS_DIR);
 	else
 		setenv("RAPIDO_RESULTS_DIR", RESULTS_DIR, 1);
 }

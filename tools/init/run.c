@@ -14,9 +14,10 @@
 #include "err.h"
 #include "init.h"
 #include "io.h"
+#include "protocol.h"
 
 /* The port the host reads the exit status from: -serial file:..., unless rapido.status= */
-#define STATUS_PORT "/dev/ttyS1"
+#define STATUS_PORT "/dev/" PORT_STATUS_UART
 
 int init_status_code(int wstatus)
 {
@@ -253,7 +254,7 @@ void init_report_status(const struct init_cmdline *cl, int fd, const struct stat
 	int tty;
 
 	if (!*cl->nonce)
-		warn("no rapido.nonce= on the kernel command line: ./vm will not accept the status");
+		warn("no " KP_NONCE " on the kernel command line: ./vm will not accept the status");
 	if (fd < 0) {
 		warn("cannot report exit status %d: the status port was not opened at boot", r->code);
 		return;

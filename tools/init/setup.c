@@ -20,46 +20,52 @@
 #include "io.h"
 #include "num.h"
 #include "pct.h"
+#include "protocol.h"
 
 void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 {
 	char *copy = xstrdup(text), *save = NULL;
+	const char *v;
 
 	memset(cl, 0, sizeof(*cl));
 	for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		if (!strncmp(w, "rapido.vm=", 10)) {
+		if ((v = kparam_value(w, KP_VM))) {
 			unsigned int n;
 
-			if (!num_parse_uint(w + 10, 0, 99999, &n, NULL))
+			if (!num_parse_uint(v, 0, 99999, &n, NULL))
 				cl->vm = n;
-		} else if (!strcmp(w, "rapido.batch=1")) {
-			cl->batch = 1;
-		} else if (!strcmp(w, "rapido.hvc=1")) {
-			cl->hvc = 1;
-		} else if (!strncmp(w, "rapido.shell=", 13)) {
+		} else if ((v = kparam_value(w, KP_BATCH))) {
+			if (!strcmp(v, "1"))
+				cl->batch = 1;
+		} else if ((v = kparam_value(w, KP_HVC))) {
+			if (!strcmp(v, "1"))
+				cl->hvc = 1;
+		} else if ((v = kparam_value(w, KP_SHELL))) {
 			/* a tty's name under /dev, nothing else: no '/', no "..", not too long */
-			size_t n = strspn(w + 13, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+			size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
 
-			if (n && !w[13 + n] && n < sizeof(cl->shell))
-				memcpy(cl->shell, w + 13, n + 1);
-		} else if (!strncmp(w, "rapido.shares=", 14)) {
+			if (n && !v[n] && n < sizeof(cl->shell))
+				memcpy(cl->shell, v, n + 1);
+		} else if ((v = kparam_value(w, KP_SHARES))) {
 			/* ./vm passes at most 16; anything else is not ./vm's */
-			if (num_parse_uint(w + 14, 0, 16, &cl->shares, NULL))
+			if (num_parse_uint(v, 0, 16, &cl->shares, NULL))
 				cl->shares = 0;
-		} else if (!strcmp(w, "rapido.results=1")) {
-			cl->results = 1;
-		} else if (!strncmp(w, "rapido.status=", 14)) {
-			snprintf(cl->status_port, sizeof(cl->status_port), "%s", w + 14);
-		} else if (!strncmp(w, "rapido.rerun=", 13)) {
+		} else if ((v = kparam_value(w, KP_RESULTS))) {
+			if (!strcmp(v, "1"))
+				cl->results = 1;
+		} else if ((v = kparam_value(w, KP_STATUS))) {
+			snprintf(cl->status_port, sizeof(cl->status_port), "%s", v);
+		} else if ((v = kparam_value(w, KP_RERUN))) {
 			/* ./vm passes at most 100 (VM_RERUN_FAILURES) */
-			if (num_parse_uint(w + 13, 0, 100, &cl->rerun, NULL))
+			if (num_parse_uint(v, 0, 100, &cl->rerun, NULL))
 				cl->rerun = 0;
-		} else if (!strncmp(w, "rapido.shard=", 13)) {
-			snprintf(cl->shard, sizeof(cl->shard), "%s", w + 13);
-		} else if (!strcmp(w, "rapido.serial=defer") || !strcmp(w, "rapido.serial=only")) {
-			snprintf(cl->serial, sizeof(cl->serial), "%s", w + 14);
-		} else if (!strncmp(w, "rapido.serial-test=", 19)) {
-			char *name = xstrdup(w + 19), *all;
+		} else if ((v = kparam_value(w, KP_SHARD))) {
+			snprintf(cl->shard, sizeof(cl->shard), "%s", v);
+		} else if ((v = kparam_value(w, KP_SERIAL))) {
+			if (!strcmp(v, "defer") || !strcmp(v, "only"))
+				snprintf(cl->serial, sizeof(cl->serial), "%s", v);
+		} else if ((v = kparam_value(w, KP_SERIAL_TEST))) {
+			char *name = xstrdup(v), *all;
 
 			/* ./vm escapes blanks and '%' (pct.h): one name, one word */
 			pct_unescape_field(name);
@@ -67,12 +73,12 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			free(cl->serial_tests);
 			free(name);
 			cl->serial_tests = all;
-		} else if (!strncmp(w, "rapido.nonce=", 13)) {
-			if (status_nonce_valid(w + 13))
-				strcpy(cl->nonce, w + 13);
-		} else if (!strncmp(w, "rapido.ip=", 10)) {
+		} else if ((v = kparam_value(w, KP_NONCE))) {
+			if (status_nonce_valid(v))
+				strcpy(cl->nonce, v);
+		} else if ((v = kparam_value(w, KP_IP))) {
 			if (cl->n_ip < sizeof(cl->ip) / sizeof(cl->ip[0]))
-				cl->ip[cl->n_ip++] = xstrdup(w + 10);
+				cl->ip[cl->n_ip++] = xstrdup(v);
 		}
 	}
 	free(copy);
@@ -209,7 +215,7 @@ void init_net_up(const struct init_cmdline *cl)
 		struct init_ip ip;
 
 		if (init_ip_parse(cl->ip[i], &ip)) {
-			warn("bad rapido.ip=%s (expected IFACE,ADDR/PREFIX[,GATEWAY])", cl->ip[i]);
+			warn("bad " KP_IP "%s (expected IFACE,ADDR/PREFIX[,GATEWAY])", cl->ip[i]);
 			continue;
 		}
 		configure(fd, &ip);
@@ -226,7 +232,7 @@ void init_mount_shares(const struct init_cmdline *cl)
 	for (unsigned int i = 0; i < cl->shares; i++) {
 		char tag[24], dir[24];
 
-		snprintf(tag, sizeof(tag), "rapido%u", i);
+		snprintf(tag, sizeof(tag), PORT_SHARE_TAG "%u", i);
 		if (i)
 			snprintf(dir, sizeof(dir), "/host%u", i);
 		else

@@ -3,9 +3,11 @@
 #ifndef RAPIDO_GUEST_H
 #define RAPIDO_GUEST_H
 
+#include "protocol.h"
+
 /* ./vm puts rapido.vm=N on every guest's kernel command line (src/vm/qemu.c). */
 #define GUEST_CMDLINE "/proc/cmdline"
-#define GUEST_CMDLINE_KEY "rapido.vm="
+#define GUEST_CMDLINE_KEY KP_VM
 
 /*
  * Does the kernel command line in the file at path (GUEST_CMDLINE, or a

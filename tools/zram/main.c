@@ -84,7 +84,7 @@ static void usage(void)
 	      "     --trace FILE       log each write, command and mount to FILE\n"
 	      " -h, --help             display this help\n"
 	      "\n"
-	      "A rapido guest has rapido.vm=N on its kernel command line (/proc/cmdline).\n"
+	      "A rapido guest has " KP_VM "N on its kernel command line (/proc/cmdline).\n"
 	      "Elsewhere add, reset and remove refuse to run without --force: run on a\n"
 	      "host by mistake, they would reconfigure the host's own zram devices.\n"
 	      "On failure nothing half-made is left: a device made by hot_add is\n"
