@@ -140,6 +140,7 @@ roomlibs = $(foreach r,$(2),$(1)/lib$(r).a)
 HOST_LIBS := $(call roomlibs,$(B)/$(HOSTDIR),$(HOST_ROOMS))
 GUEST_LIBS := $(call roomlibs,$(B)/guest,$(GUEST_ROOMS))
 GUEST_BINS := $(foreach t,$(TOOLS),$(B)/guest/rapido-$(t))
+GUEST_MAPS := $(addsuffix .map,$(GUEST_BINS))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 # What a test or fuzz target named $(1) tests: the directories of its objects and headers.
@@ -179,7 +180,7 @@ PRELOADS := $(patsubst preload/%.c,%,$(wildcard preload/*.c))
 GUEST_SOS := $(foreach p,$(PRELOADS),$(B)/guest/rapido-$(p).so)
 CROSS_SOS := $(foreach a,$(ARCHES),$(foreach p,$(PRELOADS),$(B)/$(a)/rapido-$(p).so))
 
-all: cut vm vmctl netsetup ceph-local rapido bisect $(B)/rapido-ldd $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
+all: cut vm vmctl netsetup ceph-local rapido bisect $(B)/rapido-ldd $(GUEST_BINS) $(GUEST_MAPS) $(CROSS_BINS) $(GUEST_SOS) \
 	$(CROSS_SOS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
@@ -230,10 +231,13 @@ $(B)/completion/_rapido: $(ZSH_COMPLETION)
 	@mkdir -p $(dir $@)
 	$(Q)cat $^ > $@.tmp && mv $@.tmp $@
 
+# each with its link map beside it, build/guest/rapido-NAME.map: which
+# object of which archive went in (tests/unit/layering.sh reads it: a guest
+# helper holds only base, proto, tools/lib and its own objects)
 define guest_tool
-$(B)/guest/rapido-$(1): $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIBS)
-	$$(call quiet,LD,$$@)
-	$(Q)$$(CC) $$(GUEST_LDFLAGS) -o $$@ $$^
+$(B)/guest/rapido-$(1) $(B)/guest/rapido-$(1).map &: $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIBS)
+	$$(call quiet,LD,$(B)/guest/rapido-$(1))
+	$(Q)$$(CC) $$(GUEST_LDFLAGS) -Wl,-Map=$(B)/guest/rapido-$(1).map -o $(B)/guest/rapido-$(1) $$^
 endef
 $(foreach t,$(TOOLS),$(eval $(call guest_tool,$(t))))
 
