@@ -104,8 +104,11 @@ ROOMS_rapido := $(HOST_ROOMS)
 # rooms call none: its helpers are static.
 LIBS_qemu := -ljansson
 LIBS_vm := -ljansson
-# libs_of ROOMS-OR-PROGRAMS: their libraries, each once
-libs_of = $(sort $(foreach r,$(1),$(LIBS_$(r))))
+# libs_of ROOMS-OR-PROGRAMS: their libraries, each once, each a dependency
+# of the program only if it calls it (bisect links the qemu room, not QMP)
+comma := ,
+libs_of = $(if $(strip $(foreach r,$(1),$(LIBS_$(r)))),-Wl$(comma)--as-needed \
+	$(sort $(foreach r,$(1),$(LIBS_$(r)))) -Wl$(comma)--no-as-needed)
 CUT_SRCS := $(wildcard src/cut/*.c)
 VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
