@@ -51,7 +51,7 @@ static const char *hint(const char *text, size_t len, size_t off, const json_err
 
 	if (off < len && text[off] == '\'')
 		return " (strings take double quotes, not single ones)";
-	while (i > 0 && strchr(" \t\r\n", text[i - 1]))
+	while (i > 0 && memchr(" \t\r\n", text[i - 1], 4))
 		i--;
 	if (i > 0 && text[i - 1] == ',' && off < len && (text[off] == '}' || text[off] == ']'))
 		return " (JSON has no trailing commas)";
