@@ -110,7 +110,7 @@ const char *vm_opt_setting(const struct conf *c, const struct vm_opts *o, const 
 
 	if (!r)
 		die("internal error: no ./vm option overrides %s", key);
-	return vm_setting(c, r->name, vm_option_given(r, o), key, src, v);
+	return vm_setting(c, r->name, vm_option_given(vm_options, r, o), key, src, v);
 }
 
 unsigned int vm_opt_number(const struct conf *c, const struct vm_opts *o, const char *key,

@@ -65,18 +65,18 @@ static void list_hook(struct vm_opts *o, const struct vm_option *row, const char
 const struct vm_option vm_options[] = {
 	{ "--batch", 'b', VOPT_FLAG, NULL, .group = VGRP_RUN, FIELD(batch),
 	  .help = "run the autorun scripts and power off (no shell)" },
-	{ "--timeout", 't', VOPT_STR, "SECS", "VM_TIMEOUT", .group = VGRP_RUN, FIELD(timeout),
+	{ "--timeout", 't', VOPT_STR, "SECS", "VM_TIMEOUT", .group = VGRP_RUN,
 	  .help = "end after SECS seconds from ./vm's start, qemu killed, whatever step is "
 		  "stuck; 0: never" },
 	{ "--dry-run", 'n', VOPT_FLAG, NULL, .group = VGRP_RUN, FIELD(dry_run),
 	  .help = "print the qemu command line, one argument per line" },
 
-	{ "--accel", 0, VOPT_STR, "MODE", "QEMU_ACCEL", .group = VGRP_MACHINE, FIELD(accel),
+	{ "--accel", 0, VOPT_STR, "MODE", "QEMU_ACCEL", .group = VGRP_MACHINE,
 	  .help = "auto, kvm or tcg" },
-	{ "--cpus", 0, VOPT_STR, "N", "VM_CPUS", "the profile's", VGRP_MACHINE, FIELD(cpus),
+	{ "--cpus", 0, VOPT_STR, "N", "VM_CPUS", "the profile's", VGRP_MACHINE,
 	  .help = "virtual CPUs" },
 	{ "--memory", 0, VOPT_STR, "SIZE", "VM_MEMORY", "the profile's", VGRP_MACHINE,
-	  FIELD(memory), .help = "memory, e.g. 1G" },
+	  .help = "memory, e.g. 1G" },
 
 	{ "--append", 0, VOPT_LIST, "ARGS", .group = VGRP_KERNEL, FIELD(append),
 	  .help = "add ARGS to the kernel command line (after QEMU_EXTRA_KERNEL_PARAMS; "
@@ -90,12 +90,12 @@ const struct vm_option vm_options[] = {
 	  .help = "attach FILE as a multipath disk: one SCSI LUN seen through several paths "
 		  "(repeatable)" },
 	{ "--mpath-paths", 0, VOPT_STR, "N", "QEMU_MPATH_PATHS", .group = VGRP_DEVICES,
-	  FIELD(mpath_paths), .help = "paths per multipath disk" },
+	  .help = "paths per multipath disk" },
 	{ "--rbd", 0, VOPT_LIST, "POOL/IMAGE", "QEMU_RBD_DISKS", .group = VGRP_DEVICES, FIELD(rbd),
 	  .help = "attach a Ceph RBD image as a virtio disk (serial rbdN) through qemu's rbd "
 		  "driver, with CEPH_CONF and CEPH_KEYRING (repeatable)" },
 
-	{ "--net", 0, VOPT_STR, "MODE", "NET", .group = VGRP_NETWORK, FIELD(net),
+	{ "--net", 0, VOPT_STR, "MODE", "NET", .group = VGRP_NETWORK,
 	  .help = "eth0: tap (bridge, TAP_DEVS), user (no root) or none; unset: tap with --tap, "
 		  "user with --hostfwd" },
 	{ "--tap", 0, VOPT_STR, "NAME", .group = VGRP_NETWORK, FIELD(tap),
@@ -115,40 +115,39 @@ const struct vm_option vm_options[] = {
 	{ "--gdb-wait", 0, VOPT_FLAG, NULL, .group = VGRP_CONSOLE, FIELD(gdb_wait),
 	  .help = "with --gdb: stop the CPUs until gdb continues" },
 
-	{ "--shard", 0, VOPT_STR, "I/N", "VM_SHARD", .group = VGRP_TESTS, FIELD(shard),
+	{ "--shard", 0, VOPT_STR, "I/N", "VM_SHARD", .group = VGRP_TESTS,
 	  .help = "run shard I of N of the profile's tests" },
-	{ "--jobs", 0, VOPT_STR, "N", "VM_JOBS", .group = VGRP_TESTS, FIELD(jobs),
+	{ "--jobs", 0, VOPT_STR, "N", "VM_JOBS", .group = VGRP_TESTS,
 	  .help = "with --batch and --results DIR: the tests as N shards (--shard I/N) in N VMs "
 		  "at once, each with its own VM number, results in DIR/shard-I, merged into DIR as "
 		  "--merge-results does; N x the memory must fit in MemAvailable; exits 0 only if "
 		  "every shard ran and passed, else the highest shard's status (at least 1); "
 		  "SIGINT/SIGTERM stop every VM, exit 128+SIG; 0: one VM" },
 	{ "--serial-tests", 0, VOPT_PATH, "FILE", "VM_SERIAL_TESTS", .group = VGRP_TESTS,
-	  FIELD(serial_tests), .complete = VCOMP_FILE,
+	  .complete = VCOMP_FILE,
 	  .help = "with --jobs: tests (names or globs, one a line, '#' comments) run in one VM "
 		  "after the others, in DIR/serial, as xfstests' unreliable_in_parallel group "
 		  "always is" },
-	{ "--splats", 0, VOPT_STR, "LIST", "VM_SPLATS", .group = VGRP_TESTS, FIELD(splats),
+	{ "--splats", 0, VOPT_STR, "LIST", "VM_SPLATS", .group = VGRP_TESTS,
 	  .help = "kernel report kinds that fail a passing run: all, kinds, -KIND to leave one "
 		  "out, e.g. all,-warning; none (only that word) turns detection off, an empty or "
 		  "all-negative list is refused; a report while a test runs fails that test, "
 		  "naming its first line and its lines in console.log" },
 	{ "--splats-allow", 0, VOPT_PATH, "FILE", "VM_SPLATS_ALLOW", .group = VGRP_TESTS,
-	  FIELD(splats_allow), .complete = VCOMP_FILE,
+	  .complete = VCOMP_FILE,
 	  .help = "kernel reports that fail nothing but are listed: lines of REGEX # REASON, "
 		  "REGEX (POSIX extended) matched against a report's first line" },
 	{ "--test-timeout", 0, VOPT_STR, "SECS", "VM_TEST_TIMEOUT", "the profile's #@ test-timeout",
-	  VGRP_TESTS, FIELD(test_timeout),
+	  VGRP_TESTS,
 	  .help = "with --results: a test running longer gets the guest's blocked and all task "
 		  "stacks (sysrq w, t) in its output and is an error (no progress after SECS s); "
 		  "the VM is stopped, the planned tests not yet run are errors too, and without a "
 		  "plan a failed testcase says later tests may not have run; 0: none" },
 	{ "--test-timeout-dump", 0, VOPT_YES, NULL, "VM_TEST_TIMEOUT_DUMP", .group = VGRP_TESTS,
-	  FIELD(test_timeout_dump),
 	  .help = "with --test-timeout: first write a vmcore of the guest (DIR/vmcore)" },
 
 	{ "--results", 0, VOPT_PATH, "DIR", "VM_RESULTS_DIR", .group = VGRP_RESULTS,
-	  FIELD(results), .complete = VCOMP_DIR,
+	  .complete = VCOMP_DIR,
 	  .help = "per-test results in DIR: junit.xml, results.tap (KTAP), results.txt (records "
 		  "as they came), console.log, files/ (the guest's $RAPIDO_RESULTS_DIR, over 9p, "
 		  "emptied first)" },
@@ -160,7 +159,6 @@ const struct vm_option vm_options[] = {
 		  "TEST-OR-GLOB [KERNEL-GLOB or MIN..MAX] [until=YYYY-MM-DD] [# REASON]; xfstests "
 		  "-E exclude files and kdevops expunge lists as they are" },
 	{ "--rerun-failures", 0, VOPT_STR, "N", "VM_RERUN_FAILURES", .group = VGRP_KNOWN,
-	  FIELD(known.rerun),
 	  .help = "re-run a failed test up to N times in the same guest; one that passes then "
 		  "is flaky, with its rate (with --results: ./vm counts the runs)" },
 	{ "--flaky", 0, VOPT_STR, "=pass|fail", .group = VGRP_KNOWN, FIELD(known.flaky),
@@ -201,6 +199,16 @@ static size_t rows(const struct vm_option *t)
 	while (t[n].name)
 		n++;
 	return n;
+}
+
+_Static_assert(sizeof(vm_options) / sizeof(vm_options[0]) <= VM_OPTS_GIVEN,
+	       "struct vm_opts' given[] has a slot for each row");
+
+/* One value that overrides a key: kept in given[], read by the key (vm_opt_setting). */
+static int by_key(const struct vm_option *r)
+{
+	return r->key && (r->kind == VOPT_STR || r->kind == VOPT_PATH || r->kind == VOPT_YES ||
+			  r->kind == VOPT_OPTIONAL);
 }
 
 static int takes_arg(const struct vm_option *r)
@@ -245,35 +253,36 @@ void vm_getopt_free(struct vm_getopt *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* row's field in o */
-static void *field(const struct vm_option *r, struct vm_opts *o)
+/* row r's field in o: its given[] slot (row i of table t), else r->off */
+static void *field(const struct vm_option *t, const struct vm_option *r, struct vm_opts *o)
 {
-	return (char *)o + r->off;
+	return by_key(r) ? (void *)&o->given[r - t] : (void *)((char *)o + r->off);
 }
 
-static void fill(const struct vm_option *r, struct vm_opts *o, const char *arg)
+static void fill(const struct vm_option *t, const struct vm_option *r, struct vm_opts *o,
+		 const char *arg)
 {
 	switch (r->kind) {
 	case VOPT_FLAG:
-		*(int *)field(r, o) = 1;
+		*(int *)field(t, r, o) = 1;
 		break;
 	case VOPT_YES:
-		*(const char **)field(r, o) = "yes";
+		*(const char **)field(t, r, o) = "yes";
 		break;
 	case VOPT_STR:
-		*(const char **)field(r, o) = arg;
+		*(const char **)field(t, r, o) = arg;
 		break;
 	case VOPT_PATH:
-		*(const char **)field(r, o) = path_arg_or_die(r->name, arg);
+		*(const char **)field(t, r, o) = path_arg_or_die(r->name, arg);
 		break;
 	case VOPT_LIST:
-		strv_push(field(r, o), arg);
+		strv_push(field(t, r, o), arg);
 		break;
 	case VOPT_PATHS:
-		strv_push(field(r, o), path_arg_or_die(r->name, arg));
+		strv_push(field(t, r, o), path_arg_or_die(r->name, arg));
 		break;
 	case VOPT_OPTIONAL:
-		*(const char **)field(r, o) = arg ? arg : "";
+		*(const char **)field(t, r, o) = arg ? arg : "";
 		break;
 	case VOPT_HOOK:
 		r->hook(o, r, arg);
@@ -302,7 +311,7 @@ int vm_options_parse(const struct vm_option *t, int argc, char **argv, struct vm
 			vm_getopt_free(&g);
 			usage_die(VM_EXIT_FAILED, NULL);
 		}
-		fill(r, o, optarg);
+		fill(t, r, o, optarg);
 	}
 	vm_getopt_free(&g);
 	return optind;
@@ -431,15 +440,8 @@ const struct vm_option *vm_option_by_key(const struct vm_option *t, const char *
 	return NULL;
 }
 
-const char *vm_option_given(const struct vm_option *r, const struct vm_opts *o)
+const char *vm_option_given(const struct vm_option *t, const struct vm_option *r,
+			    const struct vm_opts *o)
 {
-	switch (r->kind) {
-	case VOPT_YES:
-	case VOPT_STR:
-	case VOPT_PATH:
-	case VOPT_OPTIONAL:
-		return *(const char *const *)((const char *)o + r->off);
-	default:
-		return NULL;
-	}
+	return by_key(r) ? o->given[r - t] : NULL;
 }

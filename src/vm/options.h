@@ -50,7 +50,11 @@ struct vm_option {
 	const char *also;	/* --help: what comes between the key and its default */
 	enum vm_opt_group group;
 	const char *help;	/* one paragraph; --help wraps it and appends the key */
-	size_t off;		/* offsetof(struct vm_opts, FIELD) for the kinds with a field */
+	/*
+	 * offsetof(struct vm_opts, FIELD), for an option without a key or a
+	 * list; one value that overrides a key needs no field (given[])
+	 */
+	size_t off;
 	void (*hook)(struct vm_opts *o, const struct vm_option *row, const char *arg);
 	enum vm_opt_complete complete;
 };
@@ -91,7 +95,8 @@ void vm_usage(FILE *f);
 /* Table t's row that overrides KEY, or NULL. */
 const struct vm_option *vm_option_by_key(const struct vm_option *t, const char *key);
 
-/* What row's option was given as (VOPT_STR, VOPT_PATH, VOPT_YES, VOPT_OPTIONAL), or NULL. */
-const char *vm_option_given(const struct vm_option *row, const struct vm_opts *o);
+/* What the option of row (of table t) that overrides a key with one value was given, or NULL. */
+const char *vm_option_given(const struct vm_option *t, const struct vm_option *row,
+			    const struct vm_opts *o);
 
 #endif
