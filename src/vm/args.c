@@ -1,28 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* args.c: ./vm command line, parsed by the option table (options.c). */
-#include <stdio.h>
 #include <string.h>
 
 #include "err.h"
 #include "options.h"
 #include "rapido.h"
-#include "verdict.h"
 #include "vm.h"
-
-void vm_usage(FILE *f)
-{
-	fprintf(f, "Usage:\n"
-		" vm [options] [IMAGE] [-- QEMU-ARGS...]\n"
-		"\n"
-		"Boot IMAGE (default: the last ./cut output) in qemu and exit with the\n"
-		"guest's status. A setting's default comes from rapido.conf (or the\n"
-		"environment) under the key each option names, else the table's.\n"
-		"\n");
-	vm_options_help(vm_options, f);
-	verdict_help(f);
-	fprintf(f, "\n"
-		"Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n");
-}
 
 void vm_parse_args(int argc, char **argv, struct vm_opts *o)
 {

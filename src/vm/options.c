@@ -2,7 +2,7 @@
 /*
  * options.c: ./vm's settings, one row each (options.h), and what is made
  * from the rows: getopt_long's table, the grouped --help and the
- * completion's --list-options. A new option is a row here (and, if
+ * completion's --list-options (args.c parses ./vm's command line with them). A new option is a row here (and, if
  * rapido.conf may set it, its key's row in confkeys[]) plus the device or
  * results hook that resolves it through vm_opt_setting() (lookup.h).
  */
@@ -14,6 +14,7 @@
 #include "options.h"
 #include "rapido.h"
 #include "strbuf.h"
+#include "verdict.h"
 #include "version.h"
 
 #define FIELD(f) .off = offsetof(struct vm_opts, f)
@@ -39,10 +40,25 @@ static void link_hook(struct vm_opts *o, const struct vm_option *row, const char
 	o->links[o->n_links++].hostport = arg;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage:\n"
+		" vm [options] [IMAGE] [-- QEMU-ARGS...]\n"
+		"\n"
+		"Boot IMAGE (default: the last ./cut output) in qemu and exit with the\n"
+		"guest's status. A setting's default comes from rapido.conf (or the\n"
+		"environment) under the key each option names, else the table's.\n"
+		"\n");
+	vm_options_help(vm_options, f);
+	verdict_help(f);
+	fprintf(f, "\n"
+		"Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n");
+}
+
 static void help_hook(struct vm_opts *o, const struct vm_option *row, const char *arg)
 {
 	(void)o, (void)row, (void)arg;
-	vm_usage(stdout);
+	usage(stdout);
 	close_stdout();
 	exit(0);
 }

@@ -89,9 +89,6 @@ void vm_options_help(const struct vm_option *t, FILE *f);
  */
 void vm_options_list(const struct vm_option *t, FILE *f);
 
-/* ./vm --help: the usage, vm_options' groups, the exit statuses (args.c). */
-void vm_usage(FILE *f);
-
 /* Table t's row that overrides KEY, or NULL. */
 const struct vm_option *vm_option_by_key(const struct vm_option *t, const char *key);
 
