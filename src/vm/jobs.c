@@ -120,11 +120,11 @@ void vm_jobs_resolve_or_die(struct vm_settings *s, const struct vm_opts *o, cons
 	const char *v;
 	int rc;
 
-	s->jobs = vm_number(c, "--jobs", o->jobs, "VM_JOBS", &s->jobs_src);
+	s->jobs = vm_opt_number(c, o, "VM_JOBS", &s->jobs_src);
 	/* rapido.conf's VM_JOBS is for batch runs: an interactive ./vm stays one VM */
 	if (s->jobs_src.kind != SRC_OPTION && !s->batch)
 		s->jobs = 0;
-	v = vm_setting(c, "--serial-tests", o->serial_tests, "VM_SERIAL_TESTS", &src, &cv);
+	v = vm_opt_setting(c, o, "VM_SERIAL_TESTS", &src, &cv);
 	if (v && !s->jobs && src.kind == SRC_OPTION)
 		die("--serial-tests: only with --jobs (VM_JOBS)");
 	if (!s->jobs)
