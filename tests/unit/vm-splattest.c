@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "err.h"
 #include "json.h"
 #include "provenance.h"
