@@ -90,11 +90,13 @@ static void usage(void)
 	       "                          comments) run in one VM after the others, in\n"
 	       "                          DIR/serial, as xfstests' unreliable_in_parallel\n"
 	       "                          group always is (default VM_SERIAL_TESTS)\n"
-	       "     --compare-results A B  print the tests whose verdict changed from result\n"
+	       "     --compare-results A B  alias of rapido results compare (kept for a while):\n"
+	       "                          print the tests whose verdict changed from result\n"
 	       "                          directory A to B; exits 1 if B regressed (must be\n"
 	       "                          the first option)\n");
 	known_help(stdout);
-	printf(	       "     --merge-results OUT DIR...  merge result directories (shards) into OUT:\n"
+	printf(	       "     --merge-results OUT DIR...  alias of rapido results merge (kept for a while):\n"
+	       "                          merge result directories (shards) into OUT:\n"
 	       "                          junit.xml, results.tap, summary.txt; exits 1 if any\n"
 	       "                          run failed, its status is unknown or a shard of\n"
 	       "                          its split is missing (must be the first option;\n"
