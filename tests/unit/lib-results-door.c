@@ -52,7 +52,7 @@ static int run(const struct results_ctx *c, const char *recs, int rc)
 
 int main(void)
 {
-	char dir[] = "/tmp/rapido-door.XXXXXX", *text, *sub[2], *known;
+	char dir[] = "/tmp/rapido-door.XXXXXX", *text, *sub[2], *known, *err;
 	static const char recs[] = "R1 hello rapido-init\nR1 start t1\nR1 pass t1 0.1 -\n"
 				   "R1 start t2\nR1 fail t2 0.1 broken -\n";
 	static const char recs2[] = "R1 hello rapido-init\nR1 start t3\nR1 pass t3 0.1 -\n"
@@ -103,7 +103,7 @@ int main(void)
 	known_set_init(&ko.set);
 	known = xasprintf("%s/known", dir);
 	TAP_EQ_INT(write_file_atomic(known, "t4 # tracked\n", 13, 0644), 0, "a known-failures file");
-	TAP_EQ_INT(known_parse(&ko.set, known, "t4 # tracked\n", &text), 0, "  parsed");
+	TAP_EQ_INT(known_parse(&ko.set, known, "t4 # tracked\n", &err), 0, "  parsed");
 	c.known = &ko;
 	c.dir = sub[1] = xasprintf("%s/shard-2", dir);
 	c.shard_i = 2;
@@ -139,7 +139,7 @@ int main(void)
 	rsuite_init(&a);
 	rsuite_init(&b);
 	text = xasprintf("%s/results.txt", dir);
-	TAP_EQ_INT(rsuite_load(&a, text, &known) | rsuite_load(&b, text, &known), 0,
+	TAP_EQ_INT(rsuite_load(&a, text, &err) | rsuite_load(&b, text, &err), 0,
 		   "DIR/results.txt reads as one run");
 	free(text);
 	TAP_EQ_INT((int)a.n, 4, "  both shards' four tests");
@@ -150,5 +150,8 @@ int main(void)
 	rsuite_free(&b);
 	known_set_free(&ko.set);
 	tap_rm_tree(dir);
+	free(sub[0]);
+	free(sub[1]);
+	free(known);
 	return tap_done();
 }
