@@ -102,7 +102,7 @@ done
 run "$TOP/vm" --merge-results "$T/m1" "$T/ra" "$T/rb"
 check "vm --merge-results of a failed run: exit 1" exits 1
 same_run "rapido results merge: exit 1" 1 "$R" results merge "$T/m2" "$T/ra" "$T/rb"
-for f in summary.txt results.tap; do
+for f in summary.txt results.tap junit.xml; do
 	check "  the same $f" same_file "$T/m1/$f" "$T/m2/$f"
 done
 printf 't2 # tracked\n' > "$T/known"
