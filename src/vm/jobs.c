@@ -10,7 +10,6 @@
  * the merge as rapido results merge does (a missing or unreadable shard
  * is a failure there), and whether the serial VM ran every test left to it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
