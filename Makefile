@@ -11,7 +11,9 @@
 #                         conf     rapido.conf, the key registry, profiles, arch
 #                         image    cpio, layers, kernels, modules, ELF
 #                         qemu     QMP and the JSON it speaks, multipath names
-#                         results  verdicts: records, JUnit, KTAP, reports, known failures
+#                         results  verdicts: records, JUnit, KTAP, reports, known failures,
+#                                  a run's collection, merge, compare, run.json; no launcher
+#                                  (a launcher fills its one door, resctx.h)
 #   tools/lib/*.c       guest-only code -> build/guest/libtools.a; a guest helper links
 #                       it, proto and base only (build/guest/libbase.a ...)
 #   src/cut/*.c         ./cut       (src/cut/main.c has main())
