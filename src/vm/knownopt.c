@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * knownopt.c: the known-failure and re-run options of ./vm and ./vm
- * --merge-results (known.h): read and checked before anything boots, and
- * --rerun-failures passed to the guest as rapido.rerun=N, which the guest
- * init exports as RAPIDO_RERUN_FAILURES for rapido_test and fstests.
+ * knownopt.c: the known-failure and re-run options of ./vm (known.h;
+ * their help is src/results/knowncli.c's): read and checked before
+ * anything boots, and --rerun-failures passed to the guest as
+ * rapido.rerun=N, which the guest init exports as RAPIDO_RERUN_FAILURES
+ * for rapido_test and fstests.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,30 +16,6 @@
 #include "lookup.h"
 #include "rapido.h"
 #include "vm.h"
-
-void known_help(FILE *f)
-{
-	fputs("     --known-failures FILE  failures in FILE are not new: such a test is\n"
-	      "                          skipped as \"known failure: REASON\" in junit.xml,\n"
-	      "                          \"not ok ... # TODO\" in KTAP (repeatable; default\n"
-	      "                          VM_KNOWN_FAILURES). A line: TEST-OR-GLOB [KERNEL-GLOB\n"
-	      "                          or MIN..MAX] [until=YYYY-MM-DD] [# REASON]; xfstests\n"
-	      "                          -E exclude files and kdevops expunge lists as they are\n"
-	      "     --rerun-failures N re-run a failed test up to N times in the same guest;\n"
-	      "                          one that passes then is flaky, with its rate\n"
-	      "                          (with --results: ./vm counts the runs)\n"
-	      "                          (default VM_RERUN_FAILURES, 0)\n"
-	      "     --flaky=pass|fail  whether a flaky test fails the run (default pass)\n"
-	      "     --strict           also fail on fixed tests (a known failure passed) and on\n"
-	      "                          expired entries\n"
-	      "     --write-known-failures FILE  write or refresh FILE from this run: comments\n"
-	      "                          kept, the failures it lacks added, its entries whose\n"
-	      "                          tests passed commented out as fixed\n"
-	      "                          Each test ends as pass, fail (new), known-fail, fixed,\n"
-	      "                          flaky, skip or error (did not finish). A status 1 that\n"
-	      "                          failed tests alone made becomes 0 when none is new:\n"
-	      "                          no fail, no error (nor, --strict, fixed or expired)\n", f);
-}
 
 static void known_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
