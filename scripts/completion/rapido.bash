@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # rapido.bash: bash completion for rapido (its commands, then each
-# command's words), cut, vm, vmctl, netsetup and bisect (./cut in a
+# command's words; rapido results' verbs), cut, vm, vmctl, netsetup and bisect (./cut in a
 # checkout as well). Commands and options come from the program's own --help
 # (vm's from its option table: vm --list-options), profiles from cut --list
 # and VM numbers from the QMP sockets in the state dir, so nothing here can
@@ -172,7 +172,7 @@ _rapido()
 
 	# option arguments
 	case "$prev" in
-	-o|--output|-f|--file)
+	-o|--output|-f|--file|--known-failures|--write-known-failures)
 		_rapido_reply < <(compgen -f -- "$cur")
 		return ;;
 	-x|--cmd|-t|--timeout|--netns)
@@ -186,7 +186,8 @@ _rapido()
 	# the non-option words before the cursor
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case "${COMP_WORDS[i]}" in
-		-o|--output|-f|--file|-x|--cmd|-t|--timeout|--netns) i=$((i + 1)) ;;
+		-o|--output|-f|--file|-x|--cmd|-t|--timeout|--netns|--known-failures|\
+		--write-known-failures) i=$((i + 1)) ;;
 		--) args=-1; break ;;
 		-*) ;;
 		*) words+=("${COMP_WORDS[i]}") ;;
@@ -215,6 +216,15 @@ _rapido()
 		fi ;;
 	netsetup)
 		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -W "up down" -- "$cur") ;;
+	results)
+		if [ ${#words[@]} -eq 0 ]; then
+			# the verbs of rapido results --help's "Verbs:" block
+			_rapido_reply < <(compgen -W "$("${run[@]}" --help 2>/dev/null |
+				sed -n '/^Verbs:$/,/^$/s/^ \([a-z][a-z]*\) .*/\1/p')" -- "$cur")
+		else
+			# result directories (OUT, DIR..., A B)
+			_rapido_reply < <(compgen -d -- "$cur")
+		fi ;;
 	esac
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * knownopt.c: the known-failure and re-run options of ./vm and ./vm
- * --merge-results (known.h): read and checked before anything boots, and
- * --rerun-failures passed to the guest as rapido.rerun=N, which the guest
- * init exports as RAPIDO_RERUN_FAILURES for rapido_test and fstests.
+ * knownopt.c: the known-failure and re-run options of ./vm (known.h;
+ * their help is src/results/knowncli.c's): read and checked before
+ * anything boots, and --rerun-failures passed to the guest as
+ * rapido.rerun=N, which the guest init exports as RAPIDO_RERUN_FAILURES
+ * for rapido_test and fstests.
  */
 #include <stdlib.h>
 #include <string.h>

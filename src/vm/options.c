@@ -191,11 +191,13 @@ const struct vm_option vm_options[] = {
 
 	{ "--compare-results", 0, VOPT_COMMAND, "A B", .group = VGRP_COMMANDS,
 	  .complete = VCOMP_DIR,
-	  .help = "print the tests whose verdict changed from result directory A to B; exits 1 "
+	  .help = "alias of rapido results compare (kept for a while): print the tests whose "
+		  "verdict changed from result directory A to B; exits 1 "
 		  "if B regressed (must be the first option)" },
 	{ "--merge-results", 0, VOPT_COMMAND, "OUT DIR...", .group = VGRP_COMMANDS,
 	  .complete = VCOMP_DIR,
-	  .help = "merge result directories (shards) into OUT: junit.xml, results.tap, "
+	  .help = "alias of rapido results merge (kept for a while): merge result directories "
+		  "(shards) into OUT: junit.xml, results.tap, "
 		  "summary.txt; exits 1 if any run failed, its status is unknown or a shard of its "
 		  "split is missing (must be the first option; it takes the known-failure options "
 		  "too, before OUT)" },

@@ -29,7 +29,7 @@ complete_words() {
 same() { same_file <(echo "$1") <(echo "$2"); }
 
 for p in cut vm vmctl netsetup bisect "rapido cut" "rapido vm" "rapido vmctl" "rapido list" \
-	"rapido bisect"; do
+	"rapido bisect" "rapido results"; do
 	read -r -a argv <<< "$p"
 	argv[0]=$TOP/${argv[0]}
 	[ "$p" = "rapido list" ] && argv[1]=cut
@@ -57,12 +57,24 @@ profiles=$(cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//')
 check "rapido cut <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" cut "")"
 check "rapido cut -x CMD sim<TAB>: simple" same simple "$(complete_words "$TOP/rapido" cut -x true sim)"
 check "rapido <TAB>: the commands of rapido --help" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup vm vmctl)" "$(complete_words "$TOP/rapido" "")"
+	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" \
+	"$(complete_words "$TOP/rapido" "")"
 check "rapido help v<TAB>: vm vmctl" same "$(printf '%s\n' vm vmctl)" "$(complete_words "$TOP/rapido" help v)"
 check "rapido --<TAB>: --help --version" same "$(printf '%s\n' --help --version)" \
 	"$(complete_words "$TOP/rapido" --)"
 check "rapido netsetup <TAB>: up down" same "$(printf '%s\n' down up)" \
 	"$(complete_words "$TOP/rapido" netsetup "")"
+check "rapido results <TAB>: its verbs" same "$(printf '%s\n' compare known merge)" \
+	"$(complete_words "$TOP/rapido" results "")"
+mkdir -p "$T/res/run-a" "$T/res/run-b"
+: > "$T/res/known.txt"
+check "rapido results compare <TAB>: result dirs" \
+	same "$(printf '%s\n' "$T/res/run-a" "$T/res/run-b")" \
+	"$(complete_words "$TOP/rapido" results compare "$T/res/run")"
+check "rapido results merge --known-failures <TAB>: a file" same "$T/res/known.txt" \
+	"$(complete_words "$TOP/rapido" results merge --known-failures "$T/res/kn")"
+check "  then the dirs, the file's argument skipped" same "$T/res/run-a" \
+	"$(complete_words "$TOP/rapido" results merge --known-failures "$T/res/known.txt" "$T/res/run-a")"
 # the user's own profiles: RAPIDO_PROFILE_PATH and ~/.config/rapido/profiles
 mkdir -p "$T/mine" "$HOME/.config/rapido/profiles"
 printf '#@ description: mine\n' > "$T/mine/my_one.sh"
@@ -142,7 +154,9 @@ check "build/completion/_rapido is built (make)" test -s "$zcomp"
 # zcomplete WORD...: what zsh's _rapido offers for the last WORD
 zcomplete() { ZCOMP=$zcomp zsh -f "$TOP/tests/zcomplete.zsh" "$@" 2> "$T/zsh.err" | sort -u; }
 check "zsh: rapido <TAB>: the commands" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+check "zsh: rapido results <TAB>: its verbs" \
+	same "$(printf '%s\n' compare known merge)" "$(zcomplete "$TOP/rapido" results "")"
 check "zsh: rapido cut <TAB>: the profiles (and ~/.config/rapido/profiles')" \
 	same "$(printf '%s\n' $profiles my_two | sort)" "$(zcomplete "$TOP/rapido" cut "")"
 check "zsh: rapido cut my<TAB>: the user's profiles" \
