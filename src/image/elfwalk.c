@@ -119,8 +119,10 @@ int elf_open(struct elf *e, const void *data, size_t len)
 	}
 	if (e->shnum) {
 		if (shentsize != SIZE(e, Shdr) ||
-		    !within(e->shoff, (uint64_t)e->shnum * shentsize, len))
+		    !within(e->shoff, (uint64_t)e->shnum * shentsize, len)) {
+			e->shnum = 0;	/* none to read; the segments were checked */
 			return refuse(e, ELF_BAD_SHDRS);
+		}
 		if (e->shoff + (uint64_t)e->shnum * shentsize > e->end)
 			e->end = e->shoff + (uint64_t)e->shnum * shentsize;
 	}

@@ -55,7 +55,8 @@ struct elf {
  * Check the ELF file data[0, len) (which must outlive e). 0, or -ENOEXEC
  * with e->bad saying why; type, machine, class and byte order are set
  * once the identification is read (ELF_BAD_PHDRS and after), so a caller
- * may judge those first.
+ * may judge those first. With ELF_BAD_SHDRS the segments were checked and
+ * may be walked (shnum is 0): a loader reads no section header.
  */
 int elf_open(struct elf *e, const void *data, size_t len);
 
