@@ -19,8 +19,37 @@
 #include "err.h"
 #include "io.h"
 
-/* The loader's answer must not be a page of a crafted file: an interpreter path is short. */
+/* What a crafted file may make it read: an interpreter path is short, a dynamic section and its strings small. */
 #define MAX_INTERP 4096
+#define MAX_DYN (1 << 16)
+#define MAX_STRTAB (16 << 20)
+
+/*
+ * The file is walked in a copy of its size that holds only what is read
+ * into it (anonymous memory: the pages never touched cost nothing). Not
+ * the file mapped: one cut short while ./cut reads it (tree.c copies a
+ * user's tree) would kill ./cut with SIGBUS; a short read here is -ENOEXEC.
+ */
+struct sparse {
+	int fd;
+	unsigned char *buf;
+	size_t len;
+};
+
+/* Read [off, off + n) of the file into the copy (clipped to its size): 0, -ENOEXEC if short, -errno. */
+static int fill(const struct sparse *f, uint64_t off, uint64_t n)
+{
+	ssize_t got;
+
+	if (off >= f->len)
+		return 0;
+	if (n > f->len - off)
+		n = f->len - off;
+	got = pread_full(f->fd, f->buf + off, (size_t)n, (off_t)off);
+	if (got < 0)
+		return (int)got;
+	return (uint64_t)got == n ? 0 : -ENOEXEC;
+}
 
 /* The string at off of [str, str + len), up to its NUL or the table's end; NULL past it. */
 static char *dyn_str(const char *str, size_t len, uint64_t off)
@@ -28,16 +57,20 @@ static char *dyn_str(const char *str, size_t len, uint64_t off)
 	return off < len ? xstrndup(str + off, len - (size_t)off) : NULL;
 }
 
-static int read_dynamic(const struct elf *e, const struct elf_segment *dyn, struct elf_deps *d)
+static int read_dynamic(const struct sparse *f, const struct elf *e, const struct elf_segment *dyn,
+			struct elf_deps *d)
 {
 	uint64_t strtab = 0, strsz = 0, runpath = UINT64_MAX, rpath = UINT64_MAX, stroff, tag, val;
-	int have_strtab = 0, rc = 0;
+	int have_strtab = 0, rc;
 	struct elf_dyns it;
 	struct strv idx = STRV_INIT;	/* DT_NEEDED offsets, as numbers in text */
 	const char *str;
 
+	if (dyn->filesz / (e->klass == ELFCLASS64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn)) > MAX_DYN)
+		return -ENOEXEC;
+	rc = fill(f, dyn->offset, dyn->filesz);
 	elf_dyns_init(&it, e, dyn);
-	while (elf_dyn_next(&it, &tag, &val)) {
+	while (!rc && elf_dyn_next(&it, &tag, &val)) {
 		if (tag == DT_NEEDED)
 			strv_pushf(&idx, "%llu", (unsigned long long)val);
 		else if (tag == DT_STRTAB)
@@ -49,14 +82,15 @@ static int read_dynamic(const struct elf *e, const struct elf_segment *dyn, stru
 		else if (tag == DT_RPATH)
 			rpath = val;
 	}
-	if (!idx.n && runpath == UINT64_MAX && rpath == UINT64_MAX)
+	if (rc || (!idx.n && runpath == UINT64_MAX && rpath == UINT64_MAX))
 		goto out;
 	/* the strings are where DT_STRTAB's address is loaded from */
-	if (!have_strtab || !strsz || elf_vaddr_offset(e, strtab, &stroff) ||
+	if (!have_strtab || !strsz || strsz > MAX_STRTAB || elf_vaddr_offset(e, strtab, &stroff) ||
 	    stroff > e->len || strsz > e->len - stroff) {
 		rc = -ENOEXEC;
 		goto out;
 	}
+	rc = fill(f, stroff, strsz);
 	str = (const char *)e->data + stroff;
 	for (size_t i = 0; !rc && i < idx.n; i++) {
 		char *name = dyn_str(str, (size_t)strsz, strtoull(idx.v[i], NULL, 10));
@@ -79,11 +113,48 @@ out:
 	return rc;
 }
 
+/*
+ * Open the walker on the file's headers: opened on the ELF header alone, it
+ * says where the program headers are (and refuses what is no ELF before
+ * anything is allocated); opened on the copy once they are read, it checks
+ * them. Sections are not read: a loader reads none.
+ */
+static int open_headers(struct sparse *f, struct elf *e)
+{
+	unsigned char head[sizeof(Elf64_Ehdr)];
+	size_t n = f->len < sizeof(head) ? f->len : sizeof(head);
+	ssize_t got = pread_full(f->fd, head, n, 0);
+	int rc;
+
+	if (got < 0)
+		return (int)got;
+	if ((size_t)got < n)
+		return -ENOEXEC;
+	elf_open(e, head, n);
+	if (e->bad == ELF_NOT_ELF || e->bad == ELF_BAD_IDENT)
+		return -ENOEXEC;
+	f->buf = mmap(NULL, f->len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (f->buf == MAP_FAILED) {
+		f->buf = NULL;
+		return -errno;
+	}
+	memcpy(f->buf, head, n);
+	rc = fill(f, e->phoff, (uint64_t)e->phnum * (e->klass == ELFCLASS64 ? sizeof(Elf64_Phdr) :
+									    sizeof(Elf32_Phdr)));
+	if (!rc)
+		rc = elf_open(e, f->buf, f->len);
+	/* broken section headers are not the loader's business */
+	if (rc && e->bad == ELF_BAD_SHDRS)
+		rc = 0;
+	return rc;
+}
+
 int elf_read_deps(int fd, struct elf_deps *d)
 {
+	struct sparse f = { .fd = fd };
 	struct stat st;
 	struct elf e;
-	void *map;
 	int rc, dyn_read = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -91,14 +162,8 @@ int elf_read_deps(int fd, struct elf_deps *d)
 		return -errno;
 	if (!S_ISREG(st.st_mode) || st.st_size < EI_NIDENT)
 		return -ENOEXEC;
-	/* mapped: the loader's needs are a few pages of a file of any size */
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		return -errno;
-	rc = elf_open(&e, map, (size_t)st.st_size);
-	/* the loader reads segments only: broken section headers are not its business */
-	if (rc && e.bad == ELF_BAD_SHDRS)
-		rc = 0;
+	f.len = (size_t)st.st_size;
+	rc = open_headers(&f, &e);
 	if (!rc) {
 		d->klass = e.klass;
 		d->data = e.endian;
@@ -113,15 +178,18 @@ int elf_read_deps(int fd, struct elf_deps *d)
 			if (s.filesz == 0 || s.filesz > MAX_INTERP)
 				rc = -ENOEXEC;
 			else
+				rc = fill(&f, s.offset, s.filesz);
+			if (!rc)
 				d->interp = xstrndup((const char *)s.data, (size_t)s.filesz);
 		} else if (s.type == PT_DYNAMIC && !dyn_read) {
 			/* one dynamic section is read: a second would leak the first one's runpath */
-			rc = read_dynamic(&e, &s, d);
+			rc = read_dynamic(&f, &e, &s, d);
 			dyn_read = 1;
 			d->dynamic = 1;
 		}
 	}
-	munmap(map, (size_t)st.st_size);
+	if (f.buf)
+		munmap(f.buf, f.len);
 	if (rc)
 		elf_deps_free(d);
 	return rc;
