@@ -66,27 +66,3 @@ void known_cli_free(struct known_cli *cli)
 {
 	strv_free(&cli->files);
 }
-
-void known_help(FILE *f)
-{
-	fputs("     --known-failures FILE  failures in FILE are not new: such a test is\n"
-	      "                          skipped as \"known failure: REASON\" in junit.xml,\n"
-	      "                          \"not ok ... # TODO\" in KTAP (repeatable; default\n"
-	      "                          VM_KNOWN_FAILURES). A line: TEST-OR-GLOB [KERNEL-GLOB\n"
-	      "                          or MIN..MAX] [until=YYYY-MM-DD] [# REASON]; xfstests\n"
-	      "                          -E exclude files and kdevops expunge lists as they are\n"
-	      "     --rerun-failures N re-run a failed test up to N times in the same guest;\n"
-	      "                          one that passes then is flaky, with its rate\n"
-	      "                          (with --results: ./vm counts the runs)\n"
-	      "                          (default VM_RERUN_FAILURES, 0)\n"
-	      "     --flaky=pass|fail  whether a flaky test fails the run (default pass)\n"
-	      "     --strict           also fail on fixed tests (a known failure passed) and on\n"
-	      "                          expired entries\n"
-	      "     --write-known-failures FILE  write or refresh FILE from this run: comments\n"
-	      "                          kept, the failures it lacks added, its entries whose\n"
-	      "                          tests passed commented out as fixed\n"
-	      "                          Each test ends as pass, fail (new), known-fail, fixed,\n"
-	      "                          flaky, skip or error (did not finish). A status 1 that\n"
-	      "                          failed tests alone made becomes 0 when none is new:\n"
-	      "                          no fail, no error (nor, --strict, fixed or expired)\n", f);
-}
