@@ -450,13 +450,18 @@ check-unit: $(CHECK_BUILD)
 
 # Everything: unit tests and boot tests with real dracut, qemu and kernel.
 # Installs what is missing first, so it works on a fresh machine.
-check: deps
+check: deps-tests
 	$(Q)$(MAKE) --no-print-directory $(CHECK_BUILD)
 	$(Q)tests/run
 
-# Install what a fresh Debian 12 machine lacks. Safe to run twice.
+# Install what a fresh Debian 12 or 13 machine lacks (host/install-deps,
+# autorun/packages): deps the lean set (build, cut and boot simple; no
+# server), deps-tests what the test suite needs too. Safe to run twice.
 deps:
 	$(Q)host/install-deps
+
+deps-tests:
+	$(Q)host/install-deps --tests
 
 # Set up, build, cut the default profile and boot it in batch mode.
 demo: deps
@@ -512,6 +517,6 @@ clean:
 	$(call quiet,CLEAN,build)
 	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local bisect rapido
 
-.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install install-lib \
+.PHONY: all tests check check-unit deps deps-tests demo clean kernel-config fuzz man install install-lib \
 	install-rapido deb
 -include $(shell find $(B) -path $(B)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
