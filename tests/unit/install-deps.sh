@@ -5,7 +5,8 @@
 # (trixie) would: the lean, --tests, --all and PROFILE sets, per-release
 # names (clang's runtime, linux-source-X.Y of the kernel), the failure that
 # names the release and the package before anything is installed, and a
-# host without apt listing the missing commands.
+# host without apt listing the missing commands; the README lists the lean
+# set as it is.
 . "$(dirname "$0")/../tap.sh"
 
 # fake_release NAME VERSION KERNEL-IN-BOOT PACKAGE...: a root (os-release,
@@ -74,6 +75,9 @@ for r in bookworm trixie; do
 	deps $r --list nosuchprofile
 	check "$r: an unknown profile" fails_with 1 "install-deps: no profile 'nosuchprofile' (autorun/nosuchprofile.sh; ./cut --list names them)"
 done
+deps bookworm --list
+check "the README lists the lean set as it is: \`$(echo $(cat "$T/out"))\`" \
+	grep -qF "\`$(echo $(cat "$T/out"))\`" "$TOP/README.md"
 deps bookworm --list --tests
 check "bookworm: clang's runtime: libclang-rt-14-dev, its name there" has libclang-rt-14-dev
 check "bookworm: the installed kernel's source: linux-source-6.1" has linux-source-6.1
