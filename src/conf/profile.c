@@ -556,6 +556,8 @@ char *packages_table_lookup(const char *text, const char *bin)
 {
 	size_t blen = strlen(bin);
 
+	if (!blen)
+		return NULL;
 	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
 		const char *pkg;
 		size_t n;
