@@ -64,9 +64,11 @@ for r in bookworm trixie; do
 	check "$r: --tests: exit 0" exits 0
 	check "$r:   the lean set, git, strace and zstd" eval 'for p in $lean git strace zstd; do has $p || exit 1; done'
 	check "$r:   every profile's (samba, nfs-kernel-server, fio)" eval 'has samba && has nfs-kernel-server && has fio'
-	check "$r:   not --all's gdb, nor ksmbd-tools (Conflicts: samba)" eval '! has gdb && ! has ksmbd-tools'
+	check "$r:   gdb and readelf's binutils (debug.sh, pvh.sh)" eval 'has gdb && has binutils'
+	check "$r:   not --all's qemu-system-arm, nor ksmbd-tools (Conflicts: samba)" \
+		eval '! has qemu-system-arm && ! has ksmbd-tools'
 	deps $r --list --all
-	check "$r: --all: gdb too" has gdb
+	check "$r: --all: arm64's qemu-system-arm too, not ksmbd-tools" eval 'has qemu-system-arm && ! has ksmbd-tools'
 	deps $r --list fstests_local
 	check "$r: fstests_local: the lean set and its programs' bc, xfsprogs, fio" \
 		out_is "$(printf '%s\n' $lean bc xfsprogs fio $([ $r = trixie ] && echo linux-image-amd64))"
