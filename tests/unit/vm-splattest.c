@@ -9,6 +9,7 @@
 #include <string.h>
 #include <jansson.h>
 
+#include "compare.h"
 #include "err.h"
 #include "provenance.h"
 #include "results.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare.c: ./vm --compare-results A B: the tests whose verdict changed
+ * compare.c: rapido results compare A B (./vm --compare-results, its
+ * alias): the tests whose verdict changed
  * from result directory A (a baseline) to B, read from each
  * DIR/results.txt. A test's verdict is known.h's class (pass, fail,
  * error, skip, flaky when its re-runs both passed and failed; known-fail
@@ -18,11 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "err.h"
 #include "known.h"
 #include "rapido.h"
 #include "results.h"
-#include "vm.h"
+#include "verbs.h"
 
 /* in the order a name's runs fold: a later, worse one wins */
 enum cverdict { CV_NONE, CV_PASS, CV_FIXED, CV_SKIP, CV_KNOWN, CV_FLAKY, CV_FAIL, CV_ERROR };
@@ -210,26 +212,27 @@ unsigned int compare_suites(const struct rsuite *sa, const struct rsuite *sb, FI
 	return regress;
 }
 
-int cmd_compare_results(int argc, char **argv)
+int cmd_results_compare(int argc, char **argv)
 {
+	const char *what = argv[0];
 	struct rsuite s[2];
 	char *err;
 	unsigned int regress;
 
 	if (argc != 3 || !strcmp(argv[1], "--help")) {
-		fprintf(stderr, "Usage: vm --compare-results A B\n"
+		fprintf(stderr, "Usage: %s%s A B\n"
 			"Print the tests whose verdict changed from result directory A to B;\n"
-			"exit 1 if B regressed (a new failure, a vanished test, a failed run).\n");
+			"exit 1 if B regressed (a new failure, a vanished test, a failed run).\n",
+			results_verb_prog(argv[0]), argv[0]);
 		usage_die(VM_EXIT_FAILED, NULL);
 	}
 	for (int i = 0; i < 2; i++) {
-		char *path = xasprintf("%s/results.txt",
-				       path_arg_or_die("--compare-results", argv[1 + i]));
+		char *path = xasprintf("%s/results.txt", path_arg_or_die(what, argv[1 + i]));
 		struct known_opts none = { 0 };
 
 		rsuite_init(&s[i]);
 		if (rsuite_load(&s[i], path, &err))
-			die("--compare-results: %s", err);
+			die("%s: %s", what, err);
 		/* re-runs folded, flaky and errors named as ./vm does (no known failures given) */
 		(void)known_classify(&s[i], &none);
 		free(path);
