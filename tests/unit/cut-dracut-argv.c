@@ -122,7 +122,7 @@ int main(void)
 	char *k_all, *k_mods, *k_bins;
 
 	err_prog = "cut";
-	tap_plan(46);
+	tap_plan(47);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

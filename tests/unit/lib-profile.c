@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(78);
+	tap_plan(79);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
