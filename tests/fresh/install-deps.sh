@@ -43,6 +43,11 @@ enabled() { in_root 'systemctl list-unit-files --no-legend --state=enabled' | aw
 enabled > "$T/before"
 check "  systemctl lists it enabled" grep -qx rapido-host.service "$T/before"
 
+# a reused root (FRESH_ROOT) may have them from a run before: gone first
+in_root_log "the servers' packages not installed (purged from a reused root)" 0 \
+	'apt-get purge -y -q samba samba-common-bin nfs-kernel-server rpcbind nfs-common multipath-tools open-iscsi ecryptfs-utils keyutils &&
+	apt-get autoremove --purge -y -q'
+enabled > "$T/before"
 # no policy-rc.d of the harness's: install-deps' own keeps the servers down
 rm -f "$R/usr/sbin/policy-rc.d"
 in_root_log "host/install-deps: the lean install" 0 'cd /root/rapido && host/install-deps'
