@@ -33,17 +33,6 @@ const char *bverdict_name(enum bverdict v)
 	return v == BV_GOOD ? "good" : v == BV_BAD ? "bad" : "skip";
 }
 
-int bflaky_parse(const char *s)
-{
-	if (!strcmp(s, "skip"))
-		return BFLAKY_SKIP;
-	if (!strcmp(s, "bad"))
-		return BFLAKY_BAD;
-	if (!strcmp(s, "good"))
-		return BFLAKY_GOOD;
-	return -1;
-}
-
 char *brc_words(int rc)
 {
 	const char *w;
@@ -152,7 +141,7 @@ enum brun_kind brun_classify(const struct bref *ref, const struct brun *r, char 
 }
 
 void bstep_classify(const struct bref *ref, const struct brun *runs, size_t n,
-		    const char *build_why, enum bflaky flaky, struct bstep *out)
+		    const char *build_why, enum flaky_policy flaky, struct bstep *out)
 {
 	struct strbuf b = STRBUF_INIT;
 	const char *how;
@@ -198,15 +187,15 @@ void bstep_classify(const struct bref *ref, const struct brun *runs, size_t n,
 	} else {
 		/* the runs disagree; a policy can only pick a side some run showed */
 		out->flaky = 1;
-		if (flaky == BFLAKY_BAD && out->match) {
+		if (flaky == FLAKY_FAIL && out->match) {
 			out->verdict = BV_BAD;
-			how = "flaky, counted bad (--flaky=bad)";
-		} else if (flaky == BFLAKY_GOOD && out->pass) {
+			how = "flaky, counted bad (--flaky=fail)";
+		} else if (flaky == FLAKY_PASS && out->pass) {
 			out->verdict = BV_GOOD;
-			how = "flaky, counted good (--flaky=good)";
+			how = "flaky, counted good (--flaky=pass)";
 		} else {
 			out->verdict = BV_SKIP;
-			how = flaky == BFLAKY_SKIP ? "flaky, skipped (--flaky=skip)" :
+			how = flaky == FLAKY_SKIP ? "flaky, skipped (--flaky=skip)" :
 				"flaky, skipped (no run showed the side --flaky asks for)";
 		}
 	}

@@ -595,9 +595,9 @@ void rsuite_count(const struct rsuite *s, struct rcount *c)
 		if (t->hidden)
 			continue;
 		c->tests++;
-		c->known += t->cls == RC_KNOWN && t->state == RT_SKIP;
-		c->flaky += t->cls == RC_FLAKY;
-		c->fixed += t->cls == RC_FIXED;
+		c->known += t->cls == OUTCOME_KNOWN && t->state == RT_SKIP;
+		c->flaky += t->cls == OUTCOME_FLAKY;
+		c->fixed += t->cls == OUTCOME_FIXED;
 		if (t->kernel && t->state == RT_FAIL)
 			c->kernel++;
 		if (t->error && t->state == RT_FAIL)

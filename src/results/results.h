@@ -60,12 +60,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "outcome.h"
 #include "splatkind.h"
 #include "strv.h"
 
 enum rtest_state { RT_RUNNING, RT_PASS, RT_FAIL, RT_SKIP };
-/* What a test ended as once known failures and re-runs are counted (known.h); RC_NONE: not classified. */
-enum rtest_class { RC_NONE, RC_PASS, RC_FAIL, RC_KNOWN, RC_FIXED, RC_FLAKY, RC_SKIP, RC_ERROR };
 
 struct rtest {
 	char *name;
@@ -81,7 +80,7 @@ struct rtest {
 	unsigned long con_from, con_to;
 	size_t run_next;	/* the next running test in its hash chain, + 1; 0 ends it */
 	/* known.h: known failures and re-runs */
-	enum rtest_class cls;
+	enum outcome cls;
 	int hidden;		/* an earlier run of a re-run test: counted in its last run */
 	unsigned int runs, fails;	/* the runs of the test (re-runs), how many failed */
 	unsigned int splat_runs;	/* of them, those a kernel report failed (R1 splat) */

@@ -81,14 +81,14 @@ static void merge_flaky_totals(FILE *f, const struct rsuite *v, size_t n)
 			const struct rtest *first = NULL;
 			char *name;
 
-			if (t->hidden || t->cls != RC_FLAKY)
+			if (t->hidden || t->cls != OUTCOME_FLAKY)
 				continue;
 			/* once per name: at its first flaky appearance */
 			for (size_t j = 0; j <= i && !first; j++)
 				for (size_t b = 0; b < v[j].n && !first; b++) {
 					const struct rtest *u = &v[j].t[b];
 
-					if (!u->hidden && u->cls == RC_FLAKY && !strcmp(u->name, t->name))
+					if (!u->hidden && u->cls == OUTCOME_FLAKY && !strcmp(u->name, t->name))
 						first = u;
 				}
 			if (first != t)

@@ -162,8 +162,6 @@ void vm_results_free(struct vm_results *r);
 int cmd_merge_results(int argc, char **argv);
 /* compare.c: vm --compare-results A B (argv[0] is "--compare-results"): 1 if B regressed. */
 int cmd_compare_results(int argc, char **argv);
-/* The changes from a to b printed to out; how many are regressions. */
-unsigned int compare_suites(const struct rsuite *a, const struct rsuite *b, FILE *out);
 struct rsuite;
 /* Name each guest test found in more than one of the suites (stderr); how many. */
 unsigned int merge_check_overlap(const struct rsuite *v, size_t n);

@@ -93,8 +93,8 @@ git init -q -b main "$T/linux" && git -C "$T/linux" -c user.email=t@t -c user.na
 export KERNEL_SRC=$T/linux
 check "bisect --good <TAB>: the tree's branches and tags" \
 	same "$(printf '%s\n' main v6.1)" "$(complete_words "$TOP/bisect" --good "")"
-check "bisect --flaky <TAB>: bad skip good" \
-	same "$(printf '%s\n' bad good skip)" "$(complete_words "$TOP/bisect" --flaky "")"
+check "bisect --flaky <TAB>: fail skip pass (the old bad and good are not offered)" \
+	same "$(printf '%s\n' fail pass skip)" "$(complete_words "$TOP/bisect" --flaky "")"
 check "bisect --good v6.1 --bad main fstests_l<TAB>: the profile" \
 	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/bisect" --good v6.1 --bad main fstests_l)"
 check "bisect --compare v6.1 <TAB>: a second revision" \

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abcompare.h"
 #include "err.h"
 #include "json.h"
 #include "provenance.h"
@@ -239,6 +240,7 @@ static const char run_b[] =
 static unsigned int compare(const char *ta, const char *tb, char **out)
 {
 	struct rsuite a, b;
+	struct abrun ra, rb;
 	char *x = strdup(ta), *y = strdup(tb);
 	size_t len = 0;
 	FILE *f = open_memstream(out, &len);
@@ -248,8 +250,12 @@ static unsigned int compare(const char *ta, const char *tb, char **out)
 	rsuite_init(&b);
 	rsuite_parse(&a, x);
 	rsuite_parse(&b, y);
-	r = compare_suites(&a, &b, f);
+	abrun_of_suite(&ra, &a);
+	abrun_of_suite(&rb, &b);
+	r = ab_compare(&ra, &rb, f);
 	fclose(f);
+	abrun_free(&ra);
+	abrun_free(&rb);
 	rsuite_free(&a);
 	rsuite_free(&b);
 	free(x);
