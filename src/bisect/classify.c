@@ -6,8 +6,8 @@
 
 #include "classify.h"
 #include "err.h"
-#include "rapido.h"
 #include "strbuf.h"
+#include "verdict.h"
 
 void brun_init(struct brun *r)
 {
@@ -35,19 +35,7 @@ const char *bverdict_name(enum bverdict v)
 
 char *brc_words(int rc)
 {
-	const char *w;
-
-	switch (rc) {
-	case 0: w = "passed"; break;
-	case VM_EXIT_TESTS_FAILED: w = "a test failed"; break;
-	case VM_EXIT_SPLAT: w = "a kernel report"; break;
-	case VM_EXIT_HOST_STOPPED: w = "stopped from the host"; break;
-	case VM_EXIT_NO_STATUS: w = "the guest died: panic or crash"; break;
-	case VM_EXIT_TIMEOUT: w = "timed out"; break;
-	case VM_EXIT_FAILED: w = "vm or qemu failed to start"; break;
-	default: w = rc > 128 && rc < 160 ? "killed by a signal" : "the guest's status"; break;
-	}
-	return xasprintf("exit %d (%s)", rc, w);
+	return xasprintf("exit %d (%s)", rc, verdict_brief(rc));
 }
 
 /* "a b c", or "none" */

@@ -302,6 +302,24 @@ static void test_outcome_words(void)
 	       "fail and error fail; known-fail, flaky, fixed and skip do not");
 }
 
+/* a step's words for ./vm's exit statuses are verdict.c's */
+static void test_rc_words(void)
+{
+	static const struct { int rc; const char *want; } t[] = {
+		{ 0, "exit 0 (passed)" }, { VM_EXIT_TESTS_FAILED, "exit 1 (a test failed)" },
+		{ VM_EXIT_NO_STATUS, "exit 123 (the guest died: panic or crash)" },
+		{ VM_EXIT_TIMEOUT, "exit 124 (timed out)" }, { 137, "exit 137 (killed by a signal)" },
+		{ 7, "exit 7 (the guest's status)" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
+		char *w = brc_words(t[i].rc);
+
+		TAP_EQ_STR(w, t[i].want, "exit %d in words", t[i].rc);
+		free(w);
+	}
+}
+
 static char *dir;
 
 /* DIR/NAME/results.txt holding the records lines, its path (malloc'd) */
@@ -475,12 +493,13 @@ static void test_holds(void)
 
 int main(void)
 {
-	tap_plan(80);
+	tap_plan(86);
 	test_steps();
 	test_match();
 	test_reference();
 	test_flaky_words();
 	test_outcome_words();
+	test_rc_words();
 	dir = xstrdup("/tmp/bisect-classify.XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
