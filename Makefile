@@ -473,6 +473,8 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
 FUZZ_LIBS := $(call roomlibs,$(B)/fuzz,tools $(HOST_ROOMS))
+# ./vm's merge of results files, still in src/vm (a vm-NAME target links it)
+VM_FUZZ_SRCS := src/vm/merge.c
 
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)
@@ -487,7 +489,7 @@ $(FUZZ_LIBS):
 define fuzz_target
 $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
 		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
-		$(FUZZ_LIBS)
+		$(if $(filter vm-%,$(1)),$(call fuzzobj,$(VM_FUZZ_SRCS))) $(FUZZ_LIBS)
 	$$(call quiet,LD,$$@)
 	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^
 endef
