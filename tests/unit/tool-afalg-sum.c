@@ -61,7 +61,12 @@ static void mem_close(struct mem *m)
 
 static int parse(struct afsum_opts *o, struct mem *out, struct mem *err, ...)
 {
-	char *argv[32];
+	/*
+	 * static: afsum_parse_args() leaves o->files pointing into argv, as
+	 * main()'s argv outlives it; the checks read o->files after parse()
+	 * returns (gcc 14's ASan found the stack-use-after-return).
+	 */
+	static char *argv[32];
 	int argc = 0, rc;
 	va_list ap;
 
