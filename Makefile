@@ -10,7 +10,7 @@
 #                         proto    what host and guest say to each other
 #                         conf     rapido.conf, the key registry, profiles, arch
 #                         image    cpio, layers, kernels, modules, ELF
-#                         qemu     QMP and the JSON it speaks, multipath names
+#                         qemu     QMP and the JSON it speaks (libjansson), multipath names
 #                         results  verdicts: records, JUnit, KTAP, reports, known failures
 #   tools/lib/*.c       guest-only code -> build/guest/libtools.a; a guest helper links
 #                       it, proto and base only (build/guest/libbase.a ...)
@@ -98,6 +98,17 @@ ROOMS_ceph-local := conf proto base
 ROOMS_ldd := image conf proto base
 ROOMS_bisect := results qemu image conf proto base
 ROOMS_rapido := $(HOST_ROOMS)
+# The shared libraries a room's (or a program's own) code calls, linked into
+# whatever links that room: libjansson reads QMP and writes run.json
+# (Debian: libjansson-dev, which host/install-deps installs). The guest's
+# rooms call none: its helpers are static.
+LIBS_qemu := -ljansson
+LIBS_vm := -ljansson
+# libs_of ROOMS-OR-PROGRAMS: their libraries, each once, each a dependency
+# of the program only if it calls it (bisect links the qemu room, not QMP)
+comma := ,
+libs_of = $(if $(strip $(foreach r,$(1),$(LIBS_$(r)))),-Wl$(comma)--as-needed \
+	$(sort $(foreach r,$(1),$(LIBS_$(r)))) -Wl$(comma)--no-as-needed)
 CUT_SRCS := $(wildcard src/cut/*.c)
 VM_SRCS := $(wildcard src/vm/*.c)
 VMCTL_SRCS := $(wildcard src/vmctl/*.c)
@@ -212,7 +223,7 @@ $(foreach r,$(HOST_ROOMS) tools,$(eval $(call room_lib,$(r))))
 define program
 $(2): $(call hostobj,$(3)) $(call roomlibs,$(B)/$(HOSTDIR),$(ROOMS_$(1))) $(FLAGS_STAMP) $(HOSTDIR_STAMP)
 	$$(call quiet,LD,$$@)
-	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^)
+	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) $(call libs_of,$(1) $(ROOMS_$(1)))
 endef
 $(eval $(call program,cut,cut,$(CUT_SRCS)))
 $(eval $(call program,vm,vm,$(VM_SRCS)))
@@ -277,7 +288,7 @@ $(B)/tests/$(1): $(B)/$(HOSTDIR)/tests/unit/$(1).o $(call hostobj,$(call tested_
 		$(B)/$(HOSTDIR)/libtools.a $(HOST_LIBS) $(FLAGS_STAMP)
 	$$(call quiet,LD,$$@)
 	@mkdir -p $$(dir $$@)
-	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^)
+	$(Q)$$(CC) $$(HOST_LDFLAGS) -o $$@ $$(filter %.o %.a,$$^) $(call libs_of,$(HOST_ROOMS) vm)
 endef
 $(foreach u,$(patsubst tests/unit/%.c,%,$(UNIT_SRCS)),$(eval $(call unit_test,$(u))))
 
@@ -491,7 +502,7 @@ $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
 		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
 		$(if $(filter vm-%,$(1)),$(call fuzzobj,$(VM_FUZZ_SRCS))) $(FUZZ_LIBS)
 	$$(call quiet,LD,$$@)
-	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^
+	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^ $(call libs_of,$(HOST_ROOMS))
 endef
 $(foreach f,$(patsubst tests/fuzz/%.c,%,$(FUZZ_SRCS)),$(eval $(call fuzz_target,$(f))))
 

@@ -168,8 +168,7 @@ _blktests_check() {
 	echo "blktests: ./check ${cfg[*]} -o $_blktests_out $*"
 	_blktests_failed=
 	_blktests_res_begin
-	_blktests_stream < <(./check "${cfg[@]}" -o "$_blktests_out" "$@" 2>&1)
-	wait $!
+	rapido_stream_cmd _blktests_stream ./check "${cfg[@]}" -o "$_blktests_out" "$@"
 	rc=$?
 	if [ "$rc" -ne 0 ] && [ -z "$_blktests_failed" ]; then
 		rapido_test_fail blktests/check "./check $* exited $rc and no test failed:" \

@@ -158,10 +158,7 @@ _fstests_check() {
 		! _fstests_shard_list || _fstests_plan
 	fi
 	_fstests_res_sect=
-	# not a pipeline: the reader records in this shell, check's status is
-	# the process substitution's
-	_fstests_res_stream < <(./check -R xunit "$@" 2>&1)
-	wait $!
+	rapido_stream_cmd _fstests_res_stream ./check -R xunit "$@"
 	rc=$?
 	_fstests_res_import "$from"
 	_fstests_rerun "$from" "$@"
@@ -235,8 +232,7 @@ _fstests_rerun() {
 			_fstests_res_begin
 			n=$REPLY
 			_fstests_res_sect=
-			_fstests_res_stream < <(./check -R xunit "${opts[@]}" "$t" 2>&1)
-			wait $!
+			rapido_stream_cmd _fstests_res_stream ./check -R xunit "${opts[@]}" "$t"
 			_fstests_res_import "$n"
 			if _fstests_recorded "$n" "$name" pass; then
 				echo "fstests: $name passed on re-run $i of $again: flaky"

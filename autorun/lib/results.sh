@@ -35,6 +35,9 @@
 #       ended for a second (a harness that prints a test's name, runs it,
 #       then ends the line with its verdict) to "FUNC partial TEXT" (once a
 #       second until it ends: FUNC starts the test once).
+#   rapido_stream_cmd READER CMD [ARG...]
+#       CMD's output and errors given to READER (e.g. a function that calls
+#       rapido_stream_results) in this shell; returns CMD's status.
 #   rapido_test_tap PREFIX [FILE | -- COMMAND [ARG...]]
 #       TAP or KTAP (kselftest, KUnit, rapido-afalg-selftest) from FILE,
 #       from COMMAND's stdout and stderr, or from stdin, echoed to the
@@ -195,6 +198,23 @@ rapido_stream_results() {
 		[ $_rsr_st -eq 0 ] || break
 	done
 	return 0
+}
+
+# rapido_stream_cmd READER CMD [ARG]...: CMD's output (stderr too) on
+# READER's stdin, READER run in this shell (not a pipeline: what it records
+# stays); returns CMD's status. The status comes through a file the process
+# substitution writes before it closes its output, so it is there when
+# READER sees the end: bash's `wait $!` on a process substitution gave 255
+# for a ./check that exited 139, once in a few runs on a loaded machine.
+rapido_stream_cmd() {
+	local _rsc_reader=$1 _rsc_f=/tmp/rapido-stream-$BASHPID.rc _rsc_rc
+	shift
+	rm -f "$_rsc_f"
+	"$_rsc_reader" < <("$@" 2>&1; echo $? > "$_rsc_f")
+	wait $! 2> /dev/null
+	_rsc_rc=$(< "$_rsc_f") || _rsc_rc=125
+	rm -f "$_rsc_f"
+	return "$_rsc_rc"
 }
 
 # _rapido_res_end KIND NAME SECS REASON OUTPUT: a test's end, counted,

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* utf8.c: UTF-8 sequence validation (utf8.h). */
+#include <string.h>
+
+#include "err.h"
 #include "utf8.h"
 
 size_t utf8_len(const unsigned char *p)
@@ -30,4 +33,26 @@ size_t utf8_len(const unsigned char *p)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || cp == 0xfffe || cp == 0xffff)
 		return 0;
 	return n;
+}
+
+char *utf8_fix(const char *s)
+{
+	/* each bad byte (1) becomes three */
+	char *out = xmalloc(strlen(s) * 3 + 1), *o = out;
+
+	while (*s) {
+		size_t n = utf8_len((const unsigned char *)s);
+
+		if (!n) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+			s++;
+			continue;
+		}
+		memcpy(o, s, n);
+		o += n;
+		s += n;
+	}
+	*o = '\0';
+	return out;
 }

@@ -8,6 +8,7 @@
 #include "err.h"
 #include "mpath.h"
 #include "num.h"
+#include "qmp.h"
 
 /* virtio-scsi allows target ids 0..255: disks x paths is checked by ./vm */
 void mpath_path_init(struct mpath_path *p, unsigned int disk, unsigned int path, unsigned int paths)
@@ -37,12 +38,12 @@ char *mpath_path_device_add_json(const struct mpath_path *p)
 {
 	uint64_t wwn = 0;
 
-	/* QMP takes the WWN as a number, the command line as hex text (ours: "0x" + 16 digits) */
+	/* QMP takes the WWN as a number, the command line as hex text (ours: "0x5000c0de" + 8 digits) */
 	num_parse_base(p->wwn + 2, 16, 0, UINT64_MAX, &wwn, NULL);
-	return xasprintf("{\"execute\": \"device_add\", \"arguments\": {\"driver\": \"scsi-hd\", "
-			 "\"bus\": \"scsi0.0\", \"drive\": \"%s\", \"id\": \"%s\", \"serial\": \"%s\", "
-			 "\"wwn\": %llu, \"scsi-id\": %u, \"lun\": 0, \"share-rw\": true}}",
-			 p->node, p->id, p->serial, (unsigned long long)wwn, p->scsi_id);
+	return qmp_command_text(json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:I, s:i, s:i, s:b}}",
+		"execute", "device_add", "arguments", "driver", "scsi-hd", "bus", "scsi0.0",
+		"drive", p->node, "id", p->id, "serial", p->serial, "wwn", (json_int_t)wwn,
+		"scsi-id", (int)p->scsi_id, "lun", 0, "share-rw", 1));
 }
 
 char *mpath_path_list_line(const struct mpath_path *p, unsigned int paths, const char *file)

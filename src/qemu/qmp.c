@@ -3,9 +3,8 @@
  * qmp.c: talk to qemu's QMP socket. QMP sends one JSON object per line:
  * a greeting, then for each command either {"return": ...} or
  * {"error": {"class": ..., "desc": ...}}, with {"event": ...} lines
- * interleaved at any time.
+ * interleaved at any time (each read by qmpmsg.c).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -18,114 +17,55 @@
 
 #include "err.h"
 #include "qmp.h"
-#include "utf8.h"
 
-char *json_quote(const char *s)
+/*
+ * A complete line from the buffer (malloc'd, NUL-terminated, *len bytes
+ * without its newline), or NULL if none is there yet. The rest of a line
+ * too long for the buffer is dropped on the way, up to its newline.
+ */
+static char *take_line(struct qmp *q, size_t *len)
 {
-	size_t cap = strlen(s) * 6 + 3, n = 0;
-	char *out = xmalloc(cap);
+	for (;;) {
+		char *nl = memchr(q->buf, '\n', q->len), *line;
+		size_t l;
 
-	out[n++] = '"';
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		size_t len;
-
-		if (c == '"' || c == '\\') {
-			out[n++] = '\\';
-			out[n++] = (char)c;
-		} else if (c < 0x20) {
-			n += (size_t)sprintf(out + n, "\\u%04x", c);
-		} else if (!(len = utf8_len((const unsigned char *)s))) {
-			/* not UTF-8 (a path's raw bytes): JSON has no way to say it, so U+FFFD */
-			n += (size_t)sprintf(out + n, "\\ufffd");
-		} else {
-			memcpy(out + n, s, len);
-			n += len;
-			s += len - 1;
+		if (!nl) {
+			if (q->skip)
+				q->len = 0;
+			return NULL;
 		}
-	}
-	out[n++] = '"';
-	out[n] = '\0';
-	return out;
-}
-
-char *json_string_value(const char *line, const char *key)
-{
-	char *pat = xasprintf("\"%s\"", key);
-	const char *p = strstr(line, pat);
-	char *out, *o;
-
-	free(pat);
-	if (!p)
-		return NULL;
-	p += strlen(key) + 2;
-	while (*p == ' ' || *p == ':')
-		p++;
-	if (*p != '"')
-		return NULL;
-	p++;
-	out = o = xmalloc(strlen(p) + 1);
-	for (; *p && *p != '"'; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-			switch (*p) {
-			case 'n': *o++ = '\n'; break;
-			case 't': *o++ = '\t'; break;
-			case 'u':
-				/* \uXXXX: one '?'; a line cut short may hold fewer than four digits */
-				*o++ = '?';
-				for (int i = 0; i < 4 && isxdigit((unsigned char)p[1]); i++)
-					p++;
-				break;
-			default: *o++ = *p;
-			}
-			continue;
+		l = (size_t)(nl - q->buf);
+		line = q->skip ? NULL : xmalloc(l + 1);
+		if (line) {
+			memcpy(line, q->buf, l);
+			line[l] = '\0';
 		}
-		*o++ = *p;
+		memmove(q->buf, nl + 1, q->len - l - 1);
+		q->len -= l + 1;
+		if (line) {
+			*len = l;
+			return line;
+		}
+		q->skip = 0;
 	}
-	*o = '\0';
-	return out;
 }
 
-enum qmp_kind qmp_line_kind(const char *line)
-{
-	if (!strncmp(line, "{\"QMP\"", 6))
-		return QMP_GREETING;
-	if (!strncmp(line, "{\"return\"", 9))
-		return QMP_RETURN;
-	if (!strncmp(line, "{\"error\"", 8))
-		return QMP_ERROR;
-	/* an event leads with its timestamp: {"timestamp": {...}, "event": "NAME", ...} */
-	if (strstr(line, "\"event\""))
-		return QMP_EVENT;
-	return QMP_OTHER;
-}
-
-/* A complete line from the buffer (malloc'd), or NULL if none is there yet. */
-static char *take_line(struct qmp *q)
-{
-	char *nl = memchr(q->buf, '\n', q->len), *line;
-	size_t l;
-
-	if (!nl)
-		return NULL;
-	l = (size_t)(nl - q->buf);
-	line = xstrndup(q->buf, l);
-	memmove(q->buf, nl + 1, q->len - l - 1);
-	q->len -= l + 1;
-	return line;
-}
-
-/* One read into the buffer: bytes read, 0 at the end of the stream, -EMSGSIZE if full, -errno. */
+/*
+ * One read into the buffer: bytes read, 0 at the end of the stream, -errno;
+ * -EMSGSIZE when a line fills it: its part there is dropped, and so is the
+ * rest as it comes (take_line), so the next line is read whole.
+ */
 static ssize_t fill(struct qmp *q)
 {
 	ssize_t n;
 
-	if (q->len == sizeof(q->buf) - 1)
+	if (q->len == QMP_MSG_MAX) {
+		q->len = 0;
+		q->skip = 1;
 		return -EMSGSIZE;
+	}
 	do
-		n = read(q->fd, q->buf + q->len, sizeof(q->buf) - 1 - q->len);
+		n = read(q->fd, q->buf + q->len, QMP_MSG_MAX - q->len);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
@@ -134,18 +74,18 @@ static ssize_t fill(struct qmp *q)
 }
 
 /* Next complete line, waiting up to timeout_ms (-1: forever). */
-static int read_line(struct qmp *q, char **line, int timeout_ms)
+static int read_line(struct qmp *q, char **line, size_t *len, int timeout_ms)
 {
 	for (;;) {
 		struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
 		ssize_t n;
 		int rc;
 
-		*line = take_line(q);
+		*line = take_line(q, len);
 		if (*line)
 			return 0;
-		if (q->len == sizeof(q->buf) - 1)
-			return -EMSGSIZE;
+		if (q->len == QMP_MSG_MAX)
+			return (int)fill(q);
 		rc = poll(&pfd, 1, timeout_ms);
 		if (rc < 0) {
 			if (errno == EINTR)
@@ -162,21 +102,36 @@ static int read_line(struct qmp *q, char **line, int timeout_ms)
 	}
 }
 
-int qmp_read_lines(struct qmp *q, void (*on_line)(const char *line, void *arg), void *arg)
+/* The next message, waiting up to timeout_ms: 0, -EPROTO with q->why, or read_line's -errno. */
+static int read_msg(struct qmp *q, struct qmp_msg *m, int timeout_ms)
+{
+	char *line;
+	size_t len;
+	int rc = read_line(q, &line, &len, timeout_ms);
+
+	memset(m, 0, sizeof(*m));
+	if (rc)
+		return rc;
+	rc = qmp_msg_parse(line, len, m, q->why, sizeof(q->why));
+	free(line);
+	return rc;
+}
+
+int qmp_read_lines(struct qmp *q, void (*on_line)(const char *line, size_t len, void *arg),
+		   void *arg)
 {
 	for (;;) {
 		char *line;
+		size_t len;
 		ssize_t n;
 
-		while ((line = take_line(q))) {
-			on_line(line, arg);
+		while ((line = take_line(q, &len))) {
+			on_line(line, len, arg);
 			free(line);
 		}
 		n = fill(q);
-		if (n == -EMSGSIZE) {
-			q->len = 0;
+		if (n == -EMSGSIZE)
 			return -EMSGSIZE;
-		}
 		if (n == -EAGAIN)
 			return 0;
 		/* qemu closing its monitor as it quits resets the socket: that is the end too */
@@ -190,13 +145,14 @@ int qmp_read_lines(struct qmp *q, void (*on_line)(const char *line, void *arg), 
 int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char *line = NULL, *reply = NULL;
+	struct qmp_msg m;
 	int rc;
 
 	*err = NULL;
 	q->len = 0;
+	q->skip = 0;
+	q->why[0] = '\0';
 	q->timeout_ms = timeout_ms;
-	q->err_class[0] = '\0';
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		*err = xasprintf("%s: socket path too long", path);
 		return -ENAMETOOLONG;
@@ -213,7 +169,7 @@ int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **
 		*err = xasprintf("%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	rc = read_line(q, &line, timeout_ms);
+	rc = read_msg(q, &m, timeout_ms);
 	if (rc == -ETIMEDOUT) {
 		*err = xasprintf("%s: connected, but no QMP greeting within %d ms", path, timeout_ms);
 		goto fail;
@@ -222,26 +178,31 @@ int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **
 		*err = xasprintf("%s: closed before the QMP greeting", path);
 		goto fail;
 	}
-	if (rc || !strstr(line, "\"QMP\"")) {
-		*err = xasprintf("%s: no QMP greeting (%s)", path, rc ? strerror(-rc) : line);
-		rc = rc ? rc : -EPROTO;
+	if (!rc && m.kind != QMP_GREETING) {
+		snprintf(q->why, sizeof(q->why), "a message with \"%s\" came first",
+			 m.kind == QMP_RETURN ? "return" : m.kind == QMP_ERROR ? "error" : "event");
+		rc = -EPROTO;
+	}
+	qmp_msg_free(&m);
+	if (rc) {
+		*err = xasprintf("%s: no QMP greeting: %s", path, rc == -EPROTO ? q->why :
+				 rc == -EMSGSIZE ? "a first line longer than QMP allows" : strerror(-rc));
+		rc = rc == -EMSGSIZE ? -EPROTO : rc;
 		goto fail;
 	}
-	free(line);
-	line = NULL;
-	rc = qmp_command(q, "{\"execute\": \"qmp_capabilities\"}", &reply, NULL, NULL);
+	rc = qmp_command(q, "{\"execute\": \"qmp_capabilities\"}", &m, NULL, NULL);
 	if (rc) {
 		*err = rc == -ETIMEDOUT ?
 			xasprintf("%s: no answer to qmp_capabilities within %d ms", path, timeout_ms) :
-			xasprintf("%s: qmp_capabilities: %s", path, rc > 0 ? reply : strerror(-rc));
+			xasprintf("%s: qmp_capabilities: %s", path, rc > 0 ? m.err_desc :
+				  rc == -EPROTO ? q->why : strerror(-rc));
 		rc = rc > 0 ? -EPROTO : rc;
-		free(reply);
+		qmp_msg_free(&m);
 		goto fail;
 	}
-	free(reply);
+	qmp_msg_free(&m);
 	return 0;
 fail:
-	free(line);
 	close(q->fd);
 	q->fd = -1;
 	return rc;
@@ -281,56 +242,44 @@ int qmp_send(struct qmp *q, const char *json)
 	return rc;
 }
 
-int qmp_command(struct qmp *q, const char *json, char **reply,
-		void (*on_event)(const char *line, void *arg), void *arg)
+int qmp_command(struct qmp *q, const char *json, struct qmp_msg *reply, qmp_event_fn on_event,
+		void *arg)
 {
 	int rc = qmp_send(q, json);
 
-	*reply = NULL;
-	q->err_class[0] = '\0';
+	memset(reply, 0, sizeof(*reply));
+	q->why[0] = '\0';
 	if (rc)
 		return rc;
 	for (;;) {
-		char *line;
+		struct qmp_msg m;
 
-		rc = read_line(q, &line, q->timeout_ms);
+		rc = read_msg(q, &m, q->timeout_ms);
 		if (rc)
 			return rc;
-		/* replies start with "return" or "error"; anything else is an event */
-		if (qmp_line_kind(line) == QMP_ERROR) {
-			char *desc = json_string_value(line, "desc");
-			char *class = json_string_value(line, "class");
-
-			if (class)
-				snprintf(q->err_class, sizeof(q->err_class), "%s", class);
-			free(class);
-
-			if (desc) {
-				free(line);
-				*reply = desc;
-			} else {
-				*reply = line;
-			}
-			return 1;
+		if (m.kind == QMP_RETURN || m.kind == QMP_ERROR) {
+			*reply = m;
+			return m.kind == QMP_ERROR;
 		}
-		if (qmp_line_kind(line) != QMP_RETURN) {
-			if (on_event)
-				on_event(line, arg);
-			free(line);
-			continue;
+		if (m.kind == QMP_GREETING) {
+			snprintf(q->why, sizeof(q->why), "a second greeting where a reply was due");
+			qmp_msg_free(&m);
+			return -EPROTO;
 		}
-		*reply = line;
-		return 0;
+		if (on_event)
+			on_event(&m, arg);
+		qmp_msg_free(&m);
 	}
 }
 
-int qmp_wait_event(struct qmp *q, const char *needle, int timeout_ms)
+int qmp_wait_event(struct qmp *q, qmp_event_fn match, void *arg, int timeout_ms)
 {
 	struct timespec start, now;
 
+	q->why[0] = '\0';
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		char *line;
+		struct qmp_msg m;
 		long left;
 		int rc;
 
@@ -339,11 +288,12 @@ int qmp_wait_event(struct qmp *q, const char *needle, int timeout_ms)
 				     (now.tv_nsec - start.tv_nsec) / 1000000);
 		if (left <= 0)
 			return -ETIMEDOUT;
-		rc = read_line(q, &line, (int)left);
+		rc = read_msg(q, &m, (int)left);
 		if (rc)
 			return rc;
-		rc = strstr(line, needle) != NULL;
-		free(line);
+		/* no command is pending: only events come */
+		rc = m.kind == QMP_EVENT && match(&m, arg);
+		qmp_msg_free(&m);
 		if (rc)
 			return 0;
 	}

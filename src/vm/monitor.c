@@ -38,22 +38,26 @@ static void send_cmd(struct vm_monitor *m, const char *json)
 /* Have qemu write the guest's memory to path (taken over), then quit; quit alone without one. */
 static void dump_then_quit(struct vm_monitor *m, char *path)
 {
-	if (path) {
-		char *proto, *format, *cmd;
+	char *proto, *cmd = NULL;
 
+	if (path) {
 		free(m->vmcore);
 		m->vmcore = path;
 		proto = xasprintf("file:%s", m->vmcore);
-		cmd = json_quote(proto);
+		cmd = qmp_command_text(json_pack("{s:s, s:{s:b, s:s, s:s}}", "execute",
+						 "dump-guest-memory", "arguments", "paging", 0,
+						 "protocol", proto, "format", m->s->vmcore_format));
 		free(proto);
-		proto = cmd;
-		format = json_quote(m->s->vmcore_format);
-		cmd = xasprintf("{\"execute\": \"dump-guest-memory\", \"arguments\": {\"paging\": false, "
-				"\"protocol\": %s, \"format\": %s}}", proto, format);
+		/* JSON strings are UTF-8: a path of other bytes cannot be named to qemu */
+		if (!cmd) {
+			m->vmcore_ok = 0;
+			snprintf(m->vmcore_err, sizeof(m->vmcore_err),
+				 "not asked: the path is not UTF-8, which a QMP string cannot hold");
+		}
+	}
+	if (cmd) {
 		send_cmd(m, cmd);
 		free(cmd);
-		free(format);
-		free(proto);
 		m->state = MON_DUMPING;
 	} else {
 		send_cmd(m, "{\"execute\": \"quit\"}");
@@ -86,59 +90,59 @@ int vm_monitor_stop(struct vm_monitor *m, char *vmcore)
 	return 0;
 }
 
-static void on_event(struct vm_monitor *m, const char *line)
+static void on_event(struct vm_monitor *m, const struct qmp_msg *msg)
 {
-	char *ev = json_string_value(line, "event");
-
-	if (ev && !strcmp(ev, "SHUTDOWN")) {
-		char *r = json_string_value(line, "reason");
+	if (!strcmp(msg->event, "SHUTDOWN")) {
+		const char *r = qmp_msg_data_string(msg, "reason");
 
 		snprintf(m->shutdown_reason, sizeof(m->shutdown_reason), "%s", r ? r : "");
-		free(r);
-	} else if (ev && !strcmp(ev, "GUEST_PANICKED") && !m->panicked) {
+	} else if (!strcmp(msg->event, "GUEST_PANICKED") && !m->panicked) {
 		on_panic(m);
 	}
-	free(ev);
 }
 
 /* A reply: to qmp_capabilities, then to the dump */
-static void on_reply(struct vm_monitor *m, const char *line, int ok)
+static void on_reply(struct vm_monitor *m, const struct qmp_msg *msg)
 {
+	int ok = msg->kind == QMP_RETURN;
+
 	if (m->state == MON_GREETING) {
 		m->state = MON_READY;
 		if (m->panicked)	/* the panic came before we were ready */
 			on_panic(m);
 	} else if (m->state == MON_DUMPING) {
 		m->vmcore_ok = ok;
-		if (!ok) {
-			char *desc = json_string_value(line, "desc");
-
-			snprintf(m->vmcore_err, sizeof(m->vmcore_err), "%s", desc ? desc : "");
-			free(desc);
-		}
+		if (!ok)
+			snprintf(m->vmcore_err, sizeof(m->vmcore_err), "%s", msg->err_desc);
 		send_cmd(m, "{\"execute\": \"quit\"}");
 		m->state = MON_QUITTING;
 	}
 }
 
-static void on_line(const char *line, void *arg)
+static void on_line(const char *line, size_t len, void *arg)
 {
 	struct vm_monitor *m = arg;
+	struct qmp_msg msg;
+	char why[512];
 
-	switch (qmp_line_kind(line)) {
+	/* one bad message does not stop the VM: said, and passed over */
+	if (qmp_msg_parse(line, len, &msg, why, sizeof(why))) {
+		warn("qemu monitor: passed over a message that is not QMP: %s", why);
+		return;
+	}
+	switch (msg.kind) {
 	case QMP_GREETING:
 		send_cmd(m, "{\"execute\": \"qmp_capabilities\"}");
 		break;
 	case QMP_EVENT:
-		on_event(m, line);
+		on_event(m, &msg);
 		break;
 	case QMP_RETURN:
 	case QMP_ERROR:
-		on_reply(m, line, qmp_line_kind(line) == QMP_RETURN);
-		break;
-	default:
+		on_reply(m, &msg);
 		break;
 	}
+	qmp_msg_free(&msg);
 }
 
 int vm_monitor_input(struct vm_monitor *m)

@@ -17,16 +17,17 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <jansson.h>
 
 #include "err.h"
 #include "hash.h"
 #include "io.h"
 #include "layers.h"
 #include "provenance.h"
-#include "qmp.h"
 #include "run.h"
 #include "splattest.h"
 #include "strbuf.h"
+#include "utf8.h"
 #include "version.h"
 #include "vm.h"
 
@@ -201,20 +202,29 @@ void prov_collect(struct prov *p, const struct vm_launch *l, const char *start)
 
 char *prov_json(const struct prov *p)
 {
-	char *out = xstrdup("{\n"), *k, *v, *n;
+	json_t *o = json_object();
+	char *text, *out;
 
+	if (!o)
+		die("out of memory");
 	for (size_t i = 0; i < p->keys.n; i++) {
-		k = json_quote(p->keys.v[i]);
-		v = json_quote(p->vals.v[i]);
-		n = xasprintf("%s  %s: %s%s\n", out, k, v, i + 1 < p->keys.n ? "," : "");
-		free(out);
+		/* JSON strings are UTF-8: a path's other bytes become U+FFFD */
+		char *k = utf8_fix(p->keys.v[i]), *v = utf8_fix(p->vals.v[i]);
+
+		/* (so json_string() fails only for want of memory) */
+		if (json_object_set_new(o, k, json_string(v)))
+			die("out of memory");
 		free(k);
 		free(v);
-		out = n;
 	}
-	n = xasprintf("%s}\n", out);
-	free(out);
-	return n;
+	/* two spaces a level, the keys in the order added */
+	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	if (!text)
+		die("out of memory");
+	out = xasprintf("%s\n", text);
+	free(text);
+	return out;
 }
 
 int prov_write(const struct prov *p, const char *dir, char **err)

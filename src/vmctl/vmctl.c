@@ -17,7 +17,6 @@
 #include "err.h"
 #include "mpath.h"
 #include "io.h"
-#include "json.h"
 #include "num.h"
 #include "qmp.h"
 #include "rapido.h"
@@ -55,7 +54,8 @@ static void usage(void)
 	       "    (fail) or attached (restore)\n"
 	       " 2  usage or rapido.conf error, or JSON that is not valid (where is printed)\n"
 	       " 3  there is no VM N: no QMP socket, or nothing listens on it\n"
-	       " 4  VM N is there but did not answer in time (or hung up)\n"
+	       " 4  VM N is there but did not answer in time (or hung up, or answered with\n"
+	       "    what is not QMP: what is wrong with it is printed)\n"
 	       "\n"
 	       "exec runs CMD under bash -c in the guest, stdin /dev/null, through the image's\n"
 	       "rapido-exec: CMD's stdout and stderr arrive byte for byte (NULs, CRs, no newline\n"
@@ -125,17 +125,15 @@ struct deleted {
 	int seen;
 };
 
-static void on_event(const char *line, void *arg)
+/* DEVICE_DELETED of d->id: seen (an event while waiting for the reply, or after it) */
+static int on_event(const struct qmp_msg *m, void *arg)
 {
 	struct deleted *d = arg;
-	char *dev;
+	const char *dev = qmp_msg_data_string(m, "device");
 
-	if (!strstr(line, "\"DEVICE_DELETED\""))
-		return;
-	dev = json_string_value(line, "device");
-	if (dev && !strcmp(dev, d->id))
+	if (!strcmp(m->event, "DEVICE_DELETED") && dev && !strcmp(dev, d->id))
 		d->seen = 1;
-	free(dev);
+	return d->seen;
 }
 
 /* A connection that failed: no VM, or a VM that does not answer. */
@@ -159,39 +157,63 @@ static noreturn void connect_failed(const struct vmctl *v, int rc, const char *e
 	}
 }
 
-/*
- * Send json (what names it for messages) and return qemu's reply. On qemu's
- * refusal, 1 with *reply its message when may_refuse, else exit 1 saying so.
- */
-static int run_qmp(struct vmctl *v, const char *json, const char *what, char **reply,
-		   struct deleted *d, int may_refuse)
+/* A wait for qemu that failed: why, in words, and exit 4. */
+static noreturn void qmp_failed(const struct vmctl *v, int rc, const char *what)
 {
-	int rc = qmp_command(&v->q, json, reply, d ? on_event : NULL, d);
-
 	if (rc == -ETIMEDOUT)
 		fail_with(EXIT_NO_ANSWER, "VM %u did not answer %s within %d s (%s)", v->vm, what,
 			  v->timeout_s, v->sock);
 	if (rc == -ECONNRESET)
 		fail_with(EXIT_NO_ANSWER, "VM %u hung up before answering %s (is qemu exiting?)", v->vm,
 			  what);
+	if (rc == -EPROTO)
+		fail_with(EXIT_NO_ANSWER, "VM %u: qemu's answer to %s is not QMP: %s", v->vm, what,
+			  v->q.why);
+	if (rc == -EMSGSIZE)
+		fail_with(EXIT_NO_ANSWER, "VM %u: qemu sent a message longer than %d bytes while %s "
+			  "was due", v->vm, QMP_MSG_MAX - 1, what);
+	fail_with(EXIT_NO_ANSWER, "VM %u: %s: %s: %s", v->vm, v->sock, what, strerror(-rc));
+}
+
+/*
+ * Send json (what names it for messages) and return qemu's reply. On qemu's
+ * refusal, 1 with *reply its error when may_refuse, else exit 1 saying so.
+ */
+static int run_qmp(struct vmctl *v, const char *json, const char *what, struct qmp_msg *reply,
+		   struct deleted *d, int may_refuse)
+{
+	int rc = qmp_command(&v->q, json, reply, d ? on_event : NULL, d);
+
 	if (rc < 0)
-		fail_with(EXIT_NO_ANSWER, "VM %u: %s: %s: %s", v->vm, v->sock, what, strerror(-rc));
+		qmp_failed(v, rc, what);
 	if (rc > 0 && !may_refuse)
-		fail_with(EXIT_REFUSED, "qemu: %s", *reply);
+		fail_with(EXIT_REFUSED, "qemu: %s", reply->err_desc);
 	return rc;
 }
 
 /* Is device id plugged in? qom-list of /machine/peripheral names every -device id=. */
 static int present(struct vmctl *v, const char *id)
 {
-	char *reply, *pat = xasprintf("\"name\": \"%s\"", id);
-	int found;
+	struct qmp_msg reply;
+	size_t i;
+	json_t *prop;
+	int found = 0;
 
 	run_qmp(v, "{\"execute\": \"qom-list\", \"arguments\": {\"path\": \"/machine/peripheral\"}}",
 		"qom-list", &reply, NULL, 0);
-	found = strstr(reply, pat) != NULL;
-	free(reply);
-	free(pat);
+	/* [{"name": "mp0p1", "type": "child<scsi-hd>"}, ...] */
+	if (!json_is_array(reply.ret))
+		fail_with(EXIT_NO_ANSWER, "VM %u: qemu's answer to qom-list is not QMP: \"return\" is "
+			  "not an array of properties: %.200s", v->vm, reply.text);
+	json_array_foreach(reply.ret, i, prop) {
+		const char *name = json_string_value(json_object_get(prop, "name"));
+
+		if (!name)
+			fail_with(EXIT_NO_ANSWER, "VM %u: qemu's answer to qom-list is not QMP: property "
+				  "%zu has no \"name\" string: %.200s", v->vm, i + 1, reply.text);
+		found |= !strcmp(name, id);
+	}
+	qmp_msg_free(&reply);
 	return found;
 }
 
@@ -217,18 +239,21 @@ static const struct mpath_path *find_path(const struct mpath_path *p, size_t n, 
 /* The raw command must be one JSON object, or qemu waits for the rest of it. */
 static void check_json(const char *json)
 {
-	struct json_error e;
-	int type = json_check(json, strlen(json), &e);
+	struct qmp_json_error e;
+	json_t *cmd = qmp_json_object(json, strlen(json), &e);
 	const char *line;
 	size_t llen;
 
-	if (type == JSON_OBJECT)
+	if (cmd) {
+		/* sent as it was given: what was checked is what qemu reads */
+		json_decref(cmd);
 		return;
-	if (type > 0)
+	}
+	if (e.type >= 0)
 		usage_error("qmp: a QMP command is a JSON object, such as "
 			    "'{\"execute\": \"query-status\"}', not a JSON %s",
-			    type == JSON_ARRAY ? "array" : type == JSON_STRING ? "string" :
-			    type == JSON_NUMBER ? "number" : "literal");
+			    e.type == JSON_ARRAY ? "array" : e.type == JSON_STRING ? "string" :
+			    e.type == JSON_INTEGER || e.type == JSON_REAL ? "number" : "literal");
 	fprintf(stderr, "vmctl: qmp: invalid JSON at line %u, column %u: %s\n", e.line, e.column, e.msg);
 	/* the line in question with a caret under the spot, if it is short enough to read */
 	line = json;
@@ -247,41 +272,43 @@ static void check_json(const char *json)
 static void cmd_fail(struct vmctl *v, const char *id, unsigned int d, unsigned int p)
 {
 	struct deleted del = { .id = id };
-	char *json, *reply = NULL;
+	struct qmp_msg reply;
+	char *json;
 	int rc;
 
 	if (!present(v, id))
 		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already failed: it is not "
 			  "attached ('vmctl %u restore %u %u' plugs it back)", v->vm, id, d, p, v->vm, d, p);
-	json = xasprintf("{\"execute\": \"device_del\", \"arguments\": {\"id\": \"%s\"}}", id);
+	json = qmp_command_text(json_pack("{s:s, s:{s:s}}", "execute", "device_del", "arguments",
+					  "id", id));
 	rc = run_qmp(v, json, "device_del", &reply, &del, 1);
 	/* pulled meanwhile by someone else */
-	if (rc > 0 && !strcmp(v->q.err_class, "DeviceNotFound"))
+	if (rc > 0 && !strcmp(reply.err_class, "DeviceNotFound"))
 		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already failed: it is not "
 			  "attached ('vmctl %u restore %u %u' plugs it back)", v->vm, id, d, p, v->vm, d, p);
 	if (rc > 0)
-		fail_with(EXIT_REFUSED, "qemu: %s", reply);
+		fail_with(EXIT_REFUSED, "qemu: %s", reply.err_desc);
 	/* the unplug is done when qemu says DEVICE_DELETED, maybe after the reply */
 	if (!del.seen) {
-		char *needle = xasprintf("\"device\": \"%s\"", id);
-
-		rc = qmp_wait_event(&v->q, needle, v->timeout_s * 1000);
+		rc = qmp_wait_event(&v->q, on_event, &del, v->timeout_s * 1000);
 		if (rc == -ETIMEDOUT)
 			fail_with(EXIT_NO_ANSWER, "VM %u: qemu took device_del of %s but did not delete it "
 				  "within %d s", v->vm, id, v->timeout_s);
-		if (rc)
-			fail_with(EXIT_NO_ANSWER, "VM %u: waiting for DEVICE_DELETED of %s: %s", v->vm, id,
-				  strerror(-rc));
-		free(needle);
+		if (rc) {
+			char *what = xasprintf("device_del of %s (its DEVICE_DELETED)", id);
+
+			qmp_failed(v, rc, what);
+		}
 	}
 	printf("vm%u: path %s failed\n", v->vm, id);
-	free(reply);
+	qmp_msg_free(&reply);
 	free(json);
 }
 
 static void cmd_restore(struct vmctl *v, const struct mpath_path *pi, unsigned int d, unsigned int p)
 {
-	char *json, *reply = NULL, *dup;
+	struct qmp_msg reply;
+	char *json, *dup;
 	int rc;
 
 	if (present(v, pi->id))
@@ -292,14 +319,14 @@ static void cmd_restore(struct vmctl *v, const struct mpath_path *pi, unsigned i
 	rc = run_qmp(v, json, "device_add", &reply, NULL, 1);
 	/* plugged back meanwhile by someone else: qemu says "Duplicate device ID 'mp0p1' ..." */
 	dup = xasprintf("'%s'", pi->id);
-	if (rc > 0 && strstr(reply, "Duplicate") && strstr(reply, dup))
+	if (rc > 0 && strstr(reply.err_desc, "Duplicate") && strstr(reply.err_desc, dup))
 		fail_with(EXIT_REFUSED, "VM %u: path %s (disk %u, path %u) is already present: it is "
 			  "attached, nothing to restore", v->vm, pi->id, d, p);
 	if (rc > 0)
-		fail_with(EXIT_REFUSED, "qemu: %s", reply);
+		fail_with(EXIT_REFUSED, "qemu: %s", reply.err_desc);
 	printf("vm%u: path %s restored\n", v->vm, pi->id);
 	free(dup);
-	free(reply);
+	qmp_msg_free(&reply);
 	free(json);
 }
 
@@ -314,7 +341,8 @@ int cmd_vmctl(int argc, char **argv)
 	struct vmctl v = { .timeout_s = 30 };
 	struct mpath_path *paths;
 	struct conf c;
-	char *state, *sock, *err, *reply = NULL;
+	struct qmp_msg reply = { 0 };
+	char *state, *sock, *err;
 	const char *cmd;
 	size_t np;
 	int ch, rc;
@@ -400,11 +428,11 @@ int cmd_vmctl(int argc, char **argv)
 		free(id);
 	} else if (!strcmp(cmd, "qmp")) {
 		run_qmp(&v, argv[optind + 2], "the command", &reply, NULL, 0);
-		printf("%s\n", reply);
+		printf("%s\n", reply.text);
 	} else {
 		run_qmp(&v, "{\"execute\": \"quit\"}", "quit", &reply, NULL, 0);
 	}
-	free(reply);
+	qmp_msg_free(&reply);
 	qmp_close(&v.q);
 	free(paths);
 	free(sock);

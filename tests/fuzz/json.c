@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * json.c: fuzz the strict JSON check (--qmp-cmd text, before qemu sees it)
- * and the quoting rapido uses to write JSON (json_quote). Properties: an
- * error points inside the text (or at its end) with the line and column of
- * that offset and a message; a valid value is one of the seven types,
- * stays valid in an array, and becomes invalid with a trailing comma, the
- * error at the end; a quoted string is always a valid JSON string (bytes
- * that are not UTF-8 become U+FFFD), and json_string_value reads a UTF-8
- * one back.
+ * json.c: fuzz the strict JSON reading of ./vmctl's raw commands and of
+ * qemu's messages (qmp_json_object, over libjansson) and the way rapido
+ * makes any bytes a JSON string (utf8_fix, then jansson: run.json, QMP
+ * commands). Properties: an error points inside the text (or at its end)
+ * with the line and column of that offset and a message, and a text with a
+ * NUL is always one; an object read is written back and read again as the
+ * same; a valid object followed by a comma is an error at the end; any
+ * bytes made UTF-8 (a NUL ends them) are valid UTF-8, the same where they
+ * were, and come back from a JSON command as they went in.
  */
 #include <errno.h>
 
 #include "fuzz.h"
-#include "json.h"
-#include "utf8.h"
 #include "qmp.h"
+#include "utf8.h"
 
-/* the line and column of offset at, as json_error counts them */
+/* the line and column of offset at, as qmp_json_error counts them */
 static void where(const char *s, size_t at, unsigned int *line, unsigned int *col)
 {
 	*line = *col = 1;
@@ -30,75 +30,80 @@ static void where(const char *s, size_t at, unsigned int *line, unsigned int *co
 	}
 }
 
-static void check_quote(const char *s)
+static void check_fix(const char *s)
 {
-	char *q = json_quote(s), *obj, *back;
-	struct json_error e;
-	int rc = json_check(q, strlen(q), &e);
-	int ctl = 0;
+	char *fixed = utf8_fix(s), *cmd;
+	struct qmp_json_error e;
+	const char *p = s, *f = fixed;
+	json_t *back;
 
-	fuzz_assert(rc == JSON_STRING, "quoted \"%s\" is not a JSON string (%d): %s at %zu", s, rc,
-		    rc < 0 ? e.msg : "", rc < 0 ? e.offset : 0);
-	for (const char *p = s; *p;) {
+	/* valid UTF-8 stays as it was; each other byte is one U+FFFD */
+	while (*p) {
 		size_t n = utf8_len((const unsigned char *)p);
 
-		/* a replaced byte does not come back as it was */
-		ctl |= (unsigned char)*p < 0x20 || !n;
-		p += n ? n : 1;
+		if (n) {
+			fuzz_assert(!memcmp(p, f, n), "a valid sequence changed at byte %zu", (size_t)(p - s));
+			p += n;
+			f += n;
+		} else {
+			fuzz_assert(!memcmp(f, "\xef\xbf\xbd", 3), "byte %zu not U+FFFD", (size_t)(p - s));
+			p++;
+			f += 3;
+		}
 	}
-	/* json_string_value turns \uXXXX into '?': only UTF-8 without control characters comes back */
-	if (!ctl) {
-		obj = malloc(strlen(q) + 16);
-		if (!obj)
-			abort();
-		sprintf(obj, "{\"k\": %s}", q);
-		back = json_string_value(obj, "k");
-		fuzz_assert(back && !strcmp(back, s), "\"%s\" read back as \"%s\"", s,
-			    back ? back : "(null)");
-		free(back);
-		free(obj);
-	}
-	free(q);
+	fuzz_assert(!*f, "%zu bytes more than made", strlen(f));
+	cmd = qmp_command_text(json_pack("{s:s, s:{s:s}}", "execute", "x", "arguments", "v", fixed));
+	fuzz_assert(cmd, "json_pack refused a fixed string");
+	back = qmp_json_object(cmd, strlen(cmd), &e);
+	fuzz_assert(back, "a command built is not read back: %s", e.msg);
+	fuzz_assert(!strcmp(json_string_value(json_object_get(json_object_get(back, "arguments"), "v")),
+			    fixed), "the string came back changed");
+	json_decref(back);
+	free(cmd);
+	free(fixed);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
-	struct json_error e;
+	struct qmp_json_error e;
 	unsigned int line, col;
+	json_t *v, *again;
 	char *buf, *s;
-	int rc;
 
 	memset(&e, 0x55, sizeof(e));
-	rc = json_check(text, size, &e);
-	if (rc < 0) {
-		fuzz_assert(rc == -EINVAL, "rc %d", rc);
+	v = qmp_json_object(text, size, &e);
+	if (!v) {
 		fuzz_assert(e.offset <= size, "offset %zu of %zu bytes", e.offset, size);
 		fuzz_assert(memchr(e.msg, '\0', sizeof(e.msg)) && e.msg[0], "no message");
 		where(text, e.offset, &line, &col);
 		fuzz_assert(e.line == line && e.column == col, "offset %zu: line %u col %u, not %u:%u",
 			    e.offset, e.line, e.column, line, col);
+		fuzz_assert(e.type == -1 || (e.type != JSON_OBJECT && !e.offset), "type %d", e.type);
 	} else {
-		fuzz_assert(rc >= JSON_OBJECT && rc <= JSON_NULL, "type %d", rc);
-		buf = malloc(size + 2);
+		fuzz_assert(!memchr(data, '\0', size), "an object read from a text with a NUL");
+		/* written back, it reads as the same */
+		buf = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		fuzz_assert(buf, "an object read cannot be written");
+		again = qmp_json_object(buf, strlen(buf), &e);
+		fuzz_assert(again && json_equal(v, again), "written as %s, read back %s", buf,
+			    again ? "different" : e.msg);
+		json_decref(again);
+		free(buf);
+		/* a value and a comma: wrong at the end (after the value's trailing blanks) */
+		buf = malloc(size + 1);
 		if (!buf)
 			abort();
-		/* a value and a comma: wrong at the end (after the value's trailing blanks) */
 		memcpy(buf, data, size);
 		buf[size] = ',';
-		fuzz_assert(json_check(buf, size + 1, &e) == -EINVAL && e.offset == size,
-			    "a trailing comma: rc %d offset %zu of %zu", rc, e.offset, size);
-		/* in an array: still valid, unless that is one level too deep */
-		buf[0] = '[';
-		memcpy(buf + 1, data, size);
-		buf[size + 1] = ']';
-		rc = json_check(buf, size + 2, &e);
-		fuzz_assert(rc == JSON_ARRAY || (rc == -EINVAL && strstr(e.msg, "deep")),
-			    "[value]: rc %d (%s)", rc, rc < 0 ? e.msg : "");
+		again = qmp_json_object(buf, size + 1, &e);
+		fuzz_assert(!again && e.offset == size, "a trailing comma: offset %zu of %zu", e.offset,
+			    size);
 		free(buf);
+		json_decref(v);
 	}
 	s = fuzz_cstr(data, size);
-	check_quote(s);
+	check_fix(s);
 	free(s);
 	return 0;
 }

@@ -4,12 +4,13 @@
  * ./vmctl talk to any socket at VM_STATE_DIR/vmN.qmp). The input is the
  * stream: qemu's side of a socketpair, closed after it, so a reply that
  * never comes is an end, not a wait. Properties: a command gets 0 and a
- * {"return" line, 1 and qemu's error (its class bounded), or -errno;
- * every other line goes to the event callback, whole; a line too long for
- * the buffer is -EMSGSIZE; the string values read from any line are
- * strings of it, escapes decoded; read as ./vm's event loop reads it
- * (qmp_read_lines on a non-blocking socket), each line comes whole, without
- * its newline, and its kind agrees with the command's reading of it.
+ * "return" message, 1 and an error with its class and desc, or -errno
+ * (-EPROTO saying why); each message before it goes to the event callback
+ * as an event with a name; a line too long for the buffer is -EMSGSIZE;
+ * read as ./vm's event loop reads it (qmp_read_lines on a non-blocking
+ * socket), each line comes whole, without its newline, no longer than
+ * QMP_MSG_MAX, and parses to a message with its kind's key, or is refused
+ * with a reason.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,40 +20,35 @@
 #include "fuzz.h"
 #include "qmp.h"
 
-static void on_event(const char *line, void *arg)
-{
-	size_t *events = arg;
+static const char *const keys[] = { "QMP", "return", "error", "event" };
 
-	fuzz_assert(!strchr(line, '\n'), "an event line with a newline");
-	fuzz_assert(strncmp(line, "{\"return\"", 9) && strncmp(line, "{\"error\"", 8),
-		    "a reply passed as an event: %s", line);
-	(*events)++;
+static int on_event(const struct qmp_msg *m, void *arg)
+{
+	fuzz_assert(m->kind == QMP_EVENT && m->event, "kind %d passed as an event: %s", m->kind,
+		    m->text);
+	fuzz_assert(!strchr(m->text, '\n'), "an event with a newline");
+	fuzz_assert(!m->data || json_is_object(m->data), "data not an object: %s", m->text);
+	(*(size_t *)arg)++;
+	return 0;
 }
 
-/* the string values of each line, as ./vm and ./vmctl look them up */
-static void values(const uint8_t *data, size_t size)
+static void loop_line(const char *line, size_t len, void *arg)
 {
-	static const char *const keys[] = { "desc", "class", "event", "status", "return", "" };
-	char *text = fuzz_cstr(data, size), *save = NULL;
+	struct qmp_msg m;
+	char why[512] = "";
+	int rc = qmp_msg_parse(line, len, &m, why, sizeof(why));
 
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			char *v = json_string_value(line, keys[k]);
-
-			fuzz_assert(!v || strlen(v) <= strlen(line), "a value longer than its line");
-			free(v);
-		}
+	fuzz_assert(!memchr(line, '\n', len), "a line with a newline");
+	fuzz_assert(len < QMP_MSG_MAX, "a line of %zu bytes", len);
+	if (rc) {
+		fuzz_assert(rc == -EPROTO && why[0], "rc %d, why '%s'", rc, why);
+	} else {
+		fuzz_assert(json_object_get(m.root, keys[m.kind]), "kind %d without its key", m.kind);
+		fuzz_assert(m.text && strlen(m.text) == len, "text of %zu bytes kept as %zu", len,
+			    m.text ? strlen(m.text) : 0);
+		fuzz_assert(m.kind != QMP_ERROR || (m.err_class && m.err_desc), "error without class/desc");
 	}
-	free(text);
-}
-
-static void loop_line(const char *line, void *arg)
-{
-	enum qmp_kind k = qmp_line_kind(line);
-
-	fuzz_assert(!strchr(line, '\n'), "a line with a newline");
-	fuzz_assert((k == QMP_RETURN) == !strncmp(line, "{\"return\"", 9) &&
-		    (k == QMP_ERROR) == !strncmp(line, "{\"error\"", 8), "kind %d of %s", k, line);
+	qmp_msg_free(&m);
 	(*(size_t *)arg)++;
 }
 
@@ -87,14 +83,20 @@ static void event_loop(const uint8_t *data, size_t size)
 	qmp_close(&q);
 }
 
+static int never(const struct qmp_msg *m, void *arg)
+{
+	(void)arg;
+	fuzz_assert(m->kind == QMP_EVENT, "kind %d waited on as an event", m->kind);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct qmp q;
+	struct qmp_msg reply;
 	size_t events = 0;
-	char *reply = NULL;
 	int sv[2], rc;
 
-	values(data, size);
 	event_loop(data, size);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		abort();
@@ -106,18 +108,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	q.timeout_ms = 1000;
 	rc = qmp_command(&q, "{\"execute\": \"query-status\"}", &reply, on_event, &events);
 	if (rc == 0) {
-		fuzz_assert(reply && !strncmp(reply, "{\"return\"", 9), "reply %s", reply ? reply : "(null)");
+		fuzz_assert(reply.kind == QMP_RETURN && reply.ret && reply.text, "reply %s", reply.text);
 	} else if (rc == 1) {
-		fuzz_assert(reply != NULL, "an error without its description");
-		fuzz_assert(strlen(q.err_class) < sizeof(q.err_class), "class unbounded");
+		fuzz_assert(reply.kind == QMP_ERROR && reply.err_class && reply.err_desc,
+			    "an error without its class or description");
 	} else {
-		fuzz_assert(rc == -ECONNRESET || rc == -EMSGSIZE, "rc %d (%s)", rc, strerror(-rc));
-		fuzz_assert(!reply, "a failure with a reply");
+		fuzz_assert(rc == -ECONNRESET || rc == -EMSGSIZE || rc == -EPROTO, "rc %d (%s)", rc,
+			    strerror(-rc));
+		fuzz_assert(rc != -EPROTO || q.why[0], "-EPROTO without why");
+		fuzz_assert(!reply.text && !reply.root, "a failure with a reply");
 	}
-	free(reply);
+	qmp_msg_free(&reply);
 	/* what follows the reply: events until the stream ends */
-	while (rc >= 0)
-		rc = qmp_wait_event(&q, "\"SHUTDOWN\"", 1000);
+	while (rc >= 0 || rc == -EPROTO)
+		rc = qmp_wait_event(&q, never, NULL, 1000);
 	fuzz_assert(rc == -ECONNRESET || rc == -EMSGSIZE, "waiting: rc %d (%s)", rc, strerror(-rc));
 	qmp_close(&q);
 	close(sv[1]);

@@ -11,6 +11,7 @@
 #include "confget.h"
 #include "conftype.h"
 #include "err.h"
+#include "confenv.h"
 #include "tap.h"
 
 static struct conf c;
@@ -176,6 +177,7 @@ static void test_profile_types(void)
 
 int main(void)
 {
+	confenv_clear();
 	tap_plan(36);
 	test_origin_and_default();
 	test_kinds();

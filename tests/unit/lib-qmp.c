@@ -4,8 +4,10 @@
  * on a unix socket in a tmpdir that plays a script: what it expects to
  * read, what it answers): the greeting and capabilities handshake and its
  * failures, replies, error replies, events around them, waiting for an
- * event, qemu hanging up; the event-loop side (qmp_send, qmp_read_lines,
- * qmp_line_kind) on a socketpair; and the JSON string helpers.
+ * event, qemu hanging up, replies that are not QMP (not JSON, members of
+ * the wrong type, longer than QMP_MSG_MAX); the event-loop side (qmp_send,
+ * qmp_read_lines) on a socketpair; qmp_msg_parse on each kind of message
+ * and each way one is wrong; and commands built with json_pack.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +35,14 @@ struct step {
 	const char *expect;
 	const char *send;
 };
+
+/* {"return": "xx...x"} and its newline, len bytes in all */
+static void long_reply(char *buf, size_t len)
+{
+	memset(buf, 'x', len);
+	memcpy(buf, "{\"return\": \"", 12);
+	memcpy(buf + len - 3, "\"}\n", 4);
+}
 
 /* Read one line from fd into buf; 0 at EOF. */
 static int read_line(int fd, char *buf, size_t len)
@@ -105,14 +115,35 @@ static int served(pid_t pid)
 }
 
 static int events_seen;
-static void on_event(const char *line, void *arg)
+static int on_event(const struct qmp_msg *m, void *arg)
 {
-	if (strstr(line, (const char *)arg))
+	if (!strcmp(m->event, (const char *)arg))
 		events_seen++;
+	return 0;
+}
+
+/* DEVICE_DELETED of the device arg names */
+static int deleted(const struct qmp_msg *m, void *arg)
+{
+	const char *dev = qmp_msg_data_string(m, "device");
+
+	return !strcmp(m->event, "DEVICE_DELETED") && dev && !strcmp(dev, arg);
+}
+
+/* A command qemu answers with what is not QMP: -EPROTO, q->why saying why and quoting it. */
+static void not_qmp(struct qmp *q, const char *cmd, const char *why, const char *name)
+{
+	struct qmp_msg reply;
+	int rc = qmp_command(q, cmd, &reply, NULL, NULL);
+
+	TAP_EQ_INT(rc, -EPROTO, "%s: -EPROTO", name);
+	TAP_EQ_STR(q->why, why, "  %s: why", name);
+	TAP_EQ_STR(reply.text, NULL, "  %s: no reply", name);
 }
 
 static void session(void)
 {
+	static char edge[QMP_MSG_MAX + 1], huge[QMP_MSG_MAX + 2];
 	static const struct step steps[] = {
 		{ NULL, GREETING },
 		{ "\"qmp_capabilities\"", "{\"return\": {}}\n" },
@@ -125,47 +156,85 @@ static void session(void)
 		  "{\"event\": \"STOP\"}\n"
 		  "{\"event\": \"DEVICE_DELETED\", \"data\": {\"device\": \"mp1\"}}\n" },
 		{ "\"nodesc\"", "{\"error\": {\"class\": \"GenericError\"}}\n" },
+		{ "\"cut\"", "{\"return\": {\"status\": \"running\"}\n" },
+		{ "\"class\"", "{\"error\": {\"class\": 7, \"desc\": \"x\"}}\n" },
+		{ "\"array\"", "[{\"return\": {}}]\n" },
+		{ "\"both\"", "{\"return\": {}, \"error\": {\"class\": \"a\", \"desc\": \"b\"}}\n" },
+		{ "\"badevent\"", "{\"event\": {\"name\": \"STOP\"}}\n" },
+		{ "\"huge\"", huge },
+		{ "\"edge\"", edge },
+		{ "\"after\"", "{\"return\": [1, 18446744073709551615]}\n" },
 		{ "\"quit\"", NULL },	/* then hang up without a reply */
 	};
 	struct qmp q;
-	char *err, *reply;
-	pid_t pid = serve(steps, sizeof(steps) / sizeof(steps[0]), 0);
+	struct qmp_msg reply;
+	char *err;
+	pid_t pid;
 	int rc;
+
+	/* a reply one byte longer than a message may be, then one just as long */
+	long_reply(huge, QMP_MSG_MAX + 1);
+	long_reply(edge, QMP_MSG_MAX);
+	pid = serve(steps, sizeof(steps) / sizeof(steps[0]), 0);
 
 	rc = qmp_connect(&q, sock, &err);
 	TAP_EQ_INT(rc, 0, "qmp_connect: greeting and qmp_capabilities");
 	TAP_EQ_STR(err, NULL, "  no error");
 
 	events_seen = 0;
-	rc = qmp_command(&q, "{\"execute\": \"query-status\"}", &reply, on_event, "\"RESUME\"");
+	rc = qmp_command(&q, "{\"execute\": \"query-status\"}", &reply, on_event, "RESUME");
 	TAP_EQ_INT(rc, 0, "a command's reply");
-	TAP_EQ_STR(reply, "{\"return\": {\"status\": \"running\", \"running\": true}}",
+	TAP_EQ_STR(reply.text, "{\"return\": {\"status\": \"running\", \"running\": true}}",
 		   "  is the return line, not the event before it");
+	TAP_EQ_STR(json_string_value(json_object_get(reply.ret, "status")), "running",
+		   "  its \"return\" read");
 	TAP_EQ_INT(events_seen, 1, "  the event went to on_event");
-	free(reply);
+	qmp_msg_free(&reply);
 
 	rc = qmp_command(&q, "{\"execute\": \"device_del\", \"arguments\": {\"id\": \"mp0\"}}",
 			 &reply, NULL, NULL);
 	TAP_EQ_INT(rc, 1, "an error reply");
-	TAP_EQ_STR(reply, "Device 'mp0' has \"no\" path", "  its desc, unescaped");
-	TAP_EQ_STR(q.err_class, "DeviceNotFound", "  its class");
-	free(reply);
+	TAP_EQ_STR(reply.err_desc, "Device 'mp0' has \"no\" path", "  its desc, unescaped");
+	TAP_EQ_STR(reply.err_class, "DeviceNotFound", "  its class");
+	qmp_msg_free(&reply);
 
-	rc = qmp_wait_event(&q, "DEVICE_DELETED", 5000);
+	rc = qmp_wait_event(&q, deleted, "mp1", 5000);
 	TAP_EQ_INT(rc, 0, "an event that already came is found, past another event");
-	rc = qmp_wait_event(&q, "DEVICE_DELETED", 200);
+	rc = qmp_wait_event(&q, deleted, "mp1", 200);
 	TAP_EQ_INT(rc, -ETIMEDOUT, "  it is consumed: waiting again times out");
 
-	rc = qmp_command(&q, "{\"execute\": \"nodesc\"}", &reply, NULL, NULL);
-	TAP_EQ_INT(rc, 1, "an error reply without desc");
-	TAP_EQ_STR(reply, "{\"error\": {\"class\": \"GenericError\"}}", "  is passed verbatim");
-	TAP_EQ_STR(q.err_class, "GenericError", "  with its class");
-	free(reply);
+	not_qmp(&q, "{\"execute\": \"nodesc\"}",
+		"an error without \"desc\": '{\"error\": {\"class\": \"GenericError\"}}'",
+		"an error reply without desc");
+	not_qmp(&q, "{\"execute\": \"cut\"}",
+		"not JSON at byte 32: '}' expected near end of file: '{\"return\": {\"status\": \"running\"}'",
+		"a reply cut short");
+	not_qmp(&q, "{\"execute\": \"class\"}",
+		"the error's \"class\" is not a string: '{\"error\": {\"class\": 7, \"desc\": \"x\"}}'",
+		"an error class that is a number");
+	not_qmp(&q, "{\"execute\": \"array\"}",
+		"expected a JSON object, got an array: '[{\"return\": {}}]'", "a reply in an array");
+	not_qmp(&q, "{\"execute\": \"both\"}",
+		"both \"return\" and \"error\" in one message: "
+		"'{\"return\": {}, \"error\": {\"class\": \"a\", \"desc\": \"b\"}}'",
+		"a return that is an error too");
+	not_qmp(&q, "{\"execute\": \"badevent\"}",
+		"\"event\" (its name) is not a string: '{\"event\": {\"name\": \"STOP\"}}'",
+		"an event that is not QMP before the reply");
+	rc = qmp_command(&q, "{\"execute\": \"huge\"}", &reply, NULL, NULL);
+	TAP_EQ_INT(rc, -EMSGSIZE, "a reply longer than QMP_MSG_MAX: -EMSGSIZE");
+	rc = qmp_command(&q, "{\"execute\": \"edge\"}", &reply, NULL, NULL);
+	TAP_EQ_INT(rc, 0, "  the next reply, QMP_MSG_MAX long, is read whole");
+	TAP_EQ_INT(json_string_length(reply.ret), QMP_MSG_MAX - 15, "  all of it");
+	qmp_msg_free(&reply);
+	rc = qmp_command(&q, "{\"execute\": \"after\"}", &reply, NULL, NULL);
+	TAP_EQ_INT(rc, 0, "  the next reply is read whole");
+	TAP_EQ_INT(json_array_size(reply.ret), 2, "  a uint64 beyond json_int_t is taken");
+	qmp_msg_free(&reply);
 
 	rc = qmp_command(&q, "{\"execute\": \"quit\"}", &reply, NULL, NULL);
 	TAP_EQ_INT(rc, -ECONNRESET, "qemu hanging up before the reply: -ECONNRESET");
-	TAP_EQ_STR(reply, NULL, "  no reply");
-	TAP_EQ_STR(q.err_class, "", "  and no error class left from before");
+	TAP_EQ_STR(reply.text, NULL, "  no reply");
 	rc = qmp_command(&q, "{\"execute\": \"cont\"}", &reply, NULL, NULL);
 	TAP_EQ_INT(rc, -ECONNRESET, "a command after qemu hung up: -ECONNRESET, no SIGPIPE");
 	qmp_close(&q);
@@ -198,6 +267,7 @@ static void handshakes(void)
 {
 	static const struct step silent[] = { { NULL, NULL } };
 	static const struct step not_qmp[] = { { NULL, "SSH-2.0-OpenSSH_9.2\n" } };
+	static const struct step no_greeting[] = { { NULL, "{\"event\": \"STOP\"}\n" } };
 	static const struct step refused[] = {
 		{ NULL, GREETING },
 		{ "\"qmp_capabilities\"",
@@ -217,8 +287,10 @@ static void handshakes(void)
 		      "no greeting in time");
 	bad_handshake(silent, 1, 0, 10000, -ECONNRESET, "closed before the QMP greeting",
 		      "hung up before the greeting");
-	bad_handshake(not_qmp, 1, 1, 10000, -EPROTO, "no QMP greeting (SSH-2.0-OpenSSH_9.2)",
-		      "something else than QMP");
+	bad_handshake(not_qmp, 1, 1, 10000, -EPROTO, "no QMP greeting: not JSON at byte 0: "
+		      "invalid token near 'SSH': 'SSH-2.0-OpenSSH_9.2'", "something else than QMP");
+	bad_handshake(no_greeting, 1, 1, 10000, -EPROTO, "no QMP greeting: a message with \"event\" "
+		      "came first", "an event before the greeting");
 	bad_handshake(refused, 2, 1, 10000, -EPROTO,
 		      "qmp_capabilities: Capabilities negotiation is already complete",
 		      "qmp_capabilities refused");
@@ -263,15 +335,18 @@ static int write_str(int fd, const char *s)
 
 struct lines {
 	char got[8][128];
+	size_t len[8];
 	int n;
 };
 
-static void collect(const char *line, void *arg)
+static void collect(const char *line, size_t len, void *arg)
 {
 	struct lines *l = arg;
 
-	if (l->n < 8)
+	if (l->n < 8) {
 		snprintf(l->got[l->n], sizeof(l->got[0]), "%s", line);
+		l->len[l->n] = len;
+	}
 	l->n++;
 }
 
@@ -281,7 +356,8 @@ static void event_loop(void)
 	static const char big[] = "{\"event\": \"X\"}";
 	struct lines l = { .n = 0 };
 	struct qmp q = { .fd = -1 };
-	char buf[256], *line;
+	struct qmp_msg m;
+	char buf[256], why[512], *line;
 	int sv[2], rc;
 	ssize_t n;
 
@@ -303,16 +379,14 @@ static void event_loop(void)
 		exit(1);
 	rc = qmp_read_lines(&q, collect, &l);
 	TAP_EQ_INT(l.n, 3, "the rest of a line completes it");
-	line = json_string_value(l.got[2], "reason");
-	TAP_EQ_STR(line, "host-qmp-quit", "  whole: its values are read");
-	free(line);
-
-	TAP_EQ_INT(qmp_line_kind(l.got[0]), QMP_GREETING, "qmp_line_kind: the greeting");
-	TAP_EQ_INT(qmp_line_kind(l.got[1]), QMP_RETURN, "qmp_line_kind: a return");
-	TAP_EQ_INT(qmp_line_kind(l.got[2]), QMP_EVENT, "qmp_line_kind: an event after its timestamp");
-	TAP_EQ_INT(qmp_line_kind("{\"error\": {\"class\": \"GenericError\"}}"), QMP_ERROR,
-		   "qmp_line_kind: an error");
-	TAP_EQ_INT(qmp_line_kind("{\"id\": 3}"), QMP_OTHER, "qmp_line_kind: anything else");
+	rc = qmp_msg_parse(l.got[2], l.len[2], &m, why, sizeof(why));
+	TAP_EQ_INT(rc, 0, "  whole: it is a message");
+	TAP_EQ_STR(qmp_msg_data_string(&m, "reason"), "host-qmp-quit", "  its data read");
+	qmp_msg_free(&m);
+	if (write_all(sv[1], "{\"a\0\": 1}\n", 10))
+		exit(1);
+	rc = qmp_read_lines(&q, collect, &l);
+	TAP_EQ_INT(l.len[3], 9, "a line with a NUL byte is passed whole, its length with it");
 
 	rc = qmp_send(&q, "{\"execute\": \"quit\"}");
 	TAP_EQ_INT(rc, 0, "qmp_send");
@@ -320,22 +394,23 @@ static void event_loop(void)
 	buf[n > 0 ? n : 0] = '\0';
 	TAP_EQ_STR(buf, "{\"execute\": \"quit\"}\n", "  one line, its newline added");
 
-	/* a line longer than the buffer: dropped, and reading goes on */
+	/* a line longer than the buffer: dropped up to its newline, and reading goes on */
 	l.n = 0;
-	line = xmalloc(sizeof(q.buf) + 100);
-	memset(line, 'x', sizeof(q.buf) + 100);
+	line = xmalloc(QMP_MSG_MAX + 100);
+	memset(line, 'x', QMP_MSG_MAX + 100);
 	/* one write: the socket's buffer counts each write's overhead */
-	if (write_all(sv[1], line, sizeof(q.buf) + 100))
+	if (write_all(sv[1], line, QMP_MSG_MAX + 100))
 		exit(1);
 	free(line);
 	rc = qmp_read_lines(&q, collect, &l);
 	TAP_EQ_INT(rc, -EMSGSIZE, "a line longer than the buffer: -EMSGSIZE");
 	while ((rc = qmp_read_lines(&q, collect, &l)) == -EMSGSIZE)
 		;
-	if (write_str(sv[1], "\n") || write_str(sv[1], big) || write_str(sv[1], "\n"))
+	if (write_str(sv[1], "xxx\n") || write_str(sv[1], big) || write_str(sv[1], "\n"))
 		exit(1);
 	rc = qmp_read_lines(&q, collect, &l);
 	TAP_EQ_INT(rc, 0, "  then reading goes on");
+	TAP_EQ_INT(l.n, 1, "  its rest is no line of its own");
 	TAP_EQ_STR(l.n ? l.got[l.n - 1] : NULL, big, "  and the next line is whole");
 
 	close(sv[1]);
@@ -346,49 +421,114 @@ static void event_loop(void)
 	qmp_close(&q);
 }
 
-static void quote(const char *in, const char *want, const char *name)
+/* text parses as a message of kind */
+static void kind(const char *text, enum qmp_kind k, const char *name)
 {
-	char *got = json_quote(in);
+	struct qmp_msg m;
+	char why[512] = "";
+	int rc = qmp_msg_parse(text, strlen(text), &m, why, sizeof(why));
 
-	TAP_EQ_STR(got, want, "json_quote: %s", name);
-	free(got);
+	if (!tap_ok(rc == 0 && m.kind == k, "qmp_msg_parse: %s", name))
+		printf("#   rc %d kind %d (want %d): %s\n", rc, m.kind, k, why);
+	TAP_EQ_STR(m.text, rc ? NULL : text, "  %s: its text kept", name);
+	qmp_msg_free(&m);
 }
 
-static void value(const char *line, const char *key, const char *want, const char *name)
+/* text (len bytes) is refused, saying why */
+static void refused_n(const char *text, size_t len, const char *want, const char *name)
 {
-	char *got = json_string_value(line, key);
+	struct qmp_msg m;
+	char why[512] = "";
+	int rc = qmp_msg_parse(text, len, &m, why, sizeof(why));
 
-	TAP_EQ_STR(got, want, "json_string_value: %s", name);
-	free(got);
+	TAP_EQ_INT(rc, -EPROTO, "qmp_msg_parse: %s: -EPROTO", name);
+	TAP_EQ_STR(why, want, "  %s: why", name);
+	qmp_msg_free(&m);
 }
 
-static void json(void)
+static void refused(const char *text, const char *want, const char *name)
 {
-	quote("", "\"\"", "empty");
-	quote("mp0", "\"mp0\"", "plain");
-	quote("a\"b\\c", "\"a\\\"b\\\\c\"", "quote and backslash escaped");
-	quote("l1\nl2\t\x01\x1f", "\"l1\\u000al2\\u0009\\u0001\\u001f\"", "control characters as \\u00XX");
-	quote("caf\xc3\xa9 \x7f", "\"caf\xc3\xa9 \x7f\"", "UTF-8 and DEL pass through");
+	refused_n(text, strlen(text), want, name);
+}
 
-	value("{\"return\": {\"status\": \"running\"}}", "status", "running", "nested key");
-	value("{\"a\" : \"b\"}", "a", "b", "blanks around the colon");
-	value("{\"xdesc\": \"no\", \"desc\": \"yes\"}", "desc", "yes", "a key that ends another is not it");
-	value("{\"desc\": \"say \\\"hi\\\" \\\\ \\n\\t\\u00e9.\"}", "desc", "say \"hi\" \\ \n\t?.",
-	      "escapes: quote, backslash, newline, tab; \\u as '?'");
-	value("{\"id\": 3}", "id", NULL, "a number is not a string");
-	value("{\"id\": \"x\"}", "desc", NULL, "an absent key");
+/* text, a message that parses */
+static void parse(const char *text, struct qmp_msg *m)
+{
+	char why[512];
+
+	if (qmp_msg_parse(text, strlen(text), m, why, sizeof(why)))
+		printf("# %s: %s\n", text, why);
+}
+
+static void messages(void)
+{
+	static char longtext[200];
+	struct qmp_msg m;
+	char *cmd;
+
+	kind(GREETING "", QMP_GREETING, "the greeting");
+	parse("{\"return\": [1, \"a\"], \"id\": 3}", &m);
+	TAP_EQ_INT(m.kind, QMP_RETURN, "a return with an id");
+	TAP_EQ_INT(json_array_size(m.ret), 2, "  its \"return\" is any JSON value");
+	qmp_msg_free(&m);
+	parse("{\"error\": {\"class\": \"GenericError\", \"desc\": \"caf\\u00e9 \\\"x\\\"\"}}", &m);
+	TAP_EQ_STR(m.err_class, "GenericError", "an error's class");
+	TAP_EQ_STR(m.err_desc, "caf\xc3\xa9 \"x\"", "  its desc, unescaped");
+	qmp_msg_free(&m);
+	parse("{\"event\": \"STOP\", \"timestamp\": {\"seconds\": 1}}", &m);
+	TAP_EQ_STR(m.event, "STOP", "an event's name");
+	TAP_EQ_STR(qmp_msg_data_string(&m, "reason"), NULL, "  without data: no member");
+	qmp_msg_free(&m);
+	kind("{\"timestamp\": {\"seconds\": 1}, \"event\": \"SHUTDOWN\", \"data\": {\"reason\": 3}}",
+	     QMP_EVENT, "an event after its timestamp, a number where a string may be");
+
+	refused("{\"id\": 3}", "an object with none of \"QMP\", \"return\", \"error\" or \"event\": "
+		"'{\"id\": 3}'", "none of the four");
+	refused("{\"QMP\": []}", "\"QMP\" (the greeting) is not an object: '{\"QMP\": []}'",
+		"a greeting of the wrong type");
+	refused("{\"error\": \"x\"}", "\"error\" is not an object: '{\"error\": \"x\"}'",
+		"an error that is a string");
+	refused("{\"error\": {\"desc\": \"x\"}}", "an error without \"class\": '{\"error\": {\"desc\": \"x\"}}'",
+		"an error without class");
+	refused("{\"error\": {\"class\": \"a\", \"desc\": null}}",
+		"the error's \"desc\" is not a string: '{\"error\": {\"class\": \"a\", \"desc\": null}}'",
+		"an error with a null desc");
+	refused("{\"event\": \"X\", \"data\": [1]}",
+		"the event's \"data\" is not an object: '{\"event\": \"X\", \"data\": [1]}'",
+		"an event's data that is an array");
+	refused("{\"event\": \"X\", \"event\": \"Y\"}",
+		"not JSON at byte 15: duplicate object key near '\"event\"': "
+		"'{\"event\": \"X\", \"event\": \"Y\"}'", "a key twice");
+	refused("{\"return\": \"\xff\"}", "not JSON at byte 11: unable to decode byte 0xff near '\"': "
+		"'{\"return\": \"\\xff\"}'", "not UTF-8: the byte shown as \\xff");
+	refused_n("{\"return\": \"a\0b\"}", 17, "not JSON at byte 13: a NUL byte (JSON text has none): "
+		  "'{\"return\": \"a\\x00b\"}'", "a NUL byte in a message: shown as \\x00");
+	memset(longtext, 'x', sizeof(longtext) - 1);
+	memcpy(longtext, "{\"x", 3);
+	/* (jansson names no token that long: the error is where it stopped, the end) */
+	refused(longtext, "not JSON at byte 199: premature end of input: '{\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxx...'", "a long message: quoted in part");
+
+	/* commands built with json_pack: ", " and ": ", in order, strings escaped */
+	cmd = qmp_command_text(json_pack("{s:s, s:{s:s, s:b}}", "execute", "x", "arguments",
+					 "path", "a\"b\n\xc3\xa9", "on", 1));
+	TAP_EQ_STR(cmd, "{\"execute\": \"x\", \"arguments\": {\"path\": \"a\\\"b\\n\xc3\xa9\", \"on\": true}}",
+		   "qmp_command_text");
+	free(cmd);
+	cmd = qmp_command_text(json_pack("{s:s}", "path", "\xff"));
+	TAP_EQ_STR(cmd, NULL, "  NULL for a string that is not UTF-8 (json_pack refuses it)");
 }
 
 int main(void)
 {
-	tap_plan(75);
+	tap_plan(118);
 	if (!mkdtemp(dir))
 		return 1;
 	sock = xasprintf("%s/qmp.sock", dir);
 	session();
 	handshakes();
 	event_loop();
-	json();
+	messages();
 	tap_rm_tree(dir);
 	free(sock);
 	return tap_done();

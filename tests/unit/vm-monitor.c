@@ -3,7 +3,9 @@
  * vm-monitor.c: ./vm's own QMP monitor (monitor.c) against a scripted
  * qemu on a socketpair: the capabilities handshake, a panic before the
  * monitor is ready and the dump it then asks for, the dump's error, the
- * quit after it, SHUTDOWN's reason, a panic without dumps, qemu gone.
+ * quit after it, SHUTDOWN's reason, a panic without dumps, qemu gone;
+ * messages that are not QMP said and passed over; a dump path that is
+ * not UTF-8 (no JSON string holds it) not asked for.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,6 +40,28 @@ static char *heard(void)
 	return buf;
 }
 
+/* what the monitor says on stderr while qemu says text (its warnings) */
+static char *warned(struct vm_monitor *m, const char *text, const char *dir)
+{
+	static char buf[4096];
+	char *path = xasprintf("%s/stderr", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), saved = dup(2);
+	ssize_t n;
+
+	if (fd < 0 || saved < 0 || dup2(fd, 2) < 0)
+		exit(1);
+	say(m, text);
+	fflush(stderr);
+	if (dup2(saved, 2) < 0)
+		exit(1);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+	close(saved);
+	free(path);
+	return buf;
+}
+
 static void monitor_open(struct vm_monitor *m, const struct vm_settings *s)
 {
 	int sv[2];
@@ -55,7 +79,7 @@ int main(void)
 	struct vm_settings s = { .vmcore_keep = 1, .vmcore_format = "elf" };
 	struct vm_monitor m;
 
-	tap_plan(16);
+	tap_plan(22);
 	if (!mkdtemp(dir))
 		return 1;
 	s.state_dir = dir;
@@ -63,6 +87,15 @@ int main(void)
 
 	TAP_EQ_INT(say(&m, "{\"QMP\": {\"version\": {}, \"capabilities\": []}}\n"), 0, "the greeting");
 	TAP_EQ_STR(heard(), "{\"execute\": \"qmp_capabilities\"}\n", "  answered with qmp_capabilities");
+	TAP_EQ_STR(warned(&m, "{\"return\": {}\n", dir), "rapido: qemu monitor: passed over a message that "
+		   "is not QMP: not JSON at byte 13: '}' expected near end of file: '{\"return\": {}'\n",
+		   "a reply cut short: said, quoted");
+	TAP_EQ_INT(m.state, MON_GREETING, "  and passed over: no reply yet");
+	TAP_EQ_STR(warned(&m, "{\"event\": \"GUEST_PANICKED\", \"data\": 1}\n", dir),
+		   "rapido: qemu monitor: passed over a message that is not QMP: the event's \"data\" is "
+		   "not an object: '{\"event\": \"GUEST_PANICKED\", \"data\": 1}'\n",
+		   "an event with data of the wrong type: said");
+	TAP_EQ_INT(m.panicked, 0, "  and passed over: no panic");
 	say(&m, "{\"timestamp\": {\"seconds\": 1}, \"event\": \"GUEST_PANICKED\", \"data\": {}}\n");
 	TAP_EQ_INT(m.panicked, 1, "a panic before the handshake's reply is seen");
 	TAP_EQ_STR(heard(), "", "  but nothing is asked before the monitor is ready");
@@ -97,6 +130,19 @@ int main(void)
 	say(&m, "{\"return\": {}}\n");
 	TAP_EQ_STR(heard(), "", "  its reply asks for nothing more");
 	TAP_EQ_INT(m.state, MON_QUITTING, "  quitting");
+	close(qemu_fd);
+	vm_monitor_free(&m);
+
+	/* VM_STATE_DIR of bytes that are not UTF-8: the dump cannot be named to qemu */
+	s.vmcore_keep = 1;
+	s.state_dir = "/nonexistent/\xff";
+	monitor_open(&m, &s);
+	say(&m, "{\"QMP\": {}}\n{\"return\": {}}\n");
+	heard();
+	say(&m, "{\"event\": \"GUEST_PANICKED\"}\n");
+	TAP_EQ_STR(heard(), "{\"execute\": \"quit\"}\n", "a dump path that is not UTF-8: quit at once");
+	TAP_EQ_STR(m.vmcore_err, "not asked: the path is not UTF-8, which a QMP string cannot hold",
+		   "  saying why there is no dump");
 	close(qemu_fd);
 	vm_monitor_free(&m);
 	tap_rm_tree(dir);

@@ -15,6 +15,7 @@
 #include "cpio.h"
 #include "err.h"
 #include "io.h"
+#include "confenv.h"
 #include "tap.h"
 #include "vm.h"
 
@@ -82,6 +83,7 @@ int main(void)
 	struct conf c;
 	char buf[512], msg[1024];
 
+	confenv_clear();
 	tap_plan(30);
 	if (!mkdtemp(dir))
 		return 1;

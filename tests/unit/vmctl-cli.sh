@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vmctl-cli.sh: ./vmctl without a VM: its command line, JSON checked before
-# any connection (at once, saying where it is wrong), and "no VM N" for a
-# missing socket and for one nobody listens on. tests/boot/vmctl.sh drives
-# a live VM.
+# any connection (at once, saying where it is wrong), "no VM N" for a
+# missing socket and for one nobody listens on, and a fake qemu answering
+# with what is not QMP (exit 4, saying what is wrong). tests/boot/vmctl.sh
+# drives a live VM.
 . "$(dirname "$0")/../tap.sh"
 bin=$TOP/vmctl
 if [ ! -x "$bin" ]; then
@@ -38,19 +39,21 @@ check "negative PATH" eval '[ $rc -eq 2 ] && grep -q "PATH: expected a number fr
 start=$SECONDS
 run "$bin" 1 qmp '{bad json'
 check "the issue's '{bad json': exit 2 at once" eval '[ $rc -eq 2 ] && [ $((SECONDS - start)) -lt 5 ]'
-check "  says where, with a caret" err_is "vmctl: qmp: invalid JSON at line 1, column 2: expected '\"' starting a member name, or '}', got 'b'
+check "  says where, with a caret" err_is "vmctl: qmp: invalid JSON at line 1, column 2: string or '}' expected near 'bad'
   {bad json
    ^
 Try 'vmctl --help' for more information."
 run "$bin" 1 qmp $'{"execute": "device_del",\n\t"arguments": {"id": "mp0p1",}}'
-check "trailing comma on line 2" err_is "vmctl: qmp: invalid JSON at line 2, column 30: '}' after ',': JSON has no trailing commas
+check "trailing comma on line 2" err_is "vmctl: qmp: invalid JSON at line 2, column 30: string or '}' expected near '}' (JSON has no trailing commas)
   	\"arguments\": {\"id\": \"mp0p1\",}}
   	                            ^
 Try 'vmctl --help' for more information."
 run "$bin" 1 qmp "{'execute': 'quit'}"
-check "single quotes" eval '[ $rc -eq 2 ] && grep -q "column 2: strings take double quotes, not single ones" "$T/err"'
+check "single quotes" eval '[ $rc -eq 2 ] && grep -q "column 2: .*(strings take double quotes, not single ones)" "$T/err"'
 run "$bin" 1 qmp '{"execute": "quit"} {"execute": "quit"}'
-check "two commands in one" eval '[ $rc -eq 2 ] && grep -q "column 21: expected nothing after the value (one JSON value only)" "$T/err"'
+check "two commands in one" eval '[ $rc -eq 2 ] && grep -q "column 21: end of file expected near .{. (one JSON value only)" "$T/err"'
+run "$bin" 1 qmp '{"execute": "device_del", "arguments": {"id": "mp0p1", "id": "mp0p2"}}'
+check "a key twice" eval '[ $rc -eq 2 ] && grep -q "column 56: duplicate object key near .\"id\"." "$T/err"'
 run "$bin" 1 qmp '"query-status"'
 check "a string, not an object" eval '[ $rc -eq 2 ] && grep -q "a QMP command is a JSON object, such as .*, not a JSON string" "$T/err"'
 
@@ -64,5 +67,42 @@ perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Type => SOCK_STREAM(), Local =
 run "$bin" 2 fail 0 1
 check "stale socket: no VM 2" err_is "vmctl: no VM 2: nothing listens on $VM_STATE_DIR/vm2.qmp (a socket left by a VM that is gone)"
 check "  exit 3" test $rc -eq 3
+
+# fake_qemu N REPLY: a QMP monitor on VM N's socket (listening when this
+# returns) that greets, takes qmp_capabilities and answers the next command
+# with REPLY (its lines), then waits for the client to go
+fake_qemu() {
+	perl -MIO::Socket::UNIX -e '
+		my $l = IO::Socket::UNIX->new(Type => SOCK_STREAM(), Local => $ARGV[0], Listen => 1)
+			or die "$ARGV[0]: $!\n";
+		defined(my $pid = fork) or die "fork: $!\n";
+		exit 0 if $pid;
+		alarm 60;
+		my $c = $l->accept or exit 1;
+		$c->autoflush(1);
+		print $c "{\"QMP\": {\"version\": {}, \"capabilities\": []}}\n";
+		<$c>;
+		print $c "{\"return\": {}}\n";
+		<$c>;
+		print $c "$ARGV[1]\n";
+		1 while <$c>;' "$VM_STATE_DIR/vm$1.qmp" "$2"
+}
+# a VM that answers with what is not QMP: exit 4, saying what is wrong and quoting it
+echo "mp0p0 0 0 2 /var/tmp/disk.img" > "$VM_STATE_DIR/vm3.mpath"
+fake_qemu 3 '{"return": {"name": "mp0p0", "type": "child<scsi-hd>"}}'
+run "$bin" 3 paths
+check "qom-list's return not an array: exit 4" test $rc -eq 4
+check "  says so" err_is 'vmctl: VM 3: qemu'"'"'s answer to qom-list is not QMP: "return" is not an array of properties: {"return": {"name": "mp0p0", "type": "child<scsi-hd>"}}'
+fake_qemu 4 '{"return": {"status": "running"}'
+run "$bin" 4 qmp '{"execute": "query-status"}'
+check "a reply cut short: exit 4" eval '[ $rc -eq 4 ] && [ ! -s "$T/out" ]'
+check "  says where it is not JSON" err_is 'vmctl: VM 4: qemu'"'"'s answer to the command is not QMP: not JSON at byte 32: '"'}'"' expected near end of file: '"'"'{"return": {"status": "running"}'"'"
+fake_qemu 5 '{"error": {"class": "GenericError", "desc": 5}}'
+run "$bin" 5 qmp '{"execute": "query-status"}'
+check "an error whose desc is a number: exit 4, not qemu refusing" test $rc -eq 4
+check "  says so" grep -q "the error's \"desc\" is not a string" "$T/err"
+fake_qemu 6 $'{"timestamp": {"seconds": 1}, "event": "STOP"}\n{"return": {"status": "paused"}}'
+run "$bin" 6 qmp '{"execute": "query-status"}'
+check "an event before the reply: the reply printed" eval '[ $rc -eq 0 ] && [ "$(cat "$T/out")" = '"'"'{"return": {"status": "paused"}}'"'"' ]'
 
 done_testing
