@@ -11,7 +11,9 @@
 #                         conf     rapido.conf, the key registry, profiles, arch
 #                         image    cpio, layers, kernels, modules, ELF
 #                         qemu     QMP and the JSON it speaks (libjansson), multipath names
-#                         results  verdicts: records, JUnit, KTAP, reports, known failures
+#                         results  verdicts: records, JUnit, KTAP, reports, known failures,
+#                                  a run's collection, merge, compare, run.json; no launcher
+#                                  (a launcher fills its one door, resctx.h)
 #   tools/lib/*.c       guest-only code -> build/guest/libtools.a; a guest helper links
 #                       it, proto and base only (build/guest/libbase.a ...)
 #   src/cut/*.c         ./cut       (src/cut/main.c has main())
@@ -484,8 +486,6 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 fuzzobj = $(patsubst %.c,$(B)/fuzz/obj/%.o,$(1))
 FUZZ_LIBS := $(call roomlibs,$(B)/fuzz,tools $(HOST_ROOMS))
-# ./vm's merge of results files, still in src/vm (a vm-NAME target links it)
-VM_FUZZ_SRCS := src/vm/merge.c
 
 $(B)/fuzz/obj/%.o: %.c
 	$(call quiet,CC,$@)
@@ -500,7 +500,7 @@ $(FUZZ_LIBS):
 define fuzz_target
 $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
 		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
-		$(if $(filter vm-%,$(1)),$(call fuzzobj,$(VM_FUZZ_SRCS))) $(FUZZ_LIBS)
+		$(FUZZ_LIBS)
 	$$(call quiet,LD,$$@)
 	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^ $(call libs_of,$(HOST_ROOMS))
 endef

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # rapido.bash: bash completion for rapido (its commands, then each
-# command's words), cut, vm, vmctl, netsetup and bisect (./cut in a
-# checkout as well). Commands and options come from the program's own --help, profiles
-# from cut --list and VM numbers from the QMP sockets in the state dir, so
-# nothing here can drift from the programs.
+# command's words; rapido results' verbs), cut, vm, vmctl, netsetup and bisect (./cut in a
+# checkout as well). Commands and options come from the program's own --help
+# (vm's from its option table: vm --list-options), profiles from cut --list
+# and VM numbers from the QMP sockets in the state dir, so nothing here can
+# drift from the programs.
 #   . scripts/completion/rapido.bash     (make install puts it where
 #   bash-completion loads it by command name)
 # zsh runs the same functions through its bashcompinit: the Makefile's
@@ -100,6 +101,41 @@ _rapido_bisect()
 	fi
 }
 
+# _rapido_vm CUR PREV RUN...: vm's words, all from its option table (vm
+# --list-options: one option name a line, TAB, none|required|optional, TAB,
+# what its argument is: file, dir, words:W1 W2... or none), then an image
+_rapido_vm()
+{
+	local cur=$1 prev=$2 table name arg what i req=" " words=0
+	shift 2
+	table=$("$@" --list-options 2>/dev/null)
+	while IFS=$'\t' read -r name arg what; do
+		[ "$arg" = required ] || continue
+		req="$req$name "
+		[ "$name" = "$prev" ] || continue
+		case "$what" in
+		file) _rapido_reply < <(compgen -f -- "$cur") ;;
+		dir) _rapido_reply < <(compgen -d -- "$cur") ;;
+		words:*) _rapido_reply < <(compgen -W "${what#words:}" -- "$cur") ;;
+		esac
+		return
+	done <<< "$table"
+	if [[ $cur == -* ]]; then
+		_rapido_reply < <(compgen -W "$(awk -F '\t' '{ print $1 ($2 == "optional" ? "=" : "") }' \
+			<<< "$table")" -- "$cur")
+		[[ ${COMPREPLY[0]:-} == *= ]] && compopt -o nospace 2>/dev/null
+		return
+	fi
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case "${COMP_WORDS[i]}" in
+		--) return ;;	# qemu's arguments
+		-*) [[ $req == *" ${COMP_WORDS[i]} "* ]] && i=$((i + 1)) ;;
+		*) words=$((words + 1)) ;;
+		esac
+	done
+	[ $words -eq 0 ] && _rapido_reply < <(compgen -f -- "$cur")
+}
+
 _rapido()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=
@@ -129,23 +165,17 @@ _rapido()
 		_rapido_bisect "$cur" "$prev" "${run[@]}"
 		return
 	fi
+	if [ "$name" = vm ]; then
+		_rapido_vm "$cur" "$prev" "${run[@]}"
+		return
+	fi
 
 	# option arguments
 	case "$prev" in
-	-o|--output|-f|--file|--log|--mpath)
+	-o|--output|-f|--file|--known-failures|--write-known-failures)
 		_rapido_reply < <(compgen -f -- "$cur")
 		return ;;
-	--share)
-		_rapido_reply < <(compgen -d -- "$cur")
-		return ;;
-	--accel)
-		_rapido_reply < <(compgen -W "auto kvm tcg" -- "$cur")
-		return ;;
-	--net)
-		_rapido_reply < <(compgen -W "tap user none" -- "$cur")
-		return ;;
-	-x|--cmd|-t|--timeout|--cpus|--memory|--mpath-paths|--tap|--hostfwd|\
-	--link-listen|--link-connect|--append|--netns)
+	-x|--cmd|-t|--timeout|--netns)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
@@ -156,9 +186,8 @@ _rapido()
 	# the non-option words before the cursor
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case "${COMP_WORDS[i]}" in
-		-o|--output|-f|--file|--log|--mpath|--share|--accel|--net|-x|--cmd|-t|\
-		--timeout|--cpus|--memory|--mpath-paths|--tap|--hostfwd|--link-listen|\
-		--link-connect|--append|--netns) i=$((i + 1)) ;;
+		-o|--output|-f|--file|-x|--cmd|-t|--timeout|--netns|--known-failures|\
+		--write-known-failures) i=$((i + 1)) ;;
 		--) args=-1; break ;;
 		-*) ;;
 		*) words+=("${COMP_WORDS[i]}") ;;
@@ -170,8 +199,6 @@ _rapido()
 		[ ${#words[@]} -eq 0 ] &&
 			_rapido_reply < <(compgen -W "$("${run[@]}" --list 2>/dev/null |
 				awk '{ print $1 }')" -- "$cur") ;;
-	vm)
-		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -f -- "$cur") ;;
 	vmctl)
 		if [ ${#words[@]} -eq 0 ]; then
 			local d q nums=
@@ -189,6 +216,15 @@ _rapido()
 		fi ;;
 	netsetup)
 		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -W "up down" -- "$cur") ;;
+	results)
+		if [ ${#words[@]} -eq 0 ]; then
+			# the verbs of rapido results --help's "Verbs:" block
+			_rapido_reply < <(compgen -W "$("${run[@]}" --help 2>/dev/null |
+				sed -n '/^Verbs:$/,/^$/s/^ \([a-z][a-z]*\) .*/\1/p')" -- "$cur")
+		else
+			# result directories (OUT, DIR..., A B)
+			_rapido_reply < <(compgen -d -- "$cur")
+		fi ;;
 	esac
 }
 

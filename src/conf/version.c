@@ -10,7 +10,7 @@
 #include "err.h"
 #include "io.h"
 #include "rapido.h"
-#include "run.h"
+#include "toolver.h"
 #include "version.h"
 
 #ifndef RAPIDO_VERSION
@@ -18,36 +18,19 @@
 #endif
 const char rapido_version[] = RAPIDO_VERSION;
 
-/*
- * The first line PROG --version prints on stdout, malloc'd; NULL if none.
- * Its exit status is not looked at: dracut 059 says its version and exits 1.
- * A hung program must not hang --version: 10 s at most.
- */
-static char *first_line(const char *path)
-{
-	char *argv[] = { (char *)path, "--version", NULL };
-
-	return run_first_line(argv, -1, 10);
-}
-
 /* "WHAT VERSION (PATH)" of the program NAME (a name or a path), from the line it prints */
 static void tool_version(const char *what, const char *key, const char *name, const char *drop)
 {
-	char *path = find_in_path(name), *line = path ? first_line(path) : NULL;
-	const char *v = line;
+	struct toolver v;
 
-	if (!path)
+	toolver_ask(name, drop, &v);
+	if (!v.path)
 		printf("%s: not found (%s=%s)\n", what, key, name);
-	else if (!line)
-		printf("%s: %s --version printed nothing\n", what, path);
-	else {
-		/* "dracut 059-4" and "QEMU emulator version 7.2.22 (...)": the version alone */
-		if (!strncmp(v, drop, strlen(drop)))
-			v += strlen(drop);
-		printf("%s %s (%s)\n", what, v, path);
-	}
-	free(line);
-	free(path);
+	else if (!v.line)
+		printf("%s: %s --version printed nothing\n", what, v.path);
+	else	/* "dracut 059-4" and "QEMU emulator version 7.2.22 (...)": the version alone */
+		printf("%s %s (%s)\n", what, v.version ? v.version : v.line, v.path);
+	toolver_free(&v);
 }
 
 void version_print(const char *prog)

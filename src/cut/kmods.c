@@ -467,6 +467,13 @@ static int write_indexes(const struct cut_plan *p, struct kset *k, char **why)
 
 	/* depmod creates its files 0644 less the umask */
 	umask(um);
+	/* another kmod's depmod may write other bytes: said once, whatever -v */
+	*why = depmod_unproven();
+	if (*why) {
+		warn("%s", *why);
+		free(mods);
+		return -ENOTSUP;
+	}
 	*why = depmod_configured();
 	if (*why) {
 		char *conf = *why;

@@ -31,6 +31,7 @@
 #include "kmodelf.h"
 #include "modindex.h"
 #include "strv.h"
+#include "toolver.h"
 
 /* depmod's buffers (PATH_MAX): longer lines or names it would cut or split */
 #define DEPMOD_LINE 4096
@@ -725,4 +726,20 @@ void depmod_out_free(struct depmod_out *out)
 {
 	for (int i = 0; i < DEPMOD_NFILES; i++)
 		strbuf_free(&out->f[i].data);
+}
+
+char *depmod_unproven(void)
+{
+	const struct toolver *v = toolver_kmod();
+
+	if (!v->path || (v->version && !strcmp(v->version, DEPMOD_PROVEN_KMOD)))
+		return NULL;
+	if (v->version)
+		return xasprintf("kmod %s's depmod: its indexes are built by depmod, "
+				 "the built-in writer is proven for kmod %s only", v->version,
+				 DEPMOD_PROVEN_KMOD);
+	return xasprintf("%s --version printed %s%s%s, not kmod's version: its indexes are built "
+			 "by depmod, the built-in writer is proven for kmod %s only", v->path,
+			 v->line ? "\"" : "nothing", v->line ? v->line : "", v->line ? "\"" : "",
+			 DEPMOD_PROVEN_KMOD);
 }

@@ -34,11 +34,25 @@ struct depmod_in {
 #define DEPMOD_NFILES 10
 
 /*
+ * The kmod version whose depmod writes what depmod_compute writes (proven
+ * byte for byte by tests/unit/cut-kmods*.sh); another's may write other
+ * bytes, so with another the caller runs depmod.
+ */
+#define DEPMOD_PROVEN_KMOD "30"
+
+/*
  * What depmod.c's rules are: in the modules layer's content key, so that
  * a layer written by a version with a mistake is not found again once it
  * is fixed. Raise it with any change to what depmod_compute writes.
  */
-#define DEPMOD_WRITER "kmod 30 depmod rules 1"
+#define DEPMOD_WRITER "kmod " DEPMOD_PROVEN_KMOD " depmod rules 1"
+
+/*
+ * NULL when the host's depmod (toolver_kmod) is kmod DEPMOD_PROVEN_KMOD's,
+ * or there is none (nothing to write other bytes); else why depmod must
+ * write the indexes (malloc'd, one line).
+ */
+char *depmod_unproven(void);
 
 /* The files depmod writes, in its order, each with its bytes. */
 struct depmod_out {

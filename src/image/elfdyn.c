@@ -4,210 +4,192 @@
  * running anything, so ./cut can group the programs of a tree by what they
  * need and ask the loader once per group instead of running ldd once per
  * program, and resolve a foreign architecture's libraries in its sysroot
- * (elfdeps.c), where nothing can be run.
+ * (elfdeps.c), where nothing can be run. The file is walked by elfwalk.c.
  */
+#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfdyn.h"
+#include "elfwalk.h"
 #include "err.h"
 #include "io.h"
 
-#define MAX_PHNUM 512
+/* What a crafted file may make it read: an interpreter path is short, a dynamic section and its strings small. */
+#define MAX_INTERP 4096
 #define MAX_DYN (1 << 16)
 #define MAX_STRTAB (16 << 20)
 
-enum { PT_LOAD_ = 1, PT_DYNAMIC_ = 2, PT_INTERP_ = 3 };
-enum { DT_NULL_ = 0, DT_NEEDED_ = 1, DT_STRTAB_ = 5, DT_STRSZ_ = 10, DT_RPATH_ = 15,
-       DT_RUNPATH_ = 29 };
-
-struct elf_file {
+/*
+ * The file is walked in a copy of its size that holds only what is read
+ * into it (anonymous memory: the pages never touched cost nothing). Not
+ * the file mapped: one cut short while ./cut reads it (tree.c copies a
+ * user's tree) would kill ./cut with SIGBUS; a short read here is -ENOEXEC.
+ */
+struct sparse {
 	int fd;
-	int is64;
-	int big;	/* big-endian */
+	unsigned char *buf;
+	size_t len;
 };
 
-static uint64_t get(const struct elf_file *e, const unsigned char *p, int bytes)
+/* Read [off, off + n) of the file into the copy (clipped to its size): 0, -ENOEXEC if short, -errno. */
+static int fill(const struct sparse *f, uint64_t off, uint64_t n)
 {
-	uint64_t v = 0;
+	ssize_t got;
 
-	for (int i = 0; i < bytes; i++)
-		v |= (uint64_t)p[e->big ? bytes - 1 - i : i] << (8 * i);
-	return v;
+	if (off >= f->len)
+		return 0;
+	if (n > f->len - off)
+		n = f->len - off;
+	got = pread_full(f->fd, f->buf + off, (size_t)n, (off_t)off);
+	if (got < 0)
+		return (int)got;
+	return (uint64_t)got == n ? 0 : -ENOEXEC;
 }
 
-static int read_at(const struct elf_file *e, void *buf, size_t len, uint64_t off)
+/* The string at off of [str, str + len), up to its NUL or the table's end; NULL past it. */
+static char *dyn_str(const char *str, size_t len, uint64_t off)
 {
-	ssize_t n;
-
-	if (off > INT64_MAX)
-		return -ENOEXEC;
-	n = pread(e->fd, buf, len, (off_t)off);
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -ENOEXEC;
+	return off < len ? xstrndup(str + off, len - (size_t)off) : NULL;
 }
 
-struct seg {
-	uint64_t type, offset, vaddr, filesz;
-};
-
-/* File offset of virtual address va, through the PT_LOAD segments. */
-static int vaddr_to_off(const struct seg *s, size_t n, uint64_t va, uint64_t *off)
+static int read_dynamic(const struct sparse *f, const struct elf *e, const struct elf_segment *dyn,
+			struct elf_deps *d)
 {
-	for (size_t i = 0; i < n; i++)
-		if (s[i].type == PT_LOAD_ && va >= s[i].vaddr && va - s[i].vaddr < s[i].filesz) {
-			*off = va - s[i].vaddr + s[i].offset;
-			return 0;
-		}
-	return -ENOEXEC;
-}
-
-static int read_segments(const struct elf_file *e, const unsigned char *eh, struct seg **out, size_t *n)
-{
-	uint64_t phoff = get(e, eh + (e->is64 ? 32 : 28), e->is64 ? 8 : 4);
-	unsigned int phentsize = (unsigned int)get(e, eh + (e->is64 ? 54 : 42), 2);
-	unsigned int phnum = (unsigned int)get(e, eh + (e->is64 ? 56 : 44), 2);
-	unsigned int want = e->is64 ? 56 : 32;
-	unsigned char *ph;
-	struct seg *s;
-	int rc;
-
-	if (phnum > MAX_PHNUM || (phnum && phentsize < want))
-		return -ENOEXEC;
-	ph = xmalloc((size_t)phnum * phentsize + 1);
-	rc = read_at(e, ph, (size_t)phnum * phentsize, phoff);
-	if (rc) {
-		free(ph);
-		return rc;
-	}
-	s = xcalloc(phnum + 1, sizeof(*s));
-	for (unsigned int i = 0; i < phnum; i++) {
-		const unsigned char *p = ph + (size_t)i * phentsize;
-
-		s[i].type = get(e, p, 4);
-		if (e->is64) {
-			s[i].offset = get(e, p + 8, 8);
-			s[i].vaddr = get(e, p + 16, 8);
-			s[i].filesz = get(e, p + 32, 8);
-		} else {
-			s[i].offset = get(e, p + 4, 4);
-			s[i].vaddr = get(e, p + 8, 4);
-			s[i].filesz = get(e, p + 16, 4);
-		}
-	}
-	free(ph);
-	*out = s;
-	*n = phnum;
-	return 0;
-}
-
-static int read_dynamic(const struct elf_file *e, const struct seg *segs, size_t nseg,
-			const struct seg *dyn, struct elf_deps *d)
-{
-	size_t entsz = e->is64 ? 16 : 8, word = e->is64 ? 8 : 4, count;
-	uint64_t strtab = 0, strsz = 0, runpath = UINT64_MAX, rpath = UINT64_MAX, stroff;
+	uint64_t strtab = 0, strsz = 0, runpath = UINT64_MAX, rpath = UINT64_MAX, stroff, tag, val;
 	int have_strtab = 0, rc;
-	unsigned char *dy;
-	char *str = NULL;
+	struct elf_dyns it;
 	struct strv idx = STRV_INIT;	/* DT_NEEDED offsets, as numbers in text */
+	const char *str;
 
-	if (dyn->filesz > (uint64_t)MAX_DYN * entsz)
+	if (dyn->filesz / (e->klass == ELFCLASS64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn)) > MAX_DYN)
 		return -ENOEXEC;
-	count = (size_t)dyn->filesz / entsz;
-	dy = xmalloc(count * entsz + 1);
-	rc = read_at(e, dy, count * entsz, dyn->offset);
-	for (size_t i = 0; !rc && i < count; i++) {
-		uint64_t tag = get(e, dy + i * entsz, (int)word);
-		uint64_t val = get(e, dy + i * entsz + word, (int)word);
-
-		if (tag == DT_NULL_)
-			break;
-		if (tag == DT_NEEDED_)
+	rc = fill(f, dyn->offset, dyn->filesz);
+	elf_dyns_init(&it, e, dyn);
+	while (!rc && elf_dyn_next(&it, &tag, &val)) {
+		if (tag == DT_NEEDED)
 			strv_pushf(&idx, "%llu", (unsigned long long)val);
-		else if (tag == DT_STRTAB_)
+		else if (tag == DT_STRTAB)
 			strtab = val, have_strtab = 1;
-		else if (tag == DT_STRSZ_)
+		else if (tag == DT_STRSZ)
 			strsz = val;
-		else if (tag == DT_RUNPATH_)
+		else if (tag == DT_RUNPATH)
 			runpath = val;
-		else if (tag == DT_RPATH_)
+		else if (tag == DT_RPATH)
 			rpath = val;
 	}
-	free(dy);
-	if (!rc && (idx.n || runpath != UINT64_MAX || rpath != UINT64_MAX)) {
-		if (!have_strtab || !strsz || strsz > MAX_STRTAB ||
-		    vaddr_to_off(segs, nseg, strtab, &stroff))
-			rc = -ENOEXEC;
-		if (!rc) {
-			str = xmalloc((size_t)strsz + 1);
-			rc = read_at(e, str, (size_t)strsz, stroff);
-			str[strsz] = '\0';
-		}
-		for (size_t i = 0; !rc && i < idx.n; i++) {
-			uint64_t at = strtoull(idx.v[i], NULL, 10);
-
-			if (at >= strsz)
-				rc = -ENOEXEC;
-			else
-				strv_push(&d->needed, str + at);
-		}
-		if (!rc && runpath == UINT64_MAX)
-			runpath = rpath;
-		if (!rc && runpath != UINT64_MAX) {
-			if (runpath >= strsz)
-				rc = -ENOEXEC;
-			else
-				d->runpath = xstrdup(str + runpath);
-		}
+	if (rc || (!idx.n && runpath == UINT64_MAX && rpath == UINT64_MAX))
+		goto out;
+	/* the strings are where DT_STRTAB's address is loaded from */
+	if (!have_strtab || !strsz || strsz > MAX_STRTAB || elf_vaddr_offset(e, strtab, &stroff) ||
+	    stroff > e->len || strsz > e->len - stroff) {
+		rc = -ENOEXEC;
+		goto out;
 	}
-	free(str);
+	rc = fill(f, stroff, strsz);
+	str = (const char *)e->data + stroff;
+	for (size_t i = 0; !rc && i < idx.n; i++) {
+		char *name = dyn_str(str, (size_t)strsz, strtoull(idx.v[i], NULL, 10));
+
+		if (name)
+			strv_push(&d->needed, name);
+		else
+			rc = -ENOEXEC;
+		free(name);
+	}
+	if (!rc && runpath == UINT64_MAX)
+		runpath = rpath;
+	if (!rc && runpath != UINT64_MAX) {
+		d->runpath = dyn_str(str, (size_t)strsz, runpath);
+		if (!d->runpath)
+			rc = -ENOEXEC;
+	}
+out:
 	strv_free(&idx);
+	return rc;
+}
+
+/*
+ * Open the walker on the file's headers: opened on the ELF header alone, it
+ * says where the program headers are (and refuses what is no ELF before
+ * anything is allocated); opened on the copy once they are read, it checks
+ * them. Sections are not read: a loader reads none.
+ */
+static int open_headers(struct sparse *f, struct elf *e)
+{
+	unsigned char head[sizeof(Elf64_Ehdr)];
+	size_t n = f->len < sizeof(head) ? f->len : sizeof(head);
+	ssize_t got = pread_full(f->fd, head, n, 0);
+	int rc;
+
+	if (got < 0)
+		return (int)got;
+	if ((size_t)got < n)
+		return -ENOEXEC;
+	elf_open(e, head, n);
+	if (e->bad == ELF_NOT_ELF || e->bad == ELF_BAD_IDENT)
+		return -ENOEXEC;
+	f->buf = mmap(NULL, f->len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (f->buf == MAP_FAILED) {
+		f->buf = NULL;
+		return -errno;
+	}
+	memcpy(f->buf, head, n);
+	rc = fill(f, e->phoff, (uint64_t)e->phnum * (e->klass == ELFCLASS64 ? sizeof(Elf64_Phdr) :
+									    sizeof(Elf32_Phdr)));
+	if (!rc)
+		rc = elf_open(e, f->buf, f->len);
+	/* broken section headers are not the loader's business */
+	if (rc && e->bad == ELF_BAD_SHDRS)
+		rc = 0;
 	return rc;
 }
 
 int elf_read_deps(int fd, struct elf_deps *d)
 {
-	unsigned char eh[64];
-	struct elf_file e = { .fd = fd };
-	struct seg *segs = NULL;
-	size_t nseg = 0;
+	struct sparse f = { .fd = fd };
+	struct stat st;
+	struct elf e;
 	int rc, dyn_read = 0;
 
 	memset(d, 0, sizeof(*d));
-	rc = read_at(&e, eh, sizeof(eh), 0);
-	if (rc)
-		return rc;
-	if (memcmp(eh, "\177ELF", 4) || (eh[4] != 1 && eh[4] != 2) || (eh[5] != 1 && eh[5] != 2))
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_size < EI_NIDENT)
 		return -ENOEXEC;
-	e.is64 = eh[4] == 2;
-	e.big = eh[5] == 2;
-	d->klass = eh[4];
-	d->data = eh[5];
-	d->type = (unsigned int)get(&e, eh + 16, 2);
-	d->machine = (unsigned int)get(&e, eh + 18, 2);
-	rc = read_segments(&e, eh, &segs, &nseg);
-	for (size_t i = 0; !rc && i < nseg; i++) {
-		if (segs[i].type == PT_INTERP_ && !d->interp) {
-			if (segs[i].filesz == 0 || segs[i].filesz > 4096) {
+	f.len = (size_t)st.st_size;
+	rc = open_headers(&f, &e);
+	if (!rc) {
+		d->klass = e.klass;
+		d->data = e.endian;
+		d->type = e.type;
+		d->machine = e.machine;
+	}
+	for (unsigned int i = 0; !rc && i < e.phnum; i++) {
+		struct elf_segment s;
+
+		elf_segment(&e, i, &s);
+		if (s.type == PT_INTERP && !d->interp) {
+			if (s.filesz == 0 || s.filesz > MAX_INTERP)
 				rc = -ENOEXEC;
-				break;
-			}
-			d->interp = xmalloc((size_t)segs[i].filesz + 1);
-			rc = read_at(&e, d->interp, (size_t)segs[i].filesz, segs[i].offset);
-			d->interp[segs[i].filesz] = '\0';
-		} else if (segs[i].type == PT_DYNAMIC_ && !dyn_read) {
+			else
+				rc = fill(&f, s.offset, s.filesz);
+			if (!rc)
+				d->interp = xstrndup((const char *)s.data, (size_t)s.filesz);
+		} else if (s.type == PT_DYNAMIC && !dyn_read) {
 			/* one dynamic section is read: a second would leak the first one's runpath */
-			rc = read_dynamic(&e, segs, nseg, &segs[i], d);
+			rc = read_dynamic(&f, &e, &s, d);
 			dyn_read = 1;
 			d->dynamic = 1;
 		}
 	}
-	free(segs);
+	if (f.buf)
+		munmap(f.buf, f.len);
 	if (rc)
 		elf_deps_free(d);
 	return rc;

@@ -18,8 +18,9 @@ struct elf_deps {
 
 /*
  * Read the program headers and dynamic section of the ELF file open on fd
- * (32 or 64 bit, either byte order). Returns 0, -ENOEXEC if fd is not an
- * ELF file or its headers do not hold together, or -errno of a failed read.
+ * (32 or 64 bit, either byte order; walked by elfwalk.h). Returns 0,
+ * -ENOEXEC if fd is not a regular ELF file, its headers do not hold
+ * together or it is shorter than they say, or -errno of a failed read.
  */
 int elf_read_deps(int fd, struct elf_deps *d);
 /* The same for the file at path; -errno of open(2) too. */

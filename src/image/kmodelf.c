@@ -10,84 +10,25 @@
 #include "hash.h"
 #include "kmodelf.h"
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define HOST_DATA ELFDATA2LSB
-#else
-#define HOST_DATA ELFDATA2MSB
-#endif
-
-/* Fields read through memcpy: a section may start at any offset of a crafted file. */
-static uint64_t rd(const unsigned char *p, size_t n)
+int kmod_elf_open(struct kmod_elf *k, const void *data, size_t len)
 {
-	uint64_t v = 0;
+	struct elf *e = &k->elf;
 
-	if (n == 8) {
-		memcpy(&v, p, 8);
-	} else if (n == 4) {
-		uint32_t u;
-
-		memcpy(&u, p, 4);
-		v = u;
-	} else if (n == 2) {
-		uint16_t u;
-
-		memcpy(&u, p, 2);
-		v = u;
-	} else {
-		v = *p;
-	}
-	return v;
-}
-
-#define FIELD(base, type, f) rd((base) + offsetof(type, f), sizeof(((type *)0)->f))
-
-int kmod_elf_open(struct kmod_elf *e, const void *data, size_t len)
-{
-	const unsigned char *d = data;
-	uint64_t shoff, shstr, off, size;
-	unsigned int shentsize;
-
-	*e = (struct kmod_elf){ .data = d, .len = len };
-	if (len < sizeof(Elf64_Ehdr) || memcmp(d, ELFMAG, SELFMAG) || d[EI_CLASS] != ELFCLASS64 ||
-	    d[EI_DATA] != HOST_DATA)
-		return -ENOEXEC;
-	shoff = FIELD(d, Elf64_Ehdr, e_shoff);
-	shentsize = (unsigned int)FIELD(d, Elf64_Ehdr, e_shentsize);
-	e->shnum = (unsigned int)FIELD(d, Elf64_Ehdr, e_shnum);
-	shstr = FIELD(d, Elf64_Ehdr, e_shstrndx);
-	e->machine = (unsigned int)FIELD(d, Elf64_Ehdr, e_machine);
-	if (shentsize != sizeof(Elf64_Shdr) || shstr >= e->shnum || shoff > len ||
-	    (uint64_t)e->shnum * sizeof(Elf64_Shdr) > len - shoff)
-		return -ENOEXEC;
-	e->shoff = shoff;
-	off = FIELD(d + shoff + shstr * sizeof(Elf64_Shdr), Elf64_Shdr, sh_offset);
-	size = FIELD(d + shoff + shstr * sizeof(Elf64_Shdr), Elf64_Shdr, sh_size);
 	/* libkmod refuses section names that are empty or not NUL-terminated */
-	if (off > len || size > len - off || !size || d[off + size - 1])
+	if (elf_open(e, data, len) || e->klass != ELFCLASS64 || e->endian != ELF_HOST_DATA || !e->shstr)
 		return -ENOEXEC;
-	e->names = (const char *)d + off;
-	e->nameslen = size;
 	return 0;
 }
 
-const char *kmod_elf_section(const struct kmod_elf *e, const char *name, size_t *size, int from)
+const char *kmod_elf_section(const struct kmod_elf *k, const char *name, size_t *size, int from)
 {
-	size_t nl = strlen(name);
+	struct elf_section s;
 
-	for (unsigned int i = (unsigned int)from; i < e->shnum; i++) {
-		const unsigned char *sh = e->data + e->shoff + (size_t)i * sizeof(Elf64_Shdr);
-		uint64_t off = FIELD(sh, Elf64_Shdr, sh_offset), sz = FIELD(sh, Elf64_Shdr, sh_size);
-		uint64_t n = FIELD(sh, Elf64_Shdr, sh_name);
-
-		/* libkmod skips a section whose bytes are not in the file */
-		if (off > e->len || sz > e->len - off)
-			continue;
-		if (n >= e->nameslen || e->nameslen - n < nl + 1 || memcmp(e->names + n, name, nl + 1))
-			continue;
-		*size = sz;
-		return (const char *)e->data + off;
-	}
-	return NULL;
+	/* libkmod skips a section whose bytes are not in the file */
+	if (elf_section_find(&k->elf, name, (unsigned int)from, &s) < 0)
+		return NULL;
+	*size = (size_t)s.size;
+	return (const char *)s.data;
 }
 
 /* Non-empty NUL-separated strings of [s, s + n), into out. */
@@ -117,50 +58,33 @@ int kmod_elf_strings(const struct kmod_elf *e, const char *section, struct strv 
 	return 0;
 }
 
-struct symtab {
-	const unsigned char *sym;
-	size_t count;
-	const char *str;
-	size_t strlen;
-};
-
-/* .symtab and .strtab, the table a whole number of entries; -ENOEXEC without them */
-static int symtab_get(const struct kmod_elf *e, struct symtab *t)
+/* .symtab named in .strtab (by name, as libkmod finds them); -ENOEXEC without them */
+static int symtab_get(const struct kmod_elf *k, struct elf_symtab *t)
 {
-	size_t n;
+	struct elf_section sym, str;
 
-	t->str = kmod_elf_section(e, ".strtab", &t->strlen, 1);
-	t->sym = (const unsigned char *)kmod_elf_section(e, ".symtab", &n, 1);
-	if (!t->str || !t->sym || n % sizeof(Elf64_Sym))
+	if (elf_section_find(&k->elf, ".strtab", 1, &str) < 0 ||
+	    elf_section_find(&k->elf, ".symtab", 1, &sym) < 0)
 		return -ENOEXEC;
-	t->count = n / sizeof(Elf64_Sym);
-	return 0;
-}
-
-/* Entry i's name; NULL if it is out of .strtab or unterminated in it (libkmod would read on). */
-static const char *sym_name(const struct symtab *t, size_t i)
-{
-	uint64_t off = FIELD(t->sym + i * sizeof(Elf64_Sym), Elf64_Sym, st_name);
-
-	if (off >= t->strlen || !memchr(t->str + off, '\0', t->strlen - off))
-		return NULL;
-	return t->str + off;
+	return elf_symtab(&k->elf, &sym, &str, t);
 }
 
 int kmod_elf_exports(const struct kmod_elf *e, struct strv *out)
 {
-	struct symtab t;
+	struct elf_symtab t;
 	size_t before = out->n, n;
 	const char *s;
 
 	if (!symtab_get(e, &t)) {
 		for (size_t i = 1; i < t.count; i++) {
-			const char *name = sym_name(&t, i);
+			struct elf_sym sym;
 
-			if (!name)
+			elf_sym(&t, i, &sym);
+			/* out of .strtab or unterminated in it: libkmod would read on */
+			if (!sym.name)
 				return -ENOEXEC;
-			if (!strncmp(name, "__crc_", 6))
-				strv_push(out, name + 6);
+			if (!strncmp(sym.name, "__crc_", 6))
+				strv_push(out, sym.name + 6);
 		}
 		if (out->n > before)
 			return 0;
@@ -184,14 +108,14 @@ static size_t name_hash(const char *s)
 
 int kmod_elf_needs(const struct kmod_elf *e, struct strv *out)
 {
-	struct symtab t;
+	struct elf_symtab t;
 	size_t vlen = 0, nver = 0, cap = 1;
 	const char *ver = kmod_elf_section(e, "__versions", &vlen, 1);
 	unsigned char *seen;
 	size_t *tab;	/* open addressing over the version names: index + 1, 0 free */
 
 	/* SPARC's register symbols are undefined and skipped by libkmod: not read here */
-	if (e->machine == EM_SPARC || e->machine == EM_SPARCV9 || symtab_get(e, &t))
+	if (e->elf.machine == EM_SPARC || e->elf.machine == EM_SPARCV9 || symtab_get(e, &t))
 		return -ENOEXEC;
 	if (ver && vlen % MODVER_LEN == 0)
 		nver = vlen / MODVER_LEN;
@@ -212,13 +136,14 @@ int kmod_elf_needs(const struct kmod_elf *e, struct strv *out)
 		tab[h] = k + 1;
 	}
 	for (size_t i = 1; i < t.count; i++) {
-		const unsigned char *s = t.sym + i * sizeof(Elf64_Sym);
+		struct elf_sym sym;
 		const char *name;
 		size_t h;
 
-		if (FIELD(s, Elf64_Sym, st_shndx) != SHN_UNDEF)
+		elf_sym(&t, i, &sym);
+		if (sym.shndx != SHN_UNDEF)
 			continue;
-		name = sym_name(&t, i);
+		name = sym.name;
 		if (!name) {
 			free(seen);
 			free(tab);

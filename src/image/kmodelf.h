@@ -6,22 +6,19 @@
  * from them (depmod.h) is what depmod builds. Only ELF64 of the host's
  * byte order is read (every module ./cut packs for x86_64 and arm64);
  * anything else, or anything kmod would read past a bound, is -ENOEXEC and
- * the caller asks depmod or modinfo instead.
+ * the caller asks depmod or modinfo instead. The file is walked by
+ * elfwalk.c.
  */
 #ifndef RAPIDO_KMODELF_H
 #define RAPIDO_KMODELF_H
 
 #include <stddef.h>
 
+#include "elfwalk.h"
 #include "strv.h"
 
 struct kmod_elf {
-	const unsigned char *data;
-	size_t len;
-	size_t shoff;		/* section headers */
-	unsigned int shnum, machine;
-	const char *names;	/* section names (e_shstrndx) */
-	size_t nameslen;
+	struct elf elf;
 };
 
 /* 0, or -ENOEXEC: not an ELF64 of the host's byte order whose section headers hold together. */

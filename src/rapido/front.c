@@ -17,6 +17,7 @@
 #include "front.h"
 #include "netsetup.h"
 #include "rapido.h"
+#include "verbs.h"
 #include "version.h"
 #include "vm.h"
 #include "vmctl.h"
@@ -32,6 +33,7 @@ static const struct sub {
 	{ "cut", cmd_cut, "build a test image (initramfs) for a profile" },
 	{ "vm", cmd_vm, "boot an image in qemu, exit with the guest's status" },
 	{ "vmctl", cmd_vmctl, "act on a running VM (QMP): exec, shell, paths, quit" },
+	{ "results", cmd_results, "merge, compare, known: finished runs' result dirs" },
 	{ "list", cmd_list, "list the profiles (cut --list)" },
 	{ "netsetup", cmd_netsetup, "bridge and TAP devices for the VMs (as root)" },
 	{ "ceph-local", cmd_ceph_local, "a small local Ceph cluster (as root)" },

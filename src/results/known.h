@@ -78,8 +78,6 @@ struct known_cli {
 #define KNOWN_NOPTS 5
 /* Option c (base + 0..4 as above) with arg into cli. */
 void known_cli_opt(struct known_cli *cli, int c, int base, const char *arg);
-/* The help lines of these options (./vm --help, and so vm(1)). */
-void known_help(FILE *f);
 /*
  * The settings from cli alone (no rapido.conf, no --rerun-failures: see
  * knownopt.c): every file read and checked; a bad line, date or range

@@ -63,4 +63,3 @@ void known_cli_free(struct known_cli *cli)
 {
 	strv_free(&cli->files);
 }
-

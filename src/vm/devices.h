@@ -4,7 +4,9 @@
  * registered in vm_devices[] (devices.c) as kvmtool's devices register
  * themselves. settings.c walks the table to resolve, vm.c to plan, start
  * and stop, qemu.c for the qemu arguments and kernel parameters, each in
- * the table's order. Any hook may be NULL.
+ * the table's order. Any hook may be NULL. A device's options are rows of
+ * vm_options[] (options.c); its resolve reads them by their rapido.conf
+ * key (vm_opt_setting, lookup.h) or from their struct vm_opts field.
  */
 #ifndef RAPIDO_VM_DEVICES_H
 #define RAPIDO_VM_DEVICES_H

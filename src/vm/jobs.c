@@ -6,11 +6,10 @@
  * slot lock. The shards list the tests they left to the serial VM
  * (JOBS_DEFERRED_FILE); that VM runs once they are all done, when one
  * left a test or one did not finish cleanly (what it never reached may
- * be a serial test). The parent then merges as --merge-results does
- * (a missing or unreadable shard is a failure there) and checks that the
- * serial VM ran every test left to it.
+ * be a serial test). What their results say is src/results/jobsres.c's:
+ * the merge as rapido results merge does (a missing or unreadable shard
+ * is a failure there), and whether the serial VM ran every test left to it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,11 +26,8 @@
 #include "jobs.h"
 #include "lookup.h"
 #include "mono.h"
-#include "pct.h"
-#include "provenance.h"
 #include "rapido.h"
-#include "results.h"
-#include "tree.h"
+#include "resctx.h"
 #include "vm.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -120,11 +115,11 @@ void vm_jobs_resolve_or_die(struct vm_settings *s, const struct vm_opts *o, cons
 	const char *v;
 	int rc;
 
-	s->jobs = vm_number(c, "--jobs", o->jobs, "VM_JOBS", &s->jobs_src);
+	s->jobs = vm_opt_number(c, o, "VM_JOBS", &s->jobs_src);
 	/* rapido.conf's VM_JOBS is for batch runs: an interactive ./vm stays one VM */
 	if (s->jobs_src.kind != SRC_OPTION && !s->batch)
 		s->jobs = 0;
-	v = vm_setting(c, "--serial-tests", o->serial_tests, "VM_SERIAL_TESTS", &src, &cv);
+	v = vm_opt_setting(c, o, "VM_SERIAL_TESTS", &src, &cv);
 	if (v && !s->jobs && src.kind == SRC_OPTION)
 		die("--serial-tests: only with --jobs (VM_JOBS)");
 	if (!s->jobs)
@@ -236,226 +231,13 @@ static int jobs_wait(struct job *v, size_t n, const sigset_t *set, int stop)
 	return stop;
 }
 
-/*
- * Make DIR a results dir as fresh as one VM's (resdir.c), without the
- * shard and serial dirs of an earlier run.
- */
-static void jobs_dir_prepare(const struct vm_settings *s, const char *dir)
-{
-	char *failed, *path, where[512];
-	struct dirent *e;
-	DIR *d;
-	int rc;
-
-	results_dir_fresh(dir, vm_src_str(&s->results_src, where, sizeof(where)));
-	d = opendir(dir);
-	if (!d)
-		die_errno("--results: %s", dir);
-	while ((errno = 0, e = readdir(d))) {
-		unsigned int k;
-		char end;
-
-		if (strcmp(e->d_name, JOBS_SERIAL_DIR) && sscanf(e->d_name, "shard-%u%c", &k, &end) != 1)
-			continue;
-		path = xasprintf("%s/%s", dir, e->d_name);
-		rc = remove_tree(path, &failed);
-		if (rc)
-			die_err(rc, "--results: cannot remove %s of an earlier run", failed);
-		free(path);
-	}
-	if (errno)
-		die_errno("--results: %s", dir);
-	closedir(d);
-}
-
-/* DIR/run.json: what the run was, as one VM's says it; each VM's own is in its dir. */
-static void jobs_provenance(const struct vm_settings *s, const char *dir, const char *ts)
-{
-	struct vm_launch l = { .s = s, .accel = s->accel };
-	char jobs[16], *err;
-	struct prov p;
-
-	prov_collect(&p, &l, ts);
-	snprintf(jobs, sizeof(jobs), "%u", s->jobs);
-	prov_add(&p, "jobs", jobs);
-	if (prov_write(&p, dir, &err)) {
-		warn("--jobs: %s", err);
-		free(err);
-	}
-	prov_free(&p);
-}
-
-/* A test a shard left to the serial VM. */
-struct deferred {
-	char *name;
-	unsigned int shard;
-};
-
-/*
- * Append what job j's guest left to the serial VM to *v. The guest wrote
- * the file: a regular file or nothing, never read through a link (9p's
- * mapped model makes none; a dir restored from elsewhere might hold one).
- */
-static void deferred_read(const struct job *j, struct deferred **v, size_t *n)
-{
-	char *path = xasprintf("%s/files/%s", j->dir, JOBS_DEFERRED_FILE), *text;
-	struct stat st;
-	int rc = read_regular_file(path, O_NOFOLLOW, 64u << 20, &text, NULL, &st);
-
-	if (rc == -ENOENT) {
-		free(path);
-		return;
-	}
-	if (rc)
-		die("--jobs: %s: %s", path, file_strerror(rc, &st));
-	for (char *p = text, *nl; p && *p; p = nl) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl++ = '\0';
-		pct_unescape_field(p);
-		if (!*p)
-			continue;
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-		(*v)[(*n)++] = (struct deferred){ xstrdup(p), j->shard };
-	}
-	free(text);
-	free(path);
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Each deferred test is in the serial VM's results; how many are not (named). */
-static unsigned int deferred_check(const struct job *serial, const struct deferred *v, size_t n,
-				   unsigned int shards)
-{
-	char *path = xasprintf("%s/results.txt", serial->dir), *err, **names;
-	struct rsuite s;
-	unsigned int lost = 0;
-
-	rsuite_init(&s);
-	if (rsuite_load(&s, path, &err))
-		free(err);	/* the merge names an unreadable results.txt */
-	names = xcalloc(s.n + 1, sizeof(*names));
-	for (size_t i = 0; i < s.n; i++)
-		names[i] = s.t[i].name;
-	qsort(names, s.n, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < n; i++) {
-		if (bsearch(&v[i].name, names, s.n, sizeof(*names), name_cmp))
-			continue;
-		char *t = text_oneline(v[i].name);
-
-		warn("--jobs: test '%s': shard %u/%u left it to the serial VM, which did not run it",
-		     t, v[i].shard, shards);
-		free(t);
-		lost++;
-	}
-	free(names);
-	rsuite_free(&s);
-	free(path);
-	return lost;
-}
-
-/* The merge of what ran, as --merge-results OUT DIR... does; its exit status. */
-static int jobs_merge(const char *dir, const struct job *v, size_t n)
-{
-	struct strv argv = STRV_INIT;
-	int rc;
-
-	strv_push(&argv, "--merge-results");
-	strv_push(&argv, dir);
-	for (size_t i = 0; i < n; i++)
-		if (v[i].pid > 0)
-			strv_push(&argv, v[i].dir);
-	rc = cmd_merge_results((int)argv.n, argv.v);
-	strv_free(&argv);
-	return rc;
-}
-
-/* Append "R1 meta KEY VALUE" to f. */
-static void meta_line(FILE *f, const char *key, const char *value)
-{
-	char *v = pct_field(value);
-
-	fprintf(f, "R1 meta %s %s\n", key, v);
-	free(v);
-}
-
-/*
- * DIR/results.txt, so that DIR is a results dir like one VM's (what
- * --compare-results reads): the records of every VM that ran, in order,
- * as one suite (the profile's), their own meta records left out, then the
- * run's: its time, tests-only when every VM failed for failed tests only
- * (or not at all) and nothing was lost, and its exit status, last.
- */
-static void jobs_records(const struct vm_settings *s, const char *dir, const struct job *v,
-			 size_t n, int rc, int clean, const char *ts, double secs)
-{
-	char *path = xasprintf("%s/results.txt", dir), *out = NULL, num[32];
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	int tests_only = clean, err;
-
-	if (!f)
-		die_errno("open_memstream");
-	meta_line(f, "suite", s->im.profile);
-	meta_line(f, "kernel", s->im.release);
-	meta_line(f, "timestamp", ts);
-	for (size_t i = 0; i < n; i++) {
-		char *p = xasprintf("%s/results.txt", v[i].dir), *text;
-		int seen = 0;
-
-		if (v[i].pid <= 0) {
-			free(p);
-			continue;
-		}
-		err = read_regular_file(p, O_NOFOLLOW, RESULTS_TXT_MAX, &text, NULL, NULL);
-		if (err) {
-			free(p);
-			tests_only = 0;	/* the merge named it */
-			continue;
-		}
-		for (char *l = text, *nl; l && *l; l = nl) {
-			nl = strchr(l, '\n');
-			if (nl)
-				*nl++ = '\0';
-			if (!strcmp(l, "R1 meta tests-only 1"))
-				seen = 1;
-			if (*l && strncmp(l, "R1 meta ", 8))
-				fprintf(f, "%s\n", l);
-		}
-		tests_only &= !v[i].code || (v[i].code == VM_EXIT_TESTS_FAILED && seen);
-		free(text);
-		free(p);
-	}
-	snprintf(num, sizeof(num), "%.3f", secs);
-	meta_line(f, "time", num);
-	if (rc && !tests_only)
-		meta_line(f, "cause", "a VM of --jobs failed, or a test was lost: its status and "
-			  "its DIR are named on stderr");
-	if (tests_only)
-		meta_line(f, "tests-only", "1");
-	snprintf(num, sizeof(num), "%d", rc);
-	meta_line(f, "exit", num);
-	if (fclose(f))
-		die_errno("open_memstream");
-	if (len > RESULTS_TXT_MAX)
-		warn("--jobs: %s: %zu bytes, more than --compare-results reads (%u)", path, len,
-		     RESULTS_TXT_MAX);
-	err = write_file_atomic(path, out, len, 0644);
-	if (err)
-		die_err(err, "--jobs: cannot write %s", path);
-	free(out);
-	free(path);
-}
-
 int vm_jobs_run(struct vm_settings *s)
 {
 	unsigned int n = s->jobs, problems = 0;
 	struct job *v = xcalloc(n + 1, sizeof(*v)), *serial = &v[n];
-	struct deferred *def = NULL;
+	struct results_job *rv = xcalloc(n + 1, sizeof(*rv));
+	struct results_deferred *def = NULL;
+	struct results_ctx rc_ctx;
 	size_t n_def = 0;
 	sigset_t set, oldmask;
 	int stop, rc = 0, unclean = 0;
@@ -464,8 +246,10 @@ int vm_jobs_run(struct vm_settings *s)
 	time_t now = time(NULL);
 
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	jobs_dir_prepare(s, dir);
-	jobs_provenance(s, dir, ts);
+	/* the accelerator as asked (auto: each VM decides; each VM's run.json has its own) */
+	vm_results_ctx(&rc_ctx, s, 0, s->accel);
+	results_jobs_prepare(&rc_ctx);
+	results_jobs_provenance(&rc_ctx, ts);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGINT);
@@ -483,7 +267,7 @@ int vm_jobs_run(struct vm_settings *s)
 	serial->dir = xasprintf("%s/%s", dir, JOBS_SERIAL_DIR);
 	stop = jobs_wait(v, n, &set, 0);
 	for (unsigned int i = 0; i < n; i++) {
-		deferred_read(&v[i], &def, &n_def);
+		results_deferred_read(v[i].dir, v[i].shard, &def, &n_def);
 		unclean |= v[i].code > VM_EXIT_TESTS_FAILED;
 	}
 	if (!stop && (n_def || unclean)) {
@@ -508,17 +292,18 @@ int vm_jobs_run(struct vm_settings *s)
 		free(name);
 	}
 	if (serial->pid > 0)
-		problems += deferred_check(serial, def, n_def, n);
+		problems += results_deferred_check(serial->dir, def, n_def, n);
 	else if (n_def)
 		problems += (unsigned int)n_def;	/* stopped before the serial VM: lost */
-	if (jobs_merge(dir, v, n + 1) || problems)
+	for (unsigned int i = 0; i <= n; i++)
+		rv[i] = (struct results_job){ v[i].dir, v[i].shard, v[i].pid > 0, v[i].code };
+	if (results_jobs_merge(dir, rv, n + 1) || problems)
 		rc = rc ? rc : 1;
 	if (stop)
 		rc = 128 + stop;
-	jobs_records(s, dir, v, n + 1, rc, !problems && !stop, ts, mono_secs() - start);
-	for (size_t i = 0; i < n_def; i++)
-		free(def[i].name);
-	free(def);
+	results_jobs_records(&rc_ctx, rv, n + 1, rc, !problems && !stop, ts, mono_secs() - start);
+	results_deferred_free(def, n_def);
+	free(rv);
 	for (unsigned int i = 0; i <= n; i++)
 		free(v[i].dir);
 	free(v);

@@ -12,16 +12,9 @@
 #include <stdint.h>
 
 #include "conf.h"
+#include "jobsres.h"	/* JOBS_DEFERRED_FILE, JOBS_SERIAL_DIR: the results' side */
 #include "settings.h"
 #include "strv.h"
-
-/*
- * What a shard's guest left to the serial VM: one test name a line, as a
- * record field (pct.h), in its $RAPIDO_RESULTS_DIR (autorun/lib/results.sh).
- */
-#define JOBS_DEFERRED_FILE "rapido-deferred.txt"
-/* The serial VM's results, in DIR; the shards' are DIR/shard-I. */
-#define JOBS_SERIAL_DIR "serial"
 
 /*
  * serial.c: the lines of a --serial-tests file (text, changed in place):

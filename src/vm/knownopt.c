@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * knownopt.c: the known-failure and re-run options of ./vm and ./vm
- * --merge-results (known.h): read and checked before anything boots, and
- * --rerun-failures passed to the guest as rapido.rerun=N, which the guest
- * init exports as RAPIDO_RERUN_FAILURES for rapido_test and fstests.
+ * knownopt.c: the known-failure and re-run options of ./vm (known.h;
+ * their help is src/results/knowncli.c's): read and checked before
+ * anything boots, and --rerun-failures passed to the guest as
+ * rapido.rerun=N, which the guest init exports as RAPIDO_RERUN_FAILURES
+ * for rapido_test and fstests.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,30 +15,6 @@
 #include "lookup.h"
 #include "rapido.h"
 #include "vm.h"
-
-void known_help(FILE *f)
-{
-	fputs("     --known-failures FILE  failures in FILE are not new: such a test is\n"
-	      "                          skipped as \"known failure: REASON\" in junit.xml,\n"
-	      "                          \"not ok ... # TODO\" in KTAP (repeatable; default\n"
-	      "                          VM_KNOWN_FAILURES). A line: TEST-OR-GLOB [KERNEL-GLOB\n"
-	      "                          or MIN..MAX] [until=YYYY-MM-DD] [# REASON]; xfstests\n"
-	      "                          -E exclude files and kdevops expunge lists as they are\n"
-	      "     --rerun-failures N re-run a failed test up to N times in the same guest;\n"
-	      "                          one that passes then is flaky, with its rate\n"
-	      "                          (with --results: ./vm counts the runs)\n"
-	      "                          (default VM_RERUN_FAILURES, 0)\n"
-	      "     --flaky=pass|fail  whether a flaky test fails the run (default pass)\n"
-	      "     --strict           also fail on fixed tests (a known failure passed) and on\n"
-	      "                          expired entries\n"
-	      "     --write-known-failures FILE  write or refresh FILE from this run: comments\n"
-	      "                          kept, the failures it lacks added, its entries whose\n"
-	      "                          tests passed commented out as fixed\n"
-	      "                          Each test ends as pass, fail (new), known-fail, fixed,\n"
-	      "                          flaky, skip or error (did not finish). A status 1 that\n"
-	      "                          failed tests alone made becomes 0 when none is new:\n"
-	      "                          no fail, no error (nor, --strict, fixed or expired)\n", f);
-}
 
 static void known_resolve(struct vm_settings *s, struct vm_opts *o, const struct conf *c)
 {
@@ -54,11 +30,11 @@ static void known_resolve(struct vm_settings *s, struct vm_opts *o, const struct
 			known_load_or_die(&s->known, files.v[i]);
 		strv_free(&files);
 	}
-	s->known.rerun = vm_number(c, "--rerun-failures", o->known.rerun, "VM_RERUN_FAILURES", &src);
+	s->known.rerun = vm_opt_number(c, o, "VM_RERUN_FAILURES", &src);
 	/* the host classifies the test records: nothing to classify without them */
 	/* VM_KNOWN_FAILURES alone (rapido.conf) is checked, and waits for a --results run */
 	if ((o->known.files.n || s->known.write || s->known.strict) &&
-	    !vm_setting(c, "--results", o->results, "VM_RESULTS_DIR", &src, &cv))
+	    !vm_opt_setting(c, o, "VM_RESULTS_DIR", &src, &cv))
 		die("--known-failures, --write-known-failures and --strict classify the test "
 		    "records of --results DIR: give --results (or VM_RESULTS_DIR)");
 }

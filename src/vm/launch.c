@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "err.h"
 #include "mono.h"
 #include "rapido.h"
@@ -110,10 +111,10 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	}
 
 	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why), &tests_only);
-	vm_results_tests_only(w.results, tests_only);
+	results_tests_only(w.results, tests_only);
 	vm_watchdog_verdict(&w, &rc, why, sizeof(why));
-	rc = vm_results_finish(w.results, l, &w.splats, rc, *why ? why : NULL, mono_secs() - w.started,
-			       mono_secs());
+	rc = results_finish(w.results, &w.rctx, &w.splats, rc, *why ? why : NULL,
+			    mono_secs() - w.started, mono_secs());
 	vm_watch_free(&w);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

@@ -14,6 +14,7 @@
 #include "num.h"
 #include "err.h"
 #include "lookup.h"
+#include "options.h"
 
 const char *vm_src_str(const struct vm_src *s, char *buf, size_t len)
 {
@@ -99,6 +100,25 @@ unsigned int vm_number(const struct conf *c, const char *opt, const char *optval
 	struct conf_value v;
 
 	vm_setting(c, opt, optval, key, src, &v);
+	return (unsigned int)v.n;
+}
+
+const char *vm_opt_setting(const struct conf *c, const struct vm_opts *o, const char *key,
+			   struct vm_src *src, struct conf_value *v)
+{
+	const struct vm_option *r = vm_option_by_key(vm_options, key);
+
+	if (!r)
+		die("internal error: no ./vm option overrides %s", key);
+	return vm_setting(c, r->name, vm_option_given(vm_options, r, o), key, src, v);
+}
+
+unsigned int vm_opt_number(const struct conf *c, const struct vm_opts *o, const char *key,
+			   struct vm_src *src)
+{
+	struct conf_value v;
+
+	vm_opt_setting(c, o, key, src, &v);
 	return (unsigned int)v.n;
 }
 

@@ -18,6 +18,15 @@ const char *vm_setting(const struct conf *c, const char *opt, const char *optval
 /* A number in the range confkeys[] gives KEY. */
 unsigned int vm_number(const struct conf *c, const char *opt, const char *optval,
 		       const char *key, struct vm_src *src);
+/*
+ * vm_setting() of KEY with the option that overrides it (its row in
+ * vm_options[], options.h): the option's name and what it was given come
+ * from the row, so a caller names the key alone.
+ */
+const char *vm_opt_setting(const struct conf *c, const struct vm_opts *o, const char *key,
+			   struct vm_src *src, struct conf_value *v);
+unsigned int vm_opt_number(const struct conf *c, const struct vm_opts *o, const char *key,
+			   struct vm_src *src);
 /* KEY's words, appended to out. */
 void vm_split(const struct conf *c, const char *key, struct strv *out);
 /* "SOURCE: what, got 'v'" and exit. */

@@ -46,7 +46,7 @@ static void mpath_resolve(struct vm_settings *s, struct vm_opts *o, const struct
 		strv_push_all(&files, &o->mpath);
 	else
 		vm_split(c, "QEMU_MPATH_DISKS", &files);
-	s->mpath_paths = vm_number(c, "--mpath-paths", o->mpath_paths, "QEMU_MPATH_PATHS", &src);
+	s->mpath_paths = vm_opt_number(c, o, "QEMU_MPATH_PATHS", &src);
 	if (files.n && s->mpath_paths < 1)
 		die("a multipath disk needs at least one path");
 	if (files.n * s->mpath_paths > 256)

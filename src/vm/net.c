@@ -180,7 +180,7 @@ static void net_resolve(struct vm_settings *s, struct vm_opts *o, const struct c
 	struct conf_value cv;
 	const char *v;
 
-	vm_setting(c, "--net", o->net, "NET", &s->net_src, &cv);
+	vm_opt_setting(c, o, "NET", &s->net_src, &cv);
 	v = cv.word;
 	/* unset: what the other options ask for, else the table's default */
 	if (s->net_src.kind == SRC_DEFAULT && (o->tap || o->hostfwd.n))

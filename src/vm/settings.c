@@ -46,13 +46,13 @@ static void resolve_machine(struct vm_settings *s, const struct vm_opts *o, cons
 	struct conf_value v;
 
 	/* the profile's own need comes before the table's default */
-	s->cpus = vm_number(c, "--cpus", o->cpus, "VM_CPUS", &s->cpus_src);
+	s->cpus = vm_opt_number(c, o, "VM_CPUS", &s->cpus_src);
 	if (s->cpus_src.kind == SRC_DEFAULT && s->im.cpus) {
 		s->cpus = s->im.cpus;
 		s->cpus_src.kind = SRC_IMAGE;
 		s->cpus_src.name = s->im.profile;
 	}
-	vm_setting(c, "--memory", o->memory, "VM_MEMORY", &s->memory_src, &v);
+	vm_opt_setting(c, o, "VM_MEMORY", &s->memory_src, &v);
 	s->memory = v.n;
 	if (s->memory_src.kind == SRC_DEFAULT && s->im.memory) {
 		s->memory = s->im.memory;
@@ -133,7 +133,7 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 	const char *v;
 	char where[512];
 
-	v = vm_setting(c, "--results", o->results, "VM_RESULTS_DIR", &s->results_src, &cv);
+	v = vm_opt_setting(c, o, "VM_RESULTS_DIR", &s->results_src, &cv);
 	if (v) {
 		vm_src_str(&s->results_src, where, sizeof(where));
 		if (strchr(v, ','))
@@ -143,11 +143,11 @@ static void resolve_results(struct vm_settings *s, const struct vm_opts *o, cons
 		if (!s->results_dir)
 			die_errno("%s: %s", where, v);
 	}
-	v = vm_setting(c, "--shard", o->shard, "VM_SHARD", &src, &cv);
+	v = vm_opt_setting(c, o, "VM_SHARD", &src, &cv);
 	/* vm_setting checked both values (confkeys[]'s check): these parses succeed */
 	if (v && num_parse_shard(v, &s->shard_i, &s->shard_n, NULL))
 		die("internal error: --shard %s", v);
-	v = vm_setting(c, "--splats", o->splats, "VM_SPLATS", &src, &cv);
+	v = vm_opt_setting(c, o, "VM_SPLATS", &src, &cv);
 	if (v) {
 		char *err;
 
@@ -181,12 +181,12 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	s->batch = o->batch;
 	s->dry_run = o->dry_run;
 	/* first: --timeout covers every step from here, reading the image included */
-	s->timeout = vm_number(c, "--timeout", o->timeout, "VM_TIMEOUT", &s->timeout_src);
+	s->timeout = vm_opt_number(c, o, "VM_TIMEOUT", &s->timeout_src);
 	vm_deadline_arm(s->timeout);
 	vm_deadline_step("reading the image");
 	/* what needs no image first: a typo must not hide behind a missing image */
 	s->qemu = vm_setting(c, NULL, NULL, "QEMU_BIN", &s->qemu_src, &cv);
-	vm_setting(c, "--accel", o->accel, "QEMU_ACCEL", &s->accel_src, &cv);
+	vm_opt_setting(c, o, "QEMU_ACCEL", &s->accel_src, &cv);
 	if (vm_accel_parse(cv.word, &s->accel))
 		die("internal error: QEMU_ACCEL=%s", cv.word);
 

@@ -42,21 +42,22 @@ struct vm_link {
 	const char *hostport;	/* HOST:PORT (checked once resolved) */
 };
 
-/* The command line, as given; resolved into settings. */
+/*
+ * The command line, as given; resolved into settings. Filled by the
+ * option table (options.c): an option that overrides a rapido.conf key
+ * with one value needs no field here (given[], read by the key through
+ * vm_opt_setting(), lookup.h); the others fill theirs.
+ */
+#define VM_OPTS_GIVEN 64	/* rows of vm_options[] at most */
 struct vm_opts {
+	const char *given[VM_OPTS_GIVEN];	/* by row: what a key's option was given, or NULL */
 	const char *image;	/* NULL: DRACUT_OUT or the default image */
 	int batch;
 	int dry_run;
-	const char *timeout;	/* --timeout */
-	const char *accel;	/* --accel */
 	const char *log;	/* --log PATH */
-	const char *cpus;	/* --cpus */
-	const char *memory;	/* --memory */
 	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
 	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
-	const char *mpath_paths; /* --mpath-paths N */
 	struct strv rbd;	/* --rbd POOL/IMAGE: an RBD image through qemu's rbd driver */
-	const char *net;	/* --net tap|user|none */
 	const char *tap;	/* --tap NAME */
 	struct strv hostfwd;	/* --hostfwd SPEC (user mode) */
 	struct vm_link *links;	/* --link-listen, --link-connect, in order */
@@ -65,14 +66,6 @@ struct vm_opts {
 	struct strv append;	/* --append ARGS (each split into words) */
 	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
 	int gdb_wait;		/* --gdb-wait */
-	const char *results;	/* --results DIR */
-	const char *shard;	/* --shard I/N */
-	const char *splats;	/* --splats LIST */
-	const char *jobs;	/* --jobs N */
-	const char *serial_tests;	/* --serial-tests FILE */
-	const char *splats_allow;	/* --splats-allow FILE */
-	const char *test_timeout;	/* --test-timeout SECS */
-	const char *test_timeout_dump;	/* --test-timeout-dump: "yes" */
 	struct known_cli known;	/* --known-failures, --rerun-failures, ... (known.h) */
 };
 void vm_opts_free(struct vm_opts *o);

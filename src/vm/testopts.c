@@ -28,21 +28,20 @@ static void testopts_resolve(struct vm_settings *s, struct vm_opts *o, const str
 	 * rapido.conf), else the profile's #@ test-timeout, else none: the
 	 * order of --cpus and --memory (settings.c)
 	 */
-	s->test_timeout = vm_number(c, "--test-timeout", o->test_timeout, "VM_TEST_TIMEOUT",
-				    &s->test_timeout_src);
+	s->test_timeout = vm_opt_number(c, o, "VM_TEST_TIMEOUT", &s->test_timeout_src);
 	if (s->test_timeout_src.kind == SRC_DEFAULT && s->im.test_timeout) {
 		s->test_timeout = s->im.test_timeout;
 		s->test_timeout_src.kind = SRC_IMAGE;
 		s->test_timeout_src.name = s->im.profile;
 	}
-	vm_setting(c, "--test-timeout-dump", o->test_timeout_dump, "VM_TEST_TIMEOUT_DUMP", &src, &cv);
+	vm_opt_setting(c, o, "VM_TEST_TIMEOUT_DUMP", &src, &cv);
 	s->test_timeout_dump = cv.word && !strcmp(cv.word, "yes");
 	if (s->test_timeout_dump && !s->test_timeout)
 		die("%s: a vmcore of a stuck test needs --test-timeout SECS (VM_TEST_TIMEOUT)",
 		    vm_src_str(&src, where, sizeof(where)));
 	/* run.json's provenance (provenance.c) */
 	s->kernel_src = vm_setting(c, NULL, NULL, "KERNEL_SRC", &src, &cv);
-	v = vm_setting(c, "--splats-allow", o->splats_allow, "VM_SPLATS_ALLOW", &src, &cv);
+	v = vm_opt_setting(c, o, "VM_SPLATS_ALLOW", &src, &cv);
 	if (v) {
 		char *err;
 

@@ -6,6 +6,7 @@
 #include "err.h"
 #include "jobs.h"
 #include "rapido.h"
+#include "verbs.h"
 #include "vm.h"
 
 /*
@@ -33,9 +34,9 @@ int cmd_vm(int argc, char **argv)
 	err_prog = "vm";
 	err_exit_status = VM_EXIT_FAILED;
 	if (argc > 1 && !strcmp(argv[1], "--merge-results"))
-		return cmd_merge_results(argc - 1, argv + 1);
+		return cmd_results_merge(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "--compare-results"))
-		return cmd_compare_results(argc - 1, argv + 1);
+		return cmd_results_compare(argc - 1, argv + 1);
 	vm_parse_args(argc, argv, &o);
 	rapido_conf_load_or_die(&c);
 	vm_settings_resolve_or_die(&s, &o, &c);

@@ -123,48 +123,15 @@ int vm_run(struct vm_launch *l, int lock_fd);
 /* A fresh random nonce (32 hex digits) for one boot. */
 void vm_new_nonce(char nonce[33]);
 
-/*
- * resdir.c: DIR made (mkdir -p) for a run's results, with no file an
- * earlier run wrote there (reports, records, run.json, console.log,
- * vmcore, files/); dies naming where (the option or key) on an error.
- */
-void results_dir_fresh(const char *dir, const char *where);
 
-/* collect.c: --results while the VM runs (results.h); every call takes NULL (no --results). */
-struct vm_results;
-struct splat_scan;
-/* NULL without --results; dies if DIR's files cannot be written. */
-struct vm_results *vm_results_open(const struct vm_launch *l);
-/* Start over (a KVM run that fell back to TCG). */
-void vm_results_reset(struct vm_results *r);
-/* con_line: the console lines read so far, ties kernel reports to tests (splattest.h) */
-void vm_results_input(struct vm_results *r, const char *p, size_t n, double now,
-		      unsigned long con_line);
-/* A record of ./vm's own (results.h): into results.txt and the suite. */
-void vm_results_host_record(struct vm_results *r, const char *line);
-/* The records so far; NULL without --results. */
-const struct rsuite *vm_results_suite(const struct vm_results *r);
-/* The watchdog stopped the VM while test ran: the tests not run say so. */
-void vm_results_stopped_during(struct vm_results *r, const char *test);
-void vm_results_console(struct vm_results *r, const char *p, size_t n);
 /*
- * After the VM: report the splats (stderr, and as testcases), decide the
- * exit status from rc (the guest's, or ./vm's own; why: its cause in
- * words, or NULL) and the records (verdict.h), write the reports, then
- * results.txt's final `meta exit`. Returns the exit status.
+ * resctx.c: the one door into src/results: the results context of a run
+ * of settings s as VM number vm with accelerator accel (resctx.h). It
+ * points into s; filled again when the accelerator changes.
  */
-/* The guest init's status record said its failures were all failed tests (status.h). */
-void vm_results_tests_only(struct vm_results *r, int tests_only);
-int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
-		      int rc, const char *why, double secs, double now);
-void vm_results_free(struct vm_results *r);
-/* merge.c: vm --merge-results OUT DIR... (argv[0] is "--merge-results") */
-int cmd_merge_results(int argc, char **argv);
-/* compare.c: vm --compare-results A B (argv[0] is "--compare-results"): 1 if B regressed. */
-int cmd_compare_results(int argc, char **argv);
-struct rsuite;
-/* Name each guest test found in more than one of the suites (stderr); how many. */
-unsigned int merge_check_overlap(const struct rsuite *v, size_t n);
+struct results_ctx;
+void vm_results_ctx(struct results_ctx *c, const struct vm_settings *s, unsigned int vm,
+		    enum vm_accel accel);
 
 /* boot.c: one VM of these settings: take a VM number, launch, wait; the exit status. */
 int vm_boot(const struct vm_settings *s);

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "err.h"
 #include "mono.h"
 #include "vm.h"
@@ -41,14 +42,14 @@ static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
 	if (fd == w->p.status_rd) {
 		tail_add(&w->status, buf, n);
 	} else if (fd == w->p.results_rd) {
-		vm_results_input(w->results, buf, n, mono_secs(), w->splats.lineno);
+		results_input(w->results, buf, n, mono_secs(), w->splats.lineno);
 		vm_watchdog_records(w);
 	} else {
 		tail_add(&w->console, buf, n);
 		w->console_bytes += (unsigned long long)n;
 		conlog_write(&w->log, buf, n);
 		splat_feed(&w->splats, buf, n);
-		vm_results_console(w->results, buf, n);
+		results_console(w->results, buf, n);
 		vm_watchdog_console(w, buf, n);
 	}
 }
@@ -197,7 +198,8 @@ void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd)
 	watch_add(w, w->sigfd);
 	conlog_open(&w->log, l->console_log);
 	vm_monitor_init(&w->mon, l->s, l->vm, -1);
-	w->results = vm_results_open(l);
+	vm_results_ctx(&w->rctx, l->s, l->vm, l->accel);
+	w->results = results_open(&w->rctx);
 	vm_watchdog_init(w);
 	splat_scan_init(&w->splats);
 	w->started = mono_secs();
@@ -213,7 +215,9 @@ void vm_watch_reset(struct vm_watch *w)
 	vm_monitor_init(&w->mon, w->l->s, w->l->vm, -1);
 	conlog_close(&w->log);
 	conlog_open(&w->log, w->l->console_log);
-	vm_results_reset(w->results);
+	/* the accelerator changed (KVM to TCG): run.json says so */
+	vm_results_ctx(&w->rctx, w->l->s, w->l->vm, w->l->accel);
+	results_reset(w->results);
 	vm_watchdog_free(w);
 	vm_watchdog_init(w);
 	splat_scan_free(&w->splats);
@@ -232,6 +236,6 @@ void vm_watch_free(struct vm_watch *w)
 	tail_free(&w->console);
 	vm_monitor_free(&w->mon);
 	vm_watchdog_free(w);
-	vm_results_free(w->results);
+	results_free(w->results);
 	splat_scan_free(&w->splats);
 }

@@ -10,20 +10,22 @@
 
 #include "conlog.h"
 #include "monitor.h"
+#include "resctx.h"
 #include "results.h"
 #include "spawn.h"
 #include "tail.h"
 #include "watchdog.h"
 
 struct vm_launch;
-struct vm_results;
+struct results_run;
 
 /* What one qemu run left: kept across the loop, started over for a retry. */
 struct vm_watch {
 	const struct vm_launch *l;
 	int epfd, timerfd, sigfd;
 	struct qemu_proc p;		/* the descriptors are -1 once at EOF */
-	struct vm_results *results;	/* NULL without --results */
+	struct results_ctx rctx;	/* what the results code gets of l (resctx.h) */
+	struct results_run *results;	/* NULL without --results */
 	struct splat_scan splats;	/* kernel reports on the console */
 	double started;
 	struct tail status, console;

@@ -15,6 +15,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "err.h"
 #include "mono.h"
 #include "pct.h"
@@ -88,7 +89,7 @@ void vm_watchdog_records(struct vm_watch *w)
 
 	if (d->timerfd < 0 || d->state != WD_WATCHING)
 		return;
-	s = vm_results_suite(w->results);
+	s = results_suite(w->results);
 	if (d->test && d->test <= s->n && s->t[d->test - 1].state == RT_RUNNING)
 		return;		/* still the same test: its deadline stands */
 	t = oldest_running(s);
@@ -162,7 +163,7 @@ static char *vmcore_path(const struct vm_watch *w)
 static void stop(struct vm_watch *w)
 {
 	struct vm_watchdog *d = &w->dog;
-	const struct rsuite *s = vm_results_suite(w->results);
+	const struct rsuite *s = results_suite(w->results);
 	const struct rtest *t = &s->t[d->test - 1];
 	unsigned int secs = w->l->s->test_timeout;
 	char *reason = xasprintf("no progress after %u s", secs);
@@ -172,8 +173,8 @@ static void stop(struct vm_watch *w)
 	char *line = xasprintf("R1 error %s %.3f %s %s", fname, mono_secs() - t->started, freason,
 			       fout);
 
-	vm_results_host_record(w->results, line);
-	vm_results_stopped_during(w->results, d->fired);
+	results_host_record(w->results, line);
+	results_stopped_during(w->results, d->fired);
 	free(line);
 	free(fname);
 	free(freason);
@@ -204,7 +205,7 @@ static void stop(struct vm_watch *w)
 void vm_watchdog_timer(struct vm_watch *w)
 {
 	struct vm_watchdog *d = &w->dog;
-	const struct rsuite *s = vm_results_suite(w->results);
+	const struct rsuite *s = results_suite(w->results);
 	uint64_t ticks;
 	double now = mono_secs();
 

@@ -10,6 +10,7 @@
 #include <ctype.h>
 
 #include "fuzz.h"
+#include "merge.h"
 #include "results.h"
 #include "verdict.h"
 #include "vm.h"

@@ -29,7 +29,7 @@ complete_words() {
 same() { same_file <(echo "$1") <(echo "$2"); }
 
 for p in cut vm vmctl netsetup bisect "rapido cut" "rapido vm" "rapido vmctl" "rapido list" \
-	"rapido bisect"; do
+	"rapido bisect" "rapido results"; do
 	read -r -a argv <<< "$p"
 	argv[0]=$TOP/${argv[0]}
 	[ "$p" = "rapido list" ] && argv[1]=cut
@@ -57,12 +57,24 @@ profiles=$(cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//')
 check "rapido cut <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" cut "")"
 check "rapido cut -x CMD sim<TAB>: simple" same simple "$(complete_words "$TOP/rapido" cut -x true sim)"
 check "rapido <TAB>: the commands of rapido --help" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup vm vmctl)" "$(complete_words "$TOP/rapido" "")"
+	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" \
+	"$(complete_words "$TOP/rapido" "")"
 check "rapido help v<TAB>: vm vmctl" same "$(printf '%s\n' vm vmctl)" "$(complete_words "$TOP/rapido" help v)"
 check "rapido --<TAB>: --help --version" same "$(printf '%s\n' --help --version)" \
 	"$(complete_words "$TOP/rapido" --)"
 check "rapido netsetup <TAB>: up down" same "$(printf '%s\n' down up)" \
 	"$(complete_words "$TOP/rapido" netsetup "")"
+check "rapido results <TAB>: its verbs" same "$(printf '%s\n' compare known merge)" \
+	"$(complete_words "$TOP/rapido" results "")"
+mkdir -p "$T/res/run-a" "$T/res/run-b"
+: > "$T/res/known.txt"
+check "rapido results compare <TAB>: result dirs" \
+	same "$(printf '%s\n' "$T/res/run-a" "$T/res/run-b")" \
+	"$(complete_words "$TOP/rapido" results compare "$T/res/run")"
+check "rapido results merge --known-failures <TAB>: a file" same "$T/res/known.txt" \
+	"$(complete_words "$TOP/rapido" results merge --known-failures "$T/res/kn")"
+check "  then the dirs, the file's argument skipped" same "$T/res/run-a" \
+	"$(complete_words "$TOP/rapido" results merge --known-failures "$T/res/known.txt" "$T/res/run-a")"
 # the user's own profiles: RAPIDO_PROFILE_PATH and ~/.config/rapido/profiles
 mkdir -p "$T/mine" "$HOME/.config/rapido/profiles"
 printf '#@ description: mine\n' > "$T/mine/my_one.sh"
@@ -85,6 +97,29 @@ check "vmctl -t 5 1<TAB>: 12 (option argument skipped)" \
 check "vmctl 3 <TAB>: the commands of vmctl --help" \
 	same "$(printf '%s\n' exec fail paths qmp quit restore shell)" "$(complete_words "$TOP/vmctl" 3 "")"
 check "vm --accel <TAB>: auto kvm tcg" same "$(printf '%s\n' auto kvm tcg)" "$(complete_words "$TOP/vm" --accel "")"
+# vm's words are its option table's (vm --list-options), which is --help's too
+table=$("$TOP/vm" --list-options)
+check "vm --list-options: the long and short options of vm --help, no other" \
+	same "$("$TOP/vm" --help | sed -nE 's/^ (-[a-zA-Z], |    )(--[a-z][a-z0-9-]*).*/\1 \2/p' |
+		tr -s ', ' '\n\n' | grep . | sort -u)" "$(cut -f1 <<<"$table" | sort -u)"
+check "vm -<TAB>: exactly the names of vm --list-options" \
+	same "$(cut -f1 <<<"$table" | sort -u)" "$(complete_words "$TOP/vm" - | sed 's/=$//' | sort -u)"
+check "vm --results <TAB>: directories (the row's completion)" \
+	same "$(cd "$TOP" && compgen -d -- d)" "$(cd "$TOP" && complete_words "$TOP/vm" --results d)"
+check "vm --cpus 2 --splats-allow F IM<TAB>: the image, option arguments skipped" \
+	same "$(printf '%s\n' "$T/IMG")" "$(: > "$T/IMG"; complete_words "$TOP/vm" --cpus 2 \
+		--splats-allow F "$T/IM")"
+# a row added to the table is completed with no edit of rapido.bash: a vm
+# whose table has one more row
+mkdir -p "$T/fake"
+printf '#!/bin/sh\n[ "$1" = --list-options ] || exit 1\ncat "%s"\n' "$T/fake/table" > "$T/fake/vm"
+chmod +x "$T/fake/vm"
+{ printf '%s\n' "$table"; printf -- '--frobnicate\trequired\twords:gently hard\n'; } > "$T/fake/table"
+check "a new row: vm --fro<TAB> offers it" same --frobnicate "$(complete_words "$T/fake/vm" --fro)"
+check "  and vm --frobnicate <TAB> its words" same "$(printf '%s\n' gently hard)" \
+	"$(complete_words "$T/fake/vm" --frobnicate "")"
+check "  and vm --frobnicate X IM<TAB> skips its argument" same "$(printf '%s\n' "$T/IMG")" \
+	"$(complete_words "$T/fake/vm" --frobnicate X "$T/IM")"
 check "netsetup <TAB>: up down" same "$(printf '%s\n' down up)" "$(complete_words "$TOP/netsetup" "")"
 
 # bisect: the revisions of KERNEL_SRC, then the profiles
@@ -119,14 +154,19 @@ check "build/completion/_rapido is built (make)" test -s "$zcomp"
 # zcomplete WORD...: what zsh's _rapido offers for the last WORD
 zcomplete() { ZCOMP=$zcomp zsh -f "$TOP/tests/zcomplete.zsh" "$@" 2> "$T/zsh.err" | sort -u; }
 check "zsh: rapido <TAB>: the commands" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+check "zsh: rapido results <TAB>: its verbs" \
+	same "$(printf '%s\n' compare known merge)" "$(zcomplete "$TOP/rapido" results "")"
 check "zsh: rapido cut <TAB>: the profiles (and ~/.config/rapido/profiles')" \
 	same "$(printf '%s\n' $profiles my_two | sort)" "$(zcomplete "$TOP/rapido" cut "")"
 check "zsh: rapido cut my<TAB>: the user's profiles" \
 	same "$(printf '%s\n' my_one my_two)" "$(RAPIDO_PROFILE_PATH=$T/mine zcomplete "$TOP/rapido" cut my)"
 check "zsh: rapido cut --st<TAB>: --standalone" same --standalone "$(zcomplete "$TOP/rapido" cut --st)"
 check "zsh: rapido vmctl <TAB>: VM numbers" same "$(printf '%s\n' 12 3)" "$(zcomplete "$TOP/rapido" vmctl "")"
-check "zsh: rapido-vm --accel <TAB>" same "$(printf '%s\n' auto kvm tcg)" "$(zcomplete rapido-vm --accel "")"
+# rapido-vm as make install names it: its option table (--list-options) gives the words
+mkdir -p "$T/bin" && ln -s "$TOP/vm" "$T/bin/rapido-vm"
+check "zsh: rapido-vm --accel <TAB>" same "$(printf '%s\n' auto kvm tcg)" \
+	"$(PATH=$T/bin:$PATH zcomplete rapido-vm --accel "")"
 check "  and nothing on stderr" test ! -s "$T/zsh.err"
 
 done_testing

@@ -41,6 +41,8 @@ compare() {
 }
 
 compare "the lists as installed"
+check "depmod --version was asked once (kmod $("$real_depmod" --version | sed -n 's/^kmod version //p'), the writer's)" \
+	test "$(depmod_asked)" = 1
 d=$(cat "$T/dir")
 # the profile's modules, as modules.order names them
 find "$d" -name '*.ko' | sed "s|^$d/||" | sort > "$T/mods"
@@ -54,4 +56,21 @@ grep -vxF "$(head -n 1 "$T/mods")" "/lib/modules/$rel/modules.order" > "$m/modul
 compare "modules.order without $(head -n 1 "$T/mods")"
 rm "$m/modules.builtin" "$m/modules.builtin.modinfo"
 compare "no modules.builtin nor modules.builtin.modinfo"
+
+# another kmod's depmod: ./cut says so once and lets it write the indexes
+printf '#!/bin/bash\n[ "$1" != --version ] || { echo "kmod version 34"; echo "+ZSTD +XZ"; exit 0; }\necho "$*" >> "%s"\nexec "%s" "$@"\n' \
+	"$T/depmod.log" "$real_depmod" > "$T/bin/depmod"
+: > "$T/depmod.log"
+run "$CUT" "$prof"
+expect_rc "kmod 34's depmod: cut $prof" 0 "$rc"
+msg="kmod 34's depmod: its indexes are built by depmod, the built-in writer is proven for kmod 30 only"
+check "kmod 34's depmod: ./cut says so, once" test "$(grep -cxF -- "cut: $msg" "$T/err")" = 1
+check "kmod 34's depmod: it ran, on the stage (-a -b DIR $rel)" grep -qx -- "-a -b .* $rel" "$T/depmod.log"
+key=$(layer modules "$DRACUT_OUT")
+rm -rf "$T/x" && mkdir -p "$T/x"
+(cd "$T/x" && cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$key.cpio")
+d=$(ls -d "$T/x"/usr/lib/modules/* "$T/x"/lib/modules/* 2> /dev/null | head -n 1)
+differ=$(depmod_differs "$d")
+check "kmod 34's depmod: its layer holds depmod's bytes${differ:+ (differ:$differ)}" \
+	test -n "$key" -a -z "$differ"
 done_testing

@@ -4,7 +4,9 @@
 # that name (its --help is the program's own), as does a link named
 # COMMAND or rapido-COMMAND; rapido list is cut --list; rapido bisect runs
 # RAPIDO_DIR/bisect when there and names it when not; an unknown command
-# or none is an error. --version of every program and command: the build's
+# or none is an error; rapido results merge|compare|known are ./vm
+# --merge-results, --compare-results and its known-failure options without a
+# boot. --version of every program and command: the build's
 # git describe, then the dracut and qemu that DRACUT and QEMU_BIN name.
 # make install-rapido installs rapido(1), rapido-cut(1), ... each named as
 # its page and saying "rapido cut" for the command, and rapido.conf(5).
@@ -30,7 +32,7 @@ check "  the usage on stderr" contains "$T/err" " rapido COMMAND [ARGS]"
 run "$R" --help
 check "rapido --help: exit 0" exits 0
 cmds=$(sed -n '/^Commands:$/,/^$/s/^ \([a-z][a-z-]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
-check "  lists the commands (got: $cmds)" test "$cmds" = "cut vm vmctl list netsetup ceph-local bisect "
+check "  lists the commands (got: $cmds)" test "$cmds" = "cut vm vmctl results list netsetup ceph-local bisect "
 for p in cut vm vmctl netsetup ceph-local; do
 	"$TOP/$p" --help > "$T/want" 2>&1
 	"$R" "$p" --help > "$T/got" 2>&1
@@ -55,6 +57,72 @@ check "rapido frobnicate: exit 1" exits 1
 check "  unknown command named" contains "$T/err" "unknown command 'frobnicate'"
 run "$R" --verbose cut
 check "an option before the command: exit 1" exits 1
+
+# rapido results merge|compare|known: the verdict verbs, and ./vm's
+# --merge-results and --compare-results their aliases: the same output and
+# exit status (1 for a failed run or a regression), the same files written
+# mkres DIR LINE...: DIR/results.txt holding the record lines
+mkres() { local d=$1; shift; mkdir -p "$d"; printf '%s\n' "$@" > "$d/results.txt"; }
+mkres "$T/ra" "R1 meta suite p" "R1 pass t1 1 -" "R1 pass t2 1 -" "R1 meta exit 0"
+mkres "$T/rb" "R1 meta suite p" "R1 pass t1 1 -" "R1 fail t2 1 broken -" "R1 meta tests-only 1" \
+	"R1 meta exit 1"
+run "$R" results --help
+check "rapido results --help: exit 0" exits 0
+verbs=$(sed -n '/^Verbs:$/,/^$/s/^ \([a-z][a-z]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
+check "  lists its verbs (got: $verbs)" test "$verbs" = "merge compare known "
+"$R" results merge --help > "$T/got" 2>&1
+check "rapido results merge --help is rapido results --help" same_file "$T/out" "$T/got"
+run "$R" results
+check "rapido results alone: exit 125" exits 125
+check "  a verb is needed" contains "$T/err" "a verb is needed"
+run "$R" results frob
+check "rapido results frob: exit 125" exits 125
+check "  unknown verb named" contains "$T/err" "unknown verb 'frob'"
+run "$R" results compare "$T/ra"
+check "rapido results compare A: exit 125" exits 125
+check "  its usage" contains "$T/err" "Usage: rapido results compare A B"
+run "$TOP/vm" --help
+check "vm --help: --merge-results an alias" contains "$T/out" "alias of rapido results merge (kept for a"
+check "  --compare-results too" contains "$T/out" "alias of rapido results compare (kept for a while)"
+# same_run NAME RC CMD...: CMD exits RC and prints what the last run printed
+same_run() {
+	local name=$1 rc=$2
+	shift 2
+	cp "$T/out" "$T/want"
+	"$@" > "$T/got" 2> "$T/got.err"
+	expect_rc "$name" "$rc" $?
+	check "  the same output" same_file "$T/want" "$T/got"
+}
+for pair in "ra rb 1" "rb ra 0" "ra ra 0"; do
+	read -r a b rc <<< "$pair"
+	run "$TOP/vm" --compare-results "$T/$a" "$T/$b"
+	check "vm --compare-results $a $b: exit $rc" exits "$rc"
+	same_run "rapido results compare $a $b: exit $rc" "$rc" "$R" results compare "$T/$a" "$T/$b"
+done
+run "$TOP/vm" --merge-results "$T/m1" "$T/ra" "$T/rb"
+check "vm --merge-results of a failed run: exit 1" exits 1
+same_run "rapido results merge: exit 1" 1 "$R" results merge "$T/m2" "$T/ra" "$T/rb"
+for f in summary.txt results.tap junit.xml; do
+	check "  the same $f" same_file "$T/m1/$f" "$T/m2/$f"
+done
+printf 't2 # tracked\n' > "$T/known"
+printf '# mine\n' > "$T/k1"
+cp "$T/k1" "$T/k2"
+run "$TOP/vm" --merge-results --known-failures "$T/known" --write-known-failures "$T/k1" "$T/m1" "$T/rb"
+check "vm --merge-results with t2 known: exit 0" exits 0
+same_run "rapido results known with t2 known: exit 0" 0 \
+	"$R" results known --known-failures "$T/known" --write-known-failures "$T/k2" "$T/rb"
+check "  the same known-failures file written" same_file "$T/k1" "$T/k2"
+check "  and no OUT: nothing merged into a dir" test ! -e "$T/rb/summary.txt"
+run "$TOP/vm" --merge-results --write-known-failures "$T/k1" "$T/m1" "$T/rb"
+check "vm --merge-results, nothing known: exit 1" exits 1
+same_run "rapido results known, nothing known: exit 1" 1 \
+	"$R" results known --write-known-failures "$T/k2" "$T/rb"
+check "  the same known-failures file written" same_file "$T/k1" "$T/k2"
+check "  which names t2" grep -q '^t2' "$T/k2"
+run "$R" results known --rerun-failures 1 "$T/rb"
+check "rapido results known --rerun-failures: exit 125" exits 125
+check "  a run's option" contains "$T/err" "known: --rerun-failures is a run's option"
 
 # the user's profiles: RAPIDO_PROFILE_PATH's directories, then
 # ~/.config/rapido/profiles, then the shipped ones; the first of a name wins

@@ -16,6 +16,7 @@
 #include "err.h"
 #include "io.h"
 #include "confenv.h"
+#include "options.h"
 #include "tap.h"
 #include "vm.h"
 
@@ -48,6 +49,12 @@ static void load(struct conf *c, const char *text)
 }
 
 /* Resolve in a child: its exit status, and its stderr in msg. */
+/* As if KEY's option (its row in vm_options[]) was given v on the command line. */
+static void give(struct vm_opts *o, const char *key, const char *v)
+{
+	o->given[vm_option_by_key(vm_options, key) - vm_options] = v;
+}
+
 static int resolve_fails(const char *conftext, struct vm_opts *o, char *msg, size_t len)
 {
 	int p[2], st;
@@ -126,8 +133,8 @@ int main(void)
 	vm_settings_free(&s);
 
 	/* an option beats everything */
-	o.cpus = "7";
-	o.timeout = "9";
+	give(&o, "VM_CPUS", "7");
+	give(&o, "VM_TIMEOUT", "9");
 	vm_settings_resolve_or_die(&s, &o, &c);
 	TAP_EQ_INT(s.cpus, 7, "--cpus beats the environment");
 	TAP_EQ_STR(vm_src_str(&s.cpus_src, buf, sizeof(buf)), "--cpus", "  says --cpus");
@@ -135,31 +142,31 @@ int main(void)
 	vm_settings_free(&s);
 	conf_free(&c);
 	unsetenv("VM_CPUS");
-	o.cpus = NULL;
-	o.timeout = NULL;
+	give(&o, "VM_CPUS", NULL);
+	give(&o, "VM_TIMEOUT", NULL);
 
 	/* errors name the source */
 	TAP_EQ_INT(resolve_fails("\nVM_CPUS=many\n", &o, msg, sizeof(msg)), 125, "bad VM_CPUS: exit 125");
 	tap_ok(strstr(msg, "rapido.conf:2: VM_CPUS: expected a number from 1 to 1024, got 'many'") != NULL,
 	       "  named with FILE:LINE, the range from the key registry (%s)", msg);
-	o.cpus = "0";
+	give(&o, "VM_CPUS", "0");
 	resolve_fails("", &o, msg, sizeof(msg));
 	tap_ok(strstr(msg, "--cpus: expected a number from 1 to 1024, got '0'") != NULL,
 	       "--cpus 0: the same range as ./cut --check-conf (%s)", msg);
-	o.cpus = " 2";
+	give(&o, "VM_CPUS", " 2");
 	resolve_fails("", &o, msg, sizeof(msg));
 	tap_ok(strstr(msg, "--cpus: expected a number from 1 to 1024, got ' 2'") != NULL,
 	       "--cpus ' 2': no leading blank (strtoul took it) (%s)", msg);
-	o.cpus = NULL;
+	give(&o, "VM_CPUS", NULL);
 	setenv("QEMU_ACCEL", "hvf", 1);
 	resolve_fails("QEMU_ACCEL=tcg\n", &o, msg, sizeof(msg));
 	tap_ok(strstr(msg, "environment: QEMU_ACCEL: expected auto, kvm or tcg, got 'hvf'") != NULL,
 	       "bad accelerator from the environment says environment (%s)", msg);
 	unsetenv("QEMU_ACCEL");
-	o.memory = "12";
+	give(&o, "VM_MEMORY", "12");
 	resolve_fails("", &o, msg, sizeof(msg));
 	tap_ok(strstr(msg, "--memory: expected a size of at least 64M") != NULL, "bad --memory (%s)", msg);
-	o.memory = NULL;
+	give(&o, "VM_MEMORY", NULL);
 	resolve_fails("NET=wifi\n", &o, msg, sizeof(msg));
 	tap_ok(strstr(msg, "rapido.conf:1: NET: expected tap, user or none, got 'wifi'") != NULL,
 	       "bad NET (%s)", msg);
@@ -176,7 +183,7 @@ int main(void)
 	       "a TAP_DEVS name that is no interface name (%s)", msg);
 
 	/* network settings and static addresses */
-	o.net = "user";
+	give(&o, "NET", "user");
 	load(&c, "VM2_IP=10.1.1.2/16\nVM2_IP1=10.9.9.9/8\nUSER_HOSTFWD='tcp:127.0.0.1:2222-:22'\n");
 	setenv("VM2_IP", "172.16.0.2/12", 1);
 	vm_settings_resolve_or_die(&s, &o, &c);

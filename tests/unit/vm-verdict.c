@@ -19,9 +19,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "err.h"
 #include "io.h"
+#include "known.h"
 #include "rapido.h"
+#include "resctx.h"
 #include "results.h"
 #include "status.h"
 #include "tap.h"
@@ -179,9 +182,9 @@ static void stop_cases(void)
 static void collect_cases(void)
 {
 	char dir[] = "/tmp/rapido-verdict.XXXXXX", *path, *line;
-	struct vm_settings set;
-	struct vm_launch l;
-	struct vm_results *r;
+	struct known_opts none = { 0 };
+	struct results_ctx c;
+	struct results_run *r;
 	struct splat_scan sc;
 	static const char rec[] = "R1 hello rapido-init\nR1 start t1\nR1 pass t1 0.1 -\n";
 	int rc;
@@ -191,18 +194,18 @@ static void collect_cases(void)
 			tap_skip("no temporary directory", "collect");
 		return;
 	}
-	memset(&set, 0, sizeof(set));
-	memset(&l, 0, sizeof(l));
-	set.results_dir = dir;
-	set.im.profile = "p";
-	set.im.release = "6.1";
-	set.splat_mask = SPLAT_ALL;
-	l.s = &set;
-	l.vm = 1;
+	/* the door alone (resctx.h): no launch struct */
+	memset(&c, 0, sizeof(c));
+	c.dir = dir;
+	c.profile = "p";
+	c.release = "6.1";
+	c.splat_mask = SPLAT_ALL;
+	c.known = &none;
+	c.vm = 1;
 
 	/* results.tap cannot be written (a directory in its place): 125, and meta exit says so */
-	r = vm_results_open(&l);
-	vm_results_input(r, rec, sizeof(rec) - 1, 1.0, 0);
+	r = results_open(&c);
+	results_input(r, rec, sizeof(rec) - 1, 1.0, 0);
 	path = xasprintf("%s/results.tap", dir);
 	mkdir(path, 0755);
 	free(path);
@@ -210,8 +213,8 @@ static void collect_cases(void)
 	close(open(path, O_WRONLY | O_CREAT, 0644));
 	free(path);
 	splat_scan_init(&sc);
-	rc = vm_results_finish(r, &l, &sc, 0, NULL, 1.0, 2.0);
-	vm_results_free(r);
+	rc = results_finish(r, &c, &sc, 0, NULL, 1.0, 2.0);
+	results_free(r);
 	splat_scan_free(&sc);
 	TAP_EQ_INT(rc, VM_EXIT_FAILED, "a report that cannot be written: 125");
 	path = xasprintf("%s/results.txt", dir);
@@ -233,24 +236,24 @@ static void collect_cases(void)
 	path = xasprintf("%s/files/old-artifact", dir);
 	close(open(path, O_WRONLY | O_CREAT, 0644));
 	tap_ok(access(path, F_OK) == 0, "an earlier run's artifact in files/");
-	r = vm_results_open(&l);
+	r = results_open(&c);
 	tap_ok(access(path, F_OK) != 0, "--results clears files/ of an earlier run");
 	free(path);
 	path = xasprintf("%s/files", dir);
 	tap_ok(access(path, F_OK) == 0, "  and makes it anew");
 	free(path);
-	vm_results_free(r);
+	results_free(r);
 
 	/* a timeout between tests, an init error: each a failed testcase of its own */
 	for (int i = 0; i < 2; i++) {
 		char *junit, *tap;
 
-		r = vm_results_open(&l);
-		vm_results_input(r, rec, sizeof(rec) - 1, 1.0, 0);
+		r = results_open(&c);
+		results_input(r, rec, sizeof(rec) - 1, 1.0, 0);
 		splat_scan_init(&sc);
-		rc = vm_results_finish(r, &l, &sc, i ? VM_EXIT_NO_STATUS : VM_EXIT_TIMEOUT,
-				       i ? "guest init: exec /bin/bash: Exec format error" : NULL, 1.0, 2.0);
-		vm_results_free(r);
+		rc = results_finish(r, &c, &sc, i ? VM_EXIT_NO_STATUS : VM_EXIT_TIMEOUT,
+				    i ? "guest init: exec /bin/bash: Exec format error" : NULL, 1.0, 2.0);
+		results_free(r);
 		splat_scan_free(&sc);
 		path = xasprintf("%s/junit.xml", dir);
 		junit = NULL;

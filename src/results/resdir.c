@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* resdir.c: a results dir made ready for a run, one VM's or --jobs' (vm.h). */
+/* resdir.c: a results dir made ready for a run, one VM's or --jobs' (collect.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "tree.h"
-#include "vm.h"
+#include "collect.h"
 
 void results_dir_fresh(const char *dir, const char *where)
 {

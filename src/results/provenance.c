@@ -27,9 +27,10 @@
 #include "run.h"
 #include "splattest.h"
 #include "strbuf.h"
+#include "known.h"
+#include "resctx.h"
 #include "utf8.h"
 #include "version.h"
-#include "vm.h"
 
 /* A helper's output is one short line; a wedged one is killed. */
 #define HELPER_SECS 10
@@ -87,9 +88,9 @@ static void add_file_sha256(struct prov *p, const char *key, const char *path)
 }
 
 /* the known-failure files read (known.h), and their hashes: space-separated, in order */
-static void add_known(struct prov *p, const struct vm_settings *s)
+static void add_known(struct prov *p, const struct results_ctx *c)
 {
-	const struct known_set *ks = &s->known.set;
+	const struct known_set *ks = &c->known->set;
 	struct strbuf paths = STRBUF_INIT, sums = STRBUF_INIT;
 
 	/* hashed as known_load read them: a file changed since is not what decided */
@@ -108,36 +109,35 @@ static void add_known(struct prov *p, const struct vm_settings *s)
 }
 
 /* KERNEL_SRC/.config; else config-REL beside the kernel (/boot/vmlinuz-REL). */
-static char *kernel_config(const struct vm_settings *s)
+static char *kernel_config(const struct results_ctx *c)
 {
-	const char *slash = s->im.kernel ? strrchr(s->im.kernel, '/') : NULL;
+	const char *slash = c->kernel ? strrchr(c->kernel, '/') : NULL;
 
-	if (s->kernel_src)
-		return xasprintf("%s/.config", s->kernel_src);
-	if (!s->im.release || !s->im.kernel)
+	if (c->kernel_src)
+		return xasprintf("%s/.config", c->kernel_src);
+	if (!c->release || !c->kernel)
 		return NULL;
-	return slash ? xasprintf("%.*s/config-%s", (int)(slash - s->im.kernel), s->im.kernel,
-				 s->im.release) :
-		xasprintf("config-%s", s->im.release);
+	return slash ? xasprintf("%.*s/config-%s", (int)(slash - c->kernel), c->kernel, c->release) :
+		xasprintf("config-%s", c->release);
 }
 
-static void add_kernel(struct prov *p, const struct vm_settings *s)
+static void add_kernel(struct prov *p, const struct results_ctx *c)
 {
-	char *config = kernel_config(s), *describe = NULL, *commit = NULL;
+	char *config = kernel_config(c), *describe = NULL, *commit = NULL;
 
-	prov_add(p, "kernel_release", s->im.release);
-	prov_add(p, "kernel", s->im.kernel);
+	prov_add(p, "kernel_release", c->release);
+	prov_add(p, "kernel", c->kernel);
 	prov_add(p, "kernel_config", config);
 	add_file_sha256(p, "kernel_config_sha256", config);
-	if (s->kernel_src) {
-		char *d[] = { "git", "-C", (char *)s->kernel_src, "describe", "--always", "--dirty",
+	if (c->kernel_src) {
+		char *d[] = { "git", "-C", (char *)c->kernel_src, "describe", "--always", "--dirty",
 			      "--tags", NULL };
-		char *c[] = { "git", "-C", (char *)s->kernel_src, "rev-parse", "HEAD", NULL };
+		char *h[] = { "git", "-C", (char *)c->kernel_src, "rev-parse", "HEAD", NULL };
 
 		describe = first_line_of(d);
-		commit = first_line_of(c);
+		commit = first_line_of(h);
 	}
-	prov_add(p, "kernel_src", s->kernel_src);
+	prov_add(p, "kernel_src", c->kernel_src);
 	prov_add(p, "kernel_src_describe", describe);
 	prov_add(p, "kernel_src_commit", commit);
 	free(describe);
@@ -146,16 +146,16 @@ static void add_kernel(struct prov *p, const struct vm_settings *s)
 }
 
 /* The image's layers as "KIND:KEY" words; "" for an image of one piece. */
-static void add_layers(struct prov *p, const struct vm_settings *s)
+static void add_layers(struct prov *p, const struct results_ctx *c)
 {
 	struct img_layers l = { 0 };
 	enum img_form form;
 	off_t head_len;
 	char *err = NULL, *words = xstrdup("");
 	struct stat st;
-	int fd = s->image ? open_regular(s->image, 0, &st) : -1;
+	int fd = c->image ? open_regular(c->image, 0, &st) : -1;
 
-	if (fd >= 0 && !img_probe(fd, s->image, &l, &head_len, &form, &err)) {
+	if (fd >= 0 && !img_probe(fd, c->image, &l, &head_len, &form, &err)) {
 		for (size_t i = 0; i < l.n; i++) {
 			char *w = xasprintf("%s%s%s:%s", words, *words ? " " : "", l.v[i].kind,
 					    l.v[i].key ? l.v[i].key : "");
@@ -168,36 +168,35 @@ static void add_layers(struct prov *p, const struct vm_settings *s)
 	free(err);
 	if (fd >= 0)
 		close(fd);
-	prov_add(p, "image", s->image);
+	prov_add(p, "image", c->image);
 	prov_add(p, "image_layers", words);
 	free(words);
 }
 
-void prov_collect(struct prov *p, const struct vm_launch *l, const char *start)
+void prov_collect(struct prov *p, const struct results_ctx *c, const char *start)
 {
-	const struct vm_settings *s = l->s;
-	char *qv[] = { (char *)s->qemu, "--version", NULL }, *qemu, shard[32] = "";
+	char *qv[] = { (char *)c->qemu, "--version", NULL }, *qemu, shard[32] = "";
 	struct utsname u;
 
 	memset(p, 0, sizeof(*p));
 	prov_add(p, "rapido_version", rapido_version);
-	add_kernel(p, s);
-	prov_add(p, "profile", s->im.profile);
-	add_layers(p, s);
-	prov_add(p, "splats_allow", s->splat_allow ? s->splat_allow->path : NULL);
-	prov_add(p, "splats_allow_sha256", s->splat_allow ? s->splat_allow->sha256 : NULL);
-	add_known(p, s);
-	prov_add(p, "qemu", s->qemu);
-	qemu = s->qemu ? first_line_of(qv) : NULL;
+	add_kernel(p, c);
+	prov_add(p, "profile", c->profile);
+	add_layers(p, c);
+	prov_add(p, "splats_allow", c->splat_allow ? c->splat_allow->path : NULL);
+	prov_add(p, "splats_allow_sha256", c->splat_allow ? c->splat_allow->sha256 : NULL);
+	add_known(p, c);
+	prov_add(p, "qemu", c->qemu);
+	qemu = c->qemu ? first_line_of(qv) : NULL;
 	prov_add(p, "qemu_version", qemu);
 	free(qemu);
 	prov_add(p, "host", uname(&u) ? NULL : u.nodename);
 	prov_add(p, "start", start);
-	if (s->shard_n)
-		snprintf(shard, sizeof(shard), "%u/%u", s->shard_i, s->shard_n);
+	if (c->shard_n)
+		snprintf(shard, sizeof(shard), "%u/%u", c->shard_i, c->shard_n);
 	prov_add(p, "shard", shard);
 	/* auto: not decided yet (--jobs: each VM's run.json has its own) */
-	prov_add(p, "accel", l->accel == ACCEL_KVM ? "kvm" : l->accel == ACCEL_TCG ? "tcg" : "auto");
+	prov_add(p, "accel", c->accel ? c->accel : "auto");
 }
 
 char *prov_json(const struct prov *p)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * collect.c: ./vm --results DIR while the VM runs and after it stops.
+ * collect.c: a run's --results DIR while the VM runs and after it stops
+ * (collect.h), from what the launcher put in its results_ctx (resctx.h).
  * Records from the guest's results port are checked and appended to
  * DIR/results.txt as they arrive (a panic, a timeout or a killed ./vm
  * keeps what was sent), the console is copied to DIR/console.log, and at
@@ -21,16 +22,16 @@
 #include "io.h"
 #include "known.h"
 #include "pct.h"
+#include "collect.h"
 #include "provenance.h"
 #include "rapido.h"
-#include "tree.h"
+#include "resctx.h"
 #include "results.h"
 #include "splattest.h"
 #include "verdict.h"
-#include "vm.h"
 
-struct vm_results {
-	const struct vm_launch *l;
+struct results_run {
+	const struct results_ctx *c;
 	char *dir, *txt_path, *con_path;
 	int txt_fd, con_fd;
 	int txt_failed, con_failed;
@@ -42,7 +43,7 @@ struct vm_results {
 	char *stopped_during;	/* the test the watchdog stopped the VM in */
 };
 
-static void out_write(struct vm_results *r, int *fd, int *failed, const char *path, const char *p,
+static void out_write(struct results_run *r, int *fd, int *failed, const char *path, const char *p,
 		      size_t n)
 {
 	int rc;
@@ -57,14 +58,14 @@ static void out_write(struct vm_results *r, int *fd, int *failed, const char *pa
 	(void)r;
 }
 
-static void txt_line(struct vm_results *r, const char *line)
+static void txt_line(struct results_run *r, const char *line)
 {
 	out_write(r, &r->txt_fd, &r->txt_failed, r->txt_path, line, strlen(line));
 	out_write(r, &r->txt_fd, &r->txt_failed, r->txt_path, "\n", 1);
 }
 
 /* A meta record into results.txt; apply: into the suite too (the final ones are set directly). */
-static void txt_meta(struct vm_results *r, const char *key, const char *value, int apply)
+static void txt_meta(struct results_run *r, const char *key, const char *value, int apply)
 {
 	char *v = pct_field(value), *line = xasprintf("R1 meta %s %s", key, v);
 
@@ -86,9 +87,9 @@ static int open_out(const char *path, int *fd)
 	return 0;
 }
 
-static void start(struct vm_results *r)
+static void start(struct results_run *r)
 {
-	const struct vm_settings *s = r->l->s;
+	const struct results_ctx *c = r->c;
 	char *ts = r->ts, *name, *err;
 	time_t t = time(NULL);
 	struct prov p;
@@ -101,47 +102,46 @@ static void start(struct vm_results *r)
 	r->overflow = 0;
 	strftime(ts, sizeof(r->ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	/* run.json from the start, so a run that never ends still says what it was */
-	prov_collect(&p, r->l, ts);
+	prov_collect(&p, c, ts);
 	if (prov_write(&p, r->dir, &err)) {
 		warn("results: %s", err);
 		free(err);
 	}
 	prov_free(&p);
 	/* --jobs: the VM of the tests that run alone is "PROFILE serial" */
-	name = s->shard_n ? xasprintf("%s shard %u/%u", s->im.profile, s->shard_i, s->shard_n) :
-	       s->serial == SERIAL_ONLY ? xasprintf("%s serial", s->im.profile) :
-		xstrdup(s->im.profile);
+	name = c->shard_n ? xasprintf("%s shard %u/%u", c->profile, c->shard_i, c->shard_n) :
+	       c->serial_only ? xasprintf("%s serial", c->profile) : xstrdup(c->profile);
 	txt_meta(r, "suite", name, 1);
 	free(name);
-	if (s->shard_n) {
+	if (c->shard_n) {
 		char shard[32];
 
-		snprintf(shard, sizeof(shard), "%u/%u", s->shard_i, s->shard_n);
+		snprintf(shard, sizeof(shard), "%u/%u", c->shard_i, c->shard_n);
 		txt_meta(r, "shard", shard, 1);
 	}
-	txt_meta(r, "kernel", s->im.release, 1);
+	txt_meta(r, "kernel", c->release, 1);
 	txt_meta(r, "timestamp", ts, 1);
-	if (s->known.rerun) {
+	if (c->known->rerun) {
 		char n[16];
 
 		/* the re-runs the guest may record (results.h): a merge reads it too */
-		snprintf(n, sizeof(n), "%u", s->known.rerun);
+		snprintf(n, sizeof(n), "%u", c->known->rerun);
 		txt_meta(r, "rerun", n, 1);
 	}
 }
 
-struct vm_results *vm_results_open(const struct vm_launch *l)
+struct results_run *results_open(const struct results_ctx *c)
 {
-	struct vm_results *r;
-	char where[512], *files;
+	struct results_run *r;
+	char *files;
 
-	if (!l->s->results_dir)
+	if (!c->dir)
 		return NULL;
 	/* resolving created nothing: DIR is made here, its files/ below */
-	results_dir_fresh(l->s->results_dir, vm_src_str(&l->s->results_src, where, sizeof(where)));
+	results_dir_fresh(c->dir, c->dir_where);
 	r = xcalloc(1, sizeof(*r));
-	r->l = l;
-	r->dir = xstrdup(l->s->results_dir);
+	r->c = c;
+	r->dir = xstrdup(c->dir);
 	r->txt_path = xasprintf("%s/results.txt", r->dir);
 	r->con_path = xasprintf("%s/console.log", r->dir);
 	r->line = xmalloc(RESULTS_RECORD_MAX + 1);
@@ -154,7 +154,7 @@ struct vm_results *vm_results_open(const struct vm_launch *l)
 	return r;
 }
 
-void vm_results_reset(struct vm_results *r)
+void results_reset(struct results_run *r)
 {
 	if (!r)
 		return;
@@ -169,7 +169,7 @@ void vm_results_reset(struct vm_results *r)
  * those from the line after its start record to the line its end record
  * came with (splattest.c).
  */
-static void record_line(struct vm_results *r, double now, unsigned long con_line)
+static void record_line(struct results_run *r, double now, unsigned long con_line)
 {
 	r->line[r->len] = '\0';
 	r->suite.last = 0;
@@ -205,13 +205,13 @@ static void record_line(struct vm_results *r, double now, unsigned long con_line
 	r->overflow = 0;
 }
 
-void vm_results_tests_only(struct vm_results *r, int tests_only)
+void results_tests_only(struct results_run *r, int tests_only)
 {
 	if (r)
 		r->suite.guest_tests_only = tests_only;
 }
 
-void vm_results_host_record(struct vm_results *r, const char *line)
+void results_host_record(struct results_run *r, const char *line)
 {
 	if (!r)
 		return;
@@ -219,18 +219,18 @@ void vm_results_host_record(struct vm_results *r, const char *line)
 	(void)rsuite_record(&r->suite, line, 1, 0);
 }
 
-const struct rsuite *vm_results_suite(const struct vm_results *r)
+const struct rsuite *results_suite(const struct results_run *r)
 {
 	return r ? &r->suite : NULL;
 }
 
-void vm_results_stopped_during(struct vm_results *r, const char *test)
+void results_stopped_during(struct results_run *r, const char *test)
 {
 	if (r && !r->stopped_during)
 		r->stopped_during = xstrdup(test);
 }
 
-void vm_results_input(struct vm_results *r, const char *p, size_t n, double now,
+void results_input(struct results_run *r, const char *p, size_t n, double now,
 		      unsigned long con_line)
 {
 	for (size_t i = 0; r && i < n; i++) {
@@ -243,14 +243,14 @@ void vm_results_input(struct vm_results *r, const char *p, size_t n, double now,
 	}
 }
 
-void vm_results_console(struct vm_results *r, const char *p, size_t n)
+void results_console(struct results_run *r, const char *p, size_t n)
 {
 	if (r)
 		out_write(r, &r->con_fd, &r->con_failed, r->con_path, p, n);
 }
 
 /* Splats to stderr and into the suite, each tied to its test; returns how many count. */
-static unsigned int report_splats(struct vm_results *r, const struct vm_launch *l,
+static unsigned int report_splats(struct results_run *r, const struct results_ctx *c,
 				  const struct splat_scan *sc)
 {
 	struct strv recs = STRV_INIT;
@@ -258,22 +258,22 @@ static unsigned int report_splats(struct vm_results *r, const struct vm_launch *
 	unsigned int counted;
 
 	rsuite_init(&none);
-	splat_records(r ? &r->suite : &none, sc, l->s->splat_mask, l->s->splat_allow, &recs,
-		      &counted, l->vm);
+	splat_records(r ? &r->suite : &none, sc, c->splat_mask, c->splat_allow, &recs, &counted,
+		      c->vm);
 	for (size_t i = 0; r && i < recs.n; i++)
-		vm_results_host_record(r, recs.v[i]);
+		results_host_record(r, recs.v[i]);
 	strv_free(&recs);
 	rsuite_free(&none);
 	return counted;
 }
 
 /* "R1 error NAME 0 REASON -", a test that gave no verdict, among r's records. */
-static void error_record(struct vm_results *r, const char *name, const char *reason)
+static void error_record(struct results_run *r, const char *name, const char *reason)
 {
 	char *f_name = pct_field(name), *f_reason = pct_field(reason);
 	char *line = xasprintf("R1 error %s 0 %s -", f_name, f_reason);
 
-	vm_results_host_record(r, line);
+	results_host_record(r, line);
 	free(line);
 	free(f_name);
 	free(f_reason);
@@ -293,7 +293,7 @@ static int stopped_early(int rc)
  * it) may have lost tests nobody can name: one failed testcase says so,
  * so that a run cut short never reads as complete.
  */
-static void report_not_run(struct vm_results *r, int rc)
+static void report_not_run(struct results_run *r, int rc)
 {
 	const struct rsuite *s = &r->suite;
 	const char *during = r->stopped_during;
@@ -337,12 +337,12 @@ static void report_not_run(struct vm_results *r, int rc)
 }
 
 /* run.json again (the accelerator is known by now), and its fields as meta prov.KEY */
-static void report_provenance(struct vm_results *r, const struct vm_launch *l)
+static void report_provenance(struct results_run *r, const struct results_ctx *c)
 {
 	struct prov p;
 	char *err, *key;
 
-	prov_collect(&p, l, r->ts);
+	prov_collect(&p, c, r->ts);
 	if (prov_write(&p, r->dir, &err)) {
 		warn("results: %s", err);
 		free(err);
@@ -362,19 +362,19 @@ static void report_provenance(struct vm_results *r, const struct vm_launch *l)
  * have passed (0, or 1 for failed tests, which known failures may lower)
  * fails with 125: what the records say cannot be trusted.
  */
-static int records_refused(struct vm_results *r, const struct vm_launch *l, int rc, char **cause)
+static int records_refused(struct results_run *r, const struct results_ctx *c, int rc, char **cause)
 {
 	char *f = pct_field(r->suite.bad), *line = xasprintf("R1 error rapido:%%20results%%20port 0 %s -", f);
 
-	warn("vm%u: --results: %s", l->vm, r->suite.bad);
-	vm_results_host_record(r, line);
+	warn("vm%u: --results: %s", c->vm, r->suite.bad);
+	results_host_record(r, line);
 	free(line);
 	free(f);
 	if (rc && rc != VM_EXIT_TESTS_FAILED)
 		return rc;
 	free(*cause);
 	*cause = xasprintf("--results: %s", r->suite.bad);
-	warn("vm%u: the records cannot be trusted (exit status %d)", l->vm, VM_EXIT_FAILED);
+	warn("vm%u: the records cannot be trusted (exit status %d)", c->vm, VM_EXIT_FAILED);
 	return VM_EXIT_FAILED;
 }
 
@@ -385,16 +385,16 @@ static int records_refused(struct vm_results *r, const struct vm_launch *l, int 
  * may become 0; *tests_only says so, for results.txt's meta tests-only
  * (--merge-results classifies again). --write-known-failures too.
  */
-static int known_finish(struct vm_results *r, const struct vm_launch *l, int guest, int rc,
+static int known_finish(struct results_run *r, const struct results_ctx *c, int guest, int rc,
 			char **cause, int *tests_only)
 {
-	const struct known_opts *o = &l->s->known;
+	const struct known_opts *o = c->known;
 	char who[32], *err;
 	int k;
 
 	*tests_only = (rc == 0 || rc == VM_EXIT_TESTS_FAILED) &&
 		      (guest == 0 || (guest == VM_EXIT_TESTS_FAILED && r->suite.guest_tests_only));
-	snprintf(who, sizeof(who), "vm%u", l->vm);
+	snprintf(who, sizeof(who), "vm%u", c->vm);
 	k = known_exit(&r->suite, o, rc, *tests_only, who);
 	if (k != rc) {
 		free(*cause);
@@ -409,18 +409,18 @@ static int known_finish(struct vm_results *r, const struct vm_launch *l, int gue
 			k = verdict_unwritten(k, "--write-known-failures: the file could not be written",
 					      cause);
 		} else {
-			fprintf(stderr, "vm%u: known failures written to %s\n", l->vm, o->write);
+			fprintf(stderr, "vm%u: known failures written to %s\n", c->vm, o->write);
 		}
 	}
 	return k;
 }
 
-int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct splat_scan *sc,
-		      int rc, const char *why, double secs, double now)
+int results_finish(struct results_run *r, const struct results_ctx *c, struct splat_scan *sc,
+		   int rc, const char *why, double secs, double now)
 {
-	struct verdict_in in = { .vm = l->vm, .rc = rc, .why = why };
+	struct verdict_in in = { .vm = c->vm, .rc = rc, .why = why };
 	char buf[64], *err, *sum, *cause;
-	struct rcount c;
+	struct rcount n;
 	int tests_only = 0;
 
 	splat_finish(sc);
@@ -428,7 +428,7 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 		record_line(r, now, sc->lineno);
 	if (r)
 		report_not_run(r, rc);
-	in.splats = report_splats(r, l, sc);
+	in.splats = report_splats(r, c, sc);
 	if (r) {
 		rsuite_close_running(&r->suite, now, verdict_unfinished(rc, buf, sizeof(buf)));
 		in.s = &r->suite;
@@ -439,8 +439,8 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 		return rc;
 	}
 	if (r->suite.bad)
-		rc = records_refused(r, l, rc, &cause);
-	rc = known_finish(r, l, in.rc, rc, &cause, &tests_only);
+		rc = records_refused(r, c, rc, &cause);
+	rc = known_finish(r, c, in.rc, rc, &cause, &tests_only);
 	if (r->txt_failed) {
 		char *what = xasprintf("--results: %s could not be written whole", r->txt_path);
 
@@ -452,7 +452,7 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 	free(r->suite.cause);
 	r->suite.cause = rc ? xstrdup(cause) : NULL;
 	r->suite.secs = secs;
-	report_provenance(r, l);
+	report_provenance(r, c);
 	verdict_add_case(&r->suite);
 	if (results_write_reports(r->dir, &r->suite, 1, &err)) {
 		char *what = xasprintf("results: %s", err);
@@ -475,14 +475,14 @@ int vm_results_finish(struct vm_results *r, const struct vm_launch *l, struct sp
 	if (r->txt_failed)
 		rc = verdict_unwritten(rc, "", &cause);
 	free(cause);
-	rsuite_count(&r->suite, &c);
-	sum = results_summary(&c);
-	fprintf(stderr, "vm%u: results: %s (%s)\n", l->vm, sum, r->dir);
+	rsuite_count(&r->suite, &n);
+	sum = results_summary(&n);
+	fprintf(stderr, "vm%u: results: %s (%s)\n", c->vm, sum, r->dir);
 	free(sum);
 	return rc;
 }
 
-void vm_results_free(struct vm_results *r)
+void results_free(struct results_run *r)
 {
 	if (!r)
 		return;

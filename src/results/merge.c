@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * merge.c: ./vm --merge-results OUT DIR...: the result directories of N
- * shards (or any runs) into one junit.xml, results.tap and summary.txt in
- * OUT, a testsuite per directory. The merge fails (exit 1) when any run
+ * merge.c: rapido results merge OUT DIR... (./vm --merge-results, its
+ * alias): the result directories of N shards (or any runs) into one
+ * junit.xml, results.tap and summary.txt in OUT, a testsuite per
+ * directory; rapido results known DIR... is the same without OUT: each
+ * run classified against the known failures, its verdict on stdout, the
+ * known-failures file refreshed. The merge fails (exit 1) when any run
  * failed (verdict.h: its exit status, unknown too, or a failed test), a
  * directory has no readable results.txt, or a shard of a split is
  * missing or there twice; each is named. A test found in two directories
@@ -19,20 +22,23 @@
 #include "err.h"
 #include "io.h"
 #include "known.h"
+#include "merge.h"
 #include "rapido.h"
 #include "results.h"
+#include "verbs.h"
 #include "verdict.h"
-#include "vm.h"
 
-static void usage_merge(void)
+/* argv0: "--merge-results", "merge" or "known"; out: the merge's OUT */
+static noreturn void usage_merge(const char *argv0, int out)
 {
-	fprintf(stderr, "Usage: vm --merge-results [--known-failures FILE]... [--strict] "
-		"[--flaky=pass|fail] [--write-known-failures FILE] OUT DIR...\n");
+	fprintf(stderr, "Usage: %s%s [--known-failures FILE]... [--strict] "
+		"[--flaky=pass|fail] [--write-known-failures FILE] %sDIR...\n",
+		results_verb_prog(argv0), argv0, out ? "OUT " : "");
 	usage_die(VM_EXIT_FAILED, NULL);
 }
 
-/* The known-failure options before OUT; argv[0] is "--merge-results". Returns OUT's index. */
-static int merge_opts(int argc, char **argv, struct known_cli *cli)
+/* The known-failure options before the dirs (OUT first for a merge). Returns the first's index. */
+static int merge_opts(int argc, char **argv, struct known_cli *cli, int out)
 {
 	enum { OPT_KNOWN = 256 };
 	static const struct option longopts[] = {
@@ -44,7 +50,7 @@ static int merge_opts(int argc, char **argv, struct known_cli *cli)
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
 		if (c < OPT_KNOWN || c >= OPT_KNOWN + KNOWN_NOPTS)
-			usage_merge();
+			usage_merge(argv[0], out);
 		known_cli_opt(cli, c, OPT_KNOWN, optarg);
 	}
 	return optind;
@@ -180,34 +186,19 @@ static void load_failed(struct rsuite *s, const char *dir, const char *err)
 	free(name);
 }
 
-int cmd_merge_results(int argc, char **argv)
+/*
+ * Load dirs[0..n) as suites (a dir without usable results: a failed suite
+ * saying so, counted in *problems), check and classify them.
+ */
+static struct rsuite *merge_load(char **dirs, size_t *n, const struct known_opts *ko,
+				 unsigned int *problems)
 {
-	struct rsuite *v;
-	struct known_cli cli = { 0 };
-	struct known_opts ko;
-	struct rcount all = { 0 };
-	char *err, *sum, *text = NULL, *path;
-	size_t len = 0, n;
-	unsigned int problems = 0;
-	FILE *f;
-	int rc, private = 0;
+	struct rsuite *v = xcalloc(*n, sizeof(*v));
+	int private = 0;
+	char *err;
 
-	int first = merge_opts(argc, argv, &cli);
-
-	if (cli.rerun)
-		usage_die(VM_EXIT_FAILED, "--merge-results: --rerun-failures is a run's option");
-	known_opts_init_or_die(&ko, &cli);
-	/* the rest as if the options were not there: argv[1] is OUT */
-	argv += first - 1;
-	argc -= first - 1;
-	if (argc < 3)
-		usage_merge();
-	for (int i = 1; i < argc; i++)
-		path_arg_or_die("--merge-results", argv[i]);
-	n = (size_t)argc - 2;
-	v = xcalloc(n, sizeof(*v));
-	for (size_t i = 0; i < n; i++) {
-		char *txt = xasprintf("%s/results.txt", argv[2 + i]);
+	for (size_t i = 0; i < *n; i++) {
+		char *txt = xasprintf("%s/results.txt", dirs[i]);
 		struct stat st;
 
 		/*
@@ -221,32 +212,34 @@ int cmd_merge_results(int argc, char **argv)
 		}
 		rsuite_init(&v[i]);
 		if (rsuite_load(&v[i], txt, &err)) {
-			char *shown = text_oneline(err), *dir = text_oneline(argv[2 + i]);
+			char *shown = text_oneline(err), *dir = text_oneline(dirs[i]);
 
 			warn("%s (is %s a ./vm --results directory?)", shown, dir);
 			free(dir);
 			rsuite_free(&v[i]);
 			rsuite_init(&v[i]);
-			load_failed(&v[i], argv[2 + i], shown);
+			load_failed(&v[i], dirs[i], shown);
 			free(shown);
 			free(err);
-			problems++;
+			(*problems)++;
 		}
 		if (!v[i].name)
-			v[i].name = xstrdup(argv[2 + i]);
+			v[i].name = xstrdup(dirs[i]);
 		free(txt);
 	}
-	merge_check_overlap(v, n);
-	problems += verdict_check_shards(&v, &n, argv + 2);
-	merge_classify(v, n, &ko);
-	for (size_t i = 0; i < n; i++)
-		verdict_add_case(&v[i]);
-	if (mkdir(argv[1], 0755) < 0 && errno != EEXIST)
-		die_errno("cannot create %s", argv[1]);
-	if (results_write_reports(argv[1], v, n, &err))
-		die("%s", err);
+	merge_check_overlap(v, *n);
+	*problems += verdict_check_shards(&v, n, dirs);
+	merge_classify(v, *n, ko);
+	return v;
+}
 
-	f = open_memstream(&text, &len);
+/* Each run's line, the flaky rates and the total: summary.txt's text (malloc'd). */
+static char *merge_summary(const struct rsuite *v, size_t n, size_t *len)
+{
+	struct rcount all = { 0 };
+	char *text = NULL, *sum;
+	FILE *f = open_memstream(&text, len);
+
 	if (!f)
 		die_errno("open_memstream");
 	for (size_t i = 0; i < n; i++) {
@@ -277,13 +270,51 @@ int cmd_merge_results(int argc, char **argv)
 	free(sum);
 	if (fclose(f))
 		die_errno("open_memstream");
-	path = xasprintf("%s/summary.txt", argv[1]);
-	rc = write_file_atomic(path, text, len, 0644);
-	if (rc)
-		die_err(rc, "cannot write %s", path);
+	return text;
+}
+
+/*
+ * merge (out: argv's first after the options is OUT) or known (no OUT):
+ * argv[0] is "--merge-results", "merge" or "known".
+ */
+static int merge_main(int argc, char **argv, int out)
+{
+	struct rsuite *v;
+	struct known_cli cli = { 0 };
+	struct known_opts ko;
+	char *err, *text, *path, **dirs;
+	size_t len = 0, n;
+	unsigned int problems = 0;
+	int rc, first = merge_opts(argc, argv, &cli, out);
+
+	if (cli.rerun)
+		usage_die(VM_EXIT_FAILED, "%s: --rerun-failures is a run's option", argv[0]);
+	known_opts_init_or_die(&ko, &cli);
+	if (argc - first < 1 + out)
+		usage_merge(argv[0], out);
+	for (int i = first; i < argc; i++)
+		path_arg_or_die(argv[0], argv[i]);
+	dirs = argv + first + out;
+	n = (size_t)(argc - first - out);
+	v = merge_load(dirs, &n, &ko, &problems);
+	for (size_t i = 0; i < n; i++)
+		verdict_add_case(&v[i]);
+	text = merge_summary(v, n, &len);
+	if (out) {
+		const char *dir = argv[first];
+
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			die_errno("cannot create %s", dir);
+		if (results_write_reports(dir, v, n, &err))
+			die("%s", err);
+		path = xasprintf("%s/summary.txt", dir);
+		rc = write_file_atomic(path, text, len, 0644);
+		if (rc)
+			die_err(rc, "cannot write %s", path);
+		free(path);
+	}
 	fputs(text, stdout);
 	close_stdout();
-	free(path);
 	free(text);
 	if (ko.write) {
 		if (known_write(ko.write, v, n, ko.today, &err)) {
@@ -303,4 +334,14 @@ int cmd_merge_results(int argc, char **argv)
 	known_opts_free(&ko);
 	known_cli_free(&cli);
 	return rc;
+}
+
+int cmd_results_merge(int argc, char **argv)
+{
+	return merge_main(argc, argv, 1);
+}
+
+int cmd_results_known(int argc, char **argv)
+{
+	return merge_main(argc, argv, 0);
 }
