@@ -33,6 +33,21 @@ const char *cut_profile_resolve(const char *name)
 	if (!profile_name_valid(name))
 		return name;	/* cut_profile_load_or_die() says why */
 	path = rapido_profile_find(name);
+	if (!path && strchr(name, '-')) {
+		/* upstream Rapido lists its profiles with '-' for '_' (lio-local) */
+		char *u = xstrdup(name), *found;
+
+		for (char *c = u; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		found = rapido_profile_find(u);
+		if (found) {
+			free(found);
+			fprintf(stderr, "cut: %s is upstream Rapido's spelling: cutting %s\n", name, u);
+			return u;	/* o->profile for the whole run */
+		}
+		free(u);
+	}
 	a = path ? NULL : profalias_find(name);
 	free(path);
 	if (!a)

@@ -40,6 +40,10 @@ run "$bin" --dry-run simple-example
 check "simple-example ('-' for '_'): simple" contains "$T/err" \
 	"simple-example is upstream Rapido's name: cutting simple"
 
+run "$bin" --dry-run lio-local
+check "lio-local (Rapido's spelling): lio_local, said" contains "$T/err" \
+	"lio-local is upstream Rapido's spelling: cutting lio_local"
+
 run "$bin" fstest_local
 check "a typo: exit 1" exits 1
 check "  did you mean fstests_local" contains "$T/err" "unknown profile 'fstest_local' (did you mean fstests_local?)"
