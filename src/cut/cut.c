@@ -215,7 +215,7 @@ int cmd_cut(int argc, char **argv)
 	err_prog = "cut";
 	parse_args(argc, argv, &o, &mode);
 	if (o.profile)
-		o.profile = cut_profile_resolve(o.profile);
+		o.profile = cut_profile_resolve(o.profile, o.quiet);
 	switch (mode) {
 	case CUT_CHECK_CONF:
 		return cut_check_conf();

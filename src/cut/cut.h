@@ -75,9 +75,10 @@ void cut_profile_load_or_die(const char *dir, const char *name, struct profile *
 /*
  * NAME, or the profile upstream Rapido's name NAME stands for (profalias.h)
  * when no profile is called NAME: then its settings are put into the
- * environment, which overrides rapido.conf, and what it maps to is said.
+ * environment, which overrides rapido.conf, and what it maps to is said
+ * (unless QUIET: -q).
  */
-const char *cut_profile_resolve(const char *name);
+const char *cut_profile_resolve(const char *name, int quiet);
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);

@@ -25,7 +25,7 @@ const char *cut_rapido_dir(void)
 	return dir;
 }
 
-const char *cut_profile_resolve(const char *name)
+const char *cut_profile_resolve(const char *name, int quiet)
 {
 	const struct profalias *a;
 	char *path, *what;
@@ -43,7 +43,9 @@ const char *cut_profile_resolve(const char *name)
 		found = rapido_profile_find(u);
 		if (found) {
 			free(found);
-			fprintf(stderr, "cut: %s is upstream Rapido's spelling: cutting %s\n", name, u);
+			if (!quiet)
+				fprintf(stderr, "cut: %s is upstream Rapido's spelling: cutting %s\n",
+					name, u);
 			return u;	/* o->profile for the whole run */
 		}
 		free(u);
@@ -66,7 +68,8 @@ const char *cut_profile_resolve(const char *name)
 			die_errno("setenv %s", key);
 		free(key);
 	}
-	fprintf(stderr, "cut: %s is upstream Rapido's name: cutting %s\n", name, what);
+	if (!quiet)
+		fprintf(stderr, "cut: %s is upstream Rapido's name: cutting %s\n", name, what);
 	free(what);
 	return a->profile;
 }

@@ -20,6 +20,9 @@ check "fstests_xfs --dry-run: exit 0" exits 0
 check "  says what it maps to" contains "$T/err" \
 	"fstests_xfs is upstream Rapido's name: cutting fstests_local with FSTESTS_FS=xfs"
 
+run "$bin" --dry-run -q fstests_xfs
+check "fstests_xfs -q: exit 0, nothing on stderr" test $rc = 0 -a ! -s "$T/err"
+
 # the setting is applied: a rapido.conf value fstests_local refuses is overridden
 echo FSTESTS_FS=zfs > "$RAPIDO_CONF"
 run "$bin" --dry-run fstests_local
