@@ -70,6 +70,13 @@ check "  shows fstests_xfs and what it maps to" contains "$T/out" \
 	"upstream Rapido's name for fstests_local with FSTESTS_FS=xfs"
 check "  shows simple_example" contains "$T/out" "upstream Rapido's name for simple"
 
+# every row of the table names a shipped profile, and a setting ./cut takes
+bad=
+for a in $(awk '/ upstream Rapido.s name for / { print $1 }' "$T/out"); do
+	"$bin" -q --kconfig "$a" > /dev/null 2>&1 || bad="$bad $a"
+done
+check "every alias's profile loads (cut --kconfig NAME):${bad:- all}" test -z "$bad"
+
 run "$bin" --help
 check "--help: the exit status section" contains "$T/out" "Exit status:"
 check "  128+N for a signal" contains "$T/out" " 128+N  stopped by signal N"
