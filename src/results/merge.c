@@ -247,7 +247,7 @@ static char *merge_summary(const struct rsuite *v, size_t n, size_t *len)
 		char *name = text_oneline(v[i].name), *cause = text_oneline(v[i].cause);
 
 		rsuite_count(&v[i], &c);
-		sum = results_summary(&c);
+		sum = results_summary(&c, 0);
 		if (v[i].exit >= 0)
 			fprintf(f, "%s: %s (exit status %d)\n", name, sum, v[i].exit);
 		else
@@ -265,7 +265,7 @@ static char *merge_summary(const struct rsuite *v, size_t n, size_t *len)
 		all.fixed += c.fixed;
 	}
 	merge_flaky_totals(f, v, n);
-	sum = results_summary(&all);
+	sum = results_summary(&all, 0);
 	fprintf(f, "total: %s\n", sum);
 	free(sum);
 	if (fclose(f))

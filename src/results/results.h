@@ -139,7 +139,7 @@ void rsuite_init(struct rsuite *s);
 void rsuite_free(struct rsuite *s);
 /* The most bytes of one record line, newline left out: the guest cuts its output at 64 KiB. */
 #define RESULTS_RECORD_MAX (1u << 20)
-/* The most bytes of records a run's guest may write (README, vm(1)). */
+/* The most bytes of records a run's guest may write (docs/results.md, vm(1)). */
 #define RESULTS_VOLUME_MAX (64u << 20)
 /* The most tests a run's records may name. */
 #define RESULTS_TESTS_MAX 200000u
@@ -190,8 +190,12 @@ void ktap_write(FILE *f, const struct rsuite *v, size_t n);
  * 0 or -errno with *err naming the file.
  */
 int results_write_reports(const char *dir, const struct rsuite *v, size_t n, char **err);
-/* "N tests, P passed, F failed, S skipped, K kernel splats" (malloc'd). */
-char *results_summary(const struct rcount *c);
+/*
+ * "N tests, P passed, F failed, S skipped, K kernel splats" (malloc'd);
+ * with COLOUR (colour_wanted(): a terminal), passes green, failures and
+ * splats red, each only when not 0.
+ */
+char *results_summary(const struct rcount *c, int colour);
 
 /* splat.c: kernel reports on the console. */
 struct splat {
