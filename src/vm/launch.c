@@ -51,6 +51,7 @@ static int stop_verdict(const struct vm_watch *w, const struct vm_launch *l, enu
 		.shutdown_reason = w->mon.shutdown_reason, .panicked = w->mon.panicked,
 		.vmcore = w->mon.vmcore, .vmcore_ok = w->mon.vmcore_ok,
 		.vmcore_err = w->mon.vmcore_err, .vmcore_format = l->s->vmcore_format,
+		.interactive = !l->s->batch,
 	};
 
 	st.end = res == QEMU_TIMEOUT ? VERDICT_TIMEOUT :
