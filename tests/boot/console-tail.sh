@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # console-tail.sh: what a profile prints last reaches the console, and an
-# interactive ./vm (on a pty, as a developer runs it) gives bash job control
-# and exits with the shell's status. A session leader's exit hangs up its
+# interactive ./vm (on a pty, as a developer runs it) gives bash job control,
+# and leaving its shell is no verdict (exit 0 after a failed command);
+# ./vmctl shell, with one VM running, needs no number and has the same prompt. A session leader's exit hangs up its
 # tty and throws away the output still queued for the UART, so the init
 # keeps the session and drains the tty after bash exits.
 . "$(dirname "$0")/lib.sh"
@@ -43,11 +44,31 @@ for ((i = 0; i < 600; i++)); do
 	kill -0 $vm 2> /dev/null || break
 	sleep 1
 done
+check "  the console's prompt is rapido1:~#" guest_says "$T/console" "rapido1:~# "
+# issue 42: ./vmctl shell with one VM running needs no number; its prompt is the console's
+mkfifo "$T/keys2"
+script -qefc "'$TOP/vmctl' shell" /dev/null < "$T/keys2" > "$T/shell2" 2>&1 &
+sh2=$!
+exec 9> "$T/keys2"
+printf '%s\r' 'echo "second-$((6 * 7))"' >&9
+for ((i = 0; i < 300; i++)); do
+	guest_text "$T/shell2" | grep -qx 'second-42' && break
+	kill -0 $sh2 2> /dev/null || break
+	sleep 1
+done
+printf '\035' >&9
+wait $sh2
+expect_rc "./vmctl shell without a number: the one VM's shell" 0 $?
+exec 9>&-
+check "  ran the typed line" eval 'guest_text "$T/shell2" | grep -qx second-42'
+check "  at the console's prompt (rapido1:~#)" guest_says "$T/shell2" "rapido1:~# echo"
 sleep 1
-printf '%s\r' 'sleep 1 & jobs; echo "typed-$((6 * 7))"; exit 5' >&8
+printf '%s\r' 'sleep 1 & jobs; echo "typed-$((6 * 7))"; no-such-command; exit' >&8
 wait $vm
-expect_rc "interactive ./vm exits with the shell's exit status" 5 $?
+# issue 42: leaving the shell is no verdict: not the typo's 127
+expect_rc "interactive ./vm: exit after a failed command exits 0" 0 $?
 exec 8>&-
+check "  and blames nothing on the shell" bash -c "! grep -q 'FAILED' '$T/console'"
 check "  the shell ran the typed line" guest_says "$T/console" "typed-42"
 check "  with job control (a background job listed as Running)" grep -q 'Running.*sleep 1' "$T/console"
 check "  and no job control warning" bash -c "! grep -qi 'no job control\|cannot set terminal process group' '$T/console'"
