@@ -31,8 +31,10 @@ check "  and the last line after them" guest_says "$T/console" "last-line-42"
 diag
 
 # 2. interactive, on a pty: commands typed once the prompt is up
-"$CUT" simple > "$T/out" 2>&1
-expect_rc "cut simple" 0 $?
+# (issue 42: cut elsewhere with -o; ./vm without an IMAGE boots it, not
+# DRACUT_OUT's image from part 1, and says so)
+"$CUT" simple -o "$T/elsewhere.img" > "$T/out" 2>&1
+expect_rc "cut simple -o elsewhere.img" 0 $?
 mkfifo "$T/keys"
 script -qefc "'$VM' --timeout 600" /dev/null < "$T/keys" > "$T/console" 2>&1 &
 vm=$!
@@ -44,6 +46,8 @@ for ((i = 0; i < 600; i++)); do
 	kill -0 $vm 2> /dev/null || break
 	sleep 1
 done
+check "./vm without an IMAGE boots the last ./cut output, and says so" \
+	grep -q "vm: booting $T/elsewhere.img (profile simple, the last ./cut output)" "$T/console"
 check "  the console's prompt is rapido1:~#" guest_says "$T/console" "rapido1:~# "
 # issue 42: ./vmctl shell with one VM running needs no number; its prompt is the console's
 mkfifo "$T/keys2"
