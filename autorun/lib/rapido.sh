@@ -202,6 +202,14 @@ _rapido_part_done() {
 # an interactive shell (bash --rcfile) stays, says when it failed, and
 # leaves with that verdict, not its last command's (_rapido_shell_exit)
 _rapido_autorun_end() {
+	# rapido run -- CMD: CMD as the last part, its output in frames on the
+	# console (rapido-exec NONCE CRC BASE64), which ./vm alone copies out
+	if [ -n "${RAPIDO_EXEC:-}" ]; then
+		_rapido_part "the command"
+		# shellcheck disable=SC2086 # three words
+		rapido-exec $RAPIDO_EXEC
+		_rapido_part_done $?
+	fi
 	_rapido_part_name="the interactive shell"
 	[[ $- == *i* ]] || exit 0
 	# the user's commands at the prompt are no part's: no more tracing

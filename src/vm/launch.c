@@ -111,6 +111,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 		vm_watch_reset(&w);
 	}
 
+	vm_execout_end(&w);
 	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why), &tests_only);
 	results_tests_only(w.results, tests_only);
 	vm_watchdog_verdict(&w, &rc, why, sizeof(why));

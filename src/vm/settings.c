@@ -179,8 +179,9 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	char *err;
 
 	memset(s, 0, sizeof(*s));
-	s->batch = o->batch;
+	s->batch = o->batch || o->exec;
 	s->dry_run = o->dry_run;
+	s->exec = o->exec;
 	/* first: --timeout covers every step from here, reading the image included */
 	s->timeout = vm_opt_number(c, o, "VM_TIMEOUT", &s->timeout_src);
 	vm_deadline_arm(s->timeout);

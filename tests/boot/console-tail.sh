@@ -3,7 +3,8 @@
 # console-tail.sh: what a profile prints last reaches the console, and an
 # interactive ./vm (on a pty, as a developer runs it) gives bash job control,
 # and leaving its shell is no verdict (exit 0 after a failed command);
-# ./vmctl shell, with one VM running, needs no number and has the same prompt. A session leader's exit hangs up its
+# ./vmctl shell, with one VM running, needs no number and has the same prompt;
+# ./run -- CMD prints only CMD's output and exits with its status. A session leader's exit hangs up its
 # tty and throws away the output still queued for the UART, so the init
 # keeps the session and drains the tty after bash exits.
 . "$(dirname "$0")/lib.sh"
@@ -77,5 +78,28 @@ check "  the shell ran the typed line" guest_says "$T/console" "typed-42"
 check "  with job control (a background job listed as Running)" grep -q 'Running.*sleep 1' "$T/console"
 check "  and no job control warning" bash -c "! grep -qi 'no job control\|cannot set terminal process group' '$T/console'"
 diag
+
+# 3. issue 42: rapido run (./run): cut and boot in one step; only the
+# command's own output on stdout, its stderr on stderr, its exit status
+"$TOP/run" simple -- sh -c 'echo hi; echo "to-stderr" >&2; exit 3' > "$T/run.out" 2> "$T/run.err"
+expect_rc "./run simple -- sh -c 'echo hi; exit 3': the command's status" 3 $?
+check "  stdout is exactly hi" eval 'printf "hi\n" | cmp -s - "$T/run.out"'
+check "  its stderr on stderr" grep -qx to-stderr "$T/run.err"
+check "  the boot in the console log, not on stdout" grep -q "up on rapido1" "$VM_STATE_DIR/vm1.log"
+# without --: a shell (of simple, the default profile), on a pty
+mkfifo "$T/keys3"
+script -qefc "'$TOP/run'" /dev/null < "$T/keys3" > "$T/run.console" 2>&1 &
+vm=$!
+exec 8> "$T/keys3"
+for ((i = 0; i < 600; i++)); do
+	guest_text "$T/run.console" | grep -q ':~# *$' && break
+	kill -0 $vm 2> /dev/null || break
+	sleep 1
+done
+printf '%s\r' 'echo "run-shell-$((6 * 7))"; exit' >&8
+wait $vm
+expect_rc "./run without --: a shell, left with exit" 0 $?
+exec 8>&-
+check "  the shell ran the typed line" guest_says "$T/run.console" "run-shell-42"
 
 done_testing

@@ -206,6 +206,9 @@ int main(int argc, char **argv)
 	setenv("RAPIDO_VM", env, 1);
 	free(env);
 	setenv("RAPIDO_BATCH", cl.batch ? "1" : "0", 1);
+	/* rapido run -- CMD: the guest library runs it last (autorun/lib/rapido.sh) */
+	if (cl.exec)
+		setenv("RAPIDO_EXEC", cl.exec, 1);
 	/*
 	 * the prompt, for the console's shell and ./vmctl's second one (bash
 	 * --norc reads no rc file, but takes PS1 from its environment)
