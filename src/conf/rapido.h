@@ -97,7 +97,7 @@ char *rapido_default_image(const struct conf *c);
 int rapido_last_image_save(const struct conf *c, const char *image, char **err);
 char *rapido_last_image(const struct conf *c);
 
-/* Exit codes of ./vm besides the guest's own status (documented in README). */
+/* Exit codes of ./vm besides the guest's own status (documented in docs/vm.md). */
 enum {
 	VM_EXIT_TESTS_FAILED = 1,	/* the guest said 0, but a test record failed or never ended */
 	VM_EXIT_SPLAT = 121,		/* the scripts passed, the kernel reported a splat */
