@@ -192,7 +192,7 @@ PRELOADS := $(patsubst preload/%.c,%,$(wildcard preload/*.c))
 GUEST_SOS := $(foreach p,$(PRELOADS),$(B)/guest/rapido-$(p).so)
 CROSS_SOS := $(foreach a,$(ARCHES),$(foreach p,$(PRELOADS),$(B)/$(a)/rapido-$(p).so))
 
-all: cut vm vmctl netsetup ceph-local rapido bisect $(B)/rapido-ldd $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
+all: cut vm vmctl netsetup ceph-local rapido run bisect $(B)/rapido-ldd $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
 	$(CROSS_SOS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
@@ -234,6 +234,10 @@ $(eval $(call program,netsetup,netsetup,$(NETSETUP_SRCS)))
 $(eval $(call program,ceph-local,ceph-local,$(CEPH_LOCAL_SRCS)))
 $(eval $(call program,rapido,rapido,$(RAPIDO_SRCS) $(FRONT_SRCS)))
 $(eval $(call program,ldd,$(B)/rapido-ldd,$(LDD_SRCS)))
+# ./run: rapido run, by its name (src/rapido/front.c runs the subcommand argv[0] names)
+run: rapido
+	$(call quiet,LN,$@)
+	$(Q)ln -sf rapido $@
 $(eval $(call program,bisect,bisect,$(BISECT_SRCS)))
 
 # zsh's completion: the bash one's functions run through zsh's bashcompinit
@@ -515,7 +519,7 @@ fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local bisect rapido
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local bisect rapido run
 
 .PHONY: all tests check check-unit deps deps-tests demo clean kernel-config fuzz man install install-lib \
 	install-rapido deb
