@@ -11,6 +11,7 @@
 
 #include "cut.h"
 #include "err.h"
+#include "rapido.h"
 #include "layer.h"
 #include "version.h"
 
@@ -38,7 +39,9 @@ static void usage(void)
 	       " cut --check-conf\n"
 	       " cut --kconfig PROFILE\n"
 	       "\n"
-	       "Build a bootable test image (initramfs) for PROFILE with dracut.\n"
+	       "Build a bootable test image (initramfs) for PROFILE with dracut; build only:\n"
+	       "./vm (rapido boot) boots the last one. Cut and boot in one step, printing\n"
+	       "a command's output and exiting with its status: rapido run PROFILE -- CMD.\n"
 	       "\n"
 	       "Options:\n"
 	       " -x, --cmd CMD          run CMD in the guest after the profile (repeatable)\n"
@@ -70,7 +73,19 @@ static void usage(void)
 	       "the checkout, $XDG_CONFIG_HOME/rapido (~/.config/rapido), /etc/rapido;\n"
 	       "environment variables override its keys (see rapido.conf(5)). Layers dracut\n"
 	       "built are cached in CUT_CACHE_DIR (see docs/CACHE.md), so a re-cut that\n"
-	       "changes only extras, the profile script or rapido.conf runs no dracut.\n");
+	       "changes only extras, the profile script or rapido.conf runs no dracut.\n"
+	       "\n"
+	       "PROFILE may be upstream Rapido's name for one (fstests_xfs is fstests_local\n"
+	       "with FSTESTS_FS=xfs): ./cut says what it cuts; --list shows them all.\n"
+	       "\n"
+	       "Exit status:\n"
+	       " 0      the image was written (or --list, --kconfig, --dry-run, --check-conf,\n"
+	       "          --cache-info printed what they print)\n"
+	       " 1      anything refused or failed, each cause named on stderr: a bad option, an\n"
+	       "          unknown profile, a missing binary, module, key or kconfig symbol,\n"
+	       "          dracut's failure; --check-conf found a problem; no image was written\n"
+	       " 128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP): dracut's run stopped,\n"
+	       "          its temporary files removed, no image written\n");
 }
 
 static void add_extra(struct cut_opts *o, int is_file, const char *arg)
@@ -194,6 +209,18 @@ static void cut_opts_free(struct cut_opts *o)
 	free(o->extras);
 }
 
+/* ./vm without an IMAGE boots what was cut last; failing to say so costs only that */
+static void last_image_record(const struct cut_plan *p)
+{
+	char *err;
+
+	if (rapido_last_image_save(&p->conf, p->output, &err)) {
+		warn("%s is not recorded as the last image (./vm without an IMAGE will not find "
+		     "it): %s", p->output, err);
+		free(err);
+	}
+}
+
 int cmd_cut(int argc, char **argv)
 {
 	struct cut_opts o = { 0 };
@@ -202,6 +229,8 @@ int cmd_cut(int argc, char **argv)
 
 	err_prog = "cut";
 	parse_args(argc, argv, &o, &mode);
+	if (o.profile)
+		o.profile = cut_profile_resolve(o.profile, o.quiet);
 	switch (mode) {
 	case CUT_CHECK_CONF:
 		return cut_check_conf();
@@ -240,6 +269,7 @@ int cmd_cut(int argc, char **argv)
 	cut_signals_take();
 	atexit(cleanup);
 	cut_build(&o, &p, &work, cleanup);
+	last_image_record(&p);
 	close_stdout();
 	cut_plan_free(&p);
 	cut_opts_free(&o);

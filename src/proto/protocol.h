@@ -33,6 +33,7 @@
 #define KP_SHARES "rapido.shares="		/* N: 9p shares tagged rapido0.. on /host, /hostN */
 #define KP_SHELL "rapido.shell="		/* TTY: keep a shell on /dev/TTY for ./vmctl */
 #define KP_HVC "rapido.hvc="			/* 1: keep that shell on /dev/hvc0 */
+#define KP_EXEC "rapido.exec="		/* NONCE,CRC,BASE64: rapido run -- CMD (execframe.h) */
 #define KP_IP "rapido.ip="			/* [sh] IFACE,ADDR/PREFIX[,GATEWAY], one per NIC */
 
 /* The value of kernel command-line word w if it is parameter kp (KP_*), else NULL. */
@@ -71,7 +72,7 @@ const char *kparam_value(const char *w, const char *kp);
 
 /* The most bytes of one record line, newline left out: the guest cuts its output at 64 KiB. */
 #define RESULTS_RECORD_MAX (1u << 20)
-/* The most bytes of records a run's guest may write (README, vm(1)). */
+/* The most bytes of records a run's guest may write (docs/results.md, vm(1)). */
 #define RESULTS_VOLUME_MAX (64u << 20)
 /* The most tests a run's records may name. */
 #define RESULTS_TESTS_MAX 200000u

@@ -54,6 +54,7 @@ struct verdict_stop {
 	int vmcore_ok;
 	const char *vmcore_err;		/* why not, "" for no answer */
 	const char *vmcore_format;
+	int interactive;		/* a console with a person at it: Ctrl-a x is a quit, no verdict */
 };
 /*
  * The exit status from how the VM stopped, before the records count: the
@@ -79,6 +80,9 @@ void verdict_summary(unsigned int vm, int rc, double secs, const char *console_l
 
 /* The "Exit status:" part of ./vm --help (and so of vm(1)). */
 void verdict_help(FILE *f);
+
+/* ./vm's exit status rc in a few words ("timed out", "a test failed"), as ./bisect says it. */
+const char *verdict_brief(int rc);
 
 /* ./vm's exit status rc in words ("the timeout expired: qemu was killed"). */
 const char *verdict_cause(int rc, char *buf, size_t len);

@@ -5,7 +5,8 @@
  * The input is a command line, and values to write. Properties: whatever
  * the line holds, each field is one ./vm could have given (a tty name of
  * letters and digits, a valid nonce or none, defer|only or none, the
- * ranges ./vm keeps to); and a line made of the input's values with the
+ * ranges ./vm keeps to, rapido.exec='s arguments for rapido-exec words
+ * split by single spaces, no comma); and a line made of the input's values with the
  * KP_* macros, as ./vm makes it, reads back exactly those values.
  */
 #include "fuzz.h"
@@ -15,11 +16,14 @@
 #include "status.h"
 #include "strv.h"
 
+static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
 static void cmdline_free(struct init_cmdline *cl)
 {
 	for (unsigned int i = 0; i < cl->n_ip; i++)
 		free(cl->ip[i]);
 	free(cl->serial_tests);
+	free(cl->exec);
 }
 
 static void check_bounds(const struct init_cmdline *cl)
@@ -30,12 +34,12 @@ static void check_bounds(const struct init_cmdline *cl)
 	fuzz_assert(cl->shares <= 16, "shares %u", cl->shares);
 	fuzz_assert(cl->rerun <= 100, "rerun %u", cl->rerun);
 	fuzz_assert(cl->n_ip <= sizeof(cl->ip) / sizeof(cl->ip[0]), "%u addresses", cl->n_ip);
-	fuzz_assert(strspn(cl->shell, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == n,
-		    "shell tty \"%s\"", cl->shell);
+	fuzz_assert(strspn(cl->shell, alnum) == n, "shell tty \"%s\"", cl->shell);
 	fuzz_assert(!*cl->nonce || status_nonce_valid(cl->nonce), "nonce \"%s\"", cl->nonce);
 	fuzz_assert(!*cl->serial || !strcmp(cl->serial, "defer") || !strcmp(cl->serial, "only"),
 		    "serial \"%s\"", cl->serial);
 	fuzz_assert(cl->batch == 0 || cl->batch == 1, "batch %d", cl->batch);
+	fuzz_assert(!cl->exec || !strpbrk(cl->exec, ",\t\n"), "rapido.exec= kept as '%s'", cl->exec);
 }
 
 /* the words of k, a space between: a kernel command line */
@@ -73,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct init_cmdline cl;
 	struct strv k = STRV_INIT;
 	char *text = fuzz_cstr(data, size), *line, *test, shell[16], port[64], nonce[33], shard[24];
+	char want_exec[64];
 	unsigned int vm, shares, rerun, flags, serial;
 	const uint8_t *p = data;
 
@@ -122,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(f);
 	}
 	strv_pushf(&k, KP_IP "eth%u,10.0.%u.%u/24", p[4] % 4, p[5], p[6]);
+	strv_pushf(&k, KP_EXEC "%s,%02x%02x,%s", nonce, p[6], p[7], *shell ? shell : "eA==");
 	line = join(&k);
 
 	init_cmdline_parse(line, &cl);
@@ -141,6 +147,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(*test ? cl.serial_tests && !strcmp(cl.serial_tests, test) : !cl.serial_tests,
 		    "serial test \"%s\" read as \"%s\"", test, cl.serial_tests ? cl.serial_tests : "(none)");
 	fuzz_assert(cl.n_ip == 1, "%u addresses", cl.n_ip);
+	snprintf(want_exec, sizeof(want_exec), "%s %02x%02x %s", nonce, p[6], p[7],
+		 *shell ? shell : "eA==");
+	fuzz_assert(cl.exec && !strcmp(cl.exec, want_exec), "rapido.exec= read as '%s', not '%s'",
+		    cl.exec ? cl.exec : "(none)", want_exec);
 	cmdline_free(&cl);
 	free(line);
 	free(test);

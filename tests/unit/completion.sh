@@ -48,16 +48,20 @@ for p in cut vm vmctl netsetup bisect "rapido cut" "rapido vm" "rapido vmctl" "r
 	fi
 done
 
-check "cut <TAB>: the profiles of autorun/" \
-	same "$(cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//')" "$(complete_words "$TOP/cut" "")"
+# upstream Rapido's names ./cut takes (src/conf/profalias.c) complete too
+aliases=$("$TOP/cut" --list | awk '/ upstream Rapido.s name for / { print $1 }')
+profiles=$( (cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//'; echo "$aliases") | sort)
+check "cut <TAB>: the profiles of autorun/ and upstream Rapido's names" \
+	same "$profiles" "$(complete_words "$TOP/cut" "")"
+check "cut fstests_x<TAB>: fstests_xfs (Rapido's name)" \
+	same fstests_xfs "$(complete_words "$TOP/cut" fstests_x)"
 check "cut -v fstests_l<TAB>: fstests_local" \
 	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/cut" -v fstests_l)"
 check "cut simple <TAB>: no second profile" same "" "$(complete_words "$TOP/cut" simple "")"
-profiles=$(cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//')
 check "rapido cut <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" cut "")"
-check "rapido cut -x CMD sim<TAB>: simple" same simple "$(complete_words "$TOP/rapido" cut -x true sim)"
+check "rapido cut -x CMD simp<TAB>: simple and Rapido's simple_*" same "$(printf '%s\n' simple simple_example simple_network)" "$(complete_words "$TOP/rapido" cut -x true simp)"
 check "rapido <TAB>: the commands of rapido --help" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" \
+	same "$(printf '%s\n' bisect boot ceph-local cut list netsetup results run vm vmctl)" \
 	"$(complete_words "$TOP/rapido" "")"
 check "rapido help v<TAB>: vm vmctl" same "$(printf '%s\n' vm vmctl)" "$(complete_words "$TOP/rapido" help v)"
 check "rapido --<TAB>: --help --version" same "$(printf '%s\n' --help --version)" \
@@ -128,8 +132,8 @@ git init -q -b main "$T/linux" && git -C "$T/linux" -c user.email=t@t -c user.na
 export KERNEL_SRC=$T/linux
 check "bisect --good <TAB>: the tree's branches and tags" \
 	same "$(printf '%s\n' main v6.1)" "$(complete_words "$TOP/bisect" --good "")"
-check "bisect --flaky <TAB>: bad skip good" \
-	same "$(printf '%s\n' bad good skip)" "$(complete_words "$TOP/bisect" --flaky "")"
+check "bisect --flaky <TAB>: fail skip pass (the old bad and good are not offered)" \
+	same "$(printf '%s\n' fail pass skip)" "$(complete_words "$TOP/bisect" --flaky "")"
 check "bisect --good v6.1 --bad main fstests_l<TAB>: the profile" \
 	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/bisect" --good v6.1 --bad main fstests_l)"
 check "bisect --compare v6.1 <TAB>: a second revision" \
@@ -154,7 +158,7 @@ check "build/completion/_rapido is built (make)" test -s "$zcomp"
 # zcomplete WORD...: what zsh's _rapido offers for the last WORD
 zcomplete() { ZCOMP=$zcomp zsh -f "$TOP/tests/zcomplete.zsh" "$@" 2> "$T/zsh.err" | sort -u; }
 check "zsh: rapido <TAB>: the commands" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+	same "$(printf '%s\n' bisect boot ceph-local cut list netsetup results run vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
 check "zsh: rapido results <TAB>: its verbs" \
 	same "$(printf '%s\n' compare known merge)" "$(zcomplete "$TOP/rapido" results "")"
 check "zsh: rapido cut <TAB>: the profiles (and ~/.config/rapido/profiles')" \

@@ -73,6 +73,12 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			free(cl->serial_tests);
 			free(name);
 			cl->serial_tests = all;
+		} else if ((v = kparam_value(w, KP_EXEC))) {
+			/* rapido-exec's arguments: NONCE CRC BASE64 (no comma in any) */
+			free(cl->exec);
+			cl->exec = xstrdup(v);
+			for (char *c = cl->exec; (c = strchr(c, ',')); )
+				*c = ' ';
 		} else if ((v = kparam_value(w, KP_NONCE))) {
 			if (status_nonce_valid(v))
 				strcpy(cl->nonce, v);
