@@ -19,6 +19,7 @@
 #include "ceph.h"
 #include "cephpaths.h"
 #include "cut.h"
+#include "elfdyn.h"
 #include "err.h"
 #include "io.h"
 #include "fsinfo.h"
@@ -299,6 +300,39 @@ static void resolve_helpers(struct cut_plan *p)
 		free(p->helpers.v[i]);
 		p->helpers.v[i] = path;
 	}
+}
+
+/*
+ * The guest shell's busybox (Debian's busybox-static): the host's, when it
+ * is static (a dynamic one would need its libraries resolved like a bins
+ * entry). A foreign ARCH's image gets none: the host's is no program there.
+ * Without it the image is still whole, its shell only poorer: a warning.
+ */
+static void resolve_busybox(const struct cut_opts *o, struct cut_plan *p)
+{
+	struct elf_deps d = { 0 };
+	char *path;
+	int rc;
+
+	if (p->sysroot)
+		return;
+	path = find_in_path("busybox");
+	if (!path) {
+		if (!o->quiet)
+			warn("no busybox in PATH: the guest shell has only the profile's programs "
+			     "(apt-get install busybox-static, or host/install-deps)");
+		return;
+	}
+	rc = elf_read_deps_path(path, &d);
+	if (rc || d.interp) {
+		if (!o->quiet)
+			warn("%s: %s: the guest shell gets no busybox (apt-get install busybox-static)",
+			     path, rc ? err_str(rc) : "not a static program");
+		free(path);
+	} else {
+		p->busybox = path;
+	}
+	elf_deps_free(&d);
 }
 
 static void check_conf(struct cut_plan *p)
@@ -584,6 +618,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	resolve_modules(p);
 	resolve_bins(p);
 	resolve_helpers(p);
+	resolve_busybox(o, p);
 	resolve_files(p);
 	note_secrets(p);
 	check_kconfig(o, p);
@@ -598,6 +633,7 @@ void cut_plan_free(struct cut_plan *p)
 	kernel_free(&p->kern);
 	free(p->rapido_dir);
 	free(p->sysroot);
+	free(p->busybox);
 	free(p->output);
 	strv_free(&p->bins);
 	strv_free(&p->modules);
