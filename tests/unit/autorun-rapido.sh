@@ -134,12 +134,13 @@ stream in an extra /usr/bin:/bin"
 
 # poweroff in a subshell (not the autorun's own shell): the status of the
 # command before it left for the init, which it asks by SIGUSR2 (here the
-# guest shell stands in for the init: never signal the host's PID 1)
-guest '_rapido_init_pid=$$
+# guest shell stands in for the init: never signal the host's PID 1; and
+# never run the host's own poweroff: were the library's missing, false runs)
+guest 'hash -p /bin/false poweroff; hash -p /bin/false shutdown; _rapido_init_pid=$$
 	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff); exit 0" USR2
 	(false; poweroff) & wait; echo "not asked"'
 check "poweroff elsewhere: the last status kept, the init asked by SIGUSR2" said 0 "asked 1"
-guest '_rapido_autorun_begin; true; (exit 3); shutdown -h now; echo after'
+guest 'hash -p /bin/false shutdown; _rapido_autorun_begin; true; (exit 3); shutdown -h now; echo after'
 check "shutdown -h now in the autorun's shell: its exit, the status before it" said 3 \
 	"rapido: the autorun FAILED with status 3: autorun: exit status 3"
 
