@@ -119,7 +119,38 @@ static void add_optional_bin(struct cut_plan *p, const char *name)
 	free(path);
 }
 
-static void resolve_bins(struct cut_plan *p)
+/*
+ * --bins and CUT_EXTRA_BINS: host programs any profile can be given, with
+ * their libraries (the bins layer: the profile's own programs' machinery)
+ */
+static void extra_bins(const struct cut_opts *o, struct cut_plan *p)
+{
+	const char *origin = NULL, *v = conf_value(&p->conf, "CUT_EXTRA_BINS", &origin);
+	struct strv words = STRV_INIT;
+	char *err = NULL;
+
+	if (v && shwords_split(v, &words, &err) < 0)
+		problem("CUT_EXTRA_BINS (%s): %s", origin ? origin : "rapido.conf", err);
+	for (int opt = 0; opt < 2; opt++) {
+		const struct strv *l = opt ? &o->bins : &words;
+
+		for (size_t i = 0; i < l->n; i++) {
+			char *path = plan_bin(p, l->v[i]);
+
+			if (!path) {
+				problem("host binary '%s' not found in PATH (from %s)", l->v[i],
+					opt ? "--bins" : "CUT_EXTRA_BINS");
+				continue;
+			}
+			add_bin(p, path);
+			free(path);
+		}
+	}
+	free(err);
+	strv_free(&words);
+}
+
+static void resolve_bins(const struct cut_opts *o, struct cut_plan *p)
 {
 	static const char *const base[] = { "bash" };
 	struct strv all = STRV_INIT;
@@ -141,6 +172,7 @@ static void resolve_bins(struct cut_plan *p)
 	}
 	for (size_t i = 0; i < p->prof.bins_opt.n; i++)
 		add_optional_bin(p, p->prof.bins_opt.v[i]);
+	extra_bins(o, p);
 	/* "KEY=bin": only when rapido.conf sets KEY (e.g. xfstests' tools with FSTESTS_SRC) */
 	for (int opt = 0; opt < 2; opt++) {
 		const struct strv *l = opt ? &p->prof.bins_opt_if : &p->prof.bins_if;
@@ -616,7 +648,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	if (!o->dry_run && !problems)
 		cut_prepare(p);
 	resolve_modules(p);
-	resolve_bins(p);
+	resolve_bins(o, p);
 	resolve_helpers(p);
 	resolve_busybox(o, p);
 	resolve_files(p);

@@ -24,6 +24,7 @@ struct cut_opts {
 	struct cut_extra *extras;
 	size_t n_extras;
 	const char *output;	/* -o; NULL: rapido_default_image() */
+	struct strv bins;	/* --bins: host programs added to the profile's (CUT_EXTRA_BINS too) */
 	int dry_run;
 	int verbose;
 	int quiet;		/* -q: no progress lines, no closing line; errors and warnings only */
