@@ -339,16 +339,23 @@ static void resolve_helpers(struct cut_plan *p)
  * is static (a dynamic one would need its libraries resolved like a bins
  * entry). A foreign ARCH's image gets none: the host's is no program there.
  * Without it the image is still whole, its shell only poorer: a warning.
+ * CUT_BUSYBOX names another (it must be there), or none when empty.
  */
 static void resolve_busybox(const struct cut_opts *o, struct cut_plan *p)
 {
+	const char *origin = NULL, *v = conf_value(&p->conf, "CUT_BUSYBOX", &origin);
 	struct elf_deps d = { 0 };
 	char *path;
 	int rc;
 
-	if (p->sysroot)
+	if (p->sysroot || (v && !*v))
 		return;
-	path = find_in_path("busybox");
+	if (v && *v != '/') {
+		problem("CUT_BUSYBOX=%s (%s): an absolute path expected, or empty for none", v,
+			origin ? origin : "rapido.conf");
+		return;
+	}
+	path = v ? xstrdup(v) : find_in_path("busybox");
 	if (!path) {
 		if (!o->quiet)
 			warn("no busybox in PATH: the guest shell has only the profile's programs "
@@ -356,7 +363,11 @@ static void resolve_busybox(const struct cut_opts *o, struct cut_plan *p)
 		return;
 	}
 	rc = elf_read_deps_path(path, &d);
-	if (rc || d.interp) {
+	if (v && (rc || d.interp)) {
+		problem("CUT_BUSYBOX=%s (%s): %s: a static busybox expected", v,
+			origin ? origin : "rapido.conf", rc ? err_str(rc) : "not a static program");
+		free(path);
+	} else if (rc || d.interp) {
 		if (!o->quiet)
 			warn("%s: %s: the guest shell gets no busybox (apt-get install busybox-static)",
 			     path, rc ? err_str(rc) : "not a static program");
