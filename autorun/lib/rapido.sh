@@ -206,8 +206,17 @@ _rapido_part_done() {
 }
 
 # The end of the parts: in batch mode the autorun exits with its verdict;
-# an interactive shell (bash --rcfile) stays, and says when it failed
+# an interactive shell (bash --rcfile) stays, says when it failed, and
+# leaves with that verdict, not its last command's (_rapido_shell_exit)
 _rapido_autorun_end() {
+	# rapido run -- CMD: CMD as the last part, its output in frames on the
+	# console (rapido-exec NONCE CRC BASE64), which ./vm alone copies out
+	if [ -n "${RAPIDO_EXEC:-}" ]; then
+		_rapido_part "the command"
+		# shellcheck disable=SC2086 # three words
+		rapido-exec $RAPIDO_EXEC
+		_rapido_part_done $?
+	fi
 	_rapido_part_name="the interactive shell"
 	_rapido_path shell
 	PATH=$REPLY
@@ -220,7 +229,21 @@ _rapido_autorun_end() {
 	if _rapido_status; then
 		echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
 	fi
+	builtin trap _rapido_shell_exit EXIT
 	return 0
+}
+
+# The interactive shell's EXIT trap: leaving the shell is no verdict. What
+# the last command at the prompt returned (a typo's 127, "exit 5") is not
+# the run's status: the autorun's kept failure is (the profile's, before
+# the prompt; a rapido_fail typed at it), else 0
+_rapido_shell_exit() {
+	builtin trap - EXIT DEBUG
+	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
+	_rapido_res_close
+	_rapido_status || exit 0
+	echo "rapido: the autorun FAILED with status ${REPLY%% *} before the shell: ${REPLY#* }" >&2
+	exit "${REPLY%% *}"
 }
 
 # The autorun's EXIT trap: the profile's own EXIT command, then the tests
@@ -338,18 +361,24 @@ rapido_harness() {
 }
 
 # poweroff, shutdown, reboot, halt [ARG]...: end the run as the shell's
-# exit would, with the status of the command before (`-x 'cmd; poweroff'`:
-# cmd's), whatever the arguments (shutdown -h now). In the autorun's own
-# shell (the console's, the profile's and the extras') that is an exit,
-# which the init reports as it does any end of the shell; anywhere else (a
-# subshell, a pipeline, ./vmctl's second shell) the status is left in
-# RAPIDO_RUN_DIR/rapido.poweroff and the init asked to end the run by
-# SIGUSR2, as busybox's poweroff asks it (with status 0) from other shells.
+# exit would, whatever the arguments (shutdown -h now): in a part (the
+# profile, an -x/-f extra) with the status of the command before
+# (`-x 'cmd; poweroff'`: cmd's); at the prompt, where leaving is no verdict
+# (_rapido_shell_exit), with the autorun's kept failure, else 0. In the
+# autorun's own shell that is an exit, which the init reports as it does
+# any end of the shell; anywhere else (a subshell, a pipeline, ./vmctl's
+# second shell) the status is left in RAPIDO_RUN_DIR/rapido.poweroff and
+# the init asked to end the run by SIGUSR2, as busybox's poweroff asks it
+# (with status 0) from programs outside bash.
 _rapido_poweroff() {
 	local rc=$1
 
 	if [ -n "${_rapido_shell:-}" ] && [ "$BASHPID" = "$_rapido_shell" ]; then
 		exit "$rc"
+	fi
+	if [ -z "${_rapido_autorun:-}" ]; then
+		rc=0
+		! _rapido_status || rc=${REPLY%% *}
 	fi
 	printf '%s\n' "$rc" >| "${RAPIDO_RUN_DIR:-/run}/rapido.poweroff" &&
 		builtin kill -USR2 "$_rapido_init_pid" || return 1
@@ -364,5 +393,3 @@ poweroff() { _rapido_poweroff $?; }
 shutdown() { _rapido_poweroff $?; }
 reboot() { _rapido_poweroff $?; }
 halt() { _rapido_poweroff $?; }
-
-PS1="rapido${RAPIDO_VM}:\w# "

@@ -174,12 +174,14 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 {
 	struct vm_src src;
 	struct conf_value cv;
+	int last = 0;
 	const char *v;
 	char *err;
 
 	memset(s, 0, sizeof(*s));
-	s->batch = o->batch;
+	s->batch = o->batch || o->exec;
 	s->dry_run = o->dry_run;
+	s->exec = o->exec;
 	/* first: --timeout covers every step from here, reading the image included */
 	s->timeout = vm_opt_number(c, o, "VM_TIMEOUT", &s->timeout_src);
 	vm_deadline_arm(s->timeout);
@@ -195,11 +197,23 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		s->image_src.kind = SRC_OPTION;
 		s->image_src.name = "IMAGE";
 	} else {
-		s->image = rapido_default_image(c);
+		/* what ./cut wrote last (-o anywhere), while it is there; else its default */
+		s->image = rapido_last_image(c);
+		if (s->image && access(s->image, F_OK) < 0) {
+			free(s->image);
+			s->image = NULL;
+		}
+		last = s->image != NULL;
+		if (!last)
+			s->image = rapido_default_image(c);
 		vm_setting(c, NULL, NULL, "DRACUT_OUT", &s->image_src, &cv);
 	}
 	if (vm_image_read(s->image, &s->im, &err))
 		die("%s", err);
+	/* no IMAGE given: which one, for a person at a terminal */
+	if (!o->image && !o->dry_run && isatty(2))
+		fprintf(stderr, "vm: booting %s (profile %s%s)\n", s->image, s->im.profile,
+			last ? ", the last ./cut output" : "");
 	/*
 	 * VM_KERNEL: the kernel shipped next to an image cut on another
 	 * machine (a CI artifact), where the recorded /boot path may not be

@@ -137,9 +137,14 @@ stream in an extra /usr/bin:/bin"
 # guest shell stands in for the init: never signal the host's PID 1; and
 # never run the host's own poweroff: were the library's missing, false runs)
 guest 'hash -p /bin/false poweroff; hash -p /bin/false shutdown; _rapido_init_pid=$$
+	_rapido_autorun_begin
 	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff); exit 0" USR2
 	(false; poweroff) & wait; echo "not asked"'
-check "poweroff elsewhere: the last status kept, the init asked by SIGUSR2" said 0 "asked 1"
+check "poweroff elsewhere in a part: the last status kept, the init asked by SIGUSR2" said 0 "asked 1"
+guest 'hash -p /bin/false poweroff; _rapido_init_pid=$$
+	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff); exit 0" USR2
+	(false; poweroff) & wait; echo "not asked"'
+check "  at the prompt or in a second shell: no verdict, 0" said 0 "asked 0"
 guest 'hash -p /bin/false shutdown; _rapido_autorun_begin; true; (exit 3); shutdown -h now; echo after'
 check "shutdown -h now in the autorun's shell: its exit, the status before it" said 3 \
 	"rapido: the autorun FAILED with status 3: autorun: exit status 3"
