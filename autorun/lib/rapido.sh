@@ -165,6 +165,7 @@ _rapido_debug() {
 
 _rapido_autorun_begin() {
 	_rapido_autorun=1
+	_rapido_shell=$$
 	builtin trap _rapido_autorun_exit EXIT
 	set -T
 }
@@ -173,6 +174,12 @@ _rapido_autorun_begin() {
 _rapido_part() {
 	_rapido_part_name=$1
 	_rapido_res_ret=
+	# the profile's own part runs the suites: no busybox (rapido_harness)
+	case $1 in
+	autorun/00-*) _rapido_path harness ;;
+	*) _rapido_path shell ;;
+	esac
+	PATH=$REPLY
 }
 
 # _rapido_part_status STATUS WHY: a part's or the autorun's own STATUS
@@ -211,6 +218,8 @@ _rapido_autorun_end() {
 		_rapido_part_done $?
 	fi
 	_rapido_part_name="the interactive shell"
+	_rapido_path shell
+	PATH=$REPLY
 	[[ $- == *i* ]] || exit 0
 	# the user's commands at the prompt are no part's: no more tracing
 	builtin trap - DEBUG
@@ -319,3 +328,68 @@ rapido_wait() {
 	done
 }
 
+# _rapido_path harness|shell: PATH without busybox's applets
+# (RAPIDO_BUSYBOX_DIR, which the guest init puts at the end of PATH), or
+# with them at its end, in REPLY. A suite's harness must find the image's
+# own program or none (it probes for hexdump, then skips), never
+# busybox's by surprise: the profile's part and rapido_harness run with
+# the first; the -x/-f extras and the interactive shell with the second.
+_rapido_path() {
+	local d=${RAPIDO_BUSYBOX_DIR:-} p=":$PATH:"
+
+	if [ -z "$d" ]; then
+		REPLY=$PATH
+		return 0
+	fi
+	while [[ $p == *":$d:"* ]]; do
+		p=${p//":$d:"/:}
+	done
+	p=${p#:}
+	p=${p%:}
+	[ "$1" = harness ] || p=${p:+$p:}$d
+	REPLY=$p
+}
+
+# rapido_harness CMD [ARG]...: run CMD (a suite's harness: ./check,
+# run_kselftest.sh) with the PATH it expects, without busybox's applets
+# (_rapido_path); its status. From an -x extra too.
+rapido_harness() {
+	local REPLY
+
+	_rapido_path harness
+	PATH=$REPLY "$@"
+}
+
+# poweroff, shutdown, reboot, halt [ARG]...: end the run as the shell's
+# exit would, whatever the arguments (shutdown -h now): in a part (the
+# profile, an -x/-f extra) with the status of the command before
+# (`-x 'cmd; poweroff'`: cmd's); at the prompt, where leaving is no verdict
+# (_rapido_shell_exit), with the autorun's kept failure, else 0. In the
+# autorun's own shell that is an exit, which the init reports as it does
+# any end of the shell; anywhere else (a subshell, a pipeline, ./vmctl's
+# second shell) the status is left in RAPIDO_RUN_DIR/rapido.poweroff and
+# the init asked to end the run by SIGUSR2, as busybox's poweroff asks it
+# (with status 0) from programs outside bash.
+_rapido_poweroff() {
+	local rc=$1
+
+	if [ -n "${_rapido_shell:-}" ] && [ "$BASHPID" = "$_rapido_shell" ]; then
+		exit "$rc"
+	fi
+	if [ -z "${_rapido_autorun:-}" ]; then
+		rc=0
+		! _rapido_status || rc=${REPLY%% *}
+	fi
+	printf '%s\n' "$rc" >| "${RAPIDO_RUN_DIR:-/run}/rapido.poweroff" &&
+		builtin kill -USR2 "$_rapido_init_pid" || return 1
+	# the init kills every process before it reports: nothing more runs here
+	while :; do
+		rapido_sleep 60
+	done
+}
+# the guest init (a unit test's stand-in on a host)
+_rapido_init_pid=1
+poweroff() { _rapido_poweroff $?; }
+shutdown() { _rapido_poweroff $?; }
+reboot() { _rapido_poweroff $?; }
+halt() { _rapido_poweroff $?; }

@@ -210,7 +210,7 @@ rapido_stream_cmd() {
 	local _rsc_reader=$1 _rsc_f=/tmp/rapido-stream-$BASHPID.rc _rsc_rc
 	shift
 	rm -f "$_rsc_f"
-	"$_rsc_reader" < <("$@" 2>&1; echo $? > "$_rsc_f")
+	"$_rsc_reader" < <(rapido_harness "$@" 2>&1; echo $? > "$_rsc_f")
 	wait $! 2> /dev/null
 	_rsc_rc=$(< "$_rsc_f") || _rsc_rc=125
 	rm -f "$_rsc_f"

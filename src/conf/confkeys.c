@@ -38,6 +38,10 @@ const struct confkey confkeys[] = {
 	{ "DRACUT", CONFKEY_STR, .def = "dracut", .help = "the dracut program" },
 	{ "CUT_CACHE_DIR", CONFKEY_PATH,
 	  .help = "the layer cache; unset: $XDG_CACHE_HOME/rapido, else ~/.cache/rapido" },
+	{ "CUT_EXTRA_BINS", CONFKEY_WORDS, .eg = "strace gdb",
+	  .help = "host programs (and their libraries) ./cut adds to every profile; --bins adds more" },
+	{ "CUT_BUSYBOX", CONFKEY_STR, .eg = "/bin/busybox, or empty for none",
+	  .help = "the static busybox whose applets fill in the guest shell's tools; unset: busybox in PATH" },
 	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, .def = "4G", .eg = "4G, or 0 for no cache",
 	  .help = "the layer cache's size cap; 0: no cache" },
 	/*

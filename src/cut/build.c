@@ -549,7 +549,7 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	cleanup = on_stop;
 	cut_cache_open(&c, &p->conf, o->no_cache);
 	work_create(p);
-	v = xcalloc(p->n_trees + 3, sizeof(*v));
+	v = xcalloc(p->n_trees + 4, sizeof(*v));
 	sv = xcalloc(p->n_trees + 1, sizeof(*sv));
 
 	/*
@@ -593,12 +593,19 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
 	dracut_layers(o, p, &c, &libs, dracut_exists, dl);
 
-	/* image order: modules, bins, trees, helpers; the tail (scripts) after them all */
+	/* image order: modules, bins, trees, busybox, helpers; the tail (scripts) after them all */
 	for (int i = 0; i < 2; i++)
 		if (exists[i])
 			v[n++] = dl[i];
 	for (size_t i = 0; i < ntrees; i++)
 		v[n++] = v[2 + i];
+	if (p->busybox) {
+		struct cut_layer bl = { 0 };
+
+		if (cut_busybox_layer(&c, p, work, &bl, &err))
+			die("%s", err);
+		v[n++] = bl;
+	}
 	{
 		struct cut_layer hl = { 0 };	/* v[n] may hold a tree's copy moved down */
 

@@ -19,6 +19,7 @@
 #include "ceph.h"
 #include "cephpaths.h"
 #include "cut.h"
+#include "elfdyn.h"
 #include "err.h"
 #include "io.h"
 #include "fsinfo.h"
@@ -128,7 +129,38 @@ static void add_optional_bin(struct cut_plan *p, const char *name)
 	free(path);
 }
 
-static void resolve_bins(struct cut_plan *p)
+/*
+ * --bins and CUT_EXTRA_BINS: host programs any profile can be given, with
+ * their libraries (the bins layer: the profile's own programs' machinery)
+ */
+static void extra_bins(const struct cut_opts *o, struct cut_plan *p)
+{
+	const char *origin = NULL, *v = conf_value(&p->conf, "CUT_EXTRA_BINS", &origin);
+	struct strv words = STRV_INIT;
+	char *err = NULL;
+
+	if (v && shwords_split(v, &words, &err) < 0)
+		problem("CUT_EXTRA_BINS (%s): %s", origin ? origin : "rapido.conf", err);
+	for (int opt = 0; opt < 2; opt++) {
+		const struct strv *l = opt ? &o->bins : &words;
+
+		for (size_t i = 0; i < l->n; i++) {
+			char *path = plan_bin(p, l->v[i]);
+
+			if (!path) {
+				problem("host binary '%s' not found in PATH (from %s)", l->v[i],
+					opt ? "--bins" : "CUT_EXTRA_BINS");
+				continue;
+			}
+			add_bin(p, path);
+			free(path);
+		}
+	}
+	free(err);
+	strv_free(&words);
+}
+
+static void resolve_bins(const struct cut_opts *o, struct cut_plan *p)
 {
 	static const char *const base[] = { "bash" };
 	struct strv all = STRV_INIT;
@@ -150,6 +182,7 @@ static void resolve_bins(struct cut_plan *p)
 	}
 	for (size_t i = 0; i < p->prof.bins_opt.n; i++)
 		add_optional_bin(p, p->prof.bins_opt.v[i]);
+	extra_bins(o, p);
 	/* "KEY=bin": only when rapido.conf sets KEY (e.g. xfstests' tools with FSTESTS_SRC) */
 	for (int opt = 0; opt < 2; opt++) {
 		const struct strv *l = opt ? &p->prof.bins_opt_if : &p->prof.bins_if;
@@ -309,6 +342,50 @@ static void resolve_helpers(struct cut_plan *p)
 		free(p->helpers.v[i]);
 		p->helpers.v[i] = path;
 	}
+}
+
+/*
+ * The guest shell's busybox (Debian's busybox-static): the host's, when it
+ * is static (a dynamic one would need its libraries resolved like a bins
+ * entry). A foreign ARCH's image gets none: the host's is no program there.
+ * Without it the image is still whole, its shell only poorer: a warning.
+ * CUT_BUSYBOX names another (it must be there), or none when empty.
+ */
+static void resolve_busybox(const struct cut_opts *o, struct cut_plan *p)
+{
+	const char *origin = NULL, *v = conf_value(&p->conf, "CUT_BUSYBOX", &origin);
+	struct elf_deps d = { 0 };
+	char *path;
+	int rc;
+
+	if (p->sysroot || (v && !*v))
+		return;
+	if (v && *v != '/') {
+		problem("CUT_BUSYBOX=%s (%s): an absolute path expected, or empty for none", v,
+			origin ? origin : "rapido.conf");
+		return;
+	}
+	path = v ? xstrdup(v) : find_in_path("busybox");
+	if (!path) {
+		if (!o->quiet)
+			warn("no busybox in PATH: the guest shell has only the profile's programs "
+			     "(apt-get install busybox-static, or host/install-deps)");
+		return;
+	}
+	rc = elf_read_deps_path(path, &d);
+	if (v && (rc || d.interp)) {
+		problem("CUT_BUSYBOX=%s (%s): %s: a static busybox expected", v,
+			origin ? origin : "rapido.conf", rc ? err_str(rc) : "not a static program");
+		free(path);
+	} else if (rc || d.interp) {
+		if (!o->quiet)
+			warn("%s: %s: the guest shell gets no busybox (apt-get install busybox-static)",
+			     path, rc ? err_str(rc) : "not a static program");
+		free(path);
+	} else {
+		p->busybox = path;
+	}
+	elf_deps_free(&d);
 }
 
 static void check_conf(struct cut_plan *p)
@@ -592,8 +669,9 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	if (!o->dry_run && !problems)
 		cut_prepare(p);
 	resolve_modules(p);
-	resolve_bins(p);
+	resolve_bins(o, p);
 	resolve_helpers(p);
+	resolve_busybox(o, p);
 	resolve_files(p);
 	note_secrets(p);
 	check_kconfig(o, p);
@@ -608,6 +686,7 @@ void cut_plan_free(struct cut_plan *p)
 	kernel_free(&p->kern);
 	free(p->rapido_dir);
 	free(p->sysroot);
+	free(p->busybox);
 	free(p->output);
 	strv_free(&p->bins);
 	strv_free(&p->modules);

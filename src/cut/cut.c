@@ -13,6 +13,7 @@
 #include "err.h"
 #include "rapido.h"
 #include "layer.h"
+#include "shwords.h"
 #include "version.h"
 
 /* This run's private directory (work.c), removed on every exit path. */
@@ -46,6 +47,9 @@ static void usage(void)
 	       "Options:\n"
 	       " -x, --cmd CMD          run CMD in the guest after the profile (repeatable)\n"
 	       " -f, --file FILE        run the script FILE after the profile (repeatable)\n"
+	       " -b, --bins 'PROG...'   add host programs (names in PATH or absolute paths)\n"
+	       "                          and their libraries to the image (repeatable; with\n"
+	       "                          rapido.conf's CUT_EXTRA_BINS)\n"
 	       " -o, --output IMAGE     write the image to IMAGE (default: DRACUT_OUT, else\n"
 	       "                          initrds/myinitrd in the checkout or, installed,\n"
 	       "                          in $XDG_CACHE_HOME/rapido)\n"
@@ -116,6 +120,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		{ "cmd", required_argument, NULL, 'x' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "bins", required_argument, NULL, 'b' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -133,7 +138,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "x:f:o:lnvqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:f:o:b:lnvqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'x':
 			add_extra(o, 0, optarg);
@@ -144,6 +149,16 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		case 'o':
 			o->output = optarg;
 			break;
+		case 'b': {
+			char *err = NULL;
+
+			if (shwords_split(optarg, &o->bins, &err) < 0) {
+				fprintf(stderr, "cut: --bins '%s': %s\n", optarg, err);
+				free(err);
+				exit(1);
+			}
+			break;
+		}
 		case 'l':
 			*mode = CUT_LIST;
 			break;
@@ -204,6 +219,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 
 static void cut_opts_free(struct cut_opts *o)
 {
+	strv_free(&o->bins);
 	for (size_t i = 0; i < o->n_extras; i++)
 		free(o->extras[i].arg);
 	free(o->extras);

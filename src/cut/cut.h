@@ -24,6 +24,7 @@ struct cut_opts {
 	struct cut_extra *extras;
 	size_t n_extras;
 	const char *output;	/* -o; NULL: rapido_default_image() */
+	struct strv bins;	/* --bins: host programs added to the profile's (CUT_EXTRA_BINS too) */
 	int dry_run;
 	int verbose;
 	int quiet;		/* -q: no progress lines, no closing line; errors and warnings only */
@@ -58,6 +59,7 @@ struct cut_plan {
 	struct strv modules;	/* to include and load at boot */
 	struct strv extra_modules; /* included, loaded by the init when needed (9p) or by the profile */
 	int modprobe;		/* the image needs kmod's modprobe (check.c says when) */
+	char *busybox;		/* the host's static busybox for GUEST_BUSYBOX_DIR (guestpath.h); NULL: none */
 	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME (build/ARCH/ when foreign) */
 	struct cut_tree *trees;	/* the profile's files: entries, those of unset keys left out */
 	size_t n_trees;

@@ -5,17 +5,28 @@
  * stat. They change with a make, not with a re-cut, and were most of the
  * bytes a re-cut wrote when they were part of the tail (about 1 MiB each,
  * written twice: into the tail's memfd, then into the image file).
+ *
+ * The busybox layer is built the same way: the host's static busybox in
+ * GUEST_BUSYBOX_DIR with a symbolic link per applet, a directory of its own that
+ * the guest puts at the end of the shell's PATH (tools/init) and takes off
+ * a suite harness's (autorun/lib/rapido.sh), so a real program of the
+ * image always wins. Its bytes depend on the busybox binary alone: one
+ * cached layer per busybox, whatever the profile.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cpio.h"
 #include "err.h"
+#include "guestpath.h"
 #include "layer.h"
+#include "run.h"
+#include "strv.h"
 
 static void helpers_key(const struct cut_plan *p, struct cut_layer *ly)
 {
@@ -65,24 +76,39 @@ static int helpers_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 	return cpio_finish(&w);
 }
 
-int cut_helpers_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
-		      struct cut_layer *ly, char **err)
+static char *helpers_holds(const struct cut_plan *p)
+{
+	return xasprintf("%zu files", p->helpers.n);
+}
+
+/* What one of ./cut's own layers is: its key, and how its archive is written. */
+struct own_layer {
+	const char *kind;
+	void (*key)(const struct cut_plan *p, struct cut_layer *ly);
+	int (*write)(const struct cut_plan *p, int fd, struct xxh64 *x, char **err);
+	/* what the progress line says it holds (malloc'd); NULL: its description */
+	char *(*holds)(const struct cut_plan *p);
+};
+
+/* Find the layer in the cache, or write it (into the cache, else the work directory). */
+static int own_layer_get(const struct own_layer *o, struct cut_cache *c, const struct cut_plan *p,
+			 const struct cut_work *w, struct cut_layer *ly, char **err)
 {
 	struct cut_sink out = { .path = NULL };
-	char *size;
+	char *size, *holds;
 	int rc = 0;
 
 	*err = NULL;
-	helpers_key(p, ly);
+	o->key(p, ly);
 	if (cut_cache_lookup(c, ly)) {
 		size = cut_mib(ly->size);
-		cut_progress("helpers layer: in the cache (%s)", size);
+		cut_progress("%s layer: in the cache (%s)", o->kind, size);
 		free(size);
 		return 0;
 	}
 	for (int attempt = 0; ; attempt++) {
-		cut_sink_open(&out, c, attempt == 0, w, "helpers");
-		rc = cut_sink_close(&out, helpers_write(p, out.fd, &out.x, err));
+		cut_sink_open(&out, c, attempt == 0, w, o->kind);
+		rc = cut_sink_close(&out, o->write(p, out.fd, &out.x, err));
 		if (!*err && cut_sink_retry(c, &out, &rc, 1)) {
 			rc = 0;
 			continue;
@@ -94,11 +120,125 @@ int cut_helpers_layer(struct cut_cache *c, const struct cut_plan *p, const struc
 		}
 		cut_sink_keep(&out, c, ly);
 		size = cut_mib(ly->size);
-		cut_progress("helpers layer: %zu files (%s)%s", p->helpers.n, size,
+		holds = o->holds ? o->holds(p) : xstrdup(ly->desc);
+		cut_progress("%s layer: %s (%s)%s", o->kind, holds, size,
 			     ly->cached ? ", stored in the cache" : "");
+		free(holds);
 		free(size);
 		break;
 	}
 	free(out.path);
 	return rc;
+}
+
+int cut_helpers_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
+		      struct cut_layer *ly, char **err)
+{
+	static const struct own_layer helpers = { "helpers", helpers_key, helpers_write, helpers_holds };
+
+	return own_layer_get(&helpers, c, p, w, ly, err);
+}
+
+static void busybox_key(const struct cut_plan *p, struct cut_layer *ly)
+{
+	struct sha256 s;
+
+	sha256_init(&s);
+	sha256_update(&s, CACHE_FORMAT " busybox", sizeof(CACHE_FORMAT " busybox"));
+	sha256_update(&s, GUEST_BUSYBOX_DIR, sizeof(GUEST_BUSYBOX_DIR));
+	cut_key_stat(&s, p->busybox);
+	ly->kind = "busybox";
+	ly->desc = xasprintf("%s's applets in %s", p->busybox, GUEST_BUSYBOX_DIR);
+	sha256_hex(&s, ly->key);
+}
+
+/*
+ * Applets left out: the image's /init is rapido-init, and the power-off
+ * commands are the guest library's, which end the run through the init
+ * with the shell's status (autorun/lib/rapido.sh); busybox's own would
+ * signal PID 1, which is the fallback for programs run outside bash.
+ */
+static int busybox_applet_ok(const char *name)
+{
+	static const char *const skip[] = { "busybox", "init", "linuxrc" };
+
+	if (!*name || strchr(name, '/') || name[0] == '.')
+		return 0;
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(name, skip[i]))
+			return 0;
+	return 1;
+}
+
+static int busybox_write(const struct cut_plan *p, int fd, struct xxh64 *x, char **err)
+{
+	static struct cpio_writer w;
+	char *argv[] = { p->busybox, "--list", NULL }, *list = NULL, *save = NULL;
+	struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
+	struct cpio_hdr link = { .mode = S_IFLNK | 0777 };
+	const char *dir = GUEST_BUSYBOX_DIR + 1;	/* no leading slash in an archive */
+	struct stat st;
+	int in, rc, st_rc;
+	unsigned int n = 0;
+
+	st_rc = run_capture(argv, -1, 30, &list);
+	if (st_rc < 0 || !WIFEXITED(st_rc) || WEXITSTATUS(st_rc)) {
+		*err = xasprintf("%s --list: %s", p->busybox, st_rc < 0 ? strerror(-st_rc) :
+				 "failed (is it a busybox?)");
+		free(list);
+		return -EINVAL;
+	}
+	in = open(p->busybox, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0) {
+		*err = xasprintf("%s: %s", p->busybox, strerror(errno));
+		if (in >= 0)
+			close(in);
+		free(list);
+		return -ENOENT;
+	}
+	cpio_init(&w, fd);
+	w.hash = x;
+	for (const char *d = dir; (d = strchr(d, '/')); d++) {
+		char *parent = xstrndup(dir, (size_t)(d - dir));
+
+		cpio_add_dir(&w, parent, 0755);
+		free(parent);
+	}
+	cpio_add_dir(&w, dir, 0755);
+	{
+		char *name = xasprintf("%s/busybox", dir);
+
+		rc = cpio_add_fd(&w, name, &hdr, in, (uint64_t)st.st_size);
+		free(name);
+	}
+	close(in);
+	for (char *a = strtok_r(list, "\n", &save); !rc && a; a = strtok_r(NULL, "\n", &save)) {
+		char *name;
+
+		if (!busybox_applet_ok(a))
+			continue;
+		name = xasprintf("%s/%s", dir, a);
+		cpio_add(&w, name, &link, "busybox", strlen("busybox"));
+		free(name);
+		n++;
+	}
+	free(list);
+	if (rc) {
+		*err = xasprintf("%s: %s", p->busybox, rc == -ESTALE ?
+				 "changed while being read" : strerror(-rc));
+		return rc;
+	}
+	if (!n) {
+		*err = xasprintf("%s --list: no applets", p->busybox);
+		return -EINVAL;
+	}
+	return cpio_finish(&w);
+}
+
+int cut_busybox_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
+		      struct cut_layer *ly, char **err)
+{
+	static const struct own_layer busybox = { "busybox", busybox_key, busybox_write, NULL };
+
+	return own_layer_get(&busybox, c, p, w, ly, err);
 }

@@ -22,7 +22,7 @@ struct cut_cache {
 };
 
 struct cut_layer {
-	const char *kind;	/* "modules", "bins", "tree", "helpers" */
+	const char *kind;	/* "modules", "bins", "tree", "busybox", "helpers" */
 	char key[65];		/* SHA-256 hex of everything that makes its bytes */
 	char *desc;		/* one line for --cache-info */
 	char *path;		/* the layer's file: in the cache, or the work directory */
@@ -168,6 +168,9 @@ int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct 
  * into it (or the work directory w); 0, or -errno with *err saying why.
  */
 int cut_helpers_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
+		      struct cut_layer *ly, char **err);
+/* The same for the busybox layer (p->busybox set): the binary and its applets in GUEST_BUSYBOX_DIR. */
+int cut_busybox_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
 		      struct cut_layer *ly, char **err);
 
 /*

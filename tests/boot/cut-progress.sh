@@ -41,7 +41,7 @@ says() {
 }
 # progress lines in FILE (warnings and errors also start "cut: ", these do not)
 progress_lines() {
-	grep -cE '^cut: (checking|tree |modules layer|bins layer|helpers layer|dracut: |wrote )' "$1"
+	grep -cE '^cut: (checking|tree |modules layer|bins layer|busybox layer|helpers layer|dracut: |wrote )' "$1"
 }
 show() {
 	sed 's/^/# /' "$1"
@@ -58,7 +58,9 @@ check "  when dracut is done, with its size" \
 	grep -qE '^cut: dracut: done in [0-9.]+ s: bins layer [0-9.]+ [KM]iB, stored in the cache$' "$T/cold"
 check "  the helpers layer, its files and size" \
 	grep -qE '^cut: helpers layer: [0-9]+ files \([0-9.]+ [KM]iB\), stored in the cache$' "$T/cold"
-check "  and the size written" grep -qE "^cut: wrote $T/image: [0-9.]+ [KM]iB in [0-9.]+ s \(its 4 layers" "$T/cold"
+check "  the busybox layer, its applets' directory and size" \
+	grep -qE "^cut: busybox layer: .*busybox's applets in /usr/lib/rapido/busybox \([0-9.]+ [KM]iB\), stored in the cache$" "$T/cold"
+check "  and the size written" grep -qE "^cut: wrote $T/image: [0-9.]+ [KM]iB in [0-9.]+ s \(its 5 layers" "$T/cold"
 check "  then the line it always prints" grep -qF "$T/image: profile progtest" "$T/cold"
 [ $fails = 0 ] || show "$T/cold"
 

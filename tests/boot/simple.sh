@@ -1,7 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # simple.sh: ./cut simple then ./vm --batch boots Debian's kernel, runs the
-# profile, powers off cleanly and exits 0; the console log is kept.
+# profile, powers off cleanly and exits 0; the console log is kept. Then
+# the guest shell's tools: busybox's applets where the image has no program
+# of the name (mount, ps, free, touch, seq, head, wc) work in -x extras; a
+# poweroff ends the run with the status of the command before it, and
+# busybox's own (a signal to the init) with 0: a clean end, no crash;
+# --bins / CUT_EXTRA_BINS add host programs, and name one that is missing.
 . "$(dirname "$0")/lib.sh"
 
 out=$("$CUT" simple 2>&1)
@@ -20,5 +25,33 @@ check "profile printed the kernel release and hostname rapido1" \
 check "console log file kept in the state dir" grep -q "rapido: $rel up on rapido1" "$VM_STATE_DIR/vm1.log"
 check "kernel console clean" console_clean "$T/console"
 check "clean power-off" grep -q "reboot: Power down" "$T/console"
+check "no qemu left running" no_test_qemu
+
+"$CUT" -q simple --bins 'nosuchprog lsblk' > "$T/cut" 2>&1
+expect_rc "cut --bins with a program not on the host" 1 $?
+check "  names it and where it came from" grep -qF "host binary 'nosuchprog' not found in PATH (from --bins)" "$T/cut"
+CUT_EXTRA_BINS=nosuch2 "$CUT" -q simple > "$T/cut" 2>&1
+expect_rc "cut with CUT_EXTRA_BINS naming a program not on the host" 1 $?
+check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH (from CUT_EXTRA_BINS)" "$T/cut"
+
+"$CUT" -q simple --bins lsblk -x 'lsblk --version; mount | grep -q "^proc on /proc type proc " && ps | grep -q "[b]ash" && free | grep -q Mem &&
+	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
+	echo "tools: ok" || echo "tools: FAILED"' \
+	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
+expect_rc "cut simple with -x extras (tail only)" 0 $?
+"$VM" --batch --timeout 300 > "$T/console-tools" 2>&1
+expect_rc "vm: busybox poweroff from an extra: status 0" 0 $?
+check "  mount, ps, free, touch, seq, head, wc work (busybox's)" guest_says "$T/console-tools" "tools: ok"
+check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
+check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
+check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"
+
+"$CUT" -q simple -x '(exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
+expect_rc "cut simple -x '(exit 3); poweroff'" 0 $?
+"$VM" --batch --timeout 300 > "$T/console-off" 2>&1
+expect_rc "vm: poweroff after a command that exited 3: status 3, as exit" 3 $?
+check "  nothing after the power-off ran" test -z "$(grep "after: poweroff" "$T/console-off")"
+check "  a clean power-off" grep -q "reboot: Power down" "$T/console-off"
+check "  kernel console clean" console_clean "$T/console-off"
 check "no qemu left running" no_test_qemu
 done_testing

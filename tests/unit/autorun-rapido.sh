@@ -115,4 +115,38 @@ check "no results dir to list it in: a serial test runs in the shard" said 0 \
 	"rapido: test t/b: serial, but no results dir to leave it to the serial VM: run here
 run t/b"
 
+# busybox's applets (RAPIDO_BUSYBOX_DIR, last on the guest's PATH) are the
+# shell's and the extras', never a suite harness's: the profile's own part
+# and rapido_stream_cmd / rapido_harness run without them
+bb=/usr/lib/rapido/busybox
+guest "export RAPIDO_BUSYBOX_DIR=$bb PATH=/usr/bin:/bin:$bb"'
+	_rapido_part autorun/00-fstests_local.sh; echo "profile $PATH"
+	rapido_stream_cmd cat sh -c '"'"'echo "stream $PATH"'"'"'
+	_rapido_part autorun/01-cmd.sh; echo "extra $PATH"
+	rapido_harness sh -c '"'"'echo "harness $PATH"'"'"'
+	rapido_stream_cmd cat sh -c '"'"'echo "stream in an extra $PATH"'"'"''
+check "the profile's part and a harness run without the busybox dir, an extra with it last" \
+	said 0 "profile /usr/bin:/bin
+stream /usr/bin:/bin
+extra /usr/bin:/bin:$bb
+harness /usr/bin:/bin
+stream in an extra /usr/bin:/bin"
+
+# poweroff in a subshell (not the autorun's own shell): the status of the
+# command before it left for the init, which it asks by SIGUSR2 (here the
+# guest shell stands in for the init: never signal the host's PID 1; and
+# never run the host's own poweroff: were the library's missing, false runs)
+guest 'hash -p /bin/false poweroff; hash -p /bin/false shutdown; _rapido_init_pid=$$
+	_rapido_autorun_begin
+	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff); exit 0" USR2
+	(false; poweroff) & wait; echo "not asked"'
+check "poweroff elsewhere in a part: the last status kept, the init asked by SIGUSR2" said 0 "asked 1"
+guest 'hash -p /bin/false poweroff; _rapido_init_pid=$$
+	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff); exit 0" USR2
+	(false; poweroff) & wait; echo "not asked"'
+check "  at the prompt or in a second shell: no verdict, 0" said 0 "asked 0"
+guest 'hash -p /bin/false shutdown; _rapido_autorun_begin; true; (exit 3); shutdown -h now; echo after'
+check "shutdown -h now in the autorun's shell: its exit, the status before it" said 3 \
+	"rapido: the autorun FAILED with status 3: autorun: exit status 3"
+
 done_testing

@@ -78,8 +78,17 @@ int init_run(char *const argv[]);
  * Run the autorun scripts under bash on the console and fill *r with what
  * to report: the scripts' status, or an init error when bash could not be
  * started at all (so that it never passes for the scripts' own 127).
+ * Returns the signal that asked PID 1 to power off before the autorun
+ * ended (halt SIGUSR1, poweroff SIGUSR2, reboot SIGTERM: busybox's), 0
+ * when it ended by itself; the status is then init_poweroff_status()'s.
  */
-void init_run_autorun(int batch, struct status_record *r);
+int init_run_autorun(int batch, struct status_record *r);
+/*
+ * The status a power-off asked by signal ends the run with: the one the
+ * guest library's poweroff left in DIR/rapido.poweroff (the status of the
+ * command before it), else 0: a power-off is a clean end, never a crash.
+ */
+int init_poweroff_status(const char *dir);
 /* Kill every process but PID 1 and reap them: nothing may write after the report. */
 void init_kill_all(void);
 /*

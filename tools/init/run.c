@@ -98,17 +98,60 @@ static void child_failed(int fd, const char *what)
 	_exit(127);
 }
 
-void init_run_autorun(int batch, struct status_record *r)
+/*
+ * Wait for the autorun's session leader, or for a power-off asked of PID 1
+ * by a signal, as busybox's halt, poweroff and reboot ask their init
+ * (SIGUSR1, SIGUSR2, SIGTERM) and the guest library's do from a shell
+ * other than the autorun's own (rapido.sh). The signals and SIGCHLD are
+ * blocked and taken with sigwaitinfo: one that comes before the wait is
+ * not lost. *asked is the signal, 0 when the leader exited.
+ */
+static int wait_autorun(pid_t pid, const sigset_t *set, int *asked)
+{
+	*asked = 0;
+	for (;;) {
+		int st, sig;
+		pid_t w = waitpid(-1, &st, WNOHANG);
+
+		if (w == pid)
+			return init_status_code(st);
+		if (w > 0)
+			continue;
+		if (w < 0 && errno != EINTR) {
+			warn_errno("waitpid");
+			return 255;
+		}
+		sig = sigwaitinfo(set, NULL);
+		if (sig < 0 && errno != EINTR) {
+			warn_errno("sigwaitinfo");
+			return 255;
+		}
+		if (sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGTERM) {
+			*asked = sig;
+			return 0;
+		}
+	}
+}
+
+int init_run_autorun(int batch, struct status_record *r)
 {
 	static const char script[] = "/rapido/autorun.sh";
 	char *tty = console_tty();
-	int pfd[2];
+	sigset_t set, old;
+	int pfd[2], asked = 0;
 	ssize_t got;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
 	r->kind = STATUS_INIT_ERROR;
 	r->code = 255;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, NULL, &old) < 0)
+		warn_errno("sigprocmask");
 	if (access(script, R_OK) < 0) {
 		snprintf(r->msg, sizeof(r->msg), "%s: %s", script, strerror(errno));
 		goto out;
@@ -117,6 +160,8 @@ void init_run_autorun(int batch, struct status_record *r)
 		snprintf(r->msg, sizeof(r->msg), "pipe: %s", strerror(errno));
 		goto out;
 	}
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		warn_errno("sigprocmask");
 	pid = fork();
 	if (pid < 0) {
 		snprintf(r->msg, sizeof(r->msg), "fork: %s", strerror(errno));
@@ -128,6 +173,9 @@ void init_run_autorun(int batch, struct status_record *r)
 		pid_t bash;
 		int fd, code;
 
+		/* the mask survives exec: bash and its children get PID 1's as it was */
+		if (sigprocmask(SIG_SETMASK, &old, NULL) < 0)
+			warn_errno("sigprocmask");
 		close(pfd[0]);
 		if (setsid() < 0)
 			warn_errno("setsid");
@@ -179,7 +227,9 @@ void init_run_autorun(int batch, struct status_record *r)
 	}
 	r->msg[0] = '\0';
 	r->kind = STATUS_EXIT;
-	r->code = wait_for(pid);
+	r->code = wait_autorun(pid, &set, &asked);
+	if (asked)
+		goto out;
 	/*
 	 * 127 is also what the dynamic loader exits with when bash's libraries
 	 * are missing (exec itself worked). Only then, ask whether bash can
@@ -198,9 +248,35 @@ void init_run_autorun(int batch, struct status_record *r)
 		}
 	}
 out:
+	/* a power-off signal from now on finds no handler: PID 1 ignores it */
+	if (sigprocmask(SIG_SETMASK, &old, NULL) < 0)
+		warn_errno("sigprocmask");
 	if (r->kind == STATUS_INIT_ERROR)
 		warn("%s", r->msg);
 	free(tty);
+	return asked;
+}
+
+int init_poweroff_status(const char *dir)
+{
+	char *path = xasprintf("%s/rapido.poweroff", dir), *text, *end;
+	long code = 0;
+	int rc = read_file(path, &text, NULL);
+
+	if (rc == 0) {
+		errno = 0;
+		code = strtol(text, &end, 10);
+		if (errno || end == text || (*end && *end != '\n') || code < 0 || code > 255) {
+			warn("%s: no exit status from 0 to 255: status 1", path);
+			code = 1;
+		}
+		free(text);
+	} else if (rc != -ENOENT) {
+		warn("%s: %s: status 1", path, strerror(-rc));
+		code = 1;
+	}
+	free(path);
+	return (int)code;
 }
 
 void init_kill_all(void)
