@@ -180,6 +180,14 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	memset(s, 0, sizeof(*s));
 	s->batch = o->batch;
 	s->dry_run = o->dry_run;
+	if (o->verbose && o->quiet)
+		die("-v (--verbose) and -q (--quiet) ask for opposite consoles: give one");
+	if (o->quiet)
+		s->display = s->batch ? DISPLAY_REPORTS : DISPLAY_BOOT_QUIET;
+	else if (!o->verbose && isatty(STDOUT_FILENO))
+		s->display = DISPLAY_BOOT_QUIET;
+	else
+		s->display = DISPLAY_ALL;
 	/* first: --timeout covers every step from here, reading the image included */
 	s->timeout = vm_opt_number(c, o, "VM_TIMEOUT", &s->timeout_src);
 	vm_deadline_arm(s->timeout);

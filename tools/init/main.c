@@ -225,6 +225,7 @@ int main(int argc, char **argv)
 	step_done("results", &t);
 
 	status_fd = init_open_status(&cl);
+	init_mark_up();
 	init_run_autorun(cl.batch, &rec);
 	step_done("autorun", &t);
 	init_kill_all();
