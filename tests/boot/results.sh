@@ -10,7 +10,9 @@
 # that floods the results port (80 MiB of 1 KiB records, then 128 MiB of
 # small ones) fails the run naming the 64 MiB cap (RESULTS_VOLUME_MAX),
 # ./vm's memory bounded (it grew to 1.2 GB); a record past 1 MiB
-# (RESULTS_RECORD_MAX) fails it too.
+# (RESULTS_RECORD_MAX) fails it too. Issue 42: on a pty a status line
+# counts the tests as their records come (not when stdout is a file); -q
+# --batch shows no console but a kernel report.
 . "$(dirname "$0")/lib.sh"
 
 XSD=$TOP/tests/fixtures/junit.xsd
@@ -51,6 +53,7 @@ check "results.tap: TAP diagnostics of a failed test" grep -qx '    # tap-b: wan
 check "the guest's file is in files/" grep -qx "a file from the guest" "$T/all/files/fixture.txt"
 check "console.log holds the console" grep -q "rapido: test fixture/pass-two: passed" "$T/all/console.log"
 check "the summary on stderr" grep -q "results: 7 tests, 3 passed, 2 failed, 2 skipped, 0 kernel splats" "$T/err"
+check "stdout a file: no status line" sh -c "! grep -q ' done, [0-9]* passed' '$T/console' '$T/err'"
 diag
 
 # two shards: every test once, the same totals once merged
@@ -81,8 +84,12 @@ diag
 echo "RESULTS_FIXTURE=panic" > "$RAPIDO_CONF"
 "$CUT" results-suite > "$T/cut.out" 2>&1
 expect_rc "cut (panic)" 0 $?
-"$VM" --batch --timeout 600 --results "$T/panic" > "$T/console" 2> "$T/err"
-expect_rc "a panic is still 123" 123 $?
+script -qefc "'$VM' --batch --timeout 600 --results '$T/panic'" /dev/null < /dev/null > "$T/console" 2>&1
+expect_rc "a panic is still 123 (on a pty)" 123 $?
+check "on a pty: a status line, rewritten in place, of the tests so far" \
+	grep -qa $'\r\e\[Kvm[0-9]* [0-9]*m[0-9]*s  2 done, 2 passed, 0 failed' "$T/console"
+check "  the panic on the screen" grep -q "Kernel panic - not syncing: sysrq triggered crash" "$T/console"
+check "  the boot log not" sh -c "! grep -q 'Linux version' '$T/console'"
 check "junit.xml after a panic is valid" xmllint --noout --schema "$XSD" "$T/panic/junit.xml"
 check "the 2 tests before the panic, and the panic" \
 	test "$(testcases "$T/panic/junit.xml" | grep -v '^kernel: \|^rapido: tests not run ')" = "fixture/pass-one pass
@@ -106,9 +113,13 @@ check "junit.xml: the hung task is a failed testcase with its report" \
 	grep -q '<testcase classname="results-suite" name="kernel: INFO: task dd:' "$T/hung/junit.xml"
 check "the report's call trace is its output" grep -q 'Call Trace:' "$T/hung/junit.xml"
 check "junit.xml (hung) is valid" xmllint --noout --schema "$XSD" "$T/hung/junit.xml"
-"$VM" --batch --timeout 600 --splats all,-hung-task > "$T/console" 2> "$T/err"
+"$VM" --batch -q --timeout 600 --splats all,-hung-task > "$T/console" 2> "$T/err"
 expect_rc "VM_SPLATS without hung-task: the scripts' 0" 0 $?
 check "a tolerated report is still named" grep -q "kernel hung-task (tolerated: VM_SPLATS)" "$T/err"
+check "-q: the kernel's report on stdout, with its trace" \
+	sh -c "grep -q 'INFO: task dd:[0-9]* blocked for more than' '$T/console' && grep -q 'Call Trace:' '$T/console'"
+check "-q: nothing else of the console" sh -c "! grep -q 'Linux version\|rapido: test ' '$T/console'"
+run_err "-v and -q together" "opposite consoles" "$VM" --batch -v -q
 diag
 
 # issue 40.12: the records' caps, measured
