@@ -87,6 +87,7 @@ struct vm_image {
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	unsigned int test_timeout;	/* #@ test-timeout: seconds, 0: not stated */
+	int results;		/* #@ results: yes: the profile sends records */
 };
 
 /* The -initrd qemu gets for the image (initrd.c). */
