@@ -66,7 +66,7 @@ _rapido_bisect()
 		_rapido_reply < <(compgen -W "$(_rapido_revs)" -- "$cur")
 		return ;;
 	--flaky)
-		_rapido_reply < <(compgen -W "bad skip good" -- "$cur")
+		_rapido_reply < <(compgen -W "fail skip pass" -- "$cur")
 		return ;;
 	--build-cmd|--fragment)
 		_rapido_reply < <(compgen -f -- "$cur")

@@ -30,8 +30,10 @@ static void usage(void)
 	       "     --good REV         a commit that passes\n"
 	       "     --bad REV          a commit that fails; a bad step must fail the same way\n"
 	       "     --runs N           boot each step N times (default 1)\n"
-	       "     --flaky POLICY     a step whose runs disagree counts as bad, skip or good\n"
-	       "                          (default skip)\n"
+	       "     --flaky=fail|skip|pass  a step whose runs disagree counts as bad (fail),\n"
+	       "                          skip or good (pass), as ./vm's --flaky counts a\n"
+	       "                          flaky test (default skip; bad and good, the old\n"
+	       "                          words, still work with a warning)\n"
 	       "     --match REGEX      bad: a failed run whose console or results match REGEX\n"
 	       "                          (extended, per line), whatever its status\n"
 	       "     --results          boot with --results: bad must fail the same tests\n"
@@ -114,7 +116,7 @@ void bopts_parse_or_die(struct bopts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->runs = 1;
-	o->flaky = BFLAKY_SKIP;
+	o->flaky = FLAKY_SKIP;
 	o->jobs = ncpu > 0 ? (unsigned int)ncpu : 1;
 	o->base = "tinyconfig";
 	optind = 1;
@@ -125,10 +127,13 @@ void bopts_parse_or_die(struct bopts *o, int argc, char **argv)
 		case OPT_BAD: o->bad = optarg; break;
 		case OPT_RUNS: o->runs = count_or_die("--runs", optarg, 1000); break;
 		case OPT_FLAKY:
-			if (bflaky_parse(optarg) < 0)
-				usage_die(BISECT_EXIT_USAGE, "--flaky '%s': expected bad, skip or good",
+			i = flaky_parse(optarg, FLAKY_BISECT, &o->flaky);
+			if (i < 0)
+				usage_die(BISECT_EXIT_USAGE, "--flaky '%s': expected fail, skip or pass",
 					  optarg);
-			o->flaky = (enum bflaky)bflaky_parse(optarg);
+			if (i)
+				warn("--flaky=%s is deprecated: say --flaky=%s (the one meaning ./vm's "
+				     "--flaky has too)", optarg, flaky_name(o->flaky));
 			break;
 		case OPT_MATCH: o->match = optarg; break;
 		case OPT_RESULTS: o->results = 1; break;

@@ -2,7 +2,8 @@
 /*
  * bisect.h: ./bisect: find the first bad kernel commit with git bisect,
  * each step configured, built, cut and booted as rapido does by hand, and
- * classified by classify.c; or compare two kernels test by test.
+ * classified by classify.c; or compare two kernels test by test
+ * (src/results' abcompare.h, as ./vm --compare-results does).
  */
 #ifndef RAPIDO_BISECT_H
 #define RAPIDO_BISECT_H
@@ -10,6 +11,7 @@
 #include <regex.h>
 #include <stddef.h>
 
+#include "abcompare.h"
 #include "classify.h"
 #include "strv.h"
 
@@ -28,7 +30,7 @@ struct bopts {
 	const char *profile;
 	struct strv cut_args, vm_args;
 	unsigned int runs;
-	enum bflaky flaky;
+	enum flaky_policy flaky;	/* --flaky: fail (bad), skip or pass (good) */
 	const char *match;		/* --match REGEX, or NULL */
 	regex_t match_re;
 	int results;			/* --results: compare failing test names */
@@ -99,7 +101,7 @@ struct bstep_out {
 	double build_secs, cut_secs, boot_secs;
 	struct brun *runs;
 	size_t nruns;
-	struct strv *tests, *states;	/* per run, with --results (for --compare) */
+	struct abrun *ab;		/* per run, its tests' outcomes (--results; --compare) */
 };
 void step_run(struct bctx *c, const char *sha, const char *label, unsigned int runs,
 	      int results, struct bstep_out *out);
@@ -107,6 +109,12 @@ void step_run(struct bctx *c, const char *sha, const char *label, unsigned int r
 void step_boots(const struct bctx *c, const char *dir, unsigned int runs, int results,
 		struct bstep_out *out);
 void step_out_free(struct bstep_out *s);
+/*
+ * A run's results.txt at path, read as ./vm --compare-results reads it
+ * (abrun_load): its tests' outcomes into ab, its failing tests (fail,
+ * error) into r. 0, or -errno with *err (malloc'd); r then has no results.
+ */
+int brun_results(struct brun *r, struct abrun *ab, const char *path, char **err);
 void bctx_init_or_die(struct bctx *c, struct bopts *o);
 void bctx_free(struct bctx *c);
 /* dies (exit 2) unless the profile, the fragments and (without --build-cmd) the

@@ -6,8 +6,8 @@
 
 #include "classify.h"
 #include "err.h"
-#include "rapido.h"
 #include "strbuf.h"
+#include "verdict.h"
 
 void brun_init(struct brun *r)
 {
@@ -33,32 +33,9 @@ const char *bverdict_name(enum bverdict v)
 	return v == BV_GOOD ? "good" : v == BV_BAD ? "bad" : "skip";
 }
 
-int bflaky_parse(const char *s)
-{
-	if (!strcmp(s, "skip"))
-		return BFLAKY_SKIP;
-	if (!strcmp(s, "bad"))
-		return BFLAKY_BAD;
-	if (!strcmp(s, "good"))
-		return BFLAKY_GOOD;
-	return -1;
-}
-
 char *brc_words(int rc)
 {
-	const char *w;
-
-	switch (rc) {
-	case 0: w = "passed"; break;
-	case VM_EXIT_TESTS_FAILED: w = "a test failed"; break;
-	case VM_EXIT_SPLAT: w = "a kernel report"; break;
-	case VM_EXIT_HOST_STOPPED: w = "stopped from the host"; break;
-	case VM_EXIT_NO_STATUS: w = "the guest died: panic or crash"; break;
-	case VM_EXIT_TIMEOUT: w = "timed out"; break;
-	case VM_EXIT_FAILED: w = "vm or qemu failed to start"; break;
-	default: w = rc > 128 && rc < 160 ? "killed by a signal" : "the guest's status"; break;
-	}
-	return xasprintf("exit %d (%s)", rc, w);
+	return xasprintf("exit %d (%s)", rc, verdict_brief(rc));
 }
 
 /* "a b c", or "none" */
@@ -152,7 +129,7 @@ enum brun_kind brun_classify(const struct bref *ref, const struct brun *r, char 
 }
 
 void bstep_classify(const struct bref *ref, const struct brun *runs, size_t n,
-		    const char *build_why, enum bflaky flaky, struct bstep *out)
+		    const char *build_why, enum flaky_policy flaky, struct bstep *out)
 {
 	struct strbuf b = STRBUF_INIT;
 	const char *how;
@@ -198,15 +175,15 @@ void bstep_classify(const struct bref *ref, const struct brun *runs, size_t n,
 	} else {
 		/* the runs disagree; a policy can only pick a side some run showed */
 		out->flaky = 1;
-		if (flaky == BFLAKY_BAD && out->match) {
+		if (flaky == FLAKY_FAIL && out->match) {
 			out->verdict = BV_BAD;
-			how = "flaky, counted bad (--flaky=bad)";
-		} else if (flaky == BFLAKY_GOOD && out->pass) {
+			how = "flaky, counted bad (--flaky=fail)";
+		} else if (flaky == FLAKY_PASS && out->pass) {
 			out->verdict = BV_GOOD;
-			how = "flaky, counted good (--flaky=good)";
+			how = "flaky, counted good (--flaky=pass)";
 		} else {
 			out->verdict = BV_SKIP;
-			how = flaky == BFLAKY_SKIP ? "flaky, skipped (--flaky=skip)" :
+			how = flaky == FLAKY_SKIP ? "flaky, skipped (--flaky=skip)" :
 				"flaky, skipped (no run showed the side --flaky asks for)";
 		}
 	}

@@ -7,21 +7,23 @@
  * show, a panic that says another thing than the bad commit's): that one says nothing about the bug being bisected. A step is
  * good when every run passed, bad when every run failed the bad commit's
  * way, skip when its build failed or its runs failed only other ways, and
- * flaky when the runs disagree: --flaky=bad|skip|good decides (default
- * skip). Pure: fed statuses and test names, so unit tests cover it all.
+ * flaky when the runs disagree: --flaky=fail|skip|pass decides (default
+ * skip; outcome.h's one meaning of --flaky: fail counts it bad, pass good).
+ * Pure: fed statuses and test names, so unit tests cover it all.
  */
 #ifndef RAPIDO_BISECT_CLASSIFY_H
 #define RAPIDO_BISECT_CLASSIFY_H
 
 #include <stddef.h>
 
+#include "outcome.h"
 #include "strv.h"
 
 /* What one boot of a commit showed. */
 struct brun {
 	int rc;			/* ./vm's exit status */
 	int have_results;	/* --results: fails is the run's failing tests */
-	struct strv fails;	/* failing test names, sorted */
+	struct strv fails;	/* failing test names (outcome_failing()), sorted */
 	int matched;		/* --match: the regex matched its console or results */
 	char *panic;		/* what "Kernel panic - not syncing: " said, or NULL */
 };
@@ -37,8 +39,8 @@ struct bref {
 
 enum brun_kind { BRUN_PASS, BRUN_MATCH, BRUN_OTHER };
 
+/* git bisect's words for a step: a pass is good, a failure the bad commit's is bad */
 enum bverdict { BV_GOOD, BV_BAD, BV_SKIP };
-enum bflaky { BFLAKY_SKIP, BFLAKY_BAD, BFLAKY_GOOD };
 
 struct bstep {
 	enum bverdict verdict;
@@ -60,7 +62,7 @@ enum brun_kind brun_classify(const struct bref *ref, const struct brun *r, char 
  * how. out->why names each run that decided.
  */
 void bstep_classify(const struct bref *ref, const struct brun *runs, size_t n,
-		    const char *build_why, enum bflaky flaky, struct bstep *out);
+		    const char *build_why, enum flaky_policy flaky, struct bstep *out);
 void bstep_free(struct bstep *s);
 
 /*
@@ -72,8 +74,6 @@ int bref_from_runs(struct bref *ref, const struct brun *runs, size_t n, int use_
 		   char **err);
 
 const char *bverdict_name(enum bverdict v);
-/* "bad", "skip" or "good" to enum bflaky; -1 for anything else. */
-int bflaky_parse(const char *s);
 /* "exit N (what ./vm means by it)", malloc'd. */
 char *brc_words(int rc);
 

@@ -2,10 +2,11 @@
 /*
  * compare.c: ./bisect --compare REV_A REV_B PROFILE: both kernels built,
  * cut and booted once with --results; every test whose verdict differs
- * (the exit status where a run has no test records) is re-run --runs
- * times on both, and only the differences that held in every re-run are
- * printed. Each side's kernel is copied aside (bctx.kernel), so the re-runs
- * boot it again without building it again.
+ * (the exit status where a run has no test records), as ./vm
+ * --compare-results would say (abcompare.h), is re-run --runs times on
+ * both, and only the differences that held in every re-run are printed.
+ * Each side's kernel is copied aside (bctx.kernel), so the re-runs boot it
+ * again without building it again.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "abdiff.h"
+#include "abcompare.h"
 #include "bisect.h"
 #include "err.h"
 #include "statedir.h"
@@ -22,30 +23,8 @@
 struct side {
 	const char *label, *rev;
 	char *sha, *dir;
-	struct bstep_out s;
-	struct abrun *ab;	/* per run */
+	struct bstep_out s;	/* s.ab: each run's outcomes */
 };
-
-/* a run's verdicts: its tests, or the exit status when it has none */
-static void ab_of_run(const struct bstep_out *s, size_t i, struct abrun *ab)
-{
-	memset(ab, 0, sizeof(*ab));
-	for (size_t k = 0; k < s->tests[i].n; k++)
-		abrun_add(ab, s->tests[i].v[k], s->states[i].v[k]);
-	if (!s->tests[i].n) {
-		char *st = xasprintf("exit %d", s->runs[i].rc);
-
-		abrun_add(ab, "exit status", st);
-		free(st);
-	}
-}
-
-static void side_abs(struct side *sd, size_t from)
-{
-	sd->ab = xrealloc(sd->ab, sd->s.nruns * sizeof(*sd->ab));
-	for (size_t i = from; i < sd->s.nruns; i++)
-		ab_of_run(&sd->s, i, &sd->ab[i]);
-}
 
 static void side_use(struct bctx *c, struct side *sd)
 {
@@ -77,15 +56,11 @@ static int side_build(struct bctx *c, struct side *sd)
 		warn("%s (%s): %s", sd->label, sd->rev, sd->s.build_why);
 		return -1;
 	}
-	side_abs(sd, 0);
 	return 0;
 }
 
 static void side_free(struct side *sd)
 {
-	for (size_t i = 0; sd->ab && i < sd->s.nruns; i++)
-		abrun_free(&sd->ab[i]);
-	free(sd->ab);
 	step_out_free(&sd->s);
 	free(sd->sha);
 	free(sd->dir);
@@ -145,7 +120,7 @@ int cmd_compare(struct bctx *c)
 		restore(c, orig);
 		exit(BISECT_EXIT_FAILED);
 	}
-	ab_differs(&a.ab[0], &b.ab[0], &diff);
+	ab_differs(&a.s.ab[0], &b.s.ab[0], &diff);
 	if (!diff.n) {
 		printf("bisect: no test differs between A (%s) and B (%s)\n", a.rev, b.rev);
 		restore(c, orig);
@@ -156,26 +131,26 @@ int cmd_compare(struct bctx *c)
 	}
 	printf("bisect: %zu test%s differ%s in the first runs:", diff.n, diff.n == 1 ? "" : "s",
 	       diff.n == 1 ? "s" : "");
-	for (size_t i = 0; i < diff.n; i++)
-		printf(" %s (A %s, B %s)", diff.v[i], abrun_state(&a.ab[0], diff.v[i]),
-		       abrun_state(&b.ab[0], diff.v[i]));
+	for (size_t i = 0; i < diff.n; i++) {
+		char wa[32], wb[32];
+
+		printf(" %s (A %s, B %s)", diff.v[i], abrun_word(&a.s.ab[0], diff.v[i], wa, sizeof(wa)),
+		       abrun_word(&b.s.ab[0], diff.v[i], wb, sizeof(wb)));
+	}
 	printf("\nbisect: re-running both kernels %u time%s\n", c->o->runs,
 	       c->o->runs == 1 ? "" : "s");
 	fflush(stdout);
 	/* the whole profile again: a test cannot be picked out of a profile's run */
 	side_use(c, &a);
 	step_boots(c, a.s.dir, c->o->runs, 1, &a.s);
-	side_abs(&a, 1);
 	side_use(c, &b);
 	step_boots(c, b.s.dir, c->o->runs, 1, &b.s);
-	side_abs(&b, 1);
 	for (size_t i = 0; i < diff.n; i++) {
-		const char *sa, *sb;
-		char *why;
+		char sa[32], sb[32], *why;
 
 		/* the re-runs only: the first runs picked the tests */
-		if (ab_holds(diff.v[i], a.ab + 1, a.s.nruns - 1, b.ab + 1, b.s.nruns - 1, &sa, &sb,
-			     &why)) {
+		if (ab_holds(diff.v[i], a.s.ab + 1, a.s.nruns - 1, b.s.ab + 1, b.s.nruns - 1, sa, sb,
+			     sizeof(sa), &why)) {
 			if (!held++)
 				printf("bisect: the differences that held over %u re-run%s of each:\n",
 				       c->o->runs, c->o->runs == 1 ? "" : "s");

@@ -372,11 +372,6 @@ static char *failure_lines(const char *file, struct strv *errors)
 	return why;
 }
 
-static const char *state_word(enum rtest_state s)
-{
-	return s == RT_PASS ? "pass" : s == RT_SKIP ? "skip" : "fail";
-}
-
 /* what the kernel's panic said on the console ("Kernel panic - not syncing: WHAT"), or NULL */
 static char *panic_words(const char *console)
 {
@@ -408,14 +403,27 @@ static int file_matches(const regex_t *re, const char *path)
 	return hit;
 }
 
-/* one boot: its status, its failing tests and whether --match saw its text */
+int brun_results(struct brun *r, struct abrun *ab, const char *path, char **err)
+{
+	int rc = abrun_load(ab, path, err);
+
+	if (rc)
+		return rc;
+	r->have_results = 1;
+	for (size_t i = 0; i < ab->n; i++)
+		if (outcome_failing(ab->e[i].v))
+			strv_push(&r->fails, ab->e[i].name);
+	strv_sort(&r->fails);
+	return 0;
+}
+
+/* one boot: its status, its results (brun_results) and whether --match saw its text */
 static void boot(const struct bctx *c, const char *rdir, int results, struct brun *r,
-		 struct strv *tests, struct strv *states)
+		 struct abrun *ab)
 {
 	struct strv av = STRV_INIT;
 	char *console = xasprintf("%s/console.log", rdir), *res = xasprintf("%s/results", rdir);
 	char *txt = xasprintf("%s/results.txt", res), *err = NULL;
-	struct rsuite s;
 
 	strv_push_all(&av, &c->vm);
 	strv_push(&av, "--batch");
@@ -429,19 +437,12 @@ static void boot(const struct bctx *c, const char *rdir, int results, struct bru
 	strv_free(&av);
 	if (r->rc)
 		r->panic = panic_words(console);
-	rsuite_init(&s);
-	if (results && rsuite_load(&s, txt, &err) == 0) {
-		r->have_results = 1;
-		for (size_t i = 0; i < s.n; i++) {
-			if (s.t[i].state == RT_FAIL)
-				strv_push(&r->fails, s.t[i].name);
-			strv_push(tests, s.t[i].name);
-			strv_push(states, state_word(s.t[i].state));
-		}
-		strv_sort(&r->fails);
-	}
+	memset(ab, 0, sizeof(*ab));
+	if (results)
+		(void)brun_results(r, ab, txt, &err);
+	/* the status ./vm exited with, whatever its results.txt says */
+	ab->exit = r->rc;
 	free(err);
-	rsuite_free(&s);
 	if (c->o->match)
 		r->matched = file_matches(&c->o->match_re, console) ||
 			file_matches(&c->o->match_re, txt);
@@ -496,17 +497,14 @@ void step_boots(const struct bctx *c, const char *dir, unsigned int runs, int re
 
 	bctx_env(c);
 	out->runs = xrealloc(out->runs, (out->nruns + runs) * sizeof(*out->runs));
-	out->tests = xrealloc(out->tests, (out->nruns + runs) * sizeof(*out->tests));
-	out->states = xrealloc(out->states, (out->nruns + runs) * sizeof(*out->states));
+	out->ab = xrealloc(out->ab, (out->nruns + runs) * sizeof(*out->ab));
 	for (unsigned int i = 0; i < runs; i++) {
 		size_t k = out->nruns;
 		char *rdir = xasprintf("%s/run-%zu", dir, k + 1);
 
 		if (mkdir(rdir, 0755) < 0)
 			die_errno("%s", rdir);
-		memset(&out->tests[k], 0, sizeof(out->tests[k]));
-		memset(&out->states[k], 0, sizeof(out->states[k]));
-		boot(c, rdir, results, &out->runs[k], &out->tests[k], &out->states[k]);
+		boot(c, rdir, results, &out->runs[k], &out->ab[k]);
 		free(rdir);
 		out->nruns++;
 	}
@@ -573,12 +571,10 @@ void step_out_free(struct bstep_out *s)
 {
 	for (size_t i = 0; i < s->nruns; i++) {
 		brun_free(&s->runs[i]);
-		strv_free(&s->tests[i]);
-		strv_free(&s->states[i]);
+		abrun_free(&s->ab[i]);
 	}
 	free(s->runs);
-	free(s->tests);
-	free(s->states);
+	free(s->ab);
 	free(s->dir);
 	free(s->build_why);
 	strv_free(&s->errors);

@@ -11,6 +11,7 @@
 
 #include "confkeys.h"
 #include "err.h"
+#include "nearest.h"
 #include "netaddr.h"
 #include "num.h"
 #include "size.h"
@@ -192,38 +193,6 @@ int confkeys_known(const char *key, const struct strv *extra)
 	return confkey_find(key) || (extra && strv_contains(extra, key));
 }
 
-/* Optimal string alignment distance, case ignored: VM_MEMROY is one edit from VM_MEMORY. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *d = xcalloc((la + 1) * (lb + 1), sizeof(*d));
-	size_t r;
-
-#define D(i, j) d[(i) * (lb + 1) + (j)]
-	for (size_t i = 0; i <= la; i++)
-		D(i, 0) = i;
-	for (size_t j = 0; j <= lb; j++)
-		D(0, j) = j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = toupper((unsigned char)a[i - 1]), cb = toupper((unsigned char)b[j - 1]);
-			size_t best = D(i - 1, j - 1) + (ca != cb);
-
-			if (D(i - 1, j) + 1 < best)
-				best = D(i - 1, j) + 1;
-			if (D(i, j - 1) + 1 < best)
-				best = D(i, j - 1) + 1;
-			if (i > 1 && j > 1 && ca == toupper((unsigned char)b[j - 2]) &&
-			    toupper((unsigned char)a[i - 2]) == cb && D(i - 2, j - 2) + 1 < best)
-				best = D(i - 2, j - 2) + 1;
-			D(i, j) = best;
-		}
-	r = D(la, lb);
-#undef D
-	free(d);
-	return r;
-}
-
 /* PATTERN with each '#' replaced by the next number in KEY ("1" past the last). */
 static char *instantiate(const char *pattern, const char *key)
 {
@@ -251,29 +220,22 @@ static char *instantiate(const char *pattern, const char *key)
 
 char *confkeys_suggest(const char *key, const struct strv *extra)
 {
-	size_t len = strlen(key);
-	/* one edit for short keys, up to three for long ones */
-	size_t limit = len / 4 < 1 ? 1 : len / 4 > 3 ? 3 : len / 4;
-	size_t best_d = limit + 1;
-	char *best = NULL;
-	size_t n_prog = 0;
+	struct strv cands = STRV_INIT;
+	const char *near;
+	char *r;
 
-	while (confkeys[n_prog].key)
-		n_prog++;
-	for (size_t i = 0; i < n_prog + (extra ? extra->n : 0); i++) {
-		char *cand = i < n_prog ? instantiate(confkeys[i].key, key)
-					: xstrdup(extra->v[i - n_prog]);
-		size_t d = edit_distance(key, cand);
+	for (size_t i = 0; confkeys[i].key; i++) {
+		char *cand = instantiate(confkeys[i].key, key);
 
-		if (d < best_d) {
-			free(best);
-			best = cand;
-			best_d = d;
-		} else {
-			free(cand);
-		}
+		strv_push(&cands, cand);
+		free(cand);
 	}
-	return best;
+	for (size_t i = 0; extra && i < extra->n; i++)
+		strv_push(&cands, extra->v[i]);
+	near = nearest_word(key, &cands);
+	r = near ? xstrdup(near) : NULL;
+	strv_free(&cands);
+	return r;
 }
 
 void confkeys_check(const struct conf *c, const struct strv *extra, struct strv *msgs)

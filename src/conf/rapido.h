@@ -85,7 +85,7 @@ char *rapido_cut_cache_dir(const struct conf *c);
  */
 char *rapido_default_image(const struct conf *c);
 
-/* Exit codes of ./vm besides the guest's own status (documented in README). */
+/* Exit codes of ./vm besides the guest's own status (documented in docs/vm.md). */
 enum {
 	VM_EXIT_TESTS_FAILED = 1,	/* the guest said 0, but a test record failed or never ended */
 	VM_EXIT_SPLAT = 121,		/* the scripts passed, the kernel reported a splat */

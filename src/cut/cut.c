@@ -70,7 +70,19 @@ static void usage(void)
 	       "the checkout, $XDG_CONFIG_HOME/rapido (~/.config/rapido), /etc/rapido;\n"
 	       "environment variables override its keys (see rapido.conf(5)). Layers dracut\n"
 	       "built are cached in CUT_CACHE_DIR (see docs/CACHE.md), so a re-cut that\n"
-	       "changes only extras, the profile script or rapido.conf runs no dracut.\n");
+	       "changes only extras, the profile script or rapido.conf runs no dracut.\n"
+	       "\n"
+	       "PROFILE may be upstream Rapido's name for one (fstests_xfs is fstests_local\n"
+	       "with FSTESTS_FS=xfs): ./cut says what it cuts; --list shows them all.\n"
+	       "\n"
+	       "Exit status:\n"
+	       " 0      the image was written (or --list, --kconfig, --dry-run, --check-conf,\n"
+	       "          --cache-info printed what they print)\n"
+	       " 1      anything refused or failed, each cause named on stderr: a bad option, an\n"
+	       "          unknown profile, a missing binary, module, key or kconfig symbol,\n"
+	       "          dracut's failure; --check-conf found a problem; no image was written\n"
+	       " 128+N  stopped by signal N (SIGINT, SIGTERM, SIGHUP): dracut's run stopped,\n"
+	       "          its temporary files removed, no image written\n");
 }
 
 static void add_extra(struct cut_opts *o, int is_file, const char *arg)
@@ -202,6 +214,8 @@ int cmd_cut(int argc, char **argv)
 
 	err_prog = "cut";
 	parse_args(argc, argv, &o, &mode);
+	if (o.profile)
+		o.profile = cut_profile_resolve(o.profile, o.quiet);
 	switch (mode) {
 	case CUT_CHECK_CONF:
 		return cut_check_conf();

@@ -72,6 +72,13 @@ struct cut_plan {
 const char *cut_rapido_dir(void);
 /* locate.c: load autorun/NAME.sh of the rapido directory DIR, or die saying why. */
 void cut_profile_load_or_die(const char *dir, const char *name, struct profile *prof);
+/*
+ * NAME, or the profile upstream Rapido's name NAME stands for (profalias.h)
+ * when no profile is called NAME: then its settings are put into the
+ * environment, which overrides rapido.conf, and what it maps to is said
+ * (unless QUIET: -q).
+ */
+const char *cut_profile_resolve(const char *name, int quiet);
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * list.c: what the profiles say, printed: ./cut --list (every profile with
- * its one-line purpose) and ./cut --kconfig PROFILE (the kernel config
+ * its one-line purpose, then upstream Rapido's names ./cut takes) and ./cut --kconfig PROFILE (the kernel config
  * fragment make kernel-config merges for it).
  */
 #include <errno.h>
@@ -11,6 +11,7 @@
 
 #include "cut.h"
 #include "err.h"
+#include "profalias.h"
 #include "rapido.h"
 
 /*
@@ -63,6 +64,16 @@ int cut_list(void)
 			free(path);
 		}
 		strv_free(&names);
+	}
+	/* upstream Rapido's names, unless a profile of that name hides one */
+	for (const struct profalias *a = profaliases; a->name; a++) {
+		char *what;
+
+		if (strv_contains(&seen, a->name))
+			continue;
+		what = profalias_describe(a);
+		printf("%-16s upstream Rapido's name for %s\n", a->name, what);
+		free(what);
 	}
 	strv_free(&seen);
 	strv_free(&dirs);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "colour.h"
 #include "err.h"
 #include "io.h"
 #include "known.h"
@@ -476,7 +477,8 @@ int results_finish(struct results_run *r, const struct results_ctx *c, struct sp
 		rc = verdict_unwritten(rc, "", &cause);
 	free(cause);
 	rsuite_count(&r->suite, &n);
-	sum = results_summary(&n);
+	/* the one line a person reads at a terminal: pass and fail in colour there */
+	sum = results_summary(&n, colour_wanted(STDERR_FILENO));
 	fprintf(stderr, "vm%u: results: %s (%s)\n", c->vm, sum, r->dir);
 	free(sum);
 	return rc;

@@ -89,19 +89,19 @@ static void testcase_properties(FILE *f, const struct rtest *t)
 {
 	char rate[64];
 
-	if (t->cls != RC_KNOWN && t->cls != RC_FIXED && t->cls != RC_FLAKY && t->runs < 2)
+	if (t->cls != OUTCOME_KNOWN && t->cls != OUTCOME_FIXED && t->cls != OUTCOME_FLAKY && t->runs < 2)
 		return;
 	fputs("      <properties>\n", f);
-	if (t->cls == RC_KNOWN) {
+	if (t->cls == OUTCOME_KNOWN) {
 		property(f, "known-failure", t->known);
 		property(f, "known-failure-entry", t->known_at);
-	} else if (t->cls == RC_FIXED) {
+	} else if (t->cls == OUTCOME_FIXED) {
 		property(f, "fixed", t->known);
 		property(f, "known-failure-entry", t->known_at);
 	}
 	if (t->runs > 1) {
 		snprintf(rate, sizeof(rate), "%u/%u", t->fails, t->runs);
-		property(f, t->cls == RC_FLAKY ? "flaky" : "runs-failed", rate);
+		property(f, t->cls == OUTCOME_FLAKY ? "flaky" : "runs-failed", rate);
 	}
 	fputs("      </properties>\n", f);
 }
@@ -128,8 +128,13 @@ static void suite_write(FILE *f, const struct rsuite *s)
 		xml_attr(f, s->shard);
 		fputs("\"/>\n", f);
 	}
-	if (s->kernel) {
-		fputs("      <property name=\"kernel\" value=\"", f);
+	/*
+	 * The release a "meta kernel" record gave: run.json's provenance says it
+	 * as kernel_release (and its "kernel" is the kernel image), so it is said
+	 * once, under that name, and only where the provenance did not say it.
+	 */
+	if (s->kernel && !strv_contains(&s->prop_keys, "kernel_release")) {
+		fputs("      <property name=\"kernel_release\" value=\"", f);
 		xml_attr(f, s->kernel);
 		fputs("\"/>\n", f);
 	}
@@ -153,7 +158,7 @@ static void suite_write(FILE *f, const struct rsuite *s)
 		xml_attr(f, t->name);
 		fputc('"', f);
 		xml_secs(f, t->secs);
-		if (t->state == RT_PASS && !t->output && t->cls != RC_FLAKY && t->cls != RC_FIXED) {
+		if (t->state == RT_PASS && !t->output && t->cls != OUTCOME_FLAKY && t->cls != OUTCOME_FIXED) {
 			fputs("/>\n", f);
 			continue;
 		}

@@ -54,7 +54,7 @@ struct known_opts {
 	struct known_set set;
 	unsigned int rerun;	/* --rerun-failures N */
 	int strict;		/* --strict: fixed tests and expired entries fail the run */
-	int flaky_fail;		/* --flaky=fail */
+	enum flaky_policy flaky;	/* --flaky=pass|fail (outcome.h) */
 	const char *write;	/* --write-known-failures FILE, NULL if none */
 	int today;		/* days since 1970-01-01 (UTC), for until= */
 };
@@ -119,11 +119,11 @@ char *known_where(const struct known_entry *e);
  * into its last (the earlier ones hidden), each test's class set, and the
  * state changed to what the reports and the verdict read: a known failure
  * becomes RT_SKIP ("known failure: REASON"), a flaky test RT_PASS (RT_FAIL
- * with flaky_fail), a fixed one RT_FAIL with strict, an expired entry's
+ * with --flaky=fail), a fixed one RT_FAIL with strict, an expired entry's
  * failure stays RT_FAIL with the entry's FILE:LINE in its reason. Kernel
  * reports and ./vm's own testcases ("rapido: ...") are never known.
  * Returns how many tests are new problems: fail or error, and with strict
- * fixed, with flaky_fail flaky. Idempotent.
+ * fixed, with --flaky=fail flaky. Idempotent.
  */
 unsigned int known_classify(struct rsuite *s, const struct known_opts *o);
 

@@ -118,7 +118,7 @@ static void mark_known(struct rtest *t, const struct known_entry *e, const char 
 			 flaky ? flaky : "", t->reason ? t->reason : "failed");
 	output_note(t, note);
 	free(note);
-	t->cls = RC_KNOWN;
+	t->cls = OUTCOME_KNOWN;
 	t->state = RT_SKIP;
 	t->known = xstrdup(e->reason ? e->reason : where);
 	t->known_at = where;
@@ -135,7 +135,7 @@ static void kernel_failed(struct rtest *t, const struct known_entry *e)
 {
 	char *where, *note;
 
-	t->cls = RC_FAIL;
+	t->cls = OUTCOME_FAIL;
 	if (t->state != RT_FAIL) {
 		set_reason(t, xasprintf("a kernel report failed %u of its %u runs, then it %s",
 					t->splat_runs, t->runs, t->state == RT_SKIP ? "skipped" : "passed"));
@@ -159,15 +159,15 @@ static void classify_one(struct rsuite *s, struct rtest *t, const struct known_o
 	char *rate = NULL, date[16];
 
 	if (t->kernel || is_own(t)) {
-		t->cls = t->state == RT_FAIL ? RC_FAIL : t->state == RT_SKIP ? RC_SKIP : RC_PASS;
+		t->cls = t->state == RT_FAIL ? OUTCOME_FAIL : t->state == RT_SKIP ? OUTCOME_SKIP : OUTCOME_PASS;
 		return;
 	}
 	if (is_error(t)) {
-		t->cls = RC_ERROR;
+		t->cls = OUTCOME_ERROR;
 		return;
 	}
 	if (t->state == RT_SKIP && !t->fails) {
-		t->cls = RC_SKIP;
+		t->cls = OUTCOME_SKIP;
 		return;
 	}
 	e = entry_for(o, s, t, &expired);
@@ -185,8 +185,8 @@ static void classify_one(struct rsuite *s, struct rtest *t, const struct known_o
 			mark_known(t, e, rate);
 		} else {
 			output_note(t, rate);
-			t->cls = RC_FLAKY;
-			if (o->flaky_fail) {
+			t->cls = OUTCOME_FLAKY;
+			if (o->flaky == FLAKY_FAIL) {
 				t->state = RT_FAIL;
 				set_reason(t, xasprintf("%s (--flaky=fail)", rate));
 			} else {
@@ -197,10 +197,10 @@ static void classify_one(struct rsuite *s, struct rtest *t, const struct known_o
 		return;
 	}
 	if (t->state == RT_PASS) {
-		t->cls = RC_PASS;
+		t->cls = OUTCOME_PASS;
 		if (!e || expired)
 			return;
-		t->cls = RC_FIXED;
+		t->cls = OUTCOME_FIXED;
 		t->known_at = known_where(e);
 		t->known = xstrdup(e->reason ? e->reason : t->known_at);
 		rate = xasprintf("fixed: the known failure %s (%s) passed", t->known_at, t->known);
@@ -213,7 +213,7 @@ static void classify_one(struct rsuite *s, struct rtest *t, const struct known_o
 		return;
 	}
 	/* failed in every run (a re-run that skipped does not undo it) */
-	t->cls = RC_FAIL;
+	t->cls = OUTCOME_FAIL;
 	if (t->state != RT_FAIL) {
 		t->state = RT_FAIL;
 		set_reason(t, xasprintf("failed, then skipped on a re-run: %s",
@@ -240,9 +240,9 @@ static unsigned int problems(const struct rsuite *s, const struct known_opts *o)
 
 		if (t->hidden)
 			continue;
-		n += t->cls == RC_FAIL || t->cls == RC_ERROR || t->state == RT_FAIL ||
-		     t->state == RT_RUNNING || (o->strict && t->cls == RC_FIXED) ||
-		     (o->flaky_fail && t->cls == RC_FLAKY);
+		n += t->cls == OUTCOME_FAIL || t->cls == OUTCOME_ERROR || t->state == RT_FAIL ||
+		     t->state == RT_RUNNING || (o->strict && t->cls == OUTCOME_FIXED) ||
+		     (o->flaky == FLAKY_FAIL && t->cls == OUTCOME_FLAKY);
 	}
 	return n;
 }
@@ -250,7 +250,7 @@ static unsigned int problems(const struct rsuite *s, const struct known_opts *o)
 unsigned int known_classify(struct rsuite *s, const struct known_opts *o)
 {
 	for (size_t i = 0; i < s->n; i++)
-		if (s->t[i].cls != RC_NONE)
+		if (s->t[i].cls != OUTCOME_NONE)
 			return problems(s, o);
 	fold_runs(s);
 	for (size_t i = 0; i < s->n; i++)

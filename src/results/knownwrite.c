@@ -25,13 +25,14 @@ static int listable(const struct rtest *t)
 /* It failed in this run (its every run, or the entry excused it). */
 static int failed(const struct rtest *t)
 {
-	return t->cls == RC_FAIL || (t->cls == RC_KNOWN && t->fails == t->runs) ||
-	       (t->cls == RC_NONE && t->state == RT_FAIL);
+	return t->cls == OUTCOME_FAIL || (t->cls == OUTCOME_KNOWN && t->fails == t->runs) ||
+	       (t->cls == OUTCOME_NONE && t->state == RT_FAIL);
 }
 
 static int passed(const struct rtest *t)
 {
-	return t->cls == RC_PASS || t->cls == RC_FIXED || (t->cls == RC_NONE && t->state == RT_PASS);
+	return t->cls == OUTCOME_PASS || t->cls == OUTCOME_FIXED ||
+	       (t->cls == OUTCOME_NONE && t->state == RT_PASS);
 }
 
 /* Entry e: 1 if a test it names passed and none failed. */
@@ -47,7 +48,7 @@ static int entry_fixed(const struct known_entry *e, const struct rsuite *v, size
 				continue;
 			pass += passed(t);
 			fail += !passed(t) && t->state != RT_SKIP;
-			fail += t->cls == RC_KNOWN || t->cls == RC_FLAKY;
+			fail += t->cls == OUTCOME_KNOWN || t->cls == OUTCOME_FLAKY;
 		}
 	return pass && !fail;
 }
@@ -112,7 +113,7 @@ int known_write(const char *path, const struct rsuite *v, size_t n, int today, c
 			if (strpbrk(t->name, " \t#\n\r"))
 				continue;
 			name = one_line(t->name, 4096);
-			why = one_line(t->cls == RC_KNOWN ? t->known : t->reason, 160);
+			why = one_line(t->cls == OUTCOME_KNOWN ? t->known : t->reason, 160);
 			for (char *q = why; *q; q++)
 				if (*q == '#')
 					*q = ' ';

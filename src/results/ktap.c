@@ -61,11 +61,11 @@ void ktap_write(FILE *f, const struct rsuite *v, size_t n)
 		fprintf(f, "\n    1..%u\n", c.tests);
 		for (size_t j = 0, k = 0; j < s->n; j++) {
 			const struct rtest *t = &s->t[j];
-			int known = t->cls == RC_KNOWN && t->state == RT_SKIP;
+			int known = t->cls == OUTCOME_KNOWN && t->state == RT_SKIP;
 
 			if (t->hidden)
 				continue;
-			if (t->state != RT_PASS || t->cls == RC_FLAKY || t->cls == RC_FIXED) {
+			if (t->state != RT_PASS || t->cls == OUTCOME_FLAKY || t->cls == OUTCOME_FIXED) {
 				if (t->reason && t->state == RT_FAIL)
 					ktap_diag(f, "    ", t->reason);
 				ktap_diag(f, "    ", t->output);

@@ -87,14 +87,14 @@ static void merge_flaky_totals(FILE *f, const struct rsuite *v, size_t n)
 			const struct rtest *first = NULL;
 			char *name;
 
-			if (t->hidden || t->cls != RC_FLAKY)
+			if (t->hidden || t->cls != OUTCOME_FLAKY)
 				continue;
 			/* once per name: at its first flaky appearance */
 			for (size_t j = 0; j <= i && !first; j++)
 				for (size_t b = 0; b < v[j].n && !first; b++) {
 					const struct rtest *u = &v[j].t[b];
 
-					if (!u->hidden && u->cls == RC_FLAKY && !strcmp(u->name, t->name))
+					if (!u->hidden && u->cls == OUTCOME_FLAKY && !strcmp(u->name, t->name))
 						first = u;
 				}
 			if (first != t)
@@ -247,7 +247,7 @@ static char *merge_summary(const struct rsuite *v, size_t n, size_t *len)
 		char *name = text_oneline(v[i].name), *cause = text_oneline(v[i].cause);
 
 		rsuite_count(&v[i], &c);
-		sum = results_summary(&c);
+		sum = results_summary(&c, 0);
 		if (v[i].exit >= 0)
 			fprintf(f, "%s: %s (exit status %d)\n", name, sum, v[i].exit);
 		else
@@ -265,7 +265,7 @@ static char *merge_summary(const struct rsuite *v, size_t n, size_t *len)
 		all.fixed += c.fixed;
 	}
 	merge_flaky_totals(f, v, n);
-	sum = results_summary(&all);
+	sum = results_summary(&all, 0);
 	fprintf(f, "total: %s\n", sum);
 	free(sum);
 	if (fclose(f))

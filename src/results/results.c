@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "colour.h"
 #include "err.h"
 #include "io.h"
 #include "num.h"
@@ -595,9 +596,9 @@ void rsuite_count(const struct rsuite *s, struct rcount *c)
 		if (t->hidden)
 			continue;
 		c->tests++;
-		c->known += t->cls == RC_KNOWN && t->state == RT_SKIP;
-		c->flaky += t->cls == RC_FLAKY;
-		c->fixed += t->cls == RC_FIXED;
+		c->known += t->cls == OUTCOME_KNOWN && t->state == RT_SKIP;
+		c->flaky += t->cls == OUTCOME_FLAKY;
+		c->fixed += t->cls == OUTCOME_FIXED;
 		if (t->kernel && t->state == RT_FAIL)
 			c->kernel++;
 		if (t->error && t->state == RT_FAIL)
@@ -668,14 +669,21 @@ char *text_oneline(const char *s)
 	return out;
 }
 
-char *results_summary(const struct rcount *c)
+char *results_summary(const struct rcount *c, int colour)
 {
-	char extra[128] = "";
+	char extra[128] = "", *pass, *fail, *splats, *line;
 
 	/* known.h's classes, only when there are any: the plain line stays as it was */
 	if (c->known || c->flaky || c->fixed)
 		snprintf(extra, sizeof(extra), " (%u known failures, %u flaky, %u fixed)", c->known,
 			 c->flaky, c->fixed);
-	return xasprintf("%u tests, %u passed, %u failed, %u skipped%s, %u kernel splats",
-			 c->tests, c->pass, c->fail, c->skip, extra, c->kernel);
+	pass = colourf(colour && c->pass, COLOUR_GREEN, "%u passed", c->pass);
+	fail = colourf(colour && c->fail, COLOUR_RED, "%u failed", c->fail);
+	splats = colourf(colour && c->kernel, COLOUR_RED, "%u kernel splats", c->kernel);
+	line = xasprintf("%u tests, %s, %s, %u skipped%s, %s", c->tests, pass, fail, c->skip, extra,
+			 splats);
+	free(pass);
+	free(fail);
+	free(splats);
+	return line;
 }

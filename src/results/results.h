@@ -60,12 +60,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "outcome.h"
 #include "splatkind.h"
 #include "strv.h"
 
 enum rtest_state { RT_RUNNING, RT_PASS, RT_FAIL, RT_SKIP };
-/* What a test ended as once known failures and re-runs are counted (known.h); RC_NONE: not classified. */
-enum rtest_class { RC_NONE, RC_PASS, RC_FAIL, RC_KNOWN, RC_FIXED, RC_FLAKY, RC_SKIP, RC_ERROR };
 
 struct rtest {
 	char *name;
@@ -81,7 +80,7 @@ struct rtest {
 	unsigned long con_from, con_to;
 	size_t run_next;	/* the next running test in its hash chain, + 1; 0 ends it */
 	/* known.h: known failures and re-runs */
-	enum rtest_class cls;
+	enum outcome cls;
 	int hidden;		/* an earlier run of a re-run test: counted in its last run */
 	unsigned int runs, fails;	/* the runs of the test (re-runs), how many failed */
 	unsigned int splat_runs;	/* of them, those a kernel report failed (R1 splat) */
@@ -140,7 +139,7 @@ void rsuite_init(struct rsuite *s);
 void rsuite_free(struct rsuite *s);
 /* The most bytes of one record line, newline left out: the guest cuts its output at 64 KiB. */
 #define RESULTS_RECORD_MAX (1u << 20)
-/* The most bytes of records a run's guest may write (README, vm(1)). */
+/* The most bytes of records a run's guest may write (docs/results.md, vm(1)). */
 #define RESULTS_VOLUME_MAX (64u << 20)
 /* The most tests a run's records may name. */
 #define RESULTS_TESTS_MAX 200000u
@@ -191,8 +190,12 @@ void ktap_write(FILE *f, const struct rsuite *v, size_t n);
  * 0 or -errno with *err naming the file.
  */
 int results_write_reports(const char *dir, const struct rsuite *v, size_t n, char **err);
-/* "N tests, P passed, F failed, S skipped, K kernel splats" (malloc'd). */
-char *results_summary(const struct rcount *c);
+/*
+ * "N tests, P passed, F failed, S skipped, K kernel splats" (malloc'd);
+ * with COLOUR (colour_wanted(): a terminal), passes green, failures and
+ * splats red, each only when not 0.
+ */
+char *results_summary(const struct rcount *c, int colour);
 
 /* splat.c: kernel reports on the console. */
 struct splat {

@@ -31,6 +31,20 @@ void verdict_help(FILE *f)
 		VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
 
+const char *verdict_brief(int rc)
+{
+	switch (rc) {
+	case 0: return "passed";
+	case VM_EXIT_TESTS_FAILED: return "a test failed";
+	case VM_EXIT_SPLAT: return "a kernel report";
+	case VM_EXIT_HOST_STOPPED: return "stopped from the host";
+	case VM_EXIT_NO_STATUS: return "the guest died: panic or crash";
+	case VM_EXIT_TIMEOUT: return "timed out";
+	case VM_EXIT_FAILED: return "vm or qemu failed to start";
+	default: return rc > 128 && rc < 160 ? "killed by a signal" : "the guest's status";
+	}
+}
+
 const char *verdict_cause(int rc, char *buf, size_t len)
 {
 	switch (rc) {

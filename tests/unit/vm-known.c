@@ -198,21 +198,22 @@ static void table_cases(void)
 	TAP_EQ_INT((int)known_classify(&s, &o), 1, "one new problem: the expired entry's failure");
 	TAP_EQ_INT((int)known_classify(&s, &o), 1, "  classifying again changes nothing");
 	t = test_named(&s, "t/pass");
-	tap_ok(t && t->cls == RC_PASS && t->state == RT_PASS, "t/pass: pass");
+	tap_ok(t && t->cls == OUTCOME_PASS && t->state == RT_PASS, "t/pass: pass");
 	t = test_named(&s, "t/flaky");
-	tap_ok(t && t->cls == RC_FLAKY && t->state == RT_PASS && t->runs == 2 && t->fails == 1,
+	tap_ok(t && t->cls == OUTCOME_FLAKY && t->state == RT_PASS && t->runs == 2 && t->fails == 1,
 	       "t/flaky: flaky, 1 failure in 2 runs, passing");
 	t = test_named(&s, "t/known");
-	tap_ok(t && t->cls == RC_KNOWN && t->state == RT_SKIP, "t/known: known-fail (skipped)");
+	tap_ok(t && t->cls == OUTCOME_KNOWN && t->state == RT_SKIP, "t/known: known-fail (skipped)");
 	TAP_EQ_STR(t ? t->reason : "", "known failure: https://bugs.example/42", "  its reason");
 	TAP_EQ_STR(t ? t->known_at : "", "known.txt:1", "  its entry");
 	t = test_named(&s, "t/fixed");
-	tap_ok(t && t->cls == RC_FIXED && t->state == RT_PASS, "t/fixed: fixed, passing without --strict");
+	tap_ok(t && t->cls == OUTCOME_FIXED && t->state == RT_PASS,
+	       "t/fixed: fixed, passing without --strict");
 	t = test_named(&s, "t/expired");
-	tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL, "t/expired: a new failure");
+	tap_ok(t && t->cls == OUTCOME_FAIL && t->state == RT_FAIL, "t/expired: a new failure");
 	tap_ok(t && strstr(t->reason, "known.txt:3 expired on 2020-06-30"), "  named FILE:LINE and the date");
 	t = test_named(&s, "t/skip");
-	tap_ok(t && t->cls == RC_SKIP, "t/skip: skip");
+	tap_ok(t && t->cls == OUTCOME_SKIP, "t/skip: skip");
 	rsuite_count(&s, &c);
 	TAP_EQ_INT((int)c.tests, 6, "6 tests: the flaky one's first run folded into its last");
 	tap_ok(c.pass == 3 && c.fail == 1 && c.skip == 2 && c.known == 1 && c.flaky == 1 && c.fixed == 1,
@@ -262,11 +263,11 @@ static void table_cases(void)
 	tap_ok(t && t->state == RT_FAIL && strstr(t->reason, "(--strict)"), "  as a failed testcase");
 	rsuite_free(&s);
 	o.strict = 0;
-	o.flaky_fail = 1;
+	o.flaky = FLAKY_FAIL;
 	suite_of(&s, "6.1.0-13-amd64", run1);
 	TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "--flaky=fail: the flaky test fails the run");
 	rsuite_free(&s);
-	o.flaky_fail = 0;
+	o.flaky = FLAKY_PASS;
 	suite_of(&s, "5.10.0", run1);
 	TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 0, "an entry without a kernel: any kernel");
 	rsuite_free(&s);
@@ -277,7 +278,7 @@ static void table_cases(void)
 	suite_of(&s, "6.1.0", run1);
 	TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "a failure the file does not name: exit 1");
 	t = test_named(&s, "t/known");
-	tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL, "  t/known: fail (new)");
+	tap_ok(t && t->cls == OUTCOME_FAIL && t->state == RT_FAIL, "  t/known: fail (new)");
 	rsuite_free(&s);
 	known_set_free(&o.set);
 
@@ -296,7 +297,7 @@ static void table_cases(void)
 		suite_of(&s, "6.1.0", died);
 		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "'*': a test that did not finish still fails");
 		t = test_named(&s, "t/hang");
-		tap_ok(t && t->cls == RC_ERROR, "  it is an error");
+		tap_ok(t && t->cls == OUTCOME_ERROR, "  it is an error");
 		rsuite_free(&s);
 	}
 	{
@@ -306,7 +307,7 @@ static void table_cases(void)
 		suite_of(&s, "6.1.0", splat);
 		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "'*': a kernel report still fails");
 		t = test_named(&s, "t/a");
-		tap_ok(t && t->cls == RC_KNOWN, "  though the test is known");
+		tap_ok(t && t->cls == OUTCOME_KNOWN, "  though the test is known");
 		rsuite_free(&s);
 	}
 	{
@@ -322,16 +323,16 @@ static void table_cases(void)
 		suite_of(&s, "6.1.0", during);
 		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "'*': a report during tests still fails");
 		t = test_named(&s, "t/hung");
-		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL,
+		tap_ok(t && t->cls == OUTCOME_FAIL && t->state == RT_FAIL,
 		       "  a test failed only by a report is no known failure");
 		tap_ok(t && strstr(t->reason, "kernel hung-task") &&
 		       strstr(t->reason, "known.txt:1 does not excuse a kernel report"),
 		       "  its reason says the entry does not excuse the report");
 		t = test_named(&s, "t/both");
-		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL,
+		tap_ok(t && t->cls == OUTCOME_FAIL && t->state == RT_FAIL,
 		       "  nor one that failed on its own too");
 		t = test_named(&s, "t/re");
-		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL &&
+		tap_ok(t && t->cls == OUTCOME_FAIL && t->state == RT_FAIL &&
 		       strstr(t->reason, "a kernel report failed 1 of its 2 runs, then it passed"),
 		       "  nor one whose report came in a run a re-run then passed");
 		xml = report(&s, junit_write);
@@ -361,7 +362,7 @@ static void table_cases(void)
 		suite_of(&s, "6.1.0", fs);
 		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "failed, then skipped on its re-run: exit 1");
 		t = test_named(&s, "t/s");
-		tap_ok(t && t->cls == RC_FAIL && t->state == RT_FAIL, "  a failure, not flaky");
+		tap_ok(t && t->cls == OUTCOME_FAIL && t->state == RT_FAIL, "  a failure, not flaky");
 		rsuite_free(&s);
 	}
 	known_set_free(&o.set);
@@ -376,7 +377,7 @@ static void table_cases(void)
 		suite_of(&s, "6.1.0", bad);
 		TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "failing all 3 runs: exit 1");
 		t = test_named(&s, "t/b");
-		tap_ok(t && t->cls == RC_FAIL && t->runs == 3 && t->fails == 3, "  fail, 3 of 3 runs");
+		tap_ok(t && t->cls == OUTCOME_FAIL && t->runs == 3 && t->fails == 3, "  fail, 3 of 3 runs");
 		rsuite_free(&s);
 	}
 	known_set_free(&o.set);

@@ -122,7 +122,7 @@ static void test_sequence(void)
 	rsuite_free(&s);
 	tap_ok(!guest_lines(&s, "1", rerun) && s.n == 2 && !strcmp(s.t[1].name, "t") &&
 	       s.t[1].rerun == 1, "a re-run said so, under --rerun-failures: a run of t");
-	tap_ok(!problems(&s) && s.t[1].cls == RC_FLAKY, "  flaky");
+	tap_ok(!problems(&s) && s.t[1].cls == OUTCOME_FLAKY, "  flaky");
 	rsuite_free(&s);
 	n = guest_lines(&s, NULL, named);
 	tap_ok(!n && s.n == 4 && !strcmp(s.t[1].name, "a#2") && !strcmp(s.t[2].name, "a#3") &&

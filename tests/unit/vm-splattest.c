@@ -9,7 +9,7 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "compare.h"
+#include "abcompare.h"
 #include "err.h"
 #include "provenance.h"
 #include "results.h"
@@ -28,6 +28,16 @@ static const char console[] =
 	"[    9.000000] INFO: task dd:99 blocked for more than 1 seconds.\n"	/* 7 */
 	"[    9.000001] Call Trace:\n"				/* 8 */
 	"[    9.000002]  </TASK>\n";				/* 9 */
+
+/* how many times NEEDLE is in HAY */
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
 
 static char *junit(const struct rsuite *s)
 {
@@ -144,6 +154,22 @@ static void test_attribution(void)
 	rsuite_record(&s, "R1 meta prov.kernel_release 6.1.0", 1, 0);
 	TAP_EQ_INT(s.prop_keys.n, 1, "a property recorded twice is one");
 	x = junit(&s);
+	TAP_EQ_INT(count(x, "<property name=\"kernel_release\" "), 1,
+		   "the provenance's release, once");
+	free(x);
+	rsuite_record(&s, "R1 meta kernel 6.1.0", 1, 0);
+	x = junit(&s);
+	TAP_EQ_INT(count(x, "<property name=\"kernel_release\" "), 1,
+		   "a meta kernel record too: the release still once");
+	TAP_EQ_INT(count(x, "<property name=\"kernel\" "), 0,
+		   "  and no kernel property for it");
+	free(x);
+	rsuite_record(&s, "R1 meta prov.kernel /boot/vmlinuz-6.1.0", 1, 0);
+	x = junit(&s);
+	TAP_EQ_INT(count(x, "<property name=\"kernel\" "), 1,
+		   "one kernel property, the provenance's kernel image");
+	tap_ok(strstr(x, "<property name=\"kernel\" value=\"/boot/vmlinuz-6.1.0\"/>"),
+	       "  which is the kernel image");
 	tap_ok(strstr(x, "<error message=\"not run: the VM was stopped during a\" type=\"error\">"),
 	       "an error record is a JUnit <error>");
 	tap_ok(!strstr(x, "name=\"c\""), "the guest cannot write an error record");
@@ -248,6 +274,7 @@ static const char run_b[] =
 static unsigned int compare(const char *ta, const char *tb, char **out)
 {
 	struct rsuite a, b;
+	struct abrun ra, rb;
 	char *x = strdup(ta), *y = strdup(tb);
 	size_t len = 0;
 	FILE *f = open_memstream(out, &len);
@@ -257,8 +284,12 @@ static unsigned int compare(const char *ta, const char *tb, char **out)
 	rsuite_init(&b);
 	rsuite_parse(&a, x);
 	rsuite_parse(&b, y);
-	r = compare_suites(&a, &b, f);
+	abrun_of_suite(&ra, &a);
+	abrun_of_suite(&rb, &b);
+	r = ab_compare(&ra, &rb, f);
 	fclose(f);
+	abrun_free(&ra);
+	abrun_free(&rb);
 	rsuite_free(&a);
 	rsuite_free(&b);
 	free(x);
@@ -290,7 +321,7 @@ static void test_compare(void)
 
 int main(void)
 {
-	tap_plan(52);
+	tap_plan(57);
 	test_allow();
 	test_attribution();
 	test_rerun();

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# cut-profile-names.sh: upstream Rapido's profile names (src/conf/profalias.c)
+# are taken by ./cut, which says what it cuts and applies their settings;
+# a mistyped profile gets the nearest name; ./cut --list shows the aliases;
+# ./cut --help documents the exit status.
+. "$(dirname "$0")/../tap.sh"
+bin=$TOP/cut
+if [ ! -x "$bin" ]; then
+	echo "SKIP: $bin is not built (run make)"
+	exit 77
+fi
+unset FSTESTS_FS FSTESTS_ZONED RAPIDO_PROFILE_PATH
+export RAPIDO_CONF=$T/rapido.conf XDG_CONFIG_HOME=$T/xdg
+TAP_ON_FAIL=show_run
+: > "$RAPIDO_CONF"
+
+run "$bin" --dry-run fstests_xfs
+check "fstests_xfs --dry-run: exit 0" exits 0
+check "  says what it maps to" contains "$T/err" \
+	"fstests_xfs is upstream Rapido's name: cutting fstests_local with FSTESTS_FS=xfs"
+
+run "$bin" --dry-run -q fstests_xfs
+check "fstests_xfs -q: exit 0, nothing on stderr" test $rc = 0 -a ! -s "$T/err"
+
+# the setting is applied: a rapido.conf value fstests_local refuses is overridden
+echo FSTESTS_FS=zfs > "$RAPIDO_CONF"
+run "$bin" --dry-run fstests_local
+check "fstests_local with FSTESTS_FS=zfs: refused (exit 1)" exits 1
+check "  naming the key" contains "$T/err" "FSTESTS_FS: expected btrfs, xfs or ext4, got 'zfs'"
+run "$bin" --dry-run fstests_xfs
+check "fstests_xfs with rapido.conf's FSTESTS_FS=zfs: FSTESTS_FS=xfs wins (exit 0)" exits 0
+: > "$RAPIDO_CONF"
+
+FSTESTS_FS=btrfs run "$bin" --dry-run fstests_xfs
+check "fstests_xfs with FSTESTS_FS=btrfs in the environment: refused (exit 1)" exits 1
+check "  saying why" contains "$T/err" \
+	"fstests_xfs is fstests_local with FSTESTS_FS=xfs, but the environment sets FSTESTS_FS=btrfs"
+FSTESTS_FS=xfs run "$bin" --dry-run fstests_xfs
+check "fstests_xfs with FSTESTS_FS=xfs in the environment: exit 0" exits 0
+
+run "$bin" --dry-run simple-example
+check "simple-example ('-' for '_'): simple" contains "$T/err" \
+	"simple-example is upstream Rapido's name: cutting simple"
+
+run "$bin" --dry-run lio-local
+check "lio-local (Rapido's spelling): lio_local, said" contains "$T/err" \
+	"lio-local is upstream Rapido's spelling: cutting lio_local"
+
+run "$bin" fstest_local
+check "a typo: exit 1" exits 1
+check "  did you mean fstests_local" contains "$T/err" "unknown profile 'fstest_local' (did you mean fstests_local?)"
+run "$bin" --kconfig fstests_btrf
+check "a typo of an alias: did you mean it" contains "$T/err" "(did you mean fstests_btrfs?)"
+run "$bin" nosuchthing
+check "nothing near: no suggestion" bash -c "! grep -q 'did you mean' '$T/err'"
+
+# a profile of the user's own under an alias's name is the user's
+mkdir -p "$T/mine"
+printf '#@ description: mine\n' > "$T/mine/fstests_xfs.sh"
+RAPIDO_PROFILE_PATH=$T/mine run "$bin" --list
+check "--list: a user's fstests_xfs hides the alias" \
+	bash -c "[ \$(grep -c '^fstests_xfs ' '$T/out') = 1 ] && grep -q '^fstests_xfs  *mine' '$T/out'"
+RAPIDO_PROFILE_PATH=$T/mine run "$bin" --dry-run fstests_xfs
+check "  and is what ./cut cuts" bash -c "! grep -q 'upstream Rapido' '$T/err'"
+
+run "$bin" --list
+check "--list: exit 0" exits 0
+check "  shows fstests_xfs and what it maps to" contains "$T/out" \
+	"upstream Rapido's name for fstests_local with FSTESTS_FS=xfs"
+check "  shows simple_example" contains "$T/out" "upstream Rapido's name for simple"
+
+# every row of the table names a shipped profile, and a setting ./cut takes
+bad=
+for a in $(awk '/ upstream Rapido.s name for / { print $1 }' "$T/out"); do
+	"$bin" -q --kconfig "$a" > /dev/null 2>&1 || bad="$bad $a"
+done
+check "every alias's profile loads (cut --kconfig NAME):${bad:- all}" test -z "$bad"
+
+run "$bin" --help
+check "--help: the exit status section" contains "$T/out" "Exit status:"
+check "  128+N for a signal" contains "$T/out" " 128+N  stopped by signal N"
+done_testing
