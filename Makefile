@@ -192,7 +192,7 @@ PRELOADS := $(patsubst preload/%.c,%,$(wildcard preload/*.c))
 GUEST_SOS := $(foreach p,$(PRELOADS),$(B)/guest/rapido-$(p).so)
 CROSS_SOS := $(foreach a,$(ARCHES),$(foreach p,$(PRELOADS),$(B)/$(a)/rapido-$(p).so))
 
-all: cut vm vmctl netsetup ceph-local rapido bisect $(B)/rapido-ldd $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
+all: cut vm vmctl netsetup ceph-local rapido run bisect $(B)/rapido-ldd $(GUEST_BINS) $(CROSS_BINS) $(GUEST_SOS) \
 	$(CROSS_SOS) $(B)/completion/_rapido
 
 $(B)/$(HOSTDIR)/%.o: %.c $(FLAGS_STAMP)
@@ -234,6 +234,10 @@ $(eval $(call program,netsetup,netsetup,$(NETSETUP_SRCS)))
 $(eval $(call program,ceph-local,ceph-local,$(CEPH_LOCAL_SRCS)))
 $(eval $(call program,rapido,rapido,$(RAPIDO_SRCS) $(FRONT_SRCS)))
 $(eval $(call program,ldd,$(B)/rapido-ldd,$(LDD_SRCS)))
+# ./run: rapido run, by its name (src/rapido/front.c runs the subcommand argv[0] names)
+run: rapido
+	$(call quiet,LN,$@)
+	$(Q)ln -sf rapido $@
 $(eval $(call program,bisect,bisect,$(BISECT_SRCS)))
 
 # zsh's completion: the bash one's functions run through zsh's bashcompinit
@@ -452,13 +456,18 @@ check-unit: $(CHECK_BUILD)
 
 # Everything: unit tests and boot tests with real dracut, qemu and kernel.
 # Installs what is missing first, so it works on a fresh machine.
-check: deps
+check: deps-tests
 	$(Q)$(MAKE) --no-print-directory $(CHECK_BUILD)
 	$(Q)tests/run
 
-# Install what a fresh Debian 12 machine lacks. Safe to run twice.
+# Install what a fresh Debian 12 or 13 machine lacks (host/install-deps,
+# autorun/packages): deps the lean set (build, cut and boot simple; no
+# server), deps-tests what the test suite needs too. Safe to run twice.
 deps:
 	$(Q)host/install-deps
+
+deps-tests:
+	$(Q)host/install-deps --tests
 
 # Set up, build, cut the default profile and boot it in batch mode.
 demo: deps
@@ -513,8 +522,8 @@ fuzz: $(FUZZ_BINS)
 
 clean:
 	$(call quiet,CLEAN,build)
-	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local bisect rapido
+	$(Q)rm -rf $(B) cut vm vmctl netsetup ceph-local bisect rapido run
 
-.PHONY: all tests check check-unit deps demo clean kernel-config fuzz man install install-lib \
+.PHONY: all tests check check-unit deps deps-tests demo clean kernel-config fuzz man install install-lib \
 	install-rapido deb
 -include $(shell find $(B) -path $(B)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -199,8 +199,17 @@ _rapido_part_done() {
 }
 
 # The end of the parts: in batch mode the autorun exits with its verdict;
-# an interactive shell (bash --rcfile) stays, and says when it failed
+# an interactive shell (bash --rcfile) stays, says when it failed, and
+# leaves with that verdict, not its last command's (_rapido_shell_exit)
 _rapido_autorun_end() {
+	# rapido run -- CMD: CMD as the last part, its output in frames on the
+	# console (rapido-exec NONCE CRC BASE64), which ./vm alone copies out
+	if [ -n "${RAPIDO_EXEC:-}" ]; then
+		_rapido_part "the command"
+		# shellcheck disable=SC2086 # three words
+		rapido-exec $RAPIDO_EXEC
+		_rapido_part_done $?
+	fi
 	_rapido_part_name="the interactive shell"
 	[[ $- == *i* ]] || exit 0
 	# the user's commands at the prompt are no part's: no more tracing
@@ -211,7 +220,21 @@ _rapido_autorun_end() {
 	if _rapido_status; then
 		echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
 	fi
+	builtin trap _rapido_shell_exit EXIT
 	return 0
+}
+
+# The interactive shell's EXIT trap: leaving the shell is no verdict. What
+# the last command at the prompt returned (a typo's 127, "exit 5") is not
+# the run's status: the autorun's kept failure is (the profile's, before
+# the prompt; a rapido_fail typed at it), else 0
+_rapido_shell_exit() {
+	builtin trap - EXIT DEBUG
+	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
+	_rapido_res_close
+	_rapido_status || exit 0
+	echo "rapido: the autorun FAILED with status ${REPLY%% *} before the shell: ${REPLY#* }" >&2
+	exit "${REPLY%% *}"
 }
 
 # The autorun's EXIT trap: the profile's own EXIT command, then the tests
@@ -296,4 +319,3 @@ rapido_wait() {
 	done
 }
 
-PS1="rapido${RAPIDO_VM}:\w# "

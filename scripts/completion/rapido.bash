@@ -156,7 +156,11 @@ _rapido()
 		# of that name, which is run as "rapido COMMAND"
 		name=${COMP_WORDS[1]}
 		run=("$prog" "$name")
-		[ "$name" = list ] && name=cut	# rapido list takes cut's options
+		# rapido list and run take cut's options (asked of cut: run would boot)
+		case "$name" in
+		list | run) name=cut run=("$prog" cut) ;;
+		boot) name=vm run=("$prog" vm) ;;
+		esac
 		local -a COMP_WORDS=("${COMP_WORDS[@]:1}")
 		local COMP_CWORD=$((COMP_CWORD - 1))
 	fi
@@ -212,7 +216,7 @@ _rapido()
 		elif [ ${#words[@]} -eq 1 ]; then
 			# the commands of vmctl --help's usage lines
 			_rapido_reply < <(compgen -W "$("${run[@]}" --help 2>/dev/null |
-				sed -nE 's/^ *vmctl \[options\] N ([a-z]+).*/\1/p')" -- "$cur")
+				sed -nE 's/^ *vmctl \[options\] \[N\] ([a-z]+).*/\1/p')" -- "$cur")
 		fi ;;
 	netsetup)
 		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -W "up down" -- "$cur") ;;

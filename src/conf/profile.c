@@ -559,6 +559,26 @@ const char *profile_package(const struct profile *p, const char *bin)
 	return NULL;
 }
 
+char *packages_table_lookup(const char *text, const char *bin)
+{
+	size_t blen = strlen(bin);
+
+	if (!blen)
+		return NULL;
+	for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		const char *pkg;
+		size_t n;
+
+		if (*l == '#' || strncmp(l, bin, blen) || (l[blen] != ' ' && l[blen] != '\t'))
+			continue;
+		pkg = l + blen + strspn(l + blen, " \t");
+		/* A|B: A is this release's name, B an older one's */
+		n = strcspn(pkg, " \t\n|");
+		return n ? xstrndup(pkg, n) : NULL;
+	}
+	return NULL;
+}
+
 void profile_free(struct profile *p)
 {
 	free(p->name);

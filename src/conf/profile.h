@@ -108,6 +108,12 @@ struct profile {
 
 /* The Debian package p names for BIN (#@ packages), or NULL. */
 const char *profile_package(const struct profile *p, const char *bin);
+/*
+ * The Debian package that TEXT, autorun/packages' table (lines "NAME
+ * PACKAGE SETS", # comments), names for the program BIN, newly allocated,
+ * or NULL. host/install-deps installs from the same table.
+ */
+char *packages_table_lookup(const char *text, const char *bin);
 
 /* A profile's or a fragment's bound: a file past it is none (a link to /dev/zero's bytes) */
 #define PROFILE_FILE_MAX (1u << 20)

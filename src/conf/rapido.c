@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* rapido.c: locate the checkout, the configuration and the per-user state. */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include "confkeys.h"
 #include "profile.h"
 #include "err.h"
+#include "hash.h"
+#include "io.h"
 #include "rapido.h"
 
 static int installed;
@@ -202,13 +205,15 @@ void rapido_conf_load_or_die(struct conf *c)
 	warn_unknown_keys(c);
 }
 
-char *rapido_state_dir_or_die(const struct conf *c)
+int rapido_state_dir(const struct conf *c, char **dirp, char **err)
 {
 	const char *from, *v = conf_str(c, "VM_STATE_DIR", &from);
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char *dir, *at;
 	struct stat st;
+	int rc = 0;
 
+	*dirp = *err = NULL;
 	if (v && *v)
 		dir = xstrdup(v);
 	else if (xdg && *xdg)
@@ -217,17 +222,96 @@ char *rapido_state_dir_or_die(const struct conf *c)
 		dir = xasprintf("/tmp/rapido-%u", (unsigned int)getuid());
 	/* messages start with where VM_STATE_DIR was set, when it was */
 	at = v && *v ? xasprintf("%s: VM_STATE_DIR: ", from) : xstrdup("");
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		die_errno("%scannot create state directory %s", at, dir);
-	if (stat(dir, &st) < 0)
-		die_errno("%s%s", at, dir);
-	if (!S_ISDIR(st.st_mode))
-		die("%sstate directory %s is not a directory", at, dir);
-	if (st.st_uid != getuid())
-		die("%sstate directory %s belongs to uid %u, not to you (set VM_STATE_DIR)",
-		    at, dir, (unsigned int)st.st_uid);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		rc = -errno;
+		*err = xasprintf("%scannot create state directory %s: %s", at, dir, strerror(-rc));
+	} else if (stat(dir, &st) < 0) {
+		rc = -errno;
+		*err = xasprintf("%s%s: %s", at, dir, strerror(-rc));
+	} else if (!S_ISDIR(st.st_mode)) {
+		rc = -ENOTDIR;
+		*err = xasprintf("%sstate directory %s is not a directory", at, dir);
+	} else if (st.st_uid != getuid()) {
+		rc = -EPERM;
+		*err = xasprintf("%sstate directory %s belongs to uid %u, not to you (set VM_STATE_DIR)",
+				 at, dir, (unsigned int)st.st_uid);
+	}
 	free(at);
+	if (rc)
+		free(dir);
+	else
+		*dirp = dir;
+	return rc;
+}
+
+char *rapido_state_dir_or_die(const struct conf *c)
+{
+	char *dir, *err;
+
+	if (rapido_state_dir(c, &dir, &err))
+		die("%s", err);
 	return dir;
+}
+
+/*
+ * The record of ./cut's last output: one file per default image (a
+ * checkout's, an installed copy's, a DRACUT_OUT's), so that ./vm in one
+ * checkout never boots what ./cut wrote for another.
+ */
+static int last_image_record(const struct conf *c, char **path, char **err)
+{
+	char *dir, *def = rapido_default_image(c);
+	int rc = rapido_state_dir(c, &dir, err);
+
+	if (!rc)
+		*path = xasprintf("%s/last-image.%016llx", dir,
+				  (unsigned long long)fnv1a64(def, strlen(def)));
+	free(dir);
+	free(def);
+	return rc;
+}
+
+int rapido_last_image_save(const struct conf *c, const char *image, char **err)
+{
+	char *path, *abs = realpath(image, NULL), *text;
+	int rc;
+
+	if (!abs) {
+		rc = -errno;
+		*err = xasprintf("%s: %s", image, strerror(-rc));
+		return rc;
+	}
+	rc = last_image_record(c, &path, err);
+	if (!rc) {
+		text = xasprintf("%s\n", abs);
+		rc = write_file_atomic(path, text, strlen(text), 0600);
+		if (rc)
+			*err = xasprintf("%s: %s", path, strerror(-rc));
+		free(text);
+		free(path);
+	}
+	free(abs);
+	return rc;
+}
+
+char *rapido_last_image(const struct conf *c)
+{
+	char *path, *err, *text = NULL, *img = NULL;
+	struct stat st;
+
+	if (last_image_record(c, &path, &err)) {
+		free(err);
+		return NULL;
+	}
+	/* one line, a path: a record is never larger */
+	if (!read_regular_file(path, O_NOFOLLOW, PATH_MAX + 1, &text, NULL, &st)) {
+		text[strcspn(text, "\n")] = '\0';
+		if (text[0] == '/')
+			img = xstrdup(text);
+		free(text);
+	}
+	free(path);
+	return img;
 }
 
 char *rapido_cache_dir(void)

@@ -63,7 +63,11 @@ char *rapido_conf_path(void);
  */
 void rapido_conf_load_or_die(struct conf *c);
 
-/* VM_STATE_DIR, or $XDG_RUNTIME_DIR/rapido, or /tmp/rapido-UID; created 0700. */
+/*
+ * VM_STATE_DIR, or $XDG_RUNTIME_DIR/rapido, or /tmp/rapido-UID; created
+ * 0700, a directory of ours. 0 with *dir (malloc'd), or -errno with *err.
+ */
+int rapido_state_dir(const struct conf *c, char **dir, char **err);
 char *rapido_state_dir_or_die(const struct conf *c);
 
 /*
@@ -84,6 +88,14 @@ char *rapido_cut_cache_dir(const struct conf *c);
  * rapido_cache_dir()/initrds/myinitrd (the cache directory is created).
  */
 char *rapido_default_image(const struct conf *c);
+/*
+ * ./cut's last output, for ./vm without an IMAGE: recorded in the state
+ * dir, one record per rapido_default_image() (a checkout's, a DRACUT_OUT's).
+ * save: 0 or -errno with *err set (malloc'd); last: its absolute path, or
+ * NULL when none was recorded.
+ */
+int rapido_last_image_save(const struct conf *c, const char *image, char **err);
+char *rapido_last_image(const struct conf *c);
 
 /* Exit codes of ./vm besides the guest's own status (documented in docs/vm.md). */
 enum {

@@ -92,15 +92,25 @@ static void missing_bin(struct cut_plan *p, const char *name, const char *when)
 	char *hint;
 
 	if (!p->sysroot) {
+		/* the profile's own #@ packages, else the table install-deps reads */
+		char *tab = NULL, *text = NULL, *path;
 		const char *pkg = profile_package(&p->prof, name);
 
+		if (!pkg) {
+			path = xasprintf("%s/autorun/packages", p->rapido_dir);
+			if (!read_file(path, &text, NULL))
+				pkg = tab = packages_table_lookup(text, name);
+			free(text);
+			free(path);
+		}
 		if (pkg)
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s; "
-				"Debian package %s: apt-get install %s, or host/install-deps)",
-				p->prof.path, name, p->prof.name, when, pkg, pkg);
+				"Debian package %s: apt-get install %s, or host/install-deps %s)",
+				p->prof.path, name, p->prof.name, when, pkg, pkg, p->prof.name);
 		else
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s)",
 				p->prof.path, name, p->prof.name, when);
+		free(tab);
 		return;
 	}
 	hint = cut_sysroot_bin_hint(p, name);

@@ -11,6 +11,7 @@
 
 #include "cut.h"
 #include "err.h"
+#include "rapido.h"
 #include "layer.h"
 #include "version.h"
 
@@ -38,7 +39,9 @@ static void usage(void)
 	       " cut --check-conf\n"
 	       " cut --kconfig PROFILE\n"
 	       "\n"
-	       "Build a bootable test image (initramfs) for PROFILE with dracut.\n"
+	       "Build a bootable test image (initramfs) for PROFILE with dracut; build only:\n"
+	       "./vm (rapido boot) boots the last one. Cut and boot in one step, printing\n"
+	       "a command's output and exiting with its status: rapido run PROFILE -- CMD.\n"
 	       "\n"
 	       "Options:\n"
 	       " -x, --cmd CMD          run CMD in the guest after the profile (repeatable)\n"
@@ -206,6 +209,18 @@ static void cut_opts_free(struct cut_opts *o)
 	free(o->extras);
 }
 
+/* ./vm without an IMAGE boots what was cut last; failing to say so costs only that */
+static void last_image_record(const struct cut_plan *p)
+{
+	char *err;
+
+	if (rapido_last_image_save(&p->conf, p->output, &err)) {
+		warn("%s is not recorded as the last image (./vm without an IMAGE will not find "
+		     "it): %s", p->output, err);
+		free(err);
+	}
+}
+
 int cmd_cut(int argc, char **argv)
 {
 	struct cut_opts o = { 0 };
@@ -254,6 +269,7 @@ int cmd_cut(int argc, char **argv)
 	cut_signals_take();
 	atexit(cleanup);
 	cut_build(&o, &p, &work, cleanup);
+	last_image_record(&p);
 	close_stdout();
 	cut_plan_free(&p);
 	cut_opts_free(&o);

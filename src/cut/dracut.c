@@ -57,6 +57,17 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 	const char *dracut = conf_str(&p->conf, "DRACUT", NULL);
 	int mods = part != DRACUT_BINS && (p->modules.n || p->extra_modules.n);
 
+	if (p->sysroot || sink)
+		strv_push(argv, "env");
+	if (sink)
+		/*
+		 * dracut 106 asks the kernel's config whether it can unpack
+		 * the compressor's output, by the compressor's name, and
+		 * says "unknown kernel config option for compressor dd";
+		 * its "no compression" program (as 059 names it too) is not
+		 * asked about: dd is that here
+		 */
+		strv_push(argv, "DRACUT_COMPRESS_CAT=dd");
 	if (p->sysroot) {
 		/*
 		 * A foreign sysroot: dracut would look for its own modules in
@@ -64,7 +75,6 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		 * lists every library already (sysroot.c), so dracut's ldd
 		 * is told to find none, and its test binary is our bash.
 		 */
-		strv_push(argv, "env");
 		strv_push(argv, "dracutbasedir=/usr/lib/dracut");
 		strv_push(argv, "DRACUT_LDD=true");
 		strv_push(argv, "DRACUT_TESTBIN=/bin/bash");

@@ -30,7 +30,9 @@ static const struct sub {
 	int (*run)(int argc, char **argv);
 	const char *what;
 } subs[] = {
-	{ "cut", cmd_cut, "build a test image (initramfs) for a profile" },
+	{ "run", cmd_run, "cut a profile and boot it: -- CMD prints CMD's output, exits with its status" },
+	{ "cut", cmd_cut, "build a test image (initramfs) for a profile, only build it" },
+	{ "boot", cmd_vm, "boot the last image cut (rapido vm without an IMAGE)" },
 	{ "vm", cmd_vm, "boot an image in qemu, exit with the guest's status" },
 	{ "vmctl", cmd_vmctl, "act on a running VM (QMP): exec, shell, paths, quit" },
 	{ "results", cmd_results, "merge, compare, known: finished runs' result dirs" },

@@ -10,4 +10,7 @@
  */
 int cmd_rapido(int argc, char **argv);
 
+/* run.c: rapido run [PROFILE] [CUT OPTIONS] [-- CMD [ARG]...]: cut, boot, CMD's output and status. */
+int cmd_run(int argc, char **argv);
+
 #endif

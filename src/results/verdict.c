@@ -18,7 +18,7 @@ void verdict_help(FILE *f)
 		" %d   with --results: the scripts exited 0 but a test failed or never ended\n"
 		" %d  the scripts passed but the kernel reported an Oops, BUG, WARNING, KASAN,\n"
 		"      lockdep, hung task, RCU stall, soft lockup... (see --splats)\n"
-		" %d  the VM was stopped from the host (QMP quit, Ctrl-a x, a signal to qemu)\n"
+		" %d  the VM was stopped from the host (QMP quit, a signal to qemu)\n"
 		" %d  the guest stopped without reporting a status (kernel panic, crash,\n"
 		"      a power-off or reboot in the guest), or the guest init failed (its\n"
 		"      message is printed)\n"
@@ -317,6 +317,13 @@ static int explain_no_status(const struct verdict_stop *st)
 			warn("vm%u: no memory dump: qemu: %s", st->vm,
 			     *st->vmcore_err ? st->vmcore_err : "no answer");
 		return VM_EXIT_NO_STATUS;
+	}
+	if (!strcmp(r, "host-qmp-quit") && console_ctrl_a_x(st->console, st->console_len) &&
+	    st->interactive) {
+		/* a person leaving the session: no verdict, as leaving its shell is none */
+		warn("vm%u: quit from the console (Ctrl-a x): an interactive session, no verdict "
+		     "(exit status 0 unless the kernel reported a problem)", st->vm);
+		return 0;
 	}
 	if (!strcmp(r, "host-qmp-quit") && console_ctrl_a_x(st->console, st->console_len)) {
 		warn("vm%u was stopped with Ctrl-a x on its console before the guest reported a "

@@ -25,5 +25,7 @@ const struct vm_device *const vm_devices[] = {
 	&vm_dev_net,
 	/* no qemu device: --test-timeout's sysrq_always_enabled, --splats-allow */
 	&vm_dev_testopts,
+	/* no qemu device: rapido run's command, on the kernel command line */
+	&vm_dev_execout,
 	NULL,
 };

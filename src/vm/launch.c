@@ -51,6 +51,7 @@ static int stop_verdict(const struct vm_watch *w, const struct vm_launch *l, enu
 		.shutdown_reason = w->mon.shutdown_reason, .panicked = w->mon.panicked,
 		.vmcore = w->mon.vmcore, .vmcore_ok = w->mon.vmcore_ok,
 		.vmcore_err = w->mon.vmcore_err, .vmcore_format = l->s->vmcore_format,
+		.interactive = !l->s->batch,
 	};
 
 	st.end = res == QEMU_TIMEOUT ? VERDICT_TIMEOUT :
@@ -110,6 +111,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 		vm_watch_reset(&w);
 	}
 
+	vm_execout_end(&w);
 	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why), &tests_only);
 	results_tests_only(w.results, tests_only);
 	vm_watchdog_verdict(&w, &rc, why, sizeof(why));

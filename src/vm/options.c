@@ -52,7 +52,9 @@ static void usage(FILE *f)
 	vm_options_help(vm_options, f);
 	verdict_help(f);
 	fprintf(f, "\n"
-		"Interactive consoles: Ctrl-a x quits qemu, Ctrl-a c toggles its monitor.\n");
+		"Interactive consoles: leaving is no verdict: the shell's exit gives 0 (the\n"
+		"profile's status if it failed before the prompt), and so does Ctrl-a x, which\n"
+		"quits qemu; Ctrl-a c toggles qemu's monitor.\n");
 }
 
 static void help_hook(struct vm_opts *o, const struct vm_option *row, const char *arg)

@@ -142,7 +142,7 @@ static void default_results(struct vm_settings *s)
 	struct stat st;
 	struct tm tm;
 
-	if (s->results_dir || !s->im.results || s->dry_run || !isatty(STDOUT_FILENO))
+	if (s->results_dir || !s->im.results || s->dry_run || s->exec || !isatty(STDOUT_FILENO))
 		return;
 	if (!localtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		die("the time for the default results dir");
@@ -205,15 +205,19 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 {
 	struct vm_src src;
 	struct conf_value cv;
+	int last = 0;
 	const char *v;
 	char *err;
 
 	memset(s, 0, sizeof(*s));
-	s->batch = o->batch;
+	s->batch = o->batch || o->exec;
 	s->dry_run = o->dry_run;
+	s->exec = o->exec;
 	if (o->verbose && o->quiet)
 		die("-v (--verbose) and -q (--quiet) ask for opposite consoles: give one");
-	if (o->quiet)
+	if (s->exec)
+		s->display = DISPLAY_ALL;	/* rapido run: qemu's stdout is /dev/null (execout.c) */
+	else if (o->quiet)
 		s->display = s->batch ? DISPLAY_REPORTS : DISPLAY_BOOT_QUIET;
 	else if (!o->verbose && isatty(STDOUT_FILENO))
 		s->display = DISPLAY_BOOT_QUIET;
@@ -234,11 +238,23 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		s->image_src.kind = SRC_OPTION;
 		s->image_src.name = "IMAGE";
 	} else {
-		s->image = rapido_default_image(c);
+		/* what ./cut wrote last (-o anywhere), while it is there; else its default */
+		s->image = rapido_last_image(c);
+		if (s->image && access(s->image, F_OK) < 0) {
+			free(s->image);
+			s->image = NULL;
+		}
+		last = s->image != NULL;
+		if (!last)
+			s->image = rapido_default_image(c);
 		vm_setting(c, NULL, NULL, "DRACUT_OUT", &s->image_src, &cv);
 	}
 	if (vm_image_read(s->image, &s->im, &err))
 		die("%s", err);
+	/* no IMAGE given: which one, for a person at a terminal */
+	if (!o->image && !o->dry_run && isatty(2))
+		fprintf(stderr, "vm: booting %s (profile %s%s)\n", s->image, s->im.profile,
+			last ? ", the last ./cut output" : "");
 	/*
 	 * VM_KERNEL: the kernel shipped next to an image cut on another
 	 * machine (a CI artifact), where the recorded /boot path may not be

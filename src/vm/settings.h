@@ -73,6 +73,7 @@ struct vm_opts {
 	struct strv append;	/* --append ARGS (each split into words) */
 	const char *gdb;	/* --gdb[=HOST:PORT]: "" for the default */
 	int gdb_wait;		/* --gdb-wait */
+	const char *exec;	/* rapido run -- CMD: run CMD after the autorun (execout.c) */
 	struct known_cli known;	/* --known-failures, --rerun-failures, ... (known.h) */
 };
 void vm_opts_free(struct vm_opts *o);
@@ -125,6 +126,7 @@ struct vm_settings {
 	struct vm_initrd initrd;	/* probed only: needs_cache says launch puts it together */
 	int batch, dry_run;
 	enum vm_display_mode display;	/* -v, -q, stdout a terminal (display.h) */
+	const char *exec;	/* rapido run's command (vm_opts), NULL if none */
 
 	const char *qemu;
 	struct vm_src qemu_src;

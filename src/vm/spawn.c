@@ -55,9 +55,10 @@ static noreturn void exec_qemu(const struct vm_launch *l, char **argv, int lock_
 	    (results_wr >= 0 && (r < 0 || child_fd(r, VM_FD_RESULTS))))
 		_exit(VM_EXIT_FAILED);
 	if (l->s->batch) {
-		int null = open("/dev/null", O_RDONLY);
+		int null = open("/dev/null", O_RDWR);
 
-		if (null < 0 || dup2(null, 0) < 0)
+		/* rapido run: the console to the log only, stdout is the command's (execout.c) */
+		if (null < 0 || dup2(null, 0) < 0 || (l->s->exec && dup2(null, 1) < 0))
 			_exit(VM_EXIT_FAILED);
 		close(null);
 	}

@@ -26,7 +26,12 @@ static void private_outputs(const char *image)
 
 int cmd_vm(int argc, char **argv)
 {
-	struct vm_opts o = { 0 };
+	return cmd_vm_exec(argc, argv, NULL);
+}
+
+int cmd_vm_exec(int argc, char **argv, const char *cmd)
+{
+	struct vm_opts o = { .exec = cmd };
 	struct vm_settings s;
 	struct conf c;
 	int rc;

@@ -136,5 +136,10 @@ void vm_results_ctx(struct results_ctx *c, const struct vm_settings *s, unsigned
 /* boot.c: one VM of these settings: take a VM number, launch, wait; the exit status. */
 int vm_boot(const struct vm_settings *s);
 int cmd_vm(int argc, char **argv);
+/*
+ * rapido run -- CMD: ./vm with argv, batch, running the shell command cmd
+ * after the autorun; only cmd's output on stdout and stderr (execout.c).
+ */
+int cmd_vm_exec(int argc, char **argv, const char *cmd);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -55,6 +56,7 @@ static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
 		splat_feed(&w->splats, buf, n);
 		results_console(w->results, buf, n);
 		vm_watchdog_console(w, buf, n);
+		vm_execout_feed(w, buf, n);
 	}
 }
 
@@ -108,6 +110,7 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 
 	w->p = *p;
 	w->mon.q.fd = p->mon_fd;
+	vm_execout_start(w);
 	watch_add(w, w->p.status_rd);
 	watch_add(w, w->p.console_rd);
 	watch_add(w, w->p.mon_fd);
@@ -275,6 +278,7 @@ void vm_watch_free(struct vm_watch *w)
 	tail_free(&w->console);
 	vm_monitor_free(&w->mon);
 	vm_watchdog_free(w);
+	free(w->exec);
 	results_free(w->results);
 	splat_scan_free(&w->splats);
 	display_free(&w->disp);

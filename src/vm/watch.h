@@ -20,6 +20,7 @@
 
 struct vm_launch;
 struct results_run;
+struct execframe_reader;
 
 /* What one qemu run left: kept across the loop, started over for a retry. */
 struct vm_watch {
@@ -37,7 +38,19 @@ struct vm_watch {
 	struct vm_watchdog dog;		/* --test-timeout */
 	struct vm_display disp;		/* the console on stdout, when ./vm writes it */
 	int tickfd;			/* each second: the status line's clock; -1 without one */
+	struct execframe_reader *exec;	/* rapido run's command's output (execout.c), or NULL */
 };
+
+/*
+ * execout.c: rapido run -- CMD. The guest runs CMD through rapido-exec on
+ * its console, in frames (execframe.h) keyed by this boot's nonce; the
+ * console goes to the log only, and CMD's own stdout and stderr, taken
+ * out of its frames here, to ./vm's.
+ */
+void vm_execout_start(struct vm_watch *w);
+void vm_execout_feed(struct vm_watch *w, const char *buf, size_t n);
+/* At the end: say when CMD's output did not come whole. */
+void vm_execout_end(struct vm_watch *w);
 
 enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };
 

@@ -6,6 +6,7 @@
  * A VM that is not there, one that does not answer, and qemu refusing a
  * command are three different failures, told apart in words and exit codes.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -13,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "mpath.h"
@@ -33,15 +37,16 @@ enum {
 static void usage(void)
 {
 	printf("Usage:\n"
-	       " vmctl [options] N paths              list the multipath paths and whether each is attached\n"
-	       " vmctl [options] N fail DISK PATH     pull a path (device_del) and wait until it is gone\n"
-	       " vmctl [options] N restore DISK PATH  plug a pulled path back (device_add)\n"
-	       " vmctl [options] N qmp JSON           send a raw QMP command (a JSON object), print the reply\n"
-	       " vmctl [options] N quit               stop the VM at once\n"
-	       " vmctl [options] N shell              a shell in the guest on its console port\n"
-	       " vmctl [options] N exec CMD           run CMD there; copy its output, exit with its status\n"
+	       " vmctl [options] [N] paths              list the multipath paths and whether each is attached\n"
+	       " vmctl [options] [N] fail DISK PATH     pull a path (device_del) and wait until it is gone\n"
+	       " vmctl [options] [N] restore DISK PATH  plug a pulled path back (device_add)\n"
+	       " vmctl [options] [N] qmp JSON           send a raw QMP command (a JSON object), print the reply\n"
+	       " vmctl [options] [N] quit               stop the VM at once\n"
+	       " vmctl [options] [N] shell              a shell in the guest on its console port\n"
+	       " vmctl [options] [N] exec CMD           run CMD there; copy its output, exit with its status\n"
 	       "\n"
 	       "Act on running VM number N (its hostname is rapidoN) through its QMP socket.\n"
+	       "N may be left out when exactly one VM runs (with this VM_STATE_DIR).\n"
 	       "\n"
 	       "Options:\n"
 	       " -t, --timeout SECS   wait at most SECS for each answer from qemu (default 30)\n"
@@ -53,7 +58,8 @@ static void usage(void)
 	       " 1  qemu refused (its message is printed), or the path already is failed\n"
 	       "    (fail) or attached (restore)\n"
 	       " 2  usage or rapido.conf error, or JSON that is not valid (where is printed)\n"
-	       " 3  there is no VM N: no QMP socket, or nothing listens on it\n"
+	       " 3  there is no VM N: no QMP socket, or nothing listens on it (no N: no VM,\n"
+	       "    or more than one, runs)\n"
 	       " 4  VM N is there but did not answer in time (or hung up, or answered with\n"
 	       "    what is not QMP: what is wrong with it is printed)\n"
 	       "\n"
@@ -330,6 +336,78 @@ static void cmd_restore(struct vmctl *v, const struct mpath_path *pi, unsigned i
 	free(json);
 }
 
+/* A VM runs as vmN.qmp: something listens on the socket ./vm made for it. */
+static int qmp_listening(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd, rc;
+
+	if (strlen(path) >= sizeof(a.sun_path))
+		return 0;
+	strcpy(a.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	rc = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return rc;
+}
+
+/*
+ * No N given: the one VM that runs with this state dir (a socket left by a
+ * VM that is gone does not count), or exit 3 saying none or which ones.
+ */
+static unsigned int only_vm_or_exit(const char *state)
+{
+	DIR *d = opendir(state);
+	struct dirent *e;
+	unsigned int n = 0, first = 0;
+	char list[256] = "";
+
+	if (!d)
+		fail_with(EXIT_NO_VM, "no VM runs: %s: %s", state, strerror(errno));
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char num[16], *path;
+		unsigned int vm;
+
+		if (strncmp(e->d_name, "vm", 2) || len < 7 || len - 6 >= sizeof(num) ||
+		    strcmp(e->d_name + len - 4, ".qmp"))
+			continue;
+		memcpy(num, e->d_name + 2, len - 6);
+		num[len - 6] = '\0';
+		if (num_parse_uint(num, 0, 100000, &vm, NULL))
+			continue;
+		path = xasprintf("%s/%s", state, e->d_name);
+		if (qmp_listening(path)) {
+			if (!n++)
+				first = vm;
+			if (strlen(list) + 12 < sizeof(list))
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u",
+					 *list ? ", " : "", vm);
+		}
+		free(path);
+	}
+	closedir(d);
+	if (!n)
+		fail_with(EXIT_NO_VM, "no VM runs with this VM_STATE_DIR (%s): start one with ./vm",
+			  state);
+	if (n > 1)
+		fail_with(EXIT_NO_VM, "%u VMs run (%s): say which, as 'vmctl N COMMAND'", n, list);
+	return first;
+}
+
+static int is_command(const char *w)
+{
+	static const char *const cmds[] = { "paths", "fail", "restore", "qmp", "quit", "shell",
+					    "exec" };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(w, cmds[i]))
+			return 1;
+	return 0;
+}
+
 int cmd_vmctl(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -344,8 +422,9 @@ int cmd_vmctl(int argc, char **argv)
 	struct qmp_msg reply = { 0 };
 	char *state, *sock, *err;
 	const char *cmd;
+	char **args;
 	size_t np;
-	int ch, rc;
+	int ch, rc, given, nargs;
 
 	err_prog = "vmctl";
 	err_exit_status = EXIT_USAGE;
@@ -371,32 +450,39 @@ int cmd_vmctl(int argc, char **argv)
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
 		}
 	}
-	if (argc - optind < 2)
+	/* N, or no N and the command: the one VM that runs */
+	given = argc - optind >= 1 && !is_command(argv[optind]);
+	args = argv + optind + given;
+	nargs = argc - optind - given;
+	if (nargs < 1)
 		usage_error("expected a VM number and a command");
-	v.vm = parse_uint(argv[optind], "VM number");
-	cmd = argv[optind + 1];
+	if (given)
+		v.vm = parse_uint(argv[optind], "VM number");
+	cmd = args[0];
 	/* check the whole command line before talking to anyone */
-	if (!((!strcmp(cmd, "paths") && argc - optind == 2) ||
-	      ((!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) && argc - optind == 4) ||
-	      (!strcmp(cmd, "qmp") && argc - optind == 3) ||
-	      (!strcmp(cmd, "quit") && argc - optind == 2) ||
-	      (!strcmp(cmd, "shell") && argc - optind == 2) ||
-	      (!strcmp(cmd, "exec") && argc - optind == 3)))
+	if (!((!strcmp(cmd, "paths") && nargs == 1) ||
+	      ((!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) && nargs == 3) ||
+	      (!strcmp(cmd, "qmp") && nargs == 2) ||
+	      (!strcmp(cmd, "quit") && nargs == 1) ||
+	      (!strcmp(cmd, "shell") && nargs == 1) ||
+	      (!strcmp(cmd, "exec") && nargs == 2)))
 		usage_error("unknown command or wrong arguments: %s", cmd);
 	if (!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) {
-		parse_uint(argv[optind + 2], "DISK");
-		parse_uint(argv[optind + 3], "PATH");
+		parse_uint(args[1], "DISK");
+		parse_uint(args[2], "PATH");
 	}
 	if (!strcmp(cmd, "qmp"))
-		check_json(argv[optind + 2]);
+		check_json(args[1]);
 
 	rapido_conf_load_or_die(&c);
 	state = rapido_state_dir_or_die(&c);
+	if (!given)
+		v.vm = only_vm_or_exit(state);
 	if (!strcmp(cmd, "shell") || !strcmp(cmd, "exec")) {
 		char *hvc = xasprintf("%s/vm%u.hvc", state, v.vm);
 
 		rc = cmd[0] == 's' ? vmctl_shell(hvc, v.vm) :
-		     vmctl_exec(hvc, v.vm, argv[optind + 2], (unsigned int)v.timeout_s * 2);
+		     vmctl_exec(hvc, v.vm, args[1], (unsigned int)v.timeout_s * 2);
 		free(hvc);
 		free(state);
 		conf_free(&c);
@@ -416,8 +502,8 @@ int cmd_vmctl(int argc, char **argv)
 			printf("%-8s %-12s %s\n", paths[i].id, paths[i].serial,
 			       present(&v, paths[i].id) ? "attached" : "failed");
 	} else if (!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) {
-		unsigned int d = parse_uint(argv[optind + 2], "DISK");
-		unsigned int p = parse_uint(argv[optind + 3], "PATH");
+		unsigned int d = parse_uint(args[1], "DISK");
+		unsigned int p = parse_uint(args[2], "PATH");
 		char *id = xasprintf("mp%up%u", d, p);
 		const struct mpath_path *pi = find_path(paths, np, id, v.vm);
 
@@ -427,7 +513,7 @@ int cmd_vmctl(int argc, char **argv)
 			cmd_restore(&v, pi, d, p);
 		free(id);
 	} else if (!strcmp(cmd, "qmp")) {
-		run_qmp(&v, argv[optind + 2], "the command", &reply, NULL, 0);
+		run_qmp(&v, args[1], "the command", &reply, NULL, 0);
 		printf("%s\n", reply.text);
 	} else {
 		run_qmp(&v, "{\"execute\": \"quit\"}", "quit", &reply, NULL, 0);

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # console-tail.sh: what a profile prints last reaches the console, and an
-# interactive ./vm (on a pty, as a developer runs it) gives bash job control
-# and exits with the shell's status. A session leader's exit hangs up its
+# interactive ./vm (on a pty, as a developer runs it) gives bash job control,
+# and leaving its shell is no verdict (exit 0 after a failed command);
+# ./vmctl shell, with one VM running, needs no number and has the same prompt;
+# ./run -- CMD prints only CMD's output and exits with its status. A session leader's exit hangs up its
 # tty and throws away the output still queued for the UART, so the init
 # keeps the session and drains the tty after bash exits.
 # Issue 42.3: on a pty the kernel's boot log stays off the screen (fewer
@@ -34,8 +36,10 @@ check "  --batch into a pipe: the kernel's boot log as before" grep -q "Linux ve
 diag
 
 # 2. interactive, on a pty: commands typed once the prompt is up
-"$CUT" simple > "$T/out" 2>&1
-expect_rc "cut simple" 0 $?
+# (issue 42: cut elsewhere with -o; ./vm without an IMAGE boots it, not
+# DRACUT_OUT's image from part 1, and says so)
+"$CUT" simple -o "$T/elsewhere.img" > "$T/out" 2>&1
+expect_rc "cut simple -o elsewhere.img" 0 $?
 mkfifo "$T/keys"
 script -qefc "'$VM' --timeout 600" /dev/null < "$T/keys" > "$T/console" 2>&1 &
 vm=$!
@@ -47,11 +51,33 @@ for ((i = 0; i < 600; i++)); do
 	kill -0 $vm 2> /dev/null || break
 	sleep 1
 done
+check "./vm without an IMAGE boots the last ./cut output, and says so" \
+	grep -q "vm: booting $T/elsewhere.img (profile simple, the last ./cut output)" "$T/console"
+check "  the console's prompt is rapido1:~#" guest_says "$T/console" "rapido1:~# "
+# issue 42: ./vmctl shell with one VM running needs no number; its prompt is the console's
+mkfifo "$T/keys2"
+script -qefc "'$TOP/vmctl' shell" /dev/null < "$T/keys2" > "$T/shell2" 2>&1 &
+sh2=$!
+exec 9> "$T/keys2"
+printf '%s\r' 'echo "second-$((6 * 7))"' >&9
+for ((i = 0; i < 300; i++)); do
+	guest_text "$T/shell2" | grep -qx 'second-42' && break
+	kill -0 $sh2 2> /dev/null || break
+	sleep 1
+done
+printf '\035' >&9
+wait $sh2
+expect_rc "./vmctl shell without a number: the one VM's shell" 0 $?
+exec 9>&-
+check "  ran the typed line" eval 'guest_text "$T/shell2" | grep -qx second-42'
+check "  at the console's prompt (rapido1:~#)" guest_says "$T/shell2" "rapido1:~# echo"
 sleep 1
-printf '%s\r' 'sleep 1 & jobs; echo "typed-$((6 * 7))"; exit 5' >&8
+printf '%s\r' 'sleep 1 & jobs; echo "typed-$((6 * 7))"; no-such-command; exit' >&8
 wait $vm
-expect_rc "interactive ./vm exits with the shell's exit status" 5 $?
+# issue 42: leaving the shell is no verdict: not the typo's 127
+expect_rc "interactive ./vm: exit after a failed command exits 0" 0 $?
 exec 8>&-
+check "  and blames nothing on the shell" bash -c "! grep -q 'FAILED' '$T/console'"
 check "  the shell ran the typed line" guest_says "$T/console" "typed-42"
 check "  with job control (a background job listed as Running)" grep -q 'Running.*sleep 1' "$T/console"
 check "  and no job control warning" bash -c "! grep -qi 'no job control\|cannot set terminal process group' '$T/console'"
@@ -72,5 +98,28 @@ expect_rc "-v --batch on a pty" 0 $?
 check "  shows the kernel's boot log" grep -q "Linux version" "$T/verbose"
 check "  and the profile's output" guest_says "$T/verbose" "up on rapido1"
 diag
+
+# 3. issue 42: rapido run (./run): cut and boot in one step; only the
+# command's own output on stdout, its stderr on stderr, its exit status
+"$TOP/run" simple -- sh -c 'echo hi; echo "to-stderr" >&2; exit 3' > "$T/run.out" 2> "$T/run.err"
+expect_rc "./run simple -- sh -c 'echo hi; exit 3': the command's status" 3 $?
+check "  stdout is exactly hi" eval 'printf "hi\n" | cmp -s - "$T/run.out"'
+check "  its stderr on stderr" grep -qx to-stderr "$T/run.err"
+check "  the boot in the console log, not on stdout" grep -q "up on rapido1" "$VM_STATE_DIR/vm1.log"
+# without --: a shell (of simple, the default profile), on a pty
+mkfifo "$T/keys3"
+script -qefc "'$TOP/run'" /dev/null < "$T/keys3" > "$T/run.console" 2>&1 &
+vm=$!
+exec 8> "$T/keys3"
+for ((i = 0; i < 600; i++)); do
+	guest_text "$T/run.console" | grep -q ':~# *$' && break
+	kill -0 $vm 2> /dev/null || break
+	sleep 1
+done
+printf '%s\r' 'echo "run-shell-$((6 * 7))"; exit' >&8
+wait $vm
+expect_rc "./run without --: a shell, left with exit" 0 $?
+exec 8>&-
+check "  the shell ran the typed line" guest_says "$T/run.console" "run-shell-42"
 
 done_testing

@@ -14,8 +14,16 @@ run_err "unknown profile" "unknown profile 'nosuch'" "$CUT" nosuch
 run_err "missing kernel module named" "kernel module 'rapido_no_such_module' not found" \
 	"$CUT" needs-missing-module
 run_err "missing host binary named, with its Debian package" \
-	"host binary 'rapido-no-such-binary' not found in PATH (needed by profile needs-missing-binary; Debian package rapido-no-such-package: apt-get install rapido-no-such-package, or host/install-deps)" \
+	"host binary 'rapido-no-such-binary' not found in PATH (needed by profile needs-missing-binary; Debian package rapido-no-such-package: apt-get install rapido-no-such-package, or host/install-deps needs-missing-binary)" \
 	"$CUT" needs-missing-binary
+# no #@ packages line: the table host/install-deps installs from names it
+rm "$RD/autorun/packages"
+printf '# a comment\nrapido-no-such-table-binary\trapido-table-package|rapido-old-name\tprofile\n' \
+	> "$RD/autorun/packages"
+run_err "missing host binary named, with its Debian package from autorun/packages" \
+	"host binary 'rapido-no-such-table-binary' not found in PATH (needed by profile needs-table-binary; Debian package rapido-table-package: apt-get install rapido-table-package, or host/install-deps needs-table-binary)" \
+	"$CUT" needs-table-binary
+rm "$RD/autorun/packages" && ln -s "$TOP/autorun/packages" "$RD/autorun/packages"
 run_err "missing config key named" "config key RAPIDO_TEST_REQUIRED_KEY is not set" \
 	"$CUT" needs-conf-key
 run_err "all problems reported at once" "3 problems found; no image written" \

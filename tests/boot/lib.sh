@@ -26,6 +26,8 @@ ln -s "$TOP/host" "$RD/host"
 ln -s "$TOP/autorun/lib" "$RD/autorun/lib"
 ln -s "$TOP/autorun/configfs" "$RD/autorun/configfs"
 ln -s "$TOP/autorun/include" "$RD/autorun/include"
+# the program->package table ./cut names a missing program's package from
+ln -s "$TOP/autorun/packages" "$RD/autorun/packages"
 for f in "$TOP"/autorun/*.sh "$TOP"/tests/fixtures/profiles/*.sh; do
 	[ -e "$f" ] && ln -s "$f" "$RD/autorun/"
 done

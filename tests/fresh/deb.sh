@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # deb.sh: the Debian package, installed as a user of Debian 12 would. make
-# deb builds it (lintian finds no error in it; its Depends and Recommends
-# are host/install-deps' lists); apt installs it with its dependencies
-# (not the recommended ones: the optional parts' Ceph and Samba are big)
-# into a fresh minimal root (debootstrap, tests/fresh/lib.inc), where no
+# deb builds it (lintian finds no error in it; its Depends and Suggests
+# are host/install-deps' lists, it has no Recommends, its helpers keep
+# their modes); apt installs it with its defaults (Recommends on: no server
+# comes with it) into a fresh minimal root (debootstrap, tests/fresh/lib.inc), where no
 # file of it is another package's (dpkg refuses to overwrite one, and
 # dpkg -S of each says rapido). There, with no checkout around, as an
 # unprivileged user: `rapido cut simple -x 'exit 4' && rapido vm --batch`
@@ -50,19 +50,35 @@ field_has() {
 	done
 }
 mapfile -t depends < <("$TOP/host/install-deps" --deb-depends)
-mapfile -t recommends < <("$TOP/host/install-deps" --deb-recommends)
-check "Depends: host/install-deps --deb-depends (${#depends[@]})" field_has Depends "${depends[@]}"
-check "Recommends: host/install-deps --deb-recommends: ${recommends[*]}" \
-	field_has Recommends "${recommends[@]}"
+mapfile -t suggests < <("$TOP/host/install-deps" --deb-suggests)
+check "Depends: host/install-deps --deb-depends, the lean set: ${depends[*]}" field_has Depends "${depends[@]}"
+check "Suggests: host/install-deps --deb-suggests (${#suggests[@]})" field_has Suggests "${suggests[@]}"
+check "  no Recommends (apt would install the servers by default)" test -z "$(dpkg-deb -f "$deb" Recommends)"
+# dh_fixperms made the ksmbd preload 0644 once, and ./cut refuses it so
+dpkg-deb -c "$deb" | awk '$6 ~ /^\.\/usr\/lib\/rapido\/build\/.*[^/]$/ && $1 !~ /^(-rwxr-xr-x|l)/ { print $1, $6 }' \
+	> "$T/modes"
+check "  the helpers in /usr/lib/rapido/build are all 0755" test ! -s "$T/modes"
+sed 's/^/# /' "$T/modes"
 
 fresh_machine
 cp "$deb" "$R/tmp/" && cp "$TOP/tests/zcomplete.zsh" "$R/tmp/"
 s=$(date +%s)
-in_root "apt-get update -q && apt-get install -y -q --no-install-recommends \
-	/tmp/$(basename "$deb") \
-	linux-image-amd64 man-db bash-completion zsh" > "$T/apt.log" 2>&1
+# the package as apt installs it by default (Recommends on), then the rest
+in_root "apt-get update -q && apt-get install -y -q /tmp/$(basename "$deb") &&
+	apt-get install -y -q --no-install-recommends linux-image-amd64 man-db bash-completion zsh" \
+	> "$T/apt.log" 2>&1
 r=$?
-expect_rc "apt-get install the package with its dependencies, a kernel, man, bash-completion, zsh ($(( $(date +%s) - s ))s)" 0 $r
+expect_rc "apt-get install the package (apt's defaults), then a kernel, man, bash-completion, zsh ($(( $(date +%s) - s ))s)" 0 $r
+# installed PKG...: those of the PKGs installed in the root (dpkg-query -W
+# alone also lists a package dpkg merely knows of)
+installed() {
+	in_root "dpkg-query -W -f='\${db:Status-Abbrev} \${Package}\n' $*" 2> /dev/null | grep '^ii'
+}
+installed samba nfs-kernel-server ceph-mon > "$T/servers"
+check "  with apt's defaults it brings no server (samba, nfs-kernel-server, ceph)" test ! -s "$T/servers"
+sed 's/^/# /' "$T/servers"
+check "  ./cut finds the ksmbd preload executable" \
+	test -x "$R/usr/lib/rapido/build/guest/rapido-ksmbd-ipc.so"
 [ $fails = 0 ] || { tail -n 30 "$T/apt.log" | sed 's/^/# /'; done_testing; }
 check "  no file of another package overwritten (dpkg's own check: install refused if one is)" \
 	eval '! grep -q "trying to overwrite" "$T/apt.log"'

@@ -3,7 +3,9 @@
  * profile.c: fuzz the "#@ key: value" header parser of autorun profiles.
  * Properties: errors name the file, a parsed profile has a description
  * (its absence is PROFILE_ENODESC and said so), its memory fits the host,
- * the keys it names are valid rapido.conf keys.
+ * the keys it names are valid rapido.conf keys. The same input as
+ * autorun/packages' table: a program's package is one word (no blank, no
+ * newline, no '|'), never empty.
  */
 #include "conf.h"
 #include "fuzz.h"
@@ -35,6 +37,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		profile_free(&p);
 	}
 	free(err);
+	/* the input as the program->package table, asked for its first word */
+	{
+		size_t n = strcspn(text, " \t\n");
+		char *bin = strndup(text, n), *pkg = bin ? packages_table_lookup(text, bin) : NULL;
+
+		fuzz_assert(!pkg || (*pkg && !pkg[strcspn(pkg, " \t\n|")]), "package \"%s\"", pkg);
+		free(pkg);
+		free(bin);
+	}
 	free(text);
 	return 0;
 }

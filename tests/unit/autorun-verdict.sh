@@ -87,7 +87,11 @@ check "  exit 0 from the shell: the first failure" exits 1
 check "  it said so before the prompt" contains "$T/err" "the autorun FAILED with status 1"
 autorun 'true'
 run bash --rcfile "$T/autorun.sh" -i <<< 'exit 7'
-check "interactive: a passing autorun, the shell's exit 7" exits 7
+# issue 42: leaving the shell is no verdict
+check "interactive: a passing autorun, the shell's exit 7: 0" exits 0
+run bash --rcfile "$T/autorun.sh" -i <<< $'no-such-command\nexit'
+check "interactive: a passing autorun, exit after a failed command: 0" exits 0
+check "  blaming nothing on the shell" eval '! grep -q FAILED "$T/err"'
 rm -f "$RAPIDO_RUN_DIR"/*
 run bash --rcfile "$T/autorun.sh" -i <<< 'echo hi'
 check "interactive: a passing autorun, the shell at EOF: 0" exits 0

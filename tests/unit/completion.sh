@@ -61,7 +61,7 @@ check "cut simple <TAB>: no second profile" same "" "$(complete_words "$TOP/cut"
 check "rapido cut <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" cut "")"
 check "rapido cut -x CMD simp<TAB>: simple and Rapido's simple_*" same "$(printf '%s\n' simple simple_example simple_network)" "$(complete_words "$TOP/rapido" cut -x true simp)"
 check "rapido <TAB>: the commands of rapido --help" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" \
+	same "$(printf '%s\n' bisect boot ceph-local cut list netsetup results run vm vmctl)" \
 	"$(complete_words "$TOP/rapido" "")"
 check "rapido help v<TAB>: vm vmctl" same "$(printf '%s\n' vm vmctl)" "$(complete_words "$TOP/rapido" help v)"
 check "rapido --<TAB>: --help --version" same "$(printf '%s\n' --help --version)" \
@@ -158,7 +158,7 @@ check "build/completion/_rapido is built (make)" test -s "$zcomp"
 # zcomplete WORD...: what zsh's _rapido offers for the last WORD
 zcomplete() { ZCOMP=$zcomp zsh -f "$TOP/tests/zcomplete.zsh" "$@" 2> "$T/zsh.err" | sort -u; }
 check "zsh: rapido <TAB>: the commands" \
-	same "$(printf '%s\n' bisect ceph-local cut list netsetup results vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+	same "$(printf '%s\n' bisect boot ceph-local cut list netsetup results run vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
 check "zsh: rapido results <TAB>: its verbs" \
 	same "$(printf '%s\n' compare known merge)" "$(zcomplete "$TOP/rapido" results "")"
 check "zsh: rapido cut <TAB>: the profiles (and ~/.config/rapido/profiles')" \

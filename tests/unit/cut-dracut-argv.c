@@ -122,7 +122,7 @@ int main(void)
 	char *k_all, *k_mods, *k_bins;
 
 	err_prog = "cut";
-	tap_plan(46);
+	tap_plan(47);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -202,6 +202,8 @@ int main(void)
 	tap_ok(strstr(s, "[--compress] [dd of=/w/archive bs=1M status=none]") &&
 	       !strstr(s, "--no-compress") && ends(s, "[/w/bins.cpio]"),
 	       "a sink: --compress with dd of=SINK instead of --no-compress: %s", s);
+	tap_ok(starts(s, "[env] [DRACUT_COMPRESS_CAT=dd] [dracut] "),
+	       "  dd as dracut's DRACUT_COMPRESS_CAT (dracut 106 asks no kernel config about it): %s", s);
 	free(s);
 	tap_ok(cut_dracut_sink_ok("/home/u/initrds/myinitrd.cut-AbC123/archive") &&
 	       !cut_dracut_sink_ok("/home/u/my initrds/x") && !cut_dracut_sink_ok("/a/b*c") &&

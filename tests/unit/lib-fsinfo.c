@@ -12,6 +12,27 @@
 
 static char dir[] = "/tmp/rapido-fsinfo-XXXXXX";
 
+/* Is / a mount point in this process's mountinfo (field 5: the mount point)? */
+static int root_mounted(void)
+{
+	char *text, *line;
+	int found = 0;
+
+	if (read_file("/proc/self/mountinfo", &text, NULL))
+		return 0;
+	for (line = text; line && *line && !found; line = strchr(line, '\n'), line += !!line) {
+		const char *f = line;
+
+		for (int i = 0; i < 4 && f; i++) {
+			f = strchr(f, ' ');
+			f += !!f;
+		}
+		found = f && !strncmp(f, "/ ", 2);
+	}
+	free(text);
+	return found;
+}
+
 int main(void)
 {
 	struct fs_info fi;
@@ -82,9 +103,18 @@ int main(void)
 	tap_ok(strstr(s, "/nonexistent/rapido") && strstr(s, "No such file"),
 	       "describe a missing path: says why: %s", s);
 	free(s);
-	rc = fs_info_get("/", &fi);
-	tap_ok(rc == 0 && fi.bytes_free > 0, "/ has free bytes (%llu)", (unsigned long long)fi.bytes_free);
-	fs_info_free(&fi);
+	/*
+	 * / itself: in a chroot the mount holding it is outside the root,
+	 * and the kernel leaves it out of mountinfo (#45: this failed there)
+	 */
+	if (root_mounted()) {
+		rc = fs_info_get("/", &fi);
+		tap_ok(rc == 0 && fi.bytes_free > 0, "/ has free bytes (%llu)",
+		       (unsigned long long)fi.bytes_free);
+		fs_info_free(&fi);
+	} else {
+		tap_skip("/ is no mount point here (a chroot)", "/ has free bytes");
+	}
 
 	unlink(mi);
 	rmdir(p);

@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(80);
+	tap_plan(81);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -178,6 +178,24 @@ int main(void)
 								 "bsdextrautils") &&
 		       profile_package(&p, "fio") && !profile_package(&p, "col") &&
 		       !profile_package(&p, "fi"), "  packages: BIN's package, a prefix is no BIN");
+		{
+			static const char table[] = "# mkfs.xfs xfsprogs tests\nmkfs.x\tnot-this all\n"
+						    "mkfs.xfs\t\txfsprogs\t\tprofile\n"
+						    "-\tlibclang-rt-dev|libclang-rt-14-dev tests\n"
+						    "clang clang-19|clang tests\nbare";
+			char *a = packages_table_lookup(table, "mkfs.xfs");
+			char *b = packages_table_lookup(table, "clang");
+			char *c = packages_table_lookup(table, "xfsprogs");
+			char *d = packages_table_lookup(table, "bare");
+
+			tap_ok(a && !strcmp(a, "xfsprogs") && b && !strcmp(b, "clang-19") && !c && !d,
+			       "  autorun/packages: a program's package (not a comment's, a prefix's, a "
+			       "package's own name; A|B: A), got %s %s", a ? a : "NULL", b ? b : "NULL");
+			free(a);
+			free(b);
+			free(c);
+			free(d);
+		}
 		TAP_EQ_INT(p.kernel_config, 1, "  kernel-config: yes");
 		profile_free(&p);
 	}

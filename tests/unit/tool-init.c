@@ -61,7 +61,7 @@ int main(void)
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(32);
+	tap_plan(34);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");
@@ -80,6 +80,13 @@ int main(void)
 	free(cl.serial_tests);
 	init_cmdline_parse("rapido.vm=1", &cl);
 	tap_ok(!*cl.serial && !cl.serial_tests, "no serial parameters: none");
+	tap_ok(!cl.exec, "no rapido.exec=: no command");
+
+	/* rapido run -- CMD: rapido-exec's three arguments, the last one kept */
+	init_cmdline_parse("rapido.exec=0123456789abcdef,1a2b3c4d,ZWNobyBoaQ== "
+			   "rapido.exec=0123456789abcdef,00000000,dHJ1ZQ==", &cl);
+	TAP_EQ_STR(cl.exec, "0123456789abcdef 00000000 dHJ1ZQ==", "rapido.exec=: NONCE CRC BASE64");
+	free(cl.exec);
 
 	init_cmdline_parse("rapido.shell=ttyS2", &cl);
 	TAP_EQ_STR(cl.shell, "ttyS2", "rapido.shell=ttyS2: the console shell's tty");

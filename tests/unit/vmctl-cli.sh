@@ -105,4 +105,44 @@ fake_qemu 6 $'{"timestamp": {"seconds": 1}, "event": "STOP"}\n{"return": {"statu
 run "$bin" 6 qmp '{"execute": "query-status"}'
 check "an event before the reply: the reply printed" eval '[ $rc -eq 0 ] && [ "$(cat "$T/out")" = '"'"'{"return": {"status": "paused"}}'"'"' ]'
 
+# issue 42: no N: the one VM that runs with this VM_STATE_DIR. serve N REPLY:
+# a QMP monitor on VM N's socket taking one client after another (the
+# first may be vmctl's look whether it listens), in the background
+serve() {
+	perl -MIO::Socket::UNIX -e '
+		my $l = IO::Socket::UNIX->new(Type => SOCK_STREAM(), Local => $ARGV[0], Listen => 5)
+			or die "$ARGV[0]: $!\n";
+		$SIG{PIPE} = "IGNORE";
+		alarm 60;
+		while (my $c = $l->accept) {
+			$c->autoflush(1);
+			print $c "{\"QMP\": {\"version\": {}, \"capabilities\": []}}\n";
+			defined(<$c>) or next;
+			print $c "{\"return\": {}}\n";
+			<$c>;
+			print $c "$ARGV[1]\n";
+			1 while <$c>;
+		}' "$VM_STATE_DIR/vm$1.qmp" "$2" &
+	for _ in $(seq 100); do
+		[ -S "$VM_STATE_DIR/vm$1.qmp" ] && return
+		sleep 0.1
+	done
+}
+rm -f "$VM_STATE_DIR"/vm*.qmp
+run "$bin" shell
+check "no N and no VM runs: exit 3" eval '[ $rc -eq 3 ] && grep -q "no VM runs with this VM_STATE_DIR ($VM_STATE_DIR)" "$T/err"'
+serve 7 '{"return": {"status": "running"}}'
+a=$!
+serve 8 '{"return": {"status": "running"}}'
+b=$!
+run "$bin" exec true
+check "no N and two VMs run: exit 3 naming them" \
+	eval '[ $rc -eq 3 ] && grep -qE "2 VMs run \((7, 8|8, 7)\): say which, as .vmctl N COMMAND." "$T/err"'
+kill $b
+wait $b 2> /dev/null
+run "$bin" qmp '{"execute": "query-status"}'
+check "no N and one VM runs: that one" eval '[ $rc -eq 0 ] && [ "$(cat "$T/out")" = '"'"'{"return": {"status": "running"}}'"'"' ]'
+kill $a
+wait $a 2> /dev/null
+
 done_testing

@@ -21,6 +21,7 @@ struct init_cmdline {
 	char serial[8];		/* rapido.serial=defer|only (./vm --jobs), "" if none */
 	char *serial_tests;	/* rapido.serial-test=NAME..., unescaped, a line each; NULL: none */
 	unsigned int rerun;	/* rapido.rerun=N: re-runs of a failed test, 0 if none */
+	char *exec;		/* rapido.exec=NONCE,CRC,BASE64: rapido run's command, "NONCE CRC BASE64"; NULL: none */
 	char status_port[64];	/* rapido.status=NAME: the virtio serial port for the status; "": ttyS1 */
 };
 

@@ -206,6 +206,16 @@ int main(int argc, char **argv)
 	setenv("RAPIDO_VM", env, 1);
 	free(env);
 	setenv("RAPIDO_BATCH", cl.batch ? "1" : "0", 1);
+	/* rapido run -- CMD: the guest library runs it last (autorun/lib/rapido.sh) */
+	if (cl.exec)
+		setenv("RAPIDO_EXEC", cl.exec, 1);
+	/*
+	 * the prompt, for the console's shell and ./vmctl's second one (bash
+	 * --norc reads no rc file, but takes PS1 from its environment)
+	 */
+	env = xasprintf("rapido%u:\\w# ", cl.vm);
+	setenv("PS1", env, 1);
+	free(env);
 	load_env();
 	if (mkdir("/root", 0700) < 0 && errno != EEXIST)
 		warn_errno("mkdir /root");
@@ -231,7 +241,10 @@ int main(int argc, char **argv)
 	init_kill_all();
 	/* read once no test can write: the failures were all failed tests? */
 	if (rec.kind == STATUS_EXIT) {
-		/* an interactive shell's status is the user's last exit */
+		/*
+		 * an interactive shell's status is the autorun's verdict (the
+		 * library's EXIT trap for the shell), never its last command's
+		 */
 		if (cl.batch)
 			rec.code = init_kept_status(RUN_DIR, rec.code);
 		rec.tests_only = init_tests_only(RUN_DIR, rec.code);

@@ -67,6 +67,12 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			free(cl->serial_tests);
 			free(name);
 			cl->serial_tests = all;
+		} else if (!strncmp(w, "rapido.exec=", 12)) {
+			/* rapido-exec's arguments: NONCE CRC BASE64 (no comma in any) */
+			free(cl->exec);
+			cl->exec = xstrdup(w + 12);
+			for (char *c = cl->exec; (c = strchr(c, ',')); )
+				*c = ' ';
 		} else if (!strncmp(w, "rapido.nonce=", 13)) {
 			if (status_nonce_valid(w + 13))
 				strcpy(cl->nonce, w + 13);
