@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* display.c: the console as ./vm shows it, and the status line of a results run (display.h). */
 #include <ctype.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "display.h"
@@ -26,6 +28,19 @@ void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int 
 	d->bol = 1;
 	d->status_on = status_on && mode != DISPLAY_ALL;
 	splat_scan_init(&d->sc);
+	if (mode != DISPLAY_ALL) {
+		sigset_t pipe;
+
+		/*
+		 * A reader that went away (./vm -q | head) is an EPIPE to out(),
+		 * never a SIGPIPE that would take the verdict with ./vm; qemu gets
+		 * the mask ./vm had before (spawn.c), display_end() drops a
+		 * pending one.
+		 */
+		sigemptyset(&pipe);
+		sigaddset(&pipe, SIGPIPE);
+		sigprocmask(SIG_BLOCK, &pipe, NULL);
+	}
 }
 
 void display_free(struct vm_display *d)
@@ -278,4 +293,13 @@ void display_end(struct vm_display *d)
 	status_clear(d);
 	if (!d->bol && d->mode != DISPLAY_ALL)
 		out(d, "\n", 1);
+	if (d->failed) {
+		const struct timespec now = { 0, 0 };
+		sigset_t pipe;
+
+		sigemptyset(&pipe);
+		sigaddset(&pipe, SIGPIPE);
+		while (sigtimedwait(&pipe, NULL, &now) == SIGPIPE)
+			;
+	}
 }
