@@ -511,9 +511,12 @@ $(FUZZ_LIBS):
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# a program's source a target fuzzes (the rooms are linked whole)
+FUZZ_PROG_SRCS_vm-display := src/vm/display.c
 define fuzz_target
 $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
 		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \
+		$(call fuzzobj,$(FUZZ_PROG_SRCS_$(1))) \
 		$(FUZZ_LIBS)
 	$$(call quiet,LD,$$@)
 	$(Q)$$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $$@ $$^ $(call libs_of,$(HOST_ROOMS))

@@ -39,6 +39,7 @@
 # e.g. CI: BLKTESTS_DEVS=null_blk_zoned BLKTESTS_TESTS="block zbd"
 #
 #@ description: blktests (BLKTESTS_SRC) on zram, null_blk, scsi_debug, brd, loop and zoned TEST_DEVS; nvme over nvmet-tcp loopback
+#@ results: yes
 #@ include: zram
 #@ modules-on-demand: null_blk scsi_debug sd_mod brd loop configfs
 #@ modules-on-demand: nvme-core nvme-fabrics nvme-tcp nvmet nvmet-tcp nvme

@@ -20,6 +20,7 @@
 #   FSTESTS_GROUPS, FSTESTS_TESTS, FSTESTS_EXCLUDE_GROUPS,
 #   FSTESTS_EXCLUDE_TESTS, FSTESTS_EXCLUDE_FILE   as in fstests_local
 #@ description: xfstests on CephFS: FSTYP=ceph, TEST_DEV/SCRATCH_DEV as MONS:/dir, /mnt/test mounted, FSTESTS_SRC at /fstests
+#@ results: yes
 #@ include: ceph
 #@ include: fstests-net
 # the cephfs profile's client

@@ -18,6 +18,7 @@
 #   FSTESTS_GROUPS, FSTESTS_TESTS, FSTESTS_EXCLUDE_GROUPS,
 #   FSTESTS_EXCLUDE_TESTS, FSTESTS_EXCLUDE_FILE   as in fstests_local
 #@ description: xfstests on SMB over loopback: ksmbd shares two zram disks, FSTYP=cifs, KSMBD_VERS, FSTESTS_SRC at /fstests
+#@ results: yes
 #@ include: ksmbd
 #@ include: fstests-net
 #@ conf-optional: KSMBD_ZRAM_SIZE

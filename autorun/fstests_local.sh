@@ -94,6 +94,7 @@
 # and, with a SCSI pool, scsi_debug and sd_mod).
 #
 #@ description: xfstests on zram: FSTESTS_FS on /mnt/test, bare scratch disk or btrfs pool, log-writes/external devices, FSTESTS_SRC at /fstests
+#@ results: yes
 #@ include: zram
 #@ modules-optional: crc32c_generic
 #@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey

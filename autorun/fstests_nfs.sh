@@ -18,6 +18,7 @@
 #   FSTESTS_GROUPS, FSTESTS_TESTS, FSTESTS_EXCLUDE_GROUPS,
 #   FSTESTS_EXCLUDE_TESTS, FSTESTS_EXCLUDE_FILE   as in fstests_local
 #@ description: xfstests on NFS over loopback: nfsd exports two zram disks, FSTYP=nfs, NFS_VERS, FSTESTS_SRC at /fstests
+#@ results: yes
 #@ include: nfs
 #@ include: fstests-net
 #@ conf-optional: NFS_ZRAM_SIZE

@@ -31,6 +31,7 @@
 # mqueue-lat 10 s, posix_timers 20 s, nsleep-lat and set-timer-lat 80 s
 # each (they measure timer latency, which TCG has plenty of).
 #@ description: kselftests (KSELFTEST_TARGETS) built for the kernel, run_kselftest.sh's KTAP as per-test results
+#@ results: yes
 #@ conf: KSELFTEST_TARGETS
 #@ conf-optional: KSELFTEST_SKIP KSELFTEST_DIR
 #@ conf-type: KSELFTEST_TARGETS words

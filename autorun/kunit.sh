@@ -19,6 +19,7 @@
 #                   kernel (./cut names a missing one). Unset: only the
 #                   built-in suites' results are read.
 #@ description: KUnit: load KUNIT_MODULES' tests, their debugfs KTAP as per-test results (needs CONFIG_KUNIT)
+#@ results: yes
 #@ kconfig: CONFIG_KUNIT CONFIG_KUNIT_DEBUGFS=y CONFIG_DEBUG_FS=y
 #@ kconfig-optional: CONFIG_KUNIT_ALL_TESTS=m CONFIG_KUNIT_EXAMPLE_TEST=m
 #@ conf-optional: KUNIT_MODULES

@@ -334,6 +334,13 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		p->kernel_config = !strcmp(val, "yes");
 		return 0;
 	}
+	if (!strcmp(key, "results")) {
+		if (strcmp(val, "yes") && strcmp(val, "no"))
+			return err_at(err, path, (unsigned int)lineno,
+				      "results: expected yes or no, got \"%s\"", val);
+		p->results = !strcmp(val, "yes");
+		return 0;
+	}
 	if (!strcmp(key, "cpus")) {
 		char why[NUM_WHY_LEN];
 
@@ -373,7 +380,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
 			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory, "
-			 "test-timeout)",
+			 "test-timeout, results)",
 			 path, lineno, key);
 	return -EINVAL;
 }

@@ -61,6 +61,9 @@
  *		  before the watchdog stops the VM with the task stacks (1 to
  *		  604800); --test-timeout and VM_TEST_TIMEOUT (the environment,
  *		  then rapido.conf) override it, as they do cpus and memory
+ *	#@ results: yes: the profile's tests send records (autorun/lib/results.sh):
+ *		  ./vm on a terminal without --results keeps them, and the
+ *		  suite's own report, in VM_STATE_DIR/results/PROFILE-TIME
  *
  * Keys may repeat; list values accumulate, in reading order.
  */
@@ -100,6 +103,7 @@ struct profile {
 	struct strv sources;	/* the profile, then each fragment read, in order */
 	struct strv packages;	/* "BIN=PKG": the Debian package of BIN */
 	int kernel_config;	/* #@ kernel-config: yes */
+	int results;		/* #@ results: yes */
 };
 
 /* The Debian package p names for BIN (#@ packages), or NULL. */

@@ -251,6 +251,8 @@ int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **
 		fprintf(vmconf.f, "MEMORY=%lluM\n", (unsigned long long)(p->prof.memory >> 20));
 	if (p->prof.test_timeout)
 		fprintf(vmconf.f, "TEST_TIMEOUT=%u\n", p->prof.test_timeout);
+	if (p->prof.results)
+		fprintf(vmconf.f, "RESULTS=yes\n");
 	mb_close(&vmconf);
 	cpio_add_file(&w, "rapido/vm.conf", 0644, vmconf.s, vmconf.len);
 	free(vmconf.s);

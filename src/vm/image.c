@@ -77,6 +77,14 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 		vm_image_free(im);
 		return -EINVAL;
 	}
+	v = conf_value(&c, "RESULTS", NULL);
+	if (v && strcmp(v, "yes")) {
+		*err = xasprintf("%s: rapido/vm.conf: RESULTS: expected yes, got \"%s\"", path, v);
+		conf_free(&c);
+		vm_image_free(im);
+		return -EINVAL;
+	}
+	im->results = v != NULL;
 	v = conf_value(&c, "MEMORY", NULL);
 	if (v && parse_size(v, &im->memory))
 		im->memory = 0;

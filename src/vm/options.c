@@ -125,6 +125,11 @@ const struct vm_option vm_options[] = {
 	{ "--link-connect", 0, VOPT_HOOK, "HOST:PORT", .group = VGRP_NETWORK, .hook = link_hook,
 	  .help = "VM-to-VM link: connect to a listening peer" },
 
+	{ "--verbose", 'v', VOPT_FLAG, NULL, .group = VGRP_CONSOLE, FIELD(verbose),
+	  .help = "on a terminal, show the kernel's boot log too (the log file always has it)" },
+	{ "--quiet", 'q', VOPT_FLAG, NULL, .group = VGRP_CONSOLE, FIELD(quiet),
+	  .help = "--batch: show no console but kernel reports (BUG, WARNING, Oops); "
+		  "interactive: no boot log, as on a terminal" },
 	{ "--log", 0, VOPT_PATH, "PATH", .group = VGRP_CONSOLE, FIELD(log), .complete = VCOMP_FILE,
 	  .help = "also write the console to PATH (default VM_LOG_DIR/vmN.log)" },
 	{ "--gdb", 0, VOPT_OPTIONAL, "HOST:PORT", .group = VGRP_CONSOLE, FIELD(gdb),

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -127,6 +128,36 @@ static char *abs_path(const char *path)
 	return out;
 }
 
+/*
+ * On a terminal, a profile whose tests send records (#@ results: yes) keeps
+ * them and the suite's own report (xfstests' result.xml, check.log, a
+ * failed test's .full and .out.bad under files/) without --results: in
+ * VM_STATE_DIR/results/PROFILE-YYYYmmdd-HHMMSS, named at the end. Not in
+ * CI (stdout not a terminal): there --results says where, or nothing is
+ * kept, as before.
+ */
+static void default_results(struct vm_settings *s)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct stat st;
+	struct tm tm;
+
+	if (s->results_dir || !s->im.results || s->dry_run || s->exec || !isatty(STDOUT_FILENO))
+		return;
+	if (!localtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
+		die("the time for the default results dir");
+	s->results_dir = xasprintf("%s/results/%s-%s", s->state_dir, s->im.profile, stamp);
+	/* two runs of a profile in one second: the second gets "-2", ... */
+	for (unsigned int i = 2; lstat(s->results_dir, &st) == 0; i++) {
+		free(s->results_dir);
+		s->results_dir = xasprintf("%s/results/%s-%s-%u", s->state_dir, s->im.profile,
+					   stamp, i);
+	}
+	s->results_src.kind = SRC_IMAGE;
+	s->results_src.name = s->im.profile;
+}
+
 static void resolve_results(struct vm_settings *s, const struct vm_opts *o, const struct conf *c)
 {
 	struct vm_src src;
@@ -183,6 +214,16 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	s->batch = o->batch || o->exec;
 	s->dry_run = o->dry_run;
 	s->exec = o->exec;
+	if (o->verbose && o->quiet)
+		die("-v (--verbose) and -q (--quiet) ask for opposite consoles: give one");
+	if (s->exec)
+		s->display = DISPLAY_ALL;	/* rapido run: qemu's stdout is /dev/null (execout.c) */
+	else if (o->quiet)
+		s->display = s->batch ? DISPLAY_REPORTS : DISPLAY_BOOT_QUIET;
+	else if (!o->verbose && isatty(STDOUT_FILENO))
+		s->display = DISPLAY_BOOT_QUIET;
+	else
+		s->display = DISPLAY_ALL;
 	/* first: --timeout covers every step from here, reading the image included */
 	s->timeout = vm_opt_number(c, o, "VM_TIMEOUT", &s->timeout_src);
 	vm_deadline_arm(s->timeout);
@@ -270,6 +311,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	resolve_vmcore(s, c);
 	resolve_results(s, o, c);
 	resolve_dirs(s, o, c);
+	default_results(s);
 	/* last: --jobs checks what every other setting came to */
 	vm_jobs_resolve_or_die(s, o, c);
 }

@@ -22,6 +22,12 @@ struct splat_allow;
 
 enum vm_accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 enum vm_net_mode { NET_NONE, NET_TAP, NET_USER };
+/*
+ * Who writes the console to stdout: qemu, all of it (-v; not a terminal);
+ * ./vm without the kernel's boot log (a terminal, or -q interactive); ./vm,
+ * kernel reports only (-q --batch).
+ */
+enum vm_display_mode { DISPLAY_ALL, DISPLAY_BOOT_QUIET, DISPLAY_REPORTS };
 
 /* Where a value came from, for messages: "--cpus", "rapido.conf:3: VM_CPUS", ... */
 enum vm_src_kind { SRC_DEFAULT, SRC_OPTION, SRC_ENV, SRC_FILE, SRC_IMAGE };
@@ -54,6 +60,7 @@ struct vm_opts {
 	const char *image;	/* NULL: DRACUT_OUT or the default image */
 	int batch;
 	int dry_run;
+	int verbose, quiet;	/* -v, -q: how much of the console stdout gets */
 	const char *log;	/* --log PATH */
 	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
 	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
@@ -81,6 +88,7 @@ struct vm_image {
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	unsigned int test_timeout;	/* #@ test-timeout: seconds, 0: not stated */
+	int results;		/* #@ results: yes: the profile sends records */
 };
 
 /* The -initrd qemu gets for the image (initrd.c). */
@@ -117,6 +125,7 @@ struct vm_settings {
 	struct vm_image im;
 	struct vm_initrd initrd;	/* probed only: needs_cache says launch puts it together */
 	int batch, dry_run;
+	enum vm_display_mode display;	/* -v, -q, stdout a terminal (display.h) */
 	const char *exec;	/* rapido run's command (vm_opts), NULL if none */
 
 	const char *qemu;

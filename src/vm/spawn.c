@@ -28,7 +28,7 @@ static int child_fd(int from, int to)
 /* In the child: never returns. */
 static noreturn void exec_qemu(const struct vm_launch *l, char **argv, int lock_fd,
 			       const sigset_t *oldmask, int status_wr, int console_wr, int mon_peer,
-			       int results_wr)
+			       int results_wr, int display_wr)
 {
 	int s, c, m, k, r = -1;
 
@@ -36,6 +36,12 @@ static noreturn void exec_qemu(const struct vm_launch *l, char **argv, int lock_
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		_exit(VM_EXIT_FAILED);
 	if (getppid() == 1)
+		_exit(VM_EXIT_FAILED);
+	/*
+	 * First, while no source has been moved onto a low number: the
+	 * chardev's stdio backend writes fd 1, its stdin stays the terminal.
+	 */
+	if (display_wr >= 0 && dup2(display_wr, STDOUT_FILENO) < 0)
 		_exit(VM_EXIT_FAILED);
 	s = fcntl(status_wr, F_DUPFD_CLOEXEC, 10);
 	c = fcntl(console_wr, F_DUPFD_CLOEXEC, 10);
@@ -69,12 +75,15 @@ void qemu_spawn(const struct vm_launch *l, int lock_fd, const sigset_t *oldmask,
 		struct qemu_proc *p)
 {
 	struct strv argv = STRV_INIT;
-	int sp[2], cp[2], mp[2], rp[2] = { -1, -1 };
+	int sp[2], cp[2], mp[2], rp[2] = { -1, -1 }, dp[2] = { -1, -1 };
 
 	if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(cp, O_CLOEXEC | O_NONBLOCK) < 0 ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, mp) < 0)
 		die_errno("pipe");
 	if (results && (pipe2(rp, O_CLOEXEC | O_NONBLOCK) < 0 || fcntl(rp[1], F_SETFL, 0) < 0))
+		die_errno("pipe");
+	if (l->s->display != DISPLAY_ALL &&
+	    (pipe2(dp, O_CLOEXEC | O_NONBLOCK) < 0 || fcntl(dp[1], F_SETFL, 0) < 0))
 		die_errno("pipe");
 	/* qemu's ends block: a guest must not lose console bytes to EAGAIN */
 	if (fcntl(sp[1], F_SETFL, 0) < 0 || fcntl(cp[1], F_SETFL, 0) < 0 ||
@@ -86,17 +95,20 @@ void qemu_spawn(const struct vm_launch *l, int lock_fd, const sigset_t *oldmask,
 	if (p->pid < 0)
 		die_errno("fork");
 	if (p->pid == 0)
-		exec_qemu(l, argv.v, lock_fd, oldmask, sp[1], cp[1], mp[1], rp[1]);
+		exec_qemu(l, argv.v, lock_fd, oldmask, sp[1], cp[1], mp[1], rp[1], dp[1]);
 	strv_free(&argv);
 	close(sp[1]);
 	close(cp[1]);
 	close(mp[1]);
 	if (rp[1] >= 0)
 		close(rp[1]);
+	if (dp[1] >= 0)
+		close(dp[1]);
 	p->status_rd = sp[0];
 	p->console_rd = cp[0];
 	p->mon_fd = mp[0];
 	p->results_rd = rp[0];
+	p->display_rd = dp[0];
 	p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (p->pidfd < 0)
 		die_errno("pidfd_open");

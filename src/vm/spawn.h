@@ -2,7 +2,9 @@
 /*
  * spawn.h: start qemu with its descriptors in place: the status port and
  * console pipes, ./vm's monitor socket and (with --results) the results
- * pipe at VM_FD_STATUS..VM_FD_RESULTS, the slot's lock, and nothing else.
+ * pipe at VM_FD_STATUS..VM_FD_RESULTS, the slot's lock, and nothing else;
+ * its stdout a pipe to ./vm unless qemu writes the console itself
+ * (DISPLAY_ALL).
  */
 #ifndef RAPIDO_VM_SPAWN_H
 #define RAPIDO_VM_SPAWN_H
@@ -17,6 +19,7 @@ struct qemu_proc {
 	pid_t pid;
 	int pidfd;
 	int status_rd, console_rd, mon_fd, results_rd;
+	int display_rd;		/* qemu's stdout, when ./vm shows the console (display.h) */
 };
 
 /*

@@ -2,6 +2,7 @@
 /* watch.c: the epoll loop over a running qemu, and where each descriptor's bytes go (watch.h). */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -45,6 +46,9 @@ static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
 	} else if (fd == w->p.results_rd) {
 		results_input(w->results, buf, n, mono_secs(), w->splats.lineno);
 		vm_watchdog_records(w);
+		display_records(&w->disp, results_suite(w->results), mono_secs());
+	} else if (fd == w->p.display_rd) {
+		display_feed(&w->disp, buf, n);
 	} else {
 		tail_add(&w->console, buf, n);
 		w->console_bytes += (unsigned long long)n;
@@ -88,7 +92,8 @@ static void drain(struct vm_watch *w, int *fd)
 /* The member of w->p that holds fd, or NULL for another descriptor. */
 static int *qemu_fd(struct vm_watch *w, int fd)
 {
-	int *fds[] = { &w->p.status_rd, &w->p.console_rd, &w->p.mon_fd, &w->p.results_rd };
+	int *fds[] = { &w->p.status_rd, &w->p.console_rd, &w->p.mon_fd, &w->p.results_rd,
+			&w->p.display_rd };
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (*fds[i] >= 0 && *fds[i] == fd)
@@ -111,6 +116,8 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 	watch_add(w, w->p.mon_fd);
 	if (w->p.results_rd >= 0)
 		watch_add(w, w->p.results_rd);
+	if (w->p.display_rd >= 0)
+		watch_add(w, w->p.display_rd);
 	watch_add(w, w->p.pidfd);
 	if (timeout || kvm_probe_secs)
 		vm_timer_arm(w->timerfd, kvm_probe_secs && (!timeout || kvm_probe_secs < timeout) ?
@@ -143,6 +150,12 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 					res = QEMU_SIGNALLED;
 					goto done;
 				}
+			} else if (fd == w->tickfd) {
+				uint64_t ticks;
+
+				if (read(w->tickfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+					die_errno("timerfd");
+				display_tick(&w->disp, mono_secs());
 			} else if (fd == w->dog.timerfd) {
 				vm_watchdog_timer(w);
 			} else if (fd == w->timerfd) {
@@ -182,7 +195,26 @@ done:
 		drain(w, &w->p.mon_fd);
 	while (w->p.results_rd >= 0)
 		drain(w, &w->p.results_rd);
+	while (w->p.display_rd >= 0)
+		drain(w, &w->p.display_rd);
+	display_end(&w->disp);
 	return res;
+}
+
+/* The console on stdout; on a terminal with --results, a status line and its clock. */
+static void display_start(struct vm_watch *w)
+{
+	const struct vm_settings *s = w->l->s;
+	int status = w->results && s->display != DISPLAY_ALL && isatty(STDOUT_FILENO);
+	struct itimerspec each = { .it_interval = { 1, 0 }, .it_value = { 1, 0 } };
+
+	display_init(&w->disp, s->display, w->l->vm, w->l->console_log, status, w->started);
+	if (!status || w->tickfd >= 0)
+		return;
+	w->tickfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (w->tickfd < 0 || timerfd_settime(w->tickfd, 0, &each, NULL) < 0)
+		die_errno("timerfd");
+	watch_add(w, w->tickfd);
 }
 
 void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd)
@@ -191,6 +223,7 @@ void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd)
 	w->l = l;
 	w->sigfd = sigfd;
 	w->p.pidfd = w->p.status_rd = w->p.console_rd = w->p.mon_fd = w->p.results_rd = -1;
+	w->p.display_rd = w->tickfd = -1;
 	tail_init(&w->status, STATUS_KEEP);
 	tail_init(&w->console, CONSOLE_KEEP);
 	w->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -206,6 +239,10 @@ void vm_watch_init(struct vm_watch *w, const struct vm_launch *l, int sigfd)
 	vm_watchdog_init(w);
 	splat_scan_init(&w->splats);
 	w->started = mono_secs();
+	display_start(w);
+	if (!l->s->batch)
+		fprintf(stderr, "vm: vm%u: `exit` or Ctrl-a x leaves; `./vmctl %u shell` opens a "
+			"second shell\n", l->vm, l->vm);
 }
 
 void vm_watch_reset(struct vm_watch *w)
@@ -226,6 +263,8 @@ void vm_watch_reset(struct vm_watch *w)
 	splat_scan_free(&w->splats);
 	splat_scan_init(&w->splats);
 	w->started = mono_secs();
+	display_free(&w->disp);
+	display_start(w);
 }
 
 void vm_watch_free(struct vm_watch *w)
@@ -242,4 +281,7 @@ void vm_watch_free(struct vm_watch *w)
 	free(w->exec);
 	results_free(w->results);
 	splat_scan_free(&w->splats);
+	display_free(&w->disp);
+	if (w->tickfd >= 0)
+		close(w->tickfd);
 }

@@ -3,12 +3,14 @@
  * watch.h: one epoll loop over a running qemu: its pidfd, a timerfd (the
  * timeout, the KVM probe), a signalfd, and the descriptors qemu writes:
  * the status port (kept), the console (kept, logged, scanned for kernel
- * reports, copied to --results), the results port, and ./vm's monitor.
+ * reports, copied to --results), the results port, ./vm's monitor, and
+ * qemu's stdout when ./vm shows the console (display.h).
  */
 #ifndef RAPIDO_VM_WATCH_H
 #define RAPIDO_VM_WATCH_H
 
 #include "conlog.h"
+#include "display.h"
 #include "monitor.h"
 #include "resctx.h"
 #include "results.h"
@@ -34,6 +36,8 @@ struct vm_watch {
 	struct conlog log;
 	struct vm_monitor mon;
 	struct vm_watchdog dog;		/* --test-timeout */
+	struct vm_display disp;		/* the console on stdout, when ./vm writes it */
+	int tickfd;			/* each second: the status line's clock; -1 without one */
 	struct execframe_reader *exec;	/* rapido run's command's output (execout.c), or NULL */
 };
 

@@ -7,6 +7,9 @@
 # ./run -- CMD prints only CMD's output and exits with its status. A session leader's exit hangs up its
 # tty and throws away the output still queued for the UART, so the init
 # keeps the session and drains the tty after bash exits.
+# Issue 42.3: on a pty the kernel's boot log stays off the screen (fewer
+# than 10 lines before the prompt: how to leave, one up line) and in the log
+# file; -v shows it; --batch into a pipe prints it as before.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v script > /dev/null; then
@@ -29,6 +32,7 @@ expect_rc "./vm exits with the profile's status" 3 "${PIPESTATUS[0]}"
 check "  every fill line reached the console" \
 	test "$(guest_text "$T/console" | grep -cx 'fill-[0-9]\{4\}-0\{54\}')" = 4096
 check "  and the last line after them" guest_says "$T/console" "last-line-42"
+check "  --batch into a pipe: the kernel's boot log as before" grep -q "Linux version" "$T/console"
 diag
 
 # 2. interactive, on a pty: commands typed once the prompt is up
@@ -77,6 +81,22 @@ check "  and blames nothing on the shell" bash -c "! grep -q 'FAILED' '$T/consol
 check "  the shell ran the typed line" guest_says "$T/console" "typed-42"
 check "  with job control (a background job listed as Running)" grep -q 'Running.*sleep 1' "$T/console"
 check "  and no job control warning" bash -c "! grep -qi 'no job control\|cannot set terminal process group' '$T/console'"
+n=$(tr -d '\r' < "$T/console" | awk '/:~# /{ print NR - 1; exit }')
+check "  fewer than 10 lines before the prompt (${n:-no prompt})" test "${n:-99}" -lt 10
+check "  how to leave, said before the boot" sh -c "head -n 3 '$T/console' |
+	grep -qF '\`exit\` or Ctrl-a x leaves; \`./vmctl 1 shell\` opens a second shell'"
+check "  one up line" grep -q "^vm: vm1: up after [0-9.]*s; the boot log is in " "$T/console"
+check "  no boot log on the terminal" sh -c "! grep -q 'Linux version' '$T/console'"
+log=$(sed -n 's/.*the boot log is in \(.*\) (-v shows it).*/\1/p' "$T/console" | head -n 1)
+check "  the log file has the whole boot log" sh -c "grep -q 'Linux version' '$log' &&
+	grep -q 'Command line:' '$log' && grep -q 'rapido-init: up after' '$log'"
+diag
+
+# 2b. -v on a pty: the boot log on the screen
+script -qefc "'$VM' --batch -v --timeout 600" /dev/null < /dev/null > "$T/verbose" 2>&1
+expect_rc "-v --batch on a pty" 0 $?
+check "  shows the kernel's boot log" grep -q "Linux version" "$T/verbose"
+check "  and the profile's output" guest_says "$T/verbose" "up on rapido1"
 diag
 
 # 3. issue 42: rapido run (./run): cut and boot in one step; only the

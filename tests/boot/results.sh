@@ -11,7 +11,10 @@
 # that floods the results port (80 MiB of 1 KiB records, then 128 MiB of
 # small ones) fails the run naming the 64 MiB cap (RESULTS_VOLUME_MAX),
 # ./vm's memory bounded (it grew to 1.2 GB); a record past 1 MiB
-# (RESULTS_RECORD_MAX) fails it too.
+# (RESULTS_RECORD_MAX) fails it too. Issue 42: on a pty a status line
+# counts the tests as their records come (not when stdout is a file), and a
+# profile with #@ results: yes keeps its results without --results; -q
+# --batch shows no console but a kernel report.
 . "$(dirname "$0")/lib.sh"
 
 XSD=$TOP/tests/fixtures/junit.xsd
@@ -52,6 +55,7 @@ check "results.tap: TAP diagnostics of a failed test" grep -qx '    # tap-b: wan
 check "the guest's file is in files/" grep -qx "a file from the guest" "$T/all/files/fixture.txt"
 check "console.log holds the console" grep -q "rapido: test fixture/pass-two: passed" "$T/all/console.log"
 check "the summary on stderr" grep -q "results: 7 tests, 3 passed, 2 failed, 2 skipped, 0 kernel splats" "$T/err"
+check "stdout a file: no status line" sh -c "! grep -q ' done, [0-9]* passed' '$T/console' '$T/err'"
 check "  not coloured: stderr is no terminal" bash -c "! grep -q \$'\\e' '$T/err'"
 diag
 
@@ -90,18 +94,28 @@ diag
 echo "RESULTS_FIXTURE=panic" > "$RAPIDO_CONF"
 "$CUT" results-suite > "$T/cut.out" 2>&1
 expect_rc "cut (panic)" 0 $?
-"$VM" --batch --timeout 600 --results "$T/panic" > "$T/console" 2> "$T/err"
-expect_rc "a panic is still 123" 123 $?
-check "junit.xml after a panic is valid" xmllint --noout --schema "$XSD" "$T/panic/junit.xml"
+# on a pty without --results: the profile's #@ results: yes keeps them in
+# VM_STATE_DIR/results/PROFILE-TIME, named on the last line
+script -qefc "'$VM' --batch --timeout 600" /dev/null < /dev/null > "$T/console" 2>&1
+expect_rc "a panic is still 123 (on a pty)" 123 $?
+panic=$(tr -d '\r' < "$T/console" | sed -n 's/^vm[0-9]*: results: .* (\(.*\))$/\1/p' | tail -n 1)
+check "on a pty, no --results: the results in VM_STATE_DIR/results, named at the end ($panic)" \
+	sh -c "case '$panic' in '$VM_STATE_DIR'/results/results-suite-*) test -f '$panic/junit.xml' ;; *) false ;; esac"
+check "  with the guest's files (a suite's own report)" grep -qx "a file from the guest" "$panic/files/fixture.txt"
+check "on a pty: a status line, rewritten in place, of the tests so far" \
+	grep -qa $'\rvm[0-9]* [0-9]*m[0-9]*s  2 done, 2 passed, 0 failed' "$T/console"
+check "  the panic on the screen" grep -q "Kernel panic - not syncing: sysrq triggered crash" "$T/console"
+check "  the boot log not" sh -c "! grep -q 'Linux version' '$T/console'"
+check "junit.xml after a panic is valid" xmllint --noout --schema "$XSD" "$panic/junit.xml"
 check "the 2 tests before the panic, and the panic" \
-	test "$(testcases "$T/panic/junit.xml" | grep -v '^kernel: \|^rapido: tests not run ')" = "fixture/pass-one pass
+	test "$(testcases "$panic/junit.xml" | grep -v '^kernel: \|^rapido: tests not run ')" = "fixture/pass-one pass
 fixture/pass-two pass"
 check "nothing planned the tests after the panic: an error says later tests may not have run" \
-	sh -c "grep -q 'name=\"rapido: tests not run\"' '$T/panic/junit.xml' &&
-		grep -qE '<error message=\"not run: the VM stopped before the autorun ended \(.*panic.*\), and the guest planned no test after the last result \(R1 plan\): later tests may not have run\" type=\"error\">' '$T/panic/junit.xml'"
+	sh -c "grep -q 'name=\"rapido: tests not run\"' '$panic/junit.xml' &&
+		grep -qE '<error message=\"not run: the VM stopped before the autorun ended \(.*panic.*\), and the guest planned no test after the last result \(R1 plan\): later tests may not have run\" type=\"error\">' '$panic/junit.xml'"
 check "the panic is a failed kernel testcase" \
-	grep -q 'name="kernel: Kernel panic - not syncing: sysrq triggered crash"' "$T/panic/junit.xml"
-check "no test after the panic" sh -c "! grep -q never '$T/panic/junit.xml'"
+	grep -q 'name="kernel: Kernel panic - not syncing: sysrq triggered crash"' "$panic/junit.xml"
+check "no test after the panic" sh -c "! grep -q never '$panic/junit.xml'"
 diag
 
 # a hung task while the scripts pass: 121, named on stderr
@@ -115,9 +129,13 @@ check "junit.xml: the hung task is a failed testcase with its report" \
 	grep -q '<testcase classname="results-suite" name="kernel: INFO: task dd:' "$T/hung/junit.xml"
 check "the report's call trace is its output" grep -q 'Call Trace:' "$T/hung/junit.xml"
 check "junit.xml (hung) is valid" xmllint --noout --schema "$XSD" "$T/hung/junit.xml"
-"$VM" --batch --timeout 600 --splats all,-hung-task > "$T/console" 2> "$T/err"
+"$VM" --batch -q --timeout 600 --splats all,-hung-task > "$T/console" 2> "$T/err"
 expect_rc "VM_SPLATS without hung-task: the scripts' 0" 0 $?
 check "a tolerated report is still named" grep -q "kernel hung-task (tolerated: VM_SPLATS)" "$T/err"
+check "-q: the kernel's report on stdout, with its trace" \
+	sh -c "grep -q 'INFO: task dd:[0-9]* blocked for more than' '$T/console' && grep -q 'Call Trace:' '$T/console'"
+check "-q: nothing else of the console" sh -c "! grep -q 'Linux version\|rapido: test ' '$T/console'"
+run_err "-v and -q together" "opposite consoles" "$VM" --batch -v -q
 diag
 
 # issue 40.12: the records' caps, measured

@@ -189,6 +189,7 @@ int main(void)
 	p.prof.cpus = 2;
 	p.prof.memory = 512ULL << 20;
 	p.prof.test_timeout = 90;
+	p.prof.results = 1;
 	conf_set(&p.conf, "FOO", "a b=c");
 	conf_set(&p.conf, "PASS", "s3cret");
 	conf_set(&p.conf, "OPT", "o");
@@ -212,8 +213,9 @@ int main(void)
 	entry_is(fd, 0, "rapido/vm.conf",
 		 "# written by ./cut for ./vm\nPROFILE=simple\nARCH=amd64\n"
 		 "KERNEL_IMAGE='/boot/vmlinuz 6.1.0-t'\nKERNEL_RELEASE=6.1.0-t\nCPUS=2\nMEMORY=512M\n"
-		 "TEST_TIMEOUT=90\n",
-		 "vm.conf: profile, arch, kernel (quoted where needed), cpus, memory, test-timeout");
+		 "TEST_TIMEOUT=90\nRESULTS=yes\n",
+		 "vm.conf: profile, arch, kernel (quoted where needed), cpus, memory, test-timeout, "
+		 "results");
 	entry_is(fd, 0, "rapido/layers", "layer one\nlayer two\n", "rapido/layers: the text given");
 	if (cpio_archive_end(fd, 0, 1000, &tail_start))
 		tail_start = 0;

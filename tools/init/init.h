@@ -111,6 +111,8 @@ int init_modprobe(const char *const mods[], int quiet);
 int init_load_modules(const char *const *names, size_t n, int quiet);
 /* A line in the kernel log, at the debug level (dmesg, not the console): bench/boot's breakdown. */
 void init_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The console's "up" line (upmark.h): the boot log ends here. */
+void init_mark_up(void);
 /* port.c: /dev/vportNpM of the virtio serial port named name, or NULL (malloc'd). */
 char *init_find_port(const char *name);
 /* The same, once its device node is writable: tries at 10 ms apart, else NULL. */

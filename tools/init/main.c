@@ -242,6 +242,7 @@ int main(int argc, char **argv)
 	step_done("results", &t);
 
 	status_fd = init_open_status(&cl);
+	init_mark_up();
 	if (init_run_autorun(cl.batch, &rec))
 		rec.code = init_poweroff_status(RUN_DIR);
 	step_done("autorun", &t);
