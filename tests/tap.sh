@@ -68,6 +68,20 @@ skip() {
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1 # SKIP $2"
 }
+# netns_or_why NS: make the network namespace NS and see that ip -n enters
+# it (its loopback up); prints nothing when it does (NS is then the
+# caller's to delete), else why not, NS gone. ip -n makes / a slave mount
+# first, which fails (EINVAL) where / is no mount point, as in a chroot.
+netns_or_why() {
+	local err
+	[ "$(id -u)" -eq 0 ] || { echo "needs root"; return; }
+	command -v ip > /dev/null || { echo "needs ip (iproute2)"; return; }
+	err=$(ip netns add "$1" 2>&1) || { echo "ip netns add $1: $err"; return; }
+	err=$(ip -n "$1" link set lo up 2>&1) && return
+	ip netns del "$1" 2> /dev/null
+	printf 'ip -n cannot enter a namespace here (%s)%s\n' "${err//$'\n'/; }" \
+		"$(awk '$5 == "/" { m = 1 } END { if (!m) print ": / is no mount point (a chroot)" }' /proc/self/mountinfo)"
+}
 done_testing() {
 	echo "1..$tap_n"
 	[ "$fails" -eq 0 ] || exit 1

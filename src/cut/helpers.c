@@ -176,7 +176,7 @@ static int busybox_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 	char *argv[] = { p->busybox, "--list", NULL }, *list = NULL, *save = NULL;
 	struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
 	struct cpio_hdr link = { .mode = S_IFLNK | 0777 };
-	const char *dir = GUEST_BUSYBOX_DIR + 1;	/* no leading slash in an archive */
+	const char *dir = &GUEST_BUSYBOX_DIR[1];	/* no leading slash in an archive */
 	struct stat st;
 	int in, rc, st_rc;
 	unsigned int n = 0;

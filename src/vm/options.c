@@ -214,7 +214,7 @@ const struct vm_option vm_options[] = {
 	  .help = "display this help" },
 	/* the shell completion's source (scripts/completion/rapido.bash) */
 	{ "--list-options", 0, VOPT_HOOK, NULL, .group = VGRP_HIDDEN, .hook = list_hook },
-	{ NULL }
+	{ .name = NULL }	/* the end */
 };
 
 static size_t rows(const struct vm_option *t)

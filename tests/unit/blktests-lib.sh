@@ -86,8 +86,11 @@ in_lib 'BLKTESTS_TESTS="zbd/001,block tests/block/002"; _blktests_selection
 	echo "all: ${_blktests_w[*]}"
 	RAPIDO_SHARD=1/2 _blktests_shard block zbd/001; a=${_blktests_w[*]}
 	RAPIDO_SHARD=2/2 _blktests_shard block zbd/001; echo "shards: $a | ${_blktests_w[*]}"'
+# (the first two lines in a file of their own: a /dev/stdin read inside a
+# pipe is the pipe, and the check compared the output with itself)
+head -n 2 "$tmp/out" > "$tmp/groups"
 check "groups in order of first mention, commas or blanks, tests/ dropped" \
-	sh -c 'head -n 2 "$0" | diff -u - "$1" > /dev/null' "$tmp/out" /dev/stdin <<'EOF'
+	same_file - "$tmp/groups" <<'EOF'
 zbd: zbd/001
 block: block block/002
 EOF

@@ -37,7 +37,7 @@ compare() {
 	differ=$(depmod_differs "$d")
 	check "$what: a new layer whose depmod files are depmod's bytes${differ:+ (differ:$differ)}" \
 		test -z "$differ" -a "$(state modules)" = built -a -n "$key"
-	check "$what: no depmod ran" test "$(depmod_runs)" = 0
+	check_no_depmod "$what: no depmod ran"
 }
 
 compare "the lists as installed"
@@ -45,7 +45,8 @@ check "depmod --version was asked once (kmod $("$real_depmod" --version | sed -n
 	test "$(depmod_asked)" = 1
 d=$(cat "$T/dir")
 # the profile's modules, as modules.order names them
-find "$d" -name '*.ko' | sed "s|^$d/||" | sort > "$T/mods"
+# (a compressed module, .ko.xz or .ko.zst, is named .ko there)
+find "$d" -name '*.ko' -o -name '*.ko.*' | sed "s|^$d/||; s|\.ko\.[a-z]*$|.ko|" | sort > "$T/mods"
 check "the layer holds modules ($(wc -l < "$T/mods"))" test "$(wc -l < "$T/mods")" -gt 10
 
 printf '%s' "$(cat "/lib/modules/$rel/modules.order")" > "$m/modules.order"

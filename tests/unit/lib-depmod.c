@@ -121,7 +121,7 @@ static char *judge(const char *depmod, const char *tmp, const char *seed, char *
 
 int main(void)
 {
-	char *depmod = find_in_path("depmod");
+	char *depmod = find_in_path("depmod"), *unproven;
 	struct strv seeds = STRV_INIT;
 
 	if (!depmod) {
@@ -132,11 +132,21 @@ int main(void)
 		die("no seeds in %s", CORPUS);
 	/* less . and .. */
 	tap_plan((int)seeds.n - 2);
+	/*
+	 * another kmod's depmod lays its indexes out its own way (kmod 34:
+	 * another .bin order, modules.weakdep): ./cut asks it there, so the
+	 * writer's bytes are not its claim on this host
+	 */
+	unproven = depmod_unproven();
 	for (size_t i = 0; i < seeds.n; i++) {
 		char tmpl[] = "/tmp/rapido-lib-depmod.XXXXXX", *why = NULL, *differ;
 
 		if (seeds.v[i][0] == '.')
 			continue;
+		if (unproven) {
+			tap_skip(unproven, "%s: depmod's bytes", seeds.v[i]);
+			continue;
+		}
 		if (!mkdtemp(tmpl))
 			die_errno("mkdtemp");
 		differ = judge(depmod, tmpl, seeds.v[i], &why);
@@ -147,6 +157,7 @@ int main(void)
 		tap_rm_tree(tmpl);
 	}
 	strv_free(&seeds);
+	free(unproven);
 	free(depmod);
 	return tap_done();
 }

@@ -129,7 +129,8 @@ check "BR_DEV also in TAP_DEVS" fails_with 1 "netsetup: $RAPIDO_CONF:1: BR_DEV: 
 
 # issue 40, item 11: as root, in a namespace of this test's own (never the
 # host's interfaces), netsetup touches only the devices it made
-if [ "$(id -u)" -eq 0 ] && command -v ip > /dev/null && ip netns add "$ns" 2> /dev/null; then
+why=$(netns_or_why "$ns")
+if [ -z "$why" ]; then
 	trap 'ip netns del "$ns" 2> /dev/null; [ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
 	ip -n "$ns" link add vx0 type veth peer name vx1 && ip -n "$ns" addr add 10.9.7.1/24 dev vx0 &&
 		ip -n "$ns" link add brx type bridge || echo "Bail out! cannot make the test's devices"
@@ -164,7 +165,7 @@ if [ "$(id -u)" -eq 0 ] && command -v ip > /dev/null && ip netns add "$ns" 2> /d
 		! ip -n "$ns" link show dev br-unit 2> /dev/null && ! ip -n "$ns" link show dev t-a 2> /dev/null &&
 		ip -n "$ns" link show dev vx0 > /dev/null && ip -n "$ns" link show dev brx > /dev/null'
 else
-	skip "netsetup in a namespace of its own" "needs root and ip netns"
+	skip "netsetup in a namespace of its own" "$why"
 fi
 
 done_testing

@@ -228,7 +228,7 @@ static void test_new_row(void)
 		  .help = "frobnicate N things" },
 		{ "--frob-files", 0, VOPT_PATHS, "FILE", .group = VGRP_DEVICES, .help = "files",
 		  .off = offsetof(struct vm_opts, mpath), .complete = VCOMP_FILE },
-		{ NULL }
+		{ .name = NULL }
 	};
 	char *argv[] = { "vm", "--frobnicate", "5", "-b", "--frob-files", "a", "--frob-files=b",
 			 "img", NULL };
@@ -263,7 +263,7 @@ static void test_broken(void)
 		{ "--batch", 'b', VOPT_FLAG, NULL, .group = VGRP_RUN, .help = "batch" },
 		{ "--shard", 0, VOPT_STR, "I/N", "VM_SHARD", .group = VGRP_TESTS, .help = "shard" },
 		{ "--frobnicate", 0, VOPT_STR, "N", "VM_CPUS", .group = VGRP_TESTS, .help = "f" },
-		{ NULL }
+		{ .name = NULL }
 	};
 	struct strv bad = STRV_INIT;
 	const char *help = "Running:\n -b, --batch            batch\n     --bogus  what\n";
