@@ -7,7 +7,8 @@
 #include "err.h"
 #include "nearest.h"
 
-size_t edit_distance(const char *a, const char *b)
+/* Optimal string alignment distance, case ignored: VM_MEMROY is one edit from VM_MEMORY. */
+static size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	size_t *d = xcalloc((la + 1) * (lb + 1), sizeof(*d));

@@ -7,8 +7,6 @@
 
 #include "strv.h"
 
-/* Optimal string alignment distance, case ignored: VM_MEMROY is one edit from VM_MEMORY. */
-size_t edit_distance(const char *a, const char *b);
 
 /*
  * The word of CANDS nearest to WORD (the first of equals), or NULL when

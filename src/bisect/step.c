@@ -438,8 +438,8 @@ static void boot(const struct bctx *c, const char *rdir, int results, struct bru
 	if (r->rc)
 		r->panic = panic_words(console);
 	memset(ab, 0, sizeof(*ab));
-	if (results)
-		(void)brun_results(r, ab, txt, &err);
+	if (results && brun_results(r, ab, txt, &err))
+		warn("%s: %s", rdir, err);
 	/* the status ./vm exited with, whatever its results.txt says */
 	ab->exit = r->rc;
 	free(err);

@@ -8,7 +8,8 @@
 #ifndef RAPIDO_PROTO_UPMARK_H
 #define RAPIDO_PROTO_UPMARK_H
 
-/* "<5>" + UPMARK + " after N ms; running the profile" in /dev/kmsg */
+/* "[SEC.USEC] " + UPMARK + " after N ms; running the profile", on the console itself
+ * (tools/init/trace.c: in order with the profile's output, as /dev/kmsg is not) */
 #define UPMARK "rapido-init: up"
 
 #endif

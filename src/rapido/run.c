@@ -51,7 +51,8 @@ static int not_an_image(const char *a)
 /* cut's options that take a value in the next argument */
 static int takes_value(const char *a)
 {
-	static const char *const opts[] = { "-x", "--cmd", "-f", "--file", "-o", "--output" };
+	static const char *const opts[] = { "-x", "--cmd", "-f", "--file", "-o", "--output",
+					     "-b", "--bins" };
 
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (!strcmp(a, opts[i]))

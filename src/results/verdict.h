@@ -54,7 +54,8 @@ struct verdict_stop {
 	int vmcore_ok;
 	const char *vmcore_err;		/* why not, "" for no answer */
 	const char *vmcore_format;
-	int interactive;		/* a console with a person at it: Ctrl-a x is a quit, no verdict */
+	int interactive;		/* a console with a person at it and no --results:
+					 * Ctrl-a x is a quit, no verdict */
 };
 /*
  * The exit status from how the VM stopped, before the records count: the

@@ -71,19 +71,22 @@ void vm_execout_feed(struct vm_watch *w, const char *buf, size_t n)
 		execframe_reader_feed(w->exec, buf, n, execout_write, NULL);
 }
 
-void vm_execout_end(struct vm_watch *w)
+int vm_execout_end(struct vm_watch *w)
 {
 	struct execframe_reader *r = w->exec;
 
 	if (!r || r->state == EXECFRAME_DONE)
-		return;
-	if (r->state == EXECFRAME_FAILED)
+		return 0;
+	if (r->state == EXECFRAME_FAILED) {
 		warn("vm%u: the command's output did not come whole: %s (console log: %s)", w->l->vm,
 		     r->err, w->l->console_log);
-	else if (r->state == EXECFRAME_RUNNING)
+		return 0;
+	}
+	if (r->state == EXECFRAME_RUNNING)
 		warn("vm%u: the command did not finish (console log: %s)", w->l->vm,
 		     w->l->console_log);
 	else
 		warn("vm%u: the command never started: the profile failed or the guest stopped "
 		     "first (console log: %s)", w->l->vm, w->l->console_log);
+	return 1;
 }

@@ -116,8 +116,9 @@ void vm_jobs_resolve_or_die(struct vm_settings *s, const struct vm_opts *o, cons
 	int rc;
 
 	s->jobs = vm_opt_number(c, o, "VM_JOBS", &s->jobs_src);
-	/* rapido.conf's VM_JOBS is for batch runs: an interactive ./vm stays one VM */
-	if (s->jobs_src.kind != SRC_OPTION && !s->batch)
+	/* rapido.conf's VM_JOBS is for batch runs: an interactive ./vm stays one VM,
+	 * and rapido run's one command is one VM (its output is this VM's stdout) */
+	if (s->jobs_src.kind != SRC_OPTION && (!s->batch || s->exec))
 		s->jobs = 0;
 	v = vm_opt_setting(c, o, "VM_SERIAL_TESTS", &src, &cv);
 	if (v && !s->jobs && src.kind == SRC_OPTION)

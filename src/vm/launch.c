@@ -51,7 +51,8 @@ static int stop_verdict(const struct vm_watch *w, const struct vm_launch *l, enu
 		.shutdown_reason = w->mon.shutdown_reason, .panicked = w->mon.panicked,
 		.vmcore = w->mon.vmcore, .vmcore_ok = w->mon.vmcore_ok,
 		.vmcore_err = w->mon.vmcore_err, .vmcore_format = l->s->vmcore_format,
-		.interactive = !l->s->batch,
+		/* with --results a quit stops the tests: the host stopped them (122) */
+		.interactive = !l->s->batch && !w->results,
 	};
 
 	st.end = res == QEMU_TIMEOUT ? VERDICT_TIMEOUT :
@@ -68,7 +69,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	struct vm_watch w;
 	sigset_t mask, oldmask;
 	enum wait_result res;
-	int wstatus = 0, sig = 0, rc, sigfd, tests_only;
+	int wstatus = 0, sig = 0, rc, sigfd, tests_only, unrun;
 	char why[STATUS_MSG_MAX + 32];
 
 	/* interactive: Ctrl-c belongs to the guest; batch: it stops the VM */
@@ -111,8 +112,13 @@ int vm_run(struct vm_launch *l, int lock_fd)
 		vm_watch_reset(&w);
 	}
 
-	vm_execout_end(&w);
+	unrun = vm_execout_end(&w);
 	rc = stop_verdict(&w, l, res, wstatus, sig, why, sizeof(why), &tests_only);
+	if (unrun && rc == 0) {
+		/* e.g. a profile's poweroff before CMD: the guest's 0 is not CMD's */
+		rc = VM_EXIT_NO_STATUS;
+		snprintf(why, sizeof(why), "the command given to rapido run did not finish");
+	}
 	results_tests_only(w.results, tests_only);
 	vm_watchdog_verdict(&w, &rc, why, sizeof(why));
 	rc = results_finish(w.results, &w.rctx, &w.splats, rc, *why ? why : NULL,

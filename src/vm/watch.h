@@ -49,8 +49,12 @@ struct vm_watch {
  */
 void vm_execout_start(struct vm_watch *w);
 void vm_execout_feed(struct vm_watch *w, const char *buf, size_t n);
-/* At the end: say when CMD's output did not come whole. */
-void vm_execout_end(struct vm_watch *w);
+/*
+ * At the end: say when CMD's output did not come whole; 1 when CMD never
+ * started or never finished (its status then is no pass, whatever the
+ * guest reported), else 0.
+ */
+int vm_execout_end(struct vm_watch *w);
 
 enum wait_result { QEMU_EXITED, QEMU_TIMEOUT, QEMU_KVM_HUNG, QEMU_SIGNALLED };
 

@@ -106,6 +106,11 @@ expect_rc "./run simple -- sh -c 'echo hi; exit 3': the command's status" 3 $?
 check "  stdout is exactly hi" eval 'printf "hi\n" | cmp -s - "$T/run.out"'
 check "  its stderr on stderr" grep -qx to-stderr "$T/run.err"
 check "  the boot in the console log, not on stdout" grep -q "up on rapido1" "$VM_STATE_DIR/vm1.log"
+# a guest that reports 0 before CMD ran (a profile part's poweroff) is no pass of CMD
+"$TOP/run" simple -x poweroff -- echo never > "$T/run.out" 2> "$T/run.err"
+expect_rc "./run -x poweroff -- echo never: CMD never ran, no status of its (123)" 123 $?
+check "  nothing on stdout" test ! -s "$T/run.out"
+check "  and says so" grep -q "the command never started" "$T/run.err"
 # without --: a shell (of simple, the default profile), on a pty
 mkfifo "$T/keys3"
 script -qefc "'$TOP/run'" /dev/null < "$T/keys3" > "$T/run.console" 2>&1 &

@@ -53,7 +53,9 @@ check "  did you mean fstests_local" contains "$T/err" "unknown profile 'fstest_
 run "$bin" --kconfig fstests_btrf
 check "a typo of an alias: did you mean it" contains "$T/err" "(did you mean fstests_btrfs?)"
 run "$bin" nosuchthing
-check "nothing near: no suggestion" bash -c "! grep -q 'did you mean' '$T/err'"
+check "nothing near: exit 1" exits 1
+check "  unknown profile" contains "$T/err" "unknown profile 'nosuchthing'"
+check "  and no suggestion" bash -c "! grep -q 'did you mean' '$T/err'"
 
 # a profile of the user's own under an alias's name is the user's
 mkdir -p "$T/mine"
@@ -62,7 +64,8 @@ RAPIDO_PROFILE_PATH=$T/mine run "$bin" --list
 check "--list: a user's fstests_xfs hides the alias" \
 	bash -c "[ \$(grep -c '^fstests_xfs ' '$T/out') = 1 ] && grep -q '^fstests_xfs  *mine' '$T/out'"
 RAPIDO_PROFILE_PATH=$T/mine run "$bin" --dry-run fstests_xfs
-check "  and is what ./cut cuts" bash -c "! grep -q 'upstream Rapido' '$T/err'"
+check "  and is what ./cut cuts: exit 0" exits 0
+check "  with no alias said" bash -c "! grep -q 'upstream Rapido' '$T/err'"
 
 run "$bin" --list
 check "--list: exit 0" exits 0

@@ -68,6 +68,25 @@ static long kept_code(const char *text)
 	return end == text || errno || (*end != ' ' && *end != '\n' && *end) ? -1 : v;
 }
 
+int init_poweroff_status(const char *dir)
+{
+	char *text;
+	long code;
+	int rc = kept_read(dir, "rapido.poweroff", &text);
+
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return 1;
+	code = kept_code(text);
+	free(text);
+	if (code < 0 || code > 255) {
+		warn("%s/rapido.poweroff: no exit status from 0 to 255: status 1", dir);
+		return 1;
+	}
+	return (int)code;
+}
+
 int init_kept_status(const char *dir, int code)
 {
 	char *text, what[32];

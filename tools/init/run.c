@@ -257,28 +257,6 @@ out:
 	return asked;
 }
 
-int init_poweroff_status(const char *dir)
-{
-	char *path = xasprintf("%s/rapido.poweroff", dir), *text, *end;
-	long code = 0;
-	int rc = read_file(path, &text, NULL);
-
-	if (rc == 0) {
-		errno = 0;
-		code = strtol(text, &end, 10);
-		if (errno || end == text || (*end && *end != '\n') || code < 0 || code > 255) {
-			warn("%s: no exit status from 0 to 255: status 1", path);
-			code = 1;
-		}
-		free(text);
-	} else if (rc != -ENOENT) {
-		warn("%s: %s: status 1", path, strerror(-rc));
-		code = 1;
-	}
-	free(path);
-	return (int)code;
-}
-
 void init_kill_all(void)
 {
 	/* as PID 1, kill(-1) reaches every process except ourselves */
