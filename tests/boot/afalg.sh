@@ -87,8 +87,9 @@ code() {
 }
 for path in splice no-splice; do
 	out=$S/afalg-check-$path.txt
-	check "-c $path: the corrupted f1m FAILED, the 3 others OK" \
-		eval 'grep -qx "f1m: FAILED" "$out" && test "$(grep -c ": OK\$" "$out")" = 3'
+	check "-c $path: the corrupted f1m FAILED, the 4 others OK" \
+		eval 'grep -qx "f1m: FAILED" "$out" && test "$(grep -c ": OK\$" "$out")" = 4'
+	check "-c $path: the name with a backslash among them" grep -q 'b\\\{1,2\}s: OK$' "$out"
 	expect_rc "-c $path with a corrupted file" 1 "$(code check-corrupted-$path)"
 	check "-c $path: the same lines as sha256sum -c" cmp -s "$S/afalg-check-sha256sum.txt" "$out"
 done

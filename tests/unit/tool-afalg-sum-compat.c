@@ -17,19 +17,20 @@
 #include "err.h"
 #include "io.h"
 #include "refhash.h"
+#include "run.h"
 #include "../../tools/afalg-sum/afalg.h"
 #include "../../tools/afalg-sum/check.h"
 #include "../../tools/afalg-sum/feed.h"
 #include "../../tools/afalg-sum/fmt.h"
 #include "../../tools/afalg-sum/opts.h"
-#include "../../tools/afalg-sum/run.h"
+#include "../../tools/afalg-sum/mode.h"
 
 #include <sys/wait.h>
 
 #include "../../tools/afalg-sum/sum.h"
 #include "tap.h"
 
-#define PLAN 75
+#define PLAN 77
 
 static char tmpdir[] = "/tmp/afsum-compat.XXXXXX";
 
@@ -222,6 +223,59 @@ static void test_empty_digests(void)
 	}
 }
 
+/*
+ * Ours follows the coreutils on PATH (in a guest, the one the image
+ * carries): with a 9.1 and then a 9.7 in front of the host's, -c prints
+ * each one's escaping, whichever the host has.
+ */
+static void test_follows_path(void)
+{
+	static const struct {
+		const char *ver, *want;
+	} vers[] = {
+		{ "9.1", "a\\b: OK\nc\rr: OK\n\\n\\nl: OK\nplain: OK\n" },
+		{ "9.7", "\\a\\\\b: OK\n\\c\\rr: OK\n\\n\\nl: OK\nplain: OK\n" },
+	};
+	char *names[] = { "a\\b", "c\rr", "n\nl", "plain", NULL };
+	char *real = find_in_path("sha256sum"), *old = xstrdup(getenv("PATH"));
+	size_t i;
+
+	if (!real)
+		abort();
+	put_sums("names.sum", names, "");
+	for (i = 0; i < sizeof(vers) / sizeof(vers[0]); i++) {
+		char *dir = xasprintf("%s/v%s", tmpdir, vers[i].ver);
+		char *prog = xasprintf("%s/sha256sum", dir);
+		char *script = xasprintf("#!/bin/sh\n[ \"$1\" != --version ] || "
+					 "{ echo 'sha256sum (GNU coreutils) %s'; exit 0; }\n"
+					 "exec %s \"$@\"\n", vers[i].ver, real);
+		char *path = xasprintf("%s:%s", dir, old);
+		char *args[] = { "-c", "names.sum", NULL };
+		struct res r;
+
+		if (mkdir(dir, 0755) || write_file_atomic(prog, script, strlen(script), 0755) ||
+		    setenv("PATH", path, 1))
+			abort();
+		ours(args, &r);
+		tap_ok(r.status == 0 && r.out_len == strlen(vers[i].want) &&
+		       !memcmp(r.out, vers[i].want, r.out_len),
+		       "-c with coreutils %s on PATH: its escaping", vers[i].ver);
+		if (r.status || r.out_len != strlen(vers[i].want) || memcmp(r.out, vers[i].want, r.out_len)) {
+			show("want", vers[i].want, strlen(vers[i].want));
+			show("ours", r.out, r.out_len);
+		}
+		res_free(&r);
+		free(dir);
+		free(prog);
+		free(script);
+		free(path);
+	}
+	if (setenv("PATH", old, 1))
+		abort();
+	free(old);
+	free(real);
+}
+
 int main(void)
 {
 	char *probe[] = { "sha256sum", "--version", NULL };
@@ -357,6 +411,7 @@ int main(void)
 		same("-c - (bad lines only, from standard input)", "bad.sum", std);
 	}
 	test_empty_digests();
+	test_follows_path();
 
 	if (chdir("/") == 0)
 		tap_rm_tree(tmpdir);

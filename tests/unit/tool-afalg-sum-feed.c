@@ -19,7 +19,7 @@
 #include "../../tools/afalg-sum/feed.h"
 #include "../../tools/afalg-sum/fmt.h"
 #include "../../tools/afalg-sum/opts.h"
-#include "../../tools/afalg-sum/run.h"
+#include "../../tools/afalg-sum/mode.h"
 
 #include <signal.h>
 #include <sys/wait.h>

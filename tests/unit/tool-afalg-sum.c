@@ -18,14 +18,14 @@
 #include "../../tools/afalg-sum/feed.h"
 #include "../../tools/afalg-sum/fmt.h"
 #include "../../tools/afalg-sum/opts.h"
-#include "../../tools/afalg-sum/run.h"
+#include "../../tools/afalg-sum/mode.h"
 
 #include <stdarg.h>
 
 #include "../../tools/afalg-sum/sum.h"
 #include "tap.h"
 
-#define PLAN 127
+#define PLAN 140
 #define H64 "50e721e49c013f00c62cf59f2163542a9d8df02464efeb615d31051b0fddc326"
 
 static char tmpdir[] = "/tmp/afsum-unit.XXXXXX";
@@ -258,8 +258,42 @@ static void test_output(void)
 	sum_line("\nl", true, true, true, LINE("SHA256 (\nl) = " HEX17 "\0"));
 	sum_line("sp ace", false, false, false, LINE(HEX17 "  sp ace\n"));
 
-	tap_ok(afsum_check_name_needs_escape("a\nb") && !afsum_check_name_needs_escape("a\\b") &&
-	       !afsum_check_name_needs_escape("a\rb"), "check output escapes only newlines (9.1)");
+	/* -c's status lines: coreutils 9.3 and earlier escape only newlines, 9.4 and later as above */
+	tap_ok(afsum_check_name_needs_escape("a\nb", AFSUM_CHECK_ESC_NEWLINE) &&
+	       !afsum_check_name_needs_escape("a\\b", AFSUM_CHECK_ESC_NEWLINE) &&
+	       !afsum_check_name_needs_escape("a\rb", AFSUM_CHECK_ESC_NEWLINE),
+	       "check output, coreutils 9.1's rule: only newlines");
+	tap_ok(afsum_check_name_needs_escape("a\nb", AFSUM_CHECK_ESC_ALL) &&
+	       afsum_check_name_needs_escape("a\\b", AFSUM_CHECK_ESC_ALL) &&
+	       afsum_check_name_needs_escape("a\rb", AFSUM_CHECK_ESC_ALL) &&
+	       !afsum_check_name_needs_escape("a b", AFSUM_CHECK_ESC_ALL),
+	       "check output, coreutils 9.7's rule: backslash, newline, carriage return");
+	tap_ok(afsum_check_rules_differ("a\\b") && afsum_check_rules_differ("a\rb") &&
+	       !afsum_check_rules_differ("a\nb") && !afsum_check_rules_differ("a\n\\b") &&
+	       !afsum_check_rules_differ("plain"), "the rules differ only without a newline");
+	{
+		static const struct {
+			const char *line;
+			enum afsum_check_escape rule;
+		} vers[] = {
+			{ "sha256sum (GNU coreutils) 9.1", AFSUM_CHECK_ESC_NEWLINE },
+			{ "sha256sum (GNU coreutils) 9.3", AFSUM_CHECK_ESC_NEWLINE },
+			{ "md5sum (GNU coreutils) 8.32", AFSUM_CHECK_ESC_NEWLINE },
+			{ "sha256sum (GNU coreutils) 9.4", AFSUM_CHECK_ESC_ALL },
+			{ "sha256sum (GNU coreutils) 9.7", AFSUM_CHECK_ESC_ALL },
+			{ "sha256sum (GNU coreutils) 9.10", AFSUM_CHECK_ESC_ALL },
+			{ "sha256sum (GNU coreutils) 10.0", AFSUM_CHECK_ESC_ALL },
+			{ "sha256sum (uutils coreutils) 0.1.0", AFSUM_CHECK_ESC_ALL },
+			{ "BusyBox v1.36.1 (Debian 1:1.36.1-9) multi-call binary.", AFSUM_CHECK_ESC_ALL },
+			{ "sha256sum (GNU coreutils) ", AFSUM_CHECK_ESC_ALL },
+			{ NULL, AFSUM_CHECK_ESC_ALL },
+		};
+
+		for (size_t i = 0; i < sizeof(vers) / sizeof(vers[0]); i++)
+			tap_ok(afsum_check_escape_of(vers[i].line) == vers[i].rule,
+			       "-c escaping of '%s': %s", vers[i].line ? vers[i].line : "(nothing)",
+			       vers[i].rule == AFSUM_CHECK_ESC_NEWLINE ? "newlines only" : "as when generating");
+	}
 
 	/* sha256sum 9.1, LC_ALL=C, "sha256sum: NAME: No such file or directory" */
 	quote_is("plain", "plain");

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cuver.h"
 #include "err.h"
 #include "fmt.h"
 #include "input.h"
@@ -151,9 +152,18 @@ bool afsum_check_parse(struct afsum_check_parser *p, char *s, size_t len,
 	return true;
 }
 
-static void print_status(FILE *out, const char *name, const char *what)
+/*
+ * "NAME: WHAT", NAME escaped by *rule: the coreutils on PATH is asked for
+ * it, once a check file, only when the rules would differ for NAME.
+ */
+static void print_status(FILE *out, const char *alg, enum afsum_check_escape *rule,
+			 const char *name, const char *what)
 {
-	bool esc = afsum_check_name_needs_escape(name);
+	bool esc;
+
+	if (*rule == AFSUM_CHECK_ESC_ASK && afsum_check_rules_differ(name))
+		*rule = afsum_check_escape_ask(alg);
+	esc = afsum_check_name_needs_escape(name, *rule);
 
 	if (esc)
 		fputc('\\', out);
@@ -179,6 +189,7 @@ int afsum_check_stream(const struct afsum_opts *o, struct afsum_hasher *h,
 	const char *display = is_stdin ? "standard input" : name;
 	uintmax_t misformatted = 0, mismatched = 0, unreadable = 0, lineno = 0;
 	bool formatted = false, matched = false;
+	enum afsum_check_escape rule = AFSUM_CHECK_ESC_ASK;
 	struct afsum_check_parser p;
 	unsigned char digest[AFSUM_MAX_DIGEST];
 	char *line = NULL;
@@ -232,17 +243,17 @@ int afsum_check_stream(const struct afsum_opts *o, struct afsum_hasher *h,
 			afsum_report(err, e.name, -rc);
 			unreadable++;
 			if (!o->status)
-				print_status(out, e.name, "FAILED open or read");
+				print_status(out, o->alg, &rule, e.name, "FAILED open or read");
 			continue;
 		}
 		if (afsum_hex_equal(e.digest, strlen(e.digest), digest, dlen)) {
 			matched = true;
 			if (!o->status && !o->quiet)
-				print_status(out, e.name, "OK");
+				print_status(out, o->alg, &rule, e.name, "OK");
 		} else {
 			mismatched++;
 			if (!o->status)
-				print_status(out, e.name, "FAILED");
+				print_status(out, o->alg, &rule, e.name, "FAILED");
 		}
 	}
 	free(line);

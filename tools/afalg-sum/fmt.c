@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* fmt.c: print digests and names exactly as coreutils 9.1's sha256sum does. */
+/* fmt.c: print digests and names exactly as coreutils' sha256sum does (9.1 to 9.7). */
 #include <ctype.h>
 #include <string.h>
 
@@ -53,9 +53,27 @@ bool afsum_name_needs_escape(const char *name)
 	return name[strcspn(name, "\\\n\r")] != '\0';
 }
 
-bool afsum_check_name_needs_escape(const char *name)
+bool afsum_check_name_needs_escape(const char *name, enum afsum_check_escape rule)
 {
-	return strchr(name, '\n') != NULL;
+	if (rule == AFSUM_CHECK_ESC_NEWLINE)
+		return strchr(name, '\n') != NULL;
+	return afsum_name_needs_escape(name);
+}
+
+bool afsum_check_rules_differ(const char *name)
+{
+	return !strchr(name, '\n') && afsum_name_needs_escape(name);
+}
+
+enum afsum_check_escape afsum_check_escape_of(const char *line)
+{
+	static const char gnu[] = "(GNU coreutils) ";
+	const char *v = line ? strstr(line, gnu) : NULL;
+
+	if (!v || !isdigit((unsigned char)v[strlen(gnu)]))
+		return AFSUM_CHECK_ESC_ALL;
+	/* strverscmp: 9.10 is after 9.4 */
+	return strverscmp(v + strlen(gnu), "9.4") < 0 ? AFSUM_CHECK_ESC_NEWLINE : AFSUM_CHECK_ESC_ALL;
 }
 
 void afsum_print_name(FILE *f, const char *name, bool escape)

@@ -18,9 +18,29 @@ bool afsum_hex_equal(const char *hex, size_t hex_len, const unsigned char *d, si
 /* When generating: a name with '\\', '\n' or '\r' is escaped (coreutils >= 9.0). */
 bool afsum_name_needs_escape(const char *name);
 
-/* When checking: coreutils 9.1 escapes only names with a newline (9.2 and later
- * escape as when generating). */
-bool afsum_check_name_needs_escape(const char *name);
+/*
+ * When checking, a status line ("NAME: OK") escapes its name as the
+ * coreutils that rapido-afalg-sum stands in for does (cuver.h asks it):
+ * 9.3 and earlier only a name with a newline; 9.4 and later as when
+ * generating (their NEWS: "cksum --check now ensures filenames with a
+ * leading backslash character are escaped appropriately").
+ */
+enum afsum_check_escape {
+	AFSUM_CHECK_ESC_ASK,		/* not asked yet (treated as ALL) */
+	AFSUM_CHECK_ESC_NEWLINE,	/* coreutils 9.3 and earlier */
+	AFSUM_CHECK_ESC_ALL,		/* 9.4 and later, and with no coreutils to ask */
+};
+bool afsum_check_name_needs_escape(const char *name, enum afsum_check_escape rule);
+
+/* True if the two rules escape name differently (only then is coreutils asked). */
+bool afsum_check_rules_differ(const char *name);
+
+/*
+ * The rule of the program whose --version's first line is line
+ * ("sha256sum (GNU coreutils) 9.7"): ALL for NULL or a line that is not
+ * GNU coreutils' (busybox, another implementation).
+ */
+enum afsum_check_escape afsum_check_escape_of(const char *line);
 
 /* Print name, as "\\\\", "\\n", "\\r" escapes if escape is set. */
 void afsum_print_name(FILE *f, const char *name, bool escape);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* input.c: open the named inputs and report their errors, as both modes (run.c, check.c) do. */
+/* input.c: open the named inputs and report their errors, as both modes (mode.c, check.c) do. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

@@ -12,9 +12,9 @@
 #include "algsock.h"
 #include "err.h"
 #include "fmt.h"
+#include "mode.h"
 #include "opts.h"
 #include "proccrypto.h"
-#include "run.h"
 
 #define NO_AFALG_ADVICE "load af_alg/algif_hash or enable CONFIG_CRYPTO_USER_API_HASH"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* run.c: generate mode (one line per file), or check mode (check.c), as the options say. */
+/* mode.c: generate mode (one line per file), or check mode (check.c), as the options say. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "err.h"
 #include "fmt.h"
 #include "input.h"
-#include "run.h"
+#include "mode.h"
 
 int afsum_sum_files(const struct afsum_opts *o, struct afsum_hasher *h, FILE *out, FILE *err)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* run.h: hash files and print their lines, or check them. */
-#ifndef AFSUM_RUN_H
-#define AFSUM_RUN_H
+/* mode.h: hash files and print their lines, or check them. */
+#ifndef AFSUM_MODE_H
+#define AFSUM_MODE_H
 
 #include <stdbool.h>
 #include <stdio.h>
