@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # pvh.sh: ./vm boots an x86 kernel at its PVH entry (src/vm/pvh.c): the
-# ELF unpacked from Debian's xz bzImage into CUT_CACHE_DIR/kernels is what
-# qemu really gets (its execve, seen by strace), the guest runs and exits
-# 0; VM_KERNEL_ENTRY=bzimage boots the bzImage; a damaged cached ELF is
-# unpacked again; where xz fails or stops short the bzImage boots, with a
-# warning; a kernel replaced in place gets an ELF of its own.
+# ELF unpacked from Debian's bzImage (xz on Debian 12, zstd on 13) into
+# CUT_CACHE_DIR/kernels is what qemu really gets (its execve, seen by
+# strace), the guest runs and exits 0; VM_KERNEL_ENTRY=bzimage boots the
+# bzImage; a damaged cached ELF is unpacked again; where the unpacker
+# fails or stops short the bzImage boots, with a warning; a kernel
+# replaced in place gets an ELF of its own.
 . "$(dirname "$0")/lib.sh"
 installed_kernel_or_skip
 [ "$(dpkg --print-architecture)" = amd64 ] || { echo "SKIP: PVH is x86's"; exit 77; }
@@ -41,8 +42,10 @@ expect_rc "vm --batch" 0 "$rc"
 check "qemu booted the ELF (its execve)" test "$(qemu_kernel "$T/pvh.strace")" = "$elf"
 check "  and the guest ran" grep -q "rapido: $rel up on rapido1" "$T/pvh"
 check "  console clean" console_clean "$T/pvh"
-check "  no xz on the second boot: the ELF is cached" \
-	bash -c "! grep -q 'execve(\"[^\"]*/xz\"' '$T/pvh.strace'"
+# the unpackers of kimage.c's payloads
+unpackers='(gzip|bzip2|lzma|xz|lzop|lz4|zstd)'
+check "  no unpacker on the second boot: the ELF is cached" \
+	bash -c "! grep -qE 'execve\\(\"[^\"]*/$unpackers\"' '$T/pvh.strace'"
 
 boot bz VM_KERNEL_ENTRY=bzimage
 expect_rc "VM_KERNEL_ENTRY=bzimage: vm --batch" 0 "$rc"
@@ -53,23 +56,26 @@ truncate -s $((size / 2)) "$elf"
 boot damaged
 expect_rc "a cached ELF cut short: vm --batch" 0 "$rc"
 check "  said so" grep -q "cached kernel $elf is damaged (a segment lies past the end" "$T/damaged"
-check "  unpacked it again (xz ran), whole" \
-	bash -c "grep -q 'execve(\"[^\"]*/xz\"' '$T/damaged.strace' && [ \$(stat -c %s '$elf') = $size ]"
+# the kernel's payload's unpacker, as ./vm ran it
+tool=$(grep -oE "execve\(\"[^\"]*/$unpackers\"" "$T/damaged.strace" | head -n 1 | sed 's|.*/||; s|"$||')
+check "  unpacked it again (${tool:-no unpacker} ran), whole" \
+	bash -c "[ -n '$tool' ] && [ \$(stat -c %s '$elf') = $size ]"
 check "  and booted it" test "$(qemu_kernel "$T/damaged.strace")" = "$elf"
 
-# an xz that fails, then one that stops short: each warned, the bzImage booted
+# an unpacker that fails, then one that stops short: each warned, the bzImage booted
+tool=${tool:-xz}
 mkdir -p "$T/bin"
-xz=$(command -v xz)
-printf '#!/bin/sh\nexit 1\n' > "$T/bin/xz"
-chmod +x "$T/bin/xz"
+real=$(command -v "$tool")
+printf '#!/bin/sh\nexit 1\n' > "$T/bin/$tool"
+chmod +x "$T/bin/$tool"
 boot xzfails PATH="$T/bin:$PATH" CUT_CACHE_DIR="$T/cache2"
-expect_rc "an xz that fails: vm --batch" 0 "$rc"
-check "  warned" grep -q "^vm: xz -dc could not unpack the payload of kernel /boot/vmlinuz-$rel (it failed): it boots as a bzImage" "$T/xzfails"
+expect_rc "a $tool that fails: vm --batch" 0 "$rc"
+check "  warned" grep -q "^vm: $tool -dc[a-z]* could not unpack the payload of kernel /boot/vmlinuz-$rel (it failed): it boots as a bzImage" "$T/xzfails"
 check "  and booted the bzImage" test "$(qemu_kernel "$T/xzfails.strace")" = "/boot/vmlinuz-$rel"
 check "  nothing left in its kernels/" test -z "$(ls -A "$T/cache2/kernels")"
-printf '#!/bin/sh\n"%s" "$@" | head -c 1000000\n' "$xz" > "$T/bin/xz"
+printf '#!/bin/sh\n"%s" "$@" | head -c 1000000\n' "$real" > "$T/bin/$tool"
 boot xzshort PATH="$T/bin:$PATH" CUT_CACHE_DIR="$T/cache2"
-expect_rc "an xz that stops short: vm --batch" 0 "$rc"
+expect_rc "a $tool that stops short: vm --batch" 0 "$rc"
 check "  warned, with both sizes" grep -q "^vm: kernel /boot/vmlinuz-$rel: its payload unpacked to 1000000 bytes, its trailer says [0-9]*: it boots as a bzImage" "$T/xzshort"
 check "  and booted the bzImage" test "$(qemu_kernel "$T/xzshort.strace")" = "/boot/vmlinuz-$rel"
 
