@@ -82,6 +82,14 @@ netns_or_why() {
 	printf 'ip -n cannot enter a namespace here (%s)%s\n' "${err//$'\n'/; }" \
 		"$(awk '$5 == "/" { m = 1 } END { if (!m) print ": / is no mount point (a chroot)" }' /proc/self/mountinfo)"
 }
+# netns_or_skip: exit 77 saying why (netns_or_why) where a network
+# namespace cannot be made and entered here, before any check
+netns_or_skip() {
+	local ns=rapido-probe-$$ why
+	why=$(netns_or_why "$ns")
+	[ -z "$why" ] || { echo "# SKIP $why"; exit 77; }
+	ip netns del "$ns" 2> /dev/null
+}
 done_testing() {
 	echo "1..$tap_n"
 	[ "$fails" -eq 0 ] || exit 1

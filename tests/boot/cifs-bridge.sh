@@ -6,6 +6,7 @@
 # VM 2 at .102; the client writes a file, the server's autorun sees it.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "# SKIP needs root for network namespaces"; exit 77; }
+netns_or_skip
 for b in smbd smbpasswd; do
 	command -v $b > /dev/null || { echo "# SKIP needs $b (samba, samba-common-bin)"; exit 77; }
 done

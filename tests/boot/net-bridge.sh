@@ -5,6 +5,7 @@
 # ping each other by address, and the host end of the bridge pings both.
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "# SKIP needs root for network namespaces"; exit 77; }
+netns_or_skip
 NS=rapido-test-$$
 NETSETUP=$TOP/netsetup
 cleanup() {
