@@ -78,10 +78,14 @@ done
 export CIFS_SERVER=10.0.2.2 CIFS_USER=rapido CIFS_PASS=rapido-secret-pw
 for um in 000 022; do
 	rm -f "$T/image"
-	(umask $um && strace -qq -y -o "$T/strace" \
+	# LeakSanitizer cannot run under ptrace (a SANITIZE=1 ./cut says so, and fails)
+	(umask $um && ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} strace -qq -y -o "$T/strace" \
 		-e trace=openat,chmod,fchmod,fchmodat,rename,renameat,renameat2 \
-		"$CUT" cifs > "$T/out" 2>&1)
+		"$CUT" -v cifs > "$T/out" 2>&1)
 	got=$(stat -c %a "$T/image" 2> /dev/null)
+	# dracut 106 asks the kernel's config about the compressor that
+	# writes a layer into the cache (dd): DRACUT_COMPRESS_CAT says it is none
+	check "umask $um: dracut (-v) reported no error" test -z "$(grep 'dracut\[[EF]\]' "$T/out")"
 	check "secret CIFS_PASS, umask $um: mode 600 (got ${got:-no image})" test "$got" = 600
 	check "  created 0600, never chmod-ed" \
 		test -z "$(grep -E '^f?chmod' "$T/strace" | grep -F "$T/image")" -a \
