@@ -106,7 +106,8 @@ void bctx_init_or_die(struct bctx *c, struct bopts *o)
 	if (!c->src)
 		die_errno("KERNEL_SRC=%s", src);
 	conf_free(&conf);
-	gitdir = git_out(c, "rev-parse", "--absolute-git-dir", NULL);
+	/* kept in c at once: a die() below leaves it reachable, no leak for LeakSanitizer */
+	c->gitdir = gitdir = git_out(c, "rev-parse", "--absolute-git-dir", NULL);
 	top = gitdir ? git_out(c, "rev-parse", "--show-toplevel", NULL) : NULL;
 	if (!gitdir)
 		die("KERNEL_SRC=%s: not a git tree (git rev-parse failed: see above)", c->src);
@@ -126,7 +127,6 @@ void bctx_init_or_die(struct bctx *c, struct bopts *o)
 	} else {
 		c->state = xasprintf("%s/rapido-%s", gitdir, o->mode == BM_COMPARE ? "compare" : "bisect");
 	}
-	c->gitdir = gitdir;
 	c->obj = o->build_dir ? abs_dir_or_die(o->build_dir, 1, "--build-dir") : xstrdup(c->src);
 	c->mods = xasprintf("%s/mods", c->state);
 	c->image = xasprintf("%s/image", c->state);
