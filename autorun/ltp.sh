@@ -45,11 +45,11 @@
 #@ files: ${LTP_DIR}:/ltp-dir
 #@ cpus: 2
 #@ memory: 2G
-#@ bins: sh mkdir grep mount
+#@ bins: sh mkdir grep mount modprobe
 #@ bins-optional: ip
 # what LTP's library and the syscalls tests run (tst_cmd, .needs_cmds,
 # tst_mkfs for .needs_device and .all_filesystems)
-#@ bins-optional: modprobe rmmod insmod losetup df mkswap swapon swapoff
+#@ bins-optional: rmmod insmod losetup df mkswap swapon swapoff
 #@ bins-optional: mkfs.ext2 mkfs.ext3 mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.vfat
 #@ bins-optional: useradd userdel groupdel quotacheck parted debugfs
 #@ packages: mkfs.xfs=xfsprogs mkfs.btrfs=btrfs-progs mkfs.vfat=dosfstools

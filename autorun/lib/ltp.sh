@@ -13,6 +13,9 @@
 # own timeout (tst_test's .timeout, scaled by LTP_TIMEOUT_MUL) kills a test
 # and reports TBROK "Test killed! (timeout?)".
 
+# where the LTP tree is (the profile's #@ files puts it there)
+_ltp_root=/ltp
+
 # _ltp_words VALUE: VALUE's words (spaces or commas) in _ltp_w
 _ltp_words() {
 	local v=${1//,/ }
@@ -51,6 +54,9 @@ ltp_setup() {
 		grep -q "^$ug:" /etc/group 2> /dev/null || echo "$ug:x:$xid:" >> /etc/group
 		xid=$((xid + 1))
 	done
+	# tst_device's loop devices (.needs_device): no udev here to load
+	# the module when /dev/loop-control is first opened
+	modprobe loop 2> /dev/null || echo "ltp: warning: no loop module: tests that need a device break"
 	ip link set dev lo up 2> /dev/null
 	[ -z "${LTP_TIMEOUT_MUL:-}" ] || export LTP_TIMEOUT_MUL
 	return 0
@@ -78,7 +84,7 @@ _ltp_picked() {
 # _ltp_lines FILE: the selected lines of /ltp/runtest/FILE, the test's
 # name in _ltp_names and its command line in _ltp_cmds
 _ltp_lines() {
-	local f=/ltp/runtest/$1 line name cmd
+	local f=$_ltp_root/runtest/$1 line name cmd
 	[ -r "$f" ] || return 1
 	while IFS= read -r line || [ -n "$line" ]; do
 		line=${line%$'\r'}
@@ -128,7 +134,7 @@ _ltp_taint() {
 # Its last line is the verdict, with the first TCONF, TFAIL, TBROK or
 # TWARN line LTP printed (rapido_test takes a skip's reason from it).
 _ltp_one() {
-	local name=$1 cmd=$2 t0 rc d=$TMPDIR/ltp-run/${1//\//_} first=
+	local name=$1 cmd=$2 t0 rc d=$TMPDIR/ltp-run/${1//\//_} first= words
 	_ltp_taint
 	t0=$REPLY
 	mkdir -p "$d" && cd "$d" && : > "$d.first" || return 1
@@ -138,6 +144,7 @@ _ltp_one() {
 	first=$(< "$d.first")
 	ltp_verdict "$rc"
 	rc=$?
+	words=$REPLY
 	_ltp_taint
 	if [ $((REPLY & ~t0)) -ne 0 ]; then
 		echo "ltp: $name: the kernel is now tainted ($REPLY, was $t0)"
@@ -146,7 +153,7 @@ _ltp_one() {
 	case $rc in
 	0) echo "ltp: $name: passed" ;;
 	77) echo "ltp: $name: TCONF${first:+: $first}" ;;
-	*) echo "ltp: $name: ${REPLY:-failed} (LTP exit status $rc)${first:+: $first}" ;;
+	*) echo "ltp: $name: ${words:-failed} (LTP exit status $rc)${first:+: $first}" ;;
 	esac
 	return "$rc"
 }
@@ -174,8 +181,8 @@ ltp_run() {
 	local files=("${_ltp_w[@]}")
 	for f in "${files[@]}"; do
 		if ! _ltp_lines "$f"; then
-			rapido_test_fail "ltp/$f" "LTP_RUNTEST: no runtest file /ltp/runtest/$f" > /dev/null
-			echo "ltp: LTP_RUNTEST: no runtest file /ltp/runtest/$f"
+			rapido_test_fail "ltp/$f" "LTP_RUNTEST: no runtest file $_ltp_root/runtest/$f" > /dev/null
+			echo "ltp: LTP_RUNTEST: no runtest file $_ltp_root/runtest/$f"
 			rc=1
 		fi
 	done
