@@ -56,11 +56,11 @@
 #@ packages: useradd=passwd userdel=passwd groupdel=passwd quotacheck=quota parted=parted
 
 if [ ! -d /ltp ] && [ -d /ltp-dir ]; then
-	ln -s /ltp-dir /ltp || rapido_fail "cannot link /ltp to LTP_DIR's /ltp-dir"
+	_ltp_root=/ltp-dir
 elif [ -d /ltp-dir ]; then
 	echo "ltp: LTP_SRC and LTP_DIR both set: LTP_SRC's tree runs"
 fi
-if [ ! -d /ltp ]; then
+if [ ! -d "$_ltp_root" ]; then
 	echo "ltp: LTP not included (LTP_SRC unset)"
 else
 	ltp_setup

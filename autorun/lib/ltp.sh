@@ -13,7 +13,8 @@
 # own timeout (tst_test's .timeout, scaled by LTP_TIMEOUT_MUL) kills a test
 # and reports TBROK "Test killed! (timeout?)".
 
-# where the LTP tree is (the profile's #@ files puts it there)
+# where the LTP tree is (the profile's #@ files puts it there: /ltp-dir
+# for upstream Rapido's LTP_DIR)
 _ltp_root=/ltp
 
 # _ltp_words VALUE: VALUE's words (spaces or commas) in _ltp_w
@@ -23,24 +24,16 @@ _ltp_words() {
 	_ltp_w=($v)
 }
 
-# ltp_setup: LTP in place at /ltp, an installed tree (make install's
+# ltp_setup: LTP in place at _ltp_root, an installed tree (make install's
 # prefix: testcases/bin) or a built source tree (its test directories on
 # PATH); fails naming what is missing
 ltp_setup() {
-	local d ug xid=2000
-	[ -d /ltp/runtest ] || rapido_fail "no LTP tree in the image (/ltp/runtest is missing):" \
-		"LTP_SRC unset at cut time, or not an LTP tree"
-	export LTPROOT=/ltp
-	if [ -d /ltp/testcases/bin ]; then
-		PATH=/ltp/testcases/bin:$PATH
-	else
-		# a built source tree: each directory a runtest command is in
-		shopt -s globstar nullglob
-		for d in /ltp/testcases/**/; do
-			[ -e "${d}Makefile" ] && PATH+=":${d%/}"
-		done
-		shopt -u globstar nullglob
-	fi
+	local ug xid=2000
+	[ -d "$_ltp_root/runtest" ] || rapido_fail "no LTP tree in the image ($_ltp_root/runtest" \
+		"is missing): LTP_SRC unset at cut time, or not an LTP tree"
+	export LTPROOT=$_ltp_root
+	_ltp_path "$_ltp_root"
+	PATH=$REPLY:$PATH
 	export PATH
 	export TMPDIR=${TMPDIR:-/tmp}
 	# tst_test keeps its results in shared memory, under /dev/shm
@@ -60,6 +53,24 @@ ltp_setup() {
 	ip link set dev lo up 2> /dev/null
 	[ -z "${LTP_TIMEOUT_MUL:-}" ] || export LTP_TIMEOUT_MUL
 	return 0
+}
+
+# _ltp_path ROOT: where the LTP tree ROOT's test commands are, as PATH
+# entries, in REPLY: an installed tree's testcases/bin, else (a tree built
+# in place) every directory under testcases/ with a Makefile, where make
+# leaves its tests (and testcases/lib, the shell tests' library)
+_ltp_path() {
+	local d
+	REPLY=
+	if [ -d "$1/testcases/bin" ]; then
+		REPLY=$1/testcases/bin
+		return 0
+	fi
+	shopt -s globstar nullglob
+	for d in "$1"/testcases/**/; do
+		[ -e "${d}Makefile" ] && REPLY+="${REPLY:+:}${d%/}"
+	done
+	shopt -u globstar nullglob
 }
 
 # _ltp_picked NAME FILE: NAME (of runtest FILE) is selected: LTP_TESTS

@@ -8,8 +8,9 @@
 #     junit.xml named syscalls/NAME, with the verdict LTP's summary gave
 #     it (passed, or skipped for a TCONF), and nothing LTP_SKIP named.
 #  2. a copy of the tree whose open01 is built from its source with its
-#     TPASS made a TFAIL: ./vm exits 1, syscalls/open01 is a failure of
-#     junit.xml carrying LTP's TFAIL line, read01 still passes.
+#     TPASS made a TFAIL, given as upstream Rapido's LTP_DIR: ./vm
+#     exits 1, syscalls/open01 is a failure of junit.xml carrying LTP's
+#     TFAIL line, read01 still passes.
 # Also (no boot): ./cut names LTP_SRC that is not there.
 # tests/run timeout: 900s
 . "$(dirname "$0")/lib.sh"
@@ -69,7 +70,8 @@ tree_copy "$SUITE" "$BAD" && rm "$BAD/testcases/bin/open01" &&
 		> "$T/open01.c" && grep -q 'tst_res(TFAIL, "%s is set as expected"' "$T/open01.c" &&
 	(cd "$T" && gcc -O2 -I"$SRC/include" -I"$SRC/include/old" -o "$BAD/testcases/bin/open01" \
 		open01.c -L"$SRC/lib" -lltp) || { echo "Bail out! cannot build a failing open01"; exit 1; }
-printf 'LTP_SRC=%s\nLTP_TESTS="open01 read01"\n' "$BAD" > "$RAPIDO_CONF"
+# upstream Rapido's key for the tree
+printf 'LTP_DIR=%s\nLTP_TESTS="open01 read01"\n' "$BAD" > "$RAPIDO_CONF"
 "$CUT" ltp > "$T/cut.out" 2>&1
 expect_rc "cut ltp, the failing copy" 0 $? || sed 's/^/# /' "$T/cut.out"
 start=$(date +%s)

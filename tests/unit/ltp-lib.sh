@@ -109,4 +109,10 @@ check "  and the run fails" grep -qx 'run=1' "$tmp/out"
 in_lib 'LTP_TESTS="open01 read01"; RAPIDO_SHARD=1/2 ltp_run; RAPIDO_SHARD=2/2 ltp_run'
 check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n' ' ')" = \
 	"fail syscalls/read01 exit status 1 pass syscalls/open01 "
+mkdir -p "$tmp/src/testcases/kernel/syscalls/open" "$tmp/src/testcases/lib" "$tmp/src/testcases/data" &&
+	touch "$tmp/src/testcases/kernel/syscalls/open/Makefile" "$tmp/src/testcases/lib/Makefile" || exit 1
+in_lib '_ltp_path "$2/src"; echo "src=$REPLY"; _ltp_path "$2/ltp"; echo "inst=$REPLY"'
+check "a tree built in place: its test directories are PATH" grep -qxF \
+	"src=$tmp/src/testcases/kernel/syscalls/open:$tmp/src/testcases/lib" "$tmp/out"
+check "an installed tree: its testcases/bin" grep -qxF "inst=$tmp/ltp/testcases/bin" "$tmp/out"
 done_testing
