@@ -211,7 +211,7 @@ ltp_run() {
 			rc=1
 		}
 	done
-	echo "ltp: ${#_ltp_names[@]} tests of runtest ${files[*]}${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD: its part)}"
+	echo "ltp: ${#_ltp_names[@]} tests of runtest ${files[*]}${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD runs its part of them)}"
 	rapido_test_plan "${_ltp_names[@]}"
 	for i in "${!_ltp_names[@]}"; do
 		rapido_test "${_ltp_names[$i]}" _ltp_one "${_ltp_names[$i]}" "${_ltp_cmds[$i]}" || rc=1
