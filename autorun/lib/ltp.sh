@@ -145,7 +145,7 @@ _ltp_taint() {
 # Its last line is the verdict, with the first TCONF, TFAIL, TBROK or
 # TWARN line LTP printed (rapido_test takes a skip's reason from it).
 _ltp_one() {
-	local name=$1 cmd=$2 t0 rc d=$TMPDIR/ltp-run/${1//\//_} first= words
+	local name=$1 cmd=$2 t0 rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
 	_ltp_taint
 	t0=$REPLY
 	mkdir -p "$d" && cd "$d" && : > "$d.first" || return 1
