@@ -10,7 +10,8 @@
 #  2. a copy of the tree whose open01 is built from its source with its
 #     TPASS made a TFAIL, given as upstream Rapido's LTP_DIR: ./vm
 #     exits 1, syscalls/open01 is a failure of junit.xml carrying LTP's
-#     TFAIL line, read01 still passes.
+#     TFAIL line, read01 still passes; booted again with
+#     --known-failures naming syscalls/open01, ./vm exits 0.
 # Also (no boot): ./cut names LTP_SRC that is not there.
 # tests/run timeout: 900s
 . "$(dirname "$0")/lib.sh"
@@ -88,4 +89,11 @@ check "the guest said TFAIL and LTP's exit status" \
 	guest_matches "$T/console" '^ltp: syscalls/open01: TFAIL (LTP exit status 1): open01.c:56: TFAIL'
 check "kernel console clean" console_clean "$T/console"
 [ $rc = 1 ] || guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
+# the same image again, open01 a known failure by its junit.xml name
+printf 'syscalls/open01 * # made to fail on purpose\n' > "$T/known"
+"$VM" --batch --timeout 600 --results "$T/known-res" --known-failures "$T/known" \
+	> "$T/console" 2> "$T/err"
+expect_rc "--known-failures names syscalls/open01: ./vm exits 0" 0 $?
+check "  open01 is the known failure, its reason said" \
+	grep -qF 'known failure: made to fail on purpose' "$T/known-res/junit.xml"
 done_testing
