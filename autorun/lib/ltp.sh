@@ -132,10 +132,13 @@ ltp_verdict() {
 	return "$rc"
 }
 
+# the kernel's taint bits
+_ltp_taint_file=/proc/sys/kernel/tainted
+
 # _ltp_taint: the kernel's taint bits now, in REPLY
 _ltp_taint() {
 	REPLY=0
-	[ -r /proc/sys/kernel/tainted ] && read -r REPLY < /proc/sys/kernel/tainted
+	[ -r "$_ltp_taint_file" ] && read -r REPLY < "$_ltp_taint_file"
 	[[ $REPLY =~ ^[0-9]+$ ]] || REPLY=0
 }
 

@@ -109,6 +109,19 @@ check "  and the run fails" grep -qx 'run=1' "$tmp/out"
 in_lib 'LTP_TESTS="open01 read01"; RAPIDO_SHARD=1/2 ltp_run; RAPIDO_SHARD=2/2 ltp_run'
 check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n' ' ')" = \
 	"fail syscalls/read01 exit status 1 pass syscalls/open01 "
+# a test that taints the kernel (here: a file standing for
+# /proc/sys/kernel/tainted) fails though LTP passed it; an old taint does not
+printf '#!/bin/sh\necho 4096 > "%s"\n' "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
+	chmod +x "$tmp/ltp/testcases/bin/taint01" && printf 'taint01 taint01\n' > "$tmp/ltp/runtest/taint" || exit 1
+echo 1 > "$tmp/tainted"
+in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST="taint syscalls" LTP_TESTS="taint01 open01"; ltp_run'
+records > "$tmp/got"
+check "a new kernel taint fails the test, an old one does not" same_file - "$tmp/got" <<'EOF'
+fail taint/taint01 exit status 1
+pass syscalls/open01
+EOF
+check "  said with the taint" grep -qxF 'ltp: taint/taint01: the kernel is now tainted (4096, was 1)' "$tmp/out"
+
 mkdir -p "$tmp/src/testcases/kernel/syscalls/open" "$tmp/src/testcases/lib" "$tmp/src/testcases/data" &&
 	touch "$tmp/src/testcases/kernel/syscalls/open/Makefile" "$tmp/src/testcases/lib/Makefile" || exit 1
 in_lib '_ltp_path "$2/src"; echo "src=$REPLY"; _ltp_path "$2/ltp"; echo "inst=$REPLY"'
