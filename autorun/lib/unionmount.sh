@@ -12,7 +12,7 @@
 declare -gA _unionmount_args=([ov]="--ov" [samefs]="--ov --samefs"
 	[ov-verify]="--ov --verify" [samefs-verify]="--ov --samefs --verify")
 # the directories the suite mounts on, and each one's zram disk
-_unionmount_dirs="/lower /upper /base"
+_unionmount_dirs=(/lower /upper /base)
 declare -gA _unionmount_dev=()
 
 # _unionmount_words VALUE: VALUE's words (spaces or commas), each without a
@@ -32,8 +32,8 @@ _unionmount_words() {
 # layers would be tmpfs)
 unionmount_disks() {
 	local fs=$1 size=$2 d
-	mkdir -p /mnt $_unionmount_dirs || rapido_fail "mkdir /mnt $_unionmount_dirs failed"
-	for d in $_unionmount_dirs; do
+	mkdir -p /mnt "${_unionmount_dirs[@]}" || rapido_fail "mkdir /mnt ${_unionmount_dirs[*]} failed"
+	for d in "${_unionmount_dirs[@]}"; do
 		# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
 		_unionmount_dev[$d]=$(zram_add "/tmp/unionmount-zram${d//\//-}.log" -s "$size" \
 			--mkfs "$fs" $(zram_mkfs_args "$fs")) ||
@@ -41,7 +41,7 @@ unionmount_disks() {
 		printf '%s %s %s noauto 0 0\n' "${_unionmount_dev[$d]}" "$d" "$fs" >> /etc/fstab ||
 			rapido_fail "cannot write /etc/fstab"
 	done
-	echo "unionmount: $fs ($size) on $(for d in $_unionmount_dirs; do
+	echo "unionmount: $fs ($size) on $(for d in "${_unionmount_dirs[@]}"; do
 		printf '%s %s, ' "$d" "${_unionmount_dev[$d]}"; done)in /etc/fstab"
 }
 
@@ -119,7 +119,9 @@ _unionmount_tests() {
 	for t in tests/*.py; do
 		t=${t#tests/}
 		t=${t%.py}
-		[ "$t" != rename-exdev ] && [ "$t" != __init__ ] || continue
+		case $t in
+		rename-exdev | __init__) continue ;;
+		esac
 		[[ $skip == *" $t "* ]] || _unionmount_sel+=("$t")
 	done
 	[ ${#_unionmount_sel[@]} -gt 0 ] ||

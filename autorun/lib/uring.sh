@@ -7,6 +7,9 @@
 #   uring_one NAME           one test, with runtests.sh's meaning of its end
 # Sourced into every image before the profile, so it only defines functions.
 
+# where runtests.sh's marker goes (a unit test's file on a host)
+_uring_kmsg=/dev/kmsg
+
 # _uring_words VALUE: VALUE's words (spaces or commas), each without a
 # trailing .t (runtests.sh takes "nop.t", the Makefile's list "nop"), in
 # _uring_w
@@ -57,7 +60,7 @@ uring_tests() {
 uring_one() {
 	local t=$1 to=${LIBURING_TIMEOUT:-60} rc
 	# runtests.sh's marker, so a kernel report reads next to its test
-	echo "Running test $t.t:" > /dev/kmsg 2> /dev/null
+	echo "Running test $t.t:" >> "$_uring_kmsg" 2> /dev/null
 	rapido_harness timeout -s INT -k "$to" "$to" "./$t.t"
 	rc=$?
 	case $t:$rc in
