@@ -47,13 +47,16 @@
 #@ cpus: 2
 #@ memory: 2G
 # what the suite's system() calls run, through /bin/sh
-#@ bins: sh mkdir mount umount grep rm modprobe
-#@ bins-optional: mkfs.xfs mkfs.btrfs mkfs.ext4 ls cat
+# (mkfs.xfs for the default UNIONMOUNT_FS; the others' the guest names)
+#@ bins: sh mkdir mount umount grep rm modprobe mkfs.xfs
+#@ bins-optional: mkfs.btrfs mkfs.ext4 ls cat
 #@ packages: mkfs.xfs=xfsprogs mkfs.btrfs=btrfs-progs mkfs.ext4=e2fsprogs
 
 _unionmount_fs=${UNIONMOUNT_FS:-xfs}
 command -v "mkfs.$_unionmount_fs" > /dev/null ||
-	rapido_fail "UNIONMOUNT_FS=$_unionmount_fs: mkfs.$_unionmount_fs is not in the image"
+	rapido_fail "UNIONMOUNT_FS=$_unionmount_fs: mkfs.$_unionmount_fs is not in the image (install" \
+		"$(case $_unionmount_fs in xfs) echo xfsprogs ;; btrfs) echo btrfs-progs ;;
+			*) echo e2fsprogs ;; esac) on the host and cut again)"
 modprobe "$_unionmount_fs" || rapido_fail "UNIONMOUNT_FS=$_unionmount_fs: modprobe failed"
 unionmount_disks "$_unionmount_fs" "${UNIONMOUNT_ZRAM_SIZE:-512M}"
 

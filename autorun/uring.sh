@@ -42,9 +42,10 @@
 #@ files: ${LIBURING_SRC}:/liburing
 #@ cpus: 2
 #@ memory: 2G
-#@ bins: mkdir mount cp chmod
-#@ bins-optional: ip ls df
-#@ bins-optional: mkfs.xfs mkfs.btrfs
+# mkfs.xfs for the default URING_FS (./cut names xfsprogs when the host
+# lacks it); mkfs.btrfs for URING_FS=btrfs, which the guest names if absent
+#@ bins: mkdir mount cp chmod mkfs.xfs
+#@ bins-optional: ip ls df mkfs.btrfs
 # runtests.sh runs each test under timeout(1); send_recvmsg and the other
 # socket tests need loopback up (ip)
 #@ bins-if LIBURING_SRC: timeout
