@@ -28,9 +28,9 @@
 #@ description: liburing's io_uring tests (LIBURING_SRC's test/*.t) on a zram xfs or btrfs (URING_FS), a result per test
 #@ results: yes
 #@ include: zram
-#@ modules-on-demand: xfs btrfs
+#@ modules-on-demand: xfs btrfs veth
 #@ kconfig: CONFIG_IO_URING=y
-#@ kconfig-optional: CONFIG_XFS_FS=m CONFIG_BTRFS_FS=m CONFIG_NET=y CONFIG_FUTEX=y
+#@ kconfig-optional: CONFIG_XFS_FS=m CONFIG_BTRFS_FS=m CONFIG_NET=y CONFIG_FUTEX=y CONFIG_VETH=m
 #@ conf-optional: LIBURING_SRC URING_FS URING_ZRAM_SIZE LIBURING_TESTS LIBURING_SKIP
 #@ conf-optional: LIBURING_TIMEOUT
 #@ conf-type: LIBURING_SRC path
@@ -49,7 +49,11 @@
 # runtests.sh runs each test under timeout(1); send_recvmsg and the other
 # socket tests need loopback up (ip)
 #@ bins-if LIBURING_SRC: timeout
+# what the tests run themselves: napi-test.sh (by bash) ip and ethtool, on
+# a veth pair in two network namespaces; sq-poll-kthread ps and grep
+#@ bins-optional-if LIBURING_SRC: ps grep ethtool
 #@ packages: mkfs.xfs=xfsprogs mkfs.btrfs=btrfs-progs timeout=coreutils ip=iproute2
+#@ packages: ethtool=ethtool ps=procps
 
 _uring_fs=${URING_FS:-xfs}
 command -v "mkfs.$_uring_fs" > /dev/null ||
