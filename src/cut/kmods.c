@@ -271,6 +271,7 @@ static void kfile_elf(struct kfile *f)
 	if (!rc) {
 		f->elf = out;
 		f->elf_len = len;
+		return;
 	} else if (rc == -EFBIG) {
 		f->elf_why = xasprintf("%s decompresses to more than %u MiB: refused, not read", f->src,
 				       KMOD_FILE_MAX >> 20);
@@ -278,6 +279,8 @@ static void kfile_elf(struct kfile *f)
 		f->elf_why = xasprintf("%s: not a whole %s stream (%s)", f->src,
 				       kmod_file_comp_name((unsigned int)comp), strerror(-rc));
 	}
+	/* said whatever -v: depmod and modinfo answer for it instead */
+	warn("%s; depmod writes the indexes", f->elf_why);
 }
 
 /*
