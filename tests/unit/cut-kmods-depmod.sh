@@ -65,19 +65,7 @@ cp "/lib/modules/$rel/modules.builtin" "/lib/modules/$rel/modules.builtin.modinf
 
 # the profile's modules recompressed, .ko.xz and .ko.zst by turns (the
 # writer reads them itself), and the tree's modules.dep naming them
-recompress() {	# recompress PATH.ko(.xz|.zst|.gz) EXT: PATH.ko.EXT, the other gone
-	local p=${1%.ko*}.ko src
-	src=$(readlink -f "$1")
-	case $src in
-	*.xz) xz -dc "$src" ;; *.zst) zstd -qdc "$src" ;; *.gz) gzip -dc "$src" ;; *) cat "$src" ;;
-	esac > "$p.raw"
-	rm -f "$p" "$p.xz" "$p.zst" "$p.gz"
-	case $2 in
-	xz) xz -C crc32 -c "$p.raw" > "$p.xz" ;; zst) zstd -q -c "$p.raw" > "$p.zst" ;;
-	gz) gzip -nc "$p.raw" > "$p.gz" ;;
-	esac
-	rm "$p.raw"
-}
+# (recompress: tests/boot/lib.sh)
 i=0
 while read -r mod; do
 	f=$(ls "$m/$mod" "$m/$mod".* 2> /dev/null | head -n 1)
