@@ -47,7 +47,8 @@ chmod +x "$T/bin/depmod"
 start=$(date +%s)
 PATH=$T/bin:$PATH "$CUT" -v fstests_local -x 'grep -E "^(xfs|zram) " /proc/modules' > "$T/out" 2>&1
 expect_rc "cut fstests_local, its modules .ko.zst and .ko.xz ($(( $(date +%s) - start ))s)" 0 $?
-check "no depmod ran (the writer read them)" test "$(grep -cvx -- --version "$T/depmod.log" 2> /dev/null || echo 0)" = 0
+: >> "$T/depmod.log"
+check "no depmod ran (the writer read them)" eval '! grep -qvx -- --version "$T/depmod.log"'
 key=$(layer modules "$DRACUT_OUT")
 cpio -t --quiet < "$CUT_CACHE_DIR/layers/$key.cpio" > "$T/layer"
 check "the layer holds xfs.ko.zst and zram.ko.xz, no xfs.ko nor zram.ko" \
