@@ -46,7 +46,8 @@ printf '#!/bin/bash\necho "$*" >> "%s"\nexec "%s" "$@"\n' "$T/depmod.log" "$(com
 chmod +x "$T/bin/depmod"
 start=$(date +%s)
 PATH=$T/bin:$PATH "$CUT" -v fstests_local -x 'grep -E "^(xfs|zram) " /proc/modules' > "$T/out" 2>&1
-expect_rc "cut fstests_local, its modules .ko.zst and .ko.xz ($(( $(date +%s) - start ))s)" 0 $?
+rc=$?
+expect_rc "cut fstests_local, its modules .ko.zst and .ko.xz ($(( $(date +%s) - start ))s)" 0 $rc
 : >> "$T/depmod.log"
 check "no depmod ran (the writer read them)" eval '! grep -qvx -- --version "$T/depmod.log"'
 key=$(layer modules "$DRACUT_OUT")
@@ -57,7 +58,8 @@ check "the layer holds xfs.ko.zst and zram.ko.xz, no xfs.ko nor zram.ko" \
 
 start=$(date +%s)
 "$VM" --batch --timeout 3000 --results "$T/res" > "$T/console" 2> "$T/err"
-expect_rc "./vm: generic/001 on xfs ($(( $(date +%s) - start ))s)" 0 $?
+rc=$?
+expect_rc "./vm: generic/001 on xfs ($(( $(date +%s) - start ))s)" 0 $rc
 check "the guest printed: generic/001 pass" test "$(xfstests_printed "$T/console")" = "generic/001 pass"
 check "junit.xml says the same" \
 	test "$(testcases "$T/res/junit.xml" | grep -v '^kernel: ')" = "generic/001 pass"
