@@ -19,10 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,7 +33,6 @@
 #include "lookup.h"
 #include "protocol.h"
 #include "qopt.h"
-#include "spawn.h"
 #include "toolver.h"
 #include "vm.h"
 
@@ -128,13 +129,15 @@ static void virtiofs_resolve(struct vm_settings *s, struct vm_opts *o, const str
 		return;
 	name = vm_setting(c, NULL, NULL, "VIRTIOFSD", &src, &cv);
 	if (toolver_virtiofsd(name && *name ? name : NULL, &t)) {
+		static const char pkgs[] = "Debian 13: apt-get install virtiofsd; Debian 12: "
+					   "apt-get install qemu-system-common";
 		char at[128];
 
 		if (name && *name)
-			die("%s: %s not found or not executable", vm_src_str(&src, at, sizeof(at)), name);
+			die("%s: %s not found or not executable (%s)", vm_src_str(&src, at, sizeof(at)),
+			    name, pkgs);
 		die("--virtiofs needs virtiofsd, found neither on PATH nor as /usr/libexec/virtiofsd "
-		    "or /usr/lib/qemu/virtiofsd (Debian 13: apt-get install virtiofsd; Debian 12: "
-		    "apt-get install qemu-system-common; or set VIRTIOFSD)");
+		    "or /usr/lib/qemu/virtiofsd (%s; or set VIRTIOFSD)", pkgs);
 	}
 	s->virtiofsd = t.path;
 	s->virtiofsd_rust = t.rust;
@@ -340,19 +343,36 @@ static void virtiofs_start(const struct vm_launch *l)
 	}
 }
 
+/*
+ * Stop daemon pid and reap it: SIGTERM to its group (the C virtiofsd
+ * forks its sandboxed worker into it), two seconds for the leader to go,
+ * then SIGKILL to the group.
+ */
+static void daemon_stop(pid_t pid)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	kill(-pid, SIGTERM);
+	if (pidfd >= 0)
+		poll(&p, 1, 2000);
+	/* what is left of the group, while the unreaped leader keeps its number ours */
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
 static void virtiofs_stop(const struct vm_launch *l)
 {
 	const struct vm_settings *s = l->s;
 
 	for (size_t i = 0; i < s->n_virtiofs; i++) {
 		struct vm_virtiofsd *d = &l->virtiofsd[i];
-		int wstatus;
 
 		if (d->pid > 0) {
-			/* the group: the C virtiofsd forks its sandboxed worker */
-			kill(-d->pid, SIGTERM);
-			qemu_kill_and_reap(d->pid, &wstatus);
-			kill(-d->pid, SIGKILL);
+			daemon_stop(d->pid);
 			d->pid = 0;
 		}
 		unlink(d->sock);
