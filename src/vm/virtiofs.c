@@ -207,10 +207,18 @@ static void daemon_argv(const struct vm_settings *s, const struct vm_virtiofs *v
 			strv_push(argv, "none");
 		}
 	} else {
-		char *q = qopt(dir);
+		/* libfuse's -o list: a ',' or a backslash in the path escaped with a backslash */
+		char *q = xmalloc(2 * strlen(dir) + sizeof("source=")), *o = q;
 
+		o = stpcpy(o, "source=");
+		for (const char *c = dir; *c; c++) {
+			if (*c == ',' || *c == '\\')
+				*o++ = '\\';
+			*o++ = *c;
+		}
+		*o = '\0';
 		strv_push(argv, "-o");
-		strv_pushf(argv, "source=%s", q);
+		strv_push(argv, q);
 		strv_push(argv, "-o");
 		strv_push(argv, "log_level=err");
 		free(q);
@@ -339,6 +347,8 @@ static void virtiofs_start(const struct vm_launch *l)
 			die_errno("fork");
 		if (d->pid == 0)
 			exec_daemon(s, v, d, fd);
+		/* in the parent too: stop() may signal the group before the child got to it */
+		setpgid(d->pid, d->pid);
 		close(fd);
 	}
 }
