@@ -21,8 +21,10 @@ done
 unset QEMU_BIN QEMU_EXTRA_ARGS TAP_USER SUDO_USER KERNEL_SRC RAPIDO_PROFILE_PATH
 . "$(dirname "$0")/fixture-image.inc"
 simple_image
-# bounded memory: /dev/zero read to the end is gigabytes within the timeout
-if ldd "$VM" 2>/dev/null | grep -q libasan; then
+# bounded memory: /dev/zero read to the end is gigabytes within the timeout;
+# ASan (gcc's libasan, or clang's linked in: both name __asan_init) maps
+# terabytes of shadow, which ulimit -v refuses
+if grep -qa __asan_init "$VM"; then
 	export ASAN_OPTIONS=hard_rss_limit_mb=1000${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 	mem_cap=unlimited
 else
