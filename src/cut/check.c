@@ -613,6 +613,64 @@ static void resolve_files(struct cut_plan *p)
 	}
 }
 
+/*
+ * An interpreter's own library, which no ldd names: pythonX.Y (python3 a
+ * link to it) imports nothing without PREFIX/lib/pythonX.Y, its standard
+ * library; Debian's perl (perl-base) has its modules in
+ * PREFIX/lib/TRIPLET/perl-base (strict, IO::Handle: kselftest's
+ * prefix.pl). A profile that lists python3 or perl among its bins gets
+ * that tree with it, at the same path in the image (the libraries of its
+ * compiled modules found as any tree's programs' are).
+ */
+static char *interpreter_lib(const struct cut_plan *p, const char *bin)
+{
+	char *real = realpath(bin, NULL), *slash, *lib = NULL;
+	unsigned int maj, min;
+	int n = 0;
+
+	if (!real)
+		return NULL;
+	slash = strrchr(real, '/');
+	if (!slash || slash == real) {
+		free(real);
+		return NULL;
+	}
+	*slash++ = '\0';
+	/* PREFIX/bin/NAME: PREFIX */
+	if (strrchr(real, '/'))
+		*strrchr(real, '/') = '\0';
+	if (sscanf(slash, "python%u.%u%n", &maj, &min, &n) == 2 && !slash[n])
+		lib = xasprintf("%s/lib/python%u.%u", real, maj, min);
+	else if (!strcmp(slash, "perl") && p->arch->triplet)
+		lib = xasprintf("%s/lib/%s/perl-base", real, p->arch->triplet);
+	free(real);
+	return lib;
+}
+
+static void resolve_interpreters(struct cut_plan *p)
+{
+	const char *root = p->sysroot ? p->sysroot : "";
+
+	for (size_t i = 0; i < p->bins.n; i++) {
+		char *lib = interpreter_lib(p, p->bins.v[i]);
+		struct stat st;
+		int dup = 0;
+
+		if (!lib)
+			continue;
+		for (size_t t = 0; t < p->n_trees; t++)
+			dup |= !strcmp(p->trees[t].src, lib);
+		/* with a sysroot, a link that leads out of it is no library of its */
+		if (dup || strncmp(lib, root, strlen(root)) || stat(lib, &st) < 0 ||
+		    !S_ISDIR(st.st_mode)) {
+			free(lib);
+			continue;
+		}
+		p->trees = xrealloc(p->trees, (p->n_trees + 1) * sizeof(*p->trees));
+		p->trees[p->n_trees++] = (struct cut_tree){ .src = lib, .dest = xstrdup(lib + strlen(root)) };
+	}
+}
+
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 {
 	char *err;
@@ -673,6 +731,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	resolve_helpers(p);
 	resolve_busybox(o, p);
 	resolve_files(p);
+	resolve_interpreters(p);
 	note_secrets(p);
 	check_kconfig(o, p);
 	if (problems)
