@@ -137,6 +137,12 @@ blktests_run() {
 	# /sys/kernel/config (common/rc's _have_configfs), which the init
 	# mounts only when its module was loaded at boot
 	modprobe configfs 2> /dev/null
+	# a SCSI disk is sd_mod's: blktests' own scsi_debug tests (block/001,
+	# scsi/004, zbd/008...) make their disks and wait for them to appear,
+	# which without udev (nothing loads a module by its alias here) they
+	# never do unless sd_mod is loaded first
+	modprobe sd_mod 2> /dev/null ||
+		echo "blktests: warning: modprobe sd_mod failed: the scsi_debug tests will find no disk"
 	rapido_mounted /sys/kernel/config configfs ||
 		mount -t configfs configfs /sys/kernel/config ||
 		echo "blktests: warning: configfs is not mounted at /sys/kernel/config: the nvme tests will not run"
