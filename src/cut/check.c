@@ -710,7 +710,9 @@ static void resolve_interpreters(struct cut_plan *p)
 			continue;
 		}
 		p->trees = xrealloc(p->trees, (p->n_trees + 1) * sizeof(*p->trees));
-		p->trees[p->n_trees++] = (struct cut_tree){ .src = lib, .dest = xstrdup(lib + strlen(root)) };
+		p->trees[p->n_trees].src = lib;
+		p->trees[p->n_trees].dest = xstrdup(lib + strlen(root));
+		p->trees[p->n_trees++].secret = 0;
 	}
 }
 
