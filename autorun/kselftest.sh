@@ -47,9 +47,11 @@
 #@ bins-optional: dmesg
 # the exec target: non-regular runs /bin/true; binfmt_script.py is
 # python3's (#!/usr/bin/env python3, ./cut adds its standard library),
-# asks getconf for NAME_MAX and makes perl scripts its interpreters
-#@ bins-optional: true env python3 getconf perl
-#@ packages: python3=python3-minimal getconf=libc-bin perl=perl-base
+# asks getconf for NAME_MAX and makes perl scripts its interpreters. The
+# system's python3 by its path: a python3 found first in PATH (a pyenv
+# shim, a virtualenv's) would land outside the guest's PATH
+#@ bins-optional: true env /usr/bin/python3 getconf perl
+#@ packages: getconf=libc-bin perl=perl-base
 #@ cpus: 2
 #@ memory: 1G
 
