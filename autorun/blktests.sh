@@ -42,8 +42,9 @@
 #@ results: yes
 #@ include: zram
 #@ modules-on-demand: null_blk scsi_debug sd_mod brd loop configfs
-# block/001 hotplugs scsi_debug CD-ROMs too (_have_driver sr_mod)
-#@ modules-on-demand: sr_mod
+# block/001 hotplugs scsi_debug CD-ROMs too (_have_driver sr_mod);
+# loop/007 mounts the ext4 it makes
+#@ modules-on-demand: sr_mod ext4
 #@ modules-on-demand: nvme-core nvme-fabrics nvme-tcp nvmet nvmet-tcp nvme
 #@ modules-on-demand: dm-mod dm-zoned dm-linear dm-flakey btrfs xfs sg
 #@ kconfig: CONFIG_BLK_DEV_ZONED=y CONFIG_BLK_DEV_NULL_BLK=m
@@ -79,6 +80,8 @@
 # tests/unit/blktests-programs.sh checks these lists against every
 # program the real suite's tests call
 #@ bins-if BLKTESTS_SRC: hexdump sha256sum blktrace
+# block/035 runs "xargs echo": echo the program, not bash's builtin
+#@ bins-if BLKTESTS_SRC: echo
 #@ bins-optional-if BLKTESTS_SRC: blkid mkfifo taskset zcat shuf mkfs.ext2
 #@ bins-optional-if BLKTESTS_SRC: uuidgen df lsof killall
 #@ bins-optional-if BLKTESTS_SRC: logger timeout tee xargs seq nproc id sync cmp od

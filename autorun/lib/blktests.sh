@@ -143,6 +143,12 @@ blktests_run() {
 	# never do unless sd_mod is loaded first
 	modprobe sd_mod 2> /dev/null ||
 		echo "blktests: warning: modprobe sd_mod failed: the scsi_debug tests will find no disk"
+	# the cgroup tests (block/027, block/037: _have_cgroup2) and block/036
+	# (debugfs) look for the mounts a booted system has
+	rapido_mounted /sys/fs/cgroup cgroup2 || mount -t cgroup2 cgroup2 /sys/fs/cgroup ||
+		echo "blktests: warning: cannot mount cgroup2 on /sys/fs/cgroup: the cgroup tests will not run"
+	rapido_mounted /sys/kernel/debug debugfs || mount -t debugfs debugfs /sys/kernel/debug ||
+		echo "blktests: warning: cannot mount debugfs on /sys/kernel/debug"
 	rapido_mounted /sys/kernel/config configfs ||
 		mount -t configfs configfs /sys/kernel/config ||
 		echo "blktests: warning: configfs is not mounted at /sys/kernel/config: the nvme tests will not run"

@@ -13,16 +13,17 @@
 # programs tests/unit/blktests-programs.sh says the image leaves out.
 # tests/boot/blktests-real.sh runs a few of these in the boot tier (block/001,
 # block/009, loop/004: scsi_debug disks of their own, hexdump, sha256sum).
-# Far longer than 4 minutes under TCG (the block group alone is over 15 on
-# two loaded cores), so not in CI.
+# Far longer than 4 minutes under TCG (block, loop and scsi took 29 on two
+# loaded cores), so not in CI.
 # tests/run timeout: 5400s
 . "$(dirname "$0")/../boot/lib.sh"
 
 installed_kernel_or_skip
 suite_tree blktests
 
-# What fails on Debian's 6.1 (6.1.0-57) under TCG, and why: the kernel's or
-# the emulator's verdicts, not the profile's.
+# What fails on Debian's 6.1 (6.1.0-57) under TCG with the profile's two
+# CPUs, and why: the kernel's, the emulator's or the guest's verdicts, not
+# the profile's (a run of block, loop and scsi took 29 minutes).
 # - scsi/004 reads /proc/scsi/scsi_debug/HOST: Debian's kernel has no
 #   CONFIG_SCSI_PROC_FS.
 # - block/017 reads the inflight counters while null_blk holds the I/O for
@@ -30,16 +31,28 @@ suite_tree blktests
 #   inflight reads 0", not 1). It passes now and then: flaky, not fixed.
 # - block/024 does I/O "faster than a jiffy" and checks iostats' times;
 #   TCG's I/O is slower than a jiffy.
+# - loop/003 expects its loop device set-up to take "0 seconds"; under
+#   TCG it takes 1.
+# - block/038 sets null_blk's submit_queues to 4, which null_blk refuses
+#   (EINVAL) above nr_cpu_ids: the guest has 2 CPUs (#@ cpus: 2).
+# - scsi/007 expects a read to fail once the queue's io_timeout (1 jiffy)
+#   is below scsi_debug's delay; on 6.1 under TCG the read succeeds (the
+#   command completes before the timer is handled; the cause is not
+#   proven further).
 cat > "$T/known" <<'EOF'
 nodev/scsi/004 6.1.* # CONFIG_SCSI_PROC_FS is not set: the test reads /proc/scsi/scsi_debug
 nodev/block/017 6.1.* # TCG: null_blk's timer expires before the inflight counters are read
 nodev/block/024 6.1.* # TCG: the I/O is slower than the jiffy the test expects
+nodev/loop/003 6.1.* # TCG: the loop set-up takes 1 second, the test expects 0
+nodev/block/038 6.1.* # 2 CPUs: null_blk refuses submit_queues=4 above nr_cpu_ids
+nodev/scsi/007 6.1.* # TCG: the read completes before the 1-jiffy io_timeout fails it
 EOF
 # what may be missing: the programs blktests-programs.sh lets the image go
 # without, and modules of tests of another kind (dm-crypt: zbd/011 with
-# cryptsetup; f2fs: zbd/010 with mkfs.f2fs)
+# cryptsetup; f2fs: zbd/010 with mkfs.f2fs; ublk_drv: Debian's 6.1 has no
+# CONFIG_BLK_DEV_UBLK)
 absent='(setpci|cryptsetup|mkfs\.f2fs|mkfs\.vfat|systemctl|tlshd)'
-absent_mod='(dm-crypt|f2fs)'
+absent_mod='(dm-crypt|f2fs|ublk_drv)'
 
 # boot GROUPS DEVS: one boot of GROUPS on DEVS, results in $T/res-DEVS
 boot() {
@@ -68,9 +81,13 @@ boot() {
 }
 
 boot "block loop scsi" "zram brd"
-# the tests issue 43 found failing for sd_mod, hexdump and sha256sum
+# the tests issue 43 found failing for sd_mod, hexdump and sha256sum (of
+# them, scsi/004 and scsi/007 are known failures above; scsi/008 and
+# scsi/009 skip: fio older than 3.37, xfs_io without statx atomic writes),
+# and block/035 (echo), loop/007 (ext4), block/027 and block/037 (cgroup2)
+# that this test found
 for t in block/001 block/002 block/009 block/025 block/027 block/028 block/032 block/037 \
-	loop/004 scsi/005 scsi/007 scsi/008 scsi/009; do
+	block/035 loop/004 loop/007 scsi/005; do
 	check "$t passed" grep -qE "^[^ ]*/$t pass$" "$T/got"
 done
 boot zbd null_blk_zoned

@@ -41,10 +41,12 @@ for g in $groups; do
 done
 
 # words at a command's position (a line's start, after | ; & ( $( and the
-# shell's keywords), neither a shell builtin nor a function of the suite;
-# strings, comments, here-documents and arithmetic left out
+# shell's keywords), neither a shell builtin nor a function of the suite,
+# and what xargs, timeout and the like run (block/035's bare "xargs" runs
+# the echo program); strings, comments, here-documents and arithmetic
+# left out
 perl -e '
-my (%cmd, %fn);
+my (%cmd, %fn, %run);
 my %sh = map { $_ => 1 } qw(if then else elif fi for while until do done case
 	esac in function select time return local declare export readonly unset
 	shift set echo printf read cd pwd test true false exit eval exec source
@@ -65,9 +67,15 @@ for my $f (@ARGV) {
 		while ($l =~ /(?:^|[|;&(\x60{]|\$\(|\b(?:then|do|else|if|while|until|!)\s)\s*(?:[A-Za-z_]\w*=\S*\s+)*([A-Za-z_][\w.+-]*)(?=\s|$|;|\)|\|)/g) {
 			$cmd{$1} = 1;
 		}
+		# what a program runs is a program, a builtin name too (xargs echo)
+		while ($l =~ /\b(?:xargs|timeout|nice|nohup|stdbuf|taskset)\s+(?:-\S+\s+|[\d.]+\w?\s+)*([A-Za-z_][\w.+-]*)(?=\s|$|;|\)|\|)/g) {
+			$run{$1} = 1;
+		}
+		# xargs without a command runs echo
+		$run{echo} = 1 if $l =~ /\bxargs(?:\s+-\S+)*\s*(?:$|[")|;&])/;
 	}
 }
-print "$_\n" for grep { !$sh{$_} && !$fn{$_} } sort keys %cmd;
+print "$_\n" for (grep { !$sh{$_} && !$fn{$_} } sort keys %cmd), sort keys %run;
 ' "${files[@]}" > "$T/words" || exit 1
 # only the words that are programs here: the rest are strings and names
 while read -r w; do
@@ -77,8 +85,8 @@ done < "$T/words" > "$T/called"
 # what the tests ask for by name, program or not here
 grep -hoE '_have_programs? [^;&|)#]*' "${files[@]}" | tr -d '"' | tr ' ' '\n' |
 	grep -E '^[A-Za-z_][A-Za-z0-9_.+-]*$' | grep -v '^_have_program' > "$T/asked"
-check "the scan found programs block/009 and loop/004 call (hexdump, sha256sum)" \
-	sh -c 'grep -qx hexdump "$0" && grep -qx sha256sum "$0"' "$T/called"
+check "the scan found programs block/009, loop/004 and block/035 call (hexdump, sha256sum, echo)" \
+	sh -c 'grep -qx hexdump "$0" && grep -qx sha256sum "$0" && grep -qx echo "$0"' "$T/called"
 check "the scan found what the tests ask for (fio, blkzone)" \
 	sh -c 'grep -qx fio "$0" && grep -qx blkzone "$0"' "$T/asked"
 
