@@ -283,7 +283,15 @@ _blktests_res_flush() {
 	[ -n "${_blktests_started[$name]:-}" ] || rapido_test_time "$name" "$secs"
 	case $st in
 	pass) rapido_test_pass "$name" > /dev/null ;;
-	skip) rapido_test_skip "$name" "${out//$'\n'/; }" > /dev/null ;;
+	skip)
+		# the reasons, less the "runtime" line of a test that had run
+		# before in the results tree (check prints it for a skip too)
+		key=
+		while IFS= read -r val; do
+			[[ $val == "runtime "* ]] || key+=${key:+; }$val
+		done <<< "$out"
+		rapido_test_skip "$name" "$key" > /dev/null
+		;;
 	fail)
 		_blktests_failed=1
 		for key in out.bad dmesg; do
