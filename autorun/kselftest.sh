@@ -41,17 +41,17 @@
 #@ files: ${KSELFTEST_DIR}:/kselftest
 # run_kselftest.sh and kselftest/runner.sh: sh, the coreutils they call,
 # /usr/bin/timeout for each test's deadline; runner.sh prefixes a test's
-# output with perl's prefix.pl where there is a perl (./cut adds
+# output with perl's prefix.pl where there is a perl (perl.inc adds
 # perl-base's modules it uses), else with sed
 #@ bins: sh cat cut grep sed tr uniq wc basename dirname realpath timeout
 #@ bins-optional: dmesg
 # the exec target: non-regular runs /bin/true; binfmt_script.py is
-# python3's (#!/usr/bin/env python3, ./cut adds its standard library),
-# asks getconf for NAME_MAX and makes perl scripts its interpreters. The
-# system's python3 by its path: a python3 found first in PATH (a pyenv
-# shim, a virtualenv's) would land outside the guest's PATH
-#@ bins-optional: true env /usr/bin/python3 getconf perl
-#@ packages: getconf=libc-bin perl=perl-base
+# python3's (#!/usr/bin/env python3), asks getconf for NAME_MAX and makes
+# perl scripts its interpreters
+#@ include: python3
+#@ include: perl
+#@ bins-optional: true env getconf
+#@ packages: getconf=libc-bin
 #@ cpus: 2
 #@ memory: 1G
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -612,9 +613,43 @@ static void note_secrets(struct cut_plan *p)
 }
 
 /*
+ * A "#@ files:" source with a glob pattern in it (a versioned directory:
+ * /usr/lib/python3.[0-9]*, the interpreter's standard library, whose name
+ * is python3.11 on Debian 12 and python3.13 on Debian 13): the one path it
+ * matches, newly allocated, in *src, and *dest the same where DEST is the
+ * pattern itself. No match, or more than one, is a problem named here.
+ */
+static int files_glob(const struct cut_plan *p, char **src, char **dest)
+{
+	glob_t g;
+	int rc;
+
+	if (!strpbrk(*src, "*?["))
+		return 0;
+	rc = glob(*src, 0, NULL, &g);
+	if (rc || g.gl_pathc != 1) {
+		problem("%s: %s (files entry of profile %s: the pattern must name one path)", *src,
+			rc == GLOB_NOMATCH ? "no such file or directory" :
+			rc ? "cannot read the directories" :
+			"more than one path matches", p->prof.name);
+		globfree(&g);
+		return -1;
+	}
+	if (!strcmp(*dest, *src)) {
+		free(*dest);
+		*dest = xstrdup(g.gl_pathv[0]);
+	}
+	free(*src);
+	*src = xstrdup(g.gl_pathv[0]);
+	globfree(&g);
+	return 0;
+}
+
+/*
  * The trees of "#@ files:" (profile.c parsed them): ${FSTESTS_SRC}:/fstests
  * is left out when the key is unset; autorun/configfs/lio.spec:/rapido/...
- * is relative to the rapido directory.
+ * is relative to the rapido directory; a glob pattern names one path
+ * (files_glob).
  */
 static void resolve_files(struct cut_plan *p)
 {
@@ -633,6 +668,13 @@ static void resolve_files(struct cut_plan *p)
 		t->src = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
 		t->dest = xstrdup(f->dest);
 		t->secret = f->key && confkey_secret(f->key, &p->prof.secret);
+		/* a pattern is the profile's own: a ${KEY} value is a path as it is */
+		if (!f->key && files_glob(p, &t->src, &t->dest)) {
+			free(t->src);
+			free(t->dest);
+			free(src);
+			continue;
+		}
 		p->n_trees++;
 		/* the tree's layer (tree.c) also finds its programs' libraries */
 		if (access(t->src, R_OK) < 0)
@@ -653,66 +695,6 @@ static void resolve_files(struct cut_plan *p)
 		t->src = xstrdup(p->kern.config);
 		t->dest = xasprintf("/boot/config-%s", p->kern.release);
 		p->n_trees++;
-	}
-}
-
-/*
- * An interpreter's own library, which no ldd names: pythonX.Y (python3 a
- * link to it) imports nothing without PREFIX/lib/pythonX.Y, its standard
- * library; Debian's perl (perl-base) has its modules in
- * PREFIX/lib/TRIPLET/perl-base (strict, IO::Handle: kselftest's
- * prefix.pl). A profile that lists python3 or perl among its bins gets
- * that tree with it, at the same path in the image (the libraries of its
- * compiled modules found as any tree's programs' are).
- */
-static char *interpreter_lib(const struct cut_plan *p, const char *bin)
-{
-	char *real = realpath(bin, NULL), *slash, *lib = NULL;
-	unsigned int maj, min;
-	int n = 0;
-
-	if (!real)
-		return NULL;
-	slash = strrchr(real, '/');
-	if (!slash || slash == real) {
-		free(real);
-		return NULL;
-	}
-	*slash++ = '\0';
-	/* PREFIX/bin/NAME: PREFIX */
-	if (strrchr(real, '/'))
-		*strrchr(real, '/') = '\0';
-	if (sscanf(slash, "python%u.%u%n", &maj, &min, &n) == 2 && !slash[n])
-		lib = xasprintf("%s/lib/python%u.%u", real, maj, min);
-	else if (!strcmp(slash, "perl") && p->arch->triplet)
-		lib = xasprintf("%s/lib/%s/perl-base", real, p->arch->triplet);
-	free(real);
-	return lib;
-}
-
-static void resolve_interpreters(struct cut_plan *p)
-{
-	const char *root = p->sysroot ? p->sysroot : "";
-
-	for (size_t i = 0; i < p->bins.n; i++) {
-		char *lib = interpreter_lib(p, p->bins.v[i]);
-		struct stat st;
-		int dup = 0;
-
-		if (!lib)
-			continue;
-		for (size_t t = 0; t < p->n_trees; t++)
-			dup |= !strcmp(p->trees[t].src, lib);
-		/* with a sysroot, a link that leads out of it is no library of its */
-		if (dup || strncmp(lib, root, strlen(root)) || stat(lib, &st) < 0 ||
-		    !S_ISDIR(st.st_mode)) {
-			free(lib);
-			continue;
-		}
-		p->trees = xrealloc(p->trees, (p->n_trees + 1) * sizeof(*p->trees));
-		p->trees[p->n_trees].src = lib;
-		p->trees[p->n_trees].dest = xstrdup(lib + strlen(root));
-		p->trees[p->n_trees++].secret = 0;
 	}
 }
 
@@ -777,7 +759,6 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	resolve_helpers(p);
 	resolve_busybox(o, p);
 	resolve_files(p);
-	resolve_interpreters(p);
 	note_secrets(p);
 	check_kconfig(o, p);
 	if (problems)
