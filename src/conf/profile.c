@@ -381,6 +381,18 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		strv_free(&words);
 		return 0;
 	}
+	if (!strcmp(key, "virtiofs")) {
+		const char *tag = strchr(val, ':');
+
+		/* ./vm checks the rest (the directory, the tag's characters) when it boots */
+		if (val[0] != '/' || !tag || tag[1] == ':' || !tag[1] || strpbrk(val, " \t")) {
+			*err = xasprintf("%s:%d: virtiofs: expected /DIR:TAG or /DIR:TAG:ro, got \"%s\"",
+					 path, lineno, val);
+			return -EINVAL;
+		}
+		strv_push(&p->virtiofs, val);
+		return 0;
+	}
 	if (!strcmp(key, "test-timeout")) {
 		char why[NUM_WHY_LEN];
 
@@ -412,7 +424,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
 			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory, "
 			 "memory-use, "
-			 "test-timeout, results)",
+			 "test-timeout, virtiofs, results)",
 			 path, lineno, key);
 	return -EINVAL;
 }
@@ -617,6 +629,7 @@ void profile_free(struct profile *p)
 	free(p->path);
 	free(p->description);
 	strv_free(&p->bins);
+	strv_free(&p->virtiofs);
 	strv_free(&p->bins_opt);
 	strv_free(&p->bins_if);
 	strv_free(&p->bins_opt_if);
