@@ -111,6 +111,8 @@ run "$TOP/host/install-deps" --deb-depends
 check "--deb-depends: the lean set but the build's" out_is "$(printf '%s\n' cpio kmod dracut-core busybox-static qemu-system-x86 xz-utils zstd)"
 run "$TOP/host/install-deps" --deb-suggests
 check "--deb-suggests: the servers (samba), ksmbd-tools, arm64's qemu" eval 'has samba && has ksmbd-tools && has qemu-system-arm && ! has gcc-aarch64-linux-gnu'
+check "  not what every Debian root has (mount, mawk, libc6: dpkg-gencontrol drops those)" \
+	eval '! grep -q -e "^mount\$" -e mawk -e "^libc6\$" "$T/out"'
 
 # Rapido's profile names, as ./cut takes them (./cut --locate: no second
 # copy of src/conf/profalias.c's table): upstream Rapido's, a user's own
