@@ -95,6 +95,11 @@ check "trixie: clang's runtime: libclang-rt-dev" has libclang-rt-dev
 check "trixie: no kernel: linux-image-amd64 and its source, linux-source-6.12" \
 	eval 'has linux-image-amd64 && has linux-source-6.12 && ! has linux-source-6.1'
 
+# a user's PATH (Debian's has no sbin): a program there (blkzone, util-linux's,
+# Essential) is found where ./cut finds it, not taken for an unknown one
+PATH=/usr/local/bin:/usr/bin:/bin deps bookworm --list fstests_local
+check "a PATH without sbin: fstests_local's blkzone found in /usr/sbin (exit 0)" exits 0
+
 # a name the release does not have: fails naming both, installs nothing
 grep -v -x -e zstd -e git "$T/trixie/available" > "$T/avail" && mv "$T/avail" "$T/trixie/available"
 rm -f "$T/trixie/apt-get.log"
@@ -235,9 +240,10 @@ for c in bash dirname sed grep awk sort cat mkdir; do ln -s "$(command -v $c)" "
 PATH=$T/noapt run "$TOP/host/install-deps" fstests_local
 check "no apt: exit 1" exits 1
 check "  says so" contains "$T/err" "install-deps: no apt on this host: install these commands"
-check "  listing the commands (gcc, dracut, zstd, fio, mkfs.xfs)" eval 'for c in gcc dracut zstd fio mkfs.xfs; do grep -qx "  $c" "$T/err" || exit 1; done'
+# (those in PATH only: a program in /usr/sbin is found there, as ./cut does)
+check "  listing the commands (gcc, dracut, zstd, fio, bc)" eval 'for c in gcc dracut zstd fio bc; do grep -qx "  $c" "$T/err" || exit 1; done'
 if [ -x "$TOP/rapido" ]; then
 	PATH=$T/noapt run "$TOP/rapido" deps fstests_xfs
-	check "no apt: rapido deps fstests_xfs: exit 1, the same list" eval '[ $rc = 1 ] && grep -qx "  mkfs.xfs" "$T/err"'
+	check "no apt: rapido deps fstests_xfs: exit 1, the same list" eval '[ $rc = 1 ] && grep -qx "  fio" "$T/err"'
 fi
 done_testing
