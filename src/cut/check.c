@@ -107,10 +107,13 @@ static void missing_bin(struct cut_plan *p, const char *name, const char *when)
 			free(text);
 			free(path);
 		}
+		/* install-deps is rapido deps once installed (no host/ on the user's PATH) */
 		if (pkg)
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s; "
-				"Debian package %s: apt-get install %s, or host/install-deps %s)",
-				p->prof.path, name, p->prof.name, when, pkg, pkg, p->prof.name);
+				"Debian package %s: apt-get install %s, or %s %s)",
+				p->prof.path, name, p->prof.name, when, pkg, pkg,
+				rapido_installed() ? "rapido deps --install" : "host/install-deps",
+				p->prof.name);
 		else
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s)",
 				p->prof.path, name, p->prof.name, when);

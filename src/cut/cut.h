@@ -193,6 +193,8 @@ void cut_child_result_free(struct cut_child_result *r);
 /* list.c: ./cut --list; ./cut --kconfig PROFILE (the kernel config fragment) */
 int cut_list(void);
 int cut_kconfig(const char *profile);
+/* ./cut --locate PROFILE: the file it is read from (an alias: its profile's) */
+int cut_locate(const char *profile);
 
 /*
  * progress.c: what the cut is doing, on stderr when it is a terminal and

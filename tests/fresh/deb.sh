@@ -10,7 +10,8 @@
 # unprivileged user: `rapido cut simple -x 'exit 4' && rapido vm --batch`
 # exits 4, the image in $XDG_CACHE_HOME/rapido, /etc/rapido/rapido.conf
 # read (VM_LOG_DIR); rapido cut --list shows the installed profiles and the
-# user's (~/.config/rapido/profiles, RAPIDO_PROFILE_PATH); man rapido-cut
+# user's (~/.config/rapido/profiles, RAPIDO_PROFILE_PATH); rapido deps lists
+# what fstests_xfs needs (the installed install-deps); man rapido-cut
 # renders; bash's and zsh's completion offer the profiles.
 #
 # Fresh tier (tests/run --fresh), not make check: it downloads qemu,
@@ -117,6 +118,16 @@ expect_rc "rapido cut --list" 0 $?
 check "  the installed profiles (simple)" grep -q '^simple ' "$T/list"
 check "  the user's own: ~/.config/rapido/profiles/mine.sh" grep -q '^mine  *mine (/home/tester/.config/rapido/profiles)' "$T/list"
 check "  and RAPIDO_PROFILE_PATH's theirs.sh" grep -q '^theirs  *theirs (/home/tester/p)' "$T/list"
+# rapido deps: the installed install-deps, with the installed table and profiles
+as_user 'rapido deps fstests_xfs mine' > "$T/deps" 2> "$T/deps.err"
+expect_rc "as tester: rapido deps fstests_xfs mine (upstream Rapido's name, the user's own)" 0 $?
+check "  fstests_local's packages: xfsprogs, fio, bc" \
+	eval 'grep -qx xfsprogs "$T/deps" && grep -qx fio "$T/deps" && grep -qx bc "$T/deps"'
+check "  those not installed, and how: rapido deps --install" \
+	grep -q "^rapido deps: install them, no service started: rapido deps --install fstests_xfs mine" "$T/deps.err"
+sed 's/^/# /' "$T/deps.err"
+as_user 'rapido deps fstest_xfs' > /dev/null 2> "$T/deps.err"
+check "  a wrong name: the nearest (fstests_xfs)" grep -qF "(did you mean fstests_xfs?)" "$T/deps.err"
 as_user 'rapido --version' > "$T/version" 2>&1
 check "rapido --version: rapido (rapido) $(cat "$T/deb/rapido/.version"), dracut's, qemu's" \
 	eval 'grep -qx "rapido (rapido) $(cat "$T/deb/rapido/.version")" "$T/version" &&

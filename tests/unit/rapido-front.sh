@@ -32,7 +32,7 @@ check "  the usage on stderr" contains "$T/err" " rapido COMMAND [ARGS]"
 run "$R" --help
 check "rapido --help: exit 0" exits 0
 cmds=$(sed -n '/^Commands:$/,/^$/s/^ \([a-z][a-z-]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
-check "  lists the commands (got: $cmds)" test "$cmds" = "run cut boot vm vmctl results list netsetup ceph-local bisect "
+check "  lists the commands (got: $cmds)" test "$cmds" = "run cut boot vm vmctl results list deps netsetup ceph-local bisect "
 for p in cut vm vmctl netsetup ceph-local; do
 	"$TOP/$p" --help > "$T/want" 2>&1
 	"$R" "$p" --help > "$T/got" 2>&1
