@@ -56,6 +56,9 @@ int open_output(const char *path, int mode, struct stat *st);
  */
 int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,
 		      struct stat *st);
+/* The same for path relative to the directory dirfd (openat(2)), AT_FDCWD as above. */
+int read_regular_file_at(int dirfd, const char *path, int flags, size_t max, char **out,
+			 size_t *len, struct stat *st);
 /*
  * What went wrong, for a message: err_str(err), or for -ENOTREG "not a
  * regular file but a FIFO" (a directory, a symbolic link, ...) from st,
@@ -69,5 +72,13 @@ mode_t umask_now(void);
  * rename(2); the file gets mode less the process's umask.
  */
 int write_file_atomic(const char *path, const void *buf, size_t len, int mode);
+/* The same for name in the directory dirfd (openat(2)): nothing outside it is touched. */
+int write_file_atomic_at(int dirfd, const char *name, const void *buf, size_t len, int mode);
+/*
+ * Create NAME.tmpXXXXXXXX in the directory dirfd, new (O_EXCL, never
+ * through a link), 0600, for writing: the fd, the name in *tmp
+ * (malloc'd), or -errno. What a write then renames over the real name.
+ */
+int create_temp_at(int dirfd, const char *name, char **tmp);
 
 #endif

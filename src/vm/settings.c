@@ -240,7 +240,11 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		s->image_src.name = "IMAGE";
 	} else {
 		/* what ./cut wrote last (-o anywhere), while it is there; else its default */
-		s->image = rapido_last_image(c);
+		s->image = rapido_last_image(c, &err);
+		if (err) {
+			warn("%s", err);
+			free(err);
+		}
 		if (s->image && access(s->image, F_OK) < 0) {
 			free(s->image);
 			s->image = NULL;
