@@ -66,8 +66,8 @@ ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 	return off < 0 ? -EINVAL : read_loop(fd, buf, len, off);
 }
 
-/* The rest of fd into a NUL-terminated buffer; -EFBIG past max bytes. */
-static int read_fd(int fd, size_t max, char **out, size_t *len)
+
+int read_fd_max(int fd, size_t max, char **out, size_t *len)
 {
 	size_t cap = 4096, used = 0;
 	char *buf = xmalloc(cap);
@@ -196,7 +196,7 @@ int read_regular_file_at(int dirfd, const char *path, int flags, size_t max, cha
 	fd = open_reg(dirfd, path, O_RDONLY | flags, 0, st);
 	if (fd < 0)
 		return fd;
-	err = (uint64_t)st->st_size > max ? -EFBIG : read_fd(fd, max, out, len);
+	err = (uint64_t)st->st_size > max ? -EFBIG : read_fd_max(fd, max, out, len);
 	close(fd);
 	return err;
 }

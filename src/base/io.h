@@ -25,6 +25,12 @@ ssize_t read_full(int fd, void *buf, size_t len);
  * (-EINVAL for a negative off).
  */
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
+/*
+ * The rest of fd (a pipe, a socket) into a NUL-terminated malloc'd buffer,
+ * *len (if non-NULL) its size without the NUL: 0, -EFBIG past max bytes
+ * (nothing kept), or -errno.
+ */
+int read_fd_max(int fd, size_t max, char **out, size_t *len);
 /* read_file()'s bound: no file the tools read whole comes near it */
 #define READ_FILE_MAX (256u << 20)
 /*
