@@ -115,6 +115,18 @@ check "no results dir to list it in: a serial test runs in the shard" said 0 \
 	"rapido: test t/b: serial, but no results dir to leave it to the serial VM: run here
 run t/b"
 
+# rapido_stream_cmd's status file: the run's own dir, never a name in
+# /tmp that anyone (a suite's unprivileged user) may plant a link at
+guest 'r() { while read -r _; do :; done
+		[ ! -e "/tmp/rapido-stream-$BASHPID.rc" ] || echo "a status file in /tmp"
+		compgen -G "$RAPIDO_RUN_DIR/*" > /dev/null && echo "in the run dir"; }
+	rapido_stream_cmd r sh -c "echo x; exit 5"; echo "status $?"
+	compgen -G "$RAPIDO_RUN_DIR/*" || echo "none left"'
+check "rapido_stream_cmd: its status through the run dir, none left, nothing in /tmp" said 0 \
+	"in the run dir
+status 5
+none left"
+
 # busybox's applets (RAPIDO_BUSYBOX_DIR, last on the guest's PATH) are the
 # shell's and the extras', never a suite harness's: the profile's own part
 # and rapido_stream_cmd / rapido_harness run without them
