@@ -239,6 +239,19 @@ hostile "state dir another user's: ./vm --dry-run" fail "belongs to uid 65534" \
 	env -u VM_STATE_DIR XDG_RUNTIME_DIR="$T/xdg" "$VM" --dry-run
 rm -rf "$T/xdg" "$T/ours"
 
+# an image's PROFILE names the default results dir (VM_STATE_DIR/results/
+# PROFILE-STAMP): a '/', '..' or a control character in it is refused,
+# naming the image and the key
+for p in "../../../escape" "a/b" ".." "$(printf 'x\033[2Jy')"; do
+	mkimage "$T/badprof.img" "PROFILE=$p
+KERNEL_IMAGE=$T/vmlinuz
+KERNEL_RELEASE=0.0-fixture
+"
+	hostile "an image's PROFILE=$(printf %q "$p"): ./vm --dry-run" fail \
+		"$T/badprof.img: rapido/vm.conf: PROFILE=" "$VM" --dry-run "$T/badprof.img"
+done
+rm -f "$T/badprof.img"
+
 # an empty path: a usage error for every path option and key
 hostile "--results ''" fail "--results" "$VM" --dry-run --results ''
 check "  nothing written to /" test ! -e /run.json -a ! -e /results.txt
