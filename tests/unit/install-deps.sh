@@ -116,4 +116,13 @@ PATH=$T/noapt run "$TOP/host/install-deps" fstests_local
 check "no apt: exit 1" exits 1
 check "  says so" contains "$T/err" "install-deps: no apt on this host: install these commands"
 check "  listing the commands (gcc, dracut, zstd, fio, mkfs.xfs)" eval 'for c in gcc dracut zstd fio mkfs.xfs; do grep -qx "  $c" "$T/err" || exit 1; done'
+# the kernel looked for in the target root (INSTALL_DEPS_ROOT), not the host's /boot
+mkdir -p "$T/noroot" "$T/kroot/boot" "$T/kroot/lib/modules/1.0-fixture"
+: > "$T/kroot/boot/vmlinuz-1.0-fixture"
+INSTALL_DEPS_ROOT=$T/noroot PATH=$T/noapt run "$TOP/host/install-deps" fstests_local
+check "no apt, a root without a kernel: its kernel listed as missing" \
+	contains "$T/err" "  $T/noroot/boot/vmlinuz-RELEASE (a kernel, with $T/noroot/lib/modules/RELEASE)"
+INSTALL_DEPS_ROOT=$T/kroot PATH=$T/noapt run "$TOP/host/install-deps" fstests_local
+check "no apt, a root with a kernel and its modules: none missing" \
+	eval '! grep -q "vmlinuz-RELEASE" "$T/err"'
 done_testing
