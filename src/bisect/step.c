@@ -451,19 +451,18 @@ static void boot(const struct bctx *c, const char *rdir, int results, struct bru
 	free(txt);
 }
 
+/* through a new temporary and a rename: a link or a FIFO in to's place is replaced, never followed */
 static void copy_or_die(const char *from, const char *to)
 {
 	char *text;
 	size_t len;
-	int rc = read_file(from, &text, &len), fd;
+	int rc = read_file(from, &text, &len);
 
 	if (rc)
 		die_err(-rc, "%s", from);
-	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, text, len) < 0)
-		die_errno("%s", to);
-	if (close(fd) < 0)
-		die_errno("%s", to);
+	rc = write_file_atomic(to, text, len, 0644);
+	if (rc)
+		die_err(-rc, "%s", to);
 	free(text);
 }
 
