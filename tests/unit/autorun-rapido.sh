@@ -160,5 +160,14 @@ check "  at the prompt or in a second shell: no verdict, 0" said 0 "asked 0"
 guest 'hash -p /bin/false shutdown; _rapido_autorun_begin; true; (exit 3); shutdown -h now; echo after'
 check "shutdown -h now in the autorun's shell: its exit, the status before it" said 3 \
 	"rapido: the autorun FAILED with status 3: autorun: exit status 3"
+# the end of the parts marks the prompt for the init (a power-off it is
+# signalled for from then on is leaving, before it no pass): only in an
+# interactive shell, never in batch
+guest '_rapido_autorun_begin; _rapido_autorun_end; echo never'
+check "batch: the autorun ends at the end of its parts, no prompt marked" eval \
+	'said 0 "" && test ! -e "$T/run/rapido.prompt"'
+guest "bash --norc -i -c 'source $TOP/autorun/lib/rapido.sh; _rapido_autorun_begin; _rapido_autorun_end
+	test -f \"\$RAPIDO_RUN_DIR/rapido.prompt\" && echo marked; builtin trap - EXIT' 2> /dev/null < /dev/null"
+check "interactive: the prompt marked in the run dir" said 0 "marked"
 
 done_testing
