@@ -157,26 +157,38 @@ int open_regular(const char *path, int flags, struct stat *st)
 	return open_reg(AT_FDCWD, path, O_RDONLY | flags, 0, st);
 }
 
-int open_output(const char *path, int mode, struct stat *st)
+/* open_output(), or with append open_append(): the same checks, O_TRUNC or O_APPEND */
+static int open_writer(const char *path, int mode, struct stat *st, int append)
 {
 	struct stat own;
 	int fd, err;
 
 	if (!st)
 		st = &own;
-	fd = open_reg(AT_FDCWD, path, O_WRONLY | O_CREAT | O_NOFOLLOW, mode, st);
+	fd = open_reg(AT_FDCWD, path, O_WRONLY | O_CREAT | O_NOFOLLOW | (append ? O_APPEND : 0), mode,
+		      st);
 	if (fd < 0)
 		return fd;
 	/* another name of the same file: truncating it here would reach it there */
 	if (is_null_device(st))
 		err = 0;
 	else
-		err = st->st_nlink > 1 ? -EMLINK : ftruncate(fd, 0) < 0 ? -errno : 0;
+		err = st->st_nlink > 1 ? -EMLINK : append ? 0 : ftruncate(fd, 0) < 0 ? -errno : 0;
 	if (err) {
 		close(fd);
 		return err;
 	}
 	return fd;
+}
+
+int open_output(const char *path, int mode, struct stat *st)
+{
+	return open_writer(path, mode, st, 0);
+}
+
+int open_append(const char *path, int mode, struct stat *st)
+{
+	return open_writer(path, mode, st, 1);
 }
 
 int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,

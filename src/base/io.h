@@ -56,6 +56,8 @@ int open_regular(const char *path, int flags, struct stat *st);
  * place. Returns the fd or -errno.
  */
 int open_output(const char *path, int mode, struct stat *st);
+/* open_output() that appends (a log): the same refusals, nothing truncated. */
+int open_append(const char *path, int mode, struct stat *st);
 /*
  * read_file() for a regular file of at most max bytes: -ENOTREG (*st says
  * what it is, st may be NULL), -EFBIG beyond max, or -errno.

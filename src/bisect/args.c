@@ -204,17 +204,23 @@ void bopts_free(struct bopts *o)
 
 void bopts_save_or_die(const struct bopts *o, const char *state)
 {
-	char *path = xasprintf("%s/args", state);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char *path = xasprintf("%s/args", state), *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
 
-	if (fd < 0)
-		die_errno("%s", path);
+	if (!f)
+		die_errno("open_memstream");
 	/* NUL-separated: an argument may hold any other byte */
 	for (size_t i = 0; i < o->saved.n; i++)
-		if (write_all(fd, o->saved.v[i], strlen(o->saved.v[i]) + 1) < 0)
-			die_errno("%s", path);
-	if (close(fd) < 0)
-		die_errno("%s", path);
+		fwrite(o->saved.v[i], 1, strlen(o->saved.v[i]) + 1, f);
+	if (fclose(f))
+		die_errno("open_memstream");
+	/* a new file renamed in: never written through a link in the state dir */
+	rc = write_file_atomic(path, buf, len, 0644);
+	if (rc)
+		die("%s: %s", path, err_str(rc));
+	free(buf);
 	free(path);
 }
 

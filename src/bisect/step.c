@@ -229,10 +229,11 @@ static int exit_of(int status)
 /* run av with stdout and stderr appended to log; its exit status (-1: could not run) */
 static int run_logged(struct strv *av, const char *log)
 {
-	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), rc;
+	struct stat st;
+	int fd = open_append(log, 0644, &st), rc;
 
 	if (fd < 0)
-		die_errno("%s", log);
+		die("%s: %s", log, file_strerror(fd, &st));
 	dprintf(fd, "+");
 	for (size_t i = 0; i < av->n; i++)
 		dprintf(fd, " %s", av->v[i]);

@@ -170,6 +170,23 @@ PATH=$T/fakegit:$PATH refused "git bisect start failing: exit 2, undone (git bis
 check "  the fake git did start a bisection (so the reset undid something)" \
 	grep -q "Bisecting:\|is the first bad commit" "$T/out"
 
+# a link left in the state dir (here by git, as a build command could):
+# the state files are written anew, never through it
+mkdir -p "$T/planter"
+echo precious > "$T/victim"
+cat > "$T/planter/git" <<EOF
+#!/bin/bash
+if [ "\$3" = bisect ] && [ "\$4" = start ]; then
+	ln -s "$T/victim" "$state/next"
+fi
+exec $(command -v git) "\$@"
+EOF
+chmod +x "$T/planter/git"
+printf '#!/bin/sh\nexit 2\n' > "$T/build-fails"
+chmod +x "$T/build-fails"
+PATH=$T/planter:$PATH run "$bin" --build-cmd "$T/build-fails" --good c0 --bad c2 simple
+check "a link at STATE/next: not written through" test "$(cat "$T/victim")" = precious
+
 # the bad commit does not build: nothing to bisect against, undone
 printf '#!/bin/sh\necho "error: the compiler broke"\nexit 2\n' > "$T/build-fails"
 chmod +x "$T/build-fails"
