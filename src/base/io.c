@@ -165,8 +165,8 @@ static int open_writer(const char *path, int mode, struct stat *st, int append)
 
 	if (!st)
 		st = &own;
-	fd = open_reg(AT_FDCWD, path, O_WRONLY | O_CREAT | O_NOFOLLOW | (append ? O_APPEND : 0), mode,
-		      st);
+	fd = open_reg(AT_FDCWD, path, O_WRONLY | O_CREAT | O_NOFOLLOW | (append ? O_APPEND : 0),
+		      mode, st);
 	if (fd < 0)
 		return fd;
 	/* another name of the same file: truncating it here would reach it there */

@@ -34,7 +34,7 @@ static void write_state_or_die(const struct bctx *c, const char *name, const cha
 	struct stat st;
 	int fd, rc;
 
-	/* never through a link in the state dir: a new file renamed in, or appended to as a regular file */
+	/* never through a link in the state dir: a new file renamed in, or a regular one appended to */
 	if (!append) {
 		rc = write_file_atomic(path, text, strlen(text), 0644);
 		if (rc)

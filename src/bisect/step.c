@@ -452,7 +452,7 @@ static void boot(const struct bctx *c, const char *rdir, int results, struct bru
 	free(txt);
 }
 
-/* through a new temporary and a rename: a link or a FIFO in to's place is replaced, never followed */
+/* through a new temporary and a rename: a link or a FIFO in to's place is replaced, not followed */
 static void copy_or_die(const char *from, const char *to)
 {
 	char *text;

@@ -235,8 +235,8 @@ int rapido_state_dir_open(const struct conf *c, char **dirp, int *fdp, char **er
 	} else if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		rc = -errno;
 		if (rc == -ELOOP || (rc == -ENOTDIR && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)))
-			*err = xasprintf("%sstate directory %s is a symbolic link: refused (a "
-					 "directory of yours, not a link, set VM_STATE_DIR)", at, dir);
+			*err = xasprintf("%sstate directory %s is a symbolic link: refused "
+					 "(set VM_STATE_DIR to a directory of yours)", at, dir);
 		else if (rc == -ENOTDIR)
 			*err = xasprintf("%sstate directory %s is not a directory", at, dir);
 		else
@@ -250,8 +250,9 @@ int rapido_state_dir_open(const struct conf *c, char **dirp, int *fdp, char **er
 				 at, dir, (unsigned int)st.st_uid);
 	} else if (st.st_mode & 022) {
 		rc = -EPERM;
-		*err = xasprintf("%sstate directory %s is writable by %s (mode %04o): refused, others "
-				 "could put files in it (chmod go-w it, or set VM_STATE_DIR)", at, dir,
+		*err = xasprintf("%sstate directory %s is writable by %s (mode %04o): refused, "
+				 "others could put files in it (chmod go-w it, or set VM_STATE_DIR)",
+				 at, dir,
 				 st.st_mode & 002 ? "everyone" : "its group",
 				 (unsigned int)(st.st_mode & 07777));
 	}

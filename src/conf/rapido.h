@@ -65,7 +65,8 @@ void rapido_conf_load_or_die(struct conf *c);
 
 /*
  * VM_STATE_DIR, or $XDG_RUNTIME_DIR/rapido, or /tmp/rapido-UID; created
- * 0700, a directory of ours that no one else may write to, not a link. 0 with *dir (malloc'd), or -errno with *err.
+ * 0700, a directory of ours that no one else may write to, not a link.
+ * 0 with *dir (malloc'd), or -errno with *err.
  */
 int rapido_state_dir(const struct conf *c, char **dir, char **err);
 /*

@@ -24,7 +24,10 @@
 
 enum status_kind {
 	STATUS_EXIT,		/* the autorun scripts' exit status */
-	/* no verdict: the init failed, or was signalled to power off before the profile finished; msg says how */
+	/*
+	 * no verdict: the init failed, or was signalled to power off before
+	 * the profile finished; msg says how
+	 */
 	STATUS_INIT_ERROR,
 };
 
