@@ -91,6 +91,21 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* An option's path v (optarg): an empty one is a usage error naming the option as typed. */
+static char *path_arg(char **argv, char *v)
+{
+	char *opt = argv[optind - 1];
+	int len;
+
+	if (*v)
+		return v;
+	/* "-O ''": the option is the word before its value; "--state=": the word itself */
+	if (opt == v && optind >= 2)
+		opt = argv[optind - 2];
+	len = (int)strcspn(opt, "=");
+	usage_die(BISECT_EXIT_USAGE, "%.*s: an empty path", len, opt);
+}
+
 static unsigned int count_or_die(const char *opt, const char *v, unsigned int max)
 {
 	char why[NUM_WHY_LEN];
@@ -137,12 +152,12 @@ void bopts_parse_or_die(struct bopts *o, int argc, char **argv)
 			break;
 		case OPT_MATCH: o->match = optarg; break;
 		case OPT_RESULTS: o->results = 1; break;
-		case OPT_BUILD_CMD: o->build_cmd = optarg; break;
+		case OPT_BUILD_CMD: o->build_cmd = path_arg(argv, optarg); break;
 		case 'j': o->jobs = count_or_die("--jobs", optarg, 4096); break;
-		case 'O': o->build_dir = optarg; break;
+		case 'O': o->build_dir = path_arg(argv, optarg); break;
 		case OPT_BASE: o->base = optarg; break;
-		case OPT_FRAGMENT: strv_push(&o->fragments, optarg); break;
-		case OPT_STATE: o->state = optarg; break;
+		case OPT_FRAGMENT: strv_push(&o->fragments, path_arg(argv, optarg)); break;
+		case OPT_STATE: o->state = path_arg(argv, optarg); break;
 		case OPT_ALLOW_DIRTY: o->allow_dirty = 1; break;
 		case OPT_CONTINUE: set_mode(o, BM_CONTINUE, "--continue"); break;
 		case OPT_RESET: set_mode(o, BM_RESET, "--reset"); break;

@@ -52,6 +52,11 @@ check "--help documents exit 3" grep -q "^ 3  the bisection could not go on" "$T
 export KERNEL_SRC=$src
 refused "no --good: exit 2" 2 "--good REV and --bad REV are both needed" "$bin" --bad c2 simple
 refused "no PROFILE: exit 2" 2 "no PROFILE" "$bin" --good c0 --bad c2
+# an empty path: a usage error naming the option, before anything is made
+for o in -O --build-dir --state --build-cmd --fragment; do
+	refused "$o '': exit 2, named" 2 "$o: an empty path" \
+		"$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 "$o" '' simple
+done
 refused "--flaky maybe: exit 2" 2 "--flaky 'maybe': expected fail, skip or pass" \
 	"$bin" --flaky maybe --good c0 --bad c2 simple
 # --flaky means what ./vm's does; the old words still work, said to be old
