@@ -296,7 +296,7 @@ int write_file_atomic(const char *path, const void *buf, size_t len, int mode)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-	int dfd = open(*dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC), err;
+	int dfd = open(*dir ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC), err;
 
 	free(dir);
 	if (dfd < 0)
