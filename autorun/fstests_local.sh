@@ -43,6 +43,11 @@
 #                        btrfs only (mkfs.btrfs sees the zones), no log
 #                        device unless FSTESTS_LOGWRITES_SIZE asks
 #   FSTESTS_ZONE_SIZE    their zone size in MiB (16)
+#   FSTESTS_OVERLAY      1: ./check -overlay (xfstests' README.overlay), as
+#                        Rapido's fstests_ovl_xfs: overlayfs over the
+#                        FSTESTS_FS test and scratch file systems (both
+#                        made here: -overlay makes none), one SCRATCH_DEV
+#                        (no pool, not zoned); default 0
 #   FSTESTS_MKFS_OPTIONS MKFS_OPTIONS, also for the test disk (default: no
 #                        discard, -K or -E nodiscard; set it empty for none)
 #   FSTESTS_MOUNT_OPTIONS MOUNT_OPTIONS, also for /mnt/test (e.g. -o compress)
@@ -93,13 +98,13 @@
 # a test asks (lsmod after set-up shows zram, crc32c, FSTESTS_FS's module
 # and, with a SCSI pool, scsi_debug and sd_mod).
 #
-#@ description: xfstests on zram: FSTESTS_FS on /mnt/test, bare scratch disk or btrfs pool, log-writes/external devices, FSTESTS_SRC at /fstests
+#@ description: xfstests on zram: FSTESTS_FS on /mnt/test, bare scratch disk or btrfs pool, log-writes/external devices, -overlay (FSTESTS_OVERLAY), FSTESTS_SRC at /fstests
 #@ results: yes
 #@ include: zram
 #@ modules-optional: crc32c_generic
 #@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey
 #@ modules-on-demand: dm-snapshot dm-delay dm-zero
-#@ modules-on-demand: scsi_debug sd_mod null_blk configfs
+#@ modules-on-demand: scsi_debug sd_mod null_blk configfs overlay
 # the file systems are modules, as in Debian's kernel; XFS_RT for
 # SCRATCH_RTDEV; the device-mapper targets xfstests modprobes: log-writes
 # (LOGWRITES_DEV tests), thin-pool (their replay target), flakey, snapshot,
@@ -113,14 +118,14 @@
 #@ kconfig-optional: CONFIG_DM_SNAPSHOT=m CONFIG_DM_DELAY=m CONFIG_DM_ZERO=m
 #@ kconfig-optional: CONFIG_BLK_DEV_LOOP=m CONFIG_AIO=y CONFIG_SYSVIPC=y
 #@ kconfig-optional: CONFIG_SCSI=y CONFIG_BLK_DEV_SD=m CONFIG_SCSI_LOWLEVEL=y
-#@ kconfig-optional: CONFIG_SCSI_DEBUG=m
+#@ kconfig-optional: CONFIG_SCSI_DEBUG=m CONFIG_OVERLAY_FS=m
 #@ conf-optional: FSTESTS_FS FSTESTS_ZRAM_SIZE FSTESTS_SRC FSTESTS_AUTORUN_CMD
 #@ conf-optional: FSTESTS_SCRATCH_POOL FSTESTS_SCRATCH_POOL_DEVS FSTESTS_SCRATCH_POOL_SIZE
 #@ conf-optional: FSTESTS_LOGWRITES_SIZE FSTESTS_SCRATCH_LOGDEV_SIZE
 #@ conf-optional: FSTESTS_SCRATCH_RTDEV_SIZE FSTESTS_MKFS_OPTIONS FSTESTS_MOUNT_OPTIONS
 #@ conf-optional: FSTESTS_CONFIG FSTESTS_SECTION FSTESTS_GROUPS FSTESTS_TESTS
 #@ conf-optional: FSTESTS_EXCLUDE_GROUPS FSTESTS_EXCLUDE_TESTS FSTESTS_EXCLUDE_FILE
-#@ conf-optional: FSTESTS_ZONED FSTESTS_ZONE_SIZE
+#@ conf-optional: FSTESTS_ZONED FSTESTS_ZONE_SIZE FSTESTS_OVERLAY
 # Typed, so ./cut refuses a bad value before a boot (fstests.sh checks
 # them again in the guest, with the rules that join two keys)
 #@ conf-type: FSTESTS_FS enum btrfs,xfs,ext4
@@ -133,6 +138,7 @@
 #@ conf-type: FSTESTS_SCRATCH_RTDEV_SIZE size 0
 #@ conf-type: FSTESTS_ZONED enum null_blk,scsi_debug
 #@ conf-type: FSTESTS_ZONE_SIZE uint 1-4096
+#@ conf-type: FSTESTS_OVERLAY enum 0,1
 #@ files: ${FSTESTS_SRC}:/fstests
 #@ files: ${FSTESTS_EXCLUDE_FILE}:/etc/rapido/fstests.exclude
 #@ files: ${FSTESTS_CONFIG}:/etc/rapido/fstests.config

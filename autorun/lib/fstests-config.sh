@@ -123,11 +123,13 @@ _fstests_commas() {
 }
 
 # _fstests_check_args: ./check's options from rapido.conf, in the array
-# _fstests_check_opts: the sections (-s) and exclusions (-x, -e, -E);
+# _fstests_check_opts: -overlay (FSTESTS_OVERLAY=1), the sections (-s) and
+# exclusions (-x, -e, -E);
 # rapido_fstests_check puts them before its own arguments
 _fstests_check_args() {
 	local s
 	_fstests_check_opts=()
+	[ "${_fstests_cfg[overlay]:-0}" = 0 ] || _fstests_check_opts+=(-overlay)
 	for s in ${FSTESTS_SECTION:-}; do
 		_fstests_check_opts+=(-s "$s")
 	done

@@ -35,7 +35,13 @@ _fstests_make_devices() {
 			"(FSTESTS_MOUNT_OPTIONS?)"
 	SCRATCH_DEV=
 	SCRATCH_DEV_POOL=
-	if [ "${_fstests_cfg[pool]}" = 0 ]; then
+	if [ "${_fstests_cfg[overlay]:-0}" = 1 ]; then
+		# ./check -overlay mounts the scratch base file system, never makes it
+		# shellcheck disable=SC2046 # the mkfs arguments are words on purpose
+		SCRATCH_DEV=$(zram_add /tmp/fstests-zram-scratch.log -s "${_fstests_cfg[size]}" \
+			--mkfs "$FSTYP" $(zram_mkfs_args "$FSTYP" "${_fstests_cfg[mkfs_opts]}")) ||
+			rapido_fail "cannot set up the scratch device with $FSTYP for -overlay: see above"
+	elif [ "${_fstests_cfg[pool]}" = 0 ]; then
 		SCRATCH_DEV=$(zram_add /tmp/fstests-zram-scratch.log -s "${_fstests_cfg[size]}") ||
 			rapido_fail "cannot set up the scratch device (${_fstests_cfg[size]}): see above"
 	elif [ "${_fstests_cfg[pool_devs]}" = scsi ]; then
@@ -181,6 +187,9 @@ _fstests_summary() {
 		echo "fstests: SCRATCH_DEV_POOL=\"$SCRATCH_DEV_POOL\" (${_fstests_cfg[pool]} x" \
 			"${_fstests_cfg[pool_size]} ${_fstests_cfg[pool_devs]} disks, bare;" \
 			"SCRATCH_DEV unset, xfstests takes the first)"
+	elif [ "${_fstests_cfg[overlay]:-0}" = 1 ]; then
+		echo "fstests: SCRATCH_DEV=$SCRATCH_DEV (${_fstests_cfg[size]}) with $FSTYP, unmounted;" \
+			"./check -overlay: overlayfs over both (FSTESTS_OVERLAY=1)"
 	else
 		echo "fstests: SCRATCH_DEV=$SCRATCH_DEV (${_fstests_cfg[size]}) bare, unmounted"
 	fi

@@ -40,6 +40,15 @@ _fstests_check_fs() {
 			"(btrfs-progs, xfsprogs or e2fsprogs) and ./cut again"
 }
 
+# _fstests_check_overlay: the kernel has overlayfs (FSTESTS_OVERLAY=1),
+# its module (on demand) loaded here
+_fstests_check_overlay() {
+	modprobe -q overlay 2> /dev/null
+	grep -qw overlay /proc/filesystems ||
+		rapido_fail "FSTESTS_OVERLAY=1: kernel $(uname -r 2> /dev/null) has no overlay" \
+			"file system (no module overlay in the image, not built in)"
+}
+
 # _fstests_size_ok KEY VALUE [0]: VALUE is a disk size (1G, 512M, bytes);
 # with a third argument 0 is allowed too (the device is left out)
 _fstests_size_ok() {
@@ -125,10 +134,28 @@ fstests_settings() {
 		def_pool=0
 		: "${FSTESTS_LOGWRITES_SIZE:=0}"
 	fi
+	# FSTESTS_OVERLAY=1: ./check -overlay, overlayfs over FSTYP's test and
+	# scratch file systems (xfstests' README.overlay): one SCRATCH_DEV,
+	# made here, as check -overlay makes no file system of its own
+	_fstests_cfg[overlay]=${FSTESTS_OVERLAY:-0}
+	case ${_fstests_cfg[overlay]} in
+	0) ;;
+	1)
+		[ -z "${_fstests_cfg[zoned]}" ] ||
+			rapido_fail "FSTESTS_OVERLAY=1 and FSTESTS_ZONED: overlayfs runs over a regular" \
+				"test and scratch disk here"
+		def_pool=0
+		_fstests_check_overlay
+		;;
+	*) rapido_fail "FSTESTS_OVERLAY='${_fstests_cfg[overlay]}': expected 0 or 1 (./check -overlay)" ;;
+	esac
 	_fstests_cfg[pool]=${FSTESTS_SCRATCH_POOL:-$def_pool}
 	[[ "${_fstests_cfg[pool]}" =~ ^([0-9]|1[0-6])$ ]] && [ "${_fstests_cfg[pool]}" != 1 ] ||
 		rapido_fail "FSTESTS_SCRATCH_POOL='${_fstests_cfg[pool]}': expected 0 (one SCRATCH_DEV)" \
 			"or a number of disks from 2 to 16"
+	[ "${_fstests_cfg[pool]}" = 0 ] || [ "${_fstests_cfg[overlay]}" = 0 ] ||
+		rapido_fail "FSTESTS_SCRATCH_POOL=${_fstests_cfg[pool]}: ./check -overlay" \
+			"(FSTESTS_OVERLAY=1) takes one SCRATCH_DEV: set it to 0"
 	[ "${_fstests_cfg[pool]}" = 0 ] || [ "$FSTYP" = btrfs ] ||
 		rapido_fail "FSTESTS_SCRATCH_POOL=${_fstests_cfg[pool]}: xfstests uses SCRATCH_DEV_POOL for" \
 			"btrfs only (FSTESTS_FS=$FSTYP): set it to 0"

@@ -38,7 +38,10 @@
  *		    and ./cut does not check
  *	#@ files: SRC:/DEST trees or files copied in; SRC may start with ${KEY}
  *		  (skipped when KEY is unset) or be relative to the rapido dir;
- *		  parsed here (struct profile_file), expanded by ./cut
+ *		  without ${KEY} it may be a glob pattern naming one path (a
+ *		  versioned directory: /usr/lib/python3.[0-9]*), and a DEST
+ *		  that is the same pattern is that path; parsed here (struct
+ *		  profile_file), expanded by ./cut
  *	#@ include: NAME... reads the header of DIR/include/NAME.inc (DIR: the
  *		    profile's directory) as if its lines stood here: shared
  *		    parts (the NIC, zram) said once. Fragments may include

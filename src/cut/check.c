@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -569,9 +570,43 @@ static void note_secrets(struct cut_plan *p)
 }
 
 /*
+ * A "#@ files:" source with a glob pattern in it (a versioned directory:
+ * /usr/lib/python3.[0-9]*, the interpreter's standard library, whose name
+ * is python3.11 on Debian 12 and python3.13 on Debian 13): the one path it
+ * matches, newly allocated, in *src, and *dest the same where DEST is the
+ * pattern itself. No match, or more than one, is a problem named here.
+ */
+static int files_glob(const struct cut_plan *p, char **src, char **dest)
+{
+	glob_t g;
+	int rc;
+
+	if (!strpbrk(*src, "*?["))
+		return 0;
+	rc = glob(*src, 0, NULL, &g);
+	if (rc || g.gl_pathc != 1) {
+		problem("%s: %s (files entry of profile %s: the pattern must name one path)", *src,
+			rc == GLOB_NOMATCH ? "no such file or directory" :
+			rc ? "cannot read the directories" :
+			"more than one path matches", p->prof.name);
+		globfree(&g);
+		return -1;
+	}
+	if (!strcmp(*dest, *src)) {
+		free(*dest);
+		*dest = xstrdup(g.gl_pathv[0]);
+	}
+	free(*src);
+	*src = xstrdup(g.gl_pathv[0]);
+	globfree(&g);
+	return 0;
+}
+
+/*
  * The trees of "#@ files:" (profile.c parsed them): ${FSTESTS_SRC}:/fstests
  * is left out when the key is unset; autorun/configfs/lio.spec:/rapido/...
- * is relative to the rapido directory.
+ * is relative to the rapido directory; a glob pattern names one path
+ * (files_glob).
  */
 static void resolve_files(struct cut_plan *p)
 {
@@ -590,6 +625,13 @@ static void resolve_files(struct cut_plan *p)
 		t->src = src[0] == '/' ? xstrdup(src) : xasprintf("%s/%s", p->rapido_dir, src);
 		t->dest = xstrdup(f->dest);
 		t->secret = f->key && confkey_secret(f->key, &p->prof.secret);
+		/* a pattern is the profile's own: a ${KEY} value is a path as it is */
+		if (!f->key && files_glob(p, &t->src, &t->dest)) {
+			free(t->src);
+			free(t->dest);
+			free(src);
+			continue;
+		}
 		p->n_trees++;
 		/* the tree's layer (tree.c) also finds its programs' libraries */
 		if (access(t->src, R_OK) < 0)

@@ -21,6 +21,7 @@ in_lib() {
 			source "$f"
 		done
 		_fstests_check_fs() { :; }
+		_fstests_check_overlay() { :; }
 		_fstests_exclude_path=$2/exclude
 		_fstests_user_config=$2/user.config
 		_fstests_sysfs=$2/sys
@@ -396,6 +397,18 @@ bad "FSTESTS_ZONED: a size not in whole MiB refused" \
 bad "FSTESTS_ZONE_SIZE: not a number refused" \
 	"FSTESTS_ZONED=null_blk FSTESTS_ZONE_SIZE=4M; fstests_settings" \
 	"FSTESTS_ZONE_SIZE='4M': expected MiB"
+# FSTESTS_OVERLAY=1: ./check -overlay over one SCRATCH_DEV
+good "FSTESTS_OVERLAY=1: one SCRATCH_DEV (no btrfs pool), ./check -overlay" \
+	"FSTESTS_OVERLAY=1; $show; _fstests_check_args; echo \"\${_fstests_check_opts[*]}\"" \
+	"btrfs pool=0/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[-K] mount=[]
+-overlay"
+bad "FSTESTS_OVERLAY=1 with a pool refused" "FSTESTS_OVERLAY=1 FSTESTS_SCRATCH_POOL=5; fstests_settings" \
+	"FSTESTS_SCRATCH_POOL=5: ./check -overlay (FSTESTS_OVERLAY=1) takes one SCRATCH_DEV: set it to 0"
+bad "FSTESTS_OVERLAY=1 with FSTESTS_ZONED refused" \
+	"FSTESTS_OVERLAY=1 FSTESTS_ZONED=null_blk FSTESTS_ZRAM_SIZE=512M; fstests_settings" \
+	"FSTESTS_OVERLAY=1 and FSTESTS_ZONED: overlayfs runs over a regular"
+bad "FSTESTS_OVERLAY: another value refused" "FSTESTS_OVERLAY=yes; fstests_settings" \
+	"FSTESTS_OVERLAY='yes': expected 0 or 1 (./check -overlay)"
 # --rerun-failures (RAPIDO_RERUN_FAILURES): a failed test run again by
 # ./check TEST with check's options (not its selection), in its section,
 # until it passes. A stand-in ./check fails generic/002 the first N times

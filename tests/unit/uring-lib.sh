@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# uring-lib.sh: autorun/lib/uring.sh and autorun/lib/unionmount.sh without
+# a VM: the selections (LIBURING_TESTS/SKIP with or without .t, a mistyped
+# name refused; unionmount's default list, ./run's, without rename-exdev;
+# an unknown UNIONMOUNT_MODES word refused) and uring_one's reading of a
+# test's end as liburing's runtests.sh reads it (0 pass, 77 skip, 124 a
+# timeout: a skip that says so, xfail* passing with 1 only), as records.
+# tests/boot/uring-real.sh and unionmount-real.sh run the real suites.
+. "$(dirname "$0")/../tap.sh"
+top=$TOP tmp=$T
+
+# in_lib SHELL-CODE: run it with the guest libraries sourced, records in
+# $tmp/rec (the results port), output in $tmp/out; its status
+in_lib() {
+	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
+	: > "$tmp/rec"
+	env -i PATH="$PATH" RAPIDO_RUN_DIR="$tmp/run" RAPIDO_RESULTS_PORT="$tmp/rec" bash -c '
+		for f in "$1"/autorun/lib/*.sh; do
+			source "$f"
+		done
+		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
+}
+# records: "EVENT NAME [REASON]" of each end record, fields unescaped
+records() {
+	awk '$2 != "start" && $2 != "plan" { r = "";
+		if ($2 == "fail" || $2 == "skip") { r = $5; gsub(/%20/, " ", r) }
+		print $2, $3 (r != "" ? " " r : "") }' "$tmp/rec"
+}
+
+# a liburing test/ tree of scripts that end as liburing's tests do
+d=$tmp/uring
+mkdir -p "$d"
+mk() { printf '#!/bin/sh\n%s\n' "$2" > "$d/$1.t" && chmod +x "$d/$1.t"; }
+mk nop 'echo fine; exit 0'
+mk poll 'echo "fail, polling stuck"; exit 1'
+mk statx 'echo "statx not supported, skipping"; exit 77'
+mk slow 'sleep 30'
+mk xfail_one 'exit 1'
+mk xfail_two 'exit 0'
+: > "$d/helpers.o"
+
+in_lib 'LIBURING_SKIP="statx.t"; uring_tests "$2/uring"; echo "sel: ${_uring_sel[*]}"'
+check "every NAME.t of the tree, LIBURING_SKIP's left out (.t or not)" \
+	grep -qxF "sel: nop poll slow xfail_one xfail_two" "$tmp/out"
+in_lib 'LIBURING_TESTS="nop.t,poll statx"; LIBURING_SKIP=poll; uring_tests "$2/uring"
+	echo "sel: ${_uring_sel[*]}"'
+check "LIBURING_TESTS in its order, spaces or commas" grep -qxF "sel: nop statx" "$tmp/out"
+in_lib 'LIBURING_TESTS="nop nopp"; uring_tests "$2/uring"; echo "not reached"'
+check "a mistyped LIBURING_TESTS name stops the profile" \
+	sh -c "grep -qF 'LIBURING_TESTS: no test program $d/NAME.t for: nopp' '$tmp/out' &&
+		! grep -q 'not reached' '$tmp/out'"
+
+in_lib '_uring_kmsg=$2/kmsg; LIBURING_TIMEOUT=1; uring_run "$2/uring"; echo "rc=$?"; rapido_tests_done'
+check "a failed test fails the run" grep -qxF "rc=1" "$tmp/out"
+records > "$tmp/got"
+check "each test's end read as runtests.sh reads it" same_file - "$tmp/got" <<'EOF'
+pass nop
+fail poll exit status 1
+skip slow timed out after 1s (runtests.sh: may not be a failure)
+skip statx statx not supported, skipping
+pass xfail_one
+fail xfail_two exit status 1
+EOF
+check "runtests.sh's kernel log markers" grep -qxF "Running test xfail_two.t:" "$tmp/kmsg"
+check "the list planned up front" sh -c "head -n 6 '$tmp/rec' | grep -c '^R1 plan ' | grep -qx 6"
+
+# unionmount: ./run's list and the modes
+u=$tmp/um
+mkdir -p "$u/tests"
+for t in open-plain rename-dir rename-exdev mkdir; do
+	: > "$u/tests/$t.py"
+done
+in_lib 'cd "$2/um" && _unionmount_tests && echo "sel: ${_unionmount_sel[*]}"
+	UNIONMOUNT_TESTS="mkdir.py rename-exdev" _unionmount_tests && echo "sel: ${_unionmount_sel[*]}"
+	UNIONMOUNT_SKIP=mkdir _unionmount_tests && echo "sel: ${_unionmount_sel[*]}"'
+check "default: ./run's list, rename-exdev (its --xdev test) left out" \
+	grep -qxF "sel: mkdir open-plain rename-dir" "$tmp/out"
+check "UNIONMOUNT_TESTS as given (.py or not)" grep -qxF "sel: mkdir rename-exdev" "$tmp/out"
+check "UNIONMOUNT_SKIP left out" grep -qxF "sel: open-plain rename-dir" "$tmp/out"
+in_lib 'cd "$2/um" && UNIONMOUNT_TESTS="mkdir mkdri" _unionmount_tests; echo "not reached"'
+check "a mistyped UNIONMOUNT_TESTS name stops the profile" \
+	sh -c "grep -qF 'UNIONMOUNT_TESTS: no test tests/NAME.py in' '$tmp/out' &&
+		grep -qF 'for: mkdri' '$tmp/out' && ! grep -q 'not reached' '$tmp/out'"
+in_lib 'UNIONMOUNT_MODES="ov samefs-verfy"
+	_unionmount_words "$UNIONMOUNT_MODES"; for m in "${_unionmount_w[@]}"; do
+	[ -n "${_unionmount_args[$m]:-}" ] && echo "$m: ${_unionmount_args[$m]}" || echo "$m: unknown"; done'
+check "each mode's ./run options" same_file - "$tmp/out" <<'EOF'
+ov: --ov
+samefs-verfy: unknown
+EOF
+done_testing
