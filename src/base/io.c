@@ -124,7 +124,7 @@ static int is_null_device(const struct stat *st)
  */
 static int open_reg(int dirfd, const char *path, int flags, int mode, struct stat *st)
 {
-	int fd = openat(dirfd, path, O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags, mode), err;
+	int fd = openat(dirfd, path, O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags, mode), err, fl;
 
 	if (fd < 0) {
 		err = -errno;
@@ -143,8 +143,9 @@ static int open_reg(int dirfd, const char *path, int flags, int mode, struct sta
 		close(fd);
 		return -ENOTREG;
 	}
-	/* a regular file never blocks anyway; readers and writers expect a blocking fd */
-	if (fcntl(fd, F_SETFL, 0) < 0) {
+	/* a regular file never blocks anyway; readers and writers expect a blocking fd (O_APPEND kept) */
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
 		err = -errno;
 		close(fd);
 		return err;
