@@ -8,10 +8,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cut.h"
 #include "err.h"
 #include "rapido.h"
+#include "io.h"
 #include "layer.h"
 #include "shwords.h"
 #include "version.h"
@@ -245,6 +247,22 @@ static void last_image_record(const struct cut_plan *p)
 	}
 }
 
+int cut_image_fd = -1;
+
+/* rapido run: the image just built, to boot */
+static void image_report(const struct cut_plan *p)
+{
+	char *abs = realpath(p->output, NULL);
+	int rc;
+
+	if (!abs)
+		die_errno("%s", p->output);
+	rc = write_all(cut_image_fd, abs, strlen(abs) + 1);
+	if (rc)
+		die_err(rc, "writing the image's path to rapido run");
+	free(abs);
+}
+
 int cmd_cut(int argc, char **argv)
 {
 	struct cut_opts o = { 0 };
@@ -297,6 +315,8 @@ int cmd_cut(int argc, char **argv)
 	atexit(cleanup);
 	cut_build(&o, &p, &work, cleanup);
 	last_image_record(&p);
+	if (cut_image_fd >= 0)
+		image_report(&p);
 	close_stdout();
 	cut_plan_free(&p);
 	cut_opts_free(&o);

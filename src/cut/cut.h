@@ -215,5 +215,11 @@ char *cut_mib(uint64_t bytes);
 int cut_check_conf(void);
 
 int cmd_cut(int argc, char **argv);
+/*
+ * rapido run's pipe: when not -1, cmd_cut writes the absolute path of the
+ * image it built there, NUL-terminated, so that what boots is what was
+ * cut, never what a record in the state dir says (which may be older).
+ */
+extern int cut_image_fd;
 
 #endif

@@ -18,7 +18,7 @@ done
 export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state HOME=$T/home
 unset XDG_CONFIG_HOME RAPIDO_PROFILE_PATH RAPIDO_DIR
 : > "$RAPIDO_CONF"
-mkdir "$VM_STATE_DIR" "$HOME"
+mkdir "$HOME" && mkdir -m 0700 "$VM_STATE_DIR"
 
 # complete WORD...: what the completion offers for the last WORD, one a line
 complete_words() {

@@ -246,4 +246,13 @@ if [ -x "$TOP/rapido" ]; then
 	PATH=$T/noapt run "$TOP/rapido" deps fstests_xfs
 	check "no apt: rapido deps fstests_xfs: exit 1, the same list" eval '[ $rc = 1 ] && grep -qx "  fio" "$T/err"'
 fi
+# the kernel looked for in the target root (INSTALL_DEPS_ROOT), not the host's /boot
+mkdir -p "$T/noroot" "$T/kroot/boot" "$T/kroot/lib/modules/1.0-fixture"
+: > "$T/kroot/boot/vmlinuz-1.0-fixture"
+INSTALL_DEPS_ROOT=$T/noroot PATH=$T/noapt run "$TOP/host/install-deps" fstests_local
+check "no apt, a root without a kernel: its kernel listed as missing" \
+	contains "$T/err" "  $T/noroot/boot/vmlinuz-RELEASE (a kernel, with $T/noroot/lib/modules/RELEASE)"
+INSTALL_DEPS_ROOT=$T/kroot PATH=$T/noapt run "$TOP/host/install-deps" fstests_local
+check "no apt, a root with a kernel and its modules: none missing" \
+	eval '! grep -q "vmlinuz-RELEASE" "$T/err"'
 done_testing

@@ -24,7 +24,7 @@ done
 export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state RAPIDO_RUN_DIR=$T/run HOME=$T/home
 unset XDG_CONFIG_HOME RAPIDO_PROFILE_PATH RAPIDO_DIR
 : > "$RAPIDO_CONF"
-mkdir -p "$HOME" "$VM_STATE_DIR"
+mkdir -p "$HOME" && mkdir -p -m 0700 "$VM_STATE_DIR"
 
 run "$R"
 check "rapido alone: exit 1" exits 1
