@@ -77,9 +77,11 @@ cfs_rw_check() {
 	echo "rapido: $what: $((size >> 20)) MiB written to $dev and read back"
 }
 
-# cfs_usb_disk: find the SCSI disk usb-storage made for a gadget behind
-# dummy_hcd (the same guest's host side): sets sd to it (/dev/sdX) and
-# usbdev to the USB device's sysfs directory (gone once it is unbound)
+# cfs_usb_disk [HCD]: find the SCSI disk usb-storage made for a gadget
+# behind host controller HCD (a glob of its platform device; default
+# dummy_hcd.*, the same guest's host side; vhci_hcd.* for USB/IP): sets sd
+# to it (/dev/sdX) and usbdev to the USB device's sysfs directory (gone
+# once it is unbound)
 cfs_usb_disk() {
 	local b real
 
@@ -87,7 +89,7 @@ cfs_usb_disk() {
 		[ -e "$b" ] || continue
 		real=$(readlink -f "$b") || continue
 		case "$real" in
-		*/dummy_hcd.*/usb*)
+		*/${1:-dummy_hcd.*}/usb*)
 			usbdev=${real%%:*}		# .../usb1/1-1/1-1:1.0/host0/...
 			usbdev=${usbdev%/*}
 			sd=/dev/${b##*/}

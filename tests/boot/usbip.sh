@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# usbip.sh: the usbip profile on Debian's kernel with Debian's usbip: a
+# zram-backed gadget on dummy_hcd, its USB device bound to usbip-host,
+# exported by usbipd on the guest's loopback and attached through
+# vhci-hcd; bytes written through the vhci disk are found on the zram
+# disk; each step a result in junit.xml, ./vm exits 0. Then a key that
+# breaks the export (USBIP_BUSID names no device): usbip/export fails in
+# junit.xml and ./vm exits 1.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v usbip > /dev/null; then
+	skip "usbip" "no usbip on the host (Debian package usbip)"
+	done_testing
+	exit
+fi
+
+"$CUT" usbip > "$T/cut.out" 2>&1
+expect_rc "cut usbip" 0 $? || sed 's/^/# /' "$T/cut.out"
+start=$(date +%s)
+"$VM" --batch --timeout 600 --results "$T/res" > "$T/console" 2>&1
+rc=$?
+expect_rc "vm --batch usbip ($(( $(date +%s) - start ))s)" 0 $rc
+con() {
+	console_says "$T/console" "$1"
+}
+check "usbip-host took the gadget's device" con "binding 1-1 to usbip-host"
+check "usbipd answers on loopback" con "usbipd on 127.0.0.1:3240"
+check "usb-storage disk on vhci_hcd" con "attached -b 1-1: vhci USB device .*, disk /dev/sd."
+check "I/O through the vhci disk" con "4 MiB written to /dev/sd. and read back"
+check "zram disk holds the data" con "/dev/zram. holds what was written through /dev/sd. over USB/IP"
+check "port detached" con "usbip: port 0* detached"
+check "configfs as before after teardown" con "usbip: configfs is as it was before the setup"
+check "profile passed" con "rapido: usbip: PASS"
+check "kernel console clean" console_clean "$T/console"
+testcases "$T/res/junit.xml" > "$T/got" 2> /dev/null
+printf '%s pass\n' usbip/export usbip/attach usbip/io usbip/detach > "$T/want"
+check "junit.xml: export, attach, io, detach passed" cmp -s "$T/want" "$T/got"
+[ $rc = 0 ] || tr -d '\r' < "$T/console" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
+
+# a failure on purpose: the export of a bus id that is no device
+echo "USBIP_BUSID=9-9" > "$RAPIDO_CONF"
+"$CUT" usbip > "$T/cut2.out" 2>&1
+expect_rc "cut usbip USBIP_BUSID=9-9" 0 $? || sed 's/^/# /' "$T/cut2.out"
+start=$(date +%s)
+"$VM" --batch --timeout 600 --results "$T/res2" > "$T/console2" 2>&1
+rc=$?
+expect_rc "a broken export is ./vm's exit status ($(( $(date +%s) - start ))s)" 1 $rc
+testcases "$T/res2/junit.xml" > "$T/got2" 2> /dev/null
+check "junit.xml: usbip/export failed" grep -qx 'usbip/export failure' "$T/got2"
+check "  and says why" grep -qF 'usbip bind -b 9-9' "$T/res2/junit.xml"
+[ $rc = 1 ] || tr -d '\r' < "$T/console2" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
+done_testing
