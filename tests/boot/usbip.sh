@@ -4,7 +4,8 @@
 # zram-backed gadget on dummy_hcd, its USB device bound to usbip-host,
 # exported by usbipd on the guest's loopback and attached through
 # vhci-hcd; bytes written through the vhci disk are found on the zram
-# disk; each step a result in junit.xml, ./vm exits 0. Then a key that
+# disk; each step a result in junit.xml, ./vm exits 0. The same with the
+# gadget on usbip-vudc's UDC (USBIP_MODE=vudc). Then a key that
 # breaks the export (USBIP_BUSID names no device): usbip/export fails in
 # junit.xml and ./vm exits 1.
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +38,24 @@ testcases "$T/res/junit.xml" > "$T/got" 2> /dev/null
 printf '%s pass\n' usbip/export usbip/attach usbip/io usbip/detach > "$T/want"
 check "junit.xml: export, attach, io, detach passed" cmp -s "$T/want" "$T/got"
 [ $rc = 0 ] || tr -d '\r' < "$T/console" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
+
+# the server side on usbip-vudc: the gadget is the export, no dummy_hcd
+echo "USBIP_MODE=vudc" > "$RAPIDO_CONF"
+"$CUT" usbip > "$T/cut3.out" 2>&1
+expect_rc "cut usbip USBIP_MODE=vudc" 0 $? || sed 's/^/# /' "$T/cut3.out"
+start=$(date +%s)
+"$VM" --batch --timeout 600 --results "$T/res3" > "$T/console3" 2>&1
+rc=$?
+expect_rc "vm --batch usbip USBIP_MODE=vudc ($(( $(date +%s) - start ))s)" 0 $rc
+check "vudc: usbipd --device answers" console_says "$T/console3" "usbipd --device on 127.0.0.1:3240"
+check "vudc: usb-storage disk on vhci_hcd" console_says "$T/console3" \
+	"attached -d usbip-vudc.0: vhci USB device .*, disk /dev/sd."
+check "vudc: zram disk holds the data" console_says "$T/console3" \
+	"/dev/zram. holds what was written through /dev/sd. over USB/IP"
+check "vudc: kernel console clean" console_clean "$T/console3"
+testcases "$T/res3/junit.xml" > "$T/got3" 2> /dev/null
+check "vudc: junit.xml: export, attach, io, detach passed" cmp -s "$T/want" "$T/got3"
+[ $rc = 0 ] || tr -d '\r' < "$T/console3" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
 
 # a failure on purpose: the export of a bus id that is no device
 echo "USBIP_BUSID=9-9" > "$RAPIDO_CONF"
