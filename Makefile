@@ -106,6 +106,9 @@ ROOMS_rapido := $(HOST_ROOMS)
 # rooms call none: its helpers are static.
 LIBS_qemu := -ljansson
 LIBS_vm := -ljansson
+# the image room reads compressed kernel modules itself (src/image/kmodfile.c):
+# liblzma, libzstd, zlib (Debian: liblzma-dev, libzstd-dev, zlib1g-dev)
+LIBS_image := $(or $(shell pkg-config --libs liblzma libzstd zlib 2>/dev/null),-llzma -lzstd -lz)
 # libs_of ROOMS-OR-PROGRAMS: their libraries, each once, each a dependency
 # of the program only if it calls it (bisect links the qemu room, not QMP)
 comma := ,

@@ -9,6 +9,7 @@
 void toolver_ask(const char *name, const char *prefix, struct toolver *v)
 {
 	char *argv[] = { NULL, "--version", NULL };
+	char *nl;
 
 	memset(v, 0, sizeof(*v));
 	v->path = find_in_path(name);
@@ -16,8 +17,17 @@ void toolver_ask(const char *name, const char *prefix, struct toolver *v)
 		return;
 	argv[0] = v->path;
 	/* a hung tool must not hang the caller */
-	v->line = run_first_line(argv, -1, 10);
-	if (v->line && !strncmp(v->line, prefix, strlen(prefix)))
+	if (run_capture(argv, -1, 10, &v->line) < 0 || !v->line || !*v->line) {
+		free(v->line);
+		v->line = NULL;
+		return;
+	}
+	nl = strchr(v->line, '\n');
+	if (nl) {
+		*nl = '\0';
+		v->more = nl + 1;
+	}
+	if (!strncmp(v->line, prefix, strlen(prefix)))
 		v->version = v->line + strlen(prefix);
 }
 

@@ -11,6 +11,7 @@ struct toolver {
 	char *path;		/* where NAME was found on PATH; NULL: not found */
 	char *line;		/* the first line of PATH --version; NULL: it printed nothing */
 	const char *version;	/* in line, after the prefix; NULL: line lacks the prefix */
+	const char *more;	/* what it printed after the first line (kmod's features); NULL: nothing */
 };
 
 /*

@@ -40,6 +40,7 @@
 #include "depmod.h"
 #include "io.h"
 #include "kmodelf.h"
+#include "kmodfile.h"
 #include "layer.h"
 #include "moddep.h"
 #include "run.h"
@@ -101,9 +102,9 @@ static void cut_kmods_key(const struct cut_plan *p, struct cut_layer *ly)
 }
 
 /*
- * The "firmware=" values of a module's .modinfo, read from its bytes (an
- * uncompressed ELF64 of the host's byte order); -ENOEXEC for what
- * modinfo must read (a compressed module).
+ * The "firmware=" values of a module's .modinfo, read from its ELF bytes
+ * (an ELF64 of the host's byte order, decompressed by kset_add); -ENOEXEC
+ * for what modinfo must read.
  */
 static int elf_firmware(const char *data, uint64_t len, struct strv *fw)
 {
@@ -131,7 +132,7 @@ static int elf_firmware(const char *data, uint64_t len, struct strv *fw)
 	return 0;
 }
 
-/* modinfo -F firmware: for what elf_firmware cannot read (a compressed module). */
+/* modinfo -F firmware: for what elf_firmware cannot read (another ELF, a module past KMOD_FILE_MAX). */
 static int modinfo_firmware(const char *path, struct strv *fw, const struct cut_work *w)
 {
 	char *argv[] = { "modinfo", "-F", "firmware", "--", (char *)path, NULL };
@@ -223,6 +224,10 @@ struct kfile {
 	uint64_t len, xxh;
 	char *data;	/* its bytes, read once by kset_add (or made here), for a layer to write */
 	int made;	/* data is malloc'd (made here), not in the set's arena */
+	/* a module's ELF: data, or its decompressed bytes (malloc'd: elf != data); NULL: unread */
+	char *elf;
+	size_t elf_len;
+	char *elf_why;	/* why elf is NULL for a module (malloc'd) */
 };
 
 static int kfile_cmp(const void *a, const void *b)
@@ -246,10 +251,43 @@ static struct kfile *kset_new(struct kset *k)
 }
 
 /*
+ * A module's ELF bytes: its bytes, or a compressed one's decompressed in
+ * memory (capped at KMOD_FILE_MAX: past that, or not a whole stream, the
+ * reason is kept and the writer leaves the indexes to depmod).
+ */
+static void kfile_elf(struct kfile *f)
+{
+	int comp = kmod_file_comp(f->src);
+	void *out;
+	size_t len;
+	int rc;
+
+	if (comp <= 0) {
+		f->elf = f->data;
+		f->elf_len = f->len;
+		return;
+	}
+	rc = kmod_file_decompress((unsigned int)comp, f->data, f->len, KMOD_FILE_MAX, &out, &len);
+	if (!rc) {
+		f->elf = out;
+		f->elf_len = len;
+		return;
+	} else if (rc == -EFBIG) {
+		f->elf_why = xasprintf("%s decompresses to more than %u MiB: refused, not read", f->src,
+				       KMOD_FILE_MAX >> 20);
+	} else {
+		f->elf_why = xasprintf("%s: not a whole %s stream (%s)", f->src,
+				       kmod_file_comp_name((unsigned int)comp), strerror(-rc));
+	}
+	/* said whatever -v: depmod and modinfo answer for it instead */
+	warn("%s; depmod writes the indexes", f->elf_why);
+}
+
+/*
  * Add the file at src as name: its mode, bytes and XXH64 (the content
  * key's), read once and kept, so that a layer to write reads nothing
  * again; a module's firmware names into fw (*elf_rc: elf_firmware's
- * answer).
+ * answer), from its ELF, decompressed once here for the writer too.
  */
 static int kset_add(struct kset *k, char *name, char *src, int host, struct strv *fw, int *elf_rc,
 		    char **err)
@@ -285,8 +323,10 @@ static int kset_add(struct kset *k, char *name, char *src, int host, struct strv
 	xxh64_init(&x, 0);
 	xxh64_update(&x, f->data, f->len);
 	f->xxh = xxh64_digest(&x);
-	if (fw)
-		*elf_rc = elf_firmware(f->data, f->len, fw);
+	if (fw) {
+		kfile_elf(f);
+		*elf_rc = f->elf ? elf_firmware(f->elf, f->elf_len, fw) : -ENOEXEC;
+	}
 	return 0;
 }
 
@@ -308,6 +348,9 @@ static void kset_free(struct kset *k)
 	for (size_t i = 0; i < k->n; i++) {
 		free(k->v[i].name);
 		free(k->v[i].src);
+		if (k->v[i].elf != k->v[i].data)
+			free(k->v[i].elf);
+		free(k->v[i].elf_why);
 		if (k->v[i].made)
 			free(k->v[i].data);
 	}
@@ -468,8 +511,7 @@ static int write_indexes(const struct cut_plan *p, struct kset *k, char **why)
 	/* depmod creates its files 0644 less the umask */
 	umask(um);
 	/* another kmod's depmod may write other bytes: said once, whatever -v */
-	*why = depmod_unproven();
-	if (*why) {
+	if (depmod_host_layout(&in.layout, &in.comp, why)) {
 		warn("%s", *why);
 		free(mods);
 		return -ENOTSUP;
@@ -500,12 +542,17 @@ static int write_indexes(const struct cut_plan *p, struct kset *k, char **why)
 			in.builtin_modinfo = f->data;
 			in.builtin_modinfo_len = f->len;
 		} else if (!is_copied(rel)) {
-			mods[nmods++] = (struct depmod_module){ rel, f->data, f->len };
+			if (!f->elf) {
+				*why = xstrdup(f->elf_why ? f->elf_why : "a module was not read");
+				free(mods);
+				return -ENOTSUP;
+			}
+			mods[nmods++] = (struct depmod_module){ rel, f->elf, f->elf_len };
 		}
 	}
 	in.n = nmods;
 	rc = depmod_compute(&in, &out, why);
-	for (int i = 0; i < DEPMOD_NFILES && !rc; i++)
+	for (size_t i = 0; i < out.n && !rc; i++)
 		kset_add_mem(k, xasprintf("%s/modules/%s/%s", lib_dir(p), p->kern.release, out.f[i].name),
 			     &out.f[i].data, 0644 & ~um);
 	depmod_out_free(&out);

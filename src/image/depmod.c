@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * depmod.c: depmod -a's output for a set of modules (depmod.h), by the
- * rules of kmod 30's tools/depmod.c:
- * - modules are numbered in modules.order's order (the last line naming
- *   one counts); without a usable modules.order, in the order of kmod's
- *   hash table of names (512 buckets); that number is each index value's
- *   priority;
+ * rules of kmod 30's tools/depmod.c, and kmod 34's where they differ:
+ * - modules are numbered in modules.order's order (kmod 30: the last line
+ *   naming one counts; kmod 34: the first), a compressed module by its
+ *   name there (.ko); without a usable modules.order, in the order of
+ *   kmod's hash table of names (512 buckets); that number is each index
+ *   value's priority;
  * - a symbol's owner is the last module in that order exporting it;
  *   a module depends on the owners of the symbols it needs, in the order
  *   it first needs them;
@@ -15,7 +16,9 @@
  * - modules.symbols follows kmod's hash table of symbols (2048 buckets,
  *   Paul Hsieh's SuperFastHash, names sorted within a bucket);
  * - modules.builtin.bin and modules.builtin.alias.bin come from the lists
- *   alone, parsed as depmod's fgets()/fgetc() loops parse them.
+ *   alone, parsed as depmod's fgets()/fgetc() loops parse them;
+ * - kmod 34 writes each index's nodes parent first (modindex.h) and adds
+ *   modules.weakdep (the "weakdep" .modinfo strings), after modules.softdep.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,6 +32,7 @@
 #include "err.h"
 #include "hash.h"
 #include "kmodelf.h"
+#include "kmodfile.h"
 #include "modindex.h"
 #include "strv.h"
 #include "toolver.h"
@@ -36,16 +40,18 @@
 /* depmod's buffers (PATH_MAX): longer lines or names it would cut or split */
 #define DEPMOD_LINE 4096
 
-enum { F_DEP, F_DEP_BIN, F_ALIAS, F_ALIAS_BIN, F_SOFTDEP, F_SYMBOLS, F_SYMBOLS_BIN,
+/* kmod 34's files in its order; kmod 30 writes them but modules.weakdep */
+enum { F_DEP, F_DEP_BIN, F_ALIAS, F_ALIAS_BIN, F_SOFTDEP, F_WEAKDEP, F_SYMBOLS, F_SYMBOLS_BIN,
        F_BUILTIN_BIN, F_BUILTIN_ALIAS_BIN, F_DEVNAME };
 static const char *const names[DEPMOD_NFILES] = {
 	"modules.dep", "modules.dep.bin", "modules.alias", "modules.alias.bin",
-	"modules.softdep", "modules.symbols", "modules.symbols.bin", "modules.builtin.bin",
-	"modules.builtin.alias.bin", "modules.devname",
+	"modules.softdep", "modules.weakdep", "modules.symbols", "modules.symbols.bin",
+	"modules.builtin.bin", "modules.builtin.alias.bin", "modules.devname",
 };
 
 struct dmod {
 	const char *relpath;
+	char *uncrelpath;	/* relpath as modules.order names it: .ko, compressed or not */
 	char *modname;
 	long sort_idx;
 	size_t idx;		/* the number: position in depmod's array */
@@ -58,6 +64,7 @@ struct dmod {
 struct state {
 	struct dmod *m;
 	size_t n;
+	enum depmod_layout layout;
 	struct dmod **arr;	/* in number order */
 	char *why;
 };
@@ -184,15 +191,23 @@ static int alias_normalize(const char *a, char *buf)
 }
 
 /* A module's name, ELF, modinfo, exports and needs; what depmod would walk past or choke on, unsure. */
-static int mod_load(struct state *s, struct dmod *d, const struct depmod_module *in)
+static int mod_load(struct state *s, struct dmod *d, const struct depmod_module *in,
+		    unsigned int comp_read)
 {
 	struct kmod_elf e;
-	size_t l = strlen(in->relpath);
+	int comp = kmod_file_comp(in->relpath);
+	const char *ext;
 
 	d->relpath = in->relpath;
 	d->modname = path_modname(in->relpath);
-	if (l < 4 || strcmp(in->relpath + l - 3, ".ko"))
-		return unsure(s, "%s is not an uncompressed .ko", in->relpath);
+	if (comp < 0)
+		return unsure(s, "%s is not named .ko, .ko.xz, .ko.zst or .ko.gz", in->relpath);
+	/* depmod's walk takes only the compressions its kmod was built with */
+	if (comp && !(comp & (int)comp_read))
+		return unsure(s, "%s: the host's kmod reads no %s modules", in->relpath,
+			      kmod_file_comp_name((unsigned int)comp));
+	ext = strstr(in->relpath + strlen(in->relpath) - (comp ? 7 : 3), ".ko");
+	d->uncrelpath = xasprintf("%.*s.ko", (int)(ext - in->relpath), in->relpath);
 	/*
 	 * depmod's walk skips directories called build or source; a path
 	 * with an empty, "." or ".." part (or a dot file) is not the one its
@@ -229,14 +244,16 @@ static int arr_cmp(const void *a, const void *b)
 }
 
 /*
- * modules.order, read as depmod_modules_sort reads it: 1 if it sorted,
+ * modules.order, read as depmod_modules_sort reads it (a module by its
+ * uncompressed name; kmod 30: the last line naming it counts, kmod 34:
+ * the first, each then numbered from -n up): 1 if it sorted,
  * 0 if depmod would leave its hash order (no file, a line without its
  * newline), or unsure.
  */
 static int order_apply(struct state *s, const char *text, size_t len)
 {
 	size_t lines = 0, unlisted = 0, cap, *tab;
-	long idx = 0;
+	long idx = 0, next = -(long)s->n;
 
 	if (!text)
 		return 0;
@@ -255,7 +272,7 @@ static int order_apply(struct state *s, const char *text, size_t len)
 		;
 	tab = xcalloc(cap, sizeof(*tab));
 	for (size_t i = 0; i < s->n; i++) {
-		size_t h = (size_t)fnv1a64(s->m[i].relpath, strlen(s->m[i].relpath)) & (cap - 1);
+		size_t h = (size_t)fnv1a64(s->m[i].uncrelpath, strlen(s->m[i].uncrelpath)) & (cap - 1);
 
 		while (tab[h])
 			h = (h + 1) & (cap - 1);
@@ -270,8 +287,12 @@ static int order_apply(struct state *s, const char *text, size_t len)
 		for (size_t h = (size_t)fnv1a64(line, ll) & (cap - 1); tab[h]; h = (h + 1) & (cap - 1)) {
 			struct dmod *d = &s->m[tab[h] - 1];
 
-			if (!strncmp(d->relpath, line, ll) && !d->relpath[ll])
+			if (strncmp(d->uncrelpath, line, ll) || d->uncrelpath[ll])
+				continue;
+			if (s->layout == DEPMOD_KMOD30)
 				d->sort_idx = idx - (long)(lines + 1);
+			else if (d->sort_idx > 0)
+				d->sort_idx = next++;
 		}
 	}
 	free(tab);
@@ -455,7 +476,7 @@ static void write_deps(struct state *s, struct depmod_out *out)
 		strbuf_add(&out->f[F_DEP].data, line.s, line.len);
 		strbuf_addc(&out->f[F_DEP].data, '\n');
 	}
-	modindex_write(ix, &out->f[F_DEP_BIN].data);
+	modindex_write(ix, s->layout == DEPMOD_KMOD34, &out->f[F_DEP_BIN].data);
 	modindex_free(ix);
 	strbuf_free(&line);
 	free(all);
@@ -482,6 +503,7 @@ static void write_modinfo(struct state *s, struct depmod_out *out)
 
 	strbuf_adds(&out->f[F_ALIAS].data, "# Aliases extracted from modules themselves.\n");
 	strbuf_adds(&out->f[F_SOFTDEP].data, "# Soft dependencies extracted from modules themselves.\n");
+	strbuf_adds(&out->f[F_WEAKDEP].data, "# Weak dependencies extracted from modules themselves.\n");
 	strbuf_reset(&out->f[F_DEVNAME].data);
 	for (size_t i = 0; i < s->n; i++) {
 		struct dmod *d = s->arr[i];
@@ -504,6 +526,12 @@ static void write_modinfo(struct state *s, struct depmod_out *out)
 
 			if (v)
 				strbuf_addf(&out->f[F_SOFTDEP].data, "softdep %s %s\n", d->modname, v);
+		}
+		for (size_t k = 0; k < d->info.n; k++) {
+			const char *v = info_value(d->info.v[k], "weakdep");
+
+			if (v)
+				strbuf_addf(&out->f[F_WEAKDEP].data, "weakdep %s %s\n", d->modname, v);
 		}
 		/* output_devname: the last devname: and char/block-major alias seen until both are */
 		for (size_t k = 0; k < d->info.n; k++) {
@@ -534,7 +562,7 @@ static void write_modinfo(struct state *s, struct depmod_out *out)
 			     major, minor);
 		}
 	}
-	modindex_write(ix, &out->f[F_ALIAS_BIN].data);
+	modindex_write(ix, s->layout == DEPMOD_KMOD34, &out->f[F_ALIAS_BIN].data);
 	modindex_free(ix);
 }
 
@@ -562,7 +590,7 @@ static void write_symbols(struct state *s, struct symtab *t, struct depmod_out *
 		strbuf_adds(&key, v[i].key);
 		modindex_add(ix, key.s, owner->modname, (unsigned int)owner->idx);
 	}
-	modindex_write(ix, &out->f[F_SYMBOLS_BIN].data);
+	modindex_write(ix, s->layout == DEPMOD_KMOD34, &out->f[F_SYMBOLS_BIN].data);
 	modindex_free(ix);
 	strbuf_free(&key);
 	free(v);
@@ -607,7 +635,7 @@ static int write_builtin(struct state *s, const struct depmod_in *in, struct dep
 		free(m);
 		free(l);
 	}
-	modindex_write(ix, &out->f[F_BUILTIN_BIN].data);
+	modindex_write(ix, s->layout == DEPMOD_KMOD34, &out->f[F_BUILTIN_BIN].data);
 	modindex_free(ix);
 	return 0;
 }
@@ -672,18 +700,19 @@ static int write_builtin_alias(struct state *s, const struct depmod_in *in, stru
 		modindex_free(ix);
 		return unsure(s, "modules.builtin.modinfo has a string longer than depmod reads");
 	}
-	modindex_write(ix, &out->f[F_BUILTIN_ALIAS_BIN].data);
+	modindex_write(ix, s->layout == DEPMOD_KMOD34, &out->f[F_BUILTIN_ALIAS_BIN].data);
 	modindex_free(ix);
 	return 0;
 }
 
 int depmod_compute(const struct depmod_in *in, struct depmod_out *out, char **why)
 {
-	struct state s = { .n = in->n };
+	struct state s = { .n = in->n, .layout = in->layout };
 	struct symtab t = { NULL, 0, 0 };
 	int rc = 0;
 
 	*why = NULL;
+	out->n = DEPMOD_NFILES;
 	for (int i = 0; i < DEPMOD_NFILES; i++) {
 		out->f[i].name = names[i];
 		out->f[i].data = (struct strbuf)STRBUF_INIT;
@@ -692,7 +721,7 @@ int depmod_compute(const struct depmod_in *in, struct depmod_out *out, char **wh
 	s.m = xcalloc(in->n + 1, sizeof(*s.m));
 	s.arr = xcalloc(in->n + 1, sizeof(*s.arr));
 	for (size_t i = 0; i < in->n && !rc; i++)
-		rc = mod_load(&s, &s.m[i], &in->mods[i]);
+		rc = mod_load(&s, &s.m[i], &in->mods[i], in->comp);
 	if (!rc)
 		rc = number(&s, in);
 	if (!rc) {
@@ -708,8 +737,16 @@ int depmod_compute(const struct depmod_in *in, struct depmod_out *out, char **wh
 	}
 	if (!rc)
 		rc = write_builtin_alias(&s, in, out);
+	if (in->layout == DEPMOD_KMOD30) {
+		/* kmod 30 writes no modules.weakdep */
+		strbuf_free(&out->f[F_WEAKDEP].data);
+		memmove(&out->f[F_WEAKDEP], &out->f[F_WEAKDEP + 1],
+			(DEPMOD_NFILES - F_WEAKDEP - 1) * sizeof(out->f[0]));
+		out->n = DEPMOD_NFILES - 1;
+	}
 	for (size_t i = 0; i < in->n; i++) {
 		free(s.m[i].modname);
+		free(s.m[i].uncrelpath);
 		strv_free(&s.m[i].info);
 		strv_free(&s.m[i].exports);
 		strv_free(&s.m[i].needs);
@@ -724,22 +761,58 @@ int depmod_compute(const struct depmod_in *in, struct depmod_out *out, char **wh
 
 void depmod_out_free(struct depmod_out *out)
 {
-	for (int i = 0; i < DEPMOD_NFILES; i++)
+	for (size_t i = 0; i < out->n; i++)
 		strbuf_free(&out->f[i].data);
 }
 
-char *depmod_unproven(void)
+/* kmod's --version features ("+ZSTD +XZ -ZLIB ..."): the compressions it reads */
+static unsigned int kmod_comp(const char *features)
 {
+	static const struct {
+		const char *word;
+		unsigned int comp;
+	} f[] = { { "+XZ", KMOD_COMP_XZ }, { "+ZSTD", KMOD_COMP_ZSTD }, { "+ZLIB", KMOD_COMP_GZ } };
+	unsigned int comp = 0;
+
+	for (const char *w = features; w && *w;) {
+		size_t l;
+
+		w += strspn(w, " \t\n");
+		l = strcspn(w, " \t\n");
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			if (l == strlen(f[i].word) && !strncmp(w, f[i].word, l))
+				comp |= f[i].comp;
+		w += l;
+	}
+	return comp;
+}
+
+int depmod_host_layout(enum depmod_layout *layout, unsigned int *comp, char **why)
+{
+	static const struct {
+		const char *version;
+		enum depmod_layout layout;
+	} proven[] = { { "30", DEPMOD_KMOD30 }, { "34.2", DEPMOD_KMOD34 } };
 	const struct toolver *v = toolver_kmod();
 
-	if (!v->path || (v->version && !strcmp(v->version, DEPMOD_PROVEN_KMOD)))
-		return NULL;
+	*why = NULL;
+	*layout = DEPMOD_KMOD30;
+	*comp = 0;
+	if (!v->path)
+		return 0;
+	for (size_t i = 0; v->version && i < sizeof(proven) / sizeof(proven[0]); i++)
+		if (!strcmp(v->version, proven[i].version)) {
+			*layout = proven[i].layout;
+			*comp = kmod_comp(v->more);
+			return 0;
+		}
 	if (v->version)
-		return xasprintf("kmod %s's depmod: its indexes are built by depmod, "
-				 "the built-in writer is proven for kmod %s only", v->version,
-				 DEPMOD_PROVEN_KMOD);
-	return xasprintf("%s --version printed %s%s%s, not kmod's version: its indexes are built "
-			 "by depmod, the built-in writer is proven for kmod %s only", v->path,
-			 v->line ? "\"" : "nothing", v->line ? v->line : "", v->line ? "\"" : "",
-			 DEPMOD_PROVEN_KMOD);
+		*why = xasprintf("kmod %s's depmod: its indexes are built by depmod, "
+				 "the built-in writer is proven for kmod 30 and 34.2 only", v->version);
+	else
+		*why = xasprintf("%s --version printed %s%s%s, not kmod's version: its indexes are "
+				 "built by depmod, the built-in writer is proven for kmod 30 and 34.2 only",
+				 v->path, v->line ? "\"" : "nothing", v->line ? v->line : "",
+				 v->line ? "\"" : "");
+	return -ENOTSUP;
 }

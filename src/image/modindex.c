@@ -6,8 +6,9 @@
  * flags in its top nibble saying what follows at it: a prefix (the key's
  * next bytes, NUL-terminated), children (first and last byte, then one
  * offset per byte in between, 0 for none), values (a count, then each
- * one's priority and NUL-terminated text). depmod writes each node after
- * its children, so the root comes last; the same here.
+ * one's priority and NUL-terminated text). kmod 30's depmod writes each
+ * node after its children, so the root comes last; kmod 34's writes each
+ * node before its children, the root first, at 12; the same here.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -157,32 +158,43 @@ static void put32(struct strbuf *b, uint32_t v)
 	strbuf_add(b, be, 4);
 }
 
-static uint32_t node_write(const struct inode *n, struct strbuf *b)
+static void put32_at(struct strbuf *b, size_t at, uint32_t v)
 {
-	uint32_t off, *kid_off = NULL;
-	size_t span = 0;
+	b->s[at] = (char)(v >> 24);
+	b->s[at + 1] = (char)(v >> 16);
+	b->s[at + 2] = (char)(v >> 8);
+	b->s[at + 3] = (char)v;
+}
+
+/*
+ * Write n, its children before it (kmod 30) or after it (kmod 34,
+ * preorder: each child's subtree follows the last one's, their offsets
+ * filled in once known); its offset with its flags.
+ */
+static uint32_t node_write(const struct inode *n, int preorder, struct strbuf *b)
+{
+	uint32_t off, flags = 0, *kid_off = NULL;
+	size_t span = 0, table = 0;
 
 	if (n->nkids) {
-		unsigned char first = n->kids[0].c;
-
-		span = (size_t)(n->kids[n->nkids - 1].c - first) + 1;
+		span = (size_t)(n->kids[n->nkids - 1].c - n->kids[0].c) + 1;
 		kid_off = xcalloc(span, sizeof(*kid_off));
-		for (size_t i = 0; i < n->nkids; i++)
-			kid_off[n->kids[i].c - first] = node_write(n->kids[i].node, b);
+		for (size_t i = 0; i < n->nkids && !preorder; i++)
+			kid_off[n->kids[i].c - n->kids[0].c] = node_write(n->kids[i].node, 0, b);
 	}
 	off = (uint32_t)b->len;
 	if (n->prefix[0]) {
 		strbuf_add(b, n->prefix, strlen(n->prefix) + 1);
-		off |= NODE_PREFIX;
+		flags |= NODE_PREFIX;
 	}
 	if (span) {
 		strbuf_addc(b, (char)n->kids[0].c);
 		strbuf_addc(b, (char)n->kids[n->nkids - 1].c);
+		table = b->len;
 		for (size_t i = 0; i < span; i++)
 			put32(b, kid_off[i]);
-		off |= NODE_CHILDS;
+		flags |= NODE_CHILDS;
 	}
-	free(kid_off);
 	if (n->values) {
 		uint32_t count = 0;
 
@@ -193,24 +205,22 @@ static uint32_t node_write(const struct inode *n, struct strbuf *b)
 			put32(b, v->priority);
 			strbuf_add(b, v->text, strlen(v->text) + 1);
 		}
-		off |= NODE_VALUES;
+		flags |= NODE_VALUES;
 	}
-	return off;
+	for (size_t i = 0; i < n->nkids && preorder; i++)
+		put32_at(b, table + 4 * (size_t)(n->kids[i].c - n->kids[0].c),
+			 node_write(n->kids[i].node, 1, b));
+	free(kid_off);
+	return off | flags;
 }
 
-void modindex_write(const struct modindex *ix, struct strbuf *out)
+void modindex_write(const struct modindex *ix, int preorder, struct strbuf *out)
 {
-	uint32_t root;
-
 	strbuf_reset(out);
 	put32(out, INDEX_MAGIC);
 	put32(out, INDEX_VERSION);
 	put32(out, 0);	/* the root's offset, known once it is written */
-	root = node_write(ix->root, out);
-	out->s[8] = (char)(root >> 24);
-	out->s[9] = (char)(root >> 16);
-	out->s[10] = (char)(root >> 8);
-	out->s[11] = (char)root;
+	put32_at(out, 8, node_write(ix->root, preorder, out));
 }
 
 static void node_free(struct inode *n)

@@ -189,6 +189,23 @@ installed_kernel_tree() {
 		-exec sh -c 'for f; do cp --remove-destination "$(readlink "$f")" "$f"; done' sh {} +
 	export KERNEL_SRC=$k/src KERNEL_INSTALL_MOD_PATH=$k/mods
 }
+# recompress MOD EXT: the module file MOD (PATH.ko, .ko.xz, .ko.zst or
+# .ko.gz; a link is followed, its target left alone) replaced by
+# PATH.ko.EXT (xz, zst or gz), as a kernel whose modules are compressed
+# installs it
+recompress() {
+	local p=${1%.ko*}.ko src
+	src=$(readlink -f "$1")
+	case $src in
+	*.xz) xz -dc "$src" ;; *.zst) zstd -qdc "$src" ;; *.gz) gzip -dc "$src" ;; *) cat "$src" ;;
+	esac > "$p.raw"
+	rm -f "$p" "$p.xz" "$p.zst" "$p.gz"
+	case $2 in
+	xz) xz -C crc32 -c "$p.raw" > "$p.xz" ;; zst) zstd -q -c "$p.raw" > "$p.zst" ;;
+	gz) gzip -nc "$p.raw" > "$p.gz" ;;
+	esac
+	rm "$p.raw"
+}
 # test_qemu: pids of this test's qemu processes. ./vm hands qemu the
 # image as /proc/self/fd/N, so the image's path marks nothing; the QMP
 # socket ./vm passes (-qmp unix:VM_STATE_DIR/vmN.qmp) lies in the test's

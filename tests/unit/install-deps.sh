@@ -58,7 +58,7 @@ deps() {	# deps RELEASE ARGS...
 		run "$TOP/host/install-deps" "$@"
 }
 has() { grep -qx "$1" "$T/out"; }
-lean="gcc make libc6-dev libjansson-dev cpio kmod dracut-core busybox-static qemu-system-x86 xz-utils zstd"
+lean="gcc make libc6-dev libjansson-dev liblzma-dev libzstd-dev zlib1g-dev cpio kmod dracut-core busybox-static qemu-system-x86 xz-utils zstd"
 
 for r in bookworm trixie; do
 	deps $r --list

@@ -3,7 +3,8 @@
  * lib-modindex.c: kmod's index format as modindex.c writes it, byte for
  * byte, for tries small enough to lay out by hand (the shell tests
  * cut-kmods*.sh compare whole indexes with depmod's): the header, nodes
- * children first, a split prefix, value order by priority.
+ * children first (kmod 30) or parent first (kmod 34), a split prefix,
+ * value order by priority.
  */
 #include <stdint.h>
 #include <string.h>
@@ -12,13 +13,14 @@
 #include "tap.h"
 
 /* the index of ix equals want (n bytes); on a difference, say where */
-static int index_is(struct modindex *ix, const unsigned char *want, size_t n, const char *what)
+static int index_is(struct modindex *ix, int preorder, const unsigned char *want, size_t n,
+		    const char *what)
 {
 	struct strbuf b = STRBUF_INIT;
 	size_t i = 0;
 	int ok;
 
-	modindex_write(ix, &b);
+	modindex_write(ix, preorder, &b);
 	while (i < n && i < b.len && (unsigned char)b.s[i] == want[i])
 		i++;
 	ok = tap_ok(b.len == n && i == n, "%s", what);
@@ -34,14 +36,15 @@ int main(void)
 {
 	struct modindex *ix;
 
-	tap_plan(5);
+	tap_plan(7);
 
 	ix = modindex_new();
 	{
 		/* an empty root: nothing written for it, its offset bare */
 		static const unsigned char want[] = { HEADER(0x00, 0x00, 0x00, 0x0C) };
 
-		index_is(ix, want, sizeof(want), "an empty index: the header, the root at 12 with no flags");
+		index_is(ix, 0, want, sizeof(want), "an empty index: the header, the root at 12 with no flags");
+		index_is(ix, 1, want, sizeof(want), "kmod 34: an empty index is the same");
 	}
 	modindex_free(ix);
 
@@ -66,7 +69,26 @@ int main(void)
 			'a', 'a', 0x20, 0, 0, 0x20,
 		};
 
-		index_is(ix, want, sizeof(want), "a split prefix, nodes written children first");
+		index_is(ix, 0, want, sizeof(want), "a split prefix, nodes written children first");
+	}
+	{
+		/*
+		 * kmod 34 writes the same trie parent first: the root at 12,
+		 * a at 18, b at 28, c at 38; the header's offset has the root's flags.
+		 */
+		static const unsigned char want[] = {
+			HEADER(0x20, 0x00, 0x00, 0x0C),
+			/* 12: the root, child a */
+			'a', 'a', 0x20, 0, 0, 0x12,
+			/* 18: a, children b..c */
+			'b', 'c', 0x40, 0, 0, 0x1C, 0x40, 0, 0, 0x26,
+			/* 28: b */
+			0, 0, 0, 1, 0, 0, 0, 0, '1', 0,
+			/* 38: c */
+			0, 0, 0, 1, 0, 0, 0, 3, '2', 0,
+		};
+
+		index_is(ix, 1, want, sizeof(want), "kmod 34: the same trie, nodes written parent first");
 	}
 	modindex_free(ix);
 
@@ -87,7 +109,7 @@ int main(void)
 			'a', 'a', 0xA0, 0, 0, 0x20,
 		};
 
-		index_is(ix, want, sizeof(want), "a node's prefix before its children (flag 0x80)");
+		index_is(ix, 0, want, sizeof(want), "a node's prefix before its children (flag 0x80)");
 	}
 	modindex_free(ix);
 
@@ -110,7 +132,7 @@ int main(void)
 			'k', 'k', 0x40, 0, 0, 0x0C,
 		};
 
-		index_is(ix, want, sizeof(want), "values by priority, a later equal one first, repeats kept");
+		index_is(ix, 0, want, sizeof(want), "values by priority, a later equal one first, repeats kept");
 	}
 	modindex_free(ix);
 
@@ -127,7 +149,7 @@ int main(void)
 			'a', 'c', 0x40, 0, 0, 0x0C, 0, 0, 0, 0, 0x40, 0, 0, 0x16,
 		};
 
-		index_is(ix, want, sizeof(want), "a missing child between two: offset 0");
+		index_is(ix, 0, want, sizeof(want), "a missing child between two: offset 0");
 	}
 	modindex_free(ix);
 	return tap_done();

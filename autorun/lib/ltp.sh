@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: GPL-2.0
+# ltp.sh: the ltp profile's steps (an LTP tree at /ltp):
+#   ltp_setup                the environment LTP's tests expect: LTPROOT,
+#                            PATH, the users its tests switch to, /dev/shm
+#   ltp_run                  every selected line of the LTP_RUNTEST files
+#                            run as a test of ./vm --results (results.sh)
+#   ltp_verdict STATUS       a test's exit status read as LTP's result bits
+# Sourced into every image before the profile, so it only defines functions.
+#
+# LTP's test library (lib/tst_test.c, include/tst_res_flags.h) ends a test
+# with its results as exit status bits: TFAIL 1, TBROK 2, TWARN 4, TCONF 32
+# (32 alone: every case skipped, its TCONF lines say why), 0 passed; its
+# own timeout (tst_test's .timeout, scaled by LTP_TIMEOUT_MUL) kills a test
+# and reports TBROK "Test killed! (timeout?)".
+
+# where the LTP tree is (the profile's #@ files puts it there: /ltp-dir
+# for upstream Rapido's LTP_DIR)
+_ltp_root=/ltp
+
+# _ltp_words VALUE: VALUE's words (spaces or commas) in _ltp_w
+_ltp_words() {
+	local v=${1//,/ }
+	# shellcheck disable=SC2206 # words on purpose
+	_ltp_w=($v)
+}
+
+# ltp_setup: LTP in place at _ltp_root, an installed tree (make install's
+# prefix: testcases/bin) or a built source tree (its test directories on
+# PATH); fails naming what is missing
+ltp_setup() {
+	local ug xid=2000
+	[ -d "$_ltp_root/runtest" ] || rapido_fail "no LTP tree in the image ($_ltp_root/runtest" \
+		"is missing): LTP_SRC unset at cut time, or not an LTP tree"
+	export LTPROOT=$_ltp_root
+	_ltp_path "$_ltp_root"
+	PATH=$REPLY:$PATH
+	export PATH
+	export TMPDIR=${TMPDIR:-/tmp}
+	# tst_test keeps its results in shared memory, under /dev/shm
+	[ -d /dev/shm ] || mkdir -p /dev/shm
+	rapido_mounted /dev/shm || mount -t tmpfs shm /dev/shm ||
+		echo "ltp: warning: no tmpfs at /dev/shm: tests keep their results in TMPDIR"
+	# the users and groups LTP's tests switch to (setuid, chown, ...)
+	for ug in nobody bin daemon; do
+		grep -q "^$ug:" /etc/passwd 2> /dev/null ||
+			echo "$ug:x:$xid:$xid:$ug:/:/sbin/nologin" >> /etc/passwd
+		grep -q "^$ug:" /etc/group 2> /dev/null || echo "$ug:x:$xid:" >> /etc/group
+		xid=$((xid + 1))
+	done
+	# tst_device's loop devices (.needs_device): no udev here to load
+	# the module when /dev/loop-control is first opened
+	modprobe loop 2> /dev/null || echo "ltp: warning: no loop module: tests that need a device break"
+	ip link set dev lo up 2> /dev/null
+	[ -z "${LTP_TIMEOUT_MUL:-}" ] || export LTP_TIMEOUT_MUL
+	return 0
+}
+
+# _ltp_path ROOT: where the LTP tree ROOT's test commands are, as PATH
+# entries, in REPLY: an installed tree's testcases/bin, else (a tree built
+# in place) every directory under testcases/ with a Makefile, where make
+# leaves its tests (and testcases/lib, the shell tests' library)
+_ltp_path() {
+	local d
+	REPLY=
+	if [ -d "$1/testcases/bin" ]; then
+		REPLY=$1/testcases/bin
+		return 0
+	fi
+	shopt -s globstar nullglob
+	for d in "$1"/testcases/**/; do
+		[ -e "${d}Makefile" ] && REPLY+="${REPLY:+:}${d%/}"
+	done
+	shopt -u globstar nullglob
+}
+
+# _ltp_picked NAME FILE: NAME (of runtest FILE) is selected: LTP_TESTS
+# names it (NAME or FILE/NAME, globs allowed) or is empty, and LTP_SKIP
+# does not
+_ltp_picked() {
+	local w
+	_ltp_words "${LTP_SKIP:-}"
+	for w in "${_ltp_w[@]}"; do
+		# shellcheck disable=SC2053 # a glob, by design
+		[[ $1 == $w || $2/$1 == $w ]] && return 1
+	done
+	_ltp_words "${LTP_TESTS:-}"
+	[ ${#_ltp_w[@]} -eq 0 ] && return 0
+	for w in "${_ltp_w[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $1 == $w || $2/$1 == $w ]] && return 0
+	done
+	return 1
+}
+
+# _ltp_lines FILE: the selected lines of /ltp/runtest/FILE, the test's
+# name in _ltp_names and its command line in _ltp_cmds
+_ltp_lines() {
+	local f=$_ltp_root/runtest/$1 line name cmd
+	[ -r "$f" ] || return 1
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		[[ $line =~ ^[[:space:]]*(#|$) ]] && continue
+		read -r name cmd <<< "$line"
+		_ltp_picked "$name" "$1" || continue
+		_ltp_names+=("$1/$name")
+		_ltp_cmds+=("$cmd")
+	done < "$f"
+}
+
+# ltp_verdict STATUS: what LTP's exit STATUS says, in REPLY ("pass",
+# "skip", or the failure's words) and as a status for rapido_test: 0
+# passed, 77 skipped (TCONF alone), else the failure's LTP status
+ltp_verdict() {
+	local rc=$1 w=()
+	if [ "$rc" -eq 0 ]; then
+		REPLY=pass
+		return 0
+	fi
+	if [ "$rc" -gt 128 ]; then
+		REPLY="killed by signal $((rc - 128))"
+		return "$rc"
+	fi
+	if [ "$rc" -eq 32 ]; then
+		REPLY=skip
+		return 77
+	fi
+	[ $((rc & 1)) -eq 0 ] || w+=(TFAIL)
+	[ $((rc & 2)) -eq 0 ] || w+=(TBROK)
+	[ $((rc & 4)) -eq 0 ] || w+=(TWARN)
+	[ $((rc & ~(1 | 2 | 4 | 32))) -eq 0 ] || w+=("exit status $rc")
+	REPLY="${w[*]}"
+	return "$rc"
+}
+
+# the kernel's taint bits
+_ltp_taint_file=/proc/sys/kernel/tainted
+
+# _ltp_taint: the kernel's taint bits now, in REPLY
+_ltp_taint() {
+	REPLY=0
+	[ -r "$_ltp_taint_file" ] && read -r REPLY < "$_ltp_taint_file"
+	[[ $REPLY =~ ^[0-9]+$ ]] || REPLY=0
+}
+
+# _ltp_one NAME CMD: one runtest line run as LTP's runners do (its command
+# line under sh, in a directory of its own under TMPDIR), its exit status
+# read by ltp_verdict; a kernel taint it left fails it, as kirk's does.
+# Its last line is the verdict, with the first TCONF, TFAIL, TBROK or
+# TWARN line LTP printed (rapido_test takes a skip's reason from it).
+_ltp_one() {
+	local name=$1 cmd=$2 t0 rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
+	_ltp_taint
+	t0=$REPLY
+	mkdir -p "$d" && cd "$d" && : > "$d.first" || return 1
+	sh -c "$cmd" 2>&1 | _ltp_echo "$d.first"
+	rc=${PIPESTATUS[0]}
+	cd / || return 1
+	first=$(< "$d.first")
+	ltp_verdict "$rc"
+	rc=$?
+	words=$REPLY
+	_ltp_taint
+	if [ $((REPLY & ~t0)) -ne 0 ]; then
+		echo "ltp: $name: the kernel is now tainted ($REPLY, was $t0)"
+		[ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] || rc=1
+	fi
+	case $rc in
+	0) echo "ltp: $name: passed" ;;
+	77) echo "ltp: $name: TCONF${first:+: $first}" ;;
+	*) echo "ltp: $name: ${words:-failed} (LTP exit status $rc)${first:+: $first}" ;;
+	esac
+	return "$rc"
+}
+
+# _ltp_echo FILE: stdin echoed, and the first line that reports a TCONF,
+# TFAIL, TBROK or TWARN ("open01.c:48: TFAIL: ...", the old
+# library's "open01  1  TFAIL  :  ...") written to FILE
+_ltp_echo() {
+	local l first=
+	while IFS= read -r l || [ -n "$l" ]; do
+		printf '%s\n' "$l"
+		[ -n "$first" ] || [[ ! $l =~ (^|[[:space:]])(TCONF|TFAIL|TBROK|TWARN)[[:space:]]*:\  ]] || first=$l
+	done
+	[ -z "$first" ] || printf '%s\n' "$first" > "$1"
+}
+
+# ltp_run: each LTP_RUNTEST file's (default syscalls) selected lines, in
+# order, each a test named FILE/NAME; planned first, so a VM stopped
+# halfway names the rest. Returns 1 if a test failed or a runtest file or
+# an LTP_TESTS word named nothing.
+ltp_run() {
+	local f i rc=0 w n seen
+	_ltp_names=() _ltp_cmds=()
+	_ltp_words "${LTP_RUNTEST:-syscalls}"
+	local files=("${_ltp_w[@]}")
+	for f in "${files[@]}"; do
+		if ! _ltp_lines "$f"; then
+			rapido_test_fail "ltp/$f" "LTP_RUNTEST: no runtest file $_ltp_root/runtest/$f" > /dev/null
+			echo "ltp: LTP_RUNTEST: no runtest file $_ltp_root/runtest/$f"
+			rc=1
+		fi
+	done
+	# a mistyped LTP_TESTS word is a failure, not a quiet empty run
+	_ltp_words "${LTP_TESTS:-}"
+	for w in "${_ltp_w[@]}"; do
+		seen=
+		for n in "${_ltp_names[@]}"; do
+			# shellcheck disable=SC2053 # a glob, by design
+			[[ ${n#*/} == $w || $n == $w ]] && { seen=1; break; }
+		done
+		[ -n "$seen" ] || _ltp_skipped_word "$w" || {
+			rapido_test_fail "ltp/$w" "LTP_TESTS: no test of this name in ${files[*]}" > /dev/null
+			echo "ltp: LTP_TESTS: no test named $w in runtest ${files[*]}"
+			rc=1
+		}
+	done
+	echo "ltp: ${#_ltp_names[@]} tests of runtest ${files[*]}${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD runs its part of them)}"
+	rapido_test_plan "${_ltp_names[@]}"
+	for i in "${!_ltp_names[@]}"; do
+		rapido_test "${_ltp_names[$i]}" _ltp_one "${_ltp_names[$i]}" "${_ltp_cmds[$i]}" || rc=1
+	done
+	return $rc
+}
+
+# _ltp_skipped_word WORD: WORD names a test that LTP_SKIP left out
+_ltp_skipped_word() {
+	local s
+	_ltp_words "${LTP_SKIP:-}"
+	for s in "${_ltp_w[@]}"; do
+		[ "$s" = "$1" ] && return 0
+	done
+	return 1
+}

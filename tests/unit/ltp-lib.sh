@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ltp-lib.sh: autorun/lib/ltp.sh without a VM: a runtest file's lines
+# become tests named FILE/NAME, selected by LTP_TESTS and LTP_SKIP (names,
+# FILE/NAME, globs), and each one's exit status is read as LTP's result
+# bits (include/tst_res_flags.h): 0 pass, TCONF (32) alone a skip with its
+# TCONF line as the reason, TFAIL 1 / TBROK 2 / TWARN 4 or a signal a
+# failure naming them; a mistyped LTP_TESTS word or runtest file fails
+# the run. The commands here print what LTP's library prints and exit as
+# it exits; tests/boot/ltp-real.sh runs the real LTP in a guest.
+. "$(dirname "$0")/../tap.sh"
+top=$TOP tmp=$T
+
+# in_lib SHELL-CODE: run it with the guest libraries sourced and the tree
+# in $tmp/ltp, records in $tmp/rec (the results port), output in $tmp/out
+in_lib() {
+	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
+	: > "$tmp/rec"
+	env -i PATH="$tmp/ltp/testcases/bin:$PATH" TMPDIR="$tmp/tmp" RAPIDO_RUN_DIR="$tmp/run" \
+		RAPIDO_RESULTS_PORT="$tmp/rec" bash -c '
+		for f in "$1"/autorun/lib/*.sh; do
+			source "$f"
+		done
+		_ltp_root=$2/ltp
+		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
+}
+# records: "EVENT NAME [REASON]" of each end record, fields unescaped
+records() {
+	awk '$2 == "pass" || $2 == "fail" || $2 == "skip" { r = "";
+		if ($2 != "pass") { r = $5; gsub(/%20/, " ", r) } print $2, $3 (r != "" ? " " r : "") }' "$tmp/rec"
+}
+
+mkdir -p "$tmp/ltp/runtest" "$tmp/ltp/testcases/bin" "$tmp/tmp" || exit 1
+# lt NAME STATUS LINE: a test command that prints LINE and LTP's summary, then exits STATUS
+lt() {
+	printf '#!/bin/sh\necho "%s"\nprintf "\\nSummary:\\npassed   0\\n" >&2\nexit %s\n' "$3" "$2" \
+		> "$tmp/ltp/testcases/bin/$1" && chmod +x "$tmp/ltp/testcases/bin/$1"
+}
+lt open01 0 "open01.c:56: TPASS: sticky bit is set as expected"
+lt read01 1 "read01.c:30: TFAIL: read() returned 0"
+lt write01 2 "tst_test.c:1950: TBROK: Test killed! (timeout?)"
+lt stat01 32 "stat01.c:90: TCONF: no quota support"
+lt warn01 4 "warn01.c:9: TWARN: cleanup failed"
+lt mixed01 33 "mixed01.c:3: TFAIL: old   1  TFAIL  :  x"
+lt old01 1 "old01       1  TFAIL  :  old01.c:40: expected 1"
+printf '#!/bin/sh\nkill -9 $$\n' > "$tmp/ltp/testcases/bin/killed01" && chmod +x "$tmp/ltp/testcases/bin/killed01"
+cat > "$tmp/ltp/runtest/syscalls" <<'EOF'
+#DESCRIPTION:a comment line
+open01 open01
+read01 read01
+
+write01 write01 -i 1
+stat01 stat01
+warn01 warn01
+mixed01 mixed01
+old01 old01
+killed01 killed01
+EOF
+printf 'open02 open01\n' > "$tmp/ltp/runtest/fs"
+
+in_lib 'ltp_run; echo "run=$?"; rapido_tests_done'
+check "a failed test fails the run" grep -qx 'run=1' "$tmp/out"
+records > "$tmp/got"
+check "each runtest line is a test, FILE/NAME, LTP's exit status its verdict" same_file - "$tmp/got" <<'EOF'
+pass syscalls/open01
+fail syscalls/read01 exit status 1
+fail syscalls/write01 exit status 2
+skip syscalls/stat01 ltp: syscalls/stat01: TCONF: stat01.c:90: TCONF: no quota support
+fail syscalls/warn01 exit status 4
+fail syscalls/mixed01 exit status 33
+fail syscalls/old01 exit status 1
+fail syscalls/killed01 exit status 137
+EOF
+check "a failure says LTP's words and its first TFAIL line" \
+	grep -qxF 'ltp: syscalls/read01: TFAIL (LTP exit status 1): read01.c:30: TFAIL: read() returned 0' "$tmp/out"
+check "TBROK (LTP's own timeout) is said" \
+	grep -qxF 'ltp: syscalls/write01: TBROK (LTP exit status 2): tst_test.c:1950: TBROK: Test killed! (timeout?)' "$tmp/out"
+check "TWARN is said" grep -qF 'ltp: syscalls/warn01: TWARN (LTP exit status 4)' "$tmp/out"
+check "TFAIL with TCONF: a failure" grep -qF 'ltp: syscalls/mixed01: TFAIL (LTP exit status 33)' "$tmp/out"
+check "the old library's TFAIL line is found" \
+	grep -qF 'ltp: syscalls/old01: TFAIL (LTP exit status 1): old01       1  TFAIL  :  old01.c:40' "$tmp/out"
+check "a signal is said" grep -qF 'ltp: syscalls/killed01: killed by signal 9' "$tmp/out"
+check "the tests were planned first" test "$(grep -c ' plan ' "$tmp/rec")" = 8
+check "LTP's output is the test's output" grep -qF 'read01.c:30:%20TFAIL:%20read()%20returned%200' "$tmp/rec"
+
+in_lib 'LTP_RUNTEST="syscalls,fs" LTP_TESTS="open0* syscalls/stat01 fs/open02" LTP_SKIP="syscalls/open01"
+	ltp_run; echo "run=$?"'
+records > "$tmp/got"
+check "LTP_TESTS and LTP_SKIP select by name, FILE/NAME and glob, over LTP_RUNTEST's files" \
+	same_file - "$tmp/got" <<'EOF'
+skip syscalls/stat01 ltp: syscalls/stat01: TCONF: stat01.c:90: TCONF: no quota support
+pass fs/open02
+EOF
+check "  and the run passes" grep -qx 'run=0' "$tmp/out"
+
+in_lib 'LTP_TESTS="open01 opne01" LTP_RUNTEST="syscalls nosuch"; ltp_run; echo "run=$?"'
+check "a mistyped test name fails the run, named" \
+	grep -qxF 'ltp: LTP_TESTS: no test named opne01 in runtest syscalls nosuch' "$tmp/out"
+check "a missing runtest file fails the run, named" \
+	grep -qF "ltp: LTP_RUNTEST: no runtest file $tmp/ltp/runtest/nosuch" "$tmp/out"
+records > "$tmp/got"
+check "  each a failed testcase, open01 still run" same_file - "$tmp/got" <<EOF
+fail ltp/nosuch LTP_RUNTEST: no runtest file $tmp/ltp/runtest/nosuch
+fail ltp/opne01 LTP_TESTS: no test of this name in syscalls nosuch
+pass syscalls/open01
+EOF
+check "  and the run fails" grep -qx 'run=1' "$tmp/out"
+
+in_lib 'LTP_TESTS="open01 read01"; RAPIDO_SHARD=1/2 ltp_run; RAPIDO_SHARD=2/2 ltp_run'
+check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n' ' ')" = \
+	"fail syscalls/read01 exit status 1 pass syscalls/open01 "
+# a test that taints the kernel (here: a file standing for
+# /proc/sys/kernel/tainted) fails though LTP passed it; an old taint does not
+printf '#!/bin/sh\necho 4096 > "%s"\n' "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
+	chmod +x "$tmp/ltp/testcases/bin/taint01" && printf 'taint01 taint01\n' > "$tmp/ltp/runtest/taint" || exit 1
+echo 1 > "$tmp/tainted"
+in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST="taint syscalls" LTP_TESTS="taint01 open01"; ltp_run'
+records > "$tmp/got"
+check "a new kernel taint fails the test, an old one does not" same_file - "$tmp/got" <<'EOF'
+fail taint/taint01 exit status 1
+pass syscalls/open01
+EOF
+check "  said with the taint" grep -qxF 'ltp: taint/taint01: the kernel is now tainted (4096, was 1)' "$tmp/out"
+
+mkdir -p "$tmp/src/testcases/kernel/syscalls/open" "$tmp/src/testcases/lib" "$tmp/src/testcases/data" &&
+	touch "$tmp/src/testcases/kernel/syscalls/open/Makefile" "$tmp/src/testcases/lib/Makefile" || exit 1
+in_lib '_ltp_path "$2/src"; echo "src=$REPLY"; _ltp_path "$2/ltp"; echo "inst=$REPLY"'
+check "a tree built in place: its test directories are PATH" grep -qxF \
+	"src=$tmp/src/testcases/kernel/syscalls/open:$tmp/src/testcases/lib" "$tmp/out"
+check "an installed tree: its testcases/bin" grep -qxF "inst=$tmp/ltp/testcases/bin" "$tmp/out"
+done_testing
