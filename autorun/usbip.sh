@@ -96,17 +96,6 @@ usbip_attach() {
 	echo "rapido: usbip: attached ${what[*]}: vhci USB device ${usbdev##*/}, disk $sd"
 }
 
-# usbip_io: bytes through the vhci disk, found on the zram disk
-usbip_io() {
-	[ "$(blockdev --getsize64 "$sd")" = "$(blockdev --getsize64 "$MSC_ZRAM")" ] ||
-		rapido_fail "$sd is not the size of $MSC_ZRAM"
-	cfs_data_file /tmp/usbip.data 4
-	cfs_rw_check "$sd" /tmp/usbip.data "usbip: $sd"
-	dd if="$MSC_ZRAM" of=/tmp/usbip.raw bs=1M count=4 iflag=direct status=none || rapido_fail "read $MSC_ZRAM"
-	cmp /tmp/usbip.raw /tmp/usbip.data || rapido_fail "$MSC_ZRAM does not hold what was written through $sd over USB/IP"
-	echo "rapido: usbip: $MSC_ZRAM holds what was written through $sd over USB/IP"
-	rm -f /tmp/usbip.raw /tmp/usbip.data
-}
 
 # usbip_detach: the vhci side lets go of the disk, then of the port
 usbip_detach() {
@@ -129,7 +118,7 @@ rapido_test usbip/attach usbip_attach || rapido_fail "usbip: the attach failed"
 # rapido_test runs its command in a subshell: find the disk again here
 cfs_usb_disk 'vhci_hcd.*' || rapido_fail "no disk on vhci_hcd after the attach"
 command -v lsscsi > /dev/null && lsscsi
-rapido_test usbip/io usbip_io || rapido_fail "usbip: the I/O check failed"
+rapido_test usbip/io cfs_backed_check "$sd" "$MSC_ZRAM" "usbip over USB/IP" || rapido_fail "usbip: the I/O check failed"
 rapido_test usbip/detach usbip_detach || rapido_fail "usbip: the detach failed"
 
 pid=$(< "$USBIPD_PID") || rapido_fail "no $USBIPD_PID"

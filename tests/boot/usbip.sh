@@ -16,57 +16,39 @@ if ! command -v usbip > /dev/null; then
 	exit
 fi
 
-"$CUT" usbip > "$T/cut.out" 2>&1
-expect_rc "cut usbip" 0 $? || sed 's/^/# /' "$T/cut.out"
-start=$(date +%s)
-"$VM" --batch --timeout 600 --results "$T/res" > "$T/console" 2>&1
-rc=$?
-expect_rc "vm --batch usbip ($(( $(date +%s) - start ))s)" 0 $rc
+cut_boot usbip res 0 "vm --batch usbip"
 con() {
-	console_says "$T/console" "$1"
+	console_says "$T/res.console" "$1"
 }
 check "usbip-host took the gadget's device" con "binding 1-1 to usbip-host"
 check "usbipd answers on loopback" con "usbipd on 127.0.0.1:3240"
 check "usb-storage disk on vhci_hcd" con "attached -b 1-1: vhci USB device .*, disk /dev/sd."
 check "I/O through the vhci disk" con "4 MiB written to /dev/sd. and read back"
-check "zram disk holds the data" con "/dev/zram. holds what was written through /dev/sd. over USB/IP"
+check "zram disk holds the data" con "usbip over USB/IP: /dev/zram. holds what was written through /dev/sd."
 check "port detached" con "usbip: port 0* detached"
 check "configfs as before after teardown" con "usbip: configfs is as it was before the setup"
 check "profile passed" con "rapido: usbip: PASS"
-check "kernel console clean" console_clean "$T/console"
+check "kernel console clean" console_clean "$T/res.console"
 testcases "$T/res/junit.xml" > "$T/got" 2> /dev/null
 printf '%s pass\n' usbip/export usbip/attach usbip/io usbip/detach > "$T/want"
 check "junit.xml: export, attach, io, detach passed" cmp -s "$T/want" "$T/got"
-[ $rc = 0 ] || tr -d '\r' < "$T/console" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
 
 # the server side on usbip-vudc: the gadget is the export, no dummy_hcd
 echo "USBIP_MODE=vudc" > "$RAPIDO_CONF"
-"$CUT" usbip > "$T/cut3.out" 2>&1
-expect_rc "cut usbip USBIP_MODE=vudc" 0 $? || sed 's/^/# /' "$T/cut3.out"
-start=$(date +%s)
-"$VM" --batch --timeout 600 --results "$T/res3" > "$T/console3" 2>&1
-rc=$?
-expect_rc "vm --batch usbip USBIP_MODE=vudc ($(( $(date +%s) - start ))s)" 0 $rc
-check "vudc: usbipd --device answers" console_says "$T/console3" "usbipd --device on 127.0.0.1:3240"
-check "vudc: usb-storage disk on vhci_hcd" console_says "$T/console3" \
+cut_boot usbip res3 0 "vm --batch usbip USBIP_MODE=vudc"
+check "vudc: usbipd --device answers" console_says "$T/res3.console" "usbipd --device on 127.0.0.1:3240"
+check "vudc: usb-storage disk on vhci_hcd" console_says "$T/res3.console" \
 	"attached -d usbip-vudc.0: vhci USB device .*, disk /dev/sd."
-check "vudc: zram disk holds the data" console_says "$T/console3" \
-	"/dev/zram. holds what was written through /dev/sd. over USB/IP"
-check "vudc: kernel console clean" console_clean "$T/console3"
+check "vudc: zram disk holds the data" console_says "$T/res3.console" \
+	"usbip over USB/IP: /dev/zram. holds what was written through /dev/sd."
+check "vudc: kernel console clean" console_clean "$T/res3.console"
 testcases "$T/res3/junit.xml" > "$T/got3" 2> /dev/null
 check "vudc: junit.xml: export, attach, io, detach passed" cmp -s "$T/want" "$T/got3"
-[ $rc = 0 ] || tr -d '\r' < "$T/console3" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
 
 # a failure on purpose: the export of a bus id that is no device
 echo "USBIP_BUSID=9-9" > "$RAPIDO_CONF"
-"$CUT" usbip > "$T/cut2.out" 2>&1
-expect_rc "cut usbip USBIP_BUSID=9-9" 0 $? || sed 's/^/# /' "$T/cut2.out"
-start=$(date +%s)
-"$VM" --batch --timeout 600 --results "$T/res2" > "$T/console2" 2>&1
-rc=$?
-expect_rc "a broken export is ./vm's exit status ($(( $(date +%s) - start ))s)" 1 $rc
+cut_boot usbip res2 1 "a broken export (USBIP_BUSID=9-9) is ./vm's exit status"
 testcases "$T/res2/junit.xml" > "$T/got2" 2> /dev/null
 check "junit.xml: usbip/export failed" grep -qx 'usbip/export failure' "$T/got2"
 check "  and says why" grep -qF 'usbip bind -b 9-9' "$T/res2/junit.xml"
-[ $rc = 1 ] || tr -d '\r' < "$T/console2" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
 done_testing
