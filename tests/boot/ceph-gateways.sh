@@ -12,6 +12,10 @@
 #     image, a gadget spec that fails midway (a UDC that does not exist), no
 #     tcmu-runner in the image (./cut finds one only outside the guest's
 #     PATH: a host tree without tcmu-runner in /usr/bin)
+#   - the user-space clients: rbd_nbd (rbd-nbd on rbd/gw-nbd) and cephfs_fuse
+#     (ceph-fuse) pass their write/fsync/read check; rbd_nbd on a missing
+#     image and cephfs_fuse on a missing file system fail, saying so, in
+#     ./vm's status and in junit.xml
 #   - down leaves no daemon, and no watcher was left on the images
 # A test of its own beside ceph.sh: together they would outlast one boot
 # test's time limit (tests/run, BOOT_TIMEOUT). The cluster may be the run's
@@ -42,7 +46,7 @@ gw_clean_fail() {
 		"rapido: $2: configfs, device-mapper and rbd mappings as before the setup"
 }
 
-for img in gw-usb gw-usbc gw-lio gw-tcmu; do
+for img in gw-usb gw-usbc gw-lio gw-tcmu gw-nbd; do
 	gw_rbd create "rbd/$img" --size 64M --image-feature layering || echo "# rbd create rbd/$img failed"
 done
 # ./cut copies a program at its host path: this one lands outside the
@@ -145,16 +149,44 @@ booted gw-notcmu 1 "tcmu_rbd_loop: no tcmu-runner in the image fails"
 check "  saying so and what to install" guest_says "$T/gw-notcmu" "tcmu_rbd_loop: tcmu-runner is not in the image (apt-get install tcmu-runner"
 gw_clean_fail gw-notcmu tcmu_rbd_loop
 
-for f in gw-usb gw-usbc gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu; do
+section "the user-space clients: rbd-nbd, ceph-fuse"
+CEPH_RBD_IMAGE=gw-nbd "$CUT" rbd_nbd -o "$T/gw-nbd.img" > "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-missing "$CUT" rbd_nbd -o "$T/gw-nbdbad.img" > "$T/out" 2>&1 &&
+	"$CUT" cephfs_fuse -o "$T/gw-fuse.img" > "$T/out" 2>&1 &&
+	CEPH_FS_NAME=gw-nosuchfs "$CUT" cephfs_fuse -o "$T/gw-fusebad.img" > "$T/out" 2>&1
+expect_rc "cut rbd_nbd and cephfs_fuse, each also on something missing" 0 $? || sed 's/^/# /' "$T/out" | tail -n 5
+boot gw-nbd "$T/gw-nbd.img" --net tap
+boot gw-nbdbad "$T/gw-nbdbad.img" --net tap --results "$T/nbdbad-res"
+wait
+booted gw-nbd 0 "rbd_nbd: rbd-nbd maps rbd/gw-nbd over the nbd driver"
+check "  mapped at /dev/nbd0" guest_says "$T/gw-nbd" "rapido: rbd_nbd: rbd/gw-nbd mapped by rbd-nbd at /dev/nbd0"
+check "  write, fsync, read back" guest_says "$T/gw-nbd" "rapido: rbd_nbd: write, fsync, read back of 1 MiB on /mnt/rbd: ok"
+check "  rbd-nbd unmapped at exit" console_says "$T/gw-nbd" "nbd0: Disconnected due to user request"
+check "  the host finds the ext4 it made on the image" \
+	test "$(gw_rbd export rbd/gw-nbd - 2> /dev/null | head -c 2048 | tail -c 1024 | od -An -tx1 -j56 -N2 | tr -d ' ')" = 53ef
+booted gw-nbdbad 1 "rbd_nbd: a missing image fails"
+check "  naming it" guest_says "$T/gw-nbdbad" "rbd_nbd: rbd-nbd map rbd/gw-missing failed"
+check "  junit.xml holds the failure" grep -q '<failure message="the guest&apos;s scripts failed"' "$T/nbdbad-res/junit.xml"
+boot gw-fuse "$T/gw-fuse.img" --net tap
+boot gw-fusebad "$T/gw-fusebad.img" --net tap --results "$T/fusebad-res"
+wait
+booted gw-fuse 0 "cephfs_fuse: ceph-fuse mounts CephFS"
+check "  mounted by ceph-fuse" guest_says "$T/gw-fuse" "rapido: cephfs_fuse: ceph-fuse on /mnt/cephfs (fuse.ceph-fuse)"
+check "  write, fsync, read back" guest_says "$T/gw-fuse" "rapido: cephfs_fuse: write, fsync, read back of 1 MiB on /mnt/cephfs: ok"
+booted gw-fusebad 1 "cephfs_fuse: a missing file system fails"
+check "  saying so" guest_says "$T/gw-fusebad" "cephfs_fuse: ceph-fuse cannot mount the cluster's file system on /mnt/cephfs"
+check "  junit.xml holds the failure" grep -q '<failure message="the guest&apos;s scripts failed"' "$T/fusebad-res/junit.xml"
+
+for f in gw-usb gw-usbc gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu gw-nbd gw-nbdbad gw-fuse gw-fusebad; do
 	check "$f: console clean" console_clean "$T/$f"
 done
 check "gw-lio: console clean but for the listed workqueue warning" console_clean_but "$T/gw-lio" "$flush_re"
 # which workqueues, when it happens (the kernel's line before the WARNING)
 grep -a 'workqueue: WQ_MEM_RECLAIM' "$T/gw-lio" | sed 's/^/# gw-lio: /' 
 check "no rbd watcher left on the gateways' images" \
-	test -z "$(for i in gw-usb gw-usbc gw-lio gw-tcmu; do gw_rbd status "rbd/$i" | grep 'watcher='; done)"
+	test -z "$(for i in gw-usb gw-usbc gw-lio gw-tcmu gw-nbd; do gw_rbd status "rbd/$i" | grep 'watcher='; done)"
 
-for i in gw-usb gw-usbc gw-lio gw-tcmu; do
+for i in gw-usb gw-usbc gw-lio gw-tcmu gw-nbd; do
 	gw_rbd rm --no-progress "rbd/$i" || echo "# rbd rm rbd/$i failed"
 done
 check "the gateways' images removed, the others' kept" \
