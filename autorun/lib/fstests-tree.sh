@@ -23,6 +23,7 @@ _fstests_required_bins() {
 	ceph) echo "$common $(_fstests_ceph_required_bins)" ;;
 	nfs) echo "$common mkfs mount.nfs" ;;
 	cifs) echo "$common mkfs mount.cifs" ;;
+	virtiofs) echo "$common mkfs findmnt" ;;
 	esac
 }
 

@@ -63,6 +63,11 @@ const struct confkey confkeys[] = {
 	{ "QEMU_EXTRA_ARGS", CONFKEY_WORDS, .help = "more qemu arguments, shell-quoted" },
 	{ "QEMU_EXTRA_KERNEL_PARAMS", CONFKEY_WORDS, .help = "more kernel parameters, shell-quoted" },
 	{ "VIRTFS_SHARE_PATH", CONFKEY_PATH, .help = "a host directory shared at /host" },
+	{ "VM_VIRTIOFS", CONFKEY_WORDS, .help = "host directories shared over virtiofs, "
+	  "DIR[:TAG[:ro]] each (tag: virtiofsN)" },
+	{ "VIRTIOFSD", CONFKEY_PATH, .help = "the virtiofsd ./vm starts; unset: PATH's, else "
+	  "/usr/libexec/virtiofsd (Debian 13: virtiofsd) or /usr/lib/qemu/virtiofsd (Debian 12: "
+	  "qemu-system-common)" },
 	{ "VM_STATE_DIR", CONFKEY_PATH, .help = "the VMs' state; unset: $XDG_RUNTIME_DIR/rapido, else "
 	  "/tmp/rapido-UID" },
 	{ "VM_LOG_DIR", CONFKEY_PATH, .help = "console logs; unset: VM_STATE_DIR" },

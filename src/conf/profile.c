@@ -350,6 +350,18 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		}
 		return 0;
 	}
+	if (!strcmp(key, "virtiofs")) {
+		const char *tag = strchr(val, ':');
+
+		/* ./vm checks the rest (the directory, the tag's characters) when it boots */
+		if (val[0] != '/' || !tag || tag[1] == ':' || !tag[1] || strpbrk(val, " \t")) {
+			*err = xasprintf("%s:%d: virtiofs: expected /DIR:TAG or /DIR:TAG:ro, got \"%s\"",
+					 path, lineno, val);
+			return -EINVAL;
+		}
+		strv_push(&p->virtiofs, val);
+		return 0;
+	}
 	if (!strcmp(key, "test-timeout")) {
 		char why[NUM_WHY_LEN];
 
@@ -380,7 +392,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
 			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory, "
-			 "test-timeout, results)",
+			 "test-timeout, virtiofs, results)",
 			 path, lineno, key);
 	return -EINVAL;
 }
@@ -585,6 +597,7 @@ void profile_free(struct profile *p)
 	free(p->path);
 	free(p->description);
 	strv_free(&p->bins);
+	strv_free(&p->virtiofs);
 	strv_free(&p->bins_opt);
 	strv_free(&p->bins_if);
 	strv_free(&p->bins_opt_if);

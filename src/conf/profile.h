@@ -64,6 +64,9 @@
  *		  before the watchdog stops the VM with the task stacks (1 to
  *		  604800); --test-timeout and VM_TEST_TIMEOUT (the environment,
  *		  then rapido.conf) override it, as they do cpus and memory
+ *	#@ virtiofs: DIR:TAG[:ro]: ./vm shares DIR over virtiofs as TAG
+ *		  (as --virtiofs does) unless a share of its own has that tag
+ *		  (hostfs: /:host:ro); DIR absolute, no blanks
  *	#@ results: yes: the profile's tests send records (autorun/lib/results.sh):
  *		  ./vm on a terminal without --results keeps them, and the
  *		  suite's own report, in VM_STATE_DIR/results/PROFILE-TIME
@@ -103,6 +106,7 @@ struct profile {
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
 	unsigned int test_timeout;	/* seconds, 0: not stated */
+	struct strv virtiofs;	/* #@ virtiofs: DIR:TAG[:ro], for ./vm */
 	struct strv sources;	/* the profile, then each fragment read, in order */
 	struct strv packages;	/* "BIN=PKG": the Debian package of BIN */
 	int kernel_config;	/* #@ kernel-config: yes */

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* toolver.c: a host tool's version, asked of the tool (toolver.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "err.h"
 
 #include "run.h"
 #include "toolver.h"
@@ -48,4 +52,31 @@ const struct toolver *toolver_kmod(void)
 		asked = 1;
 	}
 	return &kmod;
+}
+
+int toolver_virtiofsd(const char *name, struct virtiofsd_tool *t)
+{
+	static const char *const where[] = { "virtiofsd", "/usr/libexec/virtiofsd",
+					     "/usr/lib/qemu/virtiofsd", NULL };
+	char *argv[] = { NULL, "--help", NULL }, *help = NULL;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; !t->path && (name ? i < 1 : where[i] != NULL); i++) {
+		const char *n = name ? name : where[i];
+
+		if (strchr(n, '/'))
+			t->path = access(n, X_OK) ? NULL : xstrdup(n);
+		else
+			t->path = find_in_path(n);
+	}
+	if (!t->path)
+		return -ENOENT;
+	argv[0] = t->path;
+	/* both print --help on stdout; a hung one must not hang ./vm */
+	if (run_capture(argv, -1, 10, &help) >= 0 && help) {
+		t->rust = strstr(help, "--shared-dir") != NULL;
+		t->readonly = strstr(help, "--readonly") != NULL;
+	}
+	free(help);
+	return 0;
 }

@@ -25,4 +25,19 @@ void toolver_free(struct toolver *v);
 /* kmod's version, from the depmod on PATH ("kmod version 30"): asked once a process. */
 const struct toolver *toolver_kmod(void);
 
+/*
+ * virtiofsd, which ./vm --virtiofs starts: Debian 12's C one in qemu
+ * (/usr/lib/qemu/virtiofsd: -o source=DIR, root only, no read-only
+ * mode) or the Rust one of Debian 13's virtiofsd package
+ * (/usr/libexec/virtiofsd: --shared-dir DIR, --readonly, --sandbox none
+ * for a user), told apart by what its --help offers.
+ */
+struct virtiofsd_tool {
+	char *path;
+	int rust;		/* --shared-dir (else -o source=) */
+	int readonly;		/* --readonly */
+};
+/* NAME (VIRTIOFSD), else the first found of PATH's and those two; -ENOENT: none. */
+int toolver_virtiofsd(const char *name, struct virtiofsd_tool *t);
+
 #endif

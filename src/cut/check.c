@@ -28,6 +28,7 @@
 #include "rapido.h"
 #include "run.h"
 #include "shwords.h"
+#include "toolver.h"
 
 static int problems;
 
@@ -408,6 +409,22 @@ static void check_conf(struct cut_plan *p)
 	strv_free(&bad);
 }
 
+/* #@ virtiofs: ./vm will start a virtiofsd: one must be there (VIRTIOFSD's, or a known place) */
+static void check_virtiofsd(struct cut_plan *p)
+{
+	const char *v = conf_value(&p->conf, "VIRTIOFSD", NULL);
+	struct virtiofsd_tool t;
+
+	if (!p->prof.virtiofs.n)
+		return;
+	if (toolver_virtiofsd(v && *v ? v : NULL, &t))
+		problem("virtiofsd not found%s%s (./vm shares %s over virtiofs for profile %s; Debian "
+			"13: apt-get install virtiofsd; Debian 12: apt-get install qemu-system-common)",
+			v && *v ? ": VIRTIOFSD=" : "", v && *v ? v : "", p->prof.virtiofs.v[0],
+			p->prof.name);
+	free(t.path);
+}
+
 static void check_kconfig(const struct cut_opts *o, struct cut_plan *p)
 {
 	struct strv missing = STRV_INIT;
@@ -704,6 +721,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	check_output(o, p);
 	check_extras(o);
 	check_conf(p);
+	check_virtiofsd(p);
 	/*
 	 * a dry run checks, it builds nothing; nor does a cut already
 	 * refused (a required key unset is named, not the build's complaint)

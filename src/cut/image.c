@@ -253,6 +253,8 @@ int cut_write_head(const struct cut_plan *p, const char *layers, int fd, char **
 		fprintf(vmconf.f, "TEST_TIMEOUT=%u\n", p->prof.test_timeout);
 	if (p->prof.results)
 		fprintf(vmconf.f, "RESULTS=yes\n");
+	for (size_t i = 0; i < p->prof.virtiofs.n; i++)
+		kv_quoted(vmconf.f, "VIRTIOFS", p->prof.virtiofs.v[i]);
 	mb_close(&vmconf);
 	cpio_add_file(&w, "rapido/vm.conf", 0644, vmconf.s, vmconf.len);
 	free(vmconf.s);

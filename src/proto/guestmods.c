@@ -5,6 +5,7 @@
 #include "guestmods.h"
 
 const char *const guestmods_share[] = { "virtio_pci", "9pnet_virtio", "9p", NULL };
+const char *const guestmods_virtiofs[] = { "virtio_pci", "virtiofs", NULL };
 const char *const guestmods_net[] = { "virtio_pci", "virtio_net", NULL };
 const char *const guestmods_hvc[] = { "virtio_pci", "virtio_console", NULL };
 /*
@@ -16,5 +17,5 @@ const char *const guestmods_debug[] = { "pvpanic_mmio", "pvpanic", "pvpanic_pci"
 const char *const guestmods_results[] = { "virtio_pci", "virtio_console", "9pnet_virtio", "9p", NULL };
 
 const char *const *const guestmods_on_demand[] = {
-	guestmods_share, guestmods_net, guestmods_hvc, guestmods_debug, guestmods_results, NULL,
+	guestmods_share, guestmods_virtiofs, guestmods_net, guestmods_hvc, guestmods_debug, guestmods_results, NULL,
 };

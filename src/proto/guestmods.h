@@ -11,6 +11,7 @@
 
 /* Each list is NULL-terminated. */
 extern const char *const guestmods_share[];	/* rapido.shares=N: 9p on /host, /hostN */
+extern const char *const guestmods_virtiofs[];	/* rapido.virtiofs=N: mounted by tag */
 extern const char *const guestmods_net[];	/* rapido.ip=: the virtio NIC */
 extern const char *const guestmods_hvc[];	/* rapido.hvc=1: a shell on /dev/hvc0 */
 extern const char *const guestmods_debug[];	/* every boot: pvpanic, VMCOREINFO for dumps */

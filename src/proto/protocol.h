@@ -31,6 +31,7 @@
 #define KP_SERIAL_TEST "rapido.serial-test="	/* NAME (pct.h field): a --serial-tests line */
 #define KP_RERUN "rapido.rerun="		/* N: ./vm --rerun-failures */
 #define KP_SHARES "rapido.shares="		/* N: 9p shares tagged rapido0.. on /host, /hostN */
+#define KP_VIRTIOFS "rapido.virtiofs="		/* N: virtiofs shares: the init loads virtiofs */
 #define KP_SHELL "rapido.shell="		/* TTY: keep a shell on /dev/TTY for ./vmctl */
 #define KP_HVC "rapido.hvc="			/* 1: keep that shell on /dev/hvc0 */
 #define KP_EXEC "rapido.exec="		/* NONCE,CRC,BASE64: rapido run -- CMD (execframe.h) */

@@ -14,6 +14,8 @@
 const struct vm_device *const vm_devices[] = {
 	&vm_dev_pvpanic,
 	&vm_dev_share,
+	/* its -numa node (the shared memory vhost-user needs) before the other devices */
+	&vm_dev_virtiofs,
 	&vm_dev_console,
 	&vm_dev_control,
 	&vm_dev_results,

@@ -38,6 +38,6 @@ extern const struct vm_device *const vm_devices[];
 
 extern const struct vm_device vm_dev_pvpanic, vm_dev_share, vm_dev_console, vm_dev_control,
 	vm_dev_results, vm_dev_serial, vm_dev_known, vm_dev_gdb, vm_dev_mpath, vm_dev_rbd, vm_dev_net,
-	vm_dev_testopts, vm_dev_execout;
+	vm_dev_testopts, vm_dev_execout, vm_dev_virtiofs;
 
 #endif

@@ -85,6 +85,9 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 		return -EINVAL;
 	}
 	im->results = v != NULL;
+	/* #@ virtiofs: the last line (a profile has one share of its own) */
+	v = conf_value(&c, "VIRTIOFS", NULL);
+	im->virtiofs = v ? xstrdup(v) : NULL;
 	v = conf_value(&c, "MEMORY", NULL);
 	if (v && parse_size(v, &im->memory))
 		im->memory = 0;
@@ -103,5 +106,6 @@ void vm_image_free(struct vm_image *im)
 	free(im->profile);
 	free(im->kernel);
 	free(im->release);
+	free(im->virtiofs);
 	memset(im, 0, sizeof(*im));
 }

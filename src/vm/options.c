@@ -103,6 +103,11 @@ const struct vm_option vm_options[] = {
 	{ "--share", 0, VOPT_PATHS, "DIR", "VIRTFS_SHARE_PATH", .group = VGRP_DEVICES,
 	  FIELD(shares), .complete = VCOMP_DIR,
 	  .help = "share host DIR with the guest (9p) at /host" },
+	{ "--virtiofs", 0, VOPT_LIST, "DIR[:TAG[:ro]]", "VM_VIRTIOFS", .group = VGRP_DEVICES,
+	  FIELD(virtiofs), .complete = VCOMP_DIR,
+	  .help = "share host DIR over virtiofs (virtiofsd, started and stopped by ./vm) as TAG "
+		  "(default virtiofsN; the guest mounts it: mount -t virtiofs TAG DIR); ro: read-only "
+		  "(repeatable)" },
 	{ "--mpath", 0, VOPT_LIST, "FILE", "QEMU_MPATH_DISKS", .group = VGRP_DEVICES,
 	  FIELD(mpath), .complete = VCOMP_FILE,
 	  .help = "attach FILE as a multipath disk: one SCSI LUN seen through several paths "

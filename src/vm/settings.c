@@ -337,6 +337,7 @@ void vm_settings_free(struct vm_settings *s)
 void vm_opts_free(struct vm_opts *o)
 {
 	strv_free(&o->shares);
+	strv_free(&o->virtiofs);
 	strv_free(&o->mpath);
 	strv_free(&o->rbd);
 	strv_free(&o->hostfwd);

@@ -63,6 +63,7 @@ struct vm_opts {
 	int verbose, quiet;	/* -v, -q: how much of the console stdout gets */
 	const char *log;	/* --log PATH */
 	struct strv shares;	/* --share DIR (9p, mounted in the guest) */
+	struct strv virtiofs;	/* --virtiofs DIR[:TAG[:ro]] */
 	struct strv mpath;	/* --mpath FILE: one disk seen through several paths */
 	struct strv rbd;	/* --rbd POOL/IMAGE: an RBD image through qemu's rbd driver */
 	const char *tap;	/* --tap NAME */
@@ -89,6 +90,7 @@ struct vm_image {
 	uint64_t memory;	/* bytes, 0: not stated */
 	unsigned int test_timeout;	/* #@ test-timeout: seconds, 0: not stated */
 	int results;		/* #@ results: yes: the profile sends records */
+	char *virtiofs;		/* #@ virtiofs: DIR:TAG[:ro], NULL: none */
 };
 
 /* The -initrd qemu gets for the image (initrd.c). */
@@ -96,6 +98,13 @@ struct vm_initrd {
 	char *path;		/* the image, or /proc/self/fd/N of an assembled memfd */
 	int fd;			/* the memfd (inherited by qemu, at 10 or above), or -1 */
 	int needs_cache;	/* dry run of a cached image: path alone does not boot */
+};
+
+/* A virtiofs share: virtiofsd exports dir as tag, read-only if ro. */
+struct vm_virtiofs {
+	char *dir;
+	char *tag;
+	int ro;
 };
 
 /* A multipath disk: one backing file, `paths` scsi-hd devices with one serial. */
@@ -144,6 +153,10 @@ struct vm_settings {
 	struct strv kparams;	/* QEMU_EXTRA_KERNEL_PARAMS, split, then --append */
 	struct strv extra;	/* QEMU_EXTRA_ARGS, then the -- arguments */
 	struct strv shares;	/* host directories shared over 9p, checked */
+	struct vm_virtiofs *virtiofs;	/* host directories shared over virtiofs (virtiofs.c) */
+	size_t n_virtiofs;
+	char *virtiofsd;		/* its path, found when there is a share */
+	int virtiofsd_rust, virtiofsd_readonly;	/* what its --help offers (toolver.h) */
 	struct vm_mpath_disk *mpath;
 	size_t n_mpath;
 	unsigned int mpath_paths;

@@ -25,6 +25,7 @@ struct vm_launch {
 	unsigned int gdb_port;		/* --gdb: the port, derived from the VM number if not given */
 	struct strv net_args;		/* -netdev/-device pairs (vm_net_plan) */
 	struct strv net_kparams;	/* rapido.ip= for the guest init */
+	struct vm_virtiofsd *virtiofsd;	/* per virtiofs share: its socket and daemon (virtiofs.c) */
 	unsigned char *mpath_direct;	/* per multipath disk: cache=none (O_DIRECT) works */
 	struct vm_initrd initrd;	/* a cached image put together; path NULL: the image */
 	char *kernel;			/* qemu's -kernel: the PVH ELF (pvh.c), else s->im.kernel */

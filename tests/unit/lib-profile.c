@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(81);
+	tap_plan(84);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -70,6 +70,7 @@ int main(void)
 		  "#@ cpus: 2\n"
 		  "#@ memory: 1G\n"
 		  "#@ test-timeout: 90\n"
+		  "#@ virtiofs: /:host:ro\n"
 		  "#@ results: yes\n"
 		  "#@ bins-if FSTESTS_SRC: xfs_io fio\n"
 		  "#@ bins-optional-if FSTESTS_SRC: quota\n"
@@ -90,6 +91,8 @@ int main(void)
 	TAP_EQ_INT(p.memory, 1ULL << 30, "memory");
 	TAP_EQ_INT(p.test_timeout, 90, "test-timeout (#28: a profile's own per-test timeout)");
 	TAP_EQ_INT(p.results, 1, "results: yes (#42: ./vm keeps a terminal run's results)");
+	TAP_EQ_STR(p.virtiofs.n == 1 ? p.virtiofs.v[0] : NULL, "/:host:ro",
+		   "virtiofs (#43: hostfs's share of /, for ./vm)");
 	TAP_EQ_STR(p.bins_if.n == 2 ? p.bins_if.v[1] : NULL, "FSTESTS_SRC=fio", "bins-if KEY");
 	TAP_EQ_STR(p.bins_opt_if.n == 1 ? p.bins_opt_if.v[0] : NULL, "FSTESTS_SRC=quota",
 		   "bins-optional-if KEY");
@@ -121,6 +124,9 @@ int main(void)
 	bad("#@ description: x\n#@ results: maybe\n",
 	    "p.sh:2: results: expected yes or no, got \"maybe\"");
 	bad("#@ description: x\n#@ test-timeout: 1m\n", "p.sh:2: test-timeout: expected a number");
+	bad("#@ description: x\n#@ virtiofs: /srv\n",
+	    "p.sh:2: virtiofs: expected /DIR:TAG or /DIR:TAG:ro, got \"/srv\"");
+	bad("#@ description: x\n#@ virtiofs: srv:t\n", "p.sh:2: virtiofs: expected /DIR:TAG");
 	/* issue 40: qemu was handed -m 1073741824M */
 	bad("#@ description: x\n#@ memory: 1P\n", "p.sh:2: memory: \"1P\" is more than this host's memory (");
 	bad("#@ bins: x\n", "no '#@ description:' line");

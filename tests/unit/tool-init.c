@@ -61,12 +61,13 @@ int main(void)
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(34);
-	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 "
+	tap_plan(35);
+	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 rapido.virtiofs=3 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");
 	TAP_EQ_INT(cl.batch, 1, "batch mode");
 	TAP_EQ_INT(cl.shares, 2, "shares");
+	TAP_EQ_INT(cl.virtiofs, 3, "virtiofs shares (the init loads virtiofs)");
 	TAP_EQ_INT(cl.n_ip, 2, "two interfaces");
 	TAP_EQ_STR(cl.ip[1], "eth1,10.0.2.15/24,10.0.2.2", "second interface spec kept");
 	for (unsigned int i = 0; i < cl.n_ip; i++)

@@ -256,6 +256,50 @@ run_err "--serial-tests without --jobs" "--serial-tests: only with --jobs" \
 check "--jobs booted nothing, created nothing" test ! -e "$T/j"
 check "no qemu was started" test ! -s "$VM_STATE_DIR/vm1.log"
 
+# --virtiofs: virtiofsd's socket in the private state dir, the guest's RAM
+# a shared memfd (vhost-user), the tag; a profile's #@ virtiofs (vm.conf's
+# VIRTIOFS) unless a share has its tag; bad specs and a missing virtiofsd
+mkdir -p "$T/vfs"
+"$VM" --dry-run --virtiofs "$T/vfs:ftag" > "$T/argv" 2> "$T/err"
+expect_rc "dry-run with --virtiofs" 0 $?
+check "  RAM is a shared memfd, the one NUMA node" \
+	sh -c "grep -qx 'memory-backend-memfd,id=rapido-mem,size=512M,share=on' '$T/argv' &&
+		grep -qx 'node,memdev=rapido-mem' '$T/argv'"
+check "  virtiofsd's socket in the state dir" \
+	grep -qx "socket,id=virtiofs0,path=$VM_STATE_DIR/vm1.virtiofs0.sock" "$T/argv"
+check "  the device with its tag" grep -qx "vhost-user-fs-pci,chardev=virtiofs0,tag=ftag" "$T/argv"
+check "  the guest loads virtiofs" grep -q " rapido.virtiofs=1 " "$T/argv"
+check "  nothing started, no socket made" sh -c "! ls '$VM_STATE_DIR' | grep -q virtiofs"
+"$VM" --dry-run > "$T/argv" 2> "$T/err"
+check "  none of it without a share" sh -c "! grep -q 'virtiofs\|memfd' '$T/argv'"
+mkimage "$T/vfs.img" "PROFILE=hostfs
+KERNEL_IMAGE=$T/vmlinuz
+KERNEL_RELEASE=0.0-fixture
+VIRTIOFS=/:host:ro
+"
+"$VM" --dry-run "$T/vfs.img" > "$T/argv" 2> "$T/err"
+expect_rc "a profile's #@ virtiofs" 0 $?
+check "  is shared as its tag" grep -qx "vhost-user-fs-pci,chardev=virtiofs0,tag=host" "$T/argv"
+"$VM" --dry-run --virtiofs "$T/vfs:host" "$T/vfs.img" > "$T/argv" 2> "$T/err"
+check "  unless a share of the user's has that tag" \
+	sh -c "grep -c vhost-user-fs-pci '$T/argv' | grep -qx 1 && grep -q 'tag=host' '$T/argv'"
+run_err "--virtiofs of a missing directory" "--virtiofs $T/nodir:x: directory $T/nodir" \
+	"$VM" --dry-run --virtiofs "$T/nodir:x"
+run_err "--virtiofs with a bad tag" "tag 'a,b' must be 1-36 letters" \
+	"$VM" --dry-run --virtiofs "$T/vfs:a,b"
+run_err "--virtiofs with a bad mode" "'rx' is no mode (expected ro or rw" \
+	"$VM" --dry-run --virtiofs "$T/vfs:t:rx"
+run_err "two --virtiofs of one tag" "tag t is taken by $T/vfs:t" \
+	"$VM" --dry-run --virtiofs "$T/vfs:t" --virtiofs "$T/vfs:t:ro"
+echo "VM_VIRTIOFS=$T/vfs" > "$RAPIDO_CONF"
+"$VM" --dry-run > "$T/argv" 2> "$T/err"
+check "VM_VIRTIOFS: tag virtiofs0 by default" grep -qx "vhost-user-fs-pci,chardev=virtiofs0,tag=virtiofs0" "$T/argv"
+echo "VIRTIOFSD=$T/no-virtiofsd" >> "$RAPIDO_CONF"
+run_err "a VIRTIOFSD that is not there: its FILE:LINE and the packages" \
+	"$RAPIDO_CONF:2: VIRTIOFSD: $T/no-virtiofsd not found or not executable (Debian 13: apt-get install virtiofsd; Debian 12: apt-get install qemu-system-common)" \
+	"$VM" --dry-run
+: > "$RAPIDO_CONF"
+
 # qemu that cannot start, or refuses its arguments: 125, not a guest's status
 QEMU_BIN=/nonexistent/qemu "$VM" --batch > "$T/out" 2>&1
 expect_rc "qemu that cannot start gives 125" 125 $?

@@ -117,6 +117,7 @@ static int pump(struct run *r, int fd, int kind, long max)
 
 static void child(const char *cmd, int out, int err, const sigset_t *mask)
 {
+	const char *root = getenv("RAPIDO_EXEC_ROOT");
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) {
@@ -126,6 +127,18 @@ static void child(const char *cmd, int out, int err, const sigset_t *mask)
 		_exit(126);
 	}
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	/*
+	 * A profile that made another root for the command (hostfs: the
+	 * host's userspace) says where: the command runs there, with that
+	 * root's bash and the usual PATH, not the image's.
+	 */
+	if (root && *root) {
+		if (chroot(root) < 0 || chdir("/") < 0) {
+			fprintf(stderr, "rapido-exec: RAPIDO_EXEC_ROOT=%s: %s\n", root, strerror(errno));
+			_exit(126);
+		}
+		setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	}
 	execl("/bin/bash", "bash", "-c", cmd, (char *)NULL);
 	fprintf(stderr, "rapido-exec: /bin/bash: %s\n", strerror(errno));
 	_exit(127);

@@ -13,6 +13,7 @@ struct init_cmdline {
 	char *ip[8];		/* rapido.ip=IFACE,ADDR/PREFIX[,GW] */
 	unsigned int n_ip;
 	unsigned int shares;	/* rapido.shares=N: 9p tags rapido0.. */
+	unsigned int virtiofs;	/* rapido.virtiofs=N: virtiofs shares (the module) */
 	char nonce[STATUS_NONCE_LEN + 1];	/* rapido.nonce=: frames the status record */
 	int hvc;		/* rapido.hvc=1: keep a shell on /dev/hvc0 */
 	char shell[16];		/* rapido.shell=TTY: keep it on /dev/TTY instead; "": none */
@@ -45,7 +46,7 @@ int init_ip_parse(const char *s, struct init_ip *ip);
 /* debug.c: pvpanic and VMCOREINFO for dumps; a shell on the virtio console. */
 void init_debug_setup(const struct init_cmdline *cl);
 
-/* Mount the host shares: rapido0 on /host, rapidoN on /hostN. */
+/* Mount the host shares: rapido0 on /host, rapidoN on /hostN; load virtiofs for its tags. */
 void init_mount_shares(const struct init_cmdline *cl);
 
 /*

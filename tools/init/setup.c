@@ -50,6 +50,9 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			/* ./vm passes at most 16; anything else is not ./vm's */
 			if (num_parse_uint(v, 0, 16, &cl->shares, NULL))
 				cl->shares = 0;
+		} else if ((v = kparam_value(w, KP_VIRTIOFS))) {
+			if (num_parse_uint(v, 0, 16, &cl->virtiofs, NULL))
+				cl->virtiofs = 0;
 		} else if ((v = kparam_value(w, KP_RESULTS))) {
 			if (!strcmp(v, "1"))
 				cl->results = 1;
@@ -231,6 +234,9 @@ void init_net_up(const struct init_cmdline *cl)
 
 void init_mount_shares(const struct init_cmdline *cl)
 {
+	/* virtiofs tags: the module only; the profile mounts them (fstests_virtiofs, hostfs) */
+	if (cl->virtiofs)
+		init_modprobe(guestmods_virtiofs, 0);
 	if (!cl->shares)
 		return;
 	/* modules in the Debian kernel */

@@ -1,0 +1,3 @@
+#@ description: x
+#@ virtiofs: /srv
+#@ virtiofs: /:t:ro
