@@ -388,7 +388,8 @@ define install_pages
 endef
 
 # what both install in RAPIDO_LIBDIR (bisect: a program of its own, run as
-# rapido bisect; it configures each step with host/kernel-config and kernel/*.config)
+# rapido bisect; it configures each step with host/kernel-config and kernel/*.config;
+# host/install-deps is rapido deps)
 install-lib: all
 	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest
 	$(Q)install -m 755 $(GUEST_BINS) $(GUEST_SOS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
@@ -400,6 +401,7 @@ install-lib: all
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 755 bisect $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -D -m 755 host/kernel-config $(DESTDIR)$(RAPIDO_LIBDIR)/host/kernel-config
+	$(Q)install -m 755 host/install-deps $(DESTDIR)$(RAPIDO_LIBDIR)/host/install-deps
 	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/kernel && \
 		install -m 644 kernel/*.config $(DESTDIR)$(RAPIDO_LIBDIR)/kernel/
 

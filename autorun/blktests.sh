@@ -42,6 +42,9 @@
 #@ results: yes
 #@ include: zram
 #@ modules-on-demand: null_blk scsi_debug sd_mod brd loop configfs
+# block/001 hotplugs scsi_debug CD-ROMs too (_have_driver sr_mod);
+# loop/007 mounts the ext4 it makes
+#@ modules-on-demand: sr_mod ext4
 #@ modules-on-demand: nvme-core nvme-fabrics nvme-tcp nvmet nvmet-tcp nvme
 #@ modules-on-demand: dm-mod dm-zoned dm-linear dm-flakey btrfs xfs sg
 #@ kconfig: CONFIG_BLK_DEV_ZONED=y CONFIG_BLK_DEV_NULL_BLK=m
@@ -72,16 +75,26 @@
 # configfs is mounted; rmdir: common/nvme takes its nvmet configfs objects
 # down with it (without, every later nvme test finds the last one's target)
 #@ bins-if BLKTESTS_SRC: findmnt rmdir readlink umount
+# what the tests of the groups above call (block/009, block/012, zbd/008:
+# hexdump; loop/002, loop/004: sha256sum; block/002: blktrace);
+# tests/unit/blktests-programs.sh checks these lists against every
+# program the real suite's tests call
+#@ bins-if BLKTESTS_SRC: hexdump sha256sum blktrace
+# block/035 runs "xargs echo": echo the program, not bash's builtin
+#@ bins-if BLKTESTS_SRC: echo
+#@ bins-optional-if BLKTESTS_SRC: blkid mkfifo taskset zcat shuf mkfs.ext2
 #@ bins-optional-if BLKTESTS_SRC: uuidgen df lsof killall
 #@ bins-optional-if BLKTESTS_SRC: logger timeout tee xargs seq nproc id sync cmp od
 #@ bins-optional-if BLKTESTS_SRC: nvme blkdiscard parted xfs_io mkfs.xfs mkfs.btrfs mkfs.ext4
 #@ bins-optional-if BLKTESTS_SRC: dmsetup sg_inq sg_readcap fallocate lsblk kill ps pgrep
 #@ bins-optional-if BLKTESTS_SRC: touch ln mv cp chmod printf env expr true false hostname
-#@ bins-optional-if BLKTESTS_SRC: fuser mkswap swapon swapoff blktrace ip
+#@ bins-optional-if BLKTESTS_SRC: fuser mkswap swapon swapoff ip
 # the Debian packages of what ./cut may not find (host/install-deps installs them)
 #@ packages: gawk=gawk column=bsdextrautils fio=fio blkzone=util-linux getopt=util-linux
 #@ packages: zgrep=gzip losetup=mount nvme=nvme-cli udevadm=udev diff=diffutils findmnt=util-linux
 #@ packages: uuidgen=uuid-runtime lsof=lsof killall=psmisc
+#@ packages: hexdump=bsdextrautils sha256sum=coreutils taskset=util-linux blkid=util-linux
+#@ packages: blktrace=blktrace
 
 blktests_devices
 if [ -z "${BLKTESTS_SRC:-}" ]; then

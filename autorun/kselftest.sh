@@ -24,10 +24,10 @@
 #                      builds it)
 #   KSELFTEST_DIR      an installed tree; unset: host/kselftests builds one
 #
-# Tests that need more than coreutils (binfmt_script.py: python3; the net,
-# bpf and mm targets' tools and modules) are the user's to add with -x or
-# a richer image; a test without what it needs reports itself as failed or
-# skipped. Under TCG on 2 cores: size 1 s, timers' nanosleep 10 s,
+# Tests that need more than coreutils and the exec target's python3 and
+# perl (the net, bpf and mm targets' tools and modules) are the user's to
+# add with -x or a richer image; a test without what it needs reports
+# itself as failed or skipped. Under TCG on 2 cores: size 1 s, timers' nanosleep 10 s,
 # mqueue-lat 10 s, posix_timers 20 s, nsleep-lat and set-timer-lat 80 s
 # each (they measure timer latency, which TCG has plenty of).
 #@ description: kselftests (KSELFTEST_TARGETS) built for the kernel, run_kselftest.sh's KTAP as per-test results
@@ -40,10 +40,18 @@
 #@ prepare KSELFTEST_DIR: host/kselftests
 #@ files: ${KSELFTEST_DIR}:/kselftest
 # run_kselftest.sh and kselftest/runner.sh: sh, the coreutils they call,
-# /usr/bin/timeout for each test's deadline; no perl: its prefix.pl needs
-# perl's library, and runner.sh prefixes with sed without it
+# /usr/bin/timeout for each test's deadline; runner.sh prefixes a test's
+# output with perl's prefix.pl where there is a perl (perl.inc adds
+# perl-base's modules it uses), else with sed
 #@ bins: sh cat cut grep sed tr uniq wc basename dirname realpath timeout
 #@ bins-optional: dmesg
+# the exec target: non-regular runs /bin/true; binfmt_script.py is
+# python3's (#!/usr/bin/env python3), asks getconf for NAME_MAX and makes
+# perl scripts its interpreters
+#@ include: python3
+#@ include: perl
+#@ bins-optional: true env getconf
+#@ packages: getconf=libc-bin
 #@ cpus: 2
 #@ memory: 1G
 

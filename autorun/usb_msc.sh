@@ -46,15 +46,7 @@ rapido_wait 30 cfs_usb_disk ||
 	rapido_fail "usb-storage made no disk for the gadget (UDC state: $(cat "/sys/class/udc/$MSC_UDC/state"))"
 echo "rapido: usb_msc: UDC $MSC_UDC $(cat "/sys/class/udc/$MSC_UDC/state"), USB device ${usbdev##*/}, usb-storage disk $sd"
 command -v lsscsi > /dev/null && lsscsi
-[ "$(blockdev --getsize64 "$sd")" = "$(blockdev --getsize64 "$MSC_ZRAM")" ] ||
-	rapido_fail "$sd is not the size of $MSC_ZRAM"
-
-cfs_data_file /tmp/usb-msc.data 4
-cfs_rw_check "$sd" /tmp/usb-msc.data "usb_msc: $sd"
-dd if="$MSC_ZRAM" of=/tmp/usb-msc.raw bs=1M count=4 iflag=direct status=none || rapido_fail "read $MSC_ZRAM"
-cmp /tmp/usb-msc.raw /tmp/usb-msc.data || rapido_fail "$MSC_ZRAM does not hold what was written through $sd"
-echo "rapido: usb_msc: $MSC_ZRAM holds what was written through $sd"
-rm -f /tmp/usb-msc.raw /tmp/usb-msc.data
+cfs_backed_check "$sd" "$MSC_ZRAM" usb_msc
 
 # the host lets go of the disk first (its cache synced while the device is
 # there), as one ejects a stick before pulling it; then the gadget goes

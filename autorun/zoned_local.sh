@@ -35,6 +35,11 @@
 #@ kconfig-optional: CONFIG_SCSI_DEBUG=m CONFIG_BLK_DEV_SD=m CONFIG_BTRFS_FS=m CONFIG_CONFIGFS_FS=y
 #@ conf-optional: ZONED_SIZE ZONED_ZONE_SIZE
 #@ conf-type: ZONED_SIZE uint 64-65536
+# both disks live in guest memory (scsi_debug's store at once, null_blk's
+# as it is written): ./cut refuses a ZONED_SIZE the guest's memory cannot
+# hold twice with 384 MiB to spare (at most 320 in the 1 GiB of memory;
+# 384 ran out of it, the kernel's OOM killer taking the tests)
+#@ memory-use: ZONED_SIZE 2
 #@ conf-type: ZONED_ZONE_SIZE uint 1-4096
 #@ bins: cat mkdir mount umount dd sha256sum sync blkzone grep mkfs.btrfs stat
 #@ bins: fio truncate
@@ -112,6 +117,15 @@ zoned_zonefs() {
 
 rapido_on_fail rapido_kernel_tail
 size=${ZONED_SIZE:-256}
+# ./vm --memory may have given less than ./cut checked against (memory-use);
+# MemTotal is that less what the kernel keeps (some 40 MiB of 1 GiB)
+mem=
+while read -r k v _; do
+	[ "$k" != MemTotal: ] || mem=$((v / 1024))
+done < /proc/meminfo
+[ -z "$mem" ] || [ $((2 * size + 320)) -le "$mem" ] ||
+	rapido_fail "ZONED_SIZE=$size: two disks of $size MiB leave less than 320 MiB of the" \
+		"guest's $mem MiB (MemTotal): at most ZONED_SIZE=$(((mem - 320) / 2)) (or more memory)"
 zs=${ZONED_ZONE_SIZE:-16}
 blkdev_make null_blk_zoned "$size" "$zs" || rapido_fail "cannot make a zoned null_blk: see above"
 ZONED_NULLB=$REPLY

@@ -137,6 +137,18 @@ blktests_run() {
 	# /sys/kernel/config (common/rc's _have_configfs), which the init
 	# mounts only when its module was loaded at boot
 	modprobe configfs 2> /dev/null
+	# a SCSI disk is sd_mod's: blktests' own scsi_debug tests (block/001,
+	# scsi/004, zbd/008...) make their disks and wait for them to appear,
+	# which without udev (nothing loads a module by its alias here) they
+	# never do unless sd_mod is loaded first
+	modprobe sd_mod 2> /dev/null ||
+		echo "blktests: warning: modprobe sd_mod failed: the scsi_debug tests will find no disk"
+	# the cgroup tests (block/027, block/037: _have_cgroup2) and block/036
+	# (debugfs) look for the mounts a booted system has
+	rapido_mounted /sys/fs/cgroup cgroup2 || mount -t cgroup2 cgroup2 /sys/fs/cgroup ||
+		echo "blktests: warning: cannot mount cgroup2 on /sys/fs/cgroup: the cgroup tests will not run"
+	rapido_mounted /sys/kernel/debug debugfs || mount -t debugfs debugfs /sys/kernel/debug ||
+		echo "blktests: warning: cannot mount debugfs on /sys/kernel/debug"
 	rapido_mounted /sys/kernel/config configfs ||
 		mount -t configfs configfs /sys/kernel/config ||
 		echo "blktests: warning: configfs is not mounted at /sys/kernel/config: the nvme tests will not run"
@@ -271,7 +283,15 @@ _blktests_res_flush() {
 	[ -n "${_blktests_started[$name]:-}" ] || rapido_test_time "$name" "$secs"
 	case $st in
 	pass) rapido_test_pass "$name" > /dev/null ;;
-	skip) rapido_test_skip "$name" "${out//$'\n'/; }" > /dev/null ;;
+	skip)
+		# the reasons, less the "runtime" line of a test that had run
+		# before in the results tree (check prints it for a skip too)
+		key=
+		while IFS= read -r val; do
+			[[ $val == "runtime "* ]] || key+=${key:+; }$val
+		done <<< "$out"
+		rapido_test_skip "$name" "$key" > /dev/null
+		;;
 	fail)
 		_blktests_failed=1
 		for key in out.bad dmesg; do

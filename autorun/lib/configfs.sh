@@ -77,9 +77,27 @@ cfs_rw_check() {
 	echo "rapido: $what: $((size >> 20)) MiB written to $dev and read back"
 }
 
-# cfs_usb_disk: find the SCSI disk usb-storage made for a gadget behind
-# dummy_hcd (the same guest's host side): sets sd to it (/dev/sdX) and
-# usbdev to the USB device's sysfs directory (gone once it is unbound)
+# cfs_backed_check DEV BACKING WHAT: DEV the size of BACKING; 4 MiB
+# written through DEV and read back, then found on BACKING (the target's
+# own disk): the bytes went through the transport to where they belong
+cfs_backed_check() {
+	local dev=$1 back=$2 what=$3
+
+	[ "$(blockdev --getsize64 "$dev")" = "$(blockdev --getsize64 "$back")" ] ||
+		rapido_fail "$what: $dev is not the size of $back"
+	cfs_data_file /tmp/cfs-backed.data 4
+	cfs_rw_check "$dev" /tmp/cfs-backed.data "$what: $dev"
+	dd if="$back" of=/tmp/cfs-backed.raw bs=1M count=4 iflag=direct status=none || rapido_fail "read $back"
+	cmp /tmp/cfs-backed.raw /tmp/cfs-backed.data || rapido_fail "$back does not hold what was written through $dev"
+	echo "rapido: $what: $back holds what was written through $dev"
+	rm -f /tmp/cfs-backed.raw /tmp/cfs-backed.data
+}
+
+# cfs_usb_disk [HCD]: find the SCSI disk usb-storage made for a gadget
+# behind host controller HCD (a glob of its platform device; default
+# dummy_hcd.*, the same guest's host side; vhci_hcd.* for USB/IP): sets sd
+# to it (/dev/sdX) and usbdev to the USB device's sysfs directory (gone
+# once it is unbound)
 cfs_usb_disk() {
 	local b real
 
@@ -87,7 +105,7 @@ cfs_usb_disk() {
 		[ -e "$b" ] || continue
 		real=$(readlink -f "$b") || continue
 		case "$real" in
-		*/dummy_hcd.*/usb*)
+		*/${1:-dummy_hcd.*}/usb*)
 			usbdev=${real%%:*}		# .../usb1/1-1/1-1:1.0/host0/...
 			usbdev=${usbdev%/*}
 			sd=/dev/${b##*/}

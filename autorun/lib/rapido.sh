@@ -221,6 +221,9 @@ _rapido_autorun_end() {
 	_rapido_path shell
 	PATH=$REPLY
 	[[ $- == *i* ]] || exit 0
+	# the profile finished: a power-off the init is signalled for from
+	# here on is a person leaving (tools/init), before it no pass
+	: >| "${RAPIDO_RUN_DIR:-/run}/rapido.prompt"
 	# the user's commands at the prompt are no part's: no more tracing
 	builtin trap - DEBUG
 	[ -z "$_rapido_debug_cmd" ] || builtin trap -- "$_rapido_debug_cmd" DEBUG
@@ -369,7 +372,8 @@ rapido_harness() {
 # any end of the shell; anywhere else (a subshell, a pipeline, ./vmctl's
 # second shell) the status is left in RAPIDO_RUN_DIR/rapido.poweroff and
 # the init asked to end the run by SIGUSR2, as busybox's poweroff asks it
-# (with status 0) from programs outside bash.
+# from programs outside bash (which, before the prompt, ends the run with
+# no verdict: the init cannot tell a suite's stray poweroff from a pass).
 _rapido_poweroff() {
 	local rc=$1
 

@@ -206,11 +206,14 @@ rapido_stream_results() {
 # substitution writes before it closes its output, so it is there when
 # READER sees the end: bash's `wait $!` on a process substitution gave 255
 # for a ./check that exited 139, once in a few runs on a loaded machine.
+# The file is in the run's own dir (RAPIDO_RUN_DIR, root's /run), made anew
+# (noclobber: O_EXCL), never a name in /tmp where a suite's unprivileged
+# user (fstests' fsgqa) could leave a link for root to write through.
 rapido_stream_cmd() {
-	local _rsc_reader=$1 _rsc_f=/tmp/rapido-stream-$BASHPID.rc _rsc_rc
+	local _rsc_reader=$1 _rsc_f=${RAPIDO_RUN_DIR:-/run}/rapido.stream-$BASHPID.rc _rsc_rc
 	shift
 	rm -f "$_rsc_f"
-	"$_rsc_reader" < <(rapido_harness "$@" 2>&1; echo $? > "$_rsc_f")
+	"$_rsc_reader" < <(rapido_harness "$@" 2>&1; _rsc_rc=$?; set -C; echo $_rsc_rc > "$_rsc_f")
 	wait $! 2> /dev/null
 	_rsc_rc=$(< "$_rsc_f") || _rsc_rc=125
 	rm -f "$_rsc_f"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # rapido.bash: bash completion for rapido (its commands, then each
-# command's words; rapido results' verbs), cut, vm, vmctl, netsetup and bisect (./cut in a
+# command's words; rapido results' verbs, rapido deps' profiles), cut, vm, vmctl, netsetup and bisect (./cut in a
 # checkout as well). Commands and options come from the program's own --help
 # (vm's from its option table: vm --list-options), profiles from cut --list
 # and VM numbers from the QMP sockets in the state dir, so nothing here can
@@ -220,6 +220,10 @@ _rapido()
 		fi ;;
 	netsetup)
 		[ ${#words[@]} -eq 0 ] && _rapido_reply < <(compgen -W "up down" -- "$cur") ;;
+	deps)
+		# rapido deps PROFILE...: any number of cut --list's names
+		_rapido_reply < <(compgen -W "$("${run[0]}" cut --list 2>/dev/null |
+			awk '{ print $1 }')" -- "$cur") ;;
 	results)
 		if [ ${#words[@]} -eq 0 ]; then
 			# the verbs of rapido results --help's "Verbs:" block

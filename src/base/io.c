@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -65,8 +66,8 @@ ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 	return off < 0 ? -EINVAL : read_loop(fd, buf, len, off);
 }
 
-/* The rest of fd into a NUL-terminated buffer; -EFBIG past max bytes. */
-static int read_fd(int fd, size_t max, char **out, size_t *len)
+
+int read_fd_max(int fd, size_t max, char **out, size_t *len)
 {
 	size_t cap = 4096, used = 0;
 	char *buf = xmalloc(cap);
@@ -121,14 +122,15 @@ static int is_null_device(const struct stat *st)
  * O_NOFOLLOW, then a check that a regular file (or the null device) was
  * opened; a blocking fd.
  */
-static int open_reg(const char *path, int flags, int mode, struct stat *st)
+static int open_reg(int dirfd, const char *path, int flags, int mode, struct stat *st)
 {
-	int fd = open(path, O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags, mode), err;
+	int fd = openat(dirfd, path, O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags, mode), err, fl;
 
 	if (fd < 0) {
 		err = -errno;
 		/* O_NOFOLLOW on a symbolic link, or O_NONBLOCK on a FIFO with no other end */
-		if ((err == -ELOOP || err == -ENXIO) && lstat(path, st) == 0 && !S_ISREG(st->st_mode))
+		if ((err == -ELOOP || err == -ENXIO) &&
+		    fstatat(dirfd, path, st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st->st_mode))
 			return -ENOTREG;
 		return err;
 	}
@@ -141,8 +143,9 @@ static int open_reg(const char *path, int flags, int mode, struct stat *st)
 		close(fd);
 		return -ENOTREG;
 	}
-	/* a regular file never blocks anyway; readers and writers expect a blocking fd */
-	if (fcntl(fd, F_SETFL, 0) < 0) {
+	/* a regular file never blocks anyway; readers and writers expect a blocking fd (O_APPEND kept) */
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
 		err = -errno;
 		close(fd);
 		return err;
@@ -152,24 +155,26 @@ static int open_reg(const char *path, int flags, int mode, struct stat *st)
 
 int open_regular(const char *path, int flags, struct stat *st)
 {
-	return open_reg(path, O_RDONLY | flags, 0, st);
+	return open_reg(AT_FDCWD, path, O_RDONLY | flags, 0, st);
 }
 
-int open_output(const char *path, int mode, struct stat *st)
+/* open_output(), or with append open_append(): the same checks, O_TRUNC or O_APPEND */
+static int open_writer(const char *path, int mode, struct stat *st, int append)
 {
 	struct stat own;
 	int fd, err;
 
 	if (!st)
 		st = &own;
-	fd = open_reg(path, O_WRONLY | O_CREAT | O_NOFOLLOW, mode, st);
+	fd = open_reg(AT_FDCWD, path, O_WRONLY | O_CREAT | O_NOFOLLOW | (append ? O_APPEND : 0),
+		      mode, st);
 	if (fd < 0)
 		return fd;
 	/* another name of the same file: truncating it here would reach it there */
 	if (is_null_device(st))
 		err = 0;
 	else
-		err = st->st_nlink > 1 ? -EMLINK : ftruncate(fd, 0) < 0 ? -errno : 0;
+		err = st->st_nlink > 1 ? -EMLINK : append ? 0 : ftruncate(fd, 0) < 0 ? -errno : 0;
 	if (err) {
 		close(fd);
 		return err;
@@ -177,18 +182,34 @@ int open_output(const char *path, int mode, struct stat *st)
 	return fd;
 }
 
+int open_output(const char *path, int mode, struct stat *st)
+{
+	return open_writer(path, mode, st, 0);
+}
+
+int open_append(const char *path, int mode, struct stat *st)
+{
+	return open_writer(path, mode, st, 1);
+}
+
 int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,
 		      struct stat *st)
+{
+	return read_regular_file_at(AT_FDCWD, path, flags, max, out, len, st);
+}
+
+int read_regular_file_at(int dirfd, const char *path, int flags, size_t max, char **out,
+			 size_t *len, struct stat *st)
 {
 	struct stat own;
 	int fd, err;
 
 	if (!st)
 		st = &own;
-	fd = open_regular(path, flags, st);
+	fd = open_reg(dirfd, path, O_RDONLY | flags, 0, st);
 	if (fd < 0)
 		return fd;
-	err = (uint64_t)st->st_size > max ? -EFBIG : read_fd(fd, max, out, len);
+	err = (uint64_t)st->st_size > max ? -EFBIG : read_fd_max(fd, max, out, len);
 	close(fd);
 	return err;
 }
@@ -224,32 +245,65 @@ mode_t umask_now(void)
 	return mask;
 }
 
-int write_file_atomic(const char *path, const void *buf, size_t len, int mode)
+int create_temp_at(int dirfd, const char *name, char **tmp)
 {
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	for (int i = 0; i < 100; i++) {
+		unsigned int r;
+		char *t;
+		int fd;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (unsigned int)getpid() * 2654435761u + (unsigned int)i;
+		t = xasprintf("%s.tmp%08x", name, r);
+		fd = openat(dirfd, t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			*tmp = t;
+			return fd;
+		}
+		free(t);
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int write_file_atomic_at(int dirfd, const char *name, const void *buf, size_t len, int mode)
+{
 	/*
-	 * mkostemp makes the file 0600: give it mode less the umask, as
+	 * the temporary is made 0600: give the file mode less the umask, as
 	 * open(2) would (./vm's 077 for an image holding a secret keeps its
 	 * results private)
 	 */
 	mode_t mask = umask_now();
-	int fd, err;
+	char *tmp;
+	int fd = create_temp_at(dirfd, name, &tmp), err;
 
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		free(tmp);
-		return err;
-	}
+	if (fd < 0)
+		return fd;
 	err = write_all(fd, buf, len);
 	if (!err && fchmod(fd, (mode_t)mode & ~mask) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
-	if (!err && rename(tmp, path) < 0)
+	if (!err && renameat(dirfd, tmp, dirfd, name) < 0)
 		err = -errno;
 	if (err)
-		unlink(tmp);
+		unlinkat(dirfd, tmp, 0);
 	free(tmp);
+	return err;
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len, int mode)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	int dfd = open(*dir ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC), err;
+
+	free(dir);
+	if (dfd < 0)
+		return -errno;
+	err = slash && !slash[1] ? -EISDIR : write_file_atomic_at(dfd, slash ? slash + 1 : path,
+								     buf, len, mode);
+	close(dfd);
 	return err;
 }

@@ -25,6 +25,12 @@ ssize_t read_full(int fd, void *buf, size_t len);
  * (-EINVAL for a negative off).
  */
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off);
+/*
+ * The rest of fd (a pipe, a socket) into a NUL-terminated malloc'd buffer,
+ * *len (if non-NULL) its size without the NUL: 0, -EFBIG past max bytes
+ * (nothing kept), or -errno.
+ */
+int read_fd_max(int fd, size_t max, char **out, size_t *len);
 /* read_file()'s bound: no file the tools read whole comes near it */
 #define READ_FILE_MAX (256u << 20)
 /*
@@ -50,12 +56,17 @@ int open_regular(const char *path, int flags, struct stat *st);
  * place. Returns the fd or -errno.
  */
 int open_output(const char *path, int mode, struct stat *st);
+/* open_output() that appends (a log): the same refusals, nothing truncated. */
+int open_append(const char *path, int mode, struct stat *st);
 /*
  * read_file() for a regular file of at most max bytes: -ENOTREG (*st says
  * what it is, st may be NULL), -EFBIG beyond max, or -errno.
  */
 int read_regular_file(const char *path, int flags, size_t max, char **out, size_t *len,
 		      struct stat *st);
+/* The same for path relative to the directory dirfd (openat(2)), AT_FDCWD as above. */
+int read_regular_file_at(int dirfd, const char *path, int flags, size_t max, char **out,
+			 size_t *len, struct stat *st);
 /*
  * What went wrong, for a message: err_str(err), or for -ENOTREG "not a
  * regular file but a FIFO" (a directory, a symbolic link, ...) from st,
@@ -69,5 +80,13 @@ mode_t umask_now(void);
  * rename(2); the file gets mode less the process's umask.
  */
 int write_file_atomic(const char *path, const void *buf, size_t len, int mode);
+/* The same for name in the directory dirfd (openat(2)): nothing outside it is touched. */
+int write_file_atomic_at(int dirfd, const char *name, const void *buf, size_t len, int mode);
+/*
+ * Create NAME.tmpXXXXXXXX in the directory dirfd, new (O_EXCL, never
+ * through a link), 0600, for writing: the fd, the name in *tmp
+ * (malloc'd), or -errno. What a write then renames over the real name.
+ */
+int create_temp_at(int dirfd, const char *name, char **tmp);
 
 #endif

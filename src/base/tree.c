@@ -47,11 +47,15 @@ int remove_tree(const char *path, char **failed)
 
 int mkdir_p(const char *path, char **failed)
 {
-	char *p = xstrdup(path), c;
+	char *p, c;
 	int rc = 0;
 
 	if (failed)
 		*failed = NULL;
+	/* "" names no directory (and the walk below starts at its second byte) */
+	if (!*path)
+		return -ENOENT;
+	p = xstrdup(path);
 	for (char *q = p + 1; ; q++) {
 		if (*q != '/' && *q)
 			continue;

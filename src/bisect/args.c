@@ -91,6 +91,21 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* An option's path v (optarg): an empty one is a usage error naming the option as typed. */
+static char *path_arg(char **argv, char *v)
+{
+	char *opt = argv[optind - 1];
+	int len;
+
+	if (*v)
+		return v;
+	/* "-O ''": the option is the word before its value; "--state=": the word itself */
+	if (opt == v && optind >= 2)
+		opt = argv[optind - 2];
+	len = (int)strcspn(opt, "=");
+	usage_die(BISECT_EXIT_USAGE, "%.*s: an empty path", len, opt);
+}
+
 static unsigned int count_or_die(const char *opt, const char *v, unsigned int max)
 {
 	char why[NUM_WHY_LEN];
@@ -137,12 +152,12 @@ void bopts_parse_or_die(struct bopts *o, int argc, char **argv)
 			break;
 		case OPT_MATCH: o->match = optarg; break;
 		case OPT_RESULTS: o->results = 1; break;
-		case OPT_BUILD_CMD: o->build_cmd = optarg; break;
+		case OPT_BUILD_CMD: o->build_cmd = path_arg(argv, optarg); break;
 		case 'j': o->jobs = count_or_die("--jobs", optarg, 4096); break;
-		case 'O': o->build_dir = optarg; break;
+		case 'O': o->build_dir = path_arg(argv, optarg); break;
 		case OPT_BASE: o->base = optarg; break;
-		case OPT_FRAGMENT: strv_push(&o->fragments, optarg); break;
-		case OPT_STATE: o->state = optarg; break;
+		case OPT_FRAGMENT: strv_push(&o->fragments, path_arg(argv, optarg)); break;
+		case OPT_STATE: o->state = path_arg(argv, optarg); break;
 		case OPT_ALLOW_DIRTY: o->allow_dirty = 1; break;
 		case OPT_CONTINUE: set_mode(o, BM_CONTINUE, "--continue"); break;
 		case OPT_RESET: set_mode(o, BM_RESET, "--reset"); break;
@@ -204,17 +219,23 @@ void bopts_free(struct bopts *o)
 
 void bopts_save_or_die(const struct bopts *o, const char *state)
 {
-	char *path = xasprintf("%s/args", state);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	char *path = xasprintf("%s/args", state), *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
 
-	if (fd < 0)
-		die_errno("%s", path);
+	if (!f)
+		die_errno("open_memstream");
 	/* NUL-separated: an argument may hold any other byte */
 	for (size_t i = 0; i < o->saved.n; i++)
-		if (write_all(fd, o->saved.v[i], strlen(o->saved.v[i]) + 1) < 0)
-			die_errno("%s", path);
-	if (close(fd) < 0)
-		die_errno("%s", path);
+		fwrite(o->saved.v[i], 1, strlen(o->saved.v[i]) + 1, f);
+	if (fclose(f))
+		die_errno("open_memstream");
+	/* a new file renamed in: never written through a link in the state dir */
+	rc = write_file_atomic(path, buf, len, 0644);
+	if (rc)
+		die("%s: %s", path, err_str(rc));
+	free(buf);
 	free(path);
 }
 

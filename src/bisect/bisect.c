@@ -31,12 +31,23 @@ static char *state_file(const struct bctx *c, const char *name)
 static void write_state_or_die(const struct bctx *c, const char *name, const char *text, int append)
 {
 	char *path = state_file(c, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+	struct stat st;
+	int fd, rc;
 
-	if (fd < 0 || write_all(fd, text, strlen(text)) < 0)
-		die_errno("%s", path);
-	if (close(fd) < 0)
-		die_errno("%s", path);
+	/* never through a link in the state dir: a new file renamed in, or a regular one appended to */
+	if (!append) {
+		rc = write_file_atomic(path, text, strlen(text), 0644);
+		if (rc)
+			die("%s: %s", path, err_str(rc));
+		free(path);
+		return;
+	}
+	fd = open_append(path, 0644, &st);
+	if (fd < 0)
+		die("%s: %s", path, file_strerror(fd, &st));
+	rc = write_all(fd, text, strlen(text));
+	if (rc || close(fd) < 0)
+		die("%s: %s", path, err_str(rc ? rc : -errno));
 	free(path);
 }
 
@@ -143,10 +154,11 @@ static void validate_or_die(const struct bctx *c, char **good, char **bad)
 static int bisect_git(const struct bctx *c, const char *verb, const char *a1, const char *a2)
 {
 	char *path = state_file(c, "git.log"), *text;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc;
+	struct stat st;
+	int fd = open_output(path, 0644, &st), rc;
 
 	if (fd < 0)
-		die_errno("%s", path);
+		die("%s: %s", path, file_strerror(fd, &st));
 	rc = git_run(c, fd, "bisect", verb, a1, a2, NULL);
 	if (close(fd) < 0)
 		die_errno("%s", path);

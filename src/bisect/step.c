@@ -229,10 +229,11 @@ static int exit_of(int status)
 /* run av with stdout and stderr appended to log; its exit status (-1: could not run) */
 static int run_logged(struct strv *av, const char *log)
 {
-	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), rc;
+	struct stat st;
+	int fd = open_append(log, 0644, &st), rc;
 
 	if (fd < 0)
-		die_errno("%s", log);
+		die("%s: %s", log, file_strerror(fd, &st));
 	dprintf(fd, "+");
 	for (size_t i = 0; i < av->n; i++)
 		dprintf(fd, " %s", av->v[i]);
@@ -451,19 +452,18 @@ static void boot(const struct bctx *c, const char *rdir, int results, struct bru
 	free(txt);
 }
 
+/* through a new temporary and a rename: a link or a FIFO in to's place is replaced, not followed */
 static void copy_or_die(const char *from, const char *to)
 {
 	char *text;
 	size_t len;
-	int rc = read_file(from, &text, &len), fd;
+	int rc = read_file(from, &text, &len);
 
 	if (rc)
 		die_err(-rc, "%s", from);
-	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, text, len) < 0)
-		die_errno("%s", to);
-	if (close(fd) < 0)
-		die_errno("%s", to);
+	rc = write_file_atomic(to, text, len, 0644);
+	if (rc)
+		die_err(-rc, "%s", to);
 	free(text);
 }
 

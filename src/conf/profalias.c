@@ -32,6 +32,9 @@ const struct profalias profaliases[] = {
 	{ "nfsd_btrfs", "nfs_local", { "NFS_FS=btrfs", NULL } },
 	{ "ksmbd_btrfs", "ksmbd_local", { "KSMBD_FS=btrfs", NULL } },
 	{ "samba_xfs", "samba_local", { "SAMBA_FS=xfs", NULL } },
+	{ "usbip_host_stub", "usbip", { "USBIP_MODE=stub", NULL } },
+	{ "usbip_vhci_client", "usbip", { NULL } },
+	{ "usbip_vudc_zram", "usbip", { "USBIP_MODE=vudc", NULL } },
 	{ NULL, NULL, { NULL } },
 };
 

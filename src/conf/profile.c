@@ -131,6 +131,18 @@ static int check_types(const struct profile *p, char **err)
 					 p->types.k[i].key);
 			rc = -EINVAL;
 		}
+	/* memory-use reads a uint the profile types: ./cut compares numbers */
+	for (size_t i = 0; i < p->memory_use.n && !rc; i++) {
+		char *k = xstrndup(p->memory_use.v[i], strcspn(p->memory_use.v[i], "="));
+		const struct confkey *t = confkey_types_find(&p->types, k, NULL);
+
+		if (!t || t->kind != CONFKEY_UINT) {
+			*err = xasprintf("%s: memory-use: %s has no conf-type uint in this profile",
+					 p->memory_use_at.v[i], k);
+			rc = -EINVAL;
+		}
+		free(k);
+	}
 	strv_free(&keys);
 	return rc;
 }
@@ -350,6 +362,25 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		}
 		return 0;
 	}
+	if (!strcmp(key, "memory-use")) {
+		struct strv words = STRV_INIT;
+		char why[NUM_WHY_LEN];
+		unsigned int factor;
+		int bad;
+
+		split_words(&words, val);
+		bad = words.n != 2 || !conf_key_valid(words.v[0]);
+		if (bad || num_parse_uint(words.v[1], 1, 64, &factor, why)) {
+			*err = xasprintf("%s:%d: memory-use: expected a rapido.conf key and a factor of 1 "
+					 "to 64 (ZONED_SIZE 2), got \"%s\"", path, lineno, val);
+			strv_free(&words);
+			return -EINVAL;
+		}
+		strv_pushf(&p->memory_use, "%s=%u", words.v[0], factor);
+		strv_pushf(&p->memory_use_at, "%s:%d", path, lineno);
+		strv_free(&words);
+		return 0;
+	}
 	if (!strcmp(key, "virtiofs")) {
 		const char *tag = strchr(val, ':');
 
@@ -392,6 +423,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 			 "bins-if KEY, bins-optional-if KEY, "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
 			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory, "
+			 "memory-use, "
 			 "test-timeout, virtiofs, results)",
 			 path, lineno, key);
 	return -EINVAL;
@@ -618,6 +650,8 @@ void profile_free(struct profile *p)
 	free(p->prepare_at);
 	strv_free(&p->prepare);
 	strv_free(&p->packages);
+	strv_free(&p->memory_use);
+	strv_free(&p->memory_use_at);
 	for (size_t i = 0; i < p->n_files; i++) {
 		free(p->files[i].key);
 		free(p->files[i].path);

@@ -60,6 +60,10 @@
  *		  fails the cut, in its own words, when it cannot
  *	#@ cpus: 2
  *	#@ memory: 1G
+ *	#@ memory-use: KEY FACTOR: KEY's value (a uint conf-type, MiB) times
+ *		  FACTOR is guest memory the profile's RAM disks may take:
+ *		  ./cut refuses a value that leaves the guest less than
+ *		  PROFILE_MEMORY_RESERVE of its memory (VM_MEMORY, else memory)
  *	#@ test-timeout: SECS: seconds a test may run under ./vm --results
  *		  before the watchdog stops the VM with the task stacks (1 to
  *		  604800); --test-timeout and VM_TEST_TIMEOUT (the environment,
@@ -73,6 +77,12 @@
  *
  * Keys may repeat; list values accumulate, in reading order.
  */
+/*
+ * What #@ memory-use leaves the kernel, the image (unpacked in memory) and
+ * the tests: 384 MiB (zoned_local: two disks of 384 MiB ran out of 1 GiB,
+ * two of 256 did not)
+ */
+#define PROFILE_MEMORY_RESERVE (384ULL << 20)
 /* The most #@ test-timeout takes: VM_TEST_TIMEOUT's maximum, a week. */
 #define PROFILE_TEST_TIMEOUT_MAX (7 * 24 * 3600)
 
@@ -105,6 +115,8 @@ struct profile {
 	char *prepare_at;	/* "FILE:LINE" */
 	unsigned int cpus;	/* 0: not stated */
 	uint64_t memory;	/* bytes, 0: not stated */
+	struct strv memory_use;	/* "KEY=FACTOR" (#@ memory-use) */
+	struct strv memory_use_at;	/* "FILE:LINE" of each */
 	unsigned int test_timeout;	/* seconds, 0: not stated */
 	struct strv virtiofs;	/* #@ virtiofs: DIR:TAG[:ro], for ./vm */
 	struct strv sources;	/* the profile, then each fragment read, in order */

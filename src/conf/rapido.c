@@ -205,15 +205,16 @@ void rapido_conf_load_or_die(struct conf *c)
 	warn_unknown_keys(c);
 }
 
-int rapido_state_dir(const struct conf *c, char **dirp, char **err)
+int rapido_state_dir_open(const struct conf *c, char **dirp, int *fdp, char **err)
 {
 	const char *from, *v = conf_str(c, "VM_STATE_DIR", &from);
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char *dir, *at;
 	struct stat st;
-	int rc = 0;
+	int rc = 0, fd = -1;
 
 	*dirp = *err = NULL;
+	*fdp = -1;
 	if (v && *v)
 		dir = xstrdup(v);
 	else if (xdg && *xdg)
@@ -222,25 +223,57 @@ int rapido_state_dir(const struct conf *c, char **dirp, char **err)
 		dir = xasprintf("/tmp/rapido-%u", (unsigned int)getuid());
 	/* messages start with where VM_STATE_DIR was set, when it was */
 	at = v && *v ? xasprintf("%s: VM_STATE_DIR: ", from) : xstrdup("");
+	/*
+	 * /tmp/rapido-UID is a name anyone may take first: what is there is
+	 * opened without following a link and judged by its fd (another's
+	 * directory, or one others may write to, could hand ./vm a record of
+	 * the last image, a log or a socket of theirs)
+	 */
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
 		rc = -errno;
 		*err = xasprintf("%scannot create state directory %s: %s", at, dir, strerror(-rc));
-	} else if (stat(dir, &st) < 0) {
+	} else if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		rc = -errno;
+		if (rc == -ELOOP || (rc == -ENOTDIR && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)))
+			*err = xasprintf("%sstate directory %s is a symbolic link: refused "
+					 "(set VM_STATE_DIR to a directory of yours)", at, dir);
+		else if (rc == -ENOTDIR)
+			*err = xasprintf("%sstate directory %s is not a directory", at, dir);
+		else
+			*err = xasprintf("%s%s: %s", at, dir, strerror(-rc));
+	} else if (fstat(fd, &st) < 0) {
 		rc = -errno;
 		*err = xasprintf("%s%s: %s", at, dir, strerror(-rc));
-	} else if (!S_ISDIR(st.st_mode)) {
-		rc = -ENOTDIR;
-		*err = xasprintf("%sstate directory %s is not a directory", at, dir);
 	} else if (st.st_uid != getuid()) {
 		rc = -EPERM;
 		*err = xasprintf("%sstate directory %s belongs to uid %u, not to you (set VM_STATE_DIR)",
 				 at, dir, (unsigned int)st.st_uid);
+	} else if (st.st_mode & 022) {
+		rc = -EPERM;
+		*err = xasprintf("%sstate directory %s is writable by %s (mode %04o): refused, "
+				 "others could put files in it (chmod go-w it, or set VM_STATE_DIR)",
+				 at, dir,
+				 st.st_mode & 002 ? "everyone" : "its group",
+				 (unsigned int)(st.st_mode & 07777));
 	}
 	free(at);
-	if (rc)
+	if (rc) {
+		if (fd >= 0)
+			close(fd);
 		free(dir);
-	else
+	} else {
 		*dirp = dir;
+		*fdp = fd;
+	}
+	return rc;
+}
+
+int rapido_state_dir(const struct conf *c, char **dirp, char **err)
+{
+	int fd, rc = rapido_state_dir_open(c, dirp, &fd, err);
+
+	if (!rc)
+		close(fd);
 	return rc;
 }
 
@@ -256,16 +289,20 @@ char *rapido_state_dir_or_die(const struct conf *c)
 /*
  * The record of ./cut's last output: one file per default image (a
  * checkout's, an installed copy's, a DRACUT_OUT's), so that ./vm in one
- * checkout never boots what ./cut wrote for another.
+ * checkout never boots what ./cut wrote for another. Its name in the state
+ * directory, which *dirfd is open on (read and written through it alone).
  */
-static int last_image_record(const struct conf *c, char **path, char **err)
+static int last_image_record(const struct conf *c, int *dirfd, char **name, char **path,
+			     char **err)
 {
 	char *dir, *def = rapido_default_image(c);
-	int rc = rapido_state_dir(c, &dir, err);
+	int rc = rapido_state_dir_open(c, &dir, dirfd, err);
 
-	if (!rc)
-		*path = xasprintf("%s/last-image.%016llx", dir,
+	if (!rc) {
+		*name = xasprintf("last-image.%016llx",
 				  (unsigned long long)fnv1a64(def, strlen(def)));
+		*path = xasprintf("%s/%s", dir, *name);
+	}
 	free(dir);
 	free(def);
 	return rc;
@@ -273,43 +310,51 @@ static int last_image_record(const struct conf *c, char **path, char **err)
 
 int rapido_last_image_save(const struct conf *c, const char *image, char **err)
 {
-	char *path, *abs = realpath(image, NULL), *text;
-	int rc;
+	char *path, *name, *abs = realpath(image, NULL), *text;
+	int rc, dirfd;
 
 	if (!abs) {
 		rc = -errno;
 		*err = xasprintf("%s: %s", image, strerror(-rc));
 		return rc;
 	}
-	rc = last_image_record(c, &path, err);
+	rc = last_image_record(c, &dirfd, &name, &path, err);
 	if (!rc) {
 		text = xasprintf("%s\n", abs);
-		rc = write_file_atomic(path, text, strlen(text), 0600);
+		rc = write_file_atomic_at(dirfd, name, text, strlen(text), 0600);
 		if (rc)
 			*err = xasprintf("%s: %s", path, strerror(-rc));
 		free(text);
+		free(name);
 		free(path);
+		close(dirfd);
 	}
 	free(abs);
 	return rc;
 }
 
-char *rapido_last_image(const struct conf *c)
+char *rapido_last_image(const struct conf *c, char **why)
 {
-	char *path, *err, *text = NULL, *img = NULL;
+	char *path, *name, *text = NULL, *img = NULL;
 	struct stat st;
+	int dirfd, rc;
 
-	if (last_image_record(c, &path, &err)) {
-		free(err);
+	*why = NULL;
+	if (last_image_record(c, &dirfd, &name, &path, why))
 		return NULL;
-	}
 	/* one line, a path: a record is never larger */
-	if (!read_regular_file(path, O_NOFOLLOW, PATH_MAX + 1, &text, NULL, &st)) {
+	rc = read_regular_file_at(dirfd, name, O_NOFOLLOW, PATH_MAX + 1, &text, NULL, &st);
+	if (!rc) {
 		text[strcspn(text, "\n")] = '\0';
 		if (text[0] == '/')
 			img = xstrdup(text);
 		free(text);
+	} else if (rc != -ENOENT) {
+		*why = xasprintf("%s: %s: the last image's record ignored", path,
+				 rc == -EFBIG ? "larger than a path" : file_strerror(rc, &st));
 	}
+	close(dirfd);
+	free(name);
 	free(path);
 	return img;
 }

@@ -65,9 +65,16 @@ void rapido_conf_load_or_die(struct conf *c);
 
 /*
  * VM_STATE_DIR, or $XDG_RUNTIME_DIR/rapido, or /tmp/rapido-UID; created
- * 0700, a directory of ours. 0 with *dir (malloc'd), or -errno with *err.
+ * 0700, a directory of ours that no one else may write to, not a link.
+ * 0 with *dir (malloc'd), or -errno with *err.
  */
 int rapido_state_dir(const struct conf *c, char **dir, char **err);
+/*
+ * The same, also open (O_NOFOLLOW, the owner and mode checked on the fd):
+ * *fd for openat(2). Refused: a symbolic link, another user's directory,
+ * one its group or everyone may write to.
+ */
+int rapido_state_dir_open(const struct conf *c, char **dir, int *fd, char **err);
 char *rapido_state_dir_or_die(const struct conf *c);
 
 /*
@@ -95,7 +102,8 @@ char *rapido_default_image(const struct conf *c);
  * NULL when none was recorded.
  */
 int rapido_last_image_save(const struct conf *c, const char *image, char **err);
-char *rapido_last_image(const struct conf *c);
+/* NULL, with *why (malloc'd) when a record was there but refused or unread. */
+char *rapido_last_image(const struct conf *c, char **why);
 
 /* Exit codes of ./vm besides the guest's own status (documented in docs/vm.md). */
 enum {

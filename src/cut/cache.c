@@ -58,7 +58,8 @@ void cut_cache_open(struct cut_cache *c, const struct conf *conf, int no_cache)
 	}
 	lock = xasprintf("%s/lock", c->dir);
 	if (!rc) {
-		c->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		/* never through a link: its target, wherever, would be made */
+		c->lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (c->lock_fd < 0)
 			rc = -errno;
 	}
@@ -226,7 +227,7 @@ out:
 static int key_lock(const struct cut_cache *c, const char *key)
 {
 	char *path = xasprintf("%s/locks/%s", c->dir, key);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644), rc;
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644), rc;
 
 	free(path);
 	if (fd < 0)

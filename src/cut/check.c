@@ -28,6 +28,7 @@
 #include "rapido.h"
 #include "run.h"
 #include "shwords.h"
+#include "size.h"
 #include "toolver.h"
 
 static int problems;
@@ -106,10 +107,13 @@ static void missing_bin(struct cut_plan *p, const char *name, const char *when)
 			free(text);
 			free(path);
 		}
+		/* install-deps is rapido deps once installed (no host/ on the user's PATH) */
 		if (pkg)
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s; "
-				"Debian package %s: apt-get install %s, or host/install-deps %s)",
-				p->prof.path, name, p->prof.name, when, pkg, pkg, p->prof.name);
+				"Debian package %s: apt-get install %s, or %s %s)",
+				p->prof.path, name, p->prof.name, when, pkg, pkg,
+				rapido_installed() ? "rapido deps --install" : "host/install-deps",
+				p->prof.name);
 		else
 			problem("%s: host binary '%s' not found in PATH (needed by profile %s%s)",
 				p->prof.path, name, p->prof.name, when);
@@ -407,6 +411,48 @@ static void check_conf(struct cut_plan *p)
 	for (size_t i = 0; i < bad.n; i++)
 		problem("%s", bad.v[i]);
 	strv_free(&bad);
+}
+
+/*
+ * #@ memory-use KEY FACTOR: KEY MiB times FACTOR in RAM disks must leave
+ * the guest PROFILE_MEMORY_RESERVE of the memory it will boot with
+ * (VM_MEMORY, else the profile's memory, else VM_MEMORY's default), or
+ * the kernel's OOM killer takes the autorun halfway. Checked before a
+ * boot, where the value is still the user's to change; ./vm --memory may
+ * change the memory after, which the profile checks in the guest.
+ */
+static void check_memory_use(struct cut_plan *p)
+{
+	const char *mem_origin = NULL, *mem_text = conf_value(&p->conf, "VM_MEMORY", &mem_origin);
+	uint64_t mem = p->prof.memory ? p->prof.memory : 512ULL << 20;
+	char mem_from[512];
+
+	snprintf(mem_from, sizeof(mem_from), "%s", p->prof.memory ? "the profile's memory" :
+		 "VM_MEMORY's default");
+	if (mem_text && *mem_text && !parse_size(mem_text, &mem))
+		snprintf(mem_from, sizeof(mem_from), "VM_MEMORY=%s, %s", mem_text, mem_origin);
+	for (size_t i = 0; i < p->prof.memory_use.n; i++) {
+		const char *e = p->prof.memory_use.v[i], *eq = strchr(e, '=');
+		char *key = xstrndup(e, (size_t)(eq - e));
+		const char *origin = NULL, *v = conf_value(&p->conf, key, &origin);
+		unsigned long long factor = strtoull(eq + 1, NULL, 10), mib, max;
+
+		/* unset: the profile's default, which fits its own memory */
+		char *end = NULL;
+
+		mib = v ? strtoull(v, &end, 10) : 0;
+		/* a value its conf-type refuses is check_conf's to name */
+		if (v && *v && !*end && mem > PROFILE_MEMORY_RESERVE) {
+			max = ((mem - PROFILE_MEMORY_RESERVE) >> 20) / factor;
+			if (mib > max)
+				problem("%s: %s=%s: %llu x %llu MiB of RAM disks leave less than %llu MiB of "
+					"the guest's %llu MiB (%s) to the kernel and the tests: at most "
+					"%s=%llu with that memory (or raise VM_MEMORY)",
+					origin, key, v, factor, mib, PROFILE_MEMORY_RESERVE >> 20,
+					(unsigned long long)(mem >> 20), mem_from, key, max);
+		}
+		free(key);
+	}
 }
 
 /* #@ virtiofs: ./vm will start a virtiofsd: one must be there (VIRTIOFSD's, or a known place) */
@@ -721,6 +767,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	check_output(o, p);
 	check_extras(o);
 	check_conf(p);
+	check_memory_use(p);
 	check_virtiofsd(p);
 	/*
 	 * a dry run checks, it builds nothing; nor does a cut already

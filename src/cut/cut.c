@@ -8,10 +8,12 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cut.h"
 #include "err.h"
 #include "rapido.h"
+#include "io.h"
 #include "layer.h"
 #include "shwords.h"
 #include "version.h"
@@ -39,6 +41,7 @@ static void usage(void)
 	       " cut --list\n"
 	       " cut --check-conf\n"
 	       " cut --kconfig PROFILE\n"
+	       " cut --locate PROFILE\n"
 	       "\n"
 	       "Build a bootable test image (initramfs) for PROFILE with dracut; build only:\n"
 	       "./vm (rapido boot) boots the last one. Cut and boot in one step, printing\n"
@@ -56,6 +59,8 @@ static void usage(void)
 	       " -l, --list             list the profiles with their purpose\n"
 	       "     --kconfig          print the kernel config fragment PROFILE asks for\n"
 	       "                          (its #@ kconfig lines; make kernel-config merges it)\n"
+	       "     --locate           print the file PROFILE is read from (upstream Rapido's\n"
+	       "                          names: their profile's; host/install-deps asks it)\n"
 	       " -n, --dry-run          check everything, print the dracut command, write nothing\n"
 	       "     --standalone       put the layers into the image file itself, so it boots\n"
 	       "                          without the cache (on another machine, by a bare qemu)\n"
@@ -83,7 +88,7 @@ static void usage(void)
 	       "with FSTESTS_FS=xfs): ./cut says what it cuts; --list shows them all.\n"
 	       "\n"
 	       "Exit status:\n"
-	       " 0      the image was written (or --list, --kconfig, --dry-run, --check-conf,\n"
+	       " 0      the image was written (or --list, --kconfig, --locate, --dry-run, --check-conf,\n"
 	       "          --cache-info printed what they print)\n"
 	       " 1      anything refused or failed, each cause named on stderr: a bad option, an\n"
 	       "          unknown profile, a missing binary, module, key or kconfig symbol,\n"
@@ -102,7 +107,7 @@ static void add_extra(struct cut_opts *o, int is_file, const char *arg)
 
 enum {
 	OPT_IGNORE_KCONFIG = CHAR_MAX + 1, OPT_NO_CACHE, OPT_STANDALONE, OPT_CACHE_INFO,
-	OPT_CHECK_CONF, OPT_KCONFIG, OPT_DRACUT_MODULES
+	OPT_CHECK_CONF, OPT_KCONFIG, OPT_DRACUT_MODULES, OPT_LOCATE
 };
 
 /* What this run of ./cut does: cut an image, or only print something. */
@@ -111,6 +116,7 @@ enum cut_mode {
 	CUT_LIST,		/* --list */
 	CUT_CHECK_CONF,		/* --check-conf */
 	CUT_KCONFIG,		/* --kconfig PROFILE: print, no cut */
+	CUT_LOCATE,		/* --locate PROFILE: its file, no cut */
 	CUT_CACHE_INFO,		/* --cache-info */
 };
 
@@ -132,6 +138,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		{ "cache-info", no_argument, NULL, OPT_CACHE_INFO },
 		{ "check-conf", no_argument, NULL, OPT_CHECK_CONF },
 		{ "kconfig", no_argument, NULL, OPT_KCONFIG },
+		{ "locate", no_argument, NULL, OPT_LOCATE },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -192,6 +199,9 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		case OPT_KCONFIG:
 			*mode = CUT_KCONFIG;
 			break;
+		case OPT_LOCATE:
+			*mode = CUT_LOCATE;
+			break;
 		case 'V':
 			version_print("cut");
 			exit(0);
@@ -204,7 +214,7 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		}
 	}
 	/* --list, --check-conf and --cache-info take no profile */
-	if (*mode != CUT_IMAGE && *mode != CUT_KCONFIG)
+	if (*mode != CUT_IMAGE && *mode != CUT_KCONFIG && *mode != CUT_LOCATE)
 		return;
 	if (optind >= argc) {
 		usage_die(1, "no profile given");
@@ -237,6 +247,22 @@ static void last_image_record(const struct cut_plan *p)
 	}
 }
 
+int cut_image_fd = -1;
+
+/* rapido run: the image just built, to boot */
+static void image_report(const struct cut_plan *p)
+{
+	char *abs = realpath(p->output, NULL);
+	int rc;
+
+	if (!abs)
+		die_errno("%s", p->output);
+	rc = write_all(cut_image_fd, abs, strlen(abs) + 1);
+	if (rc)
+		die_err(rc, "writing the image's path to rapido run");
+	free(abs);
+}
+
 int cmd_cut(int argc, char **argv)
 {
 	struct cut_opts o = { 0 };
@@ -245,8 +271,9 @@ int cmd_cut(int argc, char **argv)
 
 	err_prog = "cut";
 	parse_args(argc, argv, &o, &mode);
+	/* --locate prints a path for a script: no "cutting ..." beside it */
 	if (o.profile)
-		o.profile = cut_profile_resolve(o.profile, o.quiet);
+		o.profile = cut_profile_resolve(o.profile, o.quiet || mode == CUT_LOCATE);
 	switch (mode) {
 	case CUT_CHECK_CONF:
 		return cut_check_conf();
@@ -256,6 +283,8 @@ int cmd_cut(int argc, char **argv)
 		return cut_cache_info();
 	case CUT_KCONFIG:
 		return cut_kconfig(o.profile);
+	case CUT_LOCATE:
+		return cut_locate(o.profile);
 	case CUT_IMAGE:
 		break;
 	}
@@ -286,6 +315,8 @@ int cmd_cut(int argc, char **argv)
 	atexit(cleanup);
 	cut_build(&o, &p, &work, cleanup);
 	last_image_record(&p);
+	if (cut_image_fd >= 0)
+		image_report(&p);
 	close_stdout();
 	cut_plan_free(&p);
 	cut_opts_free(&o);

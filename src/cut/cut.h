@@ -193,6 +193,8 @@ void cut_child_result_free(struct cut_child_result *r);
 /* list.c: ./cut --list; ./cut --kconfig PROFILE (the kernel config fragment) */
 int cut_list(void);
 int cut_kconfig(const char *profile);
+/* ./cut --locate PROFILE: the file it is read from (an alias: its profile's) */
+int cut_locate(const char *profile);
 
 /*
  * progress.c: what the cut is doing, on stderr when it is a terminal and
@@ -213,5 +215,11 @@ char *cut_mib(uint64_t bytes);
 int cut_check_conf(void);
 
 int cmd_cut(int argc, char **argv);
+/*
+ * rapido run's pipe: when not -1, cmd_cut writes the absolute path of the
+ * image it built there, NUL-terminated, so that what boots is what was
+ * cut, never what a record in the state dir says (which may be older).
+ */
+extern int cut_image_fd;
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * list.c: what the profiles say, printed: ./cut --list (every profile with
- * its one-line purpose, then upstream Rapido's names ./cut takes) and ./cut --kconfig PROFILE (the kernel config
- * fragment make kernel-config merges for it).
+ * its one-line purpose, then upstream Rapido's names ./cut takes), ./cut --kconfig PROFILE (the kernel config
+ * fragment make kernel-config merges for it) and ./cut --locate PROFILE (its file).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -125,6 +125,22 @@ int cut_kconfig(const char *profile)
 	       p.name, rel_to(p.path, dir), p.name);
 	print_kconfig(&p.kconfig, &p.kconfig_at, dir, &last);
 	print_kconfig(&p.kconfig_opt, &p.kconfig_opt_at, dir, &last);
+	profile_free(&p);
+	close_stdout();
+	return 0;
+}
+
+/*
+ * host/install-deps reads a profile's #@ bins itself (it runs before
+ * anything is built); which file a name means (a user's profile,
+ * upstream Rapido's name) is ./cut's to say, with its "did you mean".
+ */
+int cut_locate(const char *profile)
+{
+	struct profile p;
+
+	cut_profile_load_or_die(cut_rapido_dir(), profile, &p);
+	printf("%s\n", p.path);
 	profile_free(&p);
 	close_stdout();
 	return 0;

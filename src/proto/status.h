@@ -24,7 +24,11 @@
 
 enum status_kind {
 	STATUS_EXIT,		/* the autorun scripts' exit status */
-	STATUS_INIT_ERROR,	/* the init itself failed; msg says how */
+	/*
+	 * no verdict: the init failed, or was signalled to power off before
+	 * the profile finished; msg says how
+	 */
+	STATUS_INIT_ERROR,
 };
 
 struct status_record {

@@ -37,6 +37,7 @@ static const struct sub {
 	{ "vmctl", cmd_vmctl, "act on a running VM (QMP): exec, shell, paths, quit" },
 	{ "results", cmd_results, "merge, compare, known: finished runs' result dirs" },
 	{ "list", cmd_list, "list the profiles (cut --list)" },
+	{ "deps", cmd_deps, "the Debian packages profiles need; --install installs them" },
 	{ "netsetup", cmd_netsetup, "bridge and TAP devices for the VMs (as root)" },
 	{ "ceph-local", cmd_ceph_local, "a small local Ceph cluster (as root)" },
 	{ "bisect", cmd_bisect, "find the commit that broke a profile (a separate program)" },
@@ -88,8 +89,7 @@ static int cmd_list(int argc, char **argv)
 	return rc;
 }
 
-/* RAPIDO_FRONT: this program's path, for bisect */
-static int readlink_self_into_env(void)
+int readlink_self_into_env(void)
 {
 	char *self = realpath("/proc/self/exe", NULL);
 	int rc = self ? setenv("RAPIDO_FRONT", self, 1) : -1;

@@ -13,4 +13,10 @@ int cmd_rapido(int argc, char **argv);
 /* run.c: rapido run [PROFILE] [CUT OPTIONS] [-- CMD [ARG]...]: cut, boot, CMD's output and status. */
 int cmd_run(int argc, char **argv);
 
+/* deps.c: rapido deps [--install|--check] [PROFILE...]: host/install-deps, with this rapido */
+int cmd_deps(int argc, char **argv);
+
+/* RAPIDO_FRONT: this program's path, for what it runs (bisect, install-deps) */
+int readlink_self_into_env(void);
+
 #endif

@@ -9,6 +9,8 @@
  * interactive shell.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "cut.h"
 #include "err.h"
 #include "front.h"
+#include "io.h"
 #include "strv.h"
 #include "vm.h"
 
@@ -60,11 +63,16 @@ static int takes_value(const char *a)
 	return 0;
 }
 
-/* cut ARGS (PROFILE added when none is given), its stdout on our stderr: 0 or its status. */
-static int run_cut(char **args, int n)
+/*
+ * cut ARGS (PROFILE added when none is given), its stdout on our stderr: 0
+ * with the image it built in *image (malloc'd), or its status.
+ */
+static int run_cut(char **args, int n, char **image)
 {
 	struct strv v = STRV_INIT;
-	int profile = 0, st;
+	int profile = 0, st, pfd[2], got;
+	char *path = NULL;
+	size_t len = 0;
 	pid_t pid;
 
 	strv_push(&v, "cut");
@@ -80,6 +88,8 @@ static int run_cut(char **args, int n)
 	}
 	if (!profile)
 		strv_push(&v, "simple");
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		die_errno("pipe");
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -88,15 +98,30 @@ static int run_cut(char **args, int n)
 		/* stdout is the command's: cut's lines go with ./vm's own messages */
 		if (dup2(2, 1) < 0)
 			die_errno("dup2");
+		close(pfd[0]);
+		cut_image_fd = pfd[1];
 		exit(cmd_cut((int)v.n, v.v));
 	}
+	close(pfd[1]);
 	strv_free(&v);
+	/* the path cut built, whatever the record of the last image in the state dir says */
+	got = read_fd_max(pfd[0], PATH_MAX + 1, &path, &len);
+	close(pfd[0]);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			die_errno("waitpid");
-	if (WIFEXITED(st))
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		free(path);
+		if (!WIFEXITED(st))
+			return 128 + WTERMSIG(st);
+		free(path);
 		return WEXITSTATUS(st);
-	return 128 + WTERMSIG(st);
+	}
+	if (got || !len || path[len - 1] != '\0' || path[0] != '/')
+		die("cut exited 0 but did not say which image it built%s%s: nothing to boot",
+		    got ? ": " : "", got ? err_str(got) : "");
+	*image = path;
+	return 0;
 }
 
 /* CMD [ARG]... as one bash -c command line, each word quoted (malloc'd). */
@@ -121,7 +146,7 @@ static char *command_line(char **words, int n)
 int cmd_run(int argc, char **argv)
 {
 	int split = argc, rc;
-	char *cmd = NULL;
+	char *cmd = NULL, *image = NULL;
 
 	err_prog = "rapido run";
 	for (int i = 1; i < argc; i++) {
@@ -137,16 +162,17 @@ int cmd_run(int argc, char **argv)
 	}
 	if (split < argc && split + 1 == argc)
 		usage_die(1, "-- with no command after it (leave out -- for a shell)");
-	rc = run_cut(argv + 1, split - 1);
+	rc = run_cut(argv + 1, split - 1, &image);
 	if (rc)
 		return rc;
 	if (split < argc)
 		cmd = command_line(argv + split + 1, argc - split - 1);
 	{
-		char *vargv[] = { "vm", NULL };
+		char *vargv[] = { "vm", image, NULL };
 
-		rc = cmd ? cmd_vm_exec(1, vargv, cmd) : cmd_vm(1, vargv);
+		rc = cmd ? cmd_vm_exec(2, vargv, cmd) : cmd_vm(2, vargv);
 	}
 	free(cmd);
+	free(image);
 	return rc;
 }

@@ -422,21 +422,32 @@ int results_finish(struct results_run *r, const struct results_ctx *c, struct sp
 		   int rc, const char *why, double secs, double now)
 {
 	struct verdict_in in = { .vm = c->vm, .rc = rc, .why = why };
-	char buf[64], *err, *sum, *cause;
+	char buf[256], *err, *sum, *cause, *oom = NULL;
+	const char *unfinished;
 	struct rcount n;
 	int tests_only = 0;
 
 	splat_finish(sc);
+	/* a run that failed after the kernel's OOM killer struck: named as such */
+	if (rc && sc->oom[0]) {
+		oom = xasprintf("killed by the OOM killer (%s)%s%s", sc->oom, why ? ": " : "",
+				why ? why : "");
+		in.why = oom;
+	}
 	if (r && r->len)
 		record_line(r, now, sc->lineno);
 	if (r)
 		report_not_run(r, rc);
 	in.splats = report_splats(r, c, sc);
 	if (r) {
-		rsuite_close_running(&r->suite, now, verdict_unfinished(rc, buf, sizeof(buf)));
+		unfinished = verdict_unfinished(rc, buf, sizeof(buf));
+		if (oom)
+			unfinished = oom;
+		rsuite_close_running(&r->suite, now, unfinished);
 		in.s = &r->suite;
 	}
 	rc = verdict_decide(&in, &cause);
+	free(oom);
 	if (!r) {
 		free(cause);
 		return rc;

@@ -215,6 +215,12 @@ struct splat_scan {
 	int timestamps;		/* the kernel stamps its lines: others are not the kernel's */
 	double last_closed_ts;
 	unsigned long lineno;	/* console lines scanned so far */
+	/*
+	 * the kernel's first "Out of memory: Killed process N (NAME) ..."
+	 * (or a memory cgroup's), "" if none: a guest status of signal 9
+	 * is then the OOM killer's, and its verdict says so
+	 */
+	char oom[160];
 };
 
 void splat_scan_init(struct splat_scan *sc);

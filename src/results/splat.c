@@ -237,6 +237,8 @@ static void scan_line(struct splat_scan *sc, const char *line)
 	if (kernel_line(line, &ts, &msg)) {
 		sc->timestamps = 1;
 		kind = classify(msg);
+		if (!sc->oom[0] && strstr(msg, "ut of memory: Killed process "))
+			snprintf(sc->oom, sizeof(sc->oom), "%s", msg);
 	} else if (sc->timestamps) {
 		return;
 	} else {

@@ -11,6 +11,7 @@
 #include "err.h"
 #include "io.h"
 #include "num.h"
+#include "pct.h"
 #include "profile.h"
 #include "size.h"
 #include "vm.h"
@@ -48,6 +49,17 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 	}
 	im->path = xstrdup(path);
 	v = conf_value(&c, "PROFILE", NULL);
+	/* it names the default results dir: never a path of its own */
+	if (v && !profile_name_valid(v)) {
+		char *shown = pct_field(v);
+
+		*err = xasprintf("%s: rapido/vm.conf: PROFILE=%s: not a profile name (expected "
+				 "letters, digits, '_' and '-')", path, shown);
+		free(shown);
+		conf_free(&c);
+		vm_image_free(im);
+		return -EINVAL;
+	}
 	im->profile = xstrdup(v ? v : "?");
 	/* an image from before ARCH was recorded is the host's */
 	v = conf_value(&c, "ARCH", NULL);

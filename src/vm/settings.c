@@ -27,6 +27,7 @@
 #include "devices.h"
 #include "jobs.h"
 #include "lookup.h"
+#include "tree.h"
 #include "vm.h"
 
 int vm_accel_parse(const char *s, enum vm_accel *out)
@@ -138,22 +139,32 @@ static char *abs_path(const char *path)
  */
 static void default_results(struct vm_settings *s)
 {
-	char stamp[32];
+	char stamp[32], *parent, *failed = NULL;
 	time_t now = time(NULL);
-	struct stat st;
 	struct tm tm;
+	int rc;
 
 	if (s->results_dir || !s->im.results || s->dry_run || s->exec || !isatty(STDOUT_FILENO))
 		return;
 	if (!localtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		die("the time for the default results dir");
-	s->results_dir = xasprintf("%s/results/%s-%s", s->state_dir, s->im.profile, stamp);
-	/* two runs of a profile in one second: the second gets "-2", ... */
-	for (unsigned int i = 2; lstat(s->results_dir, &st) == 0; i++) {
+	parent = xasprintf("%s/results", s->state_dir);
+	rc = mkdir_p(parent, &failed);
+	if (rc)
+		die("cannot create %s: %s", failed ? failed : parent, strerror(-rc));
+	/*
+	 * made here, not only named: two runs of a profile in one second
+	 * (the second gets "-2", ...) never share one, whichever is first
+	 */
+	s->results_dir = xasprintf("%s/%s-%s", parent, s->im.profile, stamp);
+	for (unsigned int i = 2; mkdir(s->results_dir, 0755) < 0; i++) {
+		if (errno != EEXIST || i > 1000)
+			die_errno("cannot create the results dir %s", s->results_dir);
 		free(s->results_dir);
-		s->results_dir = xasprintf("%s/results/%s-%s-%u", s->state_dir, s->im.profile,
-					   stamp, i);
+		s->results_dir = xasprintf("%s/%s-%s-%u", parent, s->im.profile, stamp, i);
 	}
+	free(parent);
+	free(failed);
 	s->results_src.kind = SRC_IMAGE;
 	s->results_src.name = s->im.profile;
 }
@@ -240,7 +251,11 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		s->image_src.name = "IMAGE";
 	} else {
 		/* what ./cut wrote last (-o anywhere), while it is there; else its default */
-		s->image = rapido_last_image(c);
+		s->image = rapido_last_image(c, &err);
+		if (err) {
+			warn("%s", err);
+			free(err);
+		}
 		if (s->image && access(s->image, F_OK) < 0) {
 			free(s->image);
 			s->image = NULL;

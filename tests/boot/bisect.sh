@@ -77,6 +77,12 @@ if [ -e "$T/interrupt" ] && [ "\$(git -C "\$RAPIDO_BISECT_SRC" describe --tags)"
 	exit 1
 fi
 bash -n "\$RAPIDO_BISECT_SRC/checks.sh" || exit 2
+# a link in the place of the kernel's copy (the state dir's kernel/.config)
+if [ -e "$T/plant" ]; then
+	for d in "\$RAPIDO_BISECT_SRC"/.git/rapido-compare/*/; do
+		mkdir -p "\$d/kernel" && ln -sfn "$T/victim" "\$d/kernel/.config"
+	done
+fi
 o=\$RAPIDO_BISECT_OBJ
 mkdir -p "\$o/arch/x86/boot" "\$o/include/config" "\$RAPIDO_BISECT_MODS/lib/modules" &&
 ln -sfn "/boot/vmlinuz-$rel" "\$o/arch/x86/boot/bzImage" &&
@@ -139,7 +145,11 @@ check "  git bisect has ended and the tree is on its branch again" \
 	bash -c "[ ! -e '$src/.git/BISECT_START' ] && [ \"\$(git -C '$src' symbolic-ref --short HEAD)\" = main ]"
 check "  the state is gone" test ! -e "$state"
 
-# 4. A/B: the last good and the first bad commit
+# 4. A/B: the last good and the first bad commit; the kernel's files are
+# copied into the state dir through a new file and a rename, never through
+# a link found in their place
+echo "precious" > "$T/victim"
+touch "$T/plant"
 (cd "$src" && "$BISECT" --compare --runs 1 --results --build-cmd "$T/build" -O "$T/obj" c3 c4 \
 	simple -f "$src/checks.sh" -- --timeout 300) > "$T/out" 2>&1
 expect_rc "./bisect --compare c3 c4: a difference held (exit 1)" 1 $?
@@ -147,6 +157,9 @@ check "  the one test that differs, and how" \
 	bash -c "[ \"\$(grep -c '^  [a-z/]*: A ' '$T/out')\" = 1 ] && grep -q '^  proc/filesystems: A pass, B fail\$' '$T/out'"
 check "  the tree is back on its branch" \
 	test "$(git -C "$src" symbolic-ref --short HEAD)" = main
+check "  a link in the place of the kernel's .config copy: not written through" \
+	test "$(cat "$T/victim")" = precious
+rm -f "$T/plant"
 grep '^bisect: \|^  [a-z/]*: A ' "$T/out" | sed 's/^/# /'
 echo "# wall time $(( $(date +%s) - start )) s"
 done_testing

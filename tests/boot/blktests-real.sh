@@ -6,7 +6,10 @@
 #  1. blktests from a copy of the tree in which block/023's golden output
 #     is broken, TEST_DEVS a zoned null_blk (BLKTESTS_DEVS), BLKTESTS_TESTS
 #     block/021 block/023 zbd/001, nvme/006 and nvme/008 (nvmet-tcp on
-#     loopback, each on a device and a file), loop/001, scsi/004 (a known
+#     loopback, each on a device and a file), loop/001, block/001,
+#     block/009 and loop/004 (scsi_debug disks of their own: sd_mod;
+#     hexdump, sha256sum; tests/long/blktests-all.sh runs every test of
+#     block, loop, scsi and zbd), scsi/004 (a known
 #     failure on Debian's kernel: --known-failures) and the meta group (blktests' tests of
 #     its own harness: passes, failures by exit status and by output,
 #     skips with reasons, tests under conditions) less the three that
@@ -42,7 +45,7 @@ run_err "a bad BLKTESTS_DEVS word is refused before a boot" \
 cat > "$RAPIDO_CONF" <<EOF
 BLKTESTS_SRC=$BAD
 BLKTESTS_DEVS=null_blk_zoned
-BLKTESTS_TESTS="block/021 block/023 meta zbd/001 nvme/006 nvme/008 loop/001 scsi/004"
+BLKTESTS_TESTS="block/001 block/009 block/021 block/023 meta zbd/001 nvme/006 nvme/008 loop/001 loop/004 scsi/004"
 BLKTESTS_EXCLUDE="meta/009 meta/010 meta/011 meta/016 meta/017 meta/019"
 BLKTESTS_CONFIG=$T/blktests.config
 EOF
@@ -71,6 +74,12 @@ check "nvme/006 and nvme/008 passed over nvmet-tcp on loopback, on a device and 
 	sh -c 'for t in 006 008; do for b in device file; do
 		grep -qxF "nodev_tr_tcp_bd_$b/nvme/$t pass" "$0" || exit 1; done; done' "$T/got"
 check "loop/001 passed" has nodev/loop/001 pass
+# issue 43 #8: tests that make their own scsi_debug disk need sd_mod
+# loaded (no udev here), block/009 hexdump, loop/004 sha256sum
+check "block/001 (scsi_debug disks hotplugged: sd_mod, sr_mod) passed" has nodev/block/001 pass
+check "block/009 (scsi_debug, hexdump) passed" has nodev/block/009 pass
+check "loop/004 (scsi_debug, sha256sum) passed" has nodev/loop/004 pass
+check "no test ran a command the image lacks" sh -c '! grep -aq "command not found" "$0"' "$T/console"
 check "scsi/004 is the known failure (skipped, its reason said)" has nodev/scsi/004 skipped
 check "  its reason in junit.xml" grep -qF 'known failure: CONFIG_SCSI_PROC_FS is not set' "$T/res/junit.xml"
 check "zbd/001 passed on the zoned null_blk, made again after block/ unloaded null_blk" \

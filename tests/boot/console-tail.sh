@@ -111,6 +111,16 @@ check "  the boot in the console log, not on stdout" grep -q "up on rapido1" "$V
 expect_rc "./run -x poweroff -- echo never: CMD never ran, no status of its (123)" 123 $?
 check "  nothing on stdout" test ! -s "$T/run.out"
 check "  and says so" grep -q "the command never started" "$T/run.err"
+# rapido run boots what its cut built (-o elsewhere), not what the record
+# of the last image says: here a directory in its place (the record cannot
+# be saved), and DRACUT_OUT still the -x poweroff image just cut
+rec=$(ls -d "$VM_STATE_DIR"/last-image.* | head -n 1)
+rm -f "$rec" && mkdir "$rec"
+"$TOP/run" simple -o "$T/fresh.img" -- echo fresh > "$T/run.out" 2> "$T/run.err"
+expect_rc "./run -o FRESH -- echo fresh, the record unsavable: FRESH boots" 0 $?
+check "  stdout is exactly fresh" eval 'printf "fresh\n" | cmp -s - "$T/run.out"'
+check "  the unsaved record is said" grep -q "is not recorded as the last image" "$T/run.err"
+rmdir "$rec"
 # without --: a shell (of simple, the default profile), on a pty
 mkfifo "$T/keys3"
 script -qefc "'$TOP/run'" /dev/null < "$T/keys3" > "$T/run.console" 2>&1 &

@@ -23,4 +23,14 @@ expect_rc "a failing last command gives its status" 1 $?
 "$CUT" simple -x 'kill -9 $$' > /dev/null
 "$VM" --batch --timeout 300 > "$T/console" 2>&1
 expect_rc "a shell killed by SIGKILL reports 128+9" 137 $?
+
+# issue 43 #8: the kernel's OOM killer takes the autorun's shell (a string
+# doubled until it outgrows the guest's memory): 137, and
+# --results' junit.xml names the OOM kill, not just "signal 9"
+"$CUT" simple -x 'x=a; while :; do x=$x$x; done' > /dev/null
+"$VM" --batch --timeout 300 --results "$T/res" > "$T/console" 2>&1
+expect_rc "a shell the OOM killer took reports 128+9" 137 $?
+check "  the console has the kernel's line" grep -aq "Out of memory: Killed process" "$T/console"
+check "  junit.xml says killed by the OOM killer" \
+	grep -q 'killed by the OOM killer (Out of memory: Killed process [0-9]* (bash)' "$T/res/junit.xml"
 done_testing

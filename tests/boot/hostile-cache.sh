@@ -5,6 +5,7 @@
 # the next ./cut; a console log that is a FIFO nobody reads (which once
 # left ./vm stuck before qemu until --timeout) is refused at once by name,
 # the run goes on without it and leaves no process of its session behind.
+# The cache's lock a link: its target is never made.
 # An outer `timeout -s KILL` (exit 137) catches a ./vm that does not end by
 # itself.
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +27,15 @@ timeout -s KILL 300 "$CUT" simple > "$T/out" 2> "$T/err"
 expect_rc "./cut with a FIFO as a layer: rebuilt" 0 $?
 check "  names it" grep -qF "$layer: not a regular file but a FIFO" "$T/err"
 check "  and replaces it with a regular file" test -f "$layer" -a ! -p "$layer"
+
+# the cache's lock a link to a path outside: never made, the cut goes on
+# without the cache (said), as with any cache it cannot set up
+rm -f "$CUT_CACHE_DIR/lock" && ln -s "$T/made-outside" "$CUT_CACHE_DIR/lock"
+timeout -s KILL 300 "$CUT" simple > "$T/out" 2> "$T/err"
+expect_rc "./cut with the cache's lock a link: it cuts" 0 $?
+check "  the link's target is not made" test ! -e "$T/made-outside"
+check "  the cache given up, said" grep -q "cannot be set up" "$T/err"
+rm -f "$CUT_CACHE_DIR/lock"
 
 # its console log a FIFO without a reader: never opened (open_output), so nothing waits
 mkfifo "$T/log.fifo"

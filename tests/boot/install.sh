@@ -77,6 +77,11 @@ cd "$T/home" || exit 1
 "$R/usr/bin/rapido-cut" --list > "$T/list" 2>&1
 expect_rc "installed cut --list" 0 $?
 check "cut --list shows the installed profiles" grep -q '^simple' "$T/list"
+# a missing program: its package, and rapido deps (no host/ here) to install it
+RAPIDO_PROFILE_PATH=$TOP/tests/fixtures/profiles "$R/usr/bin/rapido-cut" missing-package \
+	> "$T/missing" 2>&1
+check "installed cut: a missing program's package, and rapido deps --install PROFILE" \
+	grep -qF "Debian package rapido-fixture-pkg: apt-get install rapido-fixture-pkg, or rapido deps --install missing-package)" "$T/missing"
 
 if command -v strace > /dev/null; then
 	# (LeakSanitizer cannot run under ptrace)

@@ -21,11 +21,14 @@ suite_tree kselftests
 X=$SUITE
 slow="timers:posix_timers timers:nsleep-lat timers:set-timer-lat timers:inconsistency-check"
 slow+=" timers:raw_skew timers:threadtest"
+exec_tests="execveat non-regular load_address.0x1000 load_address.0x200000 load_address.0x1000000
+	load_address.static.0x1000 load_address.static.0x200000 load_address.static.0x1000000
+	recursion-depth null-argv binfmt_script.py"
 # the cache tests/suite-tree built it in, so that ./cut's own run finds it
 export KSELFTEST_CACHE=${X%/*}
 
 # ./cut prepares KSELFTEST_DIR itself: the cached tree, no rebuild
-printf 'KSELFTEST_TARGETS="size timers"\n' > "$RAPIDO_CONF"
+printf 'KSELFTEST_TARGETS="size timers exec"\n' > "$RAPIDO_CONF"
 start=$(date +%s)
 "$CUT" kselftest > "$T/cut.out" 2>&1
 rc=$?
@@ -40,12 +43,24 @@ run_err "KSELFTEST_TARGETS unset" "config key KSELFTEST_TARGETS is not set" "$CU
 run_err "no kernel source: its Debian package named" \
 	"the Debian package linux-source-9.9 (apt-get install linux-source-9.9)" \
 	env KSELFTEST_TARGETS=size RAPIDO_KERNEL_RELEASE=9.9.0-1-amd64 "$TOP/host/kselftests"
+# a target that does not build (mqueue without libpopt-dev) among others
+# that do: its compiler error said, not hidden under the others' lines
+if [ -e /usr/include/popt.h ]; then
+	skip "a target's build error is shown" "libpopt-dev is installed: mqueue builds"
+else
+	run_err "a target's build error is shown, among other targets' lines" \
+		"fatal error: popt.h: No such file or directory" \
+		env KSELFTEST_TARGETS="mqueue timers exec" KERNEL_SRC= RAPIDO_KERNEL_RELEASE="$(ls /boot/vmlinuz-* |
+			sed 's|^/boot/vmlinuz-||' | sort -V | tail -n1)" "$TOP/host/kselftests"
+	check "  with the Debian package of the missing header" contains "$T/out" \
+		"popt.h is missing: install the Debian package libpopt-dev (apt-get install libpopt-dev)"
+fi
 
 # the boot: a copy of the tree whose rtcpie fails
 tree_copy "$X" "$T/ks" && rm "$T/ks/timers/rtcpie" &&
 	printf '#!/bin/sh\necho "made to fail by tests/boot/kselftest.sh"\nexit 1\n' > "$T/ks/timers/rtcpie" &&
 	chmod +x "$T/ks/timers/rtcpie" || exit 1
-printf 'KSELFTEST_TARGETS="size timers"\nKSELFTEST_SKIP="%s"\nKSELFTEST_DIR=%s\n' "$slow" "$T/ks" \
+printf 'KSELFTEST_TARGETS="size timers exec"\nKSELFTEST_SKIP="%s"\nKSELFTEST_DIR=%s\n' "$slow" "$T/ks" \
 	> "$RAPIDO_CONF"
 start=$(date +%s)
 "$CUT" kselftest > "$T/cut.out" 2>&1 || { not_ok "cut kselftest"; sed 's/^/# /' "$T/cut.out"; exit 1; }
@@ -60,6 +75,11 @@ want+="
 kselftest/timers/nanosleep pass
 kselftest/timers/mqueue-lat pass
 kselftest/timers/rtcpie failure"
+# the exec target, every test of it passing: /bin/true, python3 (with its
+# standard library) and perl (with perl-base's modules) in the image
+for e in $exec_tests; do
+	want+=$'\n'"kselftest/exec/$e pass"
+done
 check "junit.xml: each test of the KTAP with its verdict" \
 	test "$(testcases "$T/res/junit.xml")" = "$want"
 # the tests run_kselftest.sh runs, planned up front under their KTAP names
@@ -68,7 +88,7 @@ check "the guest planned each test it ran, before the first" \
 	test "$(sed -n 's/^R1 plan //p' "$T/res/results.txt")" = "kselftest/size/get_size
 kselftest/timers/nanosleep
 kselftest/timers/mqueue-lat
-kselftest/timers/rtcpie"
+kselftest/timers/rtcpie$(printf '\nkselftest/exec/%s' $exec_tests)"
 check "  and no planned test is 'not run'" sh -c "! grep -q 'not run' '$T/res/junit.xml'"
 check "the console showed the same verdicts" test "$(guest_text "$T/console" |
 	grep -E '^(not )?ok [0-9]+ (get_size|nanosleep|mqueue-lat|rtcpie)')" = "ok 1 get_size

@@ -354,3 +354,17 @@ bisect_walk() {
 	done
 	rm -rf "$tmp"
 }
+# cut_boot PROFILE NAME WANT DESC: cut PROFILE (with rapido.conf as it is)
+# and boot it with --results $T/NAME, the console in $T/NAME.console;
+# checks cut's status 0 and ./vm's WANT (DESC, with the boot's seconds),
+# showing the guest's last lines when it is not; ./vm's status in rc
+cut_boot() {
+	local start
+	"$CUT" "$1" > "$T/$2.cut" 2>&1
+	expect_rc "cut $1 ($2)" 0 $? || sed 's/^/# /' "$T/$2.cut"
+	start=$(date +%s)
+	"$VM" --batch --timeout 600 --results "$T/$2" > "$T/$2.console" 2>&1
+	rc=$?
+	expect_rc "$4 ($(( $(date +%s) - start ))s)" "$3" $rc
+	[ $rc = "$3" ] || tr -d '\r' < "$T/$2.console" | grep -v '^\[' | tail -n 40 | sed 's/^/# /'
+}

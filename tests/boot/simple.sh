@@ -5,7 +5,8 @@
 # the guest shell's tools: busybox's applets where the image has no program
 # of the name (mount, ps, free, touch, seq, head, wc) work in -x extras; a
 # poweroff ends the run with the status of the command before it, and
-# busybox's own (a signal to the init) with 0: a clean end, no crash;
+# busybox's own (a signal to the init) before the profile finished with no
+# verdict (123, said with its sender), never a pass;
 # --bins / CUT_EXTRA_BINS add host programs, and name one that is missing.
 . "$(dirname "$0")/lib.sh"
 
@@ -39,12 +40,17 @@ check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH
 	echo "tools: ok" || echo "tools: FAILED"' \
 	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple with -x extras (tail only)" 0 $?
-"$VM" --batch --timeout 300 > "$T/console-tools" 2>&1
-expect_rc "vm: busybox poweroff from an extra: status 0" 0 $?
+"$VM" --batch --timeout 300 --results "$T/res-off" > "$T/console-tools" 2>&1
+expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
 check "  mount, ps, free, touch, seq, head, wc work (busybox's)" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
 check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"
+check "  said: the signal, its sender, before the profile finished" \
+	grep -q "guest init: the init was signalled (SIGUSR2 from pid [0-9]* ([a-z]*), as busybox's poweroff asks it) before the profile finished" "$T/console-tools"
+check "  the init said so on the console" grep -q "^rapido-init: the init was signalled (SIGUSR2" "$T/console-tools"
+check "  and in results.txt, whose meta exit is 123" \
+	bash -c "grep -q 'meta cause .*signalled.*before%20the%20profile%20finished' '$T/res-off/results.txt' && tail -n 1 '$T/res-off/results.txt' | grep -q ' meta exit 123$'"
 
 "$CUT" -q simple -x '(exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple -x '(exit 3); poweroff'" 0 $?

@@ -44,7 +44,8 @@ expect_rc "and a real 0 still comes through" 0 $?
 # A state dir on a full file system: the status does not need the disk.
 full=$T/full
 mkdir -p "$full"
-if mount -t tmpfs -o size=256k tmpfs "$full" 2>/dev/null; then
+# mode 0700: ./vm refuses a state dir others may write to (a tmpfs root is 1777)
+if mount -t tmpfs -o size=256k,mode=0700 tmpfs "$full" 2>/dev/null; then
 	trap 'umount "$full" 2>/dev/null; [ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T"' EXIT
 	dd if=/dev/zero of="$full/fill" bs=4k 2>/dev/null
 	"$CUT" simple -x 'echo lots of console output; exit 7' > /dev/null

@@ -10,7 +10,8 @@
 # unprivileged user: `rapido cut simple -x 'exit 4' && rapido vm --batch`
 # exits 4, the image in $XDG_CACHE_HOME/rapido, /etc/rapido/rapido.conf
 # read (VM_LOG_DIR); rapido cut --list shows the installed profiles and the
-# user's (~/.config/rapido/profiles, RAPIDO_PROFILE_PATH); man rapido-cut
+# user's (~/.config/rapido/profiles, RAPIDO_PROFILE_PATH); rapido deps lists
+# what fstests_xfs needs (the installed install-deps); man rapido-cut
 # renders; bash's and zsh's completion offer the profiles.
 #
 # Fresh tier (tests/run --fresh), not make check: it downloads qemu,
@@ -55,9 +56,17 @@ check "Depends: host/install-deps --deb-depends, the lean set: ${depends[*]}" fi
 check "Suggests: host/install-deps --deb-suggests (${#suggests[@]})" field_has Suggests "${suggests[@]}"
 check "  no Recommends (apt would install the servers by default)" test -z "$(dpkg-deb -f "$deb" Recommends)"
 # dh_fixperms made the ksmbd preload 0644 once, and ./cut refuses it so
-dpkg-deb -c "$deb" | awk '$6 ~ /^\.\/usr\/lib\/rapido\/build\/.*[^/]$/ && $1 !~ /^(-rwxr-xr-x|l)/ { print $1, $6 }' \
-	> "$T/modes"
-check "  the helpers in /usr/lib/rapido/build are all 0755" test ! -s "$T/modes"
+# helper_modes: of a dpkg-deb -c listing on stdin, the files of
+# /usr/lib/rapido/build that are neither 0755 nor links; false when it
+# lists none at all (an empty listing, a failed dpkg-deb, proves nothing)
+helper_modes() {
+	awk '$6 ~ /^\.\/usr\/lib\/rapido\/build\/.*[^/]$/ { n++; if ($1 !~ /^(-rwxr-xr-x|l)/) print $1, $6 }
+		END { exit n ? 0 : 1 }'
+}
+listed=
+dpkg-deb -c "$deb" > "$T/listing" && helper_modes < "$T/listing" > "$T/modes" && listed=1
+check "  the helpers in /usr/lib/rapido/build are all 0755 (and some are listed)" \
+	test -n "$listed" -a ! -s "$T/modes"
 sed 's/^/# /' "$T/modes"
 
 fresh_machine
@@ -74,8 +83,16 @@ expect_rc "apt-get install the package (apt's defaults), then a kernel, man, bas
 installed() {
 	in_root "dpkg-query -W -f='\${db:Status-Abbrev} \${Package}\n' $*" 2> /dev/null | grep '^ii'
 }
-installed samba nfs-kernel-server ceph-mon > "$T/servers"
-check "  with apt's defaults it brings no server (samba, nfs-kernel-server, ceph)" test ! -s "$T/servers"
+# no_server: of installed's lines on stdin, the servers; false unless rapido
+# itself is among them (a query that answered nothing proves nothing)
+no_server() {
+	awk '$2 == "rapido" { seen = 1; next } { print } END { exit seen ? 0 : 1 }'
+}
+listed=
+installed rapido samba nfs-kernel-server ceph-mon > "$T/installed"
+no_server < "$T/installed" > "$T/servers" && listed=1
+check "  with apt's defaults it brings no server (samba, nfs-kernel-server, ceph; rapido itself seen)" \
+	test -n "$listed" -a ! -s "$T/servers"
 sed 's/^/# /' "$T/servers"
 check "  ./cut finds the ksmbd preload executable" \
 	test -x "$R/usr/lib/rapido/build/guest/rapido-ksmbd-ipc.so"
@@ -117,6 +134,16 @@ expect_rc "rapido cut --list" 0 $?
 check "  the installed profiles (simple)" grep -q '^simple ' "$T/list"
 check "  the user's own: ~/.config/rapido/profiles/mine.sh" grep -q '^mine  *mine (/home/tester/.config/rapido/profiles)' "$T/list"
 check "  and RAPIDO_PROFILE_PATH's theirs.sh" grep -q '^theirs  *theirs (/home/tester/p)' "$T/list"
+# rapido deps: the installed install-deps, with the installed table and profiles
+as_user 'rapido deps fstests_xfs mine' > "$T/deps" 2> "$T/deps.err"
+expect_rc "as tester: rapido deps fstests_xfs mine (upstream Rapido's name, the user's own)" 0 $?
+check "  fstests_local's packages: xfsprogs, fio, bc" \
+	eval 'grep -qx xfsprogs "$T/deps" && grep -qx fio "$T/deps" && grep -qx bc "$T/deps"'
+check "  those not installed, and how: rapido deps --install" \
+	grep -q "^rapido deps: install them, no service started: rapido deps --install fstests_xfs mine" "$T/deps.err"
+sed 's/^/# /' "$T/deps.err"
+as_user 'rapido deps fstest_xfs' > /dev/null 2> "$T/deps.err"
+check "  a wrong name: the nearest (fstests_xfs)" grep -qF "(did you mean fstests_xfs?)" "$T/deps.err"
 as_user 'rapido --version' > "$T/version" 2>&1
 check "rapido --version: rapido (rapido) $(cat "$T/deb/rapido/.version"), dracut's, qemu's" \
 	eval 'grep -qx "rapido (rapido) $(cat "$T/deb/rapido/.version")" "$T/version" &&

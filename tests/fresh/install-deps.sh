@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # install-deps.sh: host/install-deps in a fresh minimal root with systemd's
 # units there (debootstrap, tests/fresh/lib.inc; FRESH_SUITE=trixie for
-# Debian 13) starts and enables no service. The lean install (no argument)
+# Debian 13, FRESH_SUITE=sid for unstable) starts and enables no service. The lean install (no argument)
 # and then the profiles whose packages bring servers (samba_local's smbd
 # and nmbd, nfs_local's nfs-server and rpcbind, mpath_local's multipathd,
 # lio_local's iscsid): afterwards the enabled units are the ones there were

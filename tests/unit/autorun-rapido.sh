@@ -115,6 +115,18 @@ check "no results dir to list it in: a serial test runs in the shard" said 0 \
 	"rapido: test t/b: serial, but no results dir to leave it to the serial VM: run here
 run t/b"
 
+# rapido_stream_cmd's status file: the run's own dir, never a name in
+# /tmp that anyone (a suite's unprivileged user) may plant a link at
+guest 'r() { while read -r _; do :; done
+		[ ! -e "/tmp/rapido-stream-$BASHPID.rc" ] || echo "a status file in /tmp"
+		compgen -G "$RAPIDO_RUN_DIR/*" > /dev/null && echo "in the run dir"; }
+	rapido_stream_cmd r sh -c "echo x; exit 5"; echo "status $?"
+	compgen -G "$RAPIDO_RUN_DIR/*" || echo "none left"'
+check "rapido_stream_cmd: its status through the run dir, none left, nothing in /tmp" said 0 \
+	"in the run dir
+status 5
+none left"
+
 # busybox's applets (RAPIDO_BUSYBOX_DIR, last on the guest's PATH) are the
 # shell's and the extras', never a suite harness's: the profile's own part
 # and rapido_stream_cmd / rapido_harness run without them
@@ -148,5 +160,14 @@ check "  at the prompt or in a second shell: no verdict, 0" said 0 "asked 0"
 guest 'hash -p /bin/false shutdown; _rapido_autorun_begin; true; (exit 3); shutdown -h now; echo after'
 check "shutdown -h now in the autorun's shell: its exit, the status before it" said 3 \
 	"rapido: the autorun FAILED with status 3: autorun: exit status 3"
+# the end of the parts marks the prompt for the init (a power-off it is
+# signalled for from then on is leaving, before it no pass): only in an
+# interactive shell, never in batch
+guest '_rapido_autorun_begin; _rapido_autorun_end; echo never'
+check "batch: the autorun ends at the end of its parts, no prompt marked" eval \
+	'said 0 "" && test ! -e "$T/run/rapido.prompt"'
+guest "bash --norc -i -c 'source $TOP/autorun/lib/rapido.sh; _rapido_autorun_begin; _rapido_autorun_end
+	test -f \"\$RAPIDO_RUN_DIR/rapido.prompt\" && echo marked; builtin trap - EXIT' 2> /dev/null < /dev/null"
+check "interactive: the prompt marked in the run dir" said 0 "marked"
 
 done_testing

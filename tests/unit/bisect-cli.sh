@@ -52,6 +52,11 @@ check "--help documents exit 3" grep -q "^ 3  the bisection could not go on" "$T
 export KERNEL_SRC=$src
 refused "no --good: exit 2" 2 "--good REV and --bad REV are both needed" "$bin" --bad c2 simple
 refused "no PROFILE: exit 2" 2 "no PROFILE" "$bin" --good c0 --bad c2
+# an empty path: a usage error naming the option, before anything is made
+for o in -O --build-dir --state --build-cmd --fragment; do
+	refused "$o '': exit 2, named" 2 "$o: an empty path" \
+		"$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 "$o" '' simple
+done
 refused "--flaky maybe: exit 2" 2 "--flaky 'maybe': expected fail, skip or pass" \
 	"$bin" --flaky maybe --good c0 --bad c2 simple
 # --flaky means what ./vm's does; the old words still work, said to be old
@@ -169,6 +174,23 @@ PATH=$T/fakegit:$PATH refused "git bisect start failing: exit 2, undone (git bis
 	"git bisect start failed" "$bin" --build-cmd "$T/build-ok" --good c0 --bad c2 simple
 check "  the fake git did start a bisection (so the reset undid something)" \
 	grep -q "Bisecting:\|is the first bad commit" "$T/out"
+
+# a link left in the state dir (here by git, as a build command could):
+# the state files are written anew, never through it
+mkdir -p "$T/planter"
+echo precious > "$T/victim"
+cat > "$T/planter/git" <<EOF
+#!/bin/bash
+if [ "\$3" = bisect ] && [ "\$4" = start ]; then
+	ln -s "$T/victim" "$state/next"
+fi
+exec $(command -v git) "\$@"
+EOF
+chmod +x "$T/planter/git"
+printf '#!/bin/sh\nexit 2\n' > "$T/build-fails"
+chmod +x "$T/build-fails"
+PATH=$T/planter:$PATH run "$bin" --build-cmd "$T/build-fails" --good c0 --bad c2 simple
+check "a link at STATE/next: not written through" test "$(cat "$T/victim")" = precious
 
 # the bad commit does not build: nothing to bisect against, undone
 printf '#!/bin/sh\necho "error: the compiler broke"\nexit 2\n' > "$T/build-fails"

@@ -46,6 +46,7 @@ block/023 (do I/O on all null_blk queue modes)               [failed]
     --- tests/block/023.out
     +++ /results/nodev/block/023.out.bad
 zbd/001 => nullb1 (sysfs and ioctl)                          [not run]
+    runtime  3.7s  ...
     kernel 6.1.0 config not found
     driver foo is not available
 zbd/002 => nullb1 (report zone)                              [failed]

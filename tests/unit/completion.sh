@@ -18,7 +18,7 @@ done
 export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state HOME=$T/home
 unset XDG_CONFIG_HOME RAPIDO_PROFILE_PATH RAPIDO_DIR
 : > "$RAPIDO_CONF"
-mkdir "$VM_STATE_DIR" "$HOME"
+mkdir "$HOME" && mkdir -m 0700 "$VM_STATE_DIR"
 
 # complete WORD...: what the completion offers for the last WORD, one a line
 complete_words() {
@@ -29,7 +29,7 @@ complete_words() {
 same() { same_file <(echo "$1") <(echo "$2"); }
 
 for p in cut vm vmctl netsetup bisect "rapido cut" "rapido vm" "rapido vmctl" "rapido list" \
-	"rapido bisect" "rapido results"; do
+	"rapido bisect" "rapido results" "rapido deps"; do
 	read -r -a argv <<< "$p"
 	argv[0]=$TOP/${argv[0]}
 	[ "$p" = "rapido list" ] && argv[1]=cut
@@ -61,7 +61,7 @@ check "cut simple <TAB>: no second profile" same "" "$(complete_words "$TOP/cut"
 check "rapido cut <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" cut "")"
 check "rapido cut -x CMD simp<TAB>: simple and Rapido's simple_*" same "$(printf '%s\n' simple simple_example simple_network)" "$(complete_words "$TOP/rapido" cut -x true simp)"
 check "rapido <TAB>: the commands of rapido --help" \
-	same "$(printf '%s\n' bisect boot ceph-local cut list netsetup results run vm vmctl)" \
+	same "$(printf '%s\n' bisect boot ceph-local cut deps list netsetup results run vm vmctl)" \
 	"$(complete_words "$TOP/rapido" "")"
 check "rapido help v<TAB>: vm vmctl" same "$(printf '%s\n' vm vmctl)" "$(complete_words "$TOP/rapido" help v)"
 check "rapido --<TAB>: --help --version" same "$(printf '%s\n' --help --version)" \
@@ -70,6 +70,9 @@ check "rapido netsetup <TAB>: up down" same "$(printf '%s\n' down up)" \
 	"$(complete_words "$TOP/rapido" netsetup "")"
 check "rapido results <TAB>: its verbs" same "$(printf '%s\n' compare known merge)" \
 	"$(complete_words "$TOP/rapido" results "")"
+check "rapido deps <TAB>: the profiles" same "$profiles" "$(complete_words "$TOP/rapido" deps "")"
+check "rapido deps --tests simple fstests_x<TAB>: another, Rapido's names too" same fstests_xfs \
+	"$(complete_words "$TOP/rapido" deps --tests simple fstests_x)"
 mkdir -p "$T/res/run-a" "$T/res/run-b"
 : > "$T/res/known.txt"
 check "rapido results compare <TAB>: result dirs" \
@@ -158,7 +161,7 @@ check "build/completion/_rapido is built (make)" test -s "$zcomp"
 # zcomplete WORD...: what zsh's _rapido offers for the last WORD
 zcomplete() { ZCOMP=$zcomp zsh -f "$TOP/tests/zcomplete.zsh" "$@" 2> "$T/zsh.err" | sort -u; }
 check "zsh: rapido <TAB>: the commands" \
-	same "$(printf '%s\n' bisect boot ceph-local cut list netsetup results run vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
+	same "$(printf '%s\n' bisect boot ceph-local cut deps list netsetup results run vm vmctl)" "$(zcomplete "$TOP/rapido" "")"
 check "zsh: rapido results <TAB>: its verbs" \
 	same "$(printf '%s\n' compare known merge)" "$(zcomplete "$TOP/rapido" results "")"
 check "zsh: rapido cut <TAB>: the profiles (and ~/.config/rapido/profiles')" \

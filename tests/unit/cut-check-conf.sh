@@ -152,4 +152,22 @@ printf 'VM_MEMORY=%s\n' "${big:0:60000}" > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "  a value under the size limit: cut, saying how long it was" grep -q "999\.\.\. ([0-9]* bytes)" "$T/err"
 
+# issue 43 #8: zoned_local's two RAM disks of ZONED_SIZE MiB (#@ memory-use)
+# checked against the guest's memory before a boot: 512 ran the 1 GiB
+# guest out of memory
+printf 'ZONED_SIZE=512\n' > "$RAPIDO_CONF"
+run "$bin" --dry-run zoned_local
+check "ZONED_SIZE=512 in zoned_local's 1G: refused before a boot, naming key, value and limit" \
+	fails_with 1 "cut: $RAPIDO_CONF:1: ZONED_SIZE=512: 2 x 512 MiB of RAM disks leave less than 384 MiB of the guest's 1024 MiB (the profile's memory) to the kernel and the tests: at most ZONED_SIZE=320 with that memory (or raise VM_MEMORY)
+cut: 1 problem found; no image written"
+printf 'ZONED_SIZE=320\n' > "$RAPIDO_CONF"
+run "$bin" --dry-run zoned_local
+check "  ZONED_SIZE=320 fits" exits 0
+printf 'ZONED_SIZE=512\nVM_MEMORY=2G\n' > "$RAPIDO_CONF"
+run "$bin" --dry-run zoned_local
+check "  and 512 with VM_MEMORY=2G" exits 0
+VM_MEMORY=768M run "$bin" --dry-run zoned_local
+check "  VM_MEMORY from the environment counts: 512 is refused in 768M" \
+	contains "$T/err" "the guest's 768 MiB (VM_MEMORY=768M, environment)"
+
 done_testing

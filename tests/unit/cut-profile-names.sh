@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # cut-profile-names.sh: upstream Rapido's profile names (src/conf/profalias.c)
 # are taken by ./cut, which says what it cuts and applies their settings;
-# a mistyped profile gets the nearest name; ./cut --list shows the aliases;
+# a mistyped profile gets the nearest name; ./cut --list shows the aliases,
+# ./cut --locate the file a name means;
 # ./cut --help documents the exit status.
 . "$(dirname "$0")/../tap.sh"
 bin=$TOP/cut
@@ -66,6 +67,18 @@ check "--list: a user's fstests_xfs hides the alias" \
 RAPIDO_PROFILE_PATH=$T/mine run "$bin" --dry-run fstests_xfs
 check "  and is what ./cut cuts: exit 0" exits 0
 check "  with no alias said" bash -c "! grep -q 'upstream Rapido' '$T/err'"
+
+# --locate: the file a name means, for host/install-deps (no "cutting" said)
+run "$bin" --locate fstests_xfs
+check "--locate fstests_xfs: fstests_local's file, nothing on stderr" \
+	eval '[ $rc = 0 ] && out_is "$TOP/autorun/fstests_local.sh" && [ ! -s "$T/err" ]'
+run "$bin" --locate lio-local
+check "--locate lio-local: lio_local's" eval '[ $rc = 0 ] && out_is "$TOP/autorun/lio_local.sh"'
+RAPIDO_PROFILE_PATH=$T/mine run "$bin" --locate fstests_xfs
+check "--locate: the user's fstests_xfs first" eval '[ $rc = 0 ] && out_is "$T/mine/fstests_xfs.sh"'
+run "$bin" --locate fstest_local
+check "--locate fstest_local: exit 1, nothing printed, the nearest named" \
+	eval '[ $rc = 1 ] && [ ! -s "$T/out" ] && grep -qF "(did you mean fstests_local?)" "$T/err"'
 
 run "$bin" --list
 check "--list: exit 0" exits 0

@@ -5,7 +5,7 @@
 # empty path in its place: rapido.conf, a profile of RAPIDO_PROFILE_PATH,
 # an #@ include: fragment, a #@ files: source, KERNEL_SRC's
 # kernel.release, --write-known-failures, --serial-tests, the VM lock
-# files, the --results files and the VM log. Each case must end (under
+# files, the --results files, the VM log and the state directory. Each case must end (under
 # timeout: a hang fails), within bounded memory, by a failure naming the
 # path (or, for a file the command does not need, a plain success), and
 # leave the victim file as it was. No guest boots: the image is a fixture
@@ -213,6 +213,44 @@ for k in link fifo zero; do
 	hostile "VM log as $k" fail "$VM_STATE_DIR/vm1.log" "$VM" --batch
 done
 rm -f "$VM_STATE_DIR/vm1.log"
+
+# the state directory (its default in XDG_RUNTIME_DIR, or /tmp/rapido-UID,
+# a name anyone may take first): a link to a directory of ours, another
+# user's directory, one its group or everyone may write to (a planted
+# last-image record in it) is refused by name, never used
+mkdir -p "$T/xdg" "$T/ours"
+chmod 700 "$T/ours"
+ln -s "$T/ours" "$T/xdg/rapido"
+hostile "state dir a link (XDG_RUNTIME_DIR/rapido): ./vm --dry-run" fail "$T/xdg/rapido" \
+	env -u VM_STATE_DIR XDG_RUNTIME_DIR="$T/xdg" "$VM" --dry-run
+check "  said to be a link" grep -q "state directory $T/xdg/rapido is a symbolic link" "$T/out"
+rm "$T/xdg/rapido"
+mkdir -m 0777 "$T/xdg/rapido"
+echo "$victim" > "$T/xdg/rapido/last-image.planted"
+hostile "state dir world-writable: ./vm --dry-run" fail "$T/xdg/rapido" \
+	env -u VM_STATE_DIR XDG_RUNTIME_DIR="$T/xdg" "$VM" --dry-run
+check "  said to be writable by everyone" grep -q "is writable by everyone (mode 0777)" "$T/out"
+chmod 0770 "$T/xdg/rapido"
+hostile "state dir group-writable: ./vm --dry-run" fail "$T/xdg/rapido" \
+	env -u VM_STATE_DIR XDG_RUNTIME_DIR="$T/xdg" "$VM" --dry-run
+chmod 0700 "$T/xdg/rapido"
+chown 65534 "$T/xdg/rapido"
+hostile "state dir another user's: ./vm --dry-run" fail "belongs to uid 65534" \
+	env -u VM_STATE_DIR XDG_RUNTIME_DIR="$T/xdg" "$VM" --dry-run
+rm -rf "$T/xdg" "$T/ours"
+
+# an image's PROFILE names the default results dir (VM_STATE_DIR/results/
+# PROFILE-STAMP): a '/', '..' or a control character in it is refused,
+# naming the image and the key
+for p in "../../../escape" "a/b" ".." "$(printf 'x\033[2Jy')"; do
+	mkimage "$T/badprof.img" "PROFILE=$p
+KERNEL_IMAGE=$T/vmlinuz
+KERNEL_RELEASE=0.0-fixture
+"
+	hostile "an image's PROFILE=$(printf %q "$p"): ./vm --dry-run" fail \
+		"$T/badprof.img: rapido/vm.conf: PROFILE=" "$VM" --dry-run "$T/badprof.img"
+done
+rm -f "$T/badprof.img"
 
 # an empty path: a usage error for every path option and key
 hostile "--results ''" fail "--results" "$VM" --dry-run --results ''

@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(84);
+	tap_plan(88);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -129,6 +129,17 @@ int main(void)
 	bad("#@ description: x\n#@ virtiofs: srv:t\n", "p.sh:2: virtiofs: expected /DIR:TAG");
 	/* issue 40: qemu was handed -m 1073741824M */
 	bad("#@ description: x\n#@ memory: 1P\n", "p.sh:2: memory: \"1P\" is more than this host's memory (");
+	/* issue 43 #8: #@ memory-use KEY FACTOR, KEY a uint the profile types */
+	bad("#@ description: x\n#@ memory-use: SZ\n",
+	    "p.sh:2: memory-use: expected a rapido.conf key and a factor of 1 to 64");
+	bad("#@ description: x\n#@ memory-use: SZ 0\n", "p.sh:2: memory-use: expected a rapido.conf key");
+	bad("#@ description: x\n#@ conf-optional: SZ\n#@ memory-use: SZ 2\n",
+	    "p.sh:3: memory-use: SZ has no conf-type uint in this profile");
+	rc = load("#@ description: x\n#@ conf-optional: SZ\n#@ conf-type: SZ uint 1-9\n"
+		  "#@ memory-use: SZ 2\n", &p, &err);
+	tap_ok(!rc && p.memory_use.n == 1 && !strcmp(p.memory_use.v[0], "SZ=2"),
+	       "memory-use: SZ 2 read as SZ=2");
+	profile_free(&p);
 	bad("#@ bins: x\n", "no '#@ description:' line");
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");

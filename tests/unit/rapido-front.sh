@@ -24,7 +24,7 @@ done
 export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state RAPIDO_RUN_DIR=$T/run HOME=$T/home
 unset XDG_CONFIG_HOME RAPIDO_PROFILE_PATH RAPIDO_DIR
 : > "$RAPIDO_CONF"
-mkdir -p "$HOME" "$VM_STATE_DIR"
+mkdir -p "$HOME" && mkdir -p -m 0700 "$VM_STATE_DIR"
 
 run "$R"
 check "rapido alone: exit 1" exits 1
@@ -32,7 +32,7 @@ check "  the usage on stderr" contains "$T/err" " rapido COMMAND [ARGS]"
 run "$R" --help
 check "rapido --help: exit 0" exits 0
 cmds=$(sed -n '/^Commands:$/,/^$/s/^ \([a-z][a-z-]*\) .*/\1/p' "$T/out" | tr '\n' ' ')
-check "  lists the commands (got: $cmds)" test "$cmds" = "run cut boot vm vmctl results list netsetup ceph-local bisect "
+check "  lists the commands (got: $cmds)" test "$cmds" = "run cut boot vm vmctl results list deps netsetup ceph-local bisect "
 for p in cut vm vmctl netsetup ceph-local; do
 	"$TOP/$p" --help > "$T/want" 2>&1
 	"$R" "$p" --help > "$T/got" 2>&1

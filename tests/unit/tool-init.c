@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tool-init.c: the guest init's kernel command line and address parsing, and the kept status it reports. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -56,12 +58,55 @@ static void kept_cases(void)
 	rmdir(dir);
 }
 
+/*
+ * A power-off asked of PID 1 by signal: the guest library's poweroff (its
+ * status left in rapido.poweroff) and leaving the interactive prompt
+ * (rapido.prompt) end the run as documented; any other (busybox's
+ * poweroff run by a suite, kill -TERM 1) came before the profile
+ * finished: no verdict, never a pass.
+ */
+static void poweroff_cases(void)
+{
+	char dir[] = "/tmp/tool-init.XXXXXX", path[64], want[64];
+	struct status_record r;
+
+	if (!mkdtemp(dir))
+		exit(1);
+	init_poweroff_verdict(dir, SIGUSR2, getpid(), &r);
+	tap_ok(r.kind == STATUS_INIT_ERROR && r.code == 255,
+	       "busybox's poweroff before the profile finished: an init error, no pass");
+	snprintf(want, sizeof(want), "SIGUSR2 from pid %d (tool-init)", (int)getpid());
+	tap_ok(strstr(r.msg, want) && strstr(r.msg, "before the profile finished"),
+	       "  names the signal, its sender and its name: %s", r.msg);
+	init_poweroff_verdict(dir, SIGTERM, 0, &r);
+	tap_ok(r.kind == STATUS_INIT_ERROR && strstr(r.msg, "SIGTERM from pid 0") &&
+	       strstr(r.msg, "busybox's reboot"), "  kill -TERM 1 (reboot's signal) too: %s", r.msg);
+	put(dir, "rapido.poweroff", "3\n");
+	init_poweroff_verdict(dir, SIGUSR2, 1, &r);
+	tap_ok(r.kind == STATUS_EXIT && r.code == 3, "the library's poweroff: the status it left (3)");
+	put(dir, "rapido.poweroff", NULL);
+	snprintf(path, sizeof(path), "%s/rapido.prompt", dir);
+	TAP_EQ_INT(symlink("/etc/passwd", path), 0, "rapido.prompt a symbolic link");
+	init_poweroff_verdict(dir, SIGUSR2, 1, &r);
+	tap_ok(r.kind == STATUS_INIT_ERROR, "  is no prompt: no pass");
+	unlink(path);
+	put(dir, "rapido.prompt", "");
+	init_poweroff_verdict(dir, SIGUSR1, 1, &r);
+	tap_ok(r.kind == STATUS_EXIT && r.code == 0, "at the interactive prompt: leaving, 0");
+	put(dir, "rapido.status", "4 autorun/00-simple.sh: exit status 4\n");
+	init_poweroff_verdict(dir, SIGUSR1, 1, &r);
+	tap_ok(r.kind == STATUS_EXIT && r.code == 4, "  the failure kept before the prompt (4)");
+	put(dir, "rapido.status", NULL);
+	put(dir, "rapido.prompt", NULL);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(35);
+	tap_plan(43);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 rapido.virtiofs=3 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");
@@ -112,5 +157,6 @@ int main(void)
 
 	TAP_EQ_INT(init_status_code(0x0700), 7, "exit status 7");
 	kept_cases();
+	poweroff_cases();
 	return tap_done();
 }

@@ -279,6 +279,40 @@ static void collect_cases(void)
 		free(junit);
 		free(tap);
 	}
+
+	/*
+	 * issue 43 #8: the kernel's OOM killer took the autorun (status 137)
+	 * while a test ran: the verdict and that test's failure name it
+	 */
+	{
+		static const char oom_rec[] = "R1 hello rapido-init\nR1 start z/btrfs\n";
+		static const char console[] = "[   41.250000] Out of memory: Killed process 321 (bash) "
+					      "total-vm:9000kB, anon-rss:100kB\r\nafter\n";
+		char *junit = NULL;
+
+		r = results_open(&c);
+		results_input(r, oom_rec, sizeof(oom_rec) - 1, 1.0, 0);
+		splat_scan_init(&sc);
+		splat_feed(&sc, console, sizeof(console) - 1);
+		rc = results_finish(r, &c, &sc, 128 + 9, NULL, 1.0, 2.0);
+		results_free(r);
+		splat_scan_free(&sc);
+		path = xasprintf("%s/junit.xml", dir);
+		read_file(path, &junit, NULL);
+		free(path);
+		TAP_EQ_INT(rc, 137, "an OOM kill: the guest's status 137 stays");
+		tap_ok(junit && strstr(junit, "<failure message=\"did not finish: killed by the OOM killer "
+				       "(Out of memory: Killed process 321 (bash) total-vm:9000kB"),
+		       "  the test it stopped: killed by the OOM killer, the kernel's line");
+		free(junit);
+		junit = NULL;
+		path = xasprintf("%s/results.txt", dir);
+		read_file(path, &junit, NULL);
+		free(path);
+		tap_ok(junit && strstr(junit, "R1 meta cause killed%20by%20the%20OOM%20killer%20("),
+		       "  and the run's cause in results.txt");
+		free(junit);
+	}
 	tap_rm_tree(dir);
 }
 
@@ -295,7 +329,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(60);
+	tap_plan(63);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);

@@ -61,7 +61,7 @@ check "a string, not an object" eval '[ $rc -eq 2 ] && grep -q "a QMP command is
 run "$bin" 1 qmp '{"execute": "query-status"}'
 check "no socket: no VM 1, exit 3" err_is "vmctl: no VM 1: $VM_STATE_DIR/vm1.qmp does not exist (no ./vm runs as VM 1 with this VM_STATE_DIR)"
 check "  exit 3" test $rc -eq 3
-mkdir -p "$VM_STATE_DIR"
+mkdir -p -m 0700 "$VM_STATE_DIR"
 perl -MIO::Socket::UNIX -e 'IO::Socket::UNIX->new(Type => SOCK_STREAM(), Local => $ARGV[0], Listen => 1) or die "$ARGV[0]: $!\n"' \
 	"$VM_STATE_DIR/vm2.qmp"
 run "$bin" 2 fail 0 1

@@ -21,7 +21,7 @@ done
 command -v script > /dev/null || { echo "SKIP: script (util-linux) is not installed"; exit 77; }
 export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state
 : > "$RAPIDO_CONF"
-mkdir -p "$VM_STATE_DIR" "$T/bin" "$T/nohelper"
+mkdir -p "$T/bin" "$T/nohelper" && mkdir -m 0700 "$VM_STATE_DIR"
 ln -s "$helper" "$T/bin/rapido-exec"
 
 # console N PATH MODE: VM N's console socket; each connection gets a shell

@@ -4,6 +4,7 @@
 #define RAPIDO_INIT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "status.h"
 
@@ -80,16 +81,22 @@ int init_run(char *const argv[]);
  * to report: the scripts' status, or an init error when bash could not be
  * started at all (so that it never passes for the scripts' own 127).
  * Returns the signal that asked PID 1 to power off before the autorun
- * ended (halt SIGUSR1, poweroff SIGUSR2, reboot SIGTERM: busybox's), 0
- * when it ended by itself; the status is then init_poweroff_status()'s.
+ * ended (halt SIGUSR1, poweroff SIGUSR2, reboot SIGTERM: busybox's), its
+ * sender in *sender, 0 when it ended by itself; *r is then
+ * init_poweroff_verdict()'s to fill.
  */
-int init_run_autorun(int batch, struct status_record *r);
+int init_run_autorun(int batch, struct status_record *r, pid_t *sender);
 /*
- * The status a power-off asked by signal ends the run with: the one the
- * guest library's poweroff left in DIR/rapido.poweroff (the status of the
- * command before it), else 0: a power-off is a clean end, never a crash.
+ * What a power-off asked by signal sig (from pid sender) ends the run
+ * with, from the guest library's files in DIR: the guest library's own
+ * poweroff left the status of the command before it in DIR/rapido.poweroff
+ * (a clean end, never a crash); at the interactive shell's prompt
+ * (DIR/rapido.prompt) leaving is no verdict: the kept failure, else 0.
+ * Anything else (busybox's poweroff run by a suite, kill -TERM 1) came
+ * before the profile finished: no verdict at all, an init error that
+ * names the signal and its sender (./vm: 123), never a pass.
  */
-int init_poweroff_status(const char *dir);
+void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status_record *r);
 /* Kill every process but PID 1 and reap them: nothing may write after the report. */
 void init_kill_all(void);
 /*

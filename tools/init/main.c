@@ -180,7 +180,9 @@ int main(int argc, char **argv)
 {
 	struct init_cmdline cl;
 	struct status_record rec;
+	pid_t sender;
 	char *env;
+	int sig;
 	long long t;
 	int status_fd;
 
@@ -243,8 +245,9 @@ int main(int argc, char **argv)
 
 	status_fd = init_open_status(&cl);
 	init_mark_up();
-	if (init_run_autorun(cl.batch, &rec))
-		rec.code = init_poweroff_status(RUN_DIR);
+	sig = init_run_autorun(cl.batch, &rec, &sender);
+	if (sig)
+		init_poweroff_verdict(RUN_DIR, sig, sender, &rec);
 	step_done("autorun", &t);
 	init_kill_all();
 	/* read once no test can write: the failures were all failed tests? */

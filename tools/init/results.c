@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,14 +69,15 @@ static long kept_code(const char *text)
 	return end == text || errno || (*end != ' ' && *end != '\n' && *end) ? -1 : v;
 }
 
-int init_poweroff_status(const char *dir)
+/* The status the guest library's poweroff left in DIR/rapido.poweroff; -ENOENT: it left none. */
+static int poweroff_status(const char *dir)
 {
 	char *text;
 	long code;
 	int rc = kept_read(dir, "rapido.poweroff", &text);
 
 	if (rc == -ENOENT)
-		return 0;
+		return rc;
 	if (rc)
 		return 1;
 	code = kept_code(text);
@@ -85,6 +87,67 @@ int init_poweroff_status(const char *dir)
 		return 1;
 	}
 	return (int)code;
+}
+
+/* The power-off signal's name, and the busybox applet that sends it to PID 1. */
+static const char *poweroff_signal(int sig, const char **applet)
+{
+	switch (sig) {
+	case SIGUSR1:
+		*applet = "halt";
+		return "SIGUSR1";
+	case SIGUSR2:
+		*applet = "poweroff";
+		return "SIGUSR2";
+	default:
+		*applet = "reboot";
+		return "SIGTERM";
+	}
+}
+
+void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status_record *r)
+{
+	char *path, *comm = NULL, *text;
+	const char *name, *applet;
+	struct stat st;
+	int code = poweroff_status(dir);
+
+	r->kind = STATUS_EXIT;
+	r->msg[0] = '\0';
+	if (code != -ENOENT) {
+		r->code = code;
+		return;
+	}
+	/* the library marks the prompt, a regular file it made: no link, no test's leftover dir */
+	path = xasprintf("%s/rapido.prompt", dir);
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		free(path);
+		/* leaving the interactive shell is no verdict: the failure kept before it, else 0 */
+		r->code = 0;
+		if (!kept_read(dir, "rapido.status", &text)) {
+			long kept = kept_code(text);
+
+			r->code = kept >= 1 && kept <= 255 ? (int)kept : 1;
+			free(text);
+		}
+		return;
+	}
+	free(path);
+	if (sender > 0) {
+		path = xasprintf("/proc/%d/comm", (int)sender);
+		if (!read_regular_file(path, O_NOFOLLOW, 64, &comm, NULL, &st))
+			comm[strcspn(comm, "\n")] = '\0';
+		free(path);
+	}
+	name = poweroff_signal(sig, &applet);
+	r->kind = STATUS_INIT_ERROR;
+	r->code = 255;
+	snprintf(r->msg, sizeof(r->msg),
+		 "the init was signalled (%s from pid %d%s%s%s, as busybox's %s asks it) before the "
+		 "profile finished: no verdict (a suite powered the guest off, or killed PID 1)",
+		 name, (int)sender, comm ? " (" : "", comm ? comm : "", comm ? ")" : "", applet);
+	warn("%s", r->msg);
+	free(comm);
 }
 
 int init_kept_status(const char *dir, int code)

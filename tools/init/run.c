@@ -106,10 +106,12 @@ static void child_failed(int fd, const char *what)
  * blocked and taken with sigwaitinfo: one that comes before the wait is
  * not lost. *asked is the signal, 0 when the leader exited.
  */
-static int wait_autorun(pid_t pid, const sigset_t *set, int *asked)
+static int wait_autorun(pid_t pid, const sigset_t *set, int *asked, pid_t *sender)
 {
 	*asked = 0;
+	*sender = 0;
 	for (;;) {
+		siginfo_t si;
 		int st, sig;
 		pid_t w = waitpid(-1, &st, WNOHANG);
 
@@ -121,19 +123,21 @@ static int wait_autorun(pid_t pid, const sigset_t *set, int *asked)
 			warn_errno("waitpid");
 			return 255;
 		}
-		sig = sigwaitinfo(set, NULL);
+		memset(&si, 0, sizeof(si));
+		sig = sigwaitinfo(set, &si);
 		if (sig < 0 && errno != EINTR) {
 			warn_errno("sigwaitinfo");
 			return 255;
 		}
 		if (sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGTERM) {
 			*asked = sig;
+			*sender = si.si_pid;
 			return 0;
 		}
 	}
 }
 
-int init_run_autorun(int batch, struct status_record *r)
+int init_run_autorun(int batch, struct status_record *r, pid_t *sender)
 {
 	static const char script[] = "/rapido/autorun.sh";
 	char *tty = console_tty();
@@ -143,6 +147,7 @@ int init_run_autorun(int batch, struct status_record *r)
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
+	*sender = 0;
 	r->kind = STATUS_INIT_ERROR;
 	r->code = 255;
 	sigemptyset(&set);
@@ -227,7 +232,7 @@ int init_run_autorun(int batch, struct status_record *r)
 	}
 	r->msg[0] = '\0';
 	r->kind = STATUS_EXIT;
-	r->code = wait_autorun(pid, &set, &asked);
+	r->code = wait_autorun(pid, &set, &asked, sender);
 	if (asked)
 		goto out;
 	/*
