@@ -16,11 +16,15 @@ TAP_ON_FAIL=show_run check "--floor-argv" exits 0
 # the word after OPTION in the floor's argv
 arg() { grep -m1 -A1 -x -- "$1" "$T/out" | tail -1; }
 append=$(arg -append)
-check "  -append is the kernel's words, unquoted" \
-	eval '[[ "$append" == console=* ]]'
-check "  with ./vm's own parameters (no_timer_check, printk.time=1)" \
-	eval '[[ " $append " == *" no_timer_check "* && " $append " == *" printk.time=1 "* ]]'
-check "  and none of rapido.*" eval '[[ "$append" != *rapido.* ]]'
+# has WORD: the command line holds WORD whole
+has() { [[ " $append " == *" $1 "* ]]; }
+starts() { [[ "$append" == "$1"* ]]; }
+lacks() { [[ "$append" != *"$1"* ]]; }
+check "  -append is the kernel's words, unquoted" starts console=
+check "  with ./vm's own no_timer_check" \
+	has no_timer_check
+check "  printk.time=1" has printk.time=1
+check "  and none of rapido.*" lacks rapido.
 # simple's #@ cpus: 1, #@ memory: 512M
 check "  simple's vCPUs (-smp 1)" [ "$(arg -smp)" = 1 ]
 check "  simple's memory (-m 512M)" [ "$(arg -m)" = 512M ]
