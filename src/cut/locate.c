@@ -25,6 +25,10 @@ const char *cut_rapido_dir(void)
 	return dir;
 }
 
+/* the '_' spelling of a '-' name, which the run uses as its profile to the
+ * end: held here (volatile, so the store is kept) rather than freed */
+static char *volatile resolved_name;
+
 const char *cut_profile_resolve(const char *name, int quiet)
 {
 	const struct profalias *a;
@@ -46,7 +50,9 @@ const char *cut_profile_resolve(const char *name, int quiet)
 			if (!quiet)
 				fprintf(stderr, "cut: %s is upstream Rapido's spelling: cutting %s\n",
 					name, u);
-			return u;	/* o->profile for the whole run */
+			/* o->profile for the whole run: kept here, so it is ours to hold */
+			resolved_name = u;
+			return u;
 		}
 		free(u);
 	}

@@ -89,15 +89,6 @@ static int cmd_list(int argc, char **argv)
 	return rc;
 }
 
-int readlink_self_into_env(void)
-{
-	char *self = realpath("/proc/self/exe", NULL);
-	int rc = self ? setenv("RAPIDO_FRONT", self, 1) : -1;
-
-	free(self);
-	return rc;
-}
-
 /*
  * bisect is a program of its own (./bisect in a checkout, installed next
  * to the profiles): run when it is there, named when it is not.

@@ -198,7 +198,7 @@ unnamed() {
 	# found, /usr-merged and as its link's target: "PROGRAM FILE"
 	: > "$T/files"
 	while read -r b p prof; do
-		case $b in /*) f=$b ;; *) f=$(command -v "$b") ;; esac
+		case $b in /*) f=$b ;; *) f=$(type -P "$b") ;; esac
 		if [ -z "$f" ] || [ ! -e "$f" ]; then
 			echo "$b ($prof): no line, and not on this host"
 			continue
