@@ -114,7 +114,6 @@ static int run_cut(char **args, int n, char **image)
 		free(path);
 		if (!WIFEXITED(st))
 			return 128 + WTERMSIG(st);
-		free(path);
 		return WEXITSTATUS(st);
 	}
 	if (got || !len || path[len - 1] != '\0' || path[0] != '/')

@@ -57,6 +57,11 @@ check "rapido frobnicate: exit 1" exits 1
 check "  unknown command named" contains "$T/err" "unknown command 'frobnicate'"
 run "$R" --verbose cut
 check "an option before the command: exit 1" exits 1
+# rapido run whose cut fails: cut's status, no crash (a double free
+# aborted it, 134), and no boot
+run "$R" run nosuch_profile_here
+check "rapido run of an unknown profile: cut's exit 1" exits 1
+check "  cut says why" contains "$T/err" "nosuch_profile_here"
 
 # rapido results merge|compare|known: the verdict verbs, and ./vm's
 # --merge-results and --compare-results their aliases: the same output and
