@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "devices.h"
+#include "io.h"
 #include "lookup.h"
 #include "protocol.h"
 #include "qopt.h"
@@ -261,13 +262,13 @@ static int readonly_view(const char *dir, const char *root, const char **what)
 	return 0;
 }
 
-/* In the child: never returns. */
+/* In the child, its socket fd and its log: never returns. */
 static noreturn void exec_daemon(const struct vm_settings *s, const struct vm_virtiofs *v,
-				 const struct vm_virtiofsd *d, int fd)
+				 const struct vm_virtiofsd *d, int fd, int log)
 {
 	struct strv argv = STRV_INIT;
 	const char *dir = v->dir, *what;
-	int null, log, rc;
+	int null, rc;
 
 	/* dies with ./vm, whatever way ./vm ends */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() == 1)
@@ -287,11 +288,6 @@ static noreturn void exec_daemon(const struct vm_settings *s, const struct vm_vi
 		dir = d->root;
 	}
 	/* its messages (a vhost-user disconnect when qemu ends is one) into a log of its own */
-	log = open(d->log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (log < 0) {
-		fprintf(stderr, "vm: virtiofs %s: %s: %s\n", v->tag, d->log, strerror(errno));
-		_exit(127);
-	}
 	if (dup2(log, STDOUT_FILENO) < 0 || dup2(log, STDERR_FILENO) < 0)
 		_exit(127);
 	daemon_argv(s, v, dir, &argv);
@@ -329,7 +325,8 @@ static void virtiofs_start(const struct vm_launch *l)
 	for (size_t i = 0; i < s->n_virtiofs; i++) {
 		const struct vm_virtiofs *v = &s->virtiofs[i];
 		struct vm_virtiofsd *d = &l->virtiofsd[i];
-		int fd;
+		struct stat st;
+		int fd, log;
 
 		if (!s->virtiofsd_rust && geteuid())
 			die("--virtiofs: %s (qemu's virtiofsd, Debian 12) runs as root only: run ./vm "
@@ -340,16 +337,22 @@ static void virtiofs_start(const struct vm_launch *l)
 			    "read-only view of %s", v->dir, v->tag, s->virtiofsd, v->dir);
 		if (v->ro && !geteuid() && mkdir(d->root, 0700) < 0 && errno != EEXIST)
 			die_errno("virtiofs mount point %s", d->root);
+		/* VM_LOG_DIR may be everyone's: never through a link, a FIFO or a hard link there */
+		log = open_output(d->log, 0600, &st);
+		if (log < 0)
+			die("virtiofs %s: its log %s cannot be written (%s)", v->tag, d->log,
+			    file_strerror(log, &st));
 		fd = listen_or_die(d->sock);
 		fflush(NULL);
 		d->pid = fork();
 		if (d->pid < 0)
 			die_errno("fork");
 		if (d->pid == 0)
-			exec_daemon(s, v, d, fd);
+			exec_daemon(s, v, d, fd, log);
 		/* in the parent too: stop() may signal the group before the child got to it */
 		setpgid(d->pid, d->pid);
 		close(fd);
+		close(log);
 	}
 }
 

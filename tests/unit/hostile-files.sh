@@ -5,7 +5,7 @@
 # empty path in its place: rapido.conf, a profile of RAPIDO_PROFILE_PATH,
 # an #@ include: fragment, a #@ files: source, KERNEL_SRC's
 # kernel.release, --write-known-failures, --serial-tests, the VM lock
-# files, the --results files, the VM log and the state directory. Each case must end (under
+# files, the --results files, the VM log, virtiofsd's log and the state directory. Each case must end (under
 # timeout: a hang fails), within bounded memory, by a failure naming the
 # path (or, for a file the command does not need, a plain success), and
 # leave the victim file as it was. No guest boots: the image is a fixture
@@ -37,7 +37,8 @@ touch -d '2001-01-01 00:00' "$victim"
 victim_was=$(stat -c '%s %Y' "$victim"; cat "$victim")
 mkfifo "$T/fifo"
 
-# put KIND PATH: link (to the victim), fifo-link (a link to a FIFO), fifo, zero (a link to /dev/zero)
+# put KIND PATH: link (to the victim), fifo-link (a link to a FIFO), fifo, zero (a link to
+# /dev/zero), hardlink (another name of the victim)
 put() {
 	rm -rf "$2"
 	mkdir -p "$(dirname "$2")"
@@ -46,6 +47,7 @@ put() {
 	fifo-link) ln -s "$T/fifo" "$2" ;;
 	fifo) mkfifo "$2" ;;
 	zero) ln -s /dev/zero "$2" ;;
+	hardlink) ln "$victim" "$2" ;;
 	esac
 }
 
@@ -215,6 +217,20 @@ for k in link fifo zero; do
 	hostile "VM log as $k" fail "$VM_STATE_DIR/vm1.log" "$VM" --batch
 done
 rm -f "$VM_STATE_DIR/vm1.log"
+
+# virtiofsd's log, beside it: refused by ./vm before anything starts (a
+# fake virtiofsd and a fake qemu that fails after a second: nothing boots)
+mkdir -p "$T/vfs"
+printf '#!/bin/sh\n[ "$1" = --help ] && { echo "--shared-dir --readonly"; exit 0; }\nexec sleep 30\n' \
+	> "$T/virtiofsd"
+printf '#!/bin/sh\nsleep 1\nexit 1\n' > "$T/qemu"
+chmod +x "$T/virtiofsd" "$T/qemu"
+for k in link fifo zero hardlink; do
+	put $k "$VM_STATE_DIR/vm1.virtiofs0.log"
+	hostile "virtiofsd's log as $k" fail "$VM_STATE_DIR/vm1.virtiofs0.log" \
+		env VIRTIOFSD="$T/virtiofsd" QEMU_BIN="$T/qemu" "$VM" --batch --virtiofs "$T/vfs:t"
+done
+rm -f "$VM_STATE_DIR/vm1.virtiofs0.log"
 
 # the state directory (its default in XDG_RUNTIME_DIR, or /tmp/rapido-UID,
 # a name anyone may take first): a link to a directory of ours, another
