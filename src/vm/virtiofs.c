@@ -143,6 +143,18 @@ static void virtiofs_resolve(struct vm_settings *s, struct vm_opts *o, const str
 	s->virtiofsd = t.path;
 	s->virtiofsd_rust = t.rust;
 	s->virtiofsd_readonly = t.readonly;
+	/* what this daemon cannot do for this user: refused before any share's daemon starts */
+	if (!s->virtiofsd_rust && geteuid())
+		die("--virtiofs: %s (qemu's virtiofsd, Debian 12) runs as root only: run ./vm "
+		    "as root, or install the Rust virtiofsd (Debian 13: virtiofsd) and set "
+		    "VIRTIOFSD", s->virtiofsd);
+	for (size_t i = 0; i < s->n_virtiofs; i++) {
+		const struct vm_virtiofs *v = &s->virtiofs[i];
+
+		if (v->ro && geteuid() && !s->virtiofsd_readonly)
+			die("--virtiofs %s:%s:ro: %s has no --readonly, and only root can make a "
+			    "read-only view of %s", v->dir, v->tag, s->virtiofsd, v->dir);
+	}
 }
 
 static void virtiofs_plan(struct vm_launch *l)
@@ -328,13 +340,6 @@ static void virtiofs_start(const struct vm_launch *l)
 		struct stat st;
 		int fd, log;
 
-		if (!s->virtiofsd_rust && geteuid())
-			die("--virtiofs: %s (qemu's virtiofsd, Debian 12) runs as root only: run ./vm "
-			    "as root, or install the Rust virtiofsd (Debian 13: virtiofsd) and set "
-			    "VIRTIOFSD", s->virtiofsd);
-		if (v->ro && geteuid() && !s->virtiofsd_readonly)
-			die("--virtiofs %s:%s:ro: %s has no --readonly, and only root can make a "
-			    "read-only view of %s", v->dir, v->tag, s->virtiofsd, v->dir);
 		if (v->ro && !geteuid() && mkdir(d->root, 0700) < 0 && errno != EEXIST)
 			die_errno("virtiofs mount point %s", d->root);
 		/* VM_LOG_DIR may be everyone's: never through a link, a FIFO or a hard link there */

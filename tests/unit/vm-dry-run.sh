@@ -258,8 +258,14 @@ check "no qemu was started" test ! -s "$VM_STATE_DIR/vm1.log"
 
 # --virtiofs: virtiofsd's socket in the private state dir, the guest's RAM
 # a shared memfd (vhost-user), the tag; a profile's #@ virtiofs (vm.conf's
-# VIRTIOFS) unless a share has its tag; bad specs and a missing virtiofsd
+# VIRTIOFS) unless a share has its tag; bad specs and a missing virtiofsd.
+# A fake virtiofsd that can do all, whichever the host has and whoever runs this.
 mkdir -p "$T/vfs"
+printf '#!/bin/sh\necho "--shared-dir --readonly"\n' > "$T/vfsd-all"
+printf '#!/bin/sh\necho "--shared-dir"\n' > "$T/vfsd-rust"
+printf '#!/bin/sh\necho "-o source=PATH"\n' > "$T/vfsd-c"
+chmod +x "$T/vfsd-all" "$T/vfsd-rust" "$T/vfsd-c"
+export VIRTIOFSD=$T/vfsd-all
 "$VM" --dry-run --virtiofs "$T/vfs:ftag" > "$T/argv" 2> "$T/err"
 expect_rc "dry-run with --virtiofs" 0 $?
 check "  RAM is a shared memfd, the one NUMA node" \
@@ -294,11 +300,31 @@ run_err "two --virtiofs of one tag" "tag t is taken by $T/vfs:t" \
 echo "VM_VIRTIOFS=$T/vfs" > "$RAPIDO_CONF"
 "$VM" --dry-run > "$T/argv" 2> "$T/err"
 check "VM_VIRTIOFS: tag virtiofs0 by default" grep -qx "vhost-user-fs-pci,chardev=virtiofs0,tag=virtiofs0" "$T/argv"
+unset VIRTIOFSD
 echo "VIRTIOFSD=$T/no-virtiofsd" >> "$RAPIDO_CONF"
 run_err "a VIRTIOFSD that is not there: its FILE:LINE and the packages" \
 	"$RAPIDO_CONF:2: VIRTIOFSD: $T/no-virtiofsd not found or not executable (Debian 13: apt-get install virtiofsd; Debian 12: apt-get install qemu-system-common)" \
 	"$VM" --dry-run
 : > "$RAPIDO_CONF"
+# what a user's virtiofsd cannot do, refused before anything starts (so in
+# --dry-run too): qemu's C virtiofsd runs as root only; a :ro share needs
+# --readonly, which only root does without (a read-only view of its own).
+# As root: in a user namespace of its own, where ./vm's uid is 65534.
+as_user=()
+[ "$(id -u)" = 0 ] && as_user=(unshare -U)
+if [ "$(id -u)" != 0 ] || unshare -U true 2> /dev/null; then
+	run_err "a :ro share and a virtiofsd without --readonly, as a user: refused in --dry-run" \
+		"--virtiofs $T/vfs:t:ro: $T/vfsd-rust has no --readonly, and only root can make a read-only view of $T/vfs" \
+		env VIRTIOFSD="$T/vfsd-rust" "${as_user[@]}" "$VM" --dry-run --virtiofs "$T/vfs:t:ro"
+	run_err "qemu's C virtiofsd as a user: refused in --dry-run" \
+		"--virtiofs: $T/vfsd-c (qemu's virtiofsd, Debian 12) runs as root only" \
+		env VIRTIOFSD="$T/vfsd-c" "${as_user[@]}" "$VM" --dry-run --virtiofs "$T/vfs:t"
+else
+	skip "a :ro share and a virtiofsd without --readonly, as a user" "root, and unshare -U fails"
+	skip "qemu's C virtiofsd as a user" "root, and unshare -U fails"
+fi
+VIRTIOFSD="$T/vfsd-rust" "$VM" --dry-run --virtiofs "$T/vfs:t" > /dev/null 2> "$T/err"
+expect_rc "  a writable share with the Rust one that has no --readonly is fine" 0 $?
 
 # qemu that cannot start, or refuses its arguments: 125, not a guest's status
 QEMU_BIN=/nonexistent/qemu "$VM" --batch > "$T/out" 2>&1
