@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -40,6 +41,14 @@ static pid_t run_start(char *const argv[], int in_fd, int out_fd, int err_fd)
 		_exit(127);
 	}
 	return pid;
+}
+
+int run_die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return -1;
+	/* set after parent ended: no signal comes, the new parent is another */
+	return getppid() == parent ? 0 : -1;
 }
 
 pid_t run_daemon(char *const argv[], int out_fd, char **err)

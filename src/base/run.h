@@ -51,6 +51,15 @@ int run_capture(char *const argv[], int err_fd, unsigned int secs, char **out);
  */
 char *run_first_line(char *const argv[], int err_fd, unsigned int secs);
 
+/*
+ * In a child just forked by parent (its getpid() before fork()): the
+ * kernel kills it (SIGKILL) when parent ends. -1 when that cannot be set,
+ * or when parent is already gone: the child was reparented, to PID 1 or
+ * to a subreaper (a parent that is PID 1 itself, a container's init, is
+ * no sign of that); the caller then _exits.
+ */
+int run_die_with_parent(pid_t parent);
+
 /* Search PATH (plus /usr/sbin and /sbin) for NAME; malloc'd path or NULL. */
 char *find_in_path(const char *name);
 

@@ -29,6 +29,7 @@
 #include "err.h"
 #include "io.h"
 #include "mono.h"
+#include "run.h"
 
 #define TERM_GRACE_MS 3000	/* after SIGTERM, before SIGKILL */
 #define REAP_GRACE_MS 5000	/* after SIGKILL, for the last processes to go */
@@ -188,8 +189,7 @@ static noreturn void exec_child(char *const argv[], pid_t parent, int out)
 	/* its own group, so that one kill(-pgid) reaches every process of the run */
 	setpgid(0, 0);
 	/* cut SIGKILLed: the kernel stops dracut too (its children then end with their task) */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
+	if (run_die_with_parent(parent))
 		_exit(127);
 	/* in a background group, a read of the terminal would stop dracut (SIGTTIN) */
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
@@ -302,8 +302,7 @@ pid_t cut_child_spawn(char *const argv[])
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 		/* cut SIGKILLed or gone: the helper goes too */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent || null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+		if (run_die_with_parent(parent) || null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
 		    dup2(null, 2) < 0)
 			_exit(127);
 		sigprocmask(SIG_SETMASK, &orig_mask, NULL);

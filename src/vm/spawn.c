@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -13,6 +12,7 @@
 
 #include "err.h"
 #include "rapido.h"
+#include "run.h"
 #include "spawn.h"
 #include "vm.h"
 
@@ -25,17 +25,15 @@ static int child_fd(int from, int to)
 	return dup2(from, to) < 0 ? -1 : 0;
 }
 
-/* In the child: never returns. */
-static noreturn void exec_qemu(const struct vm_launch *l, char **argv, int lock_fd,
+/* In the child of parent (./vm): never returns. */
+static noreturn void exec_qemu(const struct vm_launch *l, char **argv, pid_t parent, int lock_fd,
 			       const sigset_t *oldmask, int status_wr, int console_wr, int mon_peer,
 			       int results_wr, int display_wr)
 {
 	int s, c, m, k, r = -1;
 
 	/* qemu dies with us: a killed ./vm never leaves a VM running */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		_exit(VM_EXIT_FAILED);
-	if (getppid() == 1)
+	if (run_die_with_parent(parent))
 		_exit(VM_EXIT_FAILED);
 	/*
 	 * First, while no source has been moved onto a low number: the
@@ -76,6 +74,7 @@ void qemu_spawn(const struct vm_launch *l, int lock_fd, const sigset_t *oldmask,
 {
 	struct strv argv = STRV_INIT;
 	int sp[2], cp[2], mp[2], rp[2] = { -1, -1 }, dp[2] = { -1, -1 };
+	pid_t parent;
 
 	if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) < 0 || pipe2(cp, O_CLOEXEC | O_NONBLOCK) < 0 ||
 	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, mp) < 0)
@@ -91,11 +90,12 @@ void qemu_spawn(const struct vm_launch *l, int lock_fd, const sigset_t *oldmask,
 		die_errno("fcntl");
 	vm_qemu_argv(l, &argv);
 	fflush(NULL);
+	parent = getpid();
 	p->pid = fork();
 	if (p->pid < 0)
 		die_errno("fork");
 	if (p->pid == 0)
-		exec_qemu(l, argv.v, lock_fd, oldmask, sp[1], cp[1], mp[1], rp[1], dp[1]);
+		exec_qemu(l, argv.v, parent, lock_fd, oldmask, sp[1], cp[1], mp[1], rp[1], dp[1]);
 	strv_free(&argv);
 	close(sp[1]);
 	close(cp[1]);

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -34,6 +33,7 @@
 #include "lookup.h"
 #include "protocol.h"
 #include "qopt.h"
+#include "run.h"
 #include "toolver.h"
 #include "vm.h"
 
@@ -274,16 +274,16 @@ static int readonly_view(const char *dir, const char *root, const char **what)
 	return 0;
 }
 
-/* In the child, its socket fd and its log: never returns. */
+/* In the child of parent, its socket fd and its log: never returns. */
 static noreturn void exec_daemon(const struct vm_settings *s, const struct vm_virtiofs *v,
-				 const struct vm_virtiofsd *d, int fd, int log)
+				 const struct vm_virtiofsd *d, pid_t parent, int fd, int log)
 {
 	struct strv argv = STRV_INIT;
 	const char *dir = v->dir, *what;
 	int null, rc;
 
 	/* dies with ./vm, whatever way ./vm ends */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() == 1)
+	if (run_die_with_parent(parent))
 		_exit(127);
 	/* its own group: a Ctrl-c at the terminal is ./vm's to handle, and ./vm kills the group */
 	setpgid(0, 0);
@@ -337,6 +337,7 @@ static void virtiofs_start(const struct vm_launch *l)
 	for (size_t i = 0; i < s->n_virtiofs; i++) {
 		const struct vm_virtiofs *v = &s->virtiofs[i];
 		struct vm_virtiofsd *d = &l->virtiofsd[i];
+		pid_t parent = getpid();
 		struct stat st;
 		int fd, log;
 
@@ -353,7 +354,7 @@ static void virtiofs_start(const struct vm_launch *l)
 		if (d->pid < 0)
 			die_errno("fork");
 		if (d->pid == 0)
-			exec_daemon(s, v, d, fd, log);
+			exec_daemon(s, v, d, parent, fd, log);
 		/* in the parent too: stop() may signal the group before the child got to it */
 		setpgid(d->pid, d->pid);
 		close(fd);

@@ -326,6 +326,25 @@ fi
 VIRTIOFSD="$T/vfsd-rust" "$VM" --dry-run --virtiofs "$T/vfs:t" > /dev/null 2> "$T/err"
 expect_rc "  a writable share with the Rust one that has no --readonly is fine" 0 $?
 
+# ./vm as PID 1 of a PID namespace (a container's init): its children,
+# virtiofsd and qemu, see a parent of PID 1 that is alive, and still run
+# (fakes that say they ran; the fake qemu fails after a second)
+printf '#!/bin/sh\n[ "$1" = --help ] && { echo "--shared-dir"; exit 0; }\necho ran > "%s/vfsd-ran"\nexec sleep 30\n' \
+	"$T" > "$T/vfsd-ran.sh"
+printf '#!/bin/sh\necho ran > "%s/qemu-ran"\nsleep 1\nexit 1\n' "$T" > "$T/qemu-ran.sh"
+chmod +x "$T/vfsd-ran.sh" "$T/qemu-ran.sh"
+pidns=(unshare -pf --mount-proc)
+[ "$(id -u)" = 0 ] || pidns=(unshare -Urpf --mount-proc)
+if "${pidns[@]}" true 2> /dev/null; then
+	VIRTIOFSD="$T/vfsd-ran.sh" QEMU_BIN="$T/qemu-ran.sh" "${pidns[@]}" "$VM" --batch \
+		--virtiofs "$T/vfs:t" > "$T/out" 2>&1
+	check "./vm as PID 1 of a PID namespace: virtiofsd runs" test -s "$T/vfsd-ran"
+	check "  and qemu runs" test -s "$T/qemu-ran"
+else
+	skip "./vm as PID 1 of a PID namespace: virtiofsd runs" "unshare -p fails here"
+	skip "  and qemu runs" "unshare -p fails here"
+fi
+
 # qemu that cannot start, or refuses its arguments: 125, not a guest's status
 QEMU_BIN=/nonexistent/qemu "$VM" --batch > "$T/out" 2>&1
 expect_rc "qemu that cannot start gives 125" 125 $?
