@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,8 +429,11 @@ int results_finish(struct results_run *r, const struct results_ctx *c, struct sp
 	int tests_only = 0;
 
 	splat_finish(sc);
-	/* a run that failed after the kernel's OOM killer struck: named as such */
-	if (rc && sc->oom[0]) {
+	/*
+	 * the guest's scripts killed by SIGKILL after the kernel's OOM killer
+	 * struck: named as such; any other end (a timeout, a panic) keeps its cause
+	 */
+	if (rc == 128 + SIGKILL && sc->oom[0]) {
 		oom = xasprintf("killed by the OOM killer (%s)%s%s", sc->oom, why ? ": " : "",
 				why ? why : "");
 		in.why = oom;

@@ -312,6 +312,23 @@ static void collect_cases(void)
 		tap_ok(junit && strstr(junit, "R1 meta cause killed%20by%20the%20OOM%20killer%20("),
 		       "  and the run's cause in results.txt");
 		free(junit);
+
+		/* an earlier OOM kill does not name a run that ended otherwise: a timeout stays one */
+		junit = NULL;
+		r = results_open(&c);
+		results_input(r, oom_rec, sizeof(oom_rec) - 1, 1.0, 0);
+		splat_scan_init(&sc);
+		splat_feed(&sc, console, sizeof(console) - 1);
+		rc = results_finish(r, &c, &sc, VM_EXIT_TIMEOUT, NULL, 1.0, 2.0);
+		results_free(r);
+		splat_scan_free(&sc);
+		path = xasprintf("%s/results.txt", dir);
+		read_file(path, &junit, NULL);
+		free(path);
+		TAP_EQ_INT(rc, VM_EXIT_TIMEOUT, "a timeout after an OOM kill: 124");
+		tap_ok(junit && strstr(junit, "R1 meta cause timeout") && !strstr(junit, "OOM"),
+		       "  its cause the timeout, not the OOM killer");
+		free(junit);
 	}
 	tap_rm_tree(dir);
 }
@@ -329,7 +346,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(63);
+	tap_plan(65);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);
