@@ -390,6 +390,13 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 					 path, lineno, val);
 			return -EINVAL;
 		}
+		/* ./vm reads one (vm.conf's VIRTIOFS); more shares are the user's to give */
+		if (p->virtiofs.n) {
+			*err = xasprintf("%s:%d: virtiofs: a second share; a profile has one (\"%s\" "
+					 "already), more are ./vm --virtiofs or VM_VIRTIOFS",
+					 path, lineno, p->virtiofs.v[0]);
+			return -EINVAL;
+		}
 		strv_push(&p->virtiofs, val);
 		return 0;
 	}

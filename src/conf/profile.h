@@ -69,7 +69,8 @@
  *		  604800); --test-timeout and VM_TEST_TIMEOUT (the environment,
  *		  then rapido.conf) override it, as they do cpus and memory
  *	#@ virtiofs: DIR:TAG[:ro]: ./vm shares DIR over virtiofs as TAG
- *		  (as --virtiofs does) unless a share of its own has that tag
+ *		  (as --virtiofs does) unless a share of its own has that tag;
+ *		  one in a profile (with its fragments)
  *		  (hostfs: /:host:ro); DIR absolute, no blanks
  *	#@ results: yes: the profile's tests send records (autorun/lib/results.sh):
  *		  ./vm on a terminal without --results keeps them, and the
@@ -118,7 +119,7 @@ struct profile {
 	struct strv memory_use;	/* "KEY=FACTOR" (#@ memory-use) */
 	struct strv memory_use_at;	/* "FILE:LINE" of each */
 	unsigned int test_timeout;	/* seconds, 0: not stated */
-	struct strv virtiofs;	/* #@ virtiofs: DIR:TAG[:ro], for ./vm */
+	struct strv virtiofs;	/* #@ virtiofs: DIR:TAG[:ro], for ./vm: at most one */
 	struct strv sources;	/* the profile, then each fragment read, in order */
 	struct strv packages;	/* "BIN=PKG": the Debian package of BIN */
 	int kernel_config;	/* #@ kernel-config: yes */

@@ -97,7 +97,7 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 		return -EINVAL;
 	}
 	im->results = v != NULL;
-	/* #@ virtiofs: the last line (a profile has one share of its own) */
+	/* #@ virtiofs: a profile has one share of its own (profile.c refuses a second) */
 	v = conf_value(&c, "VIRTIOFS", NULL);
 	im->virtiofs = v ? xstrdup(v) : NULL;
 	v = conf_value(&c, "MEMORY", NULL);

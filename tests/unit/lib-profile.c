@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(88);
+	tap_plan(90);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -127,6 +127,9 @@ int main(void)
 	bad("#@ description: x\n#@ virtiofs: /srv\n",
 	    "p.sh:2: virtiofs: expected /DIR:TAG or /DIR:TAG:ro, got \"/srv\"");
 	bad("#@ description: x\n#@ virtiofs: srv:t\n", "p.sh:2: virtiofs: expected /DIR:TAG");
+	/* ./vm shares one of the profile's (vm.conf's last VIRTIOFS): a second is refused */
+	bad("#@ description: x\n#@ virtiofs: /srv:a\n#@ virtiofs: /srv:b:ro\n",
+	    "p.sh:3: virtiofs: a second share; a profile has one");
 	/* issue 40: qemu was handed -m 1073741824M */
 	bad("#@ description: x\n#@ memory: 1P\n", "p.sh:2: memory: \"1P\" is more than this host's memory (");
 	/* issue 43 #8: #@ memory-use KEY FACTOR, KEY a uint the profile types */
@@ -306,6 +309,9 @@ int main(void)
 	fragment("loop-b", "#@ include: loop-a\n");
 	bad("#@ description: x\n#@ include: loop-a\n",
 	    "loop-b.inc:1: include: loop-a: an include cycle: loop-a.inc -> loop-b.inc -> loop-a.inc");
+	fragment("vfs", "#@ virtiofs: /srv:b\n");
+	bad("#@ description: x\n#@ virtiofs: /srv:a\n#@ include: vfs\n",
+	    "vfs.inc:1: virtiofs: a second share; a profile has one");
 	fragment("self", "#@ include: self\n");
 	bad("#@ description: x\n#@ include: self\n", "self.inc:1: include: self: an include cycle: self.inc -> self.inc");
 	fragment("d1", "#@ include: d2\n");

@@ -1,0 +1,3 @@
+#@ description: two shares of its own: the second refused
+#@ virtiofs: /srv:a
+#@ virtiofs: /srv:b:ro
