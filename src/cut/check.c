@@ -424,8 +424,13 @@ static void check_conf(struct cut_plan *p)
 static void check_memory_use(struct cut_plan *p)
 {
 	const char *mem_origin = NULL, *mem_text = conf_value(&p->conf, "VM_MEMORY", &mem_origin);
-	uint64_t mem = p->prof.memory ? p->prof.memory : 512ULL << 20;
+	const struct confkey *mem_key = confkey_find("VM_MEMORY");
+	uint64_t mem = p->prof.memory;
 	char mem_from[512];
+
+	/* the one default, VM_MEMORY's row in confkeys.c, as ./vm takes it */
+	if (!mem && (!mem_key || !mem_key->def || parse_size(mem_key->def, &mem)))
+		die("internal error: VM_MEMORY has no default size in confkeys.c");
 
 	snprintf(mem_from, sizeof(mem_from), "%s", p->prof.memory ? "the profile's memory" :
 		 "VM_MEMORY's default");
@@ -442,8 +447,10 @@ static void check_memory_use(struct cut_plan *p)
 
 		mib = v ? strtoull(v, &end, 10) : 0;
 		/* a value its conf-type refuses is check_conf's to name */
-		if (v && *v && !*end && mem > PROFILE_MEMORY_RESERVE) {
-			max = ((mem - PROFILE_MEMORY_RESERVE) >> 20) / factor;
+		if (v && *v && !*end) {
+			/* no more memory than the reserve: no RAM disk fits */
+			max = mem > PROFILE_MEMORY_RESERVE ?
+				((mem - PROFILE_MEMORY_RESERVE) >> 20) / factor : 0;
 			if (mib > max)
 				problem("%s: %s=%s: %llu x %llu MiB of RAM disks leave less than %llu MiB of "
 					"the guest's %llu MiB (%s) to the kernel and the tests: at most "

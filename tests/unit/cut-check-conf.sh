@@ -169,5 +169,24 @@ check "  and 512 with VM_MEMORY=2G" exits 0
 VM_MEMORY=768M run "$bin" --dry-run zoned_local
 check "  VM_MEMORY from the environment counts: 512 is refused in 768M" \
 	contains "$T/err" "the guest's 768 MiB (VM_MEMORY=768M, environment)"
+# a profile without #@ memory: VM_MEMORY's default (its confkeys.c row, 512M)
+cat > "$T/profiles/ramdisk.sh" <<'EOF'
+#@ description: a RAM disk of RAPIDO_TEST_RD MiB
+#@ conf-optional: RAPIDO_TEST_RD
+#@ conf-type: RAPIDO_TEST_RD uint 0-65536
+#@ memory-use: RAPIDO_TEST_RD 1
+EOF
+printf 'RAPIDO_TEST_RD=200\n' > "$RAPIDO_CONF"
+RAPIDO_PROFILE_PATH=$T/profiles run "$bin" --dry-run ramdisk
+check "no #@ memory: checked against VM_MEMORY's default" \
+	contains "$T/err" "RAPIDO_TEST_RD=200: 1 x 200 MiB of RAM disks leave less than 384 MiB of the guest's 512 MiB (VM_MEMORY's default) to the kernel and the tests: at most RAPIDO_TEST_RD=128 with that memory"
+# a memory of no more than the reserve: no RAM disk fits (was not checked at all)
+printf 'RAPIDO_TEST_RD=1\nVM_MEMORY=384M\n' > "$RAPIDO_CONF"
+RAPIDO_PROFILE_PATH=$T/profiles run "$bin" --dry-run ramdisk
+check "VM_MEMORY=384M, the reserve itself: 1 MiB refused, at most 0" \
+	contains "$T/err" "RAPIDO_TEST_RD=1: 1 x 1 MiB of RAM disks leave less than 384 MiB of the guest's 384 MiB (VM_MEMORY=384M, $RAPIDO_CONF:2) to the kernel and the tests: at most RAPIDO_TEST_RD=0 with that memory"
+printf 'RAPIDO_TEST_RD=0\nVM_MEMORY=256M\n' > "$RAPIDO_CONF"
+RAPIDO_PROFILE_PATH=$T/profiles run "$bin" --dry-run ramdisk
+check "  and 0 fits in 256M" exits 0
 
 done_testing
