@@ -49,8 +49,11 @@ struct vm_virtiofsd {
 	pid_t pid;		/* 0: not started */
 };
 
-/* DIR[:TAG[:ro|rw]] (DIR holds no ':'), TAG by default virtiofsI; dies naming the spec. */
-static void spec_or_die(const char *spec, size_t i, struct vm_virtiofs *v)
+/*
+ * DIR[:TAG[:ro|rw]] (DIR holds no ':'), TAG by default virtiofsI; dies
+ * naming the spec as `what` ("--virtiofs SPEC", or the image's VIRTIOFS=SPEC).
+ */
+static void spec_or_die(const char *spec, const char *what, size_t i, struct vm_virtiofs *v)
 {
 	char *copy = xstrdup(spec), *dir = copy, *tag = NULL, *mode = NULL, *p;
 	struct stat st;
@@ -64,28 +67,28 @@ static void spec_or_die(const char *spec, size_t i, struct vm_virtiofs *v)
 		}
 	}
 	if (!*dir)
-		die("--virtiofs %s: no directory (expected DIR[:TAG[:ro]])", spec);
+		die("%s: no directory (expected DIR[:TAG[:ro]])", what);
 	if (mode && strcmp(mode, "ro") && strcmp(mode, "rw"))
-		die("--virtiofs %s: '%s' is no mode (expected ro or rw after the tag)", spec, mode);
+		die("%s: '%s' is no mode (expected ro or rw after the tag)", what, mode);
 	v->ro = mode && !strcmp(mode, "ro");
 	if (tag && *tag) {
 		size_t n = strspn(tag, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				       "0123456789._-");
 
 		if (tag[n] || n > TAG_MAX)
-			die("--virtiofs %s: tag '%s' must be 1-%d letters, digits, '.', '_' or '-'",
-			    spec, tag, TAG_MAX);
+			die("%s: tag '%s' must be 1-%d letters, digits, '.', '_' or '-'", what,
+			    tag, TAG_MAX);
 		v->tag = xstrdup(tag);
 	} else {
 		v->tag = xasprintf("virtiofs%zu", i);
 	}
 	v->dir = realpath(dir, NULL);
 	if (!v->dir)
-		die_errno("--virtiofs %s: directory %s", spec, dir);
+		die_errno("%s: directory %s", what, dir);
 	if (stat(v->dir, &st) < 0)
-		die_errno("--virtiofs %s: directory %s", spec, v->dir);
+		die_errno("%s: directory %s", what, v->dir);
 	if (!S_ISDIR(st.st_mode))
-		die("--virtiofs %s: %s is not a directory", spec, v->dir);
+		die("%s: %s is not a directory", what, v->dir);
 	free(copy);
 }
 
@@ -110,7 +113,13 @@ static void virtiofs_resolve(struct vm_settings *s, struct vm_opts *o, const str
 	s->n_virtiofs = specs.n;
 	s->virtiofs = xcalloc(specs.n ? specs.n : 1, sizeof(*s->virtiofs));
 	for (size_t i = 0; i < specs.n; i++) {
-		spec_or_die(specs.v[i], i, &s->virtiofs[i]);
+		/* the last is the image's own when it has one */
+		char *what = s->im.virtiofs && i == specs.n - 1 ?
+			xasprintf("%s: rapido/vm.conf: VIRTIOFS=%s", s->image, specs.v[i]) :
+			xasprintf("--virtiofs %s", specs.v[i]);
+
+		spec_or_die(specs.v[i], what, i, &s->virtiofs[i]);
+		free(what);
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(s->virtiofs[i].tag, s->virtiofs[j].tag))
 				continue;

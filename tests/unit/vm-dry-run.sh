@@ -291,6 +291,14 @@ check "  unless a share of the user's has that tag" \
 	sh -c "grep -c vhost-user-fs-pci '$T/argv' | grep -qx 1 && grep -q 'tag=host' '$T/argv'"
 run_err "--virtiofs of a missing directory" "--virtiofs $T/nodir:x: directory $T/nodir" \
 	"$VM" --dry-run --virtiofs "$T/nodir:x"
+mkimage "$T/vfs-bad.img" "PROFILE=hostfs
+KERNEL_IMAGE=$T/vmlinuz
+KERNEL_RELEASE=0.0-fixture
+VIRTIOFS=$T/nodir:host
+"
+run_err "a bad share of the image's own: named as the image's, not as --virtiofs" \
+	"$T/vfs-bad.img: rapido/vm.conf: VIRTIOFS=$T/nodir:host: directory $T/nodir" \
+	"$VM" --dry-run "$T/vfs-bad.img"
 run_err "--virtiofs with a bad tag" "tag 'a,b' must be 1-36 letters" \
 	"$VM" --dry-run --virtiofs "$T/vfs:a,b"
 run_err "--virtiofs with a bad mode" "'rx' is no mode (expected ro or rw" \
