@@ -9,7 +9,7 @@
 # it: ./NAME.t under timeout LIBURING_TIMEOUT (60 s), exit 0 passed, 77
 # (T_EXIT_SKIP) skipped, anything else failed (an xfail* test passes with
 # 1); a timed-out test, which runtests.sh counts apart ("may not be a
-# failure"), is skipped with that reason. Each test is a result of ./vm
+# failure"), fails with that reason (a hung io_uring test is a regression). Each test is a result of ./vm
 # --results (NAME, without .t), so --shard, --known-failures and
 # --rerun-failures apply, and a kernel report during a test fails it, as
 # runtests.sh's dmesg check does. Without LIBURING_SRC the disk is made

@@ -5,7 +5,7 @@
 # name refused; unionmount's default list, ./run's, without rename-exdev;
 # an unknown UNIONMOUNT_MODES word refused) and uring_one's reading of a
 # test's end as liburing's runtests.sh reads it (0 pass, 77 skip, 124 a
-# timeout: a skip that says so, xfail* passing with 1 only), as records.
+# timeout: a failure that says so, xfail* passing with 1 only), as records.
 # tests/boot/uring-real.sh and unionmount-real.sh run the real suites.
 . "$(dirname "$0")/../tap.sh"
 top=$TOP tmp=$T
@@ -57,12 +57,13 @@ records > "$tmp/got"
 check "each test's end read as runtests.sh reads it" same_file - "$tmp/got" <<'EOF'
 pass nop
 fail poll exit status 1
-skip slow timed out after 1s (runtests.sh: may not be a failure)
+fail slow exit status 1
 skip statx statx not supported, skipping
 pass xfail_one
 fail xfail_two exit status 1
 EOF
 check "runtests.sh's kernel log markers" grep -qxF "Running test xfail_two.t:" "$tmp/kmsg"
+check "a timed-out test says so in its output" grep -qF "timed out after 1s (runtests.sh: may not be a failure)" "$tmp/out"
 check "the list planned up front" sh -c "head -n 6 '$tmp/rec' | grep -c '^R1 plan ' | grep -qx 6"
 
 # unionmount: ./run's list and the modes
