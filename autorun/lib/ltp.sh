@@ -187,7 +187,7 @@ _ltp_echo() {
 # ltp_run: each LTP_RUNTEST file's (default syscalls) selected lines, in
 # order, each a test named FILE/NAME; planned first, so a VM stopped
 # halfway names the rest. Returns 1 if a test failed or a runtest file or
-# an LTP_TESTS word named nothing.
+# an LTP_TESTS word named nothing; a selection of no test stops the profile.
 ltp_run() {
 	local f i rc=0 w n seen
 	_ltp_names=() _ltp_cmds=()
@@ -214,6 +214,7 @@ ltp_run() {
 			rc=1
 		}
 	done
+	rapido_selected ${#_ltp_names[@]} LTP_TESTS/LTP_SKIP/LTP_RUNTEST
 	echo "ltp: ${#_ltp_names[@]} tests of runtest ${files[*]}${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD runs its part of them)}"
 	rapido_test_plan "${_ltp_names[@]}"
 	for i in "${!_ltp_names[@]}"; do

@@ -56,6 +56,13 @@ rapido_fail() {
 	exit "$rc"
 }
 
+# rapido_selected COUNT KEYS: a suite's selection (by the keys KEYS, said
+# as "LTP_TESTS/LTP_SKIP") of COUNT tests; none stops the profile, as a
+# run of no test would pass
+rapido_selected() {
+	[ "$1" -gt 0 ] || rapido_fail "selected no test ($2)"
+}
+
 # _rapido_status_keep STATUS WHY [test]: STATUS (not 0) is the autorun's,
 # unless a failure was kept before; noclobber's O_EXCL makes the first one
 # win among subshells without a fork. A failure that is not a failed

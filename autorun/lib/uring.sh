@@ -24,9 +24,9 @@ _uring_words() {
 
 # uring_tests DIR: the selection in _uring_sel; fails naming a test of
 # LIBURING_TESTS that DIR has not (a mistyped name runs nothing, silently,
-# in runtests.sh)
+# in runtests.sh), and if it selects no test
 uring_tests() {
-	local dir=$1 t skip=" " bad=()
+	local dir=$1 t skip=" " bad=() found=
 	_uring_words "${LIBURING_SKIP:-}"
 	for t in "${_uring_w[@]}"; do
 		skip+="$t "
@@ -40,16 +40,18 @@ uring_tests() {
 		done
 		[ ${#bad[@]} -eq 0 ] ||
 			rapido_fail "LIBURING_TESTS: no test program $dir/NAME.t for: ${bad[*]}"
-		return 0
+	else
+		for t in "$dir"/*.t; do
+			[ -x "$t" ] || continue
+			found=1
+			t=${t##*/}
+			t=${t%.t}
+			[[ $skip == *" $t "* ]] || _uring_sel+=("$t")
+		done
+		[ -n "$found" ] ||
+			rapido_fail "no test program (NAME.t) in $dir: is LIBURING_SRC built (./configure && make)?"
 	fi
-	for t in "$dir"/*.t; do
-		[ -x "$t" ] || continue
-		t=${t##*/}
-		t=${t%.t}
-		[[ $skip == *" $t "* ]] || _uring_sel+=("$t")
-	done
-	[ ${#_uring_sel[@]} -gt 0 ] ||
-		rapido_fail "no test program (NAME.t) in $dir: is LIBURING_SRC built (./configure && make)?"
+	rapido_selected ${#_uring_sel[@]} LIBURING_TESTS/LIBURING_SKIP
 }
 
 # uring_one NAME: ./NAME.t as runtests.sh runs it (in the current

@@ -106,6 +106,15 @@ pass syscalls/open01
 EOF
 check "  and the run fails" grep -qx 'run=1' "$tmp/out"
 
+# a selection of no test is no passing run of no testcase
+printf '#DESCRIPTION:comments only\n\n' > "$tmp/ltp/runtest/comments"
+for sel in 'LTP_RUNTEST=fs LTP_SKIP="open0*"' 'LTP_RUNTEST=comments' 'LTP_RUNTEST=","'; do
+	in_lib "$sel; ltp_run; echo \"not reached\""
+	check "no test selected ($sel): the profile fails, naming the keys" sh -c \
+		"grep -qF 'rapido: FAILED: selected no test (LTP_TESTS/LTP_SKIP/LTP_RUNTEST)' '$tmp/out' &&
+		! grep -q 'not reached' '$tmp/out' && grep -q '^1 ' '$tmp/run/rapido.status'"
+done
+
 in_lib 'LTP_TESTS="open01 read01"; RAPIDO_SHARD=1/2 ltp_run; RAPIDO_SHARD=2/2 ltp_run'
 check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n' ' ')" = \
 	"fail syscalls/read01 exit status 1 pass syscalls/open01 "

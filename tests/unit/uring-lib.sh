@@ -51,6 +51,14 @@ check "a mistyped LIBURING_TESTS name stops the profile" \
 	sh -c "grep -qF 'LIBURING_TESTS: no test program $d/NAME.t for: nopp' '$tmp/out' &&
 		! grep -q 'not reached' '$tmp/out'"
 
+# a selection of no test is no passing run of no testcase
+for sel in 'LIBURING_TESTS=nop.t LIBURING_SKIP=nop' 'LIBURING_SKIP="nop poll statx slow xfail_one xfail_two"'; do
+	in_lib "$sel; uring_tests \"\$2/uring\"; echo \"not reached\""
+	check "no test selected ($sel): the profile fails, naming the keys" sh -c \
+		"grep -qF 'rapido: FAILED: selected no test (LIBURING_TESTS/LIBURING_SKIP)' '$tmp/out' &&
+		! grep -q 'not reached' '$tmp/out'"
+done
+
 in_lib '_uring_kmsg=$2/kmsg; LIBURING_TIMEOUT=1; uring_run "$2/uring"; echo "rc=$?"; rapido_tests_done'
 check "a failed test fails the run" grep -qxF "rc=1" "$tmp/out"
 records > "$tmp/got"
@@ -83,6 +91,17 @@ in_lib 'cd "$2/um" && UNIONMOUNT_TESTS="mkdir mkdri" _unionmount_tests; echo "no
 check "a mistyped UNIONMOUNT_TESTS name stops the profile" \
 	sh -c "grep -qF 'UNIONMOUNT_TESTS: no test tests/NAME.py in' '$tmp/out' &&
 		grep -qF 'for: mkdri' '$tmp/out' && ! grep -q 'not reached' '$tmp/out'"
+for sel in 'UNIONMOUNT_TESTS=mkdir UNIONMOUNT_SKIP=mkdir.py' 'UNIONMOUNT_SKIP="mkdir open-plain rename-dir"'; do
+	in_lib "cd \"\$2/um\" && $sel _unionmount_tests; echo \"not reached\""
+	check "no test selected ($sel): the profile fails, naming the keys" sh -c \
+		"grep -qF 'rapido: FAILED: selected no test (UNIONMOUNT_TESTS/UNIONMOUNT_SKIP)' '$tmp/out' &&
+		! grep -q 'not reached' '$tmp/out'"
+done
+mkdir -p "$tmp/um-empty/tests"
+in_lib 'cd "$2/um-empty" && UNIONMOUNT_SRC=/src _unionmount_tests; echo "sel: ${_unionmount_sel[*]}"'
+check "no tests/*.py: no '*' test, the tree questioned" sh -c \
+	"grep -qF 'no test (tests/NAME.py) in UNIONMOUNT_SRC=/src: is UNIONMOUNT_SRC unionmount-testsuite?' '$tmp/out' &&
+		! grep -q '^sel' '$tmp/out'"
 in_lib 'UNIONMOUNT_MODES="ov samefs-verfy"
 	_unionmount_words "$UNIONMOUNT_MODES"; for m in "${_unionmount_w[@]}"; do
 	[ -n "${_unionmount_args[$m]:-}" ] && echo "$m: ${_unionmount_args[$m]}" || echo "$m: unknown"; done'
