@@ -12,6 +12,8 @@
 #                        whose status is the run's
 #   rapido run -p hostfs -- CMD   CMD run there too (rapido-exec chroots
 #                        into RAPIDO_EXEC_ROOT), its status ./vm's
+# With neither, under ./vm --batch or --results and no -x command, the
+# run fails naming HOSTFS_CMD (a run of nothing would pass).
 # What it writes stays in the tmpfs (gone at power-off); the verdict,
 # results and timeouts stay rapido's (the guest init, --timeout,
 # --test-timeout).
@@ -52,4 +54,8 @@ _hostfs_cmd() {
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		chroot "$RAPIDO_EXEC_ROOT" /bin/sh -c "cd / && $1"
 }
-[ -z "${HOSTFS_CMD:-}" ] || rapido_test hostfs _hostfs_cmd "$HOSTFS_CMD"
+if [ -n "${HOSTFS_CMD:-}" ]; then
+	rapido_test hostfs _hostfs_cmd "$HOSTFS_CMD"
+else
+	rapido_no_suite HOSTFS_CMD "hostfs: no HOSTFS_CMD"
+fi

@@ -63,6 +63,27 @@ rapido_selected() {
 	[ "$1" -gt 0 ] || rapido_fail "selected no test ($2)"
 }
 
+# where ./cut puts the autorun's parts: 00-PROFILE.sh, then the -x extras
+_rapido_autorun_dir=/rapido/autorun
+
+# rapido_no_suite KEY MSG...: the profile's suite is not in the image (KEY
+# unset): MSG said. A run that collects results or powers off after the
+# profile (./vm --results, --batch) with nothing else to run (no -x extra,
+# no rapido run CMD) fails naming KEY, as a run of no test would pass; an
+# interactive one gets its shell, as fstests_local's does without
+# FSTESTS_SRC.
+rapido_no_suite() {
+	local key=$1 f
+	shift
+	echo "$*"
+	[ "${RAPIDO_BATCH:-0}" = 1 ] || [ -n "${RAPIDO_RESULTS_PORT:-}" ] || return 0
+	[ -z "${RAPIDO_EXEC:-}" ] || return 0
+	for f in "$_rapido_autorun_dir"/*-cmd.sh "$_rapido_autorun_dir"/*-file.sh; do
+		[ ! -e "$f" ] || return 0
+	done
+	rapido_fail "$key unset: the suite is not in the image, so no test ran (set $key and cut again)"
+}
+
 # _rapido_status_keep STATUS WHY [test]: STATUS (not 0) is the autorun's,
 # unless a failure was kept before; noclobber's O_EXCL makes the first one
 # win among subshells without a fork. A failure that is not a failed

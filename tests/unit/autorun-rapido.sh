@@ -170,4 +170,24 @@ guest "bash --norc -i -c 'source $TOP/autorun/lib/rapido.sh; _rapido_autorun_beg
 	test -f \"\$RAPIDO_RUN_DIR/rapido.prompt\" && echo marked; builtin trap - EXIT' 2> /dev/null < /dev/null"
 check "interactive: the prompt marked in the run dir" said 0 "marked"
 
+# rapido_no_suite: a suite profile without its suite passes only as a shell
+mkdir -p "$T/parts" && : > "$T/parts/00-ltp.sh" || exit 1
+export PARTS=$T/parts
+unset RAPIDO_BATCH RAPIDO_RESULTS_PORT RAPIDO_EXEC
+guest '_rapido_autorun_dir=$PARTS; rapido_no_suite LTP_SRC "ltp: LTP not included"; echo "rc=$?"'
+check "rapido_no_suite, interactive: said, the shell is the user's" said 0 "ltp: LTP not included
+rc=0"
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_BATCH=1 rapido_no_suite LTP_SRC "ltp: LTP not included"; echo after'
+check "rapido_no_suite, --batch: a failure naming the key" said 1 "ltp: LTP not included
+rapido: FAILED: LTP_SRC unset: the suite is not in the image, so no test ran (set LTP_SRC and cut again)"
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_RESULTS_PORT=/dev/null rapido_no_suite LTP_SRC "no LTP"; echo after'
+check "rapido_no_suite, --results: a failure" exits 1
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_BATCH=1 RAPIDO_EXEC="n c b" rapido_no_suite LTP_SRC "no LTP"; echo "rc=$?"'
+check "rapido_no_suite, --batch with rapido run's command: no failure" said 0 "no LTP
+rc=0"
+: > "$T/parts/01-cmd.sh"
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_BATCH=1 rapido_no_suite LTP_SRC "no LTP"; echo "rc=$?"'
+check "rapido_no_suite, --batch with a -x extra: no failure" said 0 "no LTP
+rc=0"
+
 done_testing

@@ -137,4 +137,13 @@ in_lib '_ltp_path "$2/src"; echo "src=$REPLY"; _ltp_path "$2/ltp"; echo "inst=$R
 check "a tree built in place: its test directories are PATH" grep -qxF \
 	"src=$tmp/src/testcases/kernel/syscalls/open:$tmp/src/testcases/lib" "$tmp/out"
 check "an installed tree: its testcases/bin" grep -qxF "inst=$tmp/ltp/testcases/bin" "$tmp/out"
+# the profile without an LTP tree: a shell interactively, a failure in a batch run
+in_lib 'unset RAPIDO_RESULTS_PORT; _ltp_root=$2/none; _rapido_autorun_dir=$2/none; source "$1/autorun/ltp.sh"; echo "rc=$?"'
+check "no LTP tree, interactive: said, no failure" sh -c \
+	"grep -qxF 'ltp: LTP not included (LTP_SRC unset)' '$tmp/out' && grep -qx 'rc=0' '$tmp/out'"
+in_lib 'unset RAPIDO_RESULTS_PORT; _ltp_root=$2/none; _rapido_autorun_dir=$2/none; RAPIDO_BATCH=1; source "$1/autorun/ltp.sh"; echo "not reached"'
+check "no LTP tree, batch: a failure naming the keys" sh -c \
+	"grep -qF 'rapido: FAILED: LTP_SRC/LTP_DIR unset: the suite is not in the image' '$tmp/out' &&
+		! grep -q 'not reached' '$tmp/out'"
+
 done_testing
