@@ -9,7 +9,8 @@
 # fresh /run inside. Any host program is then there without cutting it in:
 #   HOSTFS_CMD           a shell command run there (the host's /bin/sh,
 #                        chrooted), a test "hostfs" of ./vm --results
-#                        whose status is the run's
+#                        whose status is the run's (77 too: a
+#                        failure, status 1, not a skip)
 #   rapido run -p hostfs -- CMD   CMD run there too (rapido-exec chroots
 #                        into RAPIDO_EXEC_ROOT), its status ./vm's
 # With neither, under ./vm --batch or --results and no -x command, the
@@ -55,7 +56,8 @@ _hostfs_cmd() {
 		chroot "$RAPIDO_EXEC_ROOT" /bin/sh -c "cd / && $1"
 }
 if [ -n "${HOSTFS_CMD:-}" ]; then
-	rapido_test hostfs _hostfs_cmd "$HOSTFS_CMD"
+	# its status is the run's: 77 is a failure, not rapido_test's skip
+	rapido_test hostfs rapido_not_skip _hostfs_cmd "$HOSTFS_CMD"
 else
 	rapido_no_suite HOSTFS_CMD "hostfs: no HOSTFS_CMD"
 fi

@@ -109,7 +109,8 @@ _ltp_lines() {
 
 # ltp_verdict STATUS: what LTP's exit STATUS says, in REPLY ("pass",
 # "skip", or the failure's words) and as a status for rapido_test: 0
-# passed, 77 skipped (TCONF alone), else the failure's LTP status
+# passed, 77 skipped (TCONF alone), else the failure's LTP status (1 for
+# an exit status 77, which rapido_test would take for a skip)
 ltp_verdict() {
 	local rc=$1 w=()
 	if [ "$rc" -eq 0 ]; then
@@ -129,6 +130,9 @@ ltp_verdict() {
 	[ $((rc & 4)) -eq 0 ] || w+=(TWARN)
 	[ $((rc & ~(1 | 2 | 4 | 32))) -eq 0 ] || w+=("exit status $rc")
 	REPLY="${w[*]}"
+	# 77 (64+8+4+1, a command that is no LTP test) is no TCONF: as a
+	# status it would be rapido_test's skip
+	[ "$rc" -ne 77 ] || rc=1
 	return "$rc"
 }
 

@@ -84,6 +84,17 @@ rapido_no_suite() {
 	rapido_fail "$key unset: the suite is not in the image, so no test ran (set $key and cut again)"
 }
 
+# rapido_not_skip CMD...: CMD's status, but 77 (rapido_test's skip) is 1,
+# said: for a command whose status is the run's, not a test's verdict
+rapido_not_skip() {
+	local rc
+	"$@"
+	rc=$?
+	[ "$rc" -eq 77 ] || return "$rc"
+	echo "rapido: $1 exited 77: a failure here (status 1), not a skip"
+	return 1
+}
+
 # _rapido_status_keep STATUS WHY [test]: STATUS (not 0) is the autorun's,
 # unless a failure was kept before; noclobber's O_EXCL makes the first one
 # win among subshells without a fork. A failure that is not a failed

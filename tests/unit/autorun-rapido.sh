@@ -190,4 +190,12 @@ guest '_rapido_autorun_dir=$PARTS; RAPIDO_BATCH=1 rapido_no_suite LTP_SRC "no LT
 check "rapido_no_suite, --batch with a -x extra: no failure" said 0 "no LTP
 rc=0"
 
+guest 'rapido_not_skip sh -c "echo out; exit 77"; echo "rc=$?"; rapido_not_skip sh -c "exit 3"; echo "rc=$?"
+	rapido_not_skip true; echo "rc=$?"'
+check "rapido_not_skip: 77 is a failure (1), said; other statuses kept" said 0 "out
+rapido: sh exited 77: a failure here (status 1), not a skip
+rc=1
+rc=3
+rc=0"
+
 done_testing

@@ -146,4 +146,15 @@ check "no LTP tree, batch: a failure naming the keys" sh -c \
 	"grep -qF 'rapido: FAILED: LTP_SRC/LTP_DIR unset: the suite is not in the image' '$tmp/out' &&
 		! grep -q 'not reached' '$tmp/out'"
 
+# a command that is no LTP test exiting 77 (64+8+4+1): a failure, not rapido_test's skip
+lt odd01 77 "odd01: not an LTP test"
+printf 'odd01 odd01\n' > "$tmp/ltp/runtest/odd"
+in_lib 'LTP_RUNTEST=odd; ltp_run; echo "run=$?"'
+records > "$tmp/got"
+check "exit status 77 is a failure, status 1" same_file - "$tmp/got" <<'EOF'
+fail odd/odd01 exit status 1
+EOF
+check "  its words kept" grep -qF 'ltp: odd/odd01: TFAIL TWARN exit status 77 (LTP exit status 1)' "$tmp/out"
+check "  and the run fails" grep -qx 'run=1' "$tmp/out"
+
 done_testing
