@@ -120,7 +120,7 @@ check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n'
 	"fail syscalls/read01 exit status 1 pass syscalls/open01 "
 # a test that taints the kernel (here: a file standing for
 # /proc/sys/kernel/tainted) fails though LTP passed it; an old taint does not
-printf '#!/bin/sh\necho 4096 > "%s"\n' "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
+printf '#!/bin/sh\necho $(($(cat "%s") | 512)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
 	chmod +x "$tmp/ltp/testcases/bin/taint01" && printf 'taint01 taint01\n' > "$tmp/ltp/runtest/taint" || exit 1
 echo 1 > "$tmp/tainted"
 in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST="taint syscalls" LTP_TESTS="taint01 open01"; ltp_run'
@@ -129,7 +129,26 @@ check "a new kernel taint fails the test, an old one does not" same_file - "$tmp
 fail taint/taint01 exit status 1
 pass syscalls/open01
 EOF
-check "  said with the taint" grep -qxF 'ltp: taint/taint01: the kernel is now tainted (4096, was 1)' "$tmp/out"
+check "  said with the taint" grep -qxF 'ltp: taint/taint01: the kernel is now tainted (513, was 1)' "$tmp/out"
+echo 1 > "$tmp/tainted"
+in_lib '_ltp_taint_file=$2/tainted; RAPIDO_RERUN_FAILURES=2 LTP_RUNTEST="taint" LTP_TESTS="taint01"; ltp_run; echo "run=$?"'
+records > "$tmp/got"
+check "--rerun-failures: a test's taint stays its failure on each re-run (not flaky)" same_file - "$tmp/got" <<'EOF'
+fail taint/taint01 exit status 1
+fail taint/taint01 exit status 1
+fail taint/taint01 exit status 1
+EOF
+check "  and the run fails" grep -qx 'run=1' "$tmp/out"
+# LTP's module tests load out-of-tree, unsigned test modules: O (4096) and E (8192)
+printf '#!/bin/sh\necho $(($(cat "%s") | 4096 | 8192)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" \
+	> "$tmp/ltp/testcases/bin/init_module01" && chmod +x "$tmp/ltp/testcases/bin/init_module01" &&
+	printf 'init_module01 init_module01\n' > "$tmp/ltp/runtest/mod" || exit 1
+echo 1 > "$tmp/tainted"
+in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST=mod; ltp_run'
+records > "$tmp/got"
+check "taint O and E (a module test's own module) are no failure" same_file - "$tmp/got" <<'EOF'
+pass mod/init_module01
+EOF
 
 mkdir -p "$tmp/src/testcases/kernel/syscalls/open" "$tmp/src/testcases/lib" "$tmp/src/testcases/data" &&
 	touch "$tmp/src/testcases/kernel/syscalls/open/Makefile" "$tmp/src/testcases/lib/Makefile" || exit 1
