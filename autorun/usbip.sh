@@ -43,6 +43,8 @@ CFS=/sys/kernel/config
 USBIPD_PID=/run/usbipd.pid
 
 rapido_on_fail rapido_kernel_tail
+# usbipd -D: killed by its PID on every failure path too
+rapido_on_fail_kill "$USBIPD_PID"
 
 case $USBIP_MODE in
 stub) MSC_UDC=dummy_udc.0 ;;
@@ -124,6 +126,7 @@ rapido_test usbip/detach usbip_detach || rapido_fail "usbip: the detach failed"
 pid=$(< "$USBIPD_PID") || rapido_fail "no $USBIPD_PID"
 kill "$pid" || rapido_fail "kill usbipd $pid"
 rapido_wait 30 rapido_pid_gone "$pid" || rapido_fail "usbipd $pid still running"
+: > "$USBIPD_PID"
 rapido-configfs "${msc_defs[@]}" --teardown "$MSC_SPEC" || rapido_fail "teardown (exit $?)"
 [ "$USBIP_MODE" = vudc ] || rapido_wait 30 test ! -e "/sys/bus/usb/drivers/usbip-host/${USBIP_BUSID:-1-1}" ||
 	rapido_fail "${USBIP_BUSID:-1-1} still on usbip-host after the gadget was unbound"

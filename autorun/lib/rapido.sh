@@ -28,6 +28,24 @@ rapido_on_fail() {
 	RAPIDO_FAIL_HOOKS+=("$1")
 }
 
+# rapido_on_fail_kill PIDFILE: have rapido_fail kill the daemon whose PID
+# PIDFILE holds (it wrote it when it started), so that no failure path
+# leaves it running; a PIDFILE emptied (: > PIDFILE) after its own stop is
+# left alone
+_rapido_fail_pidfiles=()
+rapido_on_fail_kill() {
+	_rapido_fail_pidfiles+=("$1")
+	rapido_on_fail _rapido_fail_kill
+}
+_rapido_fail_kill() {
+	local f pid
+	for f in "${_rapido_fail_pidfiles[@]}"; do
+		[ -s "$f" ] && read -r pid < "$f" && [[ $pid =~ ^[0-9]+$ ]] || continue
+		kill "$pid" 2> /dev/null && echo "rapido: killed $pid ($f)" >&2
+	done
+	return 0
+}
+
 # rapido_fail [-s STATUS] MSG...: report "rapido: FAILED: MSG" on the
 # console, run the rapido_on_fail hooks, and stop the autorun with STATUS
 # (default 1; one that is no status from 1 to 255 is said and made 1), which is ./vm's exit status unless an earlier failure was

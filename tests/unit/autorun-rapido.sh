@@ -198,4 +198,11 @@ rc=1
 rc=3
 rc=0"
 
+guest 'sleep 30 & p=$!; echo $p > "$PARTS/d.pid"; : > "$PARTS/gone.pid"
+	rapido_on_fail_kill "$PARTS/d.pid"; rapido_on_fail_kill "$PARTS/gone.pid"
+	(rapido_fail "boom"); rapido_wait 5 rapido_pid_gone $p && echo "gone: $p"'
+check "rapido_on_fail_kill: the daemon of a PID file killed by rapido_fail (a subshell's too)" \
+	grep -qx "gone: [0-9]*" "$T/out"
+check "  said, an emptied PID file left alone" sh -c "grep -c '^rapido: killed ' '$T/out' | grep -qx 1"
+
 done_testing
