@@ -28,6 +28,20 @@ rapido_on_fail() {
 	RAPIDO_FAIL_HOOKS+=("$1")
 }
 
+# rapido_conf_form KEY FORM: the key KEY, if set, has the form FORM, else
+# the profile stops naming KEY, its value and what was expected. FORMs:
+#   ipv4       a dotted IPv4 address (10.99.0.1)
+#   usb-busid  a USB bus id, N-N[.N...] (1-1, 1-1.2: bus, then ports)
+rapido_conf_form() {
+	local v=${!1:-} o='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])' re what
+	case $2 in
+	ipv4) re="^($o\.){3}$o\$" what="an IPv4 address (e.g. 10.99.0.1)" ;;
+	usb-busid) re='^[0-9]+-[0-9]+(\.[0-9]+)*$' what="a USB bus id N-N[.N] (e.g. 1-1, 1-1.2)" ;;
+	*) rapido_fail "rapido_conf_form: no form '$2'" ;;
+	esac
+	[ -z "$v" ] || [[ $v =~ $re ]] || rapido_fail "$1='$v': expected $what"
+}
+
 # rapido_on_fail_kill PIDFILE: have rapido_fail kill the daemon whose PID
 # PIDFILE holds (it wrote it when it started), so that no failure path
 # leaves it running; a PIDFILE emptied (: > PIDFILE) after its own stop is

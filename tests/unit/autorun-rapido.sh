@@ -205,4 +205,20 @@ check "rapido_on_fail_kill: the daemon of a PID file killed by rapido_fail (a su
 	grep -qx "gone: [0-9]*" "$T/out"
 check "  said, an emptied PID file left alone" sh -c "grep -c '^rapido: killed ' '$T/out' | grep -qx 1"
 
+# rapido_conf_form: a key's value of the wrong form stops the profile, named
+# form_is KEY FORM VALUE [EXPECTED]: KEY=VALUE passes, or stops the profile expecting EXPECTED
+form_is() {
+	guest "$1='$3'; rapido_conf_form $1 $2; echo ok"
+	if [ $# -eq 3 ]; then
+		check "rapido_conf_form $2: $1='$3' is good" said 0 ok
+	else
+		check "rapido_conf_form $2: $1='$3' stops the profile" said 1 "rapido: FAILED: $1='$3': expected $4"
+	fi
+}
+ip4="an IPv4 address (e.g. 10.99.0.1)" bus="a USB bus id N-N[.N] (e.g. 1-1, 1-1.2)"
+for v in 10.99.0.1 192.168.255.250 0.0.0.0 ''; do form_is NVME_RDMA_ADDR ipv4 "$v"; done
+for v in 10.99.0 10.99.0.256 fe80::1 10.99.0.1/24 ' 10.99.0.1'; do form_is NVME_RDMA_ADDR ipv4 "$v" "$ip4"; done
+for v in 1-1 3-1.2 1-1.2.4 ''; do form_is USBIP_BUSID usb-busid "$v"; done
+for v in 1 1-1. usb1 '1-1 2-1' 1-1.x; do form_is USBIP_BUSID usb-busid "$v" "$bus"; done
+
 done_testing
