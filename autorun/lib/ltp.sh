@@ -20,6 +20,10 @@ _ltp_root=/ltp
 # _ltp_words VALUE: VALUE's words (spaces or commas) in _ltp_w
 _ltp_words() {
 	local v=${1//,/ }
+	# words, not globs matched against the current directory ("open0*"
+	# is matched against test names)
+	local -
+	set -f
 	# shellcheck disable=SC2206 # words on purpose
 	_ltp_w=($v)
 }

@@ -20,6 +20,9 @@ declare -gA _unionmount_dev=()
 _unionmount_words() {
 	local v=${1//,/ } w
 	_unionmount_w=()
+	# words, not globs matched against the current directory
+	local -
+	set -f
 	# shellcheck disable=SC2086 # words on purpose
 	for w in $v; do
 		_unionmount_w+=("${w%.py}")

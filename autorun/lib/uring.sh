@@ -16,6 +16,9 @@ _uring_kmsg=/dev/kmsg
 _uring_words() {
 	local v=${1//,/ } w
 	_uring_w=()
+	# words, not globs matched against the current directory
+	local -
+	set -f
 	# shellcheck disable=SC2086 # words on purpose
 	for w in $v; do
 		_uring_w+=("${w%.t}")

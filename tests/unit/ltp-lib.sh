@@ -176,4 +176,13 @@ EOF
 check "  its words kept" grep -qF 'ltp: odd/odd01: TFAIL TWARN exit status 77 (LTP exit status 1)' "$tmp/out"
 check "  and the run fails" grep -qx 'run=1' "$tmp/out"
 
+# a glob word is a test-name glob, not a file name of the current directory
+mkdir -p "$tmp/cwd" && : > "$tmp/cwd/open0x" || exit 1
+in_lib 'cd "$2/cwd" && LTP_TESTS="open0*" ltp_run; echo "run=$?"; case $- in *f*) echo "noglob left on" ;; esac'
+records > "$tmp/got"
+check "LTP_TESTS=open0*: not expanded against the current directory" same_file - "$tmp/got" <<'EOF'
+pass syscalls/open01
+EOF
+check "  the caller's globbing left as it was" sh -c "grep -qx 'run=0' '$tmp/out' && ! grep -q 'noglob' '$tmp/out'"
+
 done_testing

@@ -59,6 +59,11 @@ for sel in 'LIBURING_TESTS=nop.t LIBURING_SKIP=nop' 'LIBURING_SKIP="nop poll sta
 		! grep -q 'not reached' '$tmp/out'"
 done
 
+mkdir -p "$tmp/cwd" && : > "$tmp/cwd/nop" || exit 1
+in_lib 'cd "$2/cwd" && LIBURING_SKIP="n*" uring_tests "$2/uring"; echo "sel: ${_uring_sel[*]}"'
+check "a LIBURING_SKIP word is no glob of the current directory" \
+	grep -qxF "sel: nop poll slow statx xfail_one xfail_two" "$tmp/out"
+
 in_lib '_uring_kmsg=$2/kmsg; LIBURING_TIMEOUT=1; uring_run "$2/uring"; echo "rc=$?"; rapido_tests_done'
 check "a failed test fails the run" grep -qxF "rc=1" "$tmp/out"
 records > "$tmp/got"
