@@ -9,9 +9,12 @@
 # fresh /run inside. Any host program is then there without cutting it in:
 #   HOSTFS_CMD           a shell command run there (the host's /bin/sh,
 #                        chrooted), a test "hostfs" of ./vm --results
-#                        whose status is the run's
+#                        whose status is the run's (77 too: a
+#                        failure, status 1, not a skip)
 #   rapido run -p hostfs -- CMD   CMD run there too (rapido-exec chroots
 #                        into RAPIDO_EXEC_ROOT), its status ./vm's
+# With neither, under ./vm --batch or --results and no -x command, the
+# run fails naming HOSTFS_CMD (a run of nothing would pass).
 # What it writes stays in the tmpfs (gone at power-off); the verdict,
 # results and timeouts stay rapido's (the guest init, --timeout,
 # --test-timeout).
@@ -52,4 +55,9 @@ _hostfs_cmd() {
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		chroot "$RAPIDO_EXEC_ROOT" /bin/sh -c "cd / && $1"
 }
-[ -z "${HOSTFS_CMD:-}" ] || rapido_test hostfs _hostfs_cmd "$HOSTFS_CMD"
+if [ -n "${HOSTFS_CMD:-}" ]; then
+	# its status is the run's: 77 is a failure, not rapido_test's skip
+	rapido_test hostfs rapido_not_skip _hostfs_cmd "$HOSTFS_CMD"
+else
+	rapido_no_suite HOSTFS_CMD "hostfs: no HOSTFS_CMD"
+fi

@@ -9,9 +9,11 @@
 # TCONF line its reason; TFAIL (1), TBROK (2: a broken set-up, or LTP's
 # own timeout killed it), TWARN (4) or a signal failed, the first such
 # line said. A kernel taint that a test left behind fails it (as kirk's
-# check does; the tests with .taint_check say TFAIL themselves). A failed
+# check does; the tests with .taint_check say TFAIL themselves), on each
+# re-run too; but O and E, which LTP's module tests set by loading theirs. A failed
 # test, a mistyped LTP_TESTS word or a missing runtest file is ./vm's exit
-# status 1. With ./vm --shard I/N each VM runs its part; --rerun-failures
+# status 1; so is no LTP tree under ./vm --batch or --results with no -x or
+# rapido run command (interactively: a shell). With ./vm --shard I/N each VM runs its part; --rerun-failures
 # runs a failed test again, --known-failures names the ones a kernel is
 # known to fail (FILE/NAME, as junit.xml names them).
 #
@@ -61,7 +63,7 @@ elif [ -d /ltp-dir ]; then
 	echo "ltp: LTP_SRC and LTP_DIR both set: LTP_SRC's tree runs"
 fi
 if [ ! -d "$_ltp_root" ]; then
-	echo "ltp: LTP not included (LTP_SRC unset)"
+	rapido_no_suite LTP_SRC/LTP_DIR "ltp: LTP not included (LTP_SRC unset)"
 else
 	ltp_setup
 	ltp_run

@@ -9,7 +9,8 @@
 #
 # Keys:
 #   NVME_RDMA_ADDR  the IPv4 address of the rxe's netdev, the target's
-#                   (default 10.99.0.1; the guest's own, never routed out)
+#                   (default 10.99.0.1; the guest's own, never routed out);
+#                   another form stops the run naming it
 #@ description: NVMe over RDMA: nvmet over soft-RoCE (rdma_rxe on a veth), a zram namespace connected with nvme connect -t rdma; I/O checked by bytes, teardown
 #@ include: configfs zram
 #@ files: autorun/configfs/nvmet-tcp.spec:/usr/share/rapido/configfs/nvmet-tcp.spec
@@ -22,6 +23,7 @@
 #@ cpus: 1
 #@ memory: 1G
 
+rapido_conf_form NVME_RDMA_ADDR ipv4
 NVME_RDMA_ADDR=${NVME_RDMA_ADDR:-10.99.0.1}
 
 # nvme_rdma_rxe: a veth pair, rxe0 on its first end with NVME_RDMA_ADDR

@@ -10,7 +10,9 @@
 # and --rerun-failures apply): exit 0 passed, anything else (the suite's
 # exit_error, a traceback, a tainted kernel) failed; a run whose layers
 # were not the zram disks fails too. Without UNIONMOUNT_SRC the disks are
-# made and nothing runs. Rapido's unionmount_testsuite is this profile.
+# made and nothing runs (a shell; under ./vm --batch or --results with no
+# -x or rapido run command, a failure naming the key). Rapido's
+# unionmount_testsuite is this profile.
 #
 # rapido.conf (or environment) keys, all optional:
 #   UNIONMOUNT_SRC        the unionmount-testsuite tree on the host
@@ -61,7 +63,7 @@ modprobe "$_unionmount_fs" || rapido_fail "UNIONMOUNT_FS=$_unionmount_fs: modpro
 unionmount_disks "$_unionmount_fs" "${UNIONMOUNT_ZRAM_SIZE:-512M}"
 
 if [ -z "${UNIONMOUNT_SRC:-}" ]; then
-	echo "unionmount: unionmount-testsuite not included (UNIONMOUNT_SRC unset)"
+	rapido_no_suite UNIONMOUNT_SRC "unionmount: unionmount-testsuite not included (UNIONMOUNT_SRC unset)"
 else
 	[ -x /unionmount/run ] ||
 		rapido_fail "UNIONMOUNT_SRC=$UNIONMOUNT_SRC has no executable run: is it unionmount-testsuite?"

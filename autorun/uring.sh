@@ -9,11 +9,12 @@
 # it: ./NAME.t under timeout LIBURING_TIMEOUT (60 s), exit 0 passed, 77
 # (T_EXIT_SKIP) skipped, anything else failed (an xfail* test passes with
 # 1); a timed-out test, which runtests.sh counts apart ("may not be a
-# failure"), is skipped with that reason. Each test is a result of ./vm
+# failure"), fails with that reason (a hung io_uring test is a regression). Each test is a result of ./vm
 # --results (NAME, without .t), so --shard, --known-failures and
 # --rerun-failures apply, and a kernel report during a test fails it, as
 # runtests.sh's dmesg check does. Without LIBURING_SRC the disk is made
-# and mounted and nothing runs.
+# and mounted and nothing runs: a shell, or under ./vm --batch or
+# --results with no -x or rapido run command a failure naming the key.
 #
 # rapido.conf (or environment) keys, all optional:
 #   LIBURING_SRC      a built liburing tree on the host
@@ -72,7 +73,7 @@ echo "uring: $_uring_fs on $_uring_dev at /mnt"
 	echo "uring: warning: cannot bring up lo: the socket tests will fail"
 
 if [ -z "${LIBURING_SRC:-}" ]; then
-	echo "uring: liburing not included (LIBURING_SRC unset)"
+	rapido_no_suite LIBURING_SRC "uring: liburing not included (LIBURING_SRC unset)"
 else
 	[ -d /liburing/test ] ||
 		rapido_fail "LIBURING_SRC=$LIBURING_SRC has no test/ directory: is it a liburing tree?"

@@ -15,8 +15,8 @@
 #
 # Keys:
 #   USBIP_MODE   stub (default) or vudc
-#   USBIP_BUSID  stub: the bus id usbip binds and exports (default: the
-#                gadget's USB device on dummy_hcd, 1-1)
+#   USBIP_BUSID  stub: the bus id usbip binds, exports and attaches, N-N[.N]
+#                (default: the gadget's USB device on dummy_hcd, 1-1)
 #   USBIP_PORT   usbipd's TCP port (default 3240)
 #@ description: USB/IP: a zram-backed mass-storage gadget (usbip-host stub or usbip-vudc) exported by usbipd on loopback, attached through vhci-hcd; I/O checked by bytes, detach, teardown
 #@ include: configfs zram
@@ -41,8 +41,14 @@ MSC_SIZE=32M
 MSC_SPEC=/usr/share/rapido/configfs/usb-msc.spec
 CFS=/sys/kernel/config
 USBIPD_PID=/run/usbipd.pid
+# the bus id usbip_export bound (in rapido_test's subshell), for the attach
+# and the teardown check
+USBIP_BOUND=/run/usbip.busid
 
 rapido_on_fail rapido_kernel_tail
+rapido_conf_form USBIP_BUSID usb-busid
+# usbipd -D: killed by its PID on every failure path too
+rapido_on_fail_kill "$USBIPD_PID"
 
 case $USBIP_MODE in
 stub) MSC_UDC=dummy_udc.0 ;;
@@ -73,6 +79,7 @@ usbip_export() {
 		busid=${USBIP_BUSID:-${usbdev##*/}}
 		echo "rapido: usbip: local disk $sd, USB device ${usbdev##*/}; binding $busid to usbip-host"
 		usbip bind -b "$busid" || rapido_fail "usbip bind -b $busid (exit $?)"
+		echo "$busid" > "$USBIP_BOUND" || rapido_fail "cannot write $USBIP_BOUND"
 		[ -e "/sys/bus/usb/drivers/usbip-host/$busid" ] || rapido_fail "$busid is not bound to usbip-host"
 		rapido_wait 30 test ! -e "/sys/block/${sd#/dev/}" || rapido_fail "$sd still there after $busid went to usbip-host"
 	else
@@ -86,9 +93,12 @@ usbip_export() {
 
 # usbip_attach: the export attached through vhci-hcd, usb-storage's disk on it
 usbip_attach() {
-	local what=(-b "${USBIP_BUSID:-1-1}")
+	local what=(-d "$MSC_UDC") busid
 
-	[ "$USBIP_MODE" = stub ] || what=(-d "$MSC_UDC")
+	if [ "$USBIP_MODE" = stub ]; then
+		read -r busid < "$USBIP_BOUND" || rapido_fail "no bus id in $USBIP_BOUND"
+		what=(-b "$busid")
+	fi
 	usbip --tcp-port "$USBIP_PORT" attach -r 127.0.0.1 "${what[@]}" ||
 		rapido_fail "usbip attach -r 127.0.0.1 ${what[*]} (exit $?)"
 	rapido_wait 60 cfs_usb_disk 'vhci_hcd.*' || rapido_fail "usb-storage made no disk on vhci_hcd"
@@ -124,9 +134,13 @@ rapido_test usbip/detach usbip_detach || rapido_fail "usbip: the detach failed"
 pid=$(< "$USBIPD_PID") || rapido_fail "no $USBIPD_PID"
 kill "$pid" || rapido_fail "kill usbipd $pid"
 rapido_wait 30 rapido_pid_gone "$pid" || rapido_fail "usbipd $pid still running"
+: > "$USBIPD_PID"
 rapido-configfs "${msc_defs[@]}" --teardown "$MSC_SPEC" || rapido_fail "teardown (exit $?)"
-[ "$USBIP_MODE" = vudc ] || rapido_wait 30 test ! -e "/sys/bus/usb/drivers/usbip-host/${USBIP_BUSID:-1-1}" ||
-	rapido_fail "${USBIP_BUSID:-1-1} still on usbip-host after the gadget was unbound"
+if [ "$USBIP_MODE" = stub ]; then
+	read -r busid < "$USBIP_BOUND" || rapido_fail "no bus id in $USBIP_BOUND"
+	rapido_wait 30 test ! -e "/sys/bus/usb/drivers/usbip-host/$busid" ||
+		rapido_fail "$busid still on usbip-host after the gadget was unbound"
+fi
 cfs_same_tree usbip /tmp/usbip.before "$CFS/usb_gadget" || rapido_fail "configfs not clean after teardown"
 rapido-zram remove "$MSC_ZRAM" || rapido_fail "rapido-zram remove $MSC_ZRAM"
 rm -f /tmp/usbip.before

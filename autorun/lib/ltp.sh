@@ -20,6 +20,10 @@ _ltp_root=/ltp
 # _ltp_words VALUE: VALUE's words (spaces or commas) in _ltp_w
 _ltp_words() {
 	local v=${1//,/ }
+	# words, not globs matched against the current directory ("open0*"
+	# is matched against test names)
+	local -
+	set -f
 	# shellcheck disable=SC2206 # words on purpose
 	_ltp_w=($v)
 }
@@ -109,7 +113,8 @@ _ltp_lines() {
 
 # ltp_verdict STATUS: what LTP's exit STATUS says, in REPLY ("pass",
 # "skip", or the failure's words) and as a status for rapido_test: 0
-# passed, 77 skipped (TCONF alone), else the failure's LTP status
+# passed, 77 skipped (TCONF alone), else the failure's LTP status (1 for
+# an exit status 77, which rapido_test would take for a skip)
 ltp_verdict() {
 	local rc=$1 w=()
 	if [ "$rc" -eq 0 ]; then
@@ -129,11 +134,20 @@ ltp_verdict() {
 	[ $((rc & 4)) -eq 0 ] || w+=(TWARN)
 	[ $((rc & ~(1 | 2 | 4 | 32))) -eq 0 ] || w+=("exit status $rc")
 	REPLY="${w[*]}"
+	# 77 (64+8+4+1, a command that is no LTP test) is no TCONF: as a
+	# status it would be rapido_test's skip
+	[ "$rc" -ne 77 ] || rc=1
 	return "$rc"
 }
 
 # the kernel's taint bits
 _ltp_taint_file=/proc/sys/kernel/tainted
+
+# taint bits a test may set without a failure: O (4096, an out-of-tree
+# module) and E (8192, an unsigned one), which LTP's own module tests
+# (init_module*, delete_module*, finit_module*) set by loading their test
+# modules
+_ltp_taint_ok=$((4096 | 8192))
 
 # _ltp_taint: the kernel's taint bits now, in REPLY
 _ltp_taint() {
@@ -142,15 +156,15 @@ _ltp_taint() {
 	[[ $REPLY =~ ^[0-9]+$ ]] || REPLY=0
 }
 
-# _ltp_one NAME CMD: one runtest line run as LTP's runners do (its command
-# line under sh, in a directory of its own under TMPDIR), its exit status
-# read by ltp_verdict; a kernel taint it left fails it, as kirk's does.
+# _ltp_one NAME CMD TAINT: one runtest line run as LTP's runners do (its
+# command line under sh, in a directory of its own under TMPDIR), its exit
+# status read by ltp_verdict; a kernel taint not in TAINT (the bits before
+# the test, read once by ltp_run: a re-run of a test that tainted the
+# kernel fails again) fails it, as kirk's does, but _ltp_taint_ok's.
 # Its last line is the verdict, with the first TCONF, TFAIL, TBROK or
 # TWARN line LTP printed (rapido_test takes a skip's reason from it).
 _ltp_one() {
-	local name=$1 cmd=$2 t0 rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
-	_ltp_taint
-	t0=$REPLY
+	local name=$1 cmd=$2 t0=$3 rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
 	mkdir -p "$d" && cd "$d" && : > "$d.first" || return 1
 	sh -c "$cmd" 2>&1 | _ltp_echo "$d.first"
 	rc=${PIPESTATUS[0]}
@@ -160,7 +174,7 @@ _ltp_one() {
 	rc=$?
 	words=$REPLY
 	_ltp_taint
-	if [ $((REPLY & ~t0)) -ne 0 ]; then
+	if [ $((REPLY & ~t0 & ~_ltp_taint_ok)) -ne 0 ]; then
 		echo "ltp: $name: the kernel is now tainted ($REPLY, was $t0)"
 		[ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] || rc=1
 	fi
@@ -187,9 +201,9 @@ _ltp_echo() {
 # ltp_run: each LTP_RUNTEST file's (default syscalls) selected lines, in
 # order, each a test named FILE/NAME; planned first, so a VM stopped
 # halfway names the rest. Returns 1 if a test failed or a runtest file or
-# an LTP_TESTS word named nothing.
+# an LTP_TESTS word named nothing; a selection of no test stops the profile.
 ltp_run() {
-	local f i rc=0 w n seen
+	local f i rc=0 w n seen t0
 	_ltp_names=() _ltp_cmds=()
 	_ltp_words "${LTP_RUNTEST:-syscalls}"
 	local files=("${_ltp_w[@]}")
@@ -214,10 +228,14 @@ ltp_run() {
 			rc=1
 		}
 	done
+	rapido_selected ${#_ltp_names[@]} LTP_TESTS/LTP_SKIP/LTP_RUNTEST
 	echo "ltp: ${#_ltp_names[@]} tests of runtest ${files[*]}${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD runs its part of them)}"
 	rapido_test_plan "${_ltp_names[@]}"
 	for i in "${!_ltp_names[@]}"; do
-		rapido_test "${_ltp_names[$i]}" _ltp_one "${_ltp_names[$i]}" "${_ltp_cmds[$i]}" || rc=1
+		# the taint before the test, not before each of its re-runs
+		_ltp_taint
+		t0=$REPLY
+		rapido_test "${_ltp_names[$i]}" _ltp_one "${_ltp_names[$i]}" "${_ltp_cmds[$i]}" "$t0" || rc=1
 	done
 	return $rc
 }

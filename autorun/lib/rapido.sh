@@ -28,6 +28,38 @@ rapido_on_fail() {
 	RAPIDO_FAIL_HOOKS+=("$1")
 }
 
+# rapido_conf_form KEY FORM: the key KEY, if set, has the form FORM, else
+# the profile stops naming KEY, its value and what was expected. FORMs:
+#   ipv4       a dotted IPv4 address (10.99.0.1)
+#   usb-busid  a USB bus id, N-N[.N...] (1-1, 1-1.2: bus, then ports)
+rapido_conf_form() {
+	local v=${!1:-} o='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])' re what
+	case $2 in
+	ipv4) re="^($o\.){3}$o\$" what="an IPv4 address (e.g. 10.99.0.1)" ;;
+	usb-busid) re='^[0-9]+-[0-9]+(\.[0-9]+)*$' what="a USB bus id N-N[.N] (e.g. 1-1, 1-1.2)" ;;
+	*) rapido_fail "rapido_conf_form: no form '$2'" ;;
+	esac
+	[ -z "$v" ] || [[ $v =~ $re ]] || rapido_fail "$1='$v': expected $what"
+}
+
+# rapido_on_fail_kill PIDFILE: have rapido_fail kill the daemon whose PID
+# PIDFILE holds (it wrote it when it started), so that no failure path
+# leaves it running; a PIDFILE emptied (: > PIDFILE) after its own stop is
+# left alone
+_rapido_fail_pidfiles=()
+rapido_on_fail_kill() {
+	_rapido_fail_pidfiles+=("$1")
+	rapido_on_fail _rapido_fail_kill
+}
+_rapido_fail_kill() {
+	local f pid
+	for f in "${_rapido_fail_pidfiles[@]}"; do
+		[ -s "$f" ] && read -r pid < "$f" && [[ $pid =~ ^[0-9]+$ ]] || continue
+		kill "$pid" 2> /dev/null && echo "rapido: killed $pid ($f)" >&2
+	done
+	return 0
+}
+
 # rapido_fail [-s STATUS] MSG...: report "rapido: FAILED: MSG" on the
 # console, run the rapido_on_fail hooks, and stop the autorun with STATUS
 # (default 1; one that is no status from 1 to 255 is said and made 1), which is ./vm's exit status unless an earlier failure was
@@ -54,6 +86,45 @@ rapido_fail() {
 		"$h" "$rc" "$*"
 	done
 	exit "$rc"
+}
+
+# rapido_selected COUNT KEYS: a suite's selection (by the keys KEYS, said
+# as "LTP_TESTS/LTP_SKIP") of COUNT tests; none stops the profile, as a
+# run of no test would pass
+rapido_selected() {
+	[ "$1" -gt 0 ] || rapido_fail "selected no test ($2)"
+}
+
+# where ./cut puts the autorun's parts: 00-PROFILE.sh, then the -x extras
+_rapido_autorun_dir=/rapido/autorun
+
+# rapido_no_suite KEY MSG...: the profile's suite is not in the image (KEY
+# unset): MSG said. A run that collects results or powers off after the
+# profile (./vm --results, --batch) with nothing else to run (no -x extra,
+# no rapido run CMD) fails naming KEY, as a run of no test would pass; an
+# interactive one gets its shell, as fstests_local's does without
+# FSTESTS_SRC.
+rapido_no_suite() {
+	local key=$1 f
+	shift
+	echo "$*"
+	[ "${RAPIDO_BATCH:-0}" = 1 ] || [ -n "${RAPIDO_RESULTS_PORT:-}" ] || return 0
+	[ -z "${RAPIDO_EXEC:-}" ] || return 0
+	for f in "$_rapido_autorun_dir"/*-cmd.sh "$_rapido_autorun_dir"/*-file.sh; do
+		[ ! -e "$f" ] || return 0
+	done
+	rapido_fail "$key unset: the suite is not in the image, so no test ran (set $key and cut again)"
+}
+
+# rapido_not_skip CMD...: CMD's status, but 77 (rapido_test's skip) is 1,
+# said: for a command whose status is the run's, not a test's verdict
+rapido_not_skip() {
+	local rc
+	"$@"
+	rc=$?
+	[ "$rc" -eq 77 ] || return "$rc"
+	echo "rapido: $1 exited 77: a failure here (status 1), not a skip"
+	return 1
 }
 
 # _rapido_status_keep STATUS WHY [test]: STATUS (not 0) is the autorun's,

@@ -20,6 +20,9 @@ declare -gA _unionmount_dev=()
 _unionmount_words() {
 	local v=${1//,/ } w
 	_unionmount_w=()
+	# words, not globs matched against the current directory
+	local -
+	set -f
 	# shellcheck disable=SC2086 # words on purpose
 	for w in $v; do
 		_unionmount_w+=("${w%.py}")
@@ -98,9 +101,11 @@ unionmount_one() {
 # _unionmount_tests: the tests to run in _unionmount_sel: UNIONMOUNT_TESTS,
 # else ./run's own list, which is tests/*.py but rename-exdev (./run takes
 # it instead of the directory rename tests only with --xdev or a kernel
-# before 4.10), less UNIONMOUNT_SKIP; fails naming a test the tree has not
+# before 4.10), less UNIONMOUNT_SKIP; fails naming a test the tree has not,
+# and if it selects no test
 _unionmount_tests() {
-	local t skip=" " bad=()
+	local t skip=" " bad=() found='' nullglob=off
+	shopt -q nullglob && nullglob=on
 	_unionmount_words "${UNIONMOUNT_SKIP:-}"
 	for t in "${_unionmount_w[@]}"; do
 		skip+="$t "
@@ -114,18 +119,23 @@ _unionmount_tests() {
 		done
 		[ ${#bad[@]} -eq 0 ] ||
 			rapido_fail "UNIONMOUNT_TESTS: no test tests/NAME.py in $UNIONMOUNT_SRC for: ${bad[*]}"
-		return 0
+	else
+		# no tests/*.py: no word (not a literal '*'), said below
+		shopt -s nullglob
+		for t in tests/*.py; do
+			t=${t#tests/}
+			t=${t%.py}
+			case $t in
+			rename-exdev | __init__) continue ;;
+			esac
+			found=1
+			[[ $skip == *" $t "* ]] || _unionmount_sel+=("$t")
+		done
+		[[ $nullglob == on ]] || shopt -u nullglob
+		[ -n "$found" ] ||
+			rapido_fail "no test (tests/NAME.py) in UNIONMOUNT_SRC=${UNIONMOUNT_SRC:-}: is UNIONMOUNT_SRC unionmount-testsuite?"
 	fi
-	for t in tests/*.py; do
-		t=${t#tests/}
-		t=${t%.py}
-		case $t in
-		rename-exdev | __init__) continue ;;
-		esac
-		[[ $skip == *" $t "* ]] || _unionmount_sel+=("$t")
-	done
-	[ ${#_unionmount_sel[@]} -gt 0 ] ||
-		rapido_fail "no test (tests/NAME.py) in $UNIONMOUNT_SRC: is it unionmount-testsuite?"
+	rapido_selected ${#_unionmount_sel[@]} UNIONMOUNT_TESTS/UNIONMOUNT_SKIP
 }
 
 # unionmount_run: in /unionmount, each test of each mode of

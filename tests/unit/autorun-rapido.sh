@@ -170,4 +170,55 @@ guest "bash --norc -i -c 'source $TOP/autorun/lib/rapido.sh; _rapido_autorun_beg
 	test -f \"\$RAPIDO_RUN_DIR/rapido.prompt\" && echo marked; builtin trap - EXIT' 2> /dev/null < /dev/null"
 check "interactive: the prompt marked in the run dir" said 0 "marked"
 
+# rapido_no_suite: a suite profile without its suite passes only as a shell
+mkdir -p "$T/parts" && : > "$T/parts/00-ltp.sh" || exit 1
+export PARTS=$T/parts
+unset RAPIDO_BATCH RAPIDO_RESULTS_PORT RAPIDO_EXEC
+guest '_rapido_autorun_dir=$PARTS; rapido_no_suite LTP_SRC "ltp: LTP not included"; echo "rc=$?"'
+check "rapido_no_suite, interactive: said, the shell is the user's" said 0 "ltp: LTP not included
+rc=0"
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_BATCH=1 rapido_no_suite LTP_SRC "ltp: LTP not included"; echo after'
+check "rapido_no_suite, --batch: a failure naming the key" said 1 "ltp: LTP not included
+rapido: FAILED: LTP_SRC unset: the suite is not in the image, so no test ran (set LTP_SRC and cut again)"
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_RESULTS_PORT=/dev/null rapido_no_suite LTP_SRC "no LTP"; echo after'
+check "rapido_no_suite, --results: a failure" exits 1
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_BATCH=1 RAPIDO_EXEC="n c b" rapido_no_suite LTP_SRC "no LTP"; echo "rc=$?"'
+check "rapido_no_suite, --batch with rapido run's command: no failure" said 0 "no LTP
+rc=0"
+: > "$T/parts/01-cmd.sh"
+guest '_rapido_autorun_dir=$PARTS; RAPIDO_BATCH=1 rapido_no_suite LTP_SRC "no LTP"; echo "rc=$?"'
+check "rapido_no_suite, --batch with a -x extra: no failure" said 0 "no LTP
+rc=0"
+
+guest 'rapido_not_skip sh -c "echo out; exit 77"; echo "rc=$?"; rapido_not_skip sh -c "exit 3"; echo "rc=$?"
+	rapido_not_skip true; echo "rc=$?"'
+check "rapido_not_skip: 77 is a failure (1), said; other statuses kept" said 0 "out
+rapido: sh exited 77: a failure here (status 1), not a skip
+rc=1
+rc=3
+rc=0"
+
+guest 'sleep 30 & p=$!; echo $p > "$PARTS/d.pid"; : > "$PARTS/gone.pid"
+	rapido_on_fail_kill "$PARTS/d.pid"; rapido_on_fail_kill "$PARTS/gone.pid"
+	(rapido_fail "boom"); rapido_wait 5 rapido_pid_gone $p && echo "gone: $p"'
+check "rapido_on_fail_kill: the daemon of a PID file killed by rapido_fail (a subshell's too)" \
+	grep -qx "gone: [0-9]*" "$T/out"
+check "  said, an emptied PID file left alone" sh -c "grep -c '^rapido: killed ' '$T/out' | grep -qx 1"
+
+# rapido_conf_form: a key's value of the wrong form stops the profile, named
+# form_is KEY FORM VALUE [EXPECTED]: KEY=VALUE passes, or stops the profile expecting EXPECTED
+form_is() {
+	guest "$1='$3'; rapido_conf_form $1 $2; echo ok"
+	if [ $# -eq 3 ]; then
+		check "rapido_conf_form $2: $1='$3' is good" said 0 ok
+	else
+		check "rapido_conf_form $2: $1='$3' stops the profile" said 1 "rapido: FAILED: $1='$3': expected $4"
+	fi
+}
+ip4="an IPv4 address (e.g. 10.99.0.1)" bus="a USB bus id N-N[.N] (e.g. 1-1, 1-1.2)"
+for v in 10.99.0.1 192.168.255.250 0.0.0.0 ''; do form_is NVME_RDMA_ADDR ipv4 "$v"; done
+for v in 10.99.0 10.99.0.256 fe80::1 10.99.0.1/24 ' 10.99.0.1'; do form_is NVME_RDMA_ADDR ipv4 "$v" "$ip4"; done
+for v in 1-1 3-1.2 1-1.2.4 ''; do form_is USBIP_BUSID usb-busid "$v"; done
+for v in 1 1-1. usb1 '1-1 2-1' 1-1.x; do form_is USBIP_BUSID usb-busid "$v" "$bus"; done
+
 done_testing

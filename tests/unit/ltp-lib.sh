@@ -106,12 +106,21 @@ pass syscalls/open01
 EOF
 check "  and the run fails" grep -qx 'run=1' "$tmp/out"
 
+# a selection of no test is no passing run of no testcase
+printf '#DESCRIPTION:comments only\n\n' > "$tmp/ltp/runtest/comments"
+for sel in 'LTP_RUNTEST=fs LTP_SKIP="open0*"' 'LTP_RUNTEST=comments' 'LTP_RUNTEST=","'; do
+	in_lib "$sel; ltp_run; echo \"not reached\""
+	check "no test selected ($sel): the profile fails, naming the keys" sh -c \
+		"grep -qF 'rapido: FAILED: selected no test (LTP_TESTS/LTP_SKIP/LTP_RUNTEST)' '$tmp/out' &&
+		! grep -q 'not reached' '$tmp/out' && grep -q '^1 ' '$tmp/run/rapido.status'"
+done
+
 in_lib 'LTP_TESTS="open01 read01"; RAPIDO_SHARD=1/2 ltp_run; RAPIDO_SHARD=2/2 ltp_run'
 check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n' ' ')" = \
 	"fail syscalls/read01 exit status 1 pass syscalls/open01 "
 # a test that taints the kernel (here: a file standing for
 # /proc/sys/kernel/tainted) fails though LTP passed it; an old taint does not
-printf '#!/bin/sh\necho 4096 > "%s"\n' "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
+printf '#!/bin/sh\necho $(($(cat "%s") | 512)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
 	chmod +x "$tmp/ltp/testcases/bin/taint01" && printf 'taint01 taint01\n' > "$tmp/ltp/runtest/taint" || exit 1
 echo 1 > "$tmp/tainted"
 in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST="taint syscalls" LTP_TESTS="taint01 open01"; ltp_run'
@@ -120,7 +129,26 @@ check "a new kernel taint fails the test, an old one does not" same_file - "$tmp
 fail taint/taint01 exit status 1
 pass syscalls/open01
 EOF
-check "  said with the taint" grep -qxF 'ltp: taint/taint01: the kernel is now tainted (4096, was 1)' "$tmp/out"
+check "  said with the taint" grep -qxF 'ltp: taint/taint01: the kernel is now tainted (513, was 1)' "$tmp/out"
+echo 1 > "$tmp/tainted"
+in_lib '_ltp_taint_file=$2/tainted; RAPIDO_RERUN_FAILURES=2 LTP_RUNTEST="taint" LTP_TESTS="taint01"; ltp_run; echo "run=$?"'
+records > "$tmp/got"
+check "--rerun-failures: a test's taint stays its failure on each re-run (not flaky)" same_file - "$tmp/got" <<'EOF'
+fail taint/taint01 exit status 1
+fail taint/taint01 exit status 1
+fail taint/taint01 exit status 1
+EOF
+check "  and the run fails" grep -qx 'run=1' "$tmp/out"
+# LTP's module tests load out-of-tree, unsigned test modules: O (4096) and E (8192)
+printf '#!/bin/sh\necho $(($(cat "%s") | 4096 | 8192)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" \
+	> "$tmp/ltp/testcases/bin/init_module01" && chmod +x "$tmp/ltp/testcases/bin/init_module01" &&
+	printf 'init_module01 init_module01\n' > "$tmp/ltp/runtest/mod" || exit 1
+echo 1 > "$tmp/tainted"
+in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST=mod; ltp_run'
+records > "$tmp/got"
+check "taint O and E (a module test's own module) are no failure" same_file - "$tmp/got" <<'EOF'
+pass mod/init_module01
+EOF
 
 mkdir -p "$tmp/src/testcases/kernel/syscalls/open" "$tmp/src/testcases/lib" "$tmp/src/testcases/data" &&
 	touch "$tmp/src/testcases/kernel/syscalls/open/Makefile" "$tmp/src/testcases/lib/Makefile" || exit 1
@@ -128,4 +156,33 @@ in_lib '_ltp_path "$2/src"; echo "src=$REPLY"; _ltp_path "$2/ltp"; echo "inst=$R
 check "a tree built in place: its test directories are PATH" grep -qxF \
 	"src=$tmp/src/testcases/kernel/syscalls/open:$tmp/src/testcases/lib" "$tmp/out"
 check "an installed tree: its testcases/bin" grep -qxF "inst=$tmp/ltp/testcases/bin" "$tmp/out"
+# the profile without an LTP tree: a shell interactively, a failure in a batch run
+in_lib 'unset RAPIDO_RESULTS_PORT; _ltp_root=$2/none; _rapido_autorun_dir=$2/none; source "$1/autorun/ltp.sh"; echo "rc=$?"'
+check "no LTP tree, interactive: said, no failure" sh -c \
+	"grep -qxF 'ltp: LTP not included (LTP_SRC unset)' '$tmp/out' && grep -qx 'rc=0' '$tmp/out'"
+in_lib 'unset RAPIDO_RESULTS_PORT; _ltp_root=$2/none; _rapido_autorun_dir=$2/none; RAPIDO_BATCH=1; source "$1/autorun/ltp.sh"; echo "not reached"'
+check "no LTP tree, batch: a failure naming the keys" sh -c \
+	"grep -qF 'rapido: FAILED: LTP_SRC/LTP_DIR unset: the suite is not in the image' '$tmp/out' &&
+		! grep -q 'not reached' '$tmp/out'"
+
+# a command that is no LTP test exiting 77 (64+8+4+1): a failure, not rapido_test's skip
+lt odd01 77 "odd01: not an LTP test"
+printf 'odd01 odd01\n' > "$tmp/ltp/runtest/odd"
+in_lib 'LTP_RUNTEST=odd; ltp_run; echo "run=$?"'
+records > "$tmp/got"
+check "exit status 77 is a failure, status 1" same_file - "$tmp/got" <<'EOF'
+fail odd/odd01 exit status 1
+EOF
+check "  its words kept" grep -qF 'ltp: odd/odd01: TFAIL TWARN exit status 77 (LTP exit status 1)' "$tmp/out"
+check "  and the run fails" grep -qx 'run=1' "$tmp/out"
+
+# a glob word is a test-name glob, not a file name of the current directory
+mkdir -p "$tmp/cwd" && : > "$tmp/cwd/open0x" || exit 1
+in_lib 'cd "$2/cwd" && LTP_TESTS="open0*" ltp_run; echo "run=$?"; case $- in *f*) echo "noglob left on" ;; esac'
+records > "$tmp/got"
+check "LTP_TESTS=open0*: not expanded against the current directory" same_file - "$tmp/got" <<'EOF'
+pass syscalls/open01
+EOF
+check "  the caller's globbing left as it was" sh -c "grep -qx 'run=0' '$tmp/out' && ! grep -q 'noglob' '$tmp/out'"
+
 done_testing
