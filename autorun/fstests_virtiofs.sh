@@ -7,7 +7,10 @@
 #   ./vm --virtiofs TESTDIR:fstests-test --virtiofs SCRATCHDIR:fstests-scratch
 # (or VM_VIRTIOFS in rapido.conf). Both must be writable and are written
 # by root (virtiofsd runs as root): give it directories of their own,
-# which the tests fill and empty. With FSTESTS_SRC (a built xfstests tree)
+# which the tests fill and empty (xfstests removes everything in the
+# scratch share). So a share is used only when it is empty, and is then
+# marked with a .rapido-fstests file, or already holds that mark: a
+# mistyped directory full of someone's files is refused, untouched. With FSTESTS_SRC (a built xfstests tree)
 # the image carries it at /fstests and the tests FSTESTS_GROUPS /
 # FSTESTS_TESTS pick run through rapido_fstests_check, as in fstests_local,
 # each a testcase of ./vm --results.
@@ -33,10 +36,29 @@ mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || rapido_fail "mkdir $TEST_DIR $SCRATCH_MNT
 mount -t virtiofs "$TEST_DEV" "$TEST_DIR" ||
 	rapido_fail "cannot mount virtiofs tag $TEST_DEV on $TEST_DIR: boot with" \
 		"./vm --virtiofs TESTDIR:$TEST_DEV --virtiofs SCRATCHDIR:$SCRATCH_DEV"
-# the scratch tag is mounted by the tests; that it is there, checked now
-mount -t virtiofs "$SCRATCH_DEV" "$SCRATCH_MNT" && umount "$SCRATCH_MNT" ||
+# share_ours DIR TAG: DIR (TAG mounted there) is empty, marked now, or
+# already marked as fstests_virtiofs' own; else the run stops untouched
+share_ours() {
+	local f n=0
+
+	[ -e "$1/.rapido-fstests" ] && return 0
+	for f in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		n=$((n + 1))
+	done
+	[ "$n" = 0 ] ||
+		rapido_fail "virtiofs tag $2 holds $n files and no .rapido-fstests mark:" \
+			"fstests_virtiofs empties its shares (xfstests removes the scratch share's files);" \
+			"give it empty directories of its own (marked on first use), or add the mark yourself"
+	: > "$1/.rapido-fstests" || rapido_fail "cannot mark virtiofs tag $2 ($1/.rapido-fstests)"
+}
+share_ours "$TEST_DIR" "$TEST_DEV"
+# the scratch tag is mounted by the tests; that it is there and ours, checked now
+mount -t virtiofs "$SCRATCH_DEV" "$SCRATCH_MNT" ||
 	rapido_fail "cannot mount virtiofs tag $SCRATCH_DEV: boot with" \
 		"./vm --virtiofs SCRATCHDIR:$SCRATCH_DEV"
+share_ours "$SCRATCH_MNT" "$SCRATCH_DEV"
+umount "$SCRATCH_MNT" || rapido_fail "cannot unmount $SCRATCH_MNT"
 export FSTYP TEST_DEV TEST_DIR SCRATCH_DEV SCRATCH_MNT
 echo "fstests: virtiofs TEST_DEV=$TEST_DEV mounted at $TEST_DIR;" \
 	"SCRATCH_DEV=$SCRATCH_DEV unmounted, SCRATCH_MNT=$SCRATCH_MNT"

@@ -18,7 +18,8 @@
 #  4. fstests_virtiofs with the real xfstests (tests/suite-tree), its
 #     failing copy (generic/002's golden output replaced): $vfs_pass
 #     (generic/005) passes and generic/002 fails on two host directories,
-#     in one boot: ./vm exits 1, the console and junit.xml agree. With
+#     in one boot: ./vm exits 1, the console and junit.xml agree. Before
+#     it, a scratch share holding a file is refused untouched (1). With
 #     generic/001 (tests/long/virtiofs-generic001.sh) 5 to 10 minutes under
 #     TCG, each of its file copies a round trip to virtiofsd; this file,
 #     two minutes for all four.
@@ -143,8 +144,18 @@ if want 4; then
 	mkdir -p "$T/vtest" "$T/vscratch"
 	vfs_pass=${vfs_pass:-generic/005}
 	printf "FSTESTS_SRC=%s\nFSTESTS_TESTS='%s generic/002'\n" "$BAD" "$vfs_pass" > "$RAPIDO_CONF"
-	start=$(date +%s)
 	"$CUT" fstests_virtiofs > "$T/cut.out" 2>&1 || { not_ok "cut fstests_virtiofs"; sed 's/^/# /' "$T/cut.out"; }
+	# a scratch share that holds someone's files: refused, untouched
+	mkdir -p "$T/precious" && echo keep > "$T/precious/file"
+	"$VM" --batch --timeout 600 --virtiofs "$T/vtest:fstests-test" \
+		--virtiofs "$T/precious:fstests-scratch" > "$T/console0" 2> "$T/err"
+	rc=$?
+	expect_rc "4: a scratch share with files in it: refused" 1 $rc
+	check "4:   saying why" guest_says "$T/console0" "virtiofs tag fstests-scratch holds 1 files and no .rapido-fstests mark:"
+	check "4:   its file untouched, no mark written" \
+		test "$(cat "$T/precious/file")" = keep -a ! -e "$T/precious/.rapido-fstests"
+	rm -f "$T/vtest/.rapido-fstests"
+	start=$(date +%s)
 	"$VM" --batch --timeout 1700 --results "$T/res4" --virtiofs "$T/vtest:fstests-test" \
 		--virtiofs "$T/vscratch:fstests-scratch" > "$T/console" 2> "$T/err"
 	rc=$?
@@ -154,6 +165,8 @@ if want 4; then
 		test "$(xfstests_printed "$T/console")" = "$want4"
 	check "4: junit.xml says the same" test "$(testcases "$T/res4/junit.xml" | LC_ALL=C sort)" = "$want4"
 	check "4: FSTYP virtiofs" guest_says "$T/console" "FSTYP         -- virtiofs"
+	check "4: the empty shares marked as fstests_virtiofs' own" \
+		test -e "$T/vtest/.rapido-fstests" -a -e "$T/vscratch/.rapido-fstests"
 	check "4: kernel console clean" console_clean "$T/console"
 	stopped 4
 	diag
