@@ -220,11 +220,8 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 		usage_die(1, "no profile given");
 	}
 	o->profile = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "cut: one profile at a time ('%s' after '%s')\n"
-			"Try 'cut --help' for more information.\n", argv[optind], o->profile);
-		exit(1);
-	}
+	if (optind < argc)
+		usage_die(1, "one profile at a time ('%s' after '%s')", argv[optind], o->profile);
 }
 
 static void cut_opts_free(struct cut_opts *o)

@@ -224,6 +224,14 @@ for pg in man1/rapido.1 man1/rapido-cut.1 man1/rapido-vm.1 man1/rapido-vmctl.1 \
 	check "  never bare ${p#rapido-} as a command" eval '! bare_in "$M/$pg" "${p#rapido-}"'
 	check "  nor $p" eval '! page_cmd "$M/$pg" "$p"'
 done
+# a usage error's hint names the command as it was typed: "vm --help" is
+# no command in a checkout (./vm) nor installed (rapido vm)
+for c in "./vm" "./cut" "./vmctl" "./run" "rapido vm" "rapido boot" "rapido cut" "rapido run"; do
+	(cd "$TOP" && PATH=$TOP:$PATH && eval "$c --no-such-option") > "$T/out" 2> "$T/err"
+	check "$c --no-such-option: the hint says '$c --help'" contains "$T/err" "Try '$c --help' for more information."
+done
+(cd "$TOP" && ./cut simple extra) > "$T/out" 2> "$T/err"
+check "./cut with two profiles: the hint says './cut --help'" contains "$T/err" "Try './cut --help' for more information."
 check "man5/rapido.conf.5 installed" test -s "$M/man5/rapido.conf.5"
 check "rapido-cut.1 refers to rapido-vm(1)" grep -qF '\fBrapido-vm\fR(1)' "$M/man1/rapido-cut.1"
 if command -v man > /dev/null; then

@@ -199,7 +199,7 @@ rm -f "$T/notimage"
 
 # options
 run_err "bad --accel" "expected auto, kvm or tcg" "$VM" --accel hvf "$T/x"
-run_err "bad vm option" "Try 'vm --help'" "$VM" --bogus
+run_err "bad vm option" "Try '$VM --help'" "$VM" --bogus
 "$VM" --bogus > /dev/null 2>&1
 expect_rc "vm usage error is 125" 125 $?
 run_err "bad gdb port" "--gdb: expected HOST:PORT with a port from 1 to 65535" "$VM" --gdb=127.0.0.1:99999
