@@ -37,6 +37,18 @@ expect_rc "dry-run with --results" 0 $?
 check "  creates no results dir" test ! -e "$T/dry-results"
 check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
 
+# vng's habit, `./vm -- CMD`: the words after -- are qemu's, which takes a
+# lone word for a disk image ("-r: invalid option" after the boot began);
+# refused before qemu, naming rapido run; a file of that name is qemu's
+run_err "vm -- uname -r (vng's habit) refused" "'uname' after --: .*rapido run -- uname" \
+	"$VM" --dry-run -- uname -r
+check "  nothing booted, the usage error's 125" test "$rc" = 125
+"$VM" --dry-run -- -m 1G > "$T/argv" 2> "$T/err"
+expect_rc "vm -- -m 1G: qemu's options pass" 0 $?
+(cd "$T" && : > disk.raw && "$VM" --dry-run -- disk.raw) > "$T/argv" 2> "$T/err"
+expect_rc "vm -- FILE: an existing file is qemu's disk image" 0 $?
+check "  passed on" grep -qx disk.raw "$T/argv"
+
 # --test-timeout: the guest takes the host's sysrq keys; the options' errors before a boot
 "$VM" --dry-run --test-timeout 30 > "$T/argv" 2> "$T/err"
 expect_rc "dry-run with --test-timeout" 0 $?
