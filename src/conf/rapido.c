@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,6 +69,14 @@ const char *rapido_dir(void)
 int rapido_installed(void)
 {
 	return rapido_dir() && installed;
+}
+
+const char *rapido_cmd(const char *prog)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s%s", rapido_installed() ? "rapido " : "./", prog);
+	return buf;
 }
 
 void rapido_profile_dirs(struct strv *out)

@@ -25,6 +25,12 @@ const char *rapido_dir(void);
 int rapido_installed(void);
 
 /*
+ * PROG as the user runs it, for messages that say what to type: "./PROG"
+ * in a checkout, "rapido PROG" installed (no PROG is on PATH there).
+ */
+const char *rapido_cmd(const char *prog);
+
+/*
  * The one place that says where profiles (NAME.sh) are looked for, in
  * order, appended to out: each directory of $RAPIDO_PROFILE_PATH
  * (colon-separated), then $XDG_CONFIG_HOME/rapido/profiles

@@ -214,6 +214,16 @@ for f in usr/bin/rapido usr/lib/rapido/autorun/simple.sh usr/lib/rapido/build/gu
 	check "installed $f" test -s "$T/root/$f"
 done
 check "  and no other program in usr/bin" test "$(ls "$T/root/usr/bin")" = rapido
+# the pointers in errors name the commands of the layout in use: ./cut in a
+# checkout, rapido cut once installed (there is no cut on PATH)
+run "$TOP/cut" nosuchprofile
+check "checkout, unknown profile: './cut --list shows the profiles'" contains "$T/err" "(./cut --list shows the profiles)"
+run "$TOP/vm" --batch "$T/no-image"
+check "checkout, no image: 'run ./cut PROFILE first'" contains "$T/err" "(run ./cut PROFILE first)"
+run "$T/root/usr/bin/rapido" cut nosuchprofile
+check "installed, unknown profile: 'rapido cut --list shows the profiles'" contains "$T/err" "(rapido cut --list shows the profiles)"
+run "$T/root/usr/bin/rapido" vm --batch "$T/no-image"
+check "installed, no image: 'run rapido cut PROFILE first'" contains "$T/err" "(run rapido cut PROFILE first)"
 for pg in man1/rapido.1 man1/rapido-cut.1 man1/rapido-vm.1 man1/rapido-vmctl.1 \
 	man8/rapido-netsetup.8 man8/rapido-ceph-local.8 man5/rapido.conf.5; do
 	p=$(basename "$pg"); p=${p%.[158]}
