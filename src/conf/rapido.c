@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -71,12 +70,9 @@ int rapido_installed(void)
 	return rapido_dir() && installed;
 }
 
-const char *rapido_cmd(const char *prog)
+const char *rapido_cmd_prefix(void)
 {
-	static char buf[64];
-
-	snprintf(buf, sizeof(buf), "%s%s", rapido_installed() ? "rapido " : "./", prog);
-	return buf;
+	return rapido_installed() ? "rapido " : "./";
 }
 
 void rapido_profile_dirs(struct strv *out)

@@ -25,10 +25,11 @@ const char *rapido_dir(void);
 int rapido_installed(void);
 
 /*
- * PROG as the user runs it, for messages that say what to type: "./PROG"
- * in a checkout, "rapido PROG" installed (no PROG is on PATH there).
+ * What goes before a program's name in a message that says what to type:
+ * "./" in a checkout (./cut), "rapido " installed (rapido cut: no cut is
+ * on PATH there).
  */
-const char *rapido_cmd(const char *prog);
+const char *rapido_cmd_prefix(void);
 
 /*
  * The one place that says where profiles (NAME.sh) are looked for, in

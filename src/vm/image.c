@@ -31,8 +31,8 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 	fd = open_regular(path, 0, &st);
 	if (fd < 0) {
 		*err = xasprintf("%s: %s%s%s%s", path, file_strerror(fd, &st),
-				 fd == -ENOENT ? " (run " : "", fd == -ENOENT ? rapido_cmd("cut") : "",
-				 fd == -ENOENT ? " PROFILE first)" : "");
+				 fd == -ENOENT ? " (run " : "", fd == -ENOENT ? rapido_cmd_prefix() : "",
+				 fd == -ENOENT ? "cut PROFILE first)" : "");
 		return fd;
 	}
 	rc = cpio_find(fd, "rapido/vm.conf", 8, &text, NULL);
