@@ -17,6 +17,16 @@ check "image written" test -s "$DRACUT_OUT"
 # (README); nothing but the image may be left of its name
 check "no temporary left next to the image" test -z "$(ls -A "$T" | grep '^image.')"
 rel=$(echo "$out" | sed -n 's/.*kernel \(.*\)$/\1/p')
+# every byte of the image is unpacked by the guest's kernel before /init
+# runs (bench/boot): the helpers are packed without their symbols and
+# debug information (GUEST_STRIP), as dracut strips what it installs
+mkdir -p "$T/helpers" && (cd "$T/helpers" &&
+	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer helpers "$DRACUT_OUT").cpio")
+unstripped=$(for f in "$T/helpers/init" "$T/helpers"/usr/bin/rapido-*; do
+	readelf -S "$f" | grep -qE ' \.(symtab|debug_info) ' && echo "${f#"$T/helpers/"}"
+done | tr "\n" " ")
+check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
+	test -z "$unstripped" -a -x "$T/helpers/init"
 
 # from another directory, as a user would
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
