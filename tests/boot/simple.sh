@@ -8,6 +8,9 @@
 # busybox's own (a signal to the init) before the profile finished with no
 # verdict (123, said with its sender), never a pass;
 # --bins / CUT_EXTRA_BINS add host programs, and name one that is missing.
+# The image's bytes (each unpacked by the kernel on every boot): helpers
+# stripped, no libselinux nor libpcre2 (busybox's ls, grep, sed, mkdir);
+# the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg.
 . "$(dirname "$0")/lib.sh"
 
 out=$("$CUT" simple 2>&1)
@@ -53,12 +56,13 @@ check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH
 "$CUT" -q simple --bins lsblk -x 'lsblk --version; mount | grep -q "^proc on /proc type proc " && ps | grep -q "[b]ash" && free | grep -q Mem &&
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
 	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
+	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
 	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple with -x extras (tail only)" 0 $?
 "$VM" --batch --timeout 300 --results "$T/res-off" > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
-check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's)" guest_says "$T/console-tools" "tools: ok"
+check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
 check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"
