@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -24,6 +22,7 @@
 #include "num.h"
 #include "qmp.h"
 #include "rapido.h"
+#include "usock.h"
 #include "version.h"
 #include "vmctl.h"
 
@@ -339,18 +338,12 @@ static void cmd_restore(struct vmctl *v, const struct mpath_path *pi, unsigned i
 /* A VM runs as vmN.qmp: something listens on the socket ./vm made for it. */
 static int qmp_listening(const char *path)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int fd, rc;
+	int fd = usock_connect(path);
 
-	if (strlen(path) >= sizeof(a.sun_path))
-		return 0;
-	strcpy(a.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	rc = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
 	close(fd);
-	return rc;
+	return 1;
 }
 
 /*
