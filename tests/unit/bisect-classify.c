@@ -310,7 +310,8 @@ static void test_rc_words(void)
 		{ 0, "exit 0 (passed)" }, { VM_EXIT_TESTS_FAILED, "exit 1 (a test failed)" },
 		{ VM_EXIT_NO_STATUS, "exit 123 (the guest died: panic or crash)" },
 		{ VM_EXIT_TIMEOUT, "exit 124 (timed out)" }, { 137, "exit 137 (killed by a signal)" },
-		{ 7, "exit 7 (the guest's status)" },
+		{ 7, "exit 7 (the guest's status)" }, { 159, "exit 159 (killed by a signal)" },
+		{ 160, "exit 160 (the guest's status)" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
@@ -494,7 +495,7 @@ static void test_holds(void)
 
 int main(void)
 {
-	tap_plan(86);
+	tap_plan(88);
 	test_steps();
 	test_match();
 	test_reference();
