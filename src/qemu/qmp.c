@@ -216,14 +216,6 @@ static int send_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int qmp_connect(struct qmp *q, const char *path, char **err)
-{
-	int rc = qmp_connect_timeout(q, path, 5000, err);
-
-	q->timeout_ms = 30000;
-	return rc;
-}
-
 int qmp_send(struct qmp *q, const char *json)
 {
 	char *msg = xasprintf("%s\n", json);
