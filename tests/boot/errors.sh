@@ -41,5 +41,5 @@ RAPIDO_CONF=$T/missing.conf run_err "RAPIDO_CONF that does not exist" "$T/missin
 KERNEL_RELEASE=0.0-none run_err "kernel release not installed" "vmlinuz-0.0-none is missing" "$CUT" simple
 KERNEL_SRC=$T run_err "KERNEL_SRC that is not built" "is not built for amd64: $T/arch/x86/boot/bzImage is missing" "$CUT" simple
 
-run_err "bad cut option" "Try 'cut --help'" "$CUT" --bogus
+run_err "bad cut option" "Try '$CUT --help'" "$CUT" --bogus
 done_testing

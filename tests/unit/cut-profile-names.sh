@@ -16,6 +16,12 @@ export RAPIDO_CONF=$T/rapido.conf XDG_CONFIG_HOME=$T/xdg
 TAP_ON_FAIL=show_run
 : > "$RAPIDO_CONF"
 
+# ./cut alone, a first user's try: where the names are and which to start with
+run "$bin"
+check "./cut alone: exit 1" exits 1
+check "  points at ./cut --list and simple" contains "$T/err" \
+	"cut: no profile given (./cut --list shows the profiles; ./cut simple is the smallest)"
+
 run "$bin" --dry-run fstests_xfs
 check "fstests_xfs --dry-run: exit 0" exits 0
 check "  says what it maps to" contains "$T/err" \
