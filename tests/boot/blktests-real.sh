@@ -56,7 +56,8 @@ EXCLUDE=(meta/002 meta/004 meta/006 meta/008 meta/012 meta/013 meta/014 meta/015
 EOF
 start=$(date +%s)
 "$CUT" blktests > "$T/cut.out" 2>&1
-expect_rc "cut blktests ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+rc=$?	# (the $(...) below sets $? too)
+expect_rc "cut blktests ($(( $(date +%s) - start ))s)" 0 $rc || sed 's/^/# /' "$T/cut.out"
 # scsi/004 reads /proc/scsi/scsi_debug/HOST, which a kernel without
 # CONFIG_SCSI_PROC_FS (Debian's 6.1 and 6.12) has not: it fails there, for
 # the kernel's config, a known failure of the real suite on the kernel
@@ -143,7 +144,8 @@ echo "zoned-roundtrip: $wp zones written"
 EOF
 start=$(date +%s)
 "$CUT" fstests_local -f "$T/roundtrip.sh" > "$T/cut.out" 2>&1
-expect_rc "cut fstests_local FSTESTS_ZONED=null_blk ($(( $(date +%s) - start ))s)" 0 $? ||
+rc=$?	# (the $(...) below sets $? too)
+expect_rc "cut fstests_local FSTESTS_ZONED=null_blk ($(( $(date +%s) - start ))s)" 0 $rc ||
 	sed 's/^/# /' "$T/cut.out"
 start=$(date +%s)
 "$VM" --batch --timeout 600 > "$T/console" 2>&1
@@ -162,7 +164,8 @@ check "kernel console clean" console_clean "$T/console"
 : > "$RAPIDO_CONF"
 start=$(date +%s)
 "$CUT" zoned_local > "$T/cut.out" 2>&1
-expect_rc "cut zoned_local ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+rc=$?	# (the $(...) below sets $? too)
+expect_rc "cut zoned_local ($(( $(date +%s) - start ))s)" 0 $rc || sed 's/^/# /' "$T/cut.out"
 start=$(date +%s)
 "$VM" --batch --timeout 600 --results "$T/zres" > "$T/console" 2>&1
 rc=$?
