@@ -35,6 +35,14 @@ if ! command -v virtiofsd > /dev/null && [ ! -x /usr/libexec/virtiofsd ] &&
 	echo "SKIP: no virtiofsd (Debian 12: qemu-system-common; Debian 13: virtiofsd)"
 	exit 77
 fi
+# as root, ./vm gives virtiofsd a mount namespace of its own, / made a
+# slave there, for a read-only view of a share: where / is no mount point
+# (a plain chroot) that fails (EINVAL), as ip netns does (netns_or_why)
+if ! unshare -m mount --make-rslave / 2> "$T/slave.err"; then
+	echo "SKIP: / is no mount point here (a chroot? bind-mount its directory onto itself):" \
+		"./vm's read-only view for virtiofsd needs one ($(tr '\n' ' ' < "$T/slave.err"))"
+	exit 77
+fi
 want() { case " ${ONLY:-1 2 3 4} " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # our_virtiofsd: pids of this test's virtiofsd processes (their source
