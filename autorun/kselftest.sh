@@ -43,7 +43,7 @@
 # /usr/bin/timeout for each test's deadline; runner.sh prefixes a test's
 # output with perl's prefix.pl where there is a perl (perl.inc adds
 # perl-base's modules it uses), else with sed
-#@ bins: sh cat cut grep sed tr uniq wc basename dirname realpath timeout
+#@ bins: sh cat cut grep sed tr sort uniq wc basename dirname realpath timeout
 #@ bins-optional: dmesg
 # the exec target: non-regular runs /bin/true; binfmt_script.py is
 # python3's (#!/usr/bin/env python3), asks getconf for NAME_MAX and makes
