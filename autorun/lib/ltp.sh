@@ -9,7 +9,8 @@
 #
 # LTP's test library (lib/tst_test.c, include/tst_res_flags.h) ends a test
 # with its results as exit status bits: TFAIL 1, TBROK 2, TWARN 4, TCONF 32
-# (32 alone: every case skipped, its TCONF lines say why), 0 passed; its
+# (32 alone: every case skipped, its TCONF lines say why), 0 passed; they
+# map to pass, fail, error (TBROK without TFAIL) and skip; its
 # own timeout (tst_test's .timeout, scaled by LTP_TIMEOUT_MUL) kills a test
 # and reports TBROK "Test killed! (timeout?)".
 
@@ -113,8 +114,10 @@ _ltp_lines() {
 
 # ltp_verdict STATUS: what LTP's exit STATUS says, in REPLY ("pass",
 # "skip", or the failure's words) and as a status for rapido_test: 0
-# passed, 77 skipped (TCONF alone), else the failure's LTP status (1 for
-# an exit status 77, which rapido_test would take for a skip)
+# passed, 77 skipped (TCONF alone), 99 an error (TBROK without TFAIL: the
+# test could not reach a verdict), else the failure's LTP status (1 for an
+# exit status 77 or 99, which rapido_test would take for a skip or an
+# error)
 ltp_verdict() {
 	local rc=$1 w=()
 	if [ "$rc" -eq 0 ]; then
@@ -134,9 +137,14 @@ ltp_verdict() {
 	[ $((rc & 4)) -eq 0 ] || w+=(TWARN)
 	[ $((rc & ~(1 | 2 | 4 | 32))) -eq 0 ] || w+=("exit status $rc")
 	REPLY="${w[*]}"
-	# 77 (64+8+4+1, a command that is no LTP test) is no TCONF: as a
-	# status it would be rapido_test's skip
-	[ "$rc" -ne 77 ] || rc=1
+	# TBROK: LTP's "broken", no verdict (its own timeout says it too);
+	# with TFAIL a verdict was reached, and failed
+	if [ $((rc & 2)) -ne 0 ] && [ $((rc & 1)) -eq 0 ] && [ $((rc & ~(2 | 4 | 32))) -eq 0 ]; then
+		return 99
+	fi
+	# 77 (64+8+4+1) and 99 (64+32+2+1), a command that is no LTP test:
+	# as a status, rapido_test's skip and error
+	[ "$rc" -ne 77 ] && [ "$rc" -ne 99 ] || rc=1
 	return "$rc"
 }
 
@@ -164,24 +172,25 @@ _ltp_taint() {
 # Its last line is the verdict, with the first TCONF, TFAIL, TBROK or
 # TWARN line LTP printed (rapido_test takes a skip's reason from it).
 _ltp_one() {
-	local name=$1 cmd=$2 t0=$3 rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
+	local name=$1 cmd=$2 t0=$3 rc ltp_rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
 	mkdir -p "$d" && cd "$d" && : > "$d.first" || return 1
 	sh -c "$cmd" 2>&1 | _ltp_echo "$d.first"
-	rc=${PIPESTATUS[0]}
+	ltp_rc=${PIPESTATUS[0]}
 	cd / || return 1
 	first=$(< "$d.first")
-	ltp_verdict "$rc"
+	ltp_verdict "$ltp_rc"
 	rc=$?
 	words=$REPLY
 	_ltp_taint
 	if [ $((REPLY & ~t0 & ~_ltp_taint_ok)) -ne 0 ]; then
 		echo "ltp: $name: the kernel is now tainted ($REPLY, was $t0)"
-		[ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] || rc=1
+		# a verdict of its own: a failure, whatever LTP said
+		[ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ "$rc" -ne 99 ] || rc=1
 	fi
 	case $rc in
 	0) echo "ltp: $name: passed" ;;
 	77) echo "ltp: $name: TCONF${first:+: $first}" ;;
-	*) echo "ltp: $name: ${words:-failed} (LTP exit status $rc)${first:+: $first}" ;;
+	*) echo "ltp: $name: ${words:-failed} (LTP exit status $ltp_rc)${first:+: $first}" ;;
 	esac
 	return "$rc"
 }
