@@ -87,10 +87,10 @@ guest_matches() {
 	guest_text "$1" | grep -q -- "$2"
 }
 # testcases FILE: "NAME STATE" lines of a junit.xml, in order (STATE: pass,
-# failure or skipped)
+# failure, error or skipped)
 testcases() {
 	perl -ne 'if (/<testcase [^>]*name="([^"]*)"/) { $n = $1; print "$n pass\n" if m{/>\s*$}; next }
-		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
+		if (defined $n && /<(failure|error|skipped)/) { print "$n $1\n"; undef $n; next }
 		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
 }
 # layer KIND IMAGE: the cache key of the image's KIND layer (from its rapido/layers)
