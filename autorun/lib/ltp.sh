@@ -18,17 +18,6 @@
 # for upstream Rapido's LTP_DIR)
 _ltp_root=/ltp
 
-# _ltp_words VALUE: VALUE's words (spaces or commas) in _ltp_w
-_ltp_words() {
-	local v=${1//,/ }
-	# words, not globs matched against the current directory ("open0*"
-	# is matched against test names)
-	local -
-	set -f
-	# shellcheck disable=SC2206 # words on purpose
-	_ltp_w=($v)
-}
-
 # ltp_setup: LTP in place at _ltp_root, an installed tree (make install's
 # prefix: testcases/bin) or a built source tree (its test directories on
 # PATH); fails naming what is missing
@@ -83,14 +72,14 @@ _ltp_path() {
 # does not
 _ltp_picked() {
 	local w
-	_ltp_words "${LTP_SKIP:-}"
-	for w in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_SKIP:-}"
+	for w in "${RAPIDO_WORDS[@]}"; do
 		# shellcheck disable=SC2053 # a glob, by design
 		[[ $1 == $w || $2/$1 == $w ]] && return 1
 	done
-	_ltp_words "${LTP_TESTS:-}"
-	[ ${#_ltp_w[@]} -eq 0 ] && return 0
-	for w in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_TESTS:-}"
+	[ ${#RAPIDO_WORDS[@]} -eq 0 ] && return 0
+	for w in "${RAPIDO_WORDS[@]}"; do
 		# shellcheck disable=SC2053
 		[[ $1 == $w || $2/$1 == $w ]] && return 0
 	done
@@ -214,8 +203,8 @@ _ltp_echo() {
 ltp_run() {
 	local f i rc=0 w n seen t0
 	_ltp_names=() _ltp_cmds=()
-	_ltp_words "${LTP_RUNTEST:-syscalls}"
-	local files=("${_ltp_w[@]}")
+	rapido_words "${LTP_RUNTEST:-syscalls}"
+	local files=("${RAPIDO_WORDS[@]}")
 	for f in "${files[@]}"; do
 		if ! _ltp_lines "$f"; then
 			rapido_test_fail "ltp/$f" "LTP_RUNTEST: no runtest file $_ltp_root/runtest/$f" > /dev/null
@@ -224,8 +213,8 @@ ltp_run() {
 		fi
 	done
 	# a mistyped LTP_TESTS word is a failure, not a quiet empty run
-	_ltp_words "${LTP_TESTS:-}"
-	for w in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_TESTS:-}"
+	for w in "${RAPIDO_WORDS[@]}"; do
 		seen=
 		for n in "${_ltp_names[@]}"; do
 			# shellcheck disable=SC2053 # a glob, by design
@@ -252,8 +241,8 @@ ltp_run() {
 # _ltp_skipped_word WORD: WORD names a test that LTP_SKIP left out
 _ltp_skipped_word() {
 	local s
-	_ltp_words "${LTP_SKIP:-}"
-	for s in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_SKIP:-}"
+	for s in "${RAPIDO_WORDS[@]}"; do
 		[ "$s" = "$1" ] && return 0
 	done
 	return 1

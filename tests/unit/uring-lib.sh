@@ -108,7 +108,7 @@ check "no tests/*.py: no '*' test, the tree questioned" sh -c \
 	"grep -qF 'no test (tests/NAME.py) in UNIONMOUNT_SRC=/src: is UNIONMOUNT_SRC unionmount-testsuite?' '$tmp/out' &&
 		! grep -q '^sel' '$tmp/out'"
 in_lib 'UNIONMOUNT_MODES="ov samefs-verfy"
-	_unionmount_words "$UNIONMOUNT_MODES"; for m in "${_unionmount_w[@]}"; do
+	rapido_words "$UNIONMOUNT_MODES" .py; for m in "${RAPIDO_WORDS[@]}"; do
 	[ -n "${_unionmount_args[$m]:-}" ] && echo "$m: ${_unionmount_args[$m]}" || echo "$m: unknown"; done'
 check "each mode's ./run options" same_file - "$tmp/out" <<'EOF'
 ov: --ov
