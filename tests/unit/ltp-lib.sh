@@ -10,26 +10,10 @@
 # the run. The commands here print what LTP's library prints and exit as
 # it exits; tests/boot/ltp-real.sh runs the real LTP in a guest.
 . "$(dirname "$0")/../tap.sh"
-top=$TOP tmp=$T
-
-# in_lib SHELL-CODE: run it with the guest libraries sourced and the tree
-# in $tmp/ltp, records in $tmp/rec (the results port), output in $tmp/out
-in_lib() {
-	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
-	: > "$tmp/rec"
-	env -i PATH="$tmp/ltp/testcases/bin:$PATH" TMPDIR="$tmp/tmp" RAPIDO_RUN_DIR="$tmp/run" \
-		RAPIDO_RESULTS_PORT="$tmp/rec" bash -c '
-		for f in "$1"/autorun/lib/*.sh; do
-			source "$f"
-		done
-		_ltp_root=$2/ltp
-		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
-}
-# records: "EVENT NAME [REASON]" of each end record, fields unescaped
-records() {
-	awk '$2 == "pass" || $2 == "fail" || $2 == "skip" || $2 == "error" { r = "";
-		if ($2 != "pass") { r = $5; gsub(/%20/, " ", r) } print $2, $3 (r != "" ? " " r : "") }' "$tmp/rec"
-}
+. "$(dirname "$0")/guest-lib.inc"
+# the tree in $tmp/ltp, its tests on PATH
+in_lib_env=(PATH="$tmp/ltp/testcases/bin:$PATH" TMPDIR="$tmp/tmp")
+in_lib_pre='_ltp_root=$2/ltp'
 
 mkdir -p "$tmp/ltp/runtest" "$tmp/ltp/testcases/bin" "$tmp/tmp" || exit 1
 # lt NAME STATUS LINE: a test command that prints LINE and LTP's summary, then exits STATUS
