@@ -93,6 +93,14 @@ testcases() {
 		if (defined $n && /<(failure|error|skipped)/) { print "$n $1\n"; undef $n; next }
 		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
 }
+# console_verdicts CONSOLE: "NAME STATE" of each verdict the guest library
+# printed on CONSOLE ("rapido: test NAME: passed|FAILED|ERROR|skipped",
+# autorun/lib/results.sh), sorted, STATE as testcases names it: what
+# junit.xml holds when every test's record reached ./vm
+console_verdicts() {
+	guest_text "$1" | sed -nE 's/^rapido: test ([^ :]+): (passed|FAILED|ERROR|skipped).*/\1 \2/p' |
+		sed 's/ passed$/ pass/; s/ FAILED$/ failure/; s/ ERROR$/ error/' | LC_ALL=C sort
+}
 # layer KIND IMAGE: the cache key of the image's KIND layer (from its rapido/layers)
 layer() {
 	cpio -i --quiet --to-stdout rapido/layers < "$2" | awk -v k="$1" '$1 == "layer" && $2 == k {print $5}'

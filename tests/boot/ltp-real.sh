@@ -51,16 +51,8 @@ for t in open01 read01 write01 stat01 close01 getpid01; do
 	check "syscalls/$t passed" has "syscalls/$t" pass
 done
 check "LTP_SKIP's getpid02 did not run" sh -c '! grep -q "^syscalls/getpid02 " "$0"' "$T/got"
-# printed: "NAME STATE" from the verdict line the profile printed after
-# LTP's own summary, for each test
-printed() {
-	guest_text "$T/console" | perl -ne '
-		next unless m{^ltp: (syscalls/\S+): (passed|TCONF|.*\(LTP exit status \d+\))};
-		print "$1 ", {"passed" => "pass", "TCONF" => "skipped"}->{$2} // "failure", "\n"' |
-		LC_ALL=C sort
-}
-printed > "$T/printed"
-check "junit.xml holds every verdict LTP gave, and no other ($(wc -l < "$T/printed") tests)" \
+console_verdicts "$T/console" > "$T/printed"
+check "junit.xml holds every verdict the guest printed, and no other ($(wc -l < "$T/printed") tests)" \
 	same_file "$T/printed" "$T/got"
 check "as many tests as LTP printed summaries" \
 	test "$(guest_text "$T/console" | grep -c '^Summary:$')" -ge "$(wc -l < "$T/got")"

@@ -113,11 +113,16 @@ done
 in_lib 'LTP_TESTS="open01 read01"; RAPIDO_SHARD=1/2 ltp_run; RAPIDO_SHARD=2/2 ltp_run'
 check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n' ' ')" = \
 	"fail syscalls/read01 exit status 1 pass syscalls/open01 "
-# a test that taints the kernel (here: a file standing for
-# /proc/sys/kernel/tainted) fails though LTP passed it; an old taint does not
-printf '#!/bin/sh\necho $(($(cat "%s") | 512)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
-	chmod +x "$tmp/ltp/testcases/bin/taint01" && printf 'taint01 taint01\n' > "$tmp/ltp/runtest/taint" || exit 1
-echo 1 > "$tmp/tainted"
+# taints NAME BITS STATUS RUNTEST: a test NAME that adds BITS to the
+# kernel's taint (here: a file standing for /proc/sys/kernel/tainted) and
+# exits STATUS, the line of runtest file RUNTEST; the taint is 1 before it
+taints() {
+	printf '#!/bin/sh\necho $(($(cat "%s") | %s)) > "%s"\nexit %s\n' "$tmp/tainted" "$2" "$tmp/tainted" "$3" \
+		> "$tmp/ltp/testcases/bin/$1" && chmod +x "$tmp/ltp/testcases/bin/$1" &&
+		printf '%s %s\n' "$1" "$1" > "$tmp/ltp/runtest/$4" && echo 1 > "$tmp/tainted" || exit 1
+}
+# a test that taints the kernel fails though LTP passed it; an old taint does not
+taints taint01 512 0 taint
 in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST="taint syscalls" LTP_TESTS="taint01 open01"; ltp_run'
 records > "$tmp/got"
 check "a new kernel taint fails the test, an old one does not" same_file - "$tmp/got" <<'EOF'
@@ -142,20 +147,14 @@ error syscalls/write01 ltp: syscalls/write01: TBROK (LTP exit status 2): tst_tes
 EOF
 check "  and the run fails" grep -qx 'run=1' "$tmp/out"
 # a TBROK test that taints the kernel: the taint is a verdict, a failure
-printf '#!/bin/sh\necho $(($(cat "%s") | 512)) > "%s"\nexit 2\n' "$tmp/tainted" "$tmp/tainted" \
-	> "$tmp/ltp/testcases/bin/taint02" && chmod +x "$tmp/ltp/testcases/bin/taint02" &&
-	printf 'taint02 taint02\n' > "$tmp/ltp/runtest/taint2" || exit 1
-echo 1 > "$tmp/tainted"
+taints taint02 512 2 taint2
 in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST=taint2; ltp_run'
 records > "$tmp/got"
 check "a TBROK that taints the kernel: a failure" same_file - "$tmp/got" <<'EOF'
 fail taint2/taint02 exit status 1
 EOF
 # LTP's module tests load out-of-tree, unsigned test modules: O (4096) and E (8192)
-printf '#!/bin/sh\necho $(($(cat "%s") | 4096 | 8192)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" \
-	> "$tmp/ltp/testcases/bin/init_module01" && chmod +x "$tmp/ltp/testcases/bin/init_module01" &&
-	printf 'init_module01 init_module01\n' > "$tmp/ltp/runtest/mod" || exit 1
-echo 1 > "$tmp/tainted"
+taints init_module01 '4096 | 8192' 0 mod
 in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST=mod; ltp_run'
 records > "$tmp/got"
 check "taint O and E (a module test's own module) are no failure" same_file - "$tmp/got" <<'EOF'
