@@ -9,11 +9,12 @@
 #       last output line); 99 (automake's "hard error"): an error, a test
 #       that reached no verdict (LTP's TBROK; the reason is its last
 #       output line), never re-run; anything else: failed. Returns 0
-#       unless it failed or was an error. A NAME outside this VM's shard is not run at all. With
-#       ./vm --rerun-failures N (RAPIDO_RERUN_FAILURES) a failed CMD is
-#       run again at once, up to N times until it passes, each run a
-#       record after an "R1 rerun NAME K" (./vm: a test that passed on a
-#       re-run is flaky); it returns 0 if the last run passed. A NAME used
+#       unless it failed or was an error. A NAME outside this VM's shard
+#       is not run at all. With ./vm --rerun-failures N
+#       (RAPIDO_RERUN_FAILURES) a failed CMD is run again at once, up to N
+#       times until it passes, each run a record after an "R1 rerun NAME
+#       K" (./vm: a test that passed on a re-run is flaky); it returns 0
+#       if the last run passed. A NAME used
 #       again outside a re-run is a test of its own (./vm names it NAME#2):
 #       a later pass never hides an earlier failure.
 #   rapido_test_plan NAME...
@@ -32,7 +33,7 @@
 #       (JUnit <error>) fails the run as a failure does, but ./vm's known
 #       failures never excuse it and no re-run may follow it.
 #   rapido_test_time NAME SECS
-#       NAME's next end (pass, fail, skip) says it took SECS seconds: a
+#       NAME's next end (pass, fail, skip, error) says it took SECS seconds: a
 #       test whose start was not seen, timed by its own harness.
 #   rapido_stream_results FUNC
 #       A harness's output on stdin, echoed to the console line by line as
