@@ -255,6 +255,45 @@ _rapido_autorun_begin() {
 	_rapido_shell=$$
 	builtin trap _rapido_autorun_exit EXIT
 	set -T
+	# interactive (bash --rcfile): a prompt before the end of the parts
+	# is a Ctrl-C that left the rc file (_rapido_interrupted)
+	[[ $- != *i* ]] || PROMPT_COMMAND=_rapido_interrupted
+}
+
+# _rapido_no_verdict WHY: end the run before the profile finished, as
+# busybox's poweroff does: the init asked by SIGUSR2 with no status left
+# (never a pass: the init reports no verdict, ./vm 123), WHY said here and
+# left for the init's message in RAPIDO_RUN_DIR/rapido.early
+_rapido_no_verdict() {
+	echo "rapido: $1: no verdict" >&2
+	printf '%s\n' "$1" >| "${RAPIDO_RUN_DIR:-/run}/rapido.early"
+	builtin kill -USR2 "$_rapido_init_pid" || return 1
+	# the init kills every process before it reports: nothing more runs here
+	while :; do
+		rapido_sleep 60
+	done
+}
+
+# The prompt came up while the parts were running: a Ctrl-C at the
+# console left the rc file. The shell is the user's from here, but the
+# profile did not finish: leaving it (exit, poweroff) is no pass, nor the
+# status of whatever ran at the prompt.
+_rapido_interrupted() {
+	PROMPT_COMMAND=
+	_rapido_interrupted_in=${_rapido_part_name:-the autorun}
+	_rapido_autorun=
+	builtin trap - DEBUG
+	[ -z "$_rapido_debug_cmd" ] || builtin trap -- "$_rapido_debug_cmd" DEBUG
+	set +T
+	echo "rapido: $_rapido_interrupted_in was interrupted before the profile finished: the" \
+		"shell is yours, and leaving it gives no verdict" >&2
+	builtin trap _rapido_interrupted_exit EXIT
+}
+_rapido_interrupted_exit() {
+	builtin trap - EXIT DEBUG
+	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
+	_rapido_res_close
+	_rapido_no_verdict "$_rapido_interrupted_in was interrupted before the profile finished"
 }
 
 # _rapido_part NAME: the part about to run (named in its failure)
@@ -308,6 +347,7 @@ _rapido_autorun_end() {
 	_rapido_path shell
 	PATH=$REPLY
 	[[ $- == *i* ]] || exit 0
+	PROMPT_COMMAND=
 	# the profile finished: a power-off the init is signalled for from
 	# here on is a person leaving (tools/init), before it no pass
 	: >| "${RAPIDO_RUN_DIR:-/run}/rapido.prompt"
@@ -461,6 +501,8 @@ rapido_harness() {
 # the init asked to end the run by SIGUSR2, as busybox's poweroff asks it
 # from programs outside bash (which, before the prompt, ends the run with
 # no verdict: the init cannot tell a suite's stray poweroff from a pass).
+# Outside the parts and before the profile finished (a second shell, an
+# interrupted profile's prompt) there is no verdict either: no status left.
 _rapido_poweroff() {
 	local rc=$1
 
@@ -468,12 +510,14 @@ _rapido_poweroff() {
 		exit "$rc"
 	fi
 	if [ -z "${_rapido_autorun:-}" ]; then
+		# the prompt after the parts (the init's mark, a regular file) is leaving
+		[ -f "${RAPIDO_RUN_DIR:-/run}/rapido.prompt" ] ||
+			_rapido_no_verdict "poweroff before the profile finished"
 		rc=0
 		! _rapido_status || rc=${REPLY%% *}
 	fi
 	printf '%s\n' "$rc" >| "${RAPIDO_RUN_DIR:-/run}/rapido.poweroff" &&
 		builtin kill -USR2 "$_rapido_init_pid" || return 1
-	# the init kills every process before it reports: nothing more runs here
 	while :; do
 		rapido_sleep 60
 	done

@@ -24,6 +24,7 @@
 #include "err.h"
 #include "io.h"
 #include "fsinfo.h"
+#include "globq.h"
 #include "guestmods.h"
 #include "rapido.h"
 #include "run.h"
@@ -644,16 +645,28 @@ static void note_secrets(struct cut_plan *p)
  * /usr/lib/python3.[0-9]*, the interpreter's standard library, whose name
  * is python3.11 on Debian 12 and python3.13 on Debian 13): the one path it
  * matches, newly allocated, in *src, and *dest the same where DEST is the
- * pattern itself. No match, or more than one, is a problem named here.
+ * pattern itself. own is the profile's part (a relative one joined to the
+ * checkout, whose path may hold a '[' too, but is no pattern). No match,
+ * or more than one, is a problem named here.
  */
-static int files_glob(const struct cut_plan *p, char **src, char **dest)
+static int files_glob(const struct cut_plan *p, const char *own, char **src, char **dest)
 {
+	char *pat, *dir;
 	glob_t g;
 	int rc;
 
-	if (!strpbrk(*src, "*?["))
+	/* the pattern is the profile's own part: the checkout's path is taken as it is */
+	if (!strpbrk(own, "*?["))
 		return 0;
-	rc = glob(*src, 0, NULL, &g);
+	if (own[0] == '/') {
+		pat = xstrdup(own);
+	} else {
+		dir = glob_quote(p->rapido_dir);
+		pat = xasprintf("%s/%s", dir, own);
+		free(dir);
+	}
+	rc = glob(pat, 0, NULL, &g);
+	free(pat);
 	if (rc || g.gl_pathc != 1) {
 		problem("%s: %s (files entry of profile %s: the pattern must name one path)", *src,
 			rc == GLOB_NOMATCH ? "no such file or directory" :
@@ -696,7 +709,7 @@ static void resolve_files(struct cut_plan *p)
 		t->dest = xstrdup(f->dest);
 		t->secret = f->key && confkey_secret(f->key, &p->prof.secret);
 		/* a pattern is the profile's own: a ${KEY} value is a path as it is */
-		if (!f->key && files_glob(p, &t->src, &t->dest)) {
+		if (!f->key && files_glob(p, src, &t->src, &t->dest)) {
 			free(t->src);
 			free(t->dest);
 			free(src);

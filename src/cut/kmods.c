@@ -38,6 +38,7 @@
 #include "cpio.h"
 #include "err.h"
 #include "depmod.h"
+#include "globq.h"
 #include "io.h"
 #include "kmodelf.h"
 #include "kmodfile.h"
@@ -173,11 +174,17 @@ static void find_firmware(const struct cut_plan *p, const char *name, struct str
 	for (int i = 0; i < 4; i++) {
 		char *path = xasprintf("%s/%s", dirs[i], name);
 		static const char *const ext[] = { "", ".zst", ".xz" };
+		int rc;
 
 		if (strpbrk(name, "*?[") && access(path, F_OK) < 0) {
+			/* the pattern is the profile's name: the sysroot's path is taken as it is */
+			char *dir = glob_quote(dirs[i]), *pat = xasprintf("%s/%s", dir, name);
 			glob_t g;
 
-			if (!glob(path, 0, NULL, &g))
+			free(dir);
+			rc = glob(pat, 0, NULL, &g);
+			free(pat);
+			if (!rc)
 				for (size_t k = 0; k < g.gl_pathc; k++)
 					if (!strv_contains(files, g.gl_pathv[k]))
 						strv_push(files, g.gl_pathv[k]);

@@ -223,10 +223,15 @@ static void daemon_argv(const struct vm_settings *s, const struct vm_virtiofs *v
 		strv_push(argv, dir);
 		strv_push(argv, "--log-level");
 		strv_push(argv, "error");
-		/* a user: no namespaces of its own to make; the files are the user's anyway */
+		/*
+		 * A user: never --sandbox none, which leaves the daemon (and so,
+		 * by a link or "..", the guest) the host's whole /. Its namespace
+		 * sandbox (the default, said here) makes a user namespace of its
+		 * own (uid mapped 1:1) and pivots into DIR, all it can reach.
+		 */
 		if (geteuid()) {
 			strv_push(argv, "--sandbox");
-			strv_push(argv, "none");
+			strv_push(argv, "namespace");
 		}
 	} else {
 		/* libfuse's -o list: a ',' or a backslash in the path escaped with a backslash */
@@ -296,8 +301,17 @@ static noreturn void exec_daemon(const struct vm_settings *s, const struct vm_vi
 		_exit(127);
 	/* its own group: a Ctrl-c at the terminal is ./vm's to handle, and ./vm kills the group */
 	setpgid(0, 0);
-	null = open("/dev/null", O_RDONLY);
-	if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(fd, VIRTIOFSD_FD) < 0)
+	/*
+	 * Everything close-on-exec but what dup2() puts in place: the socket
+	 * and the log moved above the numbers they go to first, so neither
+	 * is overwritten by the other, nor left close-on-exec by a dup2() onto
+	 * itself; /dev/null never reaches the daemon as a descriptor of its own.
+	 */
+	fd = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	log = fcntl(log, F_DUPFD_CLOEXEC, 10);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || log < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+	    (null == STDIN_FILENO && fcntl(null, F_SETFD, 0) < 0) || dup2(fd, VIRTIOFSD_FD) < 0)
 		_exit(127);
 	if (v->ro && !geteuid()) {
 		rc = readonly_view(v->dir, d->root, &what);

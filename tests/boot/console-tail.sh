@@ -141,4 +141,34 @@ check "  the shell ran the typed line" guest_says "$T/run.console" "run-shell-42
 check "  mount, ps, free, touch and seq work at the prompt" guest_says "$T/run.console" "applets-123"
 check "  and poweroff is no crash" bash -c "! grep -q 'without reporting\|FAILED' '$T/run.console'"
 
+# interactive, the profile interrupted by Ctrl-C: the prompt is the user's,
+# but leaving it (true; poweroff) is no pass: no verdict, 123, the cause named
+"$CUT" -q simple -x 'echo "waiting-for-$((6 * 7))"; rapido_sleep 600; echo "the rest-$((6 * 7))"' \
+	-o "$T/int.img" > "$T/out" 2>&1
+expect_rc "cut simple -x 'rapido_sleep 600'" 0 $?
+mkfifo "$T/keys4"
+script -qefc "'$VM' --timeout 600 '$T/int.img'" /dev/null < "$T/keys4" > "$T/int.console" 2>&1 &
+vm=$!
+exec 8> "$T/keys4"
+for ((i = 0; i < 600; i++)); do
+	guest_text "$T/int.console" | grep -q 'waiting-for-42' && break
+	kill -0 $vm 2> /dev/null || break
+	sleep 1
+done
+printf '\003' >&8
+for ((i = 0; i < 300; i++)); do
+	guest_text "$T/int.console" | grep -q ':~# *$' && break
+	kill -0 $vm 2> /dev/null || break
+	sleep 1
+done
+printf '%s\r' 'true; poweroff' >&8
+wait $vm
+expect_rc "interactive, the profile interrupted by Ctrl-C, then true; poweroff: no verdict (123)" 123 $?
+exec 8>&-
+check "  the rest of the profile never ran" eval '! guest_text "$T/int.console" | grep -q "the rest-42"'
+check "  the shell said so at the prompt" \
+	guest_says "$T/int.console" "was interrupted before the profile finished: the shell is yours"
+check "  and the init named the cause" \
+	guest_says "$T/int.console" "guest init: the guest library ended the run: autorun/"
+
 done_testing

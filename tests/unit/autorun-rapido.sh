@@ -153,10 +153,16 @@ guest 'hash -p /bin/false poweroff; hash -p /bin/false shutdown; _rapido_init_pi
 	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff); exit 0" USR2
 	(false; poweroff) & wait; echo "not asked"'
 check "poweroff elsewhere in a part: the last status kept, the init asked by SIGUSR2" said 0 "asked 1"
-guest 'hash -p /bin/false poweroff; _rapido_init_pid=$$
+guest 'hash -p /bin/false poweroff; _rapido_init_pid=$$; : > "$RAPIDO_RUN_DIR/rapido.prompt"
 	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff); exit 0" USR2
 	(false; poweroff) & wait; echo "not asked"'
-check "  at the prompt or in a second shell: no verdict, 0" said 0 "asked 0"
+check "  at the prompt, the profile finished: leaving, no verdict of its own, 0" said 0 "asked 0"
+guest 'hash -p /bin/false poweroff; _rapido_init_pid=$$
+	trap "kill %1; echo asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff 2> /dev/null || echo nothing); exit 0" USR2
+	(false; poweroff) & wait; echo "not asked"'
+check "  in a second shell before the profile finished: no status left (the init: no verdict, 123)" \
+	said 0 "rapido: poweroff before the profile finished: no verdict
+asked nothing"
 guest 'hash -p /bin/false shutdown; _rapido_autorun_begin; true; (exit 3); shutdown -h now; echo after'
 check "shutdown -h now in the autorun's shell: its exit, the status before it" said 3 \
 	"rapido: the autorun FAILED with status 3: autorun: exit status 3"
@@ -169,6 +175,31 @@ check "batch: the autorun ends at the end of its parts, no prompt marked" eval \
 guest "bash --norc -i -c 'source $TOP/autorun/lib/rapido.sh; _rapido_autorun_begin; _rapido_autorun_end
 	test -f \"\$RAPIDO_RUN_DIR/rapido.prompt\" && echo marked; builtin trap - EXIT' 2> /dev/null < /dev/null"
 check "interactive: the prompt marked in the run dir" said 0 "marked"
+# interactive, the profile interrupted before it finished (Ctrl-C, here its
+# own SIGINT: bash leaves the rc file for the prompt): the shell is the
+# user's, but leaving it (true; poweroff, or exit) is no pass: no status
+# for the init, which is asked by SIGUSR2 (here the stand-in says what it
+# got) and told why in rapido.early (the init: no verdict, 123)
+cat > "$T/rc-int.sh" << EOF
+for f in $lib; do source "\$f"; done
+_rapido_init_pid=\$\$
+builtin trap 'echo "asked \$(cat \$RAPIDO_RUN_DIR/rapido.poweroff 2> /dev/null || echo nothing)"; builtin trap - EXIT; exit 0' USR2
+_rapido_autorun_begin
+_rapido_part autorun/00-int.sh
+kill -INT \$\$
+echo "the rest of the profile"
+_rapido_autorun_end
+EOF
+for leave in 'true; poweroff' 'true; exit'; do
+	rm -rf "$T/run" && mkdir "$T/run" || exit 1
+	printf '%s\n' "$leave" > "$T/in"
+	RAPIDO_RUN_DIR=$T/run run bash --rcfile "$T/rc-int.sh" -i < "$T/in"
+	check "interactive, the profile interrupted, then $leave: no pass" \
+		eval 'grep -qx "asked nothing" "$T/out" && ! grep -q "the rest of the profile" "$T/out"'
+	check "  said at the prompt, and why told to the init" eval \
+		'grep -q "rapido: autorun/00-int.sh was interrupted before the profile finished" "$T/err" &&
+		grep -q "interrupted before the profile finished" "$T/run/rapido.early"'
+done
 
 # rapido_no_suite: a suite profile without its suite passes only as a shell
 mkdir -p "$T/parts" && : > "$T/parts/00-ltp.sh" || exit 1

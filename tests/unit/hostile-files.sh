@@ -160,6 +160,23 @@ done
 profile_with "$T/pf" fe "#@ files: :/x"
 hostile "#@ files: an empty source" fail "fe.sh" env RAPIDO_PROFILE_PATH="$T/pf" "$CUT" -n fe
 
+# a glob character in the checkout's own path (RAPIDO_DIR $T/rd[12], beside
+# $T/rd1 and $T/rd2, which hold the same file): a #@ files: pattern relative
+# to the checkout is the profile's part only; the prefix is taken as it is,
+# never matched to a directory beside it (rd1's file is not the profile's)
+ln -s "$RD" "$T/rd[12]"
+mkdir -p "$RD/pat/x1" "$T/rd1/pat/x1" "$T/rd2/pat/x1"
+profile_with "$T/pg" g "#@ files: pat/x[0-9]:/pat"
+hostile "#@ files: a pattern under a checkout path with a glob character" ok "" \
+	env RAPIDO_DIR="$T/rd[12]" RAPIDO_PROFILE_PATH="$T/pg" "$CUT" -n g
+rm -rf "$T/rd2/pat"
+hostile "  and with one look-alike beside it: still the checkout's own, or refused" ok "" \
+	env RAPIDO_DIR="$T/rd[12]" RAPIDO_PROFILE_PATH="$T/pg" "$CUT" -n g
+rm -rf "$RD/pat"
+hostile "  the checkout's own gone: refused, not the look-alike's" fail "pat/x[0-9]" \
+	env RAPIDO_DIR="$T/rd[12]" RAPIDO_PROFILE_PATH="$T/pg" "$CUT" -n g
+rm -rf "$T/rd[12]" "$T/rd1" "$T/rd2" "$T/pg"
+
 # KERNEL_SRC's include/config/kernel.release
 mkdir -p "$T/ksrc/arch/x86/boot"
 echo "not a kernel" > "$T/ksrc/arch/x86/boot/bzImage"

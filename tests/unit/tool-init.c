@@ -85,6 +85,14 @@ static void poweroff_cases(void)
 	init_poweroff_verdict(dir, SIGUSR2, 1, &r);
 	tap_ok(r.kind == STATUS_EXIT && r.code == 3, "the library's poweroff: the status it left (3)");
 	put(dir, "rapido.poweroff", NULL);
+	put(dir, "rapido.early", "autorun/00-simple.sh was interrupted before the profile finished\n");
+	init_poweroff_verdict(dir, SIGUSR2, 1, &r);
+	tap_ok(r.kind == STATUS_INIT_ERROR && r.code == 255 &&
+	       strstr(r.msg, "autorun/00-simple.sh was interrupted before the profile finished") &&
+	       !strchr(r.msg, '\n'),
+	       "the library's no verdict (an interrupted profile left): an init error, its cause: %s",
+	       r.msg);
+	put(dir, "rapido.early", NULL);
 	snprintf(path, sizeof(path), "%s/rapido.prompt", dir);
 	TAP_EQ_INT(symlink("/etc/passwd", path), 0, "rapido.prompt a symbolic link");
 	init_poweroff_verdict(dir, SIGUSR2, 1, &r);
@@ -106,7 +114,7 @@ int main(void)
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(43);
+	tap_plan(44);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 rapido.virtiofs=3 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");

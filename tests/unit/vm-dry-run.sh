@@ -353,6 +353,52 @@ else
 	skip "  and qemu runs" "unshare -p fails here"
 fi
 
+# virtiofsd as started (a fake Rust one that writes down its argv and what
+# its descriptors are; a fake qemu that waits for that, then fails): stdin
+# /dev/null and the socket on fd 3, nothing else ./vm opened leaked into it
+# (the caller's own descriptors, which ./vm inherited, are left out); as a
+# user, confined to DIR by its namespace sandbox, never --sandbox none
+# (unconfined: the guest could reach the host's whole /).
+# As root: in a user namespace of its own, as uid 1000.
+cat > "$T/vfsd-rec.sh" << EOF
+#!/bin/bash
+[ "\$1" = --help ] && { echo "--shared-dir --readonly"; exit 0; }
+printf '%s\n' "\$@" > "$T/vfsd-argv.tmp"
+ls -l /proc/\$\$/fd/ > "$T/vfsd-ls"
+awk '/->/ { print \$(NF - 2), \$NF }' "$T/vfsd-ls" > "$T/vfsd-fds.tmp"
+mv "$T/vfsd-fds.tmp" "$T/vfsd-fds"; mv "$T/vfsd-argv.tmp" "$T/vfsd-argv"
+exec sleep 30
+EOF
+printf '#!/bin/sh\nfor i in $(seq 300); do [ -e "%s/vfsd-argv" ] && exit 1; sleep 0.1; done\nexit 1\n' \
+	"$T" > "$T/qemu-vfsd.sh"
+chmod +x "$T/vfsd-rec.sh" "$T/qemu-vfsd.sh"
+ls /proc/$BASHPID/fd > "$T/our-fds"
+VIRTIOFSD="$T/vfsd-rec.sh" QEMU_BIN="$T/qemu-vfsd.sh" "$VM" --batch --virtiofs "$T/vfs:t" \
+	> "$T/out" 2>&1
+check "virtiofsd started: its stdin is /dev/null" grep -qx "0 /dev/null" "$T/vfsd-fds"
+check "  the socket on fd 3" grep -q "^3 socket:" "$T/vfsd-fds"
+# what is left: its own script (bash keeps it open), and descriptors ./vm had from us
+awk 'NR == FNR { ours[$1] = 1; next } $1 > 3 && !($1 in ours) && $2 !~ /vfsd-rec.sh$/' \
+	"$T/our-fds" "$T/vfsd-fds" > "$T/vfsd-leaked"
+check "  no other descriptor ./vm opened (a /dev/null, its log, a pipe)" \
+	sh -c "! grep . '$T/vfsd-leaked' >&2"
+check "  as root: sandboxed as virtiofsd does by default" sh -c "! grep -qx -- --sandbox '$T/vfsd-argv'"
+rm -f "$T/vfsd-argv" "$T/vfsd-fds"
+as_uid=()
+[ "$(id -u)" = 0 ] && as_uid=(unshare --map-user=1000 --map-group=1000)
+if [ "$(id -u)" != 0 ] || "${as_uid[@]}" true 2> /dev/null; then
+	VIRTIOFSD="$T/vfsd-rec.sh" QEMU_BIN="$T/qemu-vfsd.sh" "${as_uid[@]}" "$VM" --batch \
+		--virtiofs "$T/vfs:t" > "$T/out" 2>&1
+	check "as a user: virtiofsd confined to DIR by its namespace sandbox" \
+		sh -c "grep -A1 -x -- --sandbox '$T/vfsd-argv' | grep -qx namespace"
+	check "  never --sandbox none" sh -c "! grep -qx none '$T/vfsd-argv'"
+	check "  shares DIR" sh -c "grep -A1 -x -- --shared-dir '$T/vfsd-argv' | grep -qx '$T/vfs'"
+else
+	skip "as a user: virtiofsd confined to DIR by its namespace sandbox" "unshare --map-user fails"
+	skip "  never --sandbox none" "unshare --map-user fails"
+	skip "  shares DIR" "unshare --map-user fails"
+fi
+
 # qemu that cannot start, or refuses its arguments: 125, not a guest's status
 QEMU_BIN=/nonexistent/qemu "$VM" --batch > "$T/out" 2>&1
 expect_rc "qemu that cannot start gives 125" 125 $?

@@ -94,7 +94,9 @@ int init_run_autorun(int batch, struct status_record *r, pid_t *sender);
  * (DIR/rapido.prompt) leaving is no verdict: the kept failure, else 0.
  * Anything else (busybox's poweroff run by a suite, kill -TERM 1) came
  * before the profile finished: no verdict at all, an init error that
- * names the signal and its sender (./vm: 123), never a pass.
+ * names the signal and its sender (./vm: 123), never a pass; or the
+ * cause the library left in DIR/rapido.early when it ended the run so
+ * (a poweroff in a second shell, the prompt of an interrupted profile left).
  */
 void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status_record *r);
 /* Kill every process but PID 1 and reap them: nothing may write after the report. */

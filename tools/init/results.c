@@ -133,6 +133,17 @@ void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status
 		return;
 	}
 	free(path);
+	r->kind = STATUS_INIT_ERROR;
+	r->code = 255;
+	/* the library ended a run that had not finished (an interrupted profile's prompt left): why */
+	if (!kept_read(dir, "rapido.early", &text)) {
+		text[strcspn(text, "\n")] = '\0';
+		snprintf(r->msg, sizeof(r->msg), "the guest library ended the run: %s: no verdict",
+			 text);
+		free(text);
+		warn("%s", r->msg);
+		return;
+	}
 	if (sender > 0) {
 		path = xasprintf("/proc/%d/comm", (int)sender);
 		if (!read_regular_file(path, O_NOFOLLOW, 64, &comm, NULL, &st))
@@ -140,8 +151,6 @@ void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status
 		free(path);
 	}
 	name = poweroff_signal(sig, &applet);
-	r->kind = STATUS_INIT_ERROR;
-	r->code = 255;
 	snprintf(r->msg, sizeof(r->msg),
 		 "the init was signalled (%s from pid %d%s%s%s, as busybox's %s asks it) before the "
 		 "profile finished: no verdict (a suite powered the guest off, or killed PID 1)",
