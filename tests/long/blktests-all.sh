@@ -17,7 +17,8 @@
 # of 32 null_blk disks, twice: without TIMEOUT, at TCG's 20000 IOPS, hours;
 # the run never ended), as blktests' README says to for a quick run.
 # Far longer than 4 minutes under TCG (22 minutes on two loaded cores:
-# block, loop and scsi 18, zbd 3), so not in CI.
+# block, loop and scsi 18, zbd 3; 31 under a load average of 20), so not
+# in CI.
 # tests/run timeout: 5400s
 . "$(dirname "$0")/../boot/lib.sh"
 
