@@ -14,8 +14,22 @@
 # directory.
 #
 # rapido.conf (or environment) keys, all optional:
-#   FSTESTS_FS           btrfs (default), xfs or ext4; only its module is
-#                        loaded (the others are in the image, not loaded)
+#   FSTESTS_FS           btrfs (default), xfs, ext4, f2fs, exfat, udf or
+#                        ntfs3; only its module is loaded (btrfs', xfs' and
+#                        ext4's are in every image, not loaded; f2fs, exfat,
+#                        udf and ntfs3 bring their module and their mkfs and
+#                        fsck (f2fs-tools, exfatprogs, udftools, ntfs-3g's
+#                        mkfs.ntfs and ntfsfix) only when chosen). As
+#                        xfstests' common/config runs them: f2fs mounted
+#                        -o acl,user_xattr and checked by fsck.f2fs
+#                        --dry-run; exfat made by mkfs -t exfat, checked by
+#                        fsck -t exfat -n; udf made by mkudffs, not checked
+#                        (DISABLE_UDF_TEST=1 unless the tree has
+#                        src/udf_test); ntfs3 made by mkfs.ntfs (mkfs.ntfs3
+#                        and fsck.ntfs3, linked here, are mkfs.ntfs and
+#                        ntfsfix, which fsck -n runs as a check that writes
+#                        nothing). Debian 12's kernel has no ntfs3
+#                        (CONFIG_NTFS3_FS unset): ./cut says so
 #   FSTESTS_ZRAM_SIZE    size of the test disk and of each scratch disk (1G)
 #   FSTESTS_SCRATCH_POOL how many scratch disks go in SCRATCH_DEV_POOL,
 #                        SCRATCH_DEV unset (xfstests takes the first); 5 for
@@ -105,6 +119,9 @@
 #@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey
 #@ modules-on-demand: dm-snapshot dm-delay dm-zero
 #@ modules-on-demand: scsi_debug sd_mod null_blk configfs overlay
+# FSTESTS_FS's module, in the image only when chosen: f2fs (and the crc32
+# its softdep names), exfat, udf, ntfs3; one the kernel lacks is refused
+#@ modules-on-demand: ${FSTESTS_FS}
 # the file systems are modules, as in Debian's kernel; XFS_RT for
 # SCRATCH_RTDEV; the device-mapper targets xfstests modprobes: log-writes
 # (LOGWRITES_DEV tests), thin-pool (their replay target), flakey, snapshot,
@@ -119,6 +136,7 @@
 #@ kconfig-optional: CONFIG_BLK_DEV_LOOP=m CONFIG_AIO=y CONFIG_SYSVIPC=y
 #@ kconfig-optional: CONFIG_SCSI=y CONFIG_BLK_DEV_SD=m CONFIG_SCSI_LOWLEVEL=y
 #@ kconfig-optional: CONFIG_SCSI_DEBUG=m CONFIG_OVERLAY_FS=m
+#@ kconfig-optional: CONFIG_F2FS_FS=m CONFIG_EXFAT_FS=m CONFIG_UDF_FS=m CONFIG_NTFS3_FS=m
 #@ conf-optional: FSTESTS_FS FSTESTS_ZRAM_SIZE FSTESTS_SRC FSTESTS_AUTORUN_CMD
 #@ conf-optional: FSTESTS_SCRATCH_POOL FSTESTS_SCRATCH_POOL_DEVS FSTESTS_SCRATCH_POOL_SIZE
 #@ conf-optional: FSTESTS_LOGWRITES_SIZE FSTESTS_SCRATCH_LOGDEV_SIZE
@@ -128,7 +146,7 @@
 #@ conf-optional: FSTESTS_ZONED FSTESTS_ZONE_SIZE FSTESTS_OVERLAY
 # Typed, so ./cut refuses a bad value before a boot (fstests.sh checks
 # them again in the guest, with the rules that join two keys)
-#@ conf-type: FSTESTS_FS enum btrfs,xfs,ext4
+#@ conf-type: FSTESTS_FS enum btrfs,xfs,ext4,f2fs,exfat,udf,ntfs3
 #@ conf-type: FSTESTS_ZRAM_SIZE size 1
 #@ conf-type: FSTESTS_SCRATCH_POOL uint 0-16
 #@ conf-type: FSTESTS_SCRATCH_POOL_DEVS enum scsi,zram
@@ -148,6 +166,13 @@
 #@ bins-if FSTESTS_ZONED: blkzone
 #@ bins-optional: findmnt blkid blockdev df ls cp mv rm sync dd stat head tail cut tr sha256sum
 #@ bins-optional: mkfs.btrfs btrfs mkfs.xfs xfs_repair xfs_db mkfs.ext4 mke2fs e2fsck tune2fs
+#@ bins-if FSTESTS_FS=f2fs: mkfs.f2fs fsck.f2fs
+#@ bins-optional-if FSTESTS_FS=f2fs: dump.f2fs f2fs_io resize.f2fs
+#@ bins-if FSTESTS_FS=exfat: mkfs.exfat fsck.exfat
+#@ bins-optional-if FSTESTS_FS=exfat: tune.exfat exfatlabel dump.exfat
+#@ bins-if FSTESTS_FS=udf: mkudffs mkfs.udf
+#@ bins-optional-if FSTESTS_FS=udf: udfinfo udflabel
+#@ bins-if FSTESTS_FS=ntfs3: mkfs.ntfs ntfsfix
 #@ bins-if FSTESTS_SRC: awk sed bc wc xfs_io perl diff fio
 #@ bins-optional-if FSTESTS_SRC: btrfstune btrfs-image btrfs-convert btrfs-select-super
 #@ bins-optional-if FSTESTS_SRC: xfs_admin xfs_growfs xfs_quota xfs_freeze xfs_logprint xfs_metadump

@@ -7,9 +7,11 @@
 # TEST_DEV mounted on TEST_DIR, the environment xfstests reads exported,
 # and what was set up said on the console
 fstests_devices() {
+	_rapido_mark "fstests_devices (bash, libraries, settings)"
 	_fstests_make_devices
 	_fstests_export
 	_fstests_summary
+	_rapido_mark "fstests_devices: exported, said"
 }
 
 # _fstests_make_devices: the zram disks, in this order: TEST_DEV (made and
@@ -28,11 +30,13 @@ _fstests_make_devices() {
 		rapido_fail "cannot set up the test device ($FSTYP, ${_fstests_cfg[size]}, MKFS_OPTIONS" \
 			"'${_fstests_cfg[mkfs_opts]}'): see above (FSTESTS_ZRAM_SIZE: mkfs.btrfs 6.2" \
 			"wants 109M or more, mkfs.xfs 6.1 300M)"
+	_rapido_mark "TEST_DEV: zram, mkfs.$FSTYP"
 	mkdir -p "$TEST_DIR" "$SCRATCH_MNT" || rapido_fail "mkdir $TEST_DIR $SCRATCH_MNT failed"
 	# shellcheck disable=SC2086 # MOUNT_OPTIONS are words, as xfstests uses them
 	mount -t "$FSTYP" ${_fstests_cfg[mount_opts]} "$TEST_DEV" "$TEST_DIR" ||
 		rapido_fail "mount -t $FSTYP ${_fstests_cfg[mount_opts]} $TEST_DEV $TEST_DIR failed" \
 			"(FSTESTS_MOUNT_OPTIONS?)"
+	_rapido_mark "TEST_DEV mounted"
 	SCRATCH_DEV=
 	SCRATCH_DEV_POOL=
 	if [ "${_fstests_cfg[overlay]:-0}" = 1 ]; then
@@ -54,6 +58,7 @@ _fstests_make_devices() {
 			SCRATCH_DEV_POOL="$SCRATCH_DEV_POOL${SCRATCH_DEV_POOL:+ }$dev"
 		done
 	fi
+	_rapido_mark "scratch disks"
 	LOGWRITES_DEV= SCRATCH_LOGDEV= SCRATCH_RTDEV=
 	if [ "${_fstests_cfg[logw_size]}" != 0 ]; then
 		LOGWRITES_DEV=$(zram_add /tmp/fstests-zram-logw.log -s "${_fstests_cfg[logw_size]}") ||

@@ -12,8 +12,37 @@
 # local.config will have). fstests_cephfs makes no disks: no mkfs_opts.
 declare -gA _fstests_cfg=()
 
-# Filesystems the fstests profiles can make and mount on a zram disk.
-_fstests_known_fs="btrfs xfs ext4"
+# Filesystems the fstests profiles can make and mount on a zram disk
+# (fstests_local's conf-type FSTESTS_FS says the same, for ./cut)
+_fstests_known_fs="btrfs xfs ext4 f2fs exfat udf ntfs3"
+
+# _fstests_fs_package FS: the Debian package of FS's mkfs and fsck
+_fstests_fs_package() {
+	case $1 in
+	btrfs) echo btrfs-progs ;;
+	xfs) echo xfsprogs ;;
+	ext4) echo e2fsprogs ;;
+	f2fs) echo f2fs-tools ;;
+	exfat) echo exfatprogs ;;
+	udf) echo udftools ;;
+	ntfs3) echo ntfs-3g ;;
+	esac
+}
+
+# _fstests_ntfs3_progs: xfstests makes and checks ntfs3 as mkfs -t ntfs3 and
+# fsck -t ntfs3 -n, and rapido-zram runs mkfs.ntfs3: ntfs-3g's mkfs.ntfs
+# and ntfsfix (-n: it checks and writes nothing) under those names, as
+# upstream Rapido's fstests_ntfs3 links mkfs.ntfs3
+_fstests_ntfs3_progs() {
+	local mk fix d
+	mk=$(command -v mkfs.ntfs) || return 0
+	d=${mk%/*}
+	[ -e "$d/mkfs.ntfs3" ] || ln -s "$mk" "$d/mkfs.ntfs3" ||
+		rapido_fail "cannot link $d/mkfs.ntfs3 to $mk"
+	fix=$(command -v ntfsfix) || return 0
+	[ -e "$d/fsck.ntfs3" ] || ln -s "$fix" "$d/fsck.ntfs3" ||
+		rapido_fail "cannot link $d/fsck.ntfs3 to $fix"
+}
 
 # Where ./cut puts FSTESTS_EXCLUDE_FILE and FSTESTS_CONFIG (the profile's
 # "#@ files:" lines say the same)
@@ -35,9 +64,10 @@ _fstests_check_fs() {
 	fi
 	grep -qw "$fs" /proc/filesystems ||
 		rapido_fail "modprobe $fs worked but $fs is not in /proc/filesystems"
+	[ "$fs" != ntfs3 ] || _fstests_ntfs3_progs
 	command -v "mkfs.$fs" > /dev/null ||
 		rapido_fail "mkfs.$fs is not in the image: install it on the host" \
-			"(btrfs-progs, xfsprogs or e2fsprogs) and ./cut again"
+			"(Debian package $(_fstests_fs_package "$fs")) and ./cut again"
 }
 
 # _fstests_check_overlay: the kernel has overlayfs (FSTESTS_OVERLAY=1),
@@ -144,6 +174,12 @@ fstests_settings() {
 		[ -z "${_fstests_cfg[zoned]}" ] ||
 			rapido_fail "FSTESTS_OVERLAY=1 and FSTESTS_ZONED: overlayfs runs over a regular" \
 				"test and scratch disk here"
+		# overlayfs keeps its own state in trusted.* xattrs on the upper
+		# file system, and exfat and udf have no xattrs
+		case $FSTYP in
+		exfat|udf) rapido_fail "FSTESTS_OVERLAY=1: overlayfs needs xattrs on its upper" \
+			"file system, which $FSTYP has not: use btrfs, xfs, ext4, f2fs or ntfs3" ;;
+		esac
 		def_pool=0
 		_fstests_check_overlay
 		;;
@@ -177,7 +213,7 @@ fstests_settings() {
 	_fstests_size_ok FSTESTS_SCRATCH_LOGDEV_SIZE "${_fstests_cfg[logdev_size]}" 0
 	_fstests_cfg[rtdev_size]=${FSTESTS_SCRATCH_RTDEV_SIZE:-0}
 	_fstests_size_ok FSTESTS_SCRATCH_RTDEV_SIZE "${_fstests_cfg[rtdev_size]}" 0
-	[ "${_fstests_cfg[logdev_size]}" = 0 ] || [ "$FSTYP" != btrfs ] ||
+	[ "${_fstests_cfg[logdev_size]}" = 0 ] || [ "$FSTYP" = xfs ] || [ "$FSTYP" = ext4 ] ||
 		rapido_fail "FSTESTS_SCRATCH_LOGDEV_SIZE: an external log is for xfs and ext4," \
 			"not $FSTYP"
 	[ "${_fstests_cfg[rtdev_size]}" = 0 ] || [ "$FSTYP" = xfs ] ||

@@ -20,6 +20,13 @@ _fstests_required_bins() {
 	btrfs) echo "$common mkfs.btrfs btrfs" ;;
 	xfs) echo "$common mkfs.xfs xfs_repair xfs_db" ;;
 	ext4) echo "$common mkfs.ext4 e2fsck tune2fs" ;;
+	# common/config wants mkfs for any FSTYP; f2fs is made by mkfs -t f2fs
+	# (_test_mkfs) and checked by fsck.f2fs, exfat and ntfs3 made by
+	# yes | mkfs -t FSTYP and checked by fsck -t FSTYP, udf made by mkudffs
+	f2fs) echo "$common mkfs mkfs.f2fs fsck.f2fs" ;;
+	exfat) echo "$common mkfs yes fsck mkfs.exfat fsck.exfat" ;;
+	udf) echo "$common mkfs mkudffs" ;;
+	ntfs3) echo "$common mkfs yes fsck mkfs.ntfs3 fsck.ntfs3" ;;
 	ceph) echo "$common $(_fstests_ceph_required_bins)" ;;
 	nfs) echo "$common mkfs mount.nfs" ;;
 	cifs) echo "$common mkfs mount.cifs" ;;

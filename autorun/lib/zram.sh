@@ -13,6 +13,10 @@ zram_default_mkfs_options() {
 	case "$1" in
 	btrfs|xfs) echo "-K" ;;
 	ext2|ext3|ext4) echo "-E nodiscard" ;;
+	f2fs) echo "-t 0" ;;
+	# mkfs.ntfs: no zeroing of the whole disk (-Q), and a whole disk
+	# rather than a partition taken (-F)
+	ntfs|ntfs3) echo "-Q -F" ;;
 	esac
 }
 
@@ -24,7 +28,7 @@ zram_mkfs_args() {
 	local o opts
 	if [ $# -ge 2 ]; then opts=$2; else opts=$(zram_default_mkfs_options "$1"); fi
 	case "$1" in
-	btrfs|xfs) echo "--mkfs-arg -f" ;;
+	btrfs|xfs|f2fs) echo "--mkfs-arg -f" ;;
 	esac
 	for o in $opts; do
 		echo "--mkfs-arg $o"

@@ -11,6 +11,7 @@
 
 const char *err_prog = "rapido";
 int err_exit_status = 1;
+const char *err_cmd;
 
 const char *err_str(int err)
 {
@@ -33,7 +34,7 @@ static void vreport(int err, const char *fmt, va_list ap)
 
 void usage_hint(FILE *f)
 {
-	fprintf(f, "Try '%s --help' for more information.\n", err_prog);
+	fprintf(f, "Try '%s --help' for more information.\n", err_cmd ? err_cmd : err_prog);
 }
 
 void usage_die(int status, const char *fmt, ...)

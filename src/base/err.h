@@ -26,7 +26,14 @@ noreturn void die_err(int err, const char *fmt, ...) __attribute__((format(print
  */
 const char *err_str(int err);
 
-/* "Try 'PROG --help' for more information." on F: the GNU hint after a usage error. */
+/*
+ * The command as the user typed it ("./vm", "rapido vm"), for the usage
+ * hint: err_prog ("vm") is no command in a checkout nor once installed.
+ * Set by the entry points; NULL: err_prog.
+ */
+extern const char *err_cmd;
+
+/* "Try 'CMD --help' for more information." on F: the GNU hint after a usage error. */
 void usage_hint(FILE *f);
 
 /*

@@ -20,6 +20,10 @@ const struct profalias profaliases[] = {
 	{ "fstests_btrfs", "fstests_local", { "FSTESTS_FS=btrfs", NULL } },
 	{ "fstests_xfs", "fstests_local", { "FSTESTS_FS=xfs", NULL } },
 	{ "fstests_ext4", "fstests_local", { "FSTESTS_FS=ext4", NULL } },
+	/* Rapido has these three; it has no fstests_f2fs */
+	{ "fstests_exfat", "fstests_local", { "FSTESTS_FS=exfat", NULL } },
+	{ "fstests_udf", "fstests_local", { "FSTESTS_FS=udf", NULL } },
+	{ "fstests_ntfs3", "fstests_local", { "FSTESTS_FS=ntfs3", NULL } },
 	{ "fstests_btrfs_zoned", "fstests_local",
 	  { "FSTESTS_FS=btrfs", "FSTESTS_ZONED=null_blk", NULL } },
 	{ "fstests_ovl_xfs", "fstests_local", { "FSTESTS_FS=xfs", "FSTESTS_OVERLAY=1", NULL } },

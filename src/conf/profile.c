@@ -229,20 +229,40 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		*--e = '\0';
 
 	if (!strncmp(key, "bins-if ", 8) || !strncmp(key, "bins-optional-if ", 17)) {
-		const char *cond = strchr(key, ' ') + 1;
+		char *cond = strchr(key, ' ') + 1, *want;
 		struct strv words = STRV_INIT;
 
 		while (*cond == ' ')
 			cond++;
+		/* KEY=VALUE: only when rapido.conf sets KEY to VALUE (FSTESTS_FS=f2fs) */
+		want = strchr(cond, '=');
+		if (want)
+			*want++ = '\0';
 		if (!conf_key_valid(cond)) {
-			*err = xasprintf("%s:%d: %s: expected a rapido.conf key name after '%.*s'",
+			*err = xasprintf("%s:%d: %s: expected a rapido.conf key name (or KEY=VALUE) after '%.*s'",
 					 path, lineno, key, (int)(strchr(key, ' ') - key), key);
+			return -EINVAL;
+		}
+		if (want && (!*want || strpbrk(want, "= \t\"'$\\"))) {
+			*err = xasprintf("%s:%d: %s: expected a value after %s= (no blanks, quotes, $ or =)",
+					 path, lineno, key, cond);
 			return -EINVAL;
 		}
 		list = key[5] == 'i' ? &p->bins_if : &p->bins_opt_if;
 		split_words(&words, val);
-		for (size_t i = 0; i < words.n; i++)
-			strv_pushf(list, "%s=%s", cond, words.v[i]);
+		for (size_t i = 0; i < words.n; i++) {
+			/* the entry is KEY[=VALUE]=BIN: BIN is after the last '=' */
+			if (strchr(words.v[i], '=')) {
+				*err = xasprintf("%s:%d: %s: \"%s\" is not a program name", path, lineno,
+						 key, words.v[i]);
+				strv_free(&words);
+				return -EINVAL;
+			}
+			if (want)
+				strv_pushf(list, "%s=%s=%s", cond, want, words.v[i]);
+			else
+				strv_pushf(list, "%s=%s", cond, words.v[i]);
+		}
 		strv_free(&words);
 		return 0;
 	}
@@ -427,7 +447,7 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		return 0;
 	}
 	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
-			 "bins-if KEY, bins-optional-if KEY, "
+			 "bins-if KEY[=VALUE], bins-optional-if KEY[=VALUE], "
 			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
 			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory, "
 			 "memory-use, "

@@ -99,7 +99,7 @@ struct profile {
 	char *path;
 	char *description;
 	struct strv bins, bins_opt;
-	struct strv bins_if, bins_opt_if;	/* "KEY=binary" entries */
+	struct strv bins_if, bins_opt_if;	/* "KEY=binary", "KEY=VALUE=binary" entries */
 	struct strv modules, modules_opt;
 	struct strv modules_demand;	/* in the image, loaded by the profile */
 	struct strv helpers;

@@ -70,6 +70,11 @@ int rapido_installed(void)
 	return rapido_dir() && installed;
 }
 
+const char *rapido_cmd_prefix(void)
+{
+	return rapido_installed() ? "rapido " : "./";
+}
+
 void rapido_profile_dirs(struct strv *out)
 {
 	const char *path = getenv("RAPIDO_PROFILE_PATH"), *dir = rapido_dir();

@@ -25,6 +25,13 @@ const char *rapido_dir(void);
 int rapido_installed(void);
 
 /*
+ * What goes before a program's name in a message that says what to type:
+ * "./" in a checkout (./cut), "rapido " installed (rapido cut: no cut is
+ * on PATH there).
+ */
+const char *rapido_cmd_prefix(void);
+
+/*
  * The one place that says where profiles (NAME.sh) are looked for, in
  * order, appended to out: each directory of $RAPIDO_PROFILE_PATH
  * (colon-separated), then $XDG_CONFIG_HOME/rapido/profiles

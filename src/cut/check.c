@@ -190,22 +190,30 @@ static void resolve_bins(const struct cut_opts *o, struct cut_plan *p)
 	for (size_t i = 0; i < p->prof.bins_opt.n; i++)
 		add_optional_bin(p, p->prof.bins_opt.v[i]);
 	extra_bins(o, p);
-	/* "KEY=bin": only when rapido.conf sets KEY (e.g. xfstests' tools with FSTESTS_SRC) */
+	/*
+	 * "KEY=bin": only when rapido.conf sets KEY (e.g. xfstests' tools with
+	 * FSTESTS_SRC); "KEY=VALUE=bin": only when KEY is VALUE (mkfs.f2fs with
+	 * FSTESTS_FS=f2fs), so another value's programs stay out of the image
+	 */
 	for (int opt = 0; opt < 2; opt++) {
 		const struct strv *l = opt ? &p->prof.bins_opt_if : &p->prof.bins_if;
 
 		for (size_t i = 0; i < l->n; i++) {
-			char *key = xstrdup(l->v[i]), *bin = strchr(key, '=');
+			char *key = xstrdup(l->v[i]), *want = strchr(key, '='), *bin = strrchr(key, '=');
 			const char *v;
 			char *path;
 
+			*want++ = '\0';
 			*bin++ = '\0';
+			if (bin == want)
+				want = NULL;
 			v = conf_value(&p->conf, key, NULL);
-			if (v && *v) {
+			if (v && (want ? !strcmp(v, want) : *v != '\0')) {
 				if (opt) {
 					add_optional_bin(p, bin);
 				} else if (!(path = plan_bin(p, bin))) {
-					char *when = xasprintf(" when %s is set", key);
+					char *when = want ? xasprintf(" with %s=%s", key, want) :
+							    xasprintf(" when %s is set", key);
 
 					missing_bin(p, bin, when);
 					free(when);

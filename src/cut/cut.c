@@ -216,15 +216,12 @@ static void parse_args(int argc, char **argv, struct cut_opts *o, enum cut_mode 
 	/* --list, --check-conf and --cache-info take no profile */
 	if (*mode != CUT_IMAGE && *mode != CUT_KCONFIG && *mode != CUT_LOCATE)
 		return;
-	if (optind >= argc) {
-		usage_die(1, "no profile given");
-	}
+	if (optind >= argc)
+		usage_die(1, "no profile given (%scut --list shows the profiles; %scut simple is the smallest)",
+			  rapido_cmd_prefix(), rapido_cmd_prefix());
 	o->profile = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "cut: one profile at a time ('%s' after '%s')\n"
-			"Try 'cut --help' for more information.\n", argv[optind], o->profile);
-		exit(1);
-	}
+	if (optind < argc)
+		usage_die(1, "one profile at a time ('%s' after '%s')", argv[optind], o->profile);
 }
 
 static void cut_opts_free(struct cut_opts *o)

@@ -118,9 +118,9 @@ void cut_profile_load_or_die(const char *dir, const char *name, struct profile *
 		profile_names(&names);
 		near = nearest_word(name, &names);
 		die("unknown profile '%s'%s%s%s: no %s.sh in %s/autorun, $RAPIDO_PROFILE_PATH or "
-		    "~/.config/rapido/profiles (cut --list shows the profiles)", name,
+		    "~/.config/rapido/profiles (%scut --list shows the profiles)", name,
 		    near ? " (did you mean " : "", near ? near : "", near ? "?)" : "",
-		    name, dir);
+		    name, dir, rapido_cmd_prefix());
 	}
 	if (profile_load(prof, name, path, &err))
 		die("%s", err);

@@ -120,8 +120,10 @@ int cmd_rapido(int argc, char **argv)
 	if (!strncmp(base, "rapido-", strlen("rapido-")))
 		base += strlen("rapido-");
 	s = sub_find(base);
-	if (s)
+	if (s) {
+		err_cmd = argv[0];
 		return s->run(argc, argv);
+	}
 	err_prog = "rapido";
 	if (argc < 2) {
 		usage(stderr);
@@ -151,5 +153,6 @@ int cmd_rapido(int argc, char **argv)
 	s = sub_find(argv[1]);
 	if (!s)
 		usage_die(1, "unknown command '%s'", argv[1]);
+	err_cmd = xasprintf("rapido %s", argv[1]);
 	return s->run(argc - 1, argv + 1);
 }

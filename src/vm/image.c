@@ -13,6 +13,7 @@
 #include "num.h"
 #include "pct.h"
 #include "profile.h"
+#include "rapido.h"
 #include "size.h"
 #include "vm.h"
 
@@ -29,8 +30,9 @@ int vm_image_read(const char *path, struct vm_image *im, char **err)
 	/* a FIFO must not block ./vm: only a regular file is an image */
 	fd = open_regular(path, 0, &st);
 	if (fd < 0) {
-		*err = xasprintf("%s: %s%s", path, file_strerror(fd, &st),
-				 fd == -ENOENT ? " (run ./cut PROFILE first)" : "");
+		*err = xasprintf("%s: %s%s%s%s", path, file_strerror(fd, &st),
+				 fd == -ENOENT ? " (run " : "", fd == -ENOENT ? rapido_cmd_prefix() : "",
+				 fd == -ENOENT ? "cut PROFILE first)" : "");
 		return fd;
 	}
 	rc = cpio_find(fd, "rapido/vm.conf", 8, &text, NULL);

@@ -28,7 +28,7 @@ printf 'FSTESTS_FS=ntfs\n' > "$RAPIDO_CONF"
 rc=$?
 check "FSTESTS_FS=ntfs: cut fails (exit $rc) before any boot" test $rc -ne 0
 check "  saying where, what is wrong and what is supported" grep -qF \
-	"$RAPIDO_CONF:1: FSTESTS_FS: expected btrfs, xfs or ext4, got 'ntfs' (#@ conf-type at $RD/autorun/fstests_local.sh:" "$T/out"
+	"$RAPIDO_CONF:1: FSTESTS_FS: expected btrfs, xfs, ext4, f2fs, exfat, udf or ntfs3, got 'ntfs' (#@ conf-type at $RD/autorun/fstests_local.sh:" "$T/out"
 check "  and writes no image" test ! -e "$DRACUT_OUT"
 
 printf 'FSTESTS_FS=xfs\nFSTESTS_SCRATCH_POOL=3\n' > "$RAPIDO_CONF"

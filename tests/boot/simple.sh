@@ -8,6 +8,9 @@
 # busybox's own (a signal to the init) before the profile finished with no
 # verdict (123, said with its sender), never a pass;
 # --bins / CUT_EXTRA_BINS add host programs, and name one that is missing.
+# The image's bytes (each unpacked by the kernel on every boot): helpers
+# stripped, no libselinux nor libpcre2 (busybox's ls, grep, sed, mkdir);
+# the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg.
 . "$(dirname "$0")/lib.sh"
 
 out=$("$CUT" simple 2>&1)
@@ -17,6 +20,21 @@ check "image written" test -s "$DRACUT_OUT"
 # (README); nothing but the image may be left of its name
 check "no temporary left next to the image" test -z "$(ls -A "$T" | grep '^image.')"
 rel=$(echo "$out" | sed -n 's/.*kernel \(.*\)$/\1/p')
+# every byte of the image is unpacked by the guest's kernel before /init
+# runs (bench/boot): the helpers are packed without their symbols and
+# debug information (GUEST_STRIP), as dracut strips what it installs
+mkdir -p "$T/helpers" && (cd "$T/helpers" &&
+	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer helpers "$DRACUT_OUT").cpio")
+unstripped=$(for f in "$T/helpers/init" "$T/helpers"/usr/bin/rapido-*; do
+	readelf -S "$f" | grep -qE ' \.(symtab|debug_info) ' && echo "${f#"$T/helpers/"}"
+done | tr "\n" " ")
+# ls, mkdir, grep and sed are busybox's: no libselinux nor libpcre2 under them
+mkdir -p "$T/bins" && (cd "$T/bins" &&
+	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer bins "$DRACUT_OUT").cpio")
+check "simple's bins layer has bash, and no libselinux nor libpcre2 (busybox's ls, grep)" \
+	test -x "$T/bins/usr/bin/bash" -a -z "$(find "$T/bins" -name 'libselinux*' -o -name 'libpcre2*')"
+check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
+	test -z "$unstripped" -a -x "$T/helpers/init"
 
 # from another directory, as a user would
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
@@ -37,12 +55,14 @@ check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH
 
 "$CUT" -q simple --bins lsblk -x 'lsblk --version; mount | grep -q "^proc on /proc type proc " && ps | grep -q "[b]ash" && free | grep -q Mem &&
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
+	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
+	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
 	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple with -x extras (tail only)" 0 $?
 "$VM" --batch --timeout 300 --results "$T/res-off" > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
-check "  mount, ps, free, touch, seq, head, wc work (busybox's)" guest_says "$T/console-tools" "tools: ok"
+check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
 check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"

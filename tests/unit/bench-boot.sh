@@ -9,7 +9,10 @@
 
 run "$TOP/bench/boot" --bogus
 check "an unknown argument is refused, named" \
-	fails_with 1 "bench/boot: unknown argument '--bogus' (expected none, --timeline or --floor-argv)"
+	fails_with 1 "bench/boot: unknown argument '--bogus' (expected none, --timeline [PROFILE] or --floor-argv)"
+run "$TOP/bench/boot" --timeline nosuchprofile
+check "--timeline PROFILE: a profile that is not there is refused, named" \
+	fails_with 1 "bench/boot: --timeline nosuchprofile: no profile autorun/nosuchprofile.sh"
 
 run "$TOP/bench/boot" --floor-argv
 TAP_ON_FAIL=show_run check "--floor-argv" exits 0

@@ -21,7 +21,7 @@ check "--help" answered 0 "ceph-local [options] up"
 run "$bin"
 check "no verb" answered 1 "expected 'up', 'status' or 'down'"
 run "$bin" --bogus up
-check "unknown option" answered 1 "Try 'ceph-local --help'"
+check "unknown option" answered 1 "Try '$bin --help'"
 CEPH_OSDS=0 run "$bin" up
 check "CEPH_OSDS=0 named" answered 1 "environment: CEPH_OSDS: expected a number from 1 to 16, got '0'"
 echo "CEPH_OSD_STORE=filestore" > "$RAPIDO_CONF"

@@ -85,7 +85,13 @@ printf 'FSTESTS_FS=zfs\n' > "$RAPIDO_CONF"
 run "$bin" --check-conf
 check "a profile-typed key: exit 1" test $rc = 1
 check "  the value's FILE:LINE, the key, what is expected, the profile line that typed it" \
-	grep -qE "^$RAPIDO_CONF:1: FSTESTS_FS: expected btrfs, xfs or ext4, got 'zfs' \(#@ conf-type at .*/autorun/fstests_local\.sh:[0-9]+\)$" "$T/err"
+	grep -qE "^$RAPIDO_CONF:1: FSTESTS_FS: expected btrfs, xfs, ext4, f2fs, exfat, udf or ntfs3, got 'zfs' \(#@ conf-type at .*/autorun/fstests_local\.sh:[0-9]+\)$" "$T/err"
+# issue 43 #5: the file systems xfstests has a config for, beyond the three
+for v in f2fs exfat udf ntfs3; do
+	printf 'FSTESTS_FS=%s\n' "$v" > "$RAPIDO_CONF"
+	run "$bin" --check-conf
+	check "FSTESTS_FS=$v: accepted" test $rc = 0 -a ! -s "$T/err"
+done
 
 # NFS_VERS, typed once in an include (nfs-client.inc) that several
 # profiles read: each word it takes passes, any other is one error naming

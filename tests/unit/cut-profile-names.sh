@@ -16,10 +16,42 @@ export RAPIDO_CONF=$T/rapido.conf XDG_CONFIG_HOME=$T/xdg
 TAP_ON_FAIL=show_run
 : > "$RAPIDO_CONF"
 
+# ./cut alone, a first user's try: where the names are and which to start with
+run "$bin"
+check "./cut alone: exit 1" exits 1
+check "  points at ./cut --list and simple" contains "$T/err" \
+	"cut: no profile given (./cut --list shows the profiles; ./cut simple is the smallest)"
+
 run "$bin" --dry-run fstests_xfs
 check "fstests_xfs --dry-run: exit 0" exits 0
 check "  says what it maps to" contains "$T/err" \
 	"fstests_xfs is upstream Rapido's name: cutting fstests_local with FSTESTS_FS=xfs"
+
+# issue 43 #5: Rapido's fstests_exfat, fstests_udf and fstests_ntfs3 (it has
+# no fstests_f2fs); FSTESTS_FS's module and its mkfs and fsck are in the
+# image only with that value
+run "$bin" --dry-run fstests_exfat
+check "fstests_exfat --dry-run: exit 0" exits 0
+check "  says what it maps to" contains "$T/err" \
+	"fstests_exfat is upstream Rapido's name: cutting fstests_local with FSTESTS_FS=exfat"
+check "  exfat's module and mkfs.exfat, fsck.exfat in the image" \
+	sh -c "grep -q \" exfat \" '$T/out' && grep -q '/mkfs.exfat ' '$T/out' && grep -q '/fsck.exfat ' '$T/out'"
+run "$bin" --dry-run fstests_udf
+check "fstests_udf --dry-run: exit 0, mkudffs in the image" \
+	sh -c "[ $rc = 0 ] && grep -q ' udf ' '$T/out' && grep -q '/mkudffs ' '$T/out'"
+run "$bin" --dry-run fstests_local
+check "fstests_local (btrfs): no exfat, f2fs or udf module or program" \
+	sh -c "[ $rc = 0 ] && ! grep -qE ' (exfat|f2fs|udf) |mkfs\.(exfat|f2fs)|mkudffs' '$T/out'"
+# Debian 12's kernel has no ntfs3 (CONFIG_NTFS3_FS unset): refused before
+# boot, naming the module; a kernel with it gets it in the image
+run "$bin" --dry-run fstests_ntfs3
+if [ $rc = 0 ]; then
+	check "fstests_ntfs3: ntfs3's module and mkfs.ntfs in the image" \
+		sh -c "grep -q ' ntfs3 ' '$T/out' && grep -q '/mkfs.ntfs ' '$T/out'"
+else
+	check "fstests_ntfs3 on a kernel without ntfs3: refused before boot, naming the module" \
+		sh -c "[ $rc = 1 ] && grep -q \"kernel module 'ntfs3' not found for kernel .*FSTESTS_FS names it for profile fstests_local\" '$T/err'"
+fi
 
 run "$bin" --dry-run -q fstests_xfs
 check "fstests_xfs -q: exit 0, nothing on stderr" test $rc = 0 -a ! -s "$T/err"
@@ -28,7 +60,7 @@ check "fstests_xfs -q: exit 0, nothing on stderr" test $rc = 0 -a ! -s "$T/err"
 echo FSTESTS_FS=zfs > "$RAPIDO_CONF"
 run "$bin" --dry-run fstests_local
 check "fstests_local with FSTESTS_FS=zfs: refused (exit 1)" exits 1
-check "  naming the key" contains "$T/err" "FSTESTS_FS: expected btrfs, xfs or ext4, got 'zfs'"
+check "  naming the key" contains "$T/err" "FSTESTS_FS: expected btrfs, xfs, ext4, f2fs, exfat, udf or ntfs3, got 'zfs'"
 run "$bin" --dry-run fstests_xfs
 check "fstests_xfs with rapido.conf's FSTESTS_FS=zfs: FSTESTS_FS=xfs wins (exit 0)" exits 0
 : > "$RAPIDO_CONF"

@@ -92,6 +92,36 @@ bad "an external log for btrfs" "FSTESTS_SCRATCH_LOGDEV_SIZE=64M; $show" \
 	"FSTESTS_SCRATCH_LOGDEV_SIZE: an external log is for xfs and ext4, not btrfs"
 bad "a realtime device for ext4" "FSTESTS_FS=ext4 FSTESTS_SCRATCH_RTDEV_SIZE=64M; $show" \
 	"FSTESTS_SCRATCH_RTDEV_SIZE: a realtime device is for xfs, not ext4"
+# issue 43 #5: f2fs, exfat, udf, ntfs3, as xfstests' common/config makes them
+good "f2fs: no pool, nodiscard (-t 0), mkfs forced (-f) as xfstests' _scratch_mkfs does" \
+	"FSTESTS_FS=f2fs; $show && echo \$(zram_mkfs_args f2fs \"\${_fstests_cfg[mkfs_opts]}\")" \
+	"f2fs pool=0/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[-t 0] mount=[]
+--mkfs-arg -f --mkfs-arg -t --mkfs-arg 0"
+good "exfat and udf: no mkfs options" \
+	"FSTESTS_FS=exfat; $show && FSTESTS_FS=udf && $show" \
+	"exfat pool=0/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[] mount=[]
+udf pool=0/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[] mount=[]"
+good "ntfs3: mkfs.ntfs quick (-Q), on a whole disk (-F)" "FSTESTS_FS=ntfs3; $show" \
+	"ntfs3 pool=0/scsi/256M size=1G logw=1G log=0 rt=0 mkfs=[-Q -F] mount=[]"
+bad "an external log for f2fs" "FSTESTS_FS=f2fs FSTESTS_SCRATCH_LOGDEV_SIZE=64M; $show" \
+	"FSTESTS_SCRATCH_LOGDEV_SIZE: an external log is for xfs and ext4, not f2fs"
+bad "a pool for exfat" "FSTESTS_FS=exfat FSTESTS_SCRATCH_POOL=2; $show" \
+	"FSTESTS_SCRATCH_POOL=2: xfstests uses SCRATCH_DEV_POOL for btrfs only (FSTESTS_FS=exfat): set it to 0"
+bad "-overlay over exfat (no xattrs for overlayfs' upper)" "FSTESTS_FS=exfat FSTESTS_OVERLAY=1; $show" \
+	"FSTESTS_OVERLAY=1: overlayfs needs xattrs on its upper file system, which exfat has not"
+mkdir -p "$tmp/ntfsbin" && printf '#!/bin/sh\n' > "$tmp/ntfsbin/mkfs.ntfs" && cp "$tmp/ntfsbin/mkfs.ntfs" "$tmp/ntfsbin/ntfsfix" &&
+	chmod +x "$tmp/ntfsbin"/*
+good "ntfs3: mkfs.ntfs3 and fsck.ntfs3 (mkfs -t ntfs3, fsck -t ntfs3 -n) are mkfs.ntfs and ntfsfix" \
+	"PATH=$tmp/ntfsbin:\$PATH; _fstests_ntfs3_progs && _fstests_ntfs3_progs &&
+		readlink $tmp/ntfsbin/mkfs.ntfs3 $tmp/ntfsbin/fsck.ntfs3" \
+	"$tmp/ntfsbin/mkfs.ntfs
+$tmp/ntfsbin/ntfsfix"
+good "the programs xfstests refuses to run without, per file system" \
+	"for f in f2fs exfat udf ntfs3; do echo \$f: \$(_fstests_required_bins \$f | cut -d' ' -f12-); done" \
+	"f2fs: mkfs mkfs.f2fs fsck.f2fs
+exfat: mkfs yes fsck mkfs.exfat fsck.exfat
+udf: mkfs mkudffs
+ntfs3: mkfs yes fsck mkfs.ntfs3 fsck.ntfs3"
 bad "a # in MKFS_OPTIONS (local.config would cut it)" "FSTESTS_MKFS_OPTIONS='-L a#b'; $show" \
 	"FSTESTS_MKFS_OPTIONS='-L a#b': only letters, digits, spaces and"
 bad "a quote in MOUNT_OPTIONS" "FSTESTS_MOUNT_OPTIONS='-o context=\"x\"'; $show" \
@@ -127,6 +157,19 @@ export LOGWRITES_DEV=/dev/zram3
 export MKFS_OPTIONS=\"-K\"
 export RESULT_BASE=/host/results
 sections: btrfs"
+
+good "udf: DISABLE_UDF_TEST=1 (no udf_test in the tree: xfstests' check would fail)" \
+	"$cfg; FSTESTS_FS=udf; $devs SCRATCH_DEV=/dev/zram1 LOGWRITES_DEV=; $write" \
+"# written by rapido (profile fstests_local) at boot; not used outside the VM
+export FSTYP=udf
+export TEST_DEV=/dev/zram0
+export TEST_DIR=/mnt/test
+export SCRATCH_DEV=/dev/zram1
+export SCRATCH_MNT=/mnt/scratch
+export MKFS_OPTIONS=\"\"
+export RESULT_BASE=/host/results
+export DISABLE_UDF_TEST=1
+sections: udf"
 
 # the external log's logical block size, as a zram disk has it
 mkdir -p "$tmp/sys/block/zram2/queue"

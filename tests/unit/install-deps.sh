@@ -76,8 +76,11 @@ for r in bookworm trixie; do
 	deps $r --list --all
 	check "$r: --all: arm64's qemu-system-arm too, not ksmbd-tools" eval 'has qemu-system-arm && ! has ksmbd-tools'
 	deps $r --list fstests_local
-	check "$r: fstests_local: the lean set and its programs' mount, awk, bc, xfsprogs, fio" \
-		out_is "$(printf '%s\n' $lean mount mawk bc xfsprogs fio $([ $r = trixie ] && echo linux-image-amd64))"
+	# every configuration's: FSTESTS_SRC's, and each FSTESTS_FS's mkfs and
+	# fsck (bins-if FSTESTS_FS=f2fs ...)
+	check "$r: fstests_local: the lean set and its programs' mount, awk, bc, xfsprogs, fio, f2fs-tools..." \
+		out_is "$(printf '%s\n' $lean mount f2fs-tools exfatprogs udftools ntfs-3g mawk bc xfsprogs fio \
+			$([ $r = trixie ] && echo linux-image-amd64))"
 	deps $r --list ksmbd_local
 	check "$r: ksmbd_local: ksmbd-tools (its include's #@ packages)" has ksmbd-tools
 	# no rapido.conf here: a suite profile's programs whatever LTP_SRC says

@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(90);
+	tap_plan(96);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -145,6 +145,24 @@ int main(void)
 	profile_free(&p);
 	bad("#@ bins: x\n", "no '#@ description:' line");
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
+	/* issue 43 #5: bins-if KEY=VALUE, a program one value of the key needs */
+	rc = load("#@ description: x\n#@ bins-if FSTESTS_FS=f2fs: mkfs.f2fs fsck.f2fs\n"
+		  "#@ bins-optional-if  FSTESTS_FS=f2fs : dump.f2fs\n", &p, &err);
+	tap_ok(!rc && p.bins_if.n == 2 && !strcmp(p.bins_if.v[1], "FSTESTS_FS=f2fs=fsck.f2fs") &&
+	       p.bins_opt_if.n == 1 && !strcmp(p.bins_opt_if.v[0], "FSTESTS_FS=f2fs=dump.f2fs"),
+	       "bins-if KEY=VALUE read as KEY=VALUE=BIN (%s)", err ? err : "ok");
+	{
+		struct strv keys = STRV_INIT;
+
+		profile_conf_keys(&p, &keys);
+		tap_ok(keys.n == 1 && !strcmp(keys.v[0], "FSTESTS_FS"), "  its KEY is a key of the profile");
+		strv_free(&keys);
+	}
+	profile_free(&p);
+	bad("#@ description: x\n#@ bins-if FS=: x\n", "p.sh:2: bins-if FS: expected a value after FS=");
+	bad("#@ description: x\n#@ bins-if FS=a=b: x\n", "p.sh:2: bins-if FS: expected a value after FS=");
+	bad("#@ description: x\n#@ bins-if FS=a: x=y\n", "p.sh:2: bins-if FS: \"x=y\" is not a program name");
+	bad("#@ description: x\n#@ bins-if 1=a: x\n", "p.sh:2: bins-if 1: expected a rapido.conf key name");
 	bad("#@ description x\n", "p.sh:1: expected '#@ key: value'");
 
 	/* #@ conf-type: a type for one of the profile's keys, with where it was given */

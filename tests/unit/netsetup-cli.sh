@@ -19,7 +19,7 @@ unset BR_DEV BR_ADDR TAP_DEVS TAP_USER SUDO_USER
 # a namespace name nobody has: ip -n fails for it, so every device is "absent"
 ns=rapido-unit-nosuch-$$
 TAP_ON_FAIL=show_run
-usage_hint="Try 'netsetup --help' for more information."
+usage_hint="Try '$bin --help' for more information."
 
 run "$bin" --help
 check "--help: usage on stdout, exit 0" eval '[ $rc -eq 0 ] && grep -q "^ netsetup \[options\] up" "$T/out" && [ ! -s "$T/err" ]'

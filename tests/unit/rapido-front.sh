@@ -214,6 +214,16 @@ for f in usr/bin/rapido usr/lib/rapido/autorun/simple.sh usr/lib/rapido/build/gu
 	check "installed $f" test -s "$T/root/$f"
 done
 check "  and no other program in usr/bin" test "$(ls "$T/root/usr/bin")" = rapido
+# the pointers in errors name the commands of the layout in use: ./cut in a
+# checkout, rapido cut once installed (there is no cut on PATH)
+run "$TOP/cut" nosuchprofile
+check "checkout, unknown profile: './cut --list shows the profiles'" contains "$T/err" "(./cut --list shows the profiles)"
+run "$TOP/vm" --batch "$T/no-image"
+check "checkout, no image: 'run ./cut PROFILE first'" contains "$T/err" "(run ./cut PROFILE first)"
+run "$T/root/usr/bin/rapido" cut nosuchprofile
+check "installed, unknown profile: 'rapido cut --list shows the profiles'" contains "$T/err" "(rapido cut --list shows the profiles)"
+run "$T/root/usr/bin/rapido" vm --batch "$T/no-image"
+check "installed, no image: 'run rapido cut PROFILE first'" contains "$T/err" "(run rapido cut PROFILE first)"
 for pg in man1/rapido.1 man1/rapido-cut.1 man1/rapido-vm.1 man1/rapido-vmctl.1 \
 	man8/rapido-netsetup.8 man8/rapido-ceph-local.8 man5/rapido.conf.5; do
 	p=$(basename "$pg"); p=${p%.[158]}
@@ -224,6 +234,14 @@ for pg in man1/rapido.1 man1/rapido-cut.1 man1/rapido-vm.1 man1/rapido-vmctl.1 \
 	check "  never bare ${p#rapido-} as a command" eval '! bare_in "$M/$pg" "${p#rapido-}"'
 	check "  nor $p" eval '! page_cmd "$M/$pg" "$p"'
 done
+# a usage error's hint names the command as it was typed: "vm --help" is
+# no command in a checkout (./vm) nor installed (rapido vm)
+for c in "./vm" "./cut" "./vmctl" "./run" "rapido vm" "rapido boot" "rapido cut" "rapido run"; do
+	(cd "$TOP" && PATH=$TOP:$PATH && eval "$c --no-such-option") > "$T/out" 2> "$T/err"
+	check "$c --no-such-option: the hint says '$c --help'" contains "$T/err" "Try '$c --help' for more information."
+done
+(cd "$TOP" && ./cut simple extra) > "$T/out" 2> "$T/err"
+check "./cut with two profiles: the hint says './cut --help'" contains "$T/err" "Try './cut --help' for more information."
 check "man5/rapido.conf.5 installed" test -s "$M/man5/rapido.conf.5"
 check "rapido-cut.1 refers to rapido-vm(1)" grep -qF '\fBrapido-vm\fR(1)' "$M/man1/rapido-cut.1"
 if command -v man > /dev/null; then

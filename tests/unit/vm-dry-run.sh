@@ -37,6 +37,18 @@ expect_rc "dry-run with --results" 0 $?
 check "  creates no results dir" test ! -e "$T/dry-results"
 check "  and still shows its share" grep -q -- "path=$T/dry-results/files," "$T/argv"
 
+# vng's habit, `./vm -- CMD`: the words after -- are qemu's, which takes a
+# lone word for a disk image ("-r: invalid option" after the boot began);
+# refused before qemu, naming rapido run; a file of that name is qemu's
+run_err "vm -- uname -r (vng's habit) refused" "'uname' after --: .*rapido run -- uname" \
+	"$VM" --dry-run -- uname -r
+check "  nothing booted, the usage error's 125" test "$rc" = 125
+"$VM" --dry-run -- -m 1G > "$T/argv" 2> "$T/err"
+expect_rc "vm -- -m 1G: qemu's options pass" 0 $?
+(cd "$T" && : > disk.raw && "$VM" --dry-run -- disk.raw) > "$T/argv" 2> "$T/err"
+expect_rc "vm -- FILE: an existing file is qemu's disk image" 0 $?
+check "  passed on" grep -qx disk.raw "$T/argv"
+
 # --test-timeout: the guest takes the host's sysrq keys; the options' errors before a boot
 "$VM" --dry-run --test-timeout 30 > "$T/argv" 2> "$T/err"
 expect_rc "dry-run with --test-timeout" 0 $?
@@ -199,7 +211,7 @@ rm -f "$T/notimage"
 
 # options
 run_err "bad --accel" "expected auto, kvm or tcg" "$VM" --accel hvf "$T/x"
-run_err "bad vm option" "Try 'vm --help'" "$VM" --bogus
+run_err "bad vm option" "Try '$VM --help'" "$VM" --bogus
 "$VM" --bogus > /dev/null 2>&1
 expect_rc "vm usage error is 125" 125 $?
 run_err "bad gdb port" "--gdb: expected HOST:PORT with a port from 1 to 65535" "$VM" --gdb=127.0.0.1:99999

@@ -20,12 +20,12 @@ check "--help: usage on stdout, exit 0" eval '[ $rc -eq 0 ] && grep -q "^Usage:"
 check "--help documents exit 4" grep -q "^ 4  VM N is there but did not answer" "$T/out"
 run "$bin" --bogus 1 paths
 check "unknown option: exit 2" err_is "vmctl: unknown option '--bogus'
-Try 'vmctl --help' for more information."
+Try '$bin --help' for more information."
 run "$bin" 1 paths -t
 check "options come first: exit 2" eval '[ $rc -eq 2 ] && grep -q "unknown command or wrong arguments: paths" "$T/err"'
 run "$bin" --timeout
 check "--timeout without a value" err_is "vmctl: option '--timeout' needs an argument
-Try 'vmctl --help' for more information."
+Try '$bin --help' for more information."
 run "$bin" --timeout 0 1 paths
 check "--timeout 0 refused" eval '[ $rc -eq 2 ] && grep -q -- "--timeout: expected 1 to [0-9]* seconds, got '\''0'\''" "$T/err"'
 run "$bin" x paths
@@ -42,12 +42,12 @@ check "the issue's '{bad json': exit 2 at once" eval '[ $rc -eq 2 ] && [ $((SECO
 check "  says where, with a caret" err_is "vmctl: qmp: invalid JSON at line 1, column 2: string or '}' expected near 'bad'
   {bad json
    ^
-Try 'vmctl --help' for more information."
+Try '$bin --help' for more information."
 run "$bin" 1 qmp $'{"execute": "device_del",\n\t"arguments": {"id": "mp0p1",}}'
 check "trailing comma on line 2" err_is "vmctl: qmp: invalid JSON at line 2, column 30: string or '}' expected near '}' (JSON has no trailing commas)
   	\"arguments\": {\"id\": \"mp0p1\",}}
   	                            ^
-Try 'vmctl --help' for more information."
+Try '$bin --help' for more information."
 run "$bin" 1 qmp "{'execute': 'quit'}"
 check "single quotes" eval '[ $rc -eq 2 ] && grep -q "column 2: .*(strings take double quotes, not single ones)" "$T/err"'
 run "$bin" 1 qmp '{"execute": "quit"} {"execute": "quit"}'
