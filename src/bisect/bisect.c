@@ -479,7 +479,9 @@ static unsigned int steps_made(const struct bctx *c)
 
 static int start(struct bctx *c)
 {
-	char *good, *bad, *head;
+	/* static: what a die() in validate_or_die() leaves allocated stays reachable */
+	static char *good, *bad;
+	char *head;
 
 	validate_or_die(c, &good, &bad);
 	state_make_or_die(c, BISECT_MARKER);
@@ -500,6 +502,7 @@ static int start(struct bctx *c)
 	free(head);
 	free(good);
 	free(bad);
+	good = bad = NULL;
 	return 0;
 }
 

@@ -35,7 +35,7 @@ const char *bverdict_name(enum bverdict v)
 
 char *brc_words(int rc)
 {
-	return xasprintf("exit %d (%s)", rc, verdict_brief(rc));
+	return xasprintf("exit %d (%s)", rc, verdict_words(rc, VERDICT_BRIEF, NULL, 0));
 }
 
 /* "a b c", or "none" */

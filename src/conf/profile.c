@@ -57,32 +57,6 @@ static void split_words(struct strv *sv, const char *s)
 	}
 }
 
-static struct strv *list_for(struct profile *p, const char *key)
-{
-	static const struct {
-		const char *key;
-		size_t off;
-	} lists[] = {
-		{ "bins", offsetof(struct profile, bins) },
-		{ "bins-optional", offsetof(struct profile, bins_opt) },
-		{ "modules", offsetof(struct profile, modules) },
-		{ "modules-optional", offsetof(struct profile, modules_opt) },
-		{ "modules-on-demand", offsetof(struct profile, modules_demand) },
-		{ "helpers", offsetof(struct profile, helpers) },
-		{ "conf", offsetof(struct profile, conf) },
-		{ "conf-optional", offsetof(struct profile, conf_opt) },
-		{ "secret", offsetof(struct profile, secret) },
-		{ "kconfig", offsetof(struct profile, kconfig) },
-		{ "kconfig-optional", offsetof(struct profile, kconfig_opt) },
-		{ "packages", offsetof(struct profile, packages) },
-	};
-
-	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
-		if (!strcmp(lists[i].key, key))
-			return (struct strv *)((char *)p + lists[i].off);
-	return NULL;
-}
-
 /*
  * A secret must name a key the profile passes to the guest: a typo would
  * otherwise leave the real secret in an image anyone can read. conf lines
@@ -204,16 +178,270 @@ static int file_entry(struct profile *p, const char *path, int lineno, const cha
 	return 0;
 }
 
-static int header_line(struct loader *l, const char *path, int lineno, char *s)
+/* One "#@ key: value" line being read. */
+struct hdr_line {
+	const char *path;
+	int lineno;
+	const char *key;	/* as written, "bins-if KEY" whole */
+	const char *arg;	/* a keyed row's KEY; NULL: none */
+	char *val;
+};
+
+static int prepare_line(struct loader *l, const struct hdr_line *h)
 {
 	struct profile *p = l->p;
-	char **err = l->err;
-	char *colon = strchr(s, ':');
-	char *key, *val;
-	struct strv *list;
+
+	if (p->prepare_key)
+		return err_at(l->err, h->path, (unsigned int)h->lineno,
+			      "prepare: a profile prepares one key (%s at %s)", p->prepare_key,
+			      p->prepare_at);
+	split_words(&p->prepare, h->val);
+	if (!p->prepare.n)
+		return err_at(l->err, h->path, (unsigned int)h->lineno, "prepare %s: no program given",
+			      h->arg);
+	p->prepare_key = xstrdup(h->arg);
+	p->prepare_at = xasprintf("%s:%d", h->path, h->lineno);
+	return 0;
+}
+
+/* files and include: each word of the value on its own */
+static int files_line(struct loader *l, const struct hdr_line *h)
+{
+	struct strv words = STRV_INIT;
+	int rc = 0;
+
+	split_words(&words, h->val);
+	for (size_t i = 0; i < words.n && !rc; i++)
+		rc = h->key[0] == 'f' ? file_entry(l->p, h->path, h->lineno, words.v[i], l->err) :
+					load_file(l, h->path, h->lineno, words.v[i]);
+	strv_free(&words);
+	return rc;
+}
+
+static int secret_words(struct loader *l, const struct hdr_line *h, size_t first)
+{
+	return secret_lines(l->p, h->path, h->lineno, first, l->err);
+}
+
+static int packages_words(struct loader *l, const struct hdr_line *h, size_t first)
+{
+	const struct strv *list = &l->p->packages;
+
+	for (size_t i = first; i < list->n; i++) {
+		const char *eq = strchr(list->v[i], '=');
+
+		if (!eq || eq == list->v[i] || !eq[1])
+			return err_at(l->err, h->path, (unsigned int)h->lineno,
+				      "packages: expected BIN=PACKAGE, got \"%s\"", list->v[i]);
+	}
+	return 0;
+}
+
+static int kconfig_words(struct loader *l, const struct hdr_line *h, size_t first)
+{
+	int opt = !!strcmp(h->key, "kconfig");
+	struct strv *list = opt ? &l->p->kconfig_opt : &l->p->kconfig;
+	struct strv *at = opt ? &l->p->kconfig_opt_at : &l->p->kconfig_at;
+
+	for (size_t i = first; i < list->n; i++) {
+		int rc = kconfig_entry(l, h->path, h->lineno, h->key, list->v[i]);
+
+		if (rc)
+			return rc;
+		strv_pushf(at, "%s:%d", h->path, h->lineno);
+	}
+	return 0;
+}
+
+static int conf_type_line(struct loader *l, const struct hdr_line *h)
+{
+	struct profile *p = l->p;
+	struct confkey k;
+	char *why, *at;
+
+	if (confkey_type_parse(h->val, &k, &why)) {
+		err_at(l->err, h->path, (unsigned int)h->lineno, "conf-type: %s", why);
+		free(why);
+		return -EINVAL;
+	}
+	if (confkey_types_find(&p->types, k.key, NULL)) {
+		err_at(l->err, h->path, (unsigned int)h->lineno, "conf-type: %s is typed twice", k.key);
+		confkey_type_free(&k);
+		return -EINVAL;
+	}
+	at = xasprintf("%s:%d", h->path, h->lineno);
+	confkey_types_add(&p->types, &k, at);
+	free(at);
+	return 0;
+}
+
+static int description_line(struct loader *l, const struct hdr_line *h)
+{
+	if (l->depth)
+		return err_at(l->err, h->path, (unsigned int)h->lineno,
+			      "description: belongs in the profile, not in a fragment it includes");
+	free(l->p->description);
+	l->p->description = xstrdup(h->val);
+	return 0;
+}
+
+static int memory_use_line(struct loader *l, const struct hdr_line *h)
+{
+	struct strv words = STRV_INIT;
+	char why[NUM_WHY_LEN];
+	unsigned int factor;
+	int bad;
+
+	split_words(&words, h->val);
+	bad = words.n != 2 || !conf_key_valid(words.v[0]);
+	if (bad || num_parse_uint(words.v[1], 1, 64, &factor, why)) {
+		*l->err = xasprintf("%s:%d: memory-use: expected a rapido.conf key and a factor of 1 "
+				    "to 64 (ZONED_SIZE 2), got \"%s\"", h->path, h->lineno, h->val);
+		strv_free(&words);
+		return -EINVAL;
+	}
+	strv_pushf(&l->p->memory_use, "%s=%u", words.v[0], factor);
+	strv_pushf(&l->p->memory_use_at, "%s:%d", h->path, h->lineno);
+	strv_free(&words);
+	return 0;
+}
+
+static int virtiofs_line(struct loader *l, const struct hdr_line *h)
+{
+	const char *val = h->val, *tag = strchr(val, ':');
+	struct profile *p = l->p;
+
+	/* ./vm checks the rest (the directory, the tag's characters) when it boots */
+	if (val[0] != '/' || !tag || tag[1] == ':' || !tag[1] || strpbrk(val, " \t")) {
+		*l->err = xasprintf("%s:%d: virtiofs: expected /DIR:TAG or /DIR:TAG:ro, got \"%s\"",
+				    h->path, h->lineno, val);
+		return -EINVAL;
+	}
+	/* ./vm reads one (vm.conf's VIRTIOFS); more shares are the user's to give */
+	if (p->virtiofs.n) {
+		*l->err = xasprintf("%s:%d: virtiofs: a second share; a profile has one (\"%s\" "
+				    "already), more are ./vm --virtiofs or VM_VIRTIOFS",
+				    h->path, h->lineno, p->virtiofs.v[0]);
+		return -EINVAL;
+	}
+	strv_push(&p->virtiofs, val);
+	return 0;
+}
+
+static int memory_line(struct loader *l, const struct hdr_line *h)
+{
+	char host[HOSTMEM_WHY_LEN];
+	uint64_t v;
+
+	if (parse_size(h->val, &v) || v < (64ULL << 20)) {
+		*l->err = xasprintf("%s:%d: memory: expected a size of at least 64M such as 512M or 2G, "
+				    "got \"%s\"", h->path, h->lineno, h->val);
+		return -EINVAL;
+	}
+	if (hostmem_check(v, host)) {
+		*l->err = xasprintf("%s:%d: memory: \"%s\" is %s", h->path, h->lineno, h->val, host);
+		return -EINVAL;
+	}
+	l->p->memory = v;
+	return 0;
+}
+
+/* How a key's value is read: words into a list, yes or no, a number, or its own reader. */
+enum hdr_kind { HDR_LIST, HDR_YESNO, HDR_UINT, HDR_FN };
+
+#define PF(field) offsetof(struct profile, field)
+/*
+ * Every header key, one row each, in the order the unknown-key message
+ * names them. A keyed row ("bins-if KEY") takes a rapido.conf key after its
+ * name; a keyed list holds "KEY=word" entries.
+ */
+static const struct hdr_key {
+	const char *name;
+	enum hdr_kind kind;
+	size_t off;		/* LIST: a struct strv; YESNO: an int; UINT: an unsigned int */
+	int keyed;
+	unsigned int max;	/* UINT: 1 to max */
+	const char *unit;	/* UINT: said after its error */
+	int (*line)(struct loader *l, const struct hdr_line *h);	/* FN */
+	/* LIST: checks the words the line added, from first */
+	int (*words)(struct loader *l, const struct hdr_line *h, size_t first);
+} hdr_keys[] = {
+	{ "description", HDR_FN, .line = description_line },
+	{ "bins", HDR_LIST, .off = PF(bins) },
+	{ "bins-optional", HDR_LIST, .off = PF(bins_opt) },
+	{ "bins-if", HDR_LIST, .off = PF(bins_if), .keyed = 1 },
+	{ "bins-optional-if", HDR_LIST, .off = PF(bins_opt_if), .keyed = 1 },
+	{ "modules", HDR_LIST, .off = PF(modules) },
+	{ "modules-optional", HDR_LIST, .off = PF(modules_opt) },
+	{ "modules-on-demand", HDR_LIST, .off = PF(modules_demand) },
+	{ "helpers", HDR_LIST, .off = PF(helpers) },
+	{ "conf", HDR_LIST, .off = PF(conf) },
+	{ "conf-optional", HDR_LIST, .off = PF(conf_opt) },
+	{ "conf-type", HDR_FN, .line = conf_type_line },
+	{ "secret", HDR_LIST, .off = PF(secret), .words = secret_words },
+	{ "kconfig", HDR_LIST, .off = PF(kconfig), .words = kconfig_words },
+	{ "kconfig-optional", HDR_LIST, .off = PF(kconfig_opt), .words = kconfig_words },
+	{ "files", HDR_FN, .line = files_line },
+	{ "include", HDR_FN, .line = files_line },
+	{ "packages", HDR_LIST, .off = PF(packages), .words = packages_words },
+	{ "kernel-config", HDR_YESNO, .off = PF(kernel_config) },
+	{ "prepare", HDR_FN, .keyed = 1, .line = prepare_line },
+	{ "cpus", HDR_UINT, .off = PF(cpus), .max = 1024, .unit = "" },
+	{ "memory", HDR_FN, .line = memory_line },
+	{ "memory-use", HDR_FN, .line = memory_use_line },
+	/* VM_TEST_TIMEOUT's range; 0 (no watchdog) is saying nothing */
+	{ "test-timeout", HDR_UINT, .off = PF(test_timeout), .max = PROFILE_TEST_TIMEOUT_MAX,
+	  .unit = " (seconds)" },
+	{ "virtiofs", HDR_FN, .line = virtiofs_line },
+	{ "results", HDR_YESNO, .off = PF(results) },
+};
+
+/* The row of key (a keyed row's "NAME KEY": *arg its KEY, else NULL), or NULL. */
+static const struct hdr_key *hdr_key_find(const char *key, const char **arg)
+{
+	for (size_t i = 0; i < sizeof(hdr_keys) / sizeof(hdr_keys[0]); i++) {
+		const struct hdr_key *k = &hdr_keys[i];
+		size_t n = strlen(k->name);
+
+		if (strncmp(key, k->name, n) || key[n] != (k->keyed ? ' ' : '\0'))
+			continue;
+		*arg = NULL;
+		if (k->keyed)
+			for (*arg = key + n; **arg == ' '; (*arg)++)
+				;
+		return k;
+	}
+	return NULL;
+}
+
+static int unknown_key(struct loader *l, const struct hdr_line *h)
+{
+	char *known = xstrdup("");
+
+	for (size_t i = 0; i < sizeof(hdr_keys) / sizeof(hdr_keys[0]); i++) {
+		const struct hdr_key *r = &hdr_keys[i];
+		char *k = xasprintf("%s%s%s%s", known, i ? ", " : "", r->name,
+				    !r->keyed ? "" : r->kind == HDR_LIST ? " KEY[=VALUE]" : " KEY");
+
+		free(known);
+		known = k;
+	}
+	*l->err = xasprintf("%s:%d: unknown profile key \"%s\" (known: %s)", h->path, h->lineno,
+			    h->key, known);
+	free(known);
+	return -EINVAL;
+}
+
+static int header_line(struct loader *l, const char *path, int lineno, char *s)
+{
+	char *colon = strchr(s, ':'), *key, *val;
+	const struct hdr_key *k;
+	struct hdr_line h = { .path = path, .lineno = lineno };
+	char why[NUM_WHY_LEN], *want = NULL;
+	void *field;
 
 	if (!colon) {
-		*err = xasprintf("%s:%d: expected '#@ key: value'", path, lineno);
+		*l->err = xasprintf("%s:%d: expected '#@ key: value'", path, lineno);
 		return -EINVAL;
 	}
 	*colon = '\0';
@@ -227,233 +455,68 @@ static int header_line(struct loader *l, const char *path, int lineno, char *s)
 		val++;
 	for (char *e = val + strlen(val); e > val && isspace((unsigned char)e[-1]);)
 		*--e = '\0';
+	h.key = key;
+	h.val = val;
 
-	if (!strncmp(key, "bins-if ", 8) || !strncmp(key, "bins-optional-if ", 17)) {
-		char *cond = strchr(key, ' ') + 1, *want;
-		struct strv words = STRV_INIT;
-
-		while (*cond == ' ')
-			cond++;
-		/* KEY=VALUE: only when rapido.conf sets KEY to VALUE (FSTESTS_FS=f2fs) */
-		want = strchr(cond, '=');
+	k = hdr_key_find(key, &h.arg);
+	if (!k)
+		return unknown_key(l, &h);
+	/* a keyed list's KEY=VALUE: only when rapido.conf sets KEY to VALUE (FSTESTS_FS=f2fs) */
+	if (k->keyed && k->kind == HDR_LIST) {
+		want = strchr(h.arg, '=');
 		if (want)
 			*want++ = '\0';
-		if (!conf_key_valid(cond)) {
-			*err = xasprintf("%s:%d: %s: expected a rapido.conf key name (or KEY=VALUE) after '%.*s'",
-					 path, lineno, key, (int)(strchr(key, ' ') - key), key);
-			return -EINVAL;
+	}
+	if (k->keyed && !conf_key_valid(h.arg))
+		return err_at(l->err, path, (unsigned int)lineno,
+			      "%s: expected a rapido.conf key name%s after '%s'", key,
+			      k->kind == HDR_LIST ? " (or KEY=VALUE)" : "", k->name);
+	if (want && (!*want || strpbrk(want, "= \t\"'$\\")))
+		return err_at(l->err, path, (unsigned int)lineno,
+			      "%s: expected a value after %s= (no blanks, quotes, $ or =)", key, h.arg);
+	field = (char *)l->p + k->off;
+	switch (k->kind) {
+	case HDR_LIST: {
+		struct strv *list = field, words = STRV_INIT;
+		size_t first = list->n;
+
+		if (!k->keyed) {
+			split_words(list, val);
+			return k->words ? k->words(l, &h, first) : 0;
 		}
-		if (want && (!*want || strpbrk(want, "= \t\"'$\\"))) {
-			*err = xasprintf("%s:%d: %s: expected a value after %s= (no blanks, quotes, $ or =)",
-					 path, lineno, key, cond);
-			return -EINVAL;
-		}
-		list = key[5] == 'i' ? &p->bins_if : &p->bins_opt_if;
 		split_words(&words, val);
 		for (size_t i = 0; i < words.n; i++) {
 			/* the entry is KEY[=VALUE]=BIN: BIN is after the last '=' */
 			if (strchr(words.v[i], '=')) {
-				*err = xasprintf("%s:%d: %s: \"%s\" is not a program name", path, lineno,
-						 key, words.v[i]);
+				err_at(l->err, path, (unsigned int)lineno,
+				       "%s: \"%s\" is not a program name", key, words.v[i]);
 				strv_free(&words);
 				return -EINVAL;
 			}
 			if (want)
-				strv_pushf(list, "%s=%s=%s", cond, want, words.v[i]);
+				strv_pushf(list, "%s=%s=%s", h.arg, want, words.v[i]);
 			else
-				strv_pushf(list, "%s=%s", cond, words.v[i]);
+				strv_pushf(list, "%s=%s", h.arg, words.v[i]);
 		}
 		strv_free(&words);
 		return 0;
 	}
-	if (!strncmp(key, "prepare ", 8)) {
-		const char *k = key + 8;
-
-		while (*k == ' ')
-			k++;
-		if (!conf_key_valid(k))
-			return err_at(err, path, (unsigned int)lineno,
-				      "prepare: expected a rapido.conf key name after 'prepare'");
-		if (p->prepare_key)
-			return err_at(err, path, (unsigned int)lineno,
-				      "prepare: a profile prepares one key (%s at %s)",
-				      p->prepare_key, p->prepare_at);
-		split_words(&p->prepare, val);
-		if (!p->prepare.n)
-			return err_at(err, path, (unsigned int)lineno, "prepare %s: no program given", k);
-		p->prepare_key = xstrdup(k);
-		p->prepare_at = xasprintf("%s:%d", path, lineno);
-		return 0;
-	}
-	if (!strcmp(key, "files")) {
-		struct strv words = STRV_INIT;
-		int rc = 0;
-
-		split_words(&words, val);
-		for (size_t i = 0; i < words.n && !rc; i++)
-			rc = file_entry(p, path, lineno, words.v[i], err);
-		strv_free(&words);
-		return rc;
-	}
-	if (!strcmp(key, "include")) {
-		struct strv names = STRV_INIT;
-		int rc = 0;
-
-		split_words(&names, val);
-		for (size_t i = 0; i < names.n && !rc; i++)
-			rc = load_file(l, path, lineno, names.v[i]);
-		strv_free(&names);
-		return rc;
-	}
-	list = list_for(p, key);
-	if (list) {
-		size_t first = list->n;
-
-		split_words(list, val);
-		if (list == &p->secret)
-			return secret_lines(p, path, lineno, first, err);
-		for (size_t i = first; list == &p->packages && i < list->n; i++) {
-			const char *eq = strchr(list->v[i], '=');
-
-			if (!eq || eq == list->v[i] || !eq[1])
-				return err_at(err, path, (unsigned int)lineno,
-					      "packages: expected BIN=PACKAGE, got \"%s\"", list->v[i]);
-		}
-		if (list == &p->kconfig || list == &p->kconfig_opt) {
-			struct strv *at = list == &p->kconfig ? &p->kconfig_at : &p->kconfig_opt_at;
-
-			for (size_t i = first; i < list->n; i++) {
-				int rc = kconfig_entry(l, path, lineno, key, list->v[i]);
-
-				if (rc)
-					return rc;
-				strv_pushf(at, "%s:%d", path, lineno);
-			}
-		}
-		return 0;
-	}
-	if (!strcmp(key, "conf-type")) {
-		struct confkey k;
-		char *why, *at;
-
-		if (confkey_type_parse(val, &k, &why)) {
-			err_at(err, path, (unsigned int)lineno, "conf-type: %s", why);
-			free(why);
-			return -EINVAL;
-		}
-		if (confkey_types_find(&p->types, k.key, NULL)) {
-			err_at(err, path, (unsigned int)lineno, "conf-type: %s is typed twice", k.key);
-			confkey_type_free(&k);
-			return -EINVAL;
-		}
-		at = xasprintf("%s:%d", path, lineno);
-		confkey_types_add(&p->types, &k, at);
-		free(at);
-		return 0;
-	}
-	if (!strcmp(key, "description")) {
-		if (l->depth)
-			return err_at(err, path, (unsigned int)lineno,
-				      "description: belongs in the profile, not in a fragment it includes");
-		free(p->description);
-		p->description = xstrdup(val);
-		return 0;
-	}
-	if (!strcmp(key, "kernel-config")) {
+	case HDR_YESNO:
 		if (strcmp(val, "yes") && strcmp(val, "no"))
-			return err_at(err, path, (unsigned int)lineno,
-				      "kernel-config: expected yes or no, got \"%s\"", val);
-		p->kernel_config = !strcmp(val, "yes");
+			return err_at(l->err, path, (unsigned int)lineno,
+				      "%s: expected yes or no, got \"%s\"", key, val);
+		*(int *)field = !strcmp(val, "yes");
 		return 0;
-	}
-	if (!strcmp(key, "results")) {
-		if (strcmp(val, "yes") && strcmp(val, "no"))
-			return err_at(err, path, (unsigned int)lineno,
-				      "results: expected yes or no, got \"%s\"", val);
-		p->results = !strcmp(val, "yes");
-		return 0;
-	}
-	if (!strcmp(key, "cpus")) {
-		char why[NUM_WHY_LEN];
-
-		if (num_parse_uint(val, 1, 1024, &p->cpus, why)) {
-			*err = xasprintf("%s:%d: cpus: %s", path, lineno, why);
+	case HDR_UINT:
+		if (num_parse_uint(val, 1, k->max, field, why)) {
+			*l->err = xasprintf("%s:%d: %s: %s%s", path, lineno, key, why, k->unit);
 			return -EINVAL;
 		}
 		return 0;
+	case HDR_FN:
+		break;
 	}
-	if (!strcmp(key, "memory-use")) {
-		struct strv words = STRV_INIT;
-		char why[NUM_WHY_LEN];
-		unsigned int factor;
-		int bad;
-
-		split_words(&words, val);
-		bad = words.n != 2 || !conf_key_valid(words.v[0]);
-		if (bad || num_parse_uint(words.v[1], 1, 64, &factor, why)) {
-			*err = xasprintf("%s:%d: memory-use: expected a rapido.conf key and a factor of 1 "
-					 "to 64 (ZONED_SIZE 2), got \"%s\"", path, lineno, val);
-			strv_free(&words);
-			return -EINVAL;
-		}
-		strv_pushf(&p->memory_use, "%s=%u", words.v[0], factor);
-		strv_pushf(&p->memory_use_at, "%s:%d", path, lineno);
-		strv_free(&words);
-		return 0;
-	}
-	if (!strcmp(key, "virtiofs")) {
-		const char *tag = strchr(val, ':');
-
-		/* ./vm checks the rest (the directory, the tag's characters) when it boots */
-		if (val[0] != '/' || !tag || tag[1] == ':' || !tag[1] || strpbrk(val, " \t")) {
-			*err = xasprintf("%s:%d: virtiofs: expected /DIR:TAG or /DIR:TAG:ro, got \"%s\"",
-					 path, lineno, val);
-			return -EINVAL;
-		}
-		/* ./vm reads one (vm.conf's VIRTIOFS); more shares are the user's to give */
-		if (p->virtiofs.n) {
-			*err = xasprintf("%s:%d: virtiofs: a second share; a profile has one (\"%s\" "
-					 "already), more are ./vm --virtiofs or VM_VIRTIOFS",
-					 path, lineno, p->virtiofs.v[0]);
-			return -EINVAL;
-		}
-		strv_push(&p->virtiofs, val);
-		return 0;
-	}
-	if (!strcmp(key, "test-timeout")) {
-		char why[NUM_WHY_LEN];
-
-		/* VM_TEST_TIMEOUT's range; 0 (no watchdog) is saying nothing */
-		if (num_parse_uint(val, 1, PROFILE_TEST_TIMEOUT_MAX, &p->test_timeout, why)) {
-			*err = xasprintf("%s:%d: test-timeout: %s (seconds)", path, lineno, why);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "memory")) {
-		char host[HOSTMEM_WHY_LEN];
-		uint64_t v;
-
-		if (parse_size(val, &v) || v < (64ULL << 20)) {
-			*err = xasprintf("%s:%d: memory: expected a size of at least 64M such as 512M or 2G, got \"%s\"",
-					 path, lineno, val);
-			return -EINVAL;
-		}
-		if (hostmem_check(v, host)) {
-			*err = xasprintf("%s:%d: memory: \"%s\" is %s", path, lineno, val, host);
-			return -EINVAL;
-		}
-		p->memory = v;
-		return 0;
-	}
-	*err = xasprintf("%s:%d: unknown profile key \"%s\" (known: description, bins, bins-optional, "
-			 "bins-if KEY[=VALUE], bins-optional-if KEY[=VALUE], "
-			 "modules, modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, kconfig, "
-			 "kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, memory, "
-			 "memory-use, "
-			 "test-timeout, virtiofs, results)",
-			 path, lineno, key);
-	return -EINVAL;
+	return k->line(l, &h);
 }
 
 /* Walk TEXT (modified) of PATH: every "#@" line is a header line. */

@@ -197,6 +197,7 @@ char *rapido_conf_path(void)
 void rapido_conf_load_or_die(struct conf *c)
 {
 	char *path, *err;
+	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->env_override = 1;
@@ -204,9 +205,13 @@ void rapido_conf_load_or_die(struct conf *c)
 	path = rapido_conf_path();
 	if (!path)
 		return;	/* defaults only */
-	if (conf_load(c, path, &err) || conf_check_paths(c, &err))
-		die("%s", err);
+	rc = conf_load(c, path, &err);
+	if (!rc)
+		rc = conf_check_paths(c, &err);
+	/* before a die: the path would be a leak LeakSanitizer reports */
 	free(path);
+	if (rc)
+		die("%s", err);
 	warn_unknown_keys(c);
 }
 

@@ -41,6 +41,47 @@ static void helpers_key(const struct cut_plan *p, struct cut_layer *ly)
 	sha256_hex(&s, ly->key);
 }
 
+/* dir and each directory above it, parents first, as mkdir -p makes them */
+static void add_dirs(struct cpio_writer *w, const char *dir)
+{
+	for (const char *d = dir; (d = strchr(d, '/')); d++) {
+		char *parent = xstrndup(dir, (size_t)(d - dir));
+
+		cpio_add_dir(w, parent, 0755);
+		free(parent);
+	}
+	cpio_add_dir(w, dir, 0755);
+}
+
+/*
+ * The host's static program at path as the archive's name, mode 0755; what
+ * names it in *err ("helper ", or "" for busybox). A helper is make's: a
+ * missing one wants a make, one that changes while read is being rebuilt.
+ */
+static int add_program(struct cpio_writer *w, const char *name, const char *path, const char *what,
+		       int from_make, char **err)
+{
+	struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
+	int in = open(path, O_RDONLY | O_CLOEXEC), rc;
+	struct stat st;
+
+	if (in < 0 || fstat(in, &st) < 0) {
+		*err = xasprintf("%s%s: %s%s", what, path, strerror(errno),
+				 from_make ? " (run make)" : "");
+		if (in >= 0)
+			close(in);
+		return -ENOENT;
+	}
+	rc = cpio_add_fd(w, name, &hdr, in, (uint64_t)st.st_size);
+	close(in);
+	if (rc == -ESTALE)
+		*err = xasprintf("%s%s: changed while being read%s", what, path,
+				 from_make ? " (make running?)" : "");
+	else if (rc)
+		*err = xasprintf("%s%s: %s", what, path, strerror(-rc));
+	return rc;
+}
+
 /* /init and /usr/bin/rapido-NAME: static programs, no libraries to resolve */
 static int helpers_write(const struct cut_plan *p, int fd, struct xxh64 *x, char **err)
 {
@@ -48,30 +89,15 @@ static int helpers_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 
 	cpio_init(&w, fd);
 	w.hash = x;
-	cpio_add_dir(&w, "usr", 0755);
-	cpio_add_dir(&w, "usr/bin", 0755);
+	add_dirs(&w, "usr/bin");
 	for (size_t i = 0; i < p->helpers.n; i++) {
 		const char *h = p->helpers.v[i], *base = strrchr(h, '/') + 1;
-		struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
-		int in = open(h, O_RDONLY | O_CLOEXEC), rc;
-		char *name;
-		struct stat st;
+		char *name = strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
+		int rc = add_program(&w, name, h, "helper ", 1, err);
 
-		if (in < 0 || fstat(in, &st) < 0) {
-			*err = xasprintf("helper %s: %s (run make)", h, strerror(errno));
-			if (in >= 0)
-				close(in);
-			return -ENOENT;
-		}
-		name = strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
-		rc = cpio_add_fd(&w, name, &hdr, in, (uint64_t)st.st_size);
-		close(in);
 		free(name);
-		if (rc) {
-			*err = xasprintf("helper %s: %s", h, rc == -ESTALE ?
-					 "changed while being read (make running?)" : strerror(-rc));
+		if (rc)
 			return rc;
-		}
 	}
 	return cpio_finish(&w);
 }
@@ -173,12 +199,10 @@ static int busybox_applet_ok(const char *name)
 static int busybox_write(const struct cut_plan *p, int fd, struct xxh64 *x, char **err)
 {
 	static struct cpio_writer w;
-	char *argv[] = { p->busybox, "--list", NULL }, *list = NULL, *save = NULL;
-	struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
+	char *argv[] = { p->busybox, "--list", NULL }, *list = NULL, *save = NULL, *name;
 	struct cpio_hdr link = { .mode = S_IFLNK | 0777 };
 	const char *dir = &GUEST_BUSYBOX_DIR[1];	/* no leading slash in an archive */
-	struct stat st;
-	int in, rc, st_rc;
+	int rc, st_rc;
 	unsigned int n = 0;
 
 	st_rc = run_capture(argv, -1, 30, &list);
@@ -188,33 +212,13 @@ static int busybox_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 		free(list);
 		return -EINVAL;
 	}
-	in = open(p->busybox, O_RDONLY | O_CLOEXEC);
-	if (in < 0 || fstat(in, &st) < 0) {
-		*err = xasprintf("%s: %s", p->busybox, strerror(errno));
-		if (in >= 0)
-			close(in);
-		free(list);
-		return -ENOENT;
-	}
 	cpio_init(&w, fd);
 	w.hash = x;
-	for (const char *d = dir; (d = strchr(d, '/')); d++) {
-		char *parent = xstrndup(dir, (size_t)(d - dir));
-
-		cpio_add_dir(&w, parent, 0755);
-		free(parent);
-	}
-	cpio_add_dir(&w, dir, 0755);
-	{
-		char *name = xasprintf("%s/busybox", dir);
-
-		rc = cpio_add_fd(&w, name, &hdr, in, (uint64_t)st.st_size);
-		free(name);
-	}
-	close(in);
+	add_dirs(&w, dir);
+	name = xasprintf("%s/busybox", dir);
+	rc = add_program(&w, name, p->busybox, "", 0, err);
+	free(name);
 	for (char *a = strtok_r(list, "\n", &save); !rc && a; a = strtok_r(NULL, "\n", &save)) {
-		char *name;
-
 		if (!busybox_applet_ok(a))
 			continue;
 		name = xasprintf("%s/%s", dir, a);
@@ -223,11 +227,8 @@ static int busybox_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 		n++;
 	}
 	free(list);
-	if (rc) {
-		*err = xasprintf("%s: %s", p->busybox, rc == -ESTALE ?
-				 "changed while being read" : strerror(-rc));
+	if (rc)
 		return rc;
-	}
 	if (!n) {
 		*err = xasprintf("%s --list: no applets", p->busybox);
 		return -EINVAL;

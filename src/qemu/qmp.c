@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "err.h"
 #include "qmp.h"
+#include "usock.h"
 
 /*
  * A complete line from the buffer (malloc'd, NUL-terminated, *len bytes
@@ -144,7 +144,6 @@ int qmp_read_lines(struct qmp *q, void (*on_line)(const char *line, size_t len, 
 
 int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct qmp_msg m;
 	int rc;
 
@@ -153,21 +152,13 @@ int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **
 	q->skip = 0;
 	q->why[0] = '\0';
 	q->timeout_ms = timeout_ms;
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		*err = xasprintf("%s: socket path too long", path);
-		return -ENAMETOOLONG;
-	}
-	strcpy(sa.sun_path, path);
-	q->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	q->fd = usock_connect(path);
 	if (q->fd < 0) {
-		rc = -errno;
-		*err = xasprintf("socket: %s", strerror(errno));
+		rc = q->fd;
+		*err = rc == -ENAMETOOLONG ? xasprintf("%s: socket path too long", path) :
+					     xasprintf("%s: %s", path, strerror(-rc));
+		q->fd = -1;
 		return rc;
-	}
-	if (connect(q->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		rc = -errno;
-		*err = xasprintf("%s: %s", path, strerror(errno));
-		goto fail;
 	}
 	rc = read_msg(q, &m, timeout_ms);
 	if (rc == -ETIMEDOUT) {
@@ -223,14 +214,6 @@ static int send_all(int fd, const char *p, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
-}
-
-int qmp_connect(struct qmp *q, const char *path, char **err)
-{
-	int rc = qmp_connect_timeout(q, path, 5000, err);
-
-	q->timeout_ms = 30000;
-	return rc;
 }
 
 int qmp_send(struct qmp *q, const char *json)

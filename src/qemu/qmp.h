@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * qmp.h: a minimal QMP client: one command at a time, messages one JSON
- * object per line, read with libjansson (qmpmsg.c). Blocking (qmp_connect,
+ * object per line, read with libjansson (qmpmsg.c). Blocking (qmp_connect_timeout,
  * qmp_command: ./vmctl), or driven by the caller's event loop (qmp_send,
  * qmp_read_lines, qmp_msg_parse: ./vm's own monitor).
  */
@@ -79,8 +79,6 @@ char *qmp_command_text(json_t *cmd);
  * -ECONNRESET that it hung up; -EPROTO that it does not speak QMP.
  */
 int qmp_connect_timeout(struct qmp *q, const char *path, int timeout_ms, char **err);
-/* qmp_connect_timeout() with 5 s for the greeting and 30 s for replies. */
-int qmp_connect(struct qmp *q, const char *path, char **err);
 
 /* Told of each event that arrives while waiting; a non-zero return ends qmp_wait_event(). */
 typedef int (*qmp_event_fn)(const struct qmp_msg *m, void *arg);

@@ -141,7 +141,8 @@ static const struct abentry *abrun_find(const struct abrun *r, const char *name)
 	return r->n ? bsearch(&key, r->e, r->n, sizeof(*r->e), abentry_cmp) : NULL;
 }
 
-enum outcome abrun_get(const struct abrun *r, const char *name)
+/* NAME's outcome in r, OUTCOME_NONE ("absent") when r has no such test */
+static enum outcome abrun_get(const struct abrun *r, const char *name)
 {
 	const struct abentry *e = abrun_find(r, name);
 

@@ -53,8 +53,6 @@ void abrun_of_suite(struct abrun *r, const struct rsuite *s);
 /* path (a results.txt) read and classified into r: 0, or -errno with *err (malloc'd). */
 int abrun_load(struct abrun *r, const char *path, char **err);
 void abrun_free(struct abrun *r);
-/* NAME's outcome in r, OUTCOME_NONE ("absent") when r has no such test. */
-enum outcome abrun_get(const struct abrun *r, const char *name);
 
 /* Each test whose outcome differs from a to b, by name: *out (malloc'd), how many. */
 size_t ab_changes(const struct abrun *a, const struct abrun *b, struct abchange **out);

@@ -137,9 +137,6 @@ unsigned int known_classify(struct rsuite *s, const struct known_opts *o);
 int known_exit(struct rsuite *s, const struct known_opts *o, int rc, int tests_only,
 	       const char *who);
 
-/* "N known failures, F flaky, X fixed" of s (malloc'd), "" if none of those. */
-char *known_summary(const struct rsuite *s);
-
 /*
  * --write-known-failures FILE from the classified suites v: FILE's lines
  * kept, its entries whose tests all passed now commented out as fixed, a

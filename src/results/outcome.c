@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* outcome.c: the verdict vocabulary's words and its one parser (see outcome.h). */
+/* outcome.c: the verdict vocabulary's words and --flaky's parser (see outcome.h). */
 #include <errno.h>
 #include <string.h>
 
@@ -14,14 +14,6 @@ static const char *const names[OUTCOME_N] = {
 const char *outcome_name(enum outcome o)
 {
 	return (unsigned int)o < OUTCOME_N ? names[o] : "absent";
-}
-
-int outcome_parse(const char *s)
-{
-	for (int o = 0; o < OUTCOME_N; o++)
-		if (!strcmp(s, names[o]))
-			return o;
-	return -EINVAL;
 }
 
 int outcome_failing(enum outcome o)

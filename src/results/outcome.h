@@ -2,7 +2,7 @@
 /*
  * outcome.h: the one verdict vocabulary of ./vm, its merge and compare and
  * ./bisect: what a test ended as (pass, fail, known-fail, fixed, flaky,
- * skip, error), the words for it, one parser for them, and the one meaning
+ * skip, error), the words for it, and the one meaning
  * of --flaky=pass|fail (what a flaky test, or a bisection step whose runs
  * disagree, counts as; ./bisect may also leave such a step skipped).
  */
@@ -27,8 +27,6 @@ enum outcome {
 
 /* "pass", "fail", "known-fail", "fixed", "flaky", "skip", "error"; "absent" for NONE. */
 const char *outcome_name(enum outcome o);
-/* The outcome named s (outcome_name's words, "absent" too); -EINVAL for any other word. */
-int outcome_parse(const char *s);
 /* A failure nothing excuses: fail or error. */
 int outcome_failing(enum outcome o);
 

@@ -31,45 +31,39 @@ void verdict_help(FILE *f)
 		VM_EXIT_TIMEOUT, VM_EXIT_FAILED);
 }
 
-const char *verdict_brief(int rc)
-{
-	switch (rc) {
-	case 0: return "passed";
-	case VM_EXIT_TESTS_FAILED: return "a test failed";
-	case VM_EXIT_SPLAT: return "a kernel report";
-	case VM_EXIT_HOST_STOPPED: return "stopped from the host";
-	case VM_EXIT_NO_STATUS: return "the guest died: panic or crash";
-	case VM_EXIT_TIMEOUT: return "timed out";
-	case VM_EXIT_FAILED: return "vm or qemu failed to start";
-	default: return rc > 128 && rc < 160 ? "killed by a signal" : "the guest's status";
-	}
-}
+/* ./vm's own exit statuses in words: a few (./bisect's) and whole (./vm's cause) */
+static const struct {
+	int rc;
+	const char *brief, *whole;	/* whole NULL: a guest's status too (1) */
+} status_words[] = {
+	{ 0, "passed", "passed" },
+	{ VM_EXIT_TESTS_FAILED, "a test failed", NULL },
+	{ VM_EXIT_SPLAT, "a kernel report",
+	  "the scripts passed but the kernel reported a problem on the console" },
+	{ VM_EXIT_HOST_STOPPED, "stopped from the host",
+	  "the VM was stopped from the host before the guest reported" },
+	{ VM_EXIT_NO_STATUS, "the guest died: panic or crash",
+	  "the guest stopped without reporting a status (kernel panic, crash, power-off "
+	  "or reboot in the guest, or guest init failure)" },
+	{ VM_EXIT_TIMEOUT, "timed out", "timeout: --timeout expired and qemu was killed" },
+	{ VM_EXIT_FAILED, "vm or qemu failed to start",
+	  "./vm or qemu failed (qemu did not start, or the results could not be "
+	  "collected or written)" },
+};
 
-const char *verdict_cause(int rc, char *buf, size_t len)
+const char *verdict_words(int rc, enum verdict_len len, char *buf, size_t size)
 {
-	switch (rc) {
-	case 0:
-		return "passed";
-	case VM_EXIT_SPLAT:
-		return "the scripts passed but the kernel reported a problem on the console";
-	case VM_EXIT_HOST_STOPPED:
-		return "the VM was stopped from the host before the guest reported";
-	case VM_EXIT_NO_STATUS:
-		return "the guest stopped without reporting a status (kernel panic, crash, power-off "
-		       "or reboot in the guest, or guest init failure)";
-	case VM_EXIT_TIMEOUT:
-		return "timeout: --timeout expired and qemu was killed";
-	case VM_EXIT_FAILED:
-		return "./vm or qemu failed (qemu did not start, or the results could not be "
-		       "collected or written)";
-	default:
-		break;
-	}
+	for (size_t i = 0; i < sizeof(status_words) / sizeof(status_words[0]); i++)
+		if (status_words[i].rc == rc && (len == VERDICT_BRIEF || status_words[i].whole))
+			return len == VERDICT_BRIEF ? status_words[i].brief : status_words[i].whole;
+	/* the guest's own status, or ./vm's shell telling of a signal (128+N) */
+	if (len == VERDICT_BRIEF)
+		return rc > 128 && rc < 160 ? "killed by a signal" : "the guest's status";
 	if (rc > 128 && rc < 128 + 65)
-		snprintf(buf, len, "the guest's scripts failed, or ./vm was stopped by signal %d",
+		snprintf(buf, size, "the guest's scripts failed, or ./vm was stopped by signal %d",
 			 rc - 128);
 	else
-		snprintf(buf, len, "the guest's scripts failed");
+		snprintf(buf, size, "the guest's scripts failed");
 	return buf;
 }
 
@@ -94,7 +88,7 @@ int verdict_decide(const struct verdict_in *in, char **cause)
 		     "or the kernel lacks it) or its init predates this ./vm; per-test results are "
 		     "lost%s", in->vm, in->rc ? "" : " (exit status 125)");
 	if (in->rc) {
-		*cause = xstrdup(in->why ? in->why : verdict_cause(in->rc, buf, sizeof(buf)));
+		*cause = xstrdup(in->why ? in->why : verdict_words(in->rc, VERDICT_WHOLE, buf, sizeof(buf)));
 		return in->rc;
 	}
 	if (in->splats) {
@@ -106,7 +100,7 @@ int verdict_decide(const struct verdict_in *in, char **cause)
 		return VM_EXIT_SPLAT;
 	}
 	if (!in->s) {
-		*cause = xstrdup(verdict_cause(0, buf, sizeof(buf)));
+		*cause = xstrdup(verdict_words(0, VERDICT_WHOLE, buf, sizeof(buf)));
 		return 0;
 	}
 	failed = failed_guest_tests(in->s);
@@ -121,7 +115,7 @@ int verdict_decide(const struct verdict_in *in, char **cause)
 				 "the guest?)");
 		return VM_EXIT_FAILED;
 	}
-	*cause = xstrdup(verdict_cause(0, buf, sizeof(buf)));
+	*cause = xstrdup(verdict_words(0, VERDICT_WHOLE, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -153,7 +147,7 @@ void verdict_add_case(struct rsuite *s)
 		    (strncmp(s->t[i].name, "rapido:", 7) ||
 		     !strncmp(s->t[i].name, "rapido: exit status ", 20)))
 			return;
-	cause = s->cause ? s->cause : verdict_cause(s->exit, buf, sizeof(buf));
+	cause = s->cause ? s->cause : verdict_words(s->exit, VERDICT_WHOLE, buf, sizeof(buf));
 	if (s->exit >= 0)
 		name = xasprintf("rapido: exit status %d: %s", s->exit, cause);
 	else
@@ -421,7 +415,7 @@ void verdict_summary(unsigned int vm, int rc, double secs, const char *console_l
 	char buf[128];
 	/* ./vm's own statuses in the words of the verdict */
 	const char *what = rc >= VM_EXIT_SPLAT && rc <= VM_EXIT_FAILED ?
-			   verdict_cause(rc, buf, sizeof(buf)) : NULL;
+			   verdict_words(rc, VERDICT_WHOLE, buf, sizeof(buf)) : NULL;
 
 	if (what)
 		fprintf(stderr, "vm: vm%u: %s (exit %d) after %.1fs; console log %s\n", vm, what, rc,

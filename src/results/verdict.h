@@ -82,11 +82,14 @@ void verdict_summary(unsigned int vm, int rc, double secs, const char *console_l
 /* The "Exit status:" part of ./vm --help (and so of vm(1)). */
 void verdict_help(FILE *f);
 
-/* ./vm's exit status rc in a few words ("timed out", "a test failed"), as ./bisect says it. */
-const char *verdict_brief(int rc);
-
-/* ./vm's exit status rc in words ("the timeout expired: qemu was killed"). */
-const char *verdict_cause(int rc, char *buf, size_t len);
+/*
+ * ./vm's exit status rc in words: VERDICT_BRIEF a few ("timed out", "a test
+ * failed"), as ./bisect says it; VERDICT_WHOLE ./vm's cause ("timeout:
+ * --timeout expired and qemu was killed"). A static string, or buf (size
+ * bytes) filled in (never for VERDICT_BRIEF: buf may be NULL).
+ */
+enum verdict_len { VERDICT_BRIEF, VERDICT_WHOLE };
+const char *verdict_words(int rc, enum verdict_len len, char *buf, size_t size);
 
 /* A suite failed: an exit status other than 0 (unknown too), or a failed test. */
 int verdict_suite_failed(const struct rsuite *s);

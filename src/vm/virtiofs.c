@@ -272,8 +272,14 @@ static int readonly_view(const char *dir, const char *root, const char **what)
 	if (unshare(CLONE_NEWNS) < 0)
 		return -errno;
 	*what = "making / a slave in the new namespace";
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
-		return -errno;
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0) {
+		int err = errno;
+
+		if (err == EINVAL)	/* / is a directory, not a mount: chroot DIR */
+			*what = "making / a slave in the new namespace (/ is no mount point here, "
+				"as in a chroot: bind-mount the chroot's directory onto itself first)";
+		return -err;
+	}
 	*what = "open_tree";
 	tree = open_tree(AT_FDCWD, dir, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	if (tree < 0)

@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +27,7 @@
 #include "mono.h"
 #include "status.h"
 #include "strbuf.h"
+#include "usock.h"
 #include "vmctl.h"
 
 /* how long ./vmctl N shell waits for the guest's console to answer */
@@ -37,29 +36,14 @@
 /* Connect to the console socket; -errno with a message in *err. */
 static int console_connect(const char *path, unsigned int vm, char **err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
+	int fd = usock_connect(path);
 
-	if (strlen(path) >= sizeof(sa.sun_path)) {
+	if (fd == -ENAMETOOLONG)
 		*err = xasprintf("socket path %s is too long", path);
-		return -ENAMETOOLONG;
-	}
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		*err = xasprintf("socket: %s", strerror(errno));
-		return -errno;
-	}
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int e = errno;
-
-		close(fd);
-		if (e == ENOENT || e == ECONNREFUSED)
-			*err = xasprintf("vm%u is not running (no console socket at %s)", vm, path);
-		else
-			*err = xasprintf("%s: %s", path, strerror(e));
-		return -e;
-	}
+	else if (fd == -ENOENT || fd == -ECONNREFUSED)
+		*err = xasprintf("vm%u is not running (no console socket at %s)", vm, path);
+	else if (fd < 0)
+		*err = xasprintf("%s: %s", path, strerror(-fd));
 	return fd;
 }
 

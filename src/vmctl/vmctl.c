@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -24,6 +22,7 @@
 #include "num.h"
 #include "qmp.h"
 #include "rapido.h"
+#include "usock.h"
 #include "version.h"
 #include "vmctl.h"
 
@@ -34,42 +33,6 @@ enum {
 	EXIT_NO_ANSWER = 4,	/* the VM is there but did not answer in time */
 };
 
-static void usage(void)
-{
-	printf("Usage:\n"
-	       " vmctl [options] [N] paths              list the multipath paths and whether each is attached\n"
-	       " vmctl [options] [N] fail DISK PATH     pull a path (device_del) and wait until it is gone\n"
-	       " vmctl [options] [N] restore DISK PATH  plug a pulled path back (device_add)\n"
-	       " vmctl [options] [N] qmp JSON           send a raw QMP command (a JSON object), print the reply\n"
-	       " vmctl [options] [N] quit               stop the VM at once\n"
-	       " vmctl [options] [N] shell              a shell in the guest on its console port\n"
-	       " vmctl [options] [N] exec CMD           run CMD there; copy its output, exit with its status\n"
-	       "\n"
-	       "Act on running VM number N (its hostname is rapidoN) through its QMP socket.\n"
-	       "N may be left out when exactly one VM runs (with this VM_STATE_DIR).\n"
-	       "\n"
-	       "Options:\n"
-	       " -t, --timeout SECS   wait at most SECS for each answer from qemu (default 30)\n"
-	       "     --version        print the version, and dracut's and qemu's\n"
-	       " -h, --help           display this help\n"
-	       "\n"
-	       "Exit status:\n"
-	       " 0  done\n"
-	       " 1  qemu refused (its message is printed), or the path already is failed\n"
-	       "    (fail) or attached (restore)\n"
-	       " 2  usage or rapido.conf error, or JSON that is not valid (where is printed)\n"
-	       " 3  there is no VM N: no QMP socket, or nothing listens on it (no N: no VM,\n"
-	       "    or more than one, runs)\n"
-	       " 4  VM N is there but did not answer in time (or hung up, or answered with\n"
-	       "    what is not QMP: what is wrong with it is printed)\n"
-	       "\n"
-	       "exec runs CMD under bash -c in the guest, stdin /dev/null, through the image's\n"
-	       "rapido-exec: CMD's stdout and stderr arrive byte for byte (NULs, CRs, no newline\n"
-	       "added), each on its own, and vmctl exits with CMD's status (128+N for signal N),\n"
-	       "or 3 and 4 as above when it cannot run; 4 also when the answer arrived damaged\n"
-	       "(what was printed before may be cut short) or the image has no rapido-exec.\n");
-}
-
 struct vmctl {
 	unsigned int vm;
 	int timeout_s;
@@ -77,16 +40,23 @@ struct vmctl {
 	struct qmp q;
 };
 
+/* "vmctl: MESSAGE" on stderr */
+static void say(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void say(const char *fmt, va_list ap)
+{
+	fputs("vmctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static noreturn void fail_with(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static noreturn void fail_with(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("vmctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(status);
 }
 
@@ -95,11 +65,9 @@ static noreturn void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("vmctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage_die(EXIT_USAGE, NULL);
 }
 
@@ -339,18 +307,12 @@ static void cmd_restore(struct vmctl *v, const struct mpath_path *pi, unsigned i
 /* A VM runs as vmN.qmp: something listens on the socket ./vm made for it. */
 static int qmp_listening(const char *path)
 {
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int fd, rc;
+	int fd = usock_connect(path);
 
-	if (strlen(path) >= sizeof(a.sun_path))
-		return 0;
-	strcpy(a.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	rc = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
 	close(fd);
-	return rc;
+	return 1;
 }
 
 /*
@@ -397,15 +359,150 @@ static unsigned int only_vm_or_exit(const char *state)
 	return first;
 }
 
-static int is_command(const char *w)
-{
-	static const char *const cmds[] = { "paths", "fail", "restore", "qmp", "quit", "shell",
-					    "exec" };
+/* What a command works with: its words (its name first), and the VM's state. */
+struct vmctl_call {
+	char **args;
+	const char *state;		/* VM_STATE_DIR */
+	struct mpath_path *paths;	/* vmN.mpath's (QMP commands) */
+	size_t np;
+};
 
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(w, cmds[i]))
-			return 1;
+static int run_paths(struct vmctl *v, const struct vmctl_call *c)
+{
+	if (!c->np)
+		printf("vm%u has no multipath disks\n", v->vm);
+	for (size_t i = 0; i < c->np; i++)
+		printf("%-8s %-12s %s\n", c->paths[i].id, c->paths[i].serial,
+		       present(v, c->paths[i].id) ? "attached" : "failed");
 	return 0;
+}
+
+static void check_disk_path(char **args)
+{
+	parse_uint(args[1], "DISK");
+	parse_uint(args[2], "PATH");
+}
+
+/* fail and restore DISK PATH: a path ./vm made (vmN.mpath) */
+static int run_fail_restore(struct vmctl *v, const struct vmctl_call *c)
+{
+	unsigned int d = parse_uint(c->args[1], "DISK");
+	unsigned int p = parse_uint(c->args[2], "PATH");
+	char *id = xasprintf("mp%up%u", d, p);
+	const struct mpath_path *pi = find_path(c->paths, c->np, id, v->vm);
+
+	if (c->args[0][0] == 'f')
+		cmd_fail(v, id, d, p);
+	else
+		cmd_restore(v, pi, d, p);
+	free(id);
+	return 0;
+}
+
+static void check_qmp(char **args)
+{
+	check_json(args[1]);
+}
+
+static int run_raw_qmp(struct vmctl *v, const struct vmctl_call *c)
+{
+	struct qmp_msg reply;
+
+	run_qmp(v, c->args[1], "the command", &reply, NULL, 0);
+	printf("%s\n", reply.text);
+	qmp_msg_free(&reply);
+	return 0;
+}
+
+static int run_quit(struct vmctl *v, const struct vmctl_call *c)
+{
+	struct qmp_msg reply;
+
+	(void)c;
+	run_qmp(v, "{\"execute\": \"quit\"}", "quit", &reply, NULL, 0);
+	qmp_msg_free(&reply);
+	return 0;
+}
+
+/* shell and exec: over the guest's console port (vmN.hvc), not QMP; the exit status is theirs */
+static int run_console(struct vmctl *v, const struct vmctl_call *c)
+{
+	char *hvc = xasprintf("%s/vm%u.hvc", c->state, v->vm);
+	int rc = c->args[0][0] == 's' ? vmctl_shell(hvc, v->vm) :
+		 vmctl_exec(hvc, v->vm, c->args[1], (unsigned int)v->timeout_s * 2);
+
+	free(hvc);
+	return rc;
+}
+
+/* The commands: --help's usage lines, the words taken and what runs, in one row each. */
+static const struct vmctl_cmd {
+	const char *name;
+	const char *args;	/* as --help shows them */
+	int nargs;		/* words after the name */
+	int console;		/* over the console port, not QMP */
+	void (*check)(char **args);	/* before anyone is asked; NULL: nothing to check */
+	int (*run)(struct vmctl *v, const struct vmctl_call *c);
+	const char *help;
+} cmds[] = {
+	{ "paths", "", 0, 0, NULL, run_paths,
+	  "list the multipath paths and whether each is attached" },
+	{ "fail", "DISK PATH", 2, 0, check_disk_path, run_fail_restore,
+	  "pull a path (device_del) and wait until it is gone" },
+	{ "restore", "DISK PATH", 2, 0, check_disk_path, run_fail_restore,
+	  "plug a pulled path back (device_add)" },
+	{ "qmp", "JSON", 1, 0, check_qmp, run_raw_qmp,
+	  "send a raw QMP command (a JSON object), print the reply" },
+	{ "quit", "", 0, 0, NULL, run_quit, "stop the VM at once" },
+	{ "shell", "", 0, 1, NULL, run_console, "a shell in the guest on its console port" },
+	{ "exec", "CMD", 1, 1, NULL, run_console,
+	  "run CMD there; copy its output, exit with its status" },
+};
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static const struct vmctl_cmd *find_cmd(const char *w)
+{
+	for (size_t i = 0; i < NCMDS; i++)
+		if (!strcmp(w, cmds[i].name))
+			return &cmds[i];
+	return NULL;
+}
+
+static void usage(void)
+{
+	/* a line a command: bash's and zsh's completion take the commands from these */
+	printf("Usage:\n");
+	for (size_t i = 0; i < NCMDS; i++) {
+		char *words = *cmds[i].args ? xasprintf("%s %s", cmds[i].name, cmds[i].args) :
+					       xstrdup(cmds[i].name);
+
+		printf(" vmctl [options] [N] %-18s %s\n", words, cmds[i].help);
+		free(words);
+	}
+	printf("\n"
+	       "Act on running VM number N (its hostname is rapidoN) through its QMP socket.\n"
+	       "N may be left out when exactly one VM runs (with this VM_STATE_DIR).\n"
+	       "\n"
+	       "Options:\n"
+	       " -t, --timeout SECS   wait at most SECS for each answer from qemu (default 30)\n"
+	       "     --version        print the version, and dracut's and qemu's\n"
+	       " -h, --help           display this help\n"
+	       "\n"
+	       "Exit status:\n"
+	       " 0  done\n"
+	       " 1  qemu refused (its message is printed), or the path already is failed\n"
+	       "    (fail) or attached (restore)\n"
+	       " 2  usage or rapido.conf error, or JSON that is not valid (where is printed)\n"
+	       " 3  there is no VM N: no QMP socket, or nothing listens on it (no N: no VM,\n"
+	       "    or more than one, runs)\n"
+	       " 4  VM N is there but did not answer in time (or hung up, or answered with\n"
+	       "    what is not QMP: what is wrong with it is printed)\n"
+	       "\n"
+	       "exec runs CMD under bash -c in the guest, stdin /dev/null, through the image's\n"
+	       "rapido-exec: CMD's stdout and stderr arrive byte for byte (NULs, CRs, no newline\n"
+	       "added), each on its own, and vmctl exits with CMD's status (128+N for signal N),\n"
+	       "or 3 and 4 as above when it cannot run; 4 also when the answer arrived damaged\n"
+	       "(what was printed before may be cut short) or the image has no rapido-exec.\n");
 }
 
 int cmd_vmctl(int argc, char **argv)
@@ -417,13 +514,10 @@ int cmd_vmctl(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vmctl v = { .timeout_s = 30 };
-	struct mpath_path *paths;
+	struct vmctl_call call = { .paths = NULL };
+	const struct vmctl_cmd *cmd;
 	struct conf c;
-	struct qmp_msg reply = { 0 };
 	char *state, *sock, *err;
-	const char *cmd;
-	char **args;
-	size_t np;
 	int ch, rc, given, nargs;
 
 	err_prog = "vmctl";
@@ -451,76 +545,40 @@ int cmd_vmctl(int argc, char **argv)
 		}
 	}
 	/* N, or no N and the command: the one VM that runs */
-	given = argc - optind >= 1 && !is_command(argv[optind]);
-	args = argv + optind + given;
+	given = argc - optind >= 1 && !find_cmd(argv[optind]);
+	call.args = argv + optind + given;
 	nargs = argc - optind - given;
 	if (nargs < 1)
 		usage_error("expected a VM number and a command");
 	if (given)
 		v.vm = parse_uint(argv[optind], "VM number");
-	cmd = args[0];
 	/* check the whole command line before talking to anyone */
-	if (!((!strcmp(cmd, "paths") && nargs == 1) ||
-	      ((!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) && nargs == 3) ||
-	      (!strcmp(cmd, "qmp") && nargs == 2) ||
-	      (!strcmp(cmd, "quit") && nargs == 1) ||
-	      (!strcmp(cmd, "shell") && nargs == 1) ||
-	      (!strcmp(cmd, "exec") && nargs == 2)))
-		usage_error("unknown command or wrong arguments: %s", cmd);
-	if (!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) {
-		parse_uint(args[1], "DISK");
-		parse_uint(args[2], "PATH");
-	}
-	if (!strcmp(cmd, "qmp"))
-		check_json(args[1]);
+	cmd = find_cmd(call.args[0]);
+	if (!cmd || nargs != cmd->nargs + 1)
+		usage_error("unknown command or wrong arguments: %s", call.args[0]);
+	if (cmd->check)
+		cmd->check(call.args);
 
 	rapido_conf_load_or_die(&c);
 	state = rapido_state_dir_or_die(&c);
+	call.state = state;
 	if (!given)
 		v.vm = only_vm_or_exit(state);
-	if (!strcmp(cmd, "shell") || !strcmp(cmd, "exec")) {
-		char *hvc = xasprintf("%s/vm%u.hvc", state, v.vm);
-
-		rc = cmd[0] == 's' ? vmctl_shell(hvc, v.vm) :
-		     vmctl_exec(hvc, v.vm, args[1], (unsigned int)v.timeout_s * 2);
-		free(hvc);
+	if (cmd->console) {
+		rc = cmd->run(&v, &call);
 		free(state);
 		conf_free(&c);
 		return rc;
 	}
 	sock = xasprintf("%s/vm%u.qmp", state, v.vm);
 	v.sock = sock;
-	np = read_paths(state, v.vm, &paths);
+	call.np = read_paths(state, v.vm, &call.paths);
 	rc = qmp_connect_timeout(&v.q, sock, v.timeout_s * 1000, &err);
 	if (rc)
 		connect_failed(&v, rc, err);
-
-	if (!strcmp(cmd, "paths")) {
-		if (!np)
-			printf("vm%u has no multipath disks\n", v.vm);
-		for (size_t i = 0; i < np; i++)
-			printf("%-8s %-12s %s\n", paths[i].id, paths[i].serial,
-			       present(&v, paths[i].id) ? "attached" : "failed");
-	} else if (!strcmp(cmd, "fail") || !strcmp(cmd, "restore")) {
-		unsigned int d = parse_uint(args[1], "DISK");
-		unsigned int p = parse_uint(args[2], "PATH");
-		char *id = xasprintf("mp%up%u", d, p);
-		const struct mpath_path *pi = find_path(paths, np, id, v.vm);
-
-		if (cmd[0] == 'f')
-			cmd_fail(&v, id, d, p);
-		else
-			cmd_restore(&v, pi, d, p);
-		free(id);
-	} else if (!strcmp(cmd, "qmp")) {
-		run_qmp(&v, args[1], "the command", &reply, NULL, 0);
-		printf("%s\n", reply.text);
-	} else {
-		run_qmp(&v, "{\"execute\": \"quit\"}", "quit", &reply, NULL, 0);
-	}
-	qmp_msg_free(&reply);
+	cmd->run(&v, &call);
 	qmp_close(&v.q);
-	free(paths);
+	free(call.paths);
 	free(sock);
 	free(state);
 	conf_free(&c);

@@ -40,6 +40,14 @@ gw_pass() {
 		guest_says "$T/$1" "rapido: $2: configfs, device-mapper and rbd mappings as before the setup"
 	check "  PASS" guest_says "$T/$1" "rapido: $2: PASS"
 }
+# gw_results_fail NAME WHAT SAYS: NAME, booted with --results $T/NAME-res
+# (less its gw-), failed; its guest said SAYS, and junit.xml holds the failure
+gw_results_fail() {
+	booted "$1" 1 "$2"
+	check "  naming it" guest_says "$T/$1" "$3"
+	check "  junit.xml holds the failure" \
+		grep -q '<failure message="the guest&apos;s scripts failed"' "$T/${1#gw-}-res/junit.xml"
+}
 # gw_clean_fail NAME PROFILE: a failed VM's teardown left nothing
 gw_clean_fail() {
 	check "  tore down after the failure, nothing left" guest_says "$T/$1" \
@@ -164,18 +172,15 @@ check "  write, fsync, read back" guest_says "$T/gw-nbd" "rapido: rbd_nbd: write
 check "  rbd-nbd unmapped at exit" console_says "$T/gw-nbd" "nbd0: Disconnected due to user request"
 check "  the host finds the ext4 it made on the image" \
 	test "$(gw_rbd export rbd/gw-nbd - 2> /dev/null | head -c 2048 | tail -c 1024 | od -An -tx1 -j56 -N2 | tr -d ' ')" = 53ef
-booted gw-nbdbad 1 "rbd_nbd: a missing image fails"
-check "  naming it" guest_says "$T/gw-nbdbad" "rbd_nbd: rbd-nbd map rbd/gw-missing failed"
-check "  junit.xml holds the failure" grep -q '<failure message="the guest&apos;s scripts failed"' "$T/nbdbad-res/junit.xml"
+gw_results_fail gw-nbdbad "rbd_nbd: a missing image fails" "rbd_nbd: rbd-nbd map rbd/gw-missing failed"
 boot gw-fuse "$T/gw-fuse.img" --net tap
 boot gw-fusebad "$T/gw-fusebad.img" --net tap --results "$T/fusebad-res"
 wait
 booted gw-fuse 0 "cephfs_fuse: ceph-fuse mounts CephFS"
 check "  mounted by ceph-fuse" guest_says "$T/gw-fuse" "rapido: cephfs_fuse: ceph-fuse on /mnt/cephfs (fuse.ceph-fuse)"
 check "  write, fsync, read back" guest_says "$T/gw-fuse" "rapido: cephfs_fuse: write, fsync, read back of 1 MiB on /mnt/cephfs: ok"
-booted gw-fusebad 1 "cephfs_fuse: a missing file system fails"
-check "  saying so" guest_says "$T/gw-fusebad" "cephfs_fuse: ceph-fuse cannot mount the cluster's file system on /mnt/cephfs"
-check "  junit.xml holds the failure" grep -q '<failure message="the guest&apos;s scripts failed"' "$T/fusebad-res/junit.xml"
+gw_results_fail gw-fusebad "cephfs_fuse: a missing file system fails" \
+	"cephfs_fuse: ceph-fuse cannot mount the cluster's file system on /mnt/cephfs"
 
 for f in gw-usb gw-usbc gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu gw-nbd gw-nbdbad gw-fuse gw-fusebad; do
 	check "$f: console clean" console_clean "$T/$f"

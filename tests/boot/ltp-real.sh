@@ -40,7 +40,8 @@ LTP_TIMEOUT_MUL=4
 EOF
 start=$(date +%s)
 "$CUT" ltp > "$T/cut.out" 2>&1
-expect_rc "cut ltp ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+rc=$?	# (the $(...) below sets $? too)
+expect_rc "cut ltp ($(( $(date +%s) - start ))s)" 0 $rc || sed 's/^/# /' "$T/cut.out"
 start=$(date +%s)
 "$VM" --batch --timeout 600 --results "$T/res" > "$T/console" 2> "$T/err"
 rc=$?

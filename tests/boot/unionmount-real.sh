@@ -42,7 +42,8 @@ UNIONMOUNT_MODES="ov samefs-verify"
 EOF
 start=$(date +%s)
 "$CUT" unionmount > "$T/cut.out" 2>&1
-expect_rc "cut unionmount ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+rc=$?	# (the $(...) below sets $? too)
+expect_rc "cut unionmount ($(( $(date +%s) - start ))s)" 0 $rc || sed 's/^/# /' "$T/cut.out"
 start=$(date +%s)
 "$VM" --batch --timeout 500 --results "$T/res" > "$T/console" 2> "$T/err"
 rc=$?

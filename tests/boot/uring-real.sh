@@ -38,7 +38,8 @@ boot() {
 	local start rc
 	start=$(date +%s)
 	"$CUT" uring > "$T/cut.out" 2>&1
-	expect_rc "$1: cut uring ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+	rc=$?	# (the $(...) below sets $? too)
+	expect_rc "$1: cut uring ($(( $(date +%s) - start ))s)" 0 $rc || sed 's/^/# /' "$T/cut.out"
 	start=$(date +%s)
 	"$VM" --batch --timeout 500 --results "$T/res$1" > "$T/console" 2> "$T/err"
 	rc=$?

@@ -38,7 +38,8 @@ done
 fresh_machine
 
 git clone -q "$TOP" "$R/root/rapido"
-expect_rc "git clone of this tree into the chroot ($(git -C "$TOP" rev-parse --short HEAD))" 0 $?
+rc=$?	# (the $(...) below sets $? too)
+expect_rc "git clone of this tree into the chroot ($(git -C "$TOP" rev-parse --short HEAD))" 0 $rc
 
 # each command as the README gives it, in the clone, with a login's
 # environment and nothing of ours (no RAPIDO_*, no CUT_CACHE_DIR); TCG, as

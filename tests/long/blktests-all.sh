@@ -70,11 +70,13 @@ boot() {
 		"$SUITE" "$2" "$1" "$T/blktests.config" > "$RAPIDO_CONF"
 	start=$(date +%s)
 	"$CUT" blktests > "$T/cut.out" 2>&1
-	expect_rc "cut blktests ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+	rc=$?	# (the $(...) below sets $? too)
+	expect_rc "cut blktests ($(( $(date +%s) - start ))s)" 0 $rc || sed 's/^/# /' "$T/cut.out"
 	start=$(date +%s)
 	"$VM" --batch --timeout 4800 --results "$res" --known-failures "$T/known" \
 		> "$T/console" 2> "$T/err"
-	expect_rc "$1 on $2: only the known failures failed ($(( $(date +%s) - start ))s)" 0 $?
+	rc=$?	# (the $(...) below sets $? too)
+	expect_rc "$1 on $2: only the known failures failed ($(( $(date +%s) - start ))s)" 0 $rc
 	testcases "$res/junit.xml" > "$T/got"
 	check "  ($(grep -c ' pass$' "$T/got") passed, $(grep -c ' skipped$' "$T/got") skipped)" \
 		test -s "$T/got"

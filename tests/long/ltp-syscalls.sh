@@ -18,7 +18,8 @@ suite_tree ltp-syscalls
 printf 'LTP_SRC=%s\nLTP_RUNTEST=syscalls\nLTP_TIMEOUT_MUL=4\n' "$SUITE" > "$RAPIDO_CONF"
 start=$(date +%s)
 "$CUT" ltp > "$T/cut.out" 2>&1
-expect_rc "cut ltp, every syscalls test ($(( $(date +%s) - start ))s)" 0 $? || sed 's/^/# /' "$T/cut.out"
+rc=$?	# (the $(...) below sets $? too)
+expect_rc "cut ltp, every syscalls test ($(( $(date +%s) - start ))s)" 0 $rc || sed 's/^/# /' "$T/cut.out"
 start=$(date +%s)
 "$VM" --batch --memory 4G --timeout 14400 --results "$T/res" > "$T/console" 2> "$T/err"
 rc=$?

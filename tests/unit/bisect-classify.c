@@ -283,7 +283,7 @@ static void test_flaky_words(void)
 	}
 }
 
-/* outcome.h's words: each outcome's name parses back to it, and nothing else does */
+/* outcome.h's words: each outcome's name, in the vocabulary's words */
 static void test_outcome_words(void)
 {
 	static const char *const want[] = {
@@ -292,10 +292,8 @@ static void test_outcome_words(void)
 	int n = 0;
 
 	for (int o = 0; o < OUTCOME_N; o++)
-		n += outcome_parse(outcome_name((enum outcome)o)) == o &&
-		     !strcmp(outcome_name((enum outcome)o), want[o]);
-	TAP_EQ_INT(n, OUTCOME_N, "every outcome's name round-trips, in the vocabulary's words");
-	TAP_EQ_INT(outcome_parse("known"), -EINVAL, "a word outside the vocabulary is refused");
+		n += !strcmp(outcome_name((enum outcome)o), want[o]);
+	TAP_EQ_INT(n, OUTCOME_N, "every outcome's name, in the vocabulary's words");
 	TAP_EQ_STR(outcome_name(OUTCOME_N), "absent", "an outcome out of range is absent");
 	tap_ok(outcome_failing(OUTCOME_FAIL) && outcome_failing(OUTCOME_ERROR) &&
 	       !outcome_failing(OUTCOME_KNOWN) && !outcome_failing(OUTCOME_FLAKY) &&
@@ -310,7 +308,8 @@ static void test_rc_words(void)
 		{ 0, "exit 0 (passed)" }, { VM_EXIT_TESTS_FAILED, "exit 1 (a test failed)" },
 		{ VM_EXIT_NO_STATUS, "exit 123 (the guest died: panic or crash)" },
 		{ VM_EXIT_TIMEOUT, "exit 124 (timed out)" }, { 137, "exit 137 (killed by a signal)" },
-		{ 7, "exit 7 (the guest's status)" },
+		{ 7, "exit 7 (the guest's status)" }, { 159, "exit 159 (killed by a signal)" },
+		{ 160, "exit 160 (the guest's status)" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++) {
@@ -494,7 +493,7 @@ static void test_holds(void)
 
 int main(void)
 {
-	tap_plan(86);
+	tap_plan(87);
 	test_steps();
 	test_match();
 	test_reference();

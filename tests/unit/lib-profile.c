@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(96);
+	tap_plan(98);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -116,7 +116,14 @@ int main(void)
 	bad("#@ description: x\n#@ prepare A: a\n#@ prepare B: b\n",
 	    "p.sh:3: prepare: a profile prepares one key (A at ");
 
-	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\"");
+	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\" (known: "
+	    "description, bins, bins-optional, bins-if KEY[=VALUE], bins-optional-if KEY[=VALUE], modules, "
+	    "modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, "
+	    "kconfig, kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, "
+	    "memory, memory-use, test-timeout, virtiofs, results)");
+	bad("#@ description: x\n#@ bins-if: x\n", "p.sh:2: unknown profile key \"bins-if\"");
+	bad("#@ description: x\n#@ prepare a-b: x\n",
+	    "p.sh:2: prepare a-b: expected a rapido.conf key name after 'prepare'");
 	bad("#@ description: x\n#@ cpus: lots\n", "p.sh:2: cpus: expected a number");
 	bad("#@ description: x\n\n#@ memory: 12\n", "p.sh:3: memory: expected a size");
 	bad("#@ description: x\n#@ test-timeout: 0\n",

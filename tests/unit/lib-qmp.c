@@ -177,8 +177,8 @@ static void session(void)
 	long_reply(edge, QMP_MSG_MAX);
 	pid = serve(steps, sizeof(steps) / sizeof(steps[0]), 0);
 
-	rc = qmp_connect(&q, sock, &err);
-	TAP_EQ_INT(rc, 0, "qmp_connect: greeting and qmp_capabilities");
+	rc = qmp_connect_timeout(&q, sock, 30000, &err);
+	TAP_EQ_INT(rc, 0, "qmp_connect_timeout: greeting and qmp_capabilities");
 	TAP_EQ_STR(err, NULL, "  no error");
 
 	events_seen = 0;
@@ -299,7 +299,7 @@ static void handshakes(void)
 
 	/* no qemu: no socket, or a socket nobody listens on */
 	unlink(sock);
-	rc = qmp_connect(&q, sock, &err);
+	rc = qmp_connect_timeout(&q, sock, 30000, &err);
 	TAP_EQ_INT(rc, -ENOENT, "no socket: -ENOENT");
 	want = xasprintf("%s: No such file or directory", sock);
 	TAP_EQ_STR(err, want, "  the message names the socket");
@@ -310,7 +310,7 @@ static void handshakes(void)
 	strcpy(sa.sun_path, sock);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		exit(1);
-	rc = qmp_connect(&q, sock, &err);
+	rc = qmp_connect_timeout(&q, sock, 30000, &err);
 	TAP_EQ_INT(rc, -ECONNREFUSED, "a socket nobody listens on: -ECONNREFUSED");
 	want = xasprintf("%s: Connection refused", sock);
 	TAP_EQ_STR(err, want, "  the message names the socket");
@@ -319,7 +319,7 @@ static void handshakes(void)
 	close(fd);
 
 	longpath = xasprintf("%s/%0200d", dir, 0);
-	rc = qmp_connect(&q, longpath, &err);
+	rc = qmp_connect_timeout(&q, longpath, 30000, &err);
 	TAP_EQ_INT(rc, -ENAMETOOLONG, "a path longer than sun_path: -ENAMETOOLONG");
 	want = xasprintf("%s: socket path too long", longpath);
 	TAP_EQ_STR(err, want, "  the message names it");

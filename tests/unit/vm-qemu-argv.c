@@ -54,10 +54,10 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-m"), "1024M", "memory in MiB");
 	TAP_EQ_STR(after(&argv, "-initrd"), "/i/my initrd", "initrd with a space stays one argument");
 	TAP_EQ_STR(after(&argv, "-append"),
-		   "console=ttyS0 panic=-1 no_timer_check rapido.vm=3 "
+		   "console=ttyS0 panic=-1 no_timer_check tsc=unstable rapido.vm=3 "
 		   "rapido.nonce=0123456789abcdef0123456789abcdef rapido.batch=1 rapido.shares=1 "
 		   "rapido.shell=ttyS2 quiet foo=a;b printk.time=1",
-		   "kernel command line: console, panic=-1, TCG timer, VM number, nonce, batch, shares, "
+		   "kernel command line: console, panic=-1, TCG timer and clock, VM number, nonce, batch, shares, "
 		   "console shell, extras, printk.time=1 last");
 	tap_ok(index_of(&argv, "pvpanic") > 0 && index_of(&argv, "panic=pause") > 0,
 	       "pvpanic, and a panic pauses the VM for its dump");
@@ -125,7 +125,8 @@ int main(void)
 	tap_ok(!strncmp(after(&argv, "-append"), "console=ttyAMA0 panic=-1 rapido.status=rapido.status ",
 			strlen("console=ttyAMA0 panic=-1 rapido.status=rapido.status ")),
 	       "arm64: console on ttyAMA0, no x86 timer parameter, the status port named");
-	tap_ok(strstr(after(&argv, "-append"), "no_timer_check") == NULL, "arm64: no no_timer_check");
+	tap_ok(strstr(after(&argv, "-append"), "no_timer_check") == NULL &&
+	       strstr(after(&argv, "-append"), "tsc=") == NULL, "arm64: no no_timer_check, no tsc=");
 	tap_ok(index_of(&argv, "virtserialport,chardev=status,name=rapido.status") > 0,
 	       "arm64: the status record on a virtio serial port");
 	tap_ok(index_of(&argv, "chardev:status") < 0, "arm64: no second UART (virt has one)");

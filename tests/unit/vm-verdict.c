@@ -333,6 +333,31 @@ static void collect_cases(void)
 	tap_rm_tree(dir);
 }
 
+/* ./vm's exit statuses in its whole words (verdict_words): the cause junit.xml and KTAP give */
+static void status_words(void)
+{
+	static const struct { int rc; const char *want; } t[] = {
+		{ 0, "passed" },
+		{ VM_EXIT_TESTS_FAILED, "the guest's scripts failed" },
+		{ VM_EXIT_SPLAT, "the scripts passed but the kernel reported a problem on the console" },
+		{ VM_EXIT_HOST_STOPPED, "the VM was stopped from the host before the guest reported" },
+		{ VM_EXIT_NO_STATUS, "the guest stopped without reporting a status (kernel panic, crash, "
+				     "power-off or reboot in the guest, or guest init failure)" },
+		{ VM_EXIT_TIMEOUT, "timeout: --timeout expired and qemu was killed" },
+		{ VM_EXIT_FAILED, "./vm or qemu failed (qemu did not start, or the results could not be "
+				  "collected or written)" },
+		{ 7, "the guest's scripts failed" },
+		{ 137, "the guest's scripts failed, or ./vm was stopped by signal 9" },
+		{ 192, "the guest's scripts failed, or ./vm was stopped by signal 64" },
+		{ 193, "the guest's scripts failed" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(*t); i++)
+		TAP_EQ_STR(verdict_words(t[i].rc, VERDICT_WHOLE, buf, sizeof(buf)), t[i].want,
+			   "exit %d in words", t[i].rc);
+}
+
 int main(void)
 {
 	static const char *const fail_then_pass[] = { "R1 start a", "R1 fail a 1 bad -", "R1 start b",
@@ -346,7 +371,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(65);
+	tap_plan(76);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);
@@ -455,6 +480,7 @@ int main(void)
 	TAP_EQ_INT(sc.n, 0, "a kernel that stamps its lines: an unstamped line is not the kernel's");
 	splat_scan_free(&sc);
 
+	status_words();
 	collect_cases();
 	stop_cases();
 	return tap_done();

@@ -19,6 +19,11 @@ for f in "$bin" "$helper"; do
 	fi
 done
 command -v script > /dev/null || { echo "SKIP: script (util-linux) is not installed"; exit 77; }
+# the fake console's shell is on a pty: a chroot without /dev/pts has none
+if ! script -qec true /dev/null < /dev/null > "$T/pty.err" 2>&1; then
+	echo "SKIP: script cannot make a pseudo-terminal here (no devpts on /dev/pts?): $(tr '\n' ' ' < "$T/pty.err")"
+	exit 77
+fi
 export RAPIDO_CONF=$T/rapido.conf VM_STATE_DIR=$T/state
 : > "$RAPIDO_CONF"
 mkdir -p "$T/bin" "$T/nohelper" && mkdir -m 0700 "$VM_STATE_DIR"

@@ -1,0 +1,4 @@
+#!/bin/bash
+#@ description: x
+#@ bins-if: x
+#@ bogus: 1
