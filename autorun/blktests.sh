@@ -35,7 +35,9 @@
 #   BLKTESTS_TESTS      groups or tests ./check runs (block/001 zbd)
 #   BLKTESTS_EXCLUDE    groups or tests left out (./check -x)
 #   BLKTESTS_CONFIG     a host file: a blktests config loaded after the
-#                       profile's (-c), at /etc/rapido/blktests.config
+#                       profile's (-c), at /etc/rapido/blktests.config;
+#                       under TCG give it TIMEOUT=SECS: without, blktests'
+#                       fio tests run to their full size (block/010: hours)
 # e.g. CI: BLKTESTS_DEVS=null_blk_zoned BLKTESTS_TESTS="block zbd"
 #
 #@ description: blktests (BLKTESTS_SRC) on zram, null_blk, scsi_debug, brd, loop and zoned TEST_DEVS; nvme over nvmet-tcp loopback

@@ -6,12 +6,13 @@
 # command line under sh, in a directory of its own, LTP's test library
 # keeping its results in /dev/shm. LTP's exit status is its verdict
 # (include/tst_res_flags.h): 0 passed; TCONF (32) alone skipped, the first
-# TCONF line its reason; TFAIL (1), TBROK (2: a broken set-up, or LTP's
-# own timeout killed it), TWARN (4) or a signal failed, the first such
-# line said. A kernel taint that a test left behind fails it (as kirk's
+# TCONF line its reason; TBROK (2: a broken set-up, or LTP's own timeout
+# killed it) without TFAIL an error (junit.xml's <error>: no verdict, which
+# no known failure excuses and no re-run repeats); TFAIL (1), TWARN (4) or
+# a signal failed; the first such line said. A kernel taint that a test left behind fails it (as kirk's
 # check does; the tests with .taint_check say TFAIL themselves), on each
 # re-run too; but O and E, which LTP's module tests set by loading theirs. A failed
-# test, a mistyped LTP_TESTS word or a missing runtest file is ./vm's exit
+# test, an error, a mistyped LTP_TESTS word or a missing runtest file is ./vm's exit
 # status 1; so is no LTP tree under ./vm --batch or --results with no -x or
 # rapido run command (interactively: a shell). With ./vm --shard I/N each VM runs its part; --rerun-failures
 # runs a failed test again, --known-failures names the ones a kernel is
@@ -50,12 +51,14 @@
 #@ bins: sh mkdir grep mount modprobe
 #@ bins-optional: ip
 # what LTP's library and the syscalls tests run (tst_cmd, .needs_cmds,
-# tst_mkfs for .needs_device and .all_filesystems)
-#@ bins-optional: rmmod insmod losetup df mkswap swapon swapoff
-#@ bins-optional: mkfs.ext2 mkfs.ext3 mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.vfat
-#@ bins-optional: useradd userdel groupdel quotacheck parted debugfs
-#@ packages: mkfs.xfs=xfsprogs mkfs.btrfs=btrfs-progs mkfs.vfat=dosfstools
-#@ packages: useradd=passwd userdel=passwd groupdel=passwd quotacheck=quota parted=parted
+# tst_mkfs for .needs_device and .all_filesystems): required, as the
+# suite's own (a test without one only says TCONF), so ./cut names a
+# missing one's package (autorun/packages) and rapido deps ltp lists them
+# whatever the conf
+#@ bins: rmmod insmod losetup df mkswap swapon swapoff
+#@ bins: mkfs.ext2 mkfs.ext3 mkfs.ext4 mkfs.xfs mkfs.btrfs mkfs.vfat
+#@ bins: useradd userdel groupdel quotacheck parted debugfs
+
 
 if [ ! -d /ltp ] && [ -d /ltp-dir ]; then
 	_ltp_root=/ltp-dir

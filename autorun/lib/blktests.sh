@@ -14,20 +14,13 @@ _blktests_cfg=/tmp/blktests.config
 _blktests_devs=()
 _blktests_dev_kind=()
 
-# _blktests_words VALUE: VALUE's words (spaces or commas) in _blktests_w
-_blktests_words() {
-	local v=${1//,/ }
-	# shellcheck disable=SC2206 # words on purpose
-	_blktests_w=($v)
-}
-
 # blktests_devices: one device per BLKTESTS_DEVS word, BLKTESTS_DEV_SIZE
 # (MiB, default 256) each, zones of BLKTESTS_ZONE_SIZE MiB (default 4);
 # fails naming the kind that could not be made
 blktests_devices() {
 	local k
-	_blktests_words "${BLKTESTS_DEVS:-}"
-	for k in "${_blktests_w[@]}"; do
+	rapido_words "${BLKTESTS_DEVS:-}"
+	for k in "${RAPIDO_WORDS[@]}"; do
 		[[ " $_blktests_kinds " == *" $k "* ]] ||
 			rapido_fail "BLKTESTS_DEVS: unknown device kind '$k' (known: $_blktests_kinds)"
 		_blktests_dev_kind+=("$k")
@@ -77,8 +70,8 @@ _blktests_selection() {
 	local w g
 	declare -gA _blktests_sel=()
 	_blktests_sel_groups=()
-	_blktests_words "${BLKTESTS_TESTS:-$_blktests_groups}"
-	for w in "${_blktests_w[@]}"; do
+	rapido_words "${BLKTESTS_TESTS:-$_blktests_groups}"
+	for w in "${RAPIDO_WORDS[@]}"; do
 		w=${w#tests/}
 		g=${w%%/*}
 		[ -n "${_blktests_sel[$g]+set}" ] || _blktests_sel_groups+=("$g")
@@ -89,8 +82,8 @@ _blktests_selection() {
 # _blktests_excluded TEST: TEST or its group is in BLKTESTS_EXCLUDE
 _blktests_excluded() {
 	local w
-	_blktests_words "${BLKTESTS_EXCLUDE:-}"
-	for w in "${_blktests_w[@]}"; do
+	rapido_words "${BLKTESTS_EXCLUDE:-}"
+	for w in "${RAPIDO_WORDS[@]}"; do
 		[ "$w" = "$1" ] || [ "$w" = "${1%%/*}" ] && return 0
 	done
 	return 1
@@ -122,8 +115,8 @@ _blktests_shard() {
 # failed or a check could not run (see _blktests_check).
 blktests_run() {
 	local g rc=0 x=() w
-	_blktests_words "${BLKTESTS_EXCLUDE:-}"
-	for w in "${_blktests_w[@]}"; do
+	rapido_words "${BLKTESTS_EXCLUDE:-}"
+	for w in "${RAPIDO_WORDS[@]}"; do
 		x+=(-x "$w")
 	done
 	_blktests_out=/blktests/results

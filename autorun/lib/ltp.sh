@@ -9,24 +9,14 @@
 #
 # LTP's test library (lib/tst_test.c, include/tst_res_flags.h) ends a test
 # with its results as exit status bits: TFAIL 1, TBROK 2, TWARN 4, TCONF 32
-# (32 alone: every case skipped, its TCONF lines say why), 0 passed; its
+# (32 alone: every case skipped, its TCONF lines say why), 0 passed; they
+# map to pass, fail, error (TBROK without TFAIL) and skip; its
 # own timeout (tst_test's .timeout, scaled by LTP_TIMEOUT_MUL) kills a test
 # and reports TBROK "Test killed! (timeout?)".
 
 # where the LTP tree is (the profile's #@ files puts it there: /ltp-dir
 # for upstream Rapido's LTP_DIR)
 _ltp_root=/ltp
-
-# _ltp_words VALUE: VALUE's words (spaces or commas) in _ltp_w
-_ltp_words() {
-	local v=${1//,/ }
-	# words, not globs matched against the current directory ("open0*"
-	# is matched against test names)
-	local -
-	set -f
-	# shellcheck disable=SC2206 # words on purpose
-	_ltp_w=($v)
-}
 
 # ltp_setup: LTP in place at _ltp_root, an installed tree (make install's
 # prefix: testcases/bin) or a built source tree (its test directories on
@@ -82,14 +72,14 @@ _ltp_path() {
 # does not
 _ltp_picked() {
 	local w
-	_ltp_words "${LTP_SKIP:-}"
-	for w in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_SKIP:-}"
+	for w in "${RAPIDO_WORDS[@]}"; do
 		# shellcheck disable=SC2053 # a glob, by design
 		[[ $1 == $w || $2/$1 == $w ]] && return 1
 	done
-	_ltp_words "${LTP_TESTS:-}"
-	[ ${#_ltp_w[@]} -eq 0 ] && return 0
-	for w in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_TESTS:-}"
+	[ ${#RAPIDO_WORDS[@]} -eq 0 ] && return 0
+	for w in "${RAPIDO_WORDS[@]}"; do
 		# shellcheck disable=SC2053
 		[[ $1 == $w || $2/$1 == $w ]] && return 0
 	done
@@ -113,8 +103,10 @@ _ltp_lines() {
 
 # ltp_verdict STATUS: what LTP's exit STATUS says, in REPLY ("pass",
 # "skip", or the failure's words) and as a status for rapido_test: 0
-# passed, 77 skipped (TCONF alone), else the failure's LTP status (1 for
-# an exit status 77, which rapido_test would take for a skip)
+# passed, 77 skipped (TCONF alone), 99 an error (TBROK without TFAIL: the
+# test could not reach a verdict), else the failure's LTP status (1 for an
+# exit status 77 or 99, which rapido_test would take for a skip or an
+# error)
 ltp_verdict() {
 	local rc=$1 w=()
 	if [ "$rc" -eq 0 ]; then
@@ -134,9 +126,14 @@ ltp_verdict() {
 	[ $((rc & 4)) -eq 0 ] || w+=(TWARN)
 	[ $((rc & ~(1 | 2 | 4 | 32))) -eq 0 ] || w+=("exit status $rc")
 	REPLY="${w[*]}"
-	# 77 (64+8+4+1, a command that is no LTP test) is no TCONF: as a
-	# status it would be rapido_test's skip
-	[ "$rc" -ne 77 ] || rc=1
+	# TBROK: LTP's "broken", no verdict (its own timeout says it too);
+	# with TFAIL a verdict was reached, and failed
+	if [ $((rc & 2)) -ne 0 ] && [ $((rc & 1)) -eq 0 ] && [ $((rc & ~(2 | 4 | 32))) -eq 0 ]; then
+		return 99
+	fi
+	# 77 (64+8+4+1) and 99 (64+32+2+1), a command that is no LTP test:
+	# as a status, rapido_test's skip and error
+	[ "$rc" -ne 77 ] && [ "$rc" -ne 99 ] || rc=1
 	return "$rc"
 }
 
@@ -164,24 +161,25 @@ _ltp_taint() {
 # Its last line is the verdict, with the first TCONF, TFAIL, TBROK or
 # TWARN line LTP printed (rapido_test takes a skip's reason from it).
 _ltp_one() {
-	local name=$1 cmd=$2 t0=$3 rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
+	local name=$1 cmd=$2 t0=$3 rc ltp_rc d=$TMPDIR/ltp-run/${1//\//_} first="" words
 	mkdir -p "$d" && cd "$d" && : > "$d.first" || return 1
 	sh -c "$cmd" 2>&1 | _ltp_echo "$d.first"
-	rc=${PIPESTATUS[0]}
+	ltp_rc=${PIPESTATUS[0]}
 	cd / || return 1
 	first=$(< "$d.first")
-	ltp_verdict "$rc"
+	ltp_verdict "$ltp_rc"
 	rc=$?
 	words=$REPLY
 	_ltp_taint
 	if [ $((REPLY & ~t0 & ~_ltp_taint_ok)) -ne 0 ]; then
 		echo "ltp: $name: the kernel is now tainted ($REPLY, was $t0)"
-		[ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] || rc=1
+		# a verdict of its own: a failure, whatever LTP said
+		[ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ "$rc" -ne 99 ] || rc=1
 	fi
 	case $rc in
 	0) echo "ltp: $name: passed" ;;
 	77) echo "ltp: $name: TCONF${first:+: $first}" ;;
-	*) echo "ltp: $name: ${words:-failed} (LTP exit status $rc)${first:+: $first}" ;;
+	*) echo "ltp: $name: ${words:-failed} (LTP exit status $ltp_rc)${first:+: $first}" ;;
 	esac
 	return "$rc"
 }
@@ -205,8 +203,8 @@ _ltp_echo() {
 ltp_run() {
 	local f i rc=0 w n seen t0
 	_ltp_names=() _ltp_cmds=()
-	_ltp_words "${LTP_RUNTEST:-syscalls}"
-	local files=("${_ltp_w[@]}")
+	rapido_words "${LTP_RUNTEST:-syscalls}"
+	local files=("${RAPIDO_WORDS[@]}")
 	for f in "${files[@]}"; do
 		if ! _ltp_lines "$f"; then
 			rapido_test_fail "ltp/$f" "LTP_RUNTEST: no runtest file $_ltp_root/runtest/$f" > /dev/null
@@ -215,8 +213,8 @@ ltp_run() {
 		fi
 	done
 	# a mistyped LTP_TESTS word is a failure, not a quiet empty run
-	_ltp_words "${LTP_TESTS:-}"
-	for w in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_TESTS:-}"
+	for w in "${RAPIDO_WORDS[@]}"; do
 		seen=
 		for n in "${_ltp_names[@]}"; do
 			# shellcheck disable=SC2053 # a glob, by design
@@ -243,8 +241,8 @@ ltp_run() {
 # _ltp_skipped_word WORD: WORD names a test that LTP_SKIP left out
 _ltp_skipped_word() {
 	local s
-	_ltp_words "${LTP_SKIP:-}"
-	for s in "${_ltp_w[@]}"; do
+	rapido_words "${LTP_SKIP:-}"
+	for s in "${RAPIDO_WORDS[@]}"; do
 		[ "$s" = "$1" ] && return 0
 	done
 	return 1

@@ -88,6 +88,22 @@ rapido_fail() {
 	exit "$rc"
 }
 
+# rapido_words VALUE [SUFFIX]: VALUE's words (spaces or commas, as a
+# suite's selection keys take them) in the array RAPIDO_WORDS, each
+# without SUFFIX (a test named by its file: ".t"); never expanded as globs
+# against the current directory ("open0*" is a test-name glob its caller
+# matches)
+rapido_words() {
+	local v=${1//,/ } w
+	local -
+	set -f
+	RAPIDO_WORDS=()
+	# shellcheck disable=SC2086 # words on purpose
+	for w in $v; do
+		RAPIDO_WORDS+=("${w%"${2:-}"}")
+	done
+}
+
 # rapido_selected COUNT KEYS: a suite's selection (by the keys KEYS, said
 # as "LTP_TESTS/LTP_SKIP") of COUNT tests; none stops the profile, as a
 # run of no test would pass

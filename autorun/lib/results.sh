@@ -6,12 +6,15 @@
 #   rapido_test NAME CMD [ARG...]
 #       Run CMD as test NAME, its output (stdout and stderr) shown on the
 #       console and kept. Exit 0: passed; 77: skipped (the reason is its
-#       last output line); anything else: failed. Returns 0 unless it
-#       failed. A NAME outside this VM's shard is not run at all. With
-#       ./vm --rerun-failures N (RAPIDO_RERUN_FAILURES) a failed CMD is
-#       run again at once, up to N times until it passes, each run a
-#       record after an "R1 rerun NAME K" (./vm: a test that passed on a
-#       re-run is flaky); it returns 0 if the last run passed. A NAME used
+#       last output line); 99 (automake's "hard error"): an error, a test
+#       that reached no verdict (LTP's TBROK; the reason is its last
+#       output line), never re-run; anything else: failed. Returns 0
+#       unless it failed or was an error. A NAME outside this VM's shard
+#       is not run at all. With ./vm --rerun-failures N
+#       (RAPIDO_RERUN_FAILURES) a failed CMD is run again at once, up to N
+#       times until it passes, each run a record after an "R1 rerun NAME
+#       K" (./vm: a test that passed on a re-run is flaky); it returns 0
+#       if the last run passed. A NAME used
 #       again outside a re-run is a test of its own (./vm names it NAME#2):
 #       a later pass never hides an earlier failure.
 #   rapido_test_plan NAME...
@@ -25,9 +28,12 @@
 #   rapido_test_pass NAME [OUTPUT]
 #   rapido_test_fail NAME REASON [OUTPUT]
 #   rapido_test_skip NAME REASON [OUTPUT]
-#       The same by hand, for a test that is not one command.
+#   rapido_test_error NAME REASON [OUTPUT]
+#       The same by hand, for a test that is not one command. An error
+#       (JUnit <error>) fails the run as a failure does, but ./vm's known
+#       failures never excuse it and no re-run may follow it.
 #   rapido_test_time NAME SECS
-#       NAME's next end (pass, fail, skip) says it took SECS seconds: a
+#       NAME's next end (pass, fail, skip, error) says it took SECS seconds: a
 #       test whose start was not seen, timed by its own harness.
 #   rapido_stream_results FUNC
 #       A harness's output on stdin, echoed to the console line by line as
@@ -66,8 +72,9 @@
 #       those.
 #   rapido_tests_done
 #       Close the tests that were started and never ended as failed ("did
-#       not finish"), print "results: P passed, F failed, S skipped" and
-#       return 1 if any test failed. The counts are kept in a file
+#       not finish"), print "results: P passed, F failed, S skipped" (F
+#       "F failed (E errors)" when E of them are errors) and return 1 if
+#       any test failed or was an error. The counts are kept in a file
 #       (RAPIDO_RUN_DIR, /run), so the tests of subshells and pipelines
 #       count too. A failed test fails the autorun (status 1, see
 #       rapido.sh) even when the profile ignores it.
@@ -81,6 +88,7 @@
 _rapido_res_pass=0
 _rapido_res_fail=0
 _rapido_res_skip=0
+_rapido_res_error=0
 # one line per start and end, "KIND NAME" (NAME as a record field): the
 # counts, shared by every subshell (a pipeline's) of the autorun
 _rapido_res_file() {
@@ -235,6 +243,10 @@ _rapido_res_end() {
 		_rapido_status_keep 1 "test $2 failed: $4" test
 		echo "rapido: test $2: FAILED: $4 (${3}s)"
 		;;
+	error)
+		_rapido_status_keep 1 "test $2: error: $4" test
+		echo "rapido: test $2: ERROR: $4 (${3}s)"
+		;;
 	skip) echo "rapido: test $2: skipped: $4" ;;
 	esac
 }
@@ -252,6 +264,11 @@ rapido_test_fail() {
 rapido_test_skip() {
 	_rapido_res_secs "$1"
 	_rapido_res_end skip "$1" "$REPLY" "${2:-skipped}" "${3:-}"
+}
+
+rapido_test_error() {
+	_rapido_res_secs "$1"
+	_rapido_res_end error "$1" "$REPLY" "${2:-error}" "${3:-}"
 }
 
 # _rapido_fnv1a STRING: 32-bit FNV-1a of STRING's bytes, in REPLY
@@ -354,8 +371,9 @@ rapido_test() {
 	while :; do
 		_rapido_test_once "$name" "$@"
 		rc=$?
+		# a pass, a skip, an error (no verdict a re-run could change) end it
 		case $rc in
-		0 | 77) break ;;
+		0 | 77 | 99) break ;;
 		esac
 		[ "$run" -lt "$reruns" ] || break
 		run=$((run + 1))
@@ -404,6 +422,11 @@ _rapido_test_once() {
 		last=${out##*$'\n'}
 		rapido_test_skip "$name" "${last:-exit status 77}" "$out"
 		return 77
+		;;
+	99)
+		last=${out##*$'\n'}
+		rapido_test_error "$name" "${last:-exit status 99}" "$out"
+		return 99
 		;;
 	*)
 		rapido_test_fail "$name" "exit status $rc" "$out"
@@ -480,7 +503,8 @@ _rapido_tap_records() {
 }
 
 # _rapido_res_close: the tests started and never ended fail ("did not
-# finish"); the totals in _rapido_res_pass, _rapido_res_fail, _rapido_res_skip
+# finish"); the totals in _rapido_res_pass, _rapido_res_fail (errors
+# too), _rapido_res_skip, _rapido_res_error
 _rapido_res_close() {
 	local -A open=()
 	local -a lines=() left=()
@@ -514,6 +538,7 @@ _rapido_res_close() {
 	_rapido_res_pass=0
 	_rapido_res_fail=0
 	_rapido_res_skip=0
+	_rapido_res_error=0
 	_rapido_res_file
 	lines=()
 	[ ! -e "$REPLY" ] || mapfile -t lines < "$REPLY"
@@ -522,13 +547,23 @@ _rapido_res_close() {
 		pass) _rapido_res_pass=$((_rapido_res_pass + 1)) ;;
 		fail) _rapido_res_fail=$((_rapido_res_fail + 1)) ;;
 		skip) _rapido_res_skip=$((_rapido_res_skip + 1)) ;;
+		error)
+			_rapido_res_fail=$((_rapido_res_fail + 1))
+			_rapido_res_error=$((_rapido_res_error + 1))
+			;;
 		esac
 	done
 }
 
 rapido_tests_done() {
 	_rapido_res_close
-	echo "rapido: results: $_rapido_res_pass passed, $_rapido_res_fail failed," \
+	local e=
+	case $_rapido_res_error in
+	0) ;;
+	1) e=" (1 error)" ;;
+	*) e=" ($_rapido_res_error errors)" ;;
+	esac
+	echo "rapido: results: $_rapido_res_pass passed, $_rapido_res_fail failed$e," \
 		"$_rapido_res_skip skipped${RAPIDO_SHARD:+ (shard $RAPIDO_SHARD)}"
 	_rapido_res_ret=
 	[ "$_rapido_res_fail" -eq 0 ] && return 0

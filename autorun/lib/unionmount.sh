@@ -15,20 +15,6 @@ declare -gA _unionmount_args=([ov]="--ov" [samefs]="--ov --samefs"
 _unionmount_dirs=(/lower /upper /base)
 declare -gA _unionmount_dev=()
 
-# _unionmount_words VALUE: VALUE's words (spaces or commas), each without a
-# trailing .py, in _unionmount_w
-_unionmount_words() {
-	local v=${1//,/ } w
-	_unionmount_w=()
-	# words, not globs matched against the current directory
-	local -
-	set -f
-	# shellcheck disable=SC2086 # words on purpose
-	for w in $v; do
-		_unionmount_w+=("${w%.py}")
-	done
-}
-
 # unionmount_disks FS SIZE: a zram disk with FS for each of the suite's
 # mount points, listed in /etc/fstab: the suite's set_up runs "mount
 # /lower 2>/dev/null || mount -t tmpfs ..." (so without an fstab line the
@@ -106,14 +92,14 @@ unionmount_one() {
 _unionmount_tests() {
 	local t skip=" " bad=() found='' nullglob=off
 	shopt -q nullglob && nullglob=on
-	_unionmount_words "${UNIONMOUNT_SKIP:-}"
-	for t in "${_unionmount_w[@]}"; do
+	rapido_words "${UNIONMOUNT_SKIP:-}" .py
+	for t in "${RAPIDO_WORDS[@]}"; do
 		skip+="$t "
 	done
 	_unionmount_sel=()
 	if [ -n "${UNIONMOUNT_TESTS:-}" ]; then
-		_unionmount_words "$UNIONMOUNT_TESTS"
-		for t in "${_unionmount_w[@]}"; do
+		rapido_words "$UNIONMOUNT_TESTS" .py
+		for t in "${RAPIDO_WORDS[@]}"; do
 			[ -f "tests/$t.py" ] || bad+=("$t")
 			[[ $skip == *" $t "* ]] || _unionmount_sel+=("$t")
 		done
@@ -144,8 +130,8 @@ _unionmount_tests() {
 unionmount_run() {
 	local m t rc=0 names=()
 	cd /unionmount || rapido_fail "cd /unionmount failed"
-	_unionmount_words "${UNIONMOUNT_MODES:-ov samefs}"
-	_unionmount_modes=("${_unionmount_w[@]}")
+	rapido_words "${UNIONMOUNT_MODES:-ov samefs}" .py
+	_unionmount_modes=("${RAPIDO_WORDS[@]}")
 	for m in "${_unionmount_modes[@]}"; do
 		[ -n "${_unionmount_args[$m]:-}" ] ||
 			rapido_fail "UNIONMOUNT_MODES: unknown mode '$m' (known: ov samefs ov-verify samefs-verify)"

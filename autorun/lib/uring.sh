@@ -10,34 +10,19 @@
 # where runtests.sh's marker goes (a unit test's file on a host)
 _uring_kmsg=/dev/kmsg
 
-# _uring_words VALUE: VALUE's words (spaces or commas), each without a
-# trailing .t (runtests.sh takes "nop.t", the Makefile's list "nop"), in
-# _uring_w
-_uring_words() {
-	local v=${1//,/ } w
-	_uring_w=()
-	# words, not globs matched against the current directory
-	local -
-	set -f
-	# shellcheck disable=SC2086 # words on purpose
-	for w in $v; do
-		_uring_w+=("${w%.t}")
-	done
-}
-
 # uring_tests DIR: the selection in _uring_sel; fails naming a test of
 # LIBURING_TESTS that DIR has not (a mistyped name runs nothing, silently,
 # in runtests.sh), and if it selects no test
 uring_tests() {
 	local dir=$1 t skip=" " bad=() found=
-	_uring_words "${LIBURING_SKIP:-}"
-	for t in "${_uring_w[@]}"; do
+	rapido_words "${LIBURING_SKIP:-}" .t
+	for t in "${RAPIDO_WORDS[@]}"; do
 		skip+="$t "
 	done
 	_uring_sel=()
 	if [ -n "${LIBURING_TESTS:-}" ]; then
-		_uring_words "$LIBURING_TESTS"
-		for t in "${_uring_w[@]}"; do
+		rapido_words "$LIBURING_TESTS" .t
+		for t in "${RAPIDO_WORDS[@]}"; do
 			[ -x "$dir/$t.t" ] || bad+=("$t")
 			[[ $skip == *" $t "* ]] || _uring_sel+=("$t")
 		done

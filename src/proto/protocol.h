@@ -62,9 +62,10 @@ const char *kparam_value(const char *w, const char *kp);
 #define REC_FAIL "fail"				/* [sh] NAME SECS REASON OUTPUT */
 #define REC_SKIP "skip"				/* [sh] NAME SECS REASON OUTPUT */
 #define REC_RERUN "rerun"			/* [sh] NAME N */
+/* a test that reached no verdict (LTP's TBROK); ./vm writes it too (watchdog, not run) */
+#define REC_ERROR "error"			/* [sh] NAME SECS REASON OUTPUT */
 #define REC_FAILURES "failures"			/* an older guest's: now refused */
 /* ./vm's own, in DIR/results.txt only: never taken from the guest */
-#define REC_ERROR "error"			/* NAME SECS REASON OUTPUT */
 #define REC_SPLAT "splat"			/* NAME REASON TEXT [RUN] */
 #define REC_KERNEL "kernel"			/* TITLE KIND REPORT */
 #define REC_TOLERATED "tolerated"		/* TITLE KIND REPORT */

@@ -84,7 +84,10 @@ void ktap_write(FILE *f, const struct rsuite *v, size_t n)
 		}
 		fputs("# ", f);
 		ktap_desc(f, s->name ? s->name : "rapido");
-		fprintf(f, ": %u passed, %u failed, %u skipped", c.pass, c.fail, c.skip);
+		fprintf(f, ": %u passed, %u failed", c.pass, c.fail);
+		if (c.error)
+			fprintf(f, " (%u error%s)", c.error, c.error == 1 ? "" : "s");
+		fprintf(f, ", %u skipped", c.skip);
 		if (c.known || c.flaky || c.fixed)
 			fprintf(f, " (%u known failures, %u flaky, %u fixed)", c.known, c.flaky, c.fixed);
 		fputc('\n', f);

@@ -394,8 +394,8 @@ static void note_renamed(struct rtest *t)
 /* The records the guest writes (the others are ./vm's own, or junk). */
 static int guest_kind(const char *ev)
 {
-	static const char *const kinds[] = { REC_START, REC_PASS, REC_FAIL, REC_SKIP, REC_HELLO,
-					     REC_PLAN, REC_RERUN, REC_FAILURES };
+	static const char *const kinds[] = { REC_START, REC_PASS, REC_FAIL, REC_SKIP, REC_ERROR,
+					     REC_HELLO, REC_PLAN, REC_RERUN, REC_FAILURES };
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(ev, kinds[i]))
@@ -487,8 +487,9 @@ static const char *apply(struct rsuite *s, char **f, size_t nf, const char *raw2
 		set_str(&t->output, f[3]);
 		note_renamed(t);
 		s->last = (size_t)(t - s->t) + 1;
-	} else if ((!strcmp(ev, REC_FAIL) || !strcmp(ev, REC_SKIP) ||
-		    (host && !strcmp(ev, REC_ERROR))) && nf == 5) {
+	} else if ((!strcmp(ev, REC_FAIL) || !strcmp(ev, REC_SKIP) || !strcmp(ev, REC_ERROR)) &&
+		   nf == 5) {
+		/* error: ./vm's (watchdog, not run) or the guest's (a test that reached no verdict) */
 		t = rtest_for_end(s, f[1]);
 		t->state = !strcmp(ev, REC_SKIP) ? RT_SKIP : RT_FAIL;
 		t->error = !strcmp(ev, REC_ERROR);
@@ -678,7 +679,10 @@ char *results_summary(const struct rcount *c, int colour)
 		snprintf(extra, sizeof(extra), " (%u known failures, %u flaky, %u fixed)", c->known,
 			 c->flaky, c->fixed);
 	pass = colourf(colour && c->pass, COLOUR_GREEN, "%u passed", c->pass);
-	fail = colourf(colour && c->fail, COLOUR_RED, "%u failed", c->fail);
+	/* errors are failures that reached no verdict: said only when there are any */
+	fail = c->error ? colourf(colour, COLOUR_RED, "%u failed (%u error%s)", c->fail, c->error,
+				  c->error == 1 ? "" : "s") :
+		colourf(colour && c->fail, COLOUR_RED, "%u failed", c->fail);
 	splats = colourf(colour && c->kernel, COLOUR_RED, "%u kernel splats", c->kernel);
 	line = xasprintf("%u tests, %s, %s, %u skipped%s, %s", c->tests, pass, fail, c->skip, extra,
 			 splats);

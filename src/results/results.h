@@ -14,6 +14,9 @@
  *	R1 pass NAME SECS OUTPUT
  *	R1 fail NAME SECS REASON OUTPUT
  *	R1 skip NAME SECS REASON OUTPUT
+ *	R1 error NAME SECS REASON OUTPUT	(a test that reached no verdict: LTP's
+ *				 TBROK; a JUnit <error>, never a known failure nor
+ *				 re-run, so it always fails the run)
  *	R1 hello FROM		(the guest init, once the port is open: it works)
  *	R1 plan NAME		(a test the guest means to run: one that never gets a
  *				 record is an error, "not run", so no test vanishes;
@@ -44,8 +47,8 @@
  * timestamp, time, cause, tests-only, exit, and prov.KEY: run.json's
  * provenance as JUnit properties; exit is written last, once the reports
  * are written, so it is ./vm's final status), "R1 error NAME SECS REASON
- * OUTPUT" (a test that could not give a verdict: the watchdog stopped it,
- * the VM stopped before it ran), "R1 meta rerun N" (--rerun-failures N:
+ * OUTPUT" (as the guest's: the watchdog stopped the test, the VM stopped
+ * before it ran), "R1 meta rerun N" (--rerun-failures N:
  * the re-runs the guest may record) and "R1 splat NAME REASON TEXT RUN" (a
  * kernel report made while NAME ran: its RUN-th run, from 1, fails with
  * REASON, TEXT added to its output; so a report in the first run of a

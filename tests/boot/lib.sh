@@ -87,11 +87,19 @@ guest_matches() {
 	guest_text "$1" | grep -q -- "$2"
 }
 # testcases FILE: "NAME STATE" lines of a junit.xml, in order (STATE: pass,
-# failure or skipped)
+# failure, error or skipped)
 testcases() {
 	perl -ne 'if (/<testcase [^>]*name="([^"]*)"/) { $n = $1; print "$n pass\n" if m{/>\s*$}; next }
-		if (defined $n && /<(failure|skipped)/) { print "$n $1\n"; undef $n; next }
+		if (defined $n && /<(failure|error|skipped)/) { print "$n $1\n"; undef $n; next }
 		if (defined $n && m{</testcase>}) { print "$n pass\n"; undef $n }' "$1"
+}
+# console_verdicts CONSOLE: "NAME STATE" of each verdict the guest library
+# printed on CONSOLE ("rapido: test NAME: passed|FAILED|ERROR|skipped",
+# autorun/lib/results.sh), sorted, STATE as testcases names it: what
+# junit.xml holds when every test's record reached ./vm
+console_verdicts() {
+	guest_text "$1" | sed -nE 's/^rapido: test ([^ :]+): (passed|FAILED|ERROR|skipped).*/\1 \2/p' |
+		sed 's/ passed$/ pass/; s/ FAILED$/ failure/; s/ ERROR$/ error/' | LC_ALL=C sort
 }
 # layer KIND IMAGE: the cache key of the image's KIND layer (from its rapido/layers)
 layer() {

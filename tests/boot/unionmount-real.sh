@@ -55,11 +55,7 @@ ov/open-plain pass
 samefs-verify/noent-plain failure
 samefs-verify/open-plain pass
 EOF
-printed() {
-	guest_text "$T/console" | sed -nE 's/^rapido: test ([^ :]+): (passed|FAILED|skipped).*/\1 \2/p' |
-		sed 's/ passed$/ pass/; s/ FAILED$/ failure/' | LC_ALL=C sort
-}
-check "junit.xml holds every verdict the guest printed" same_file <(printed) "$T/got"
+check "junit.xml holds every verdict the guest printed" same_file <(console_verdicts "$T/console") "$T/got"
 check "the failure holds the suite's message" \
 	grep -qF 'noent-plain: made to fail by unionmount-real.sh' "$T/res/junit.xml"
 check "./run ran each test in its mode" sh -c "grep -qF -- '*** ./run --ov open-plain' '$T/console' &&

@@ -33,11 +33,6 @@ printf 'LIBURING_SRC=%s\n' "$L" > "$RAPIDO_CONF"
 expect_rc "Rapido's uring_btrfs cuts uring" 0 $?
 check "  with URING_FS=btrfs" grep -qF "uring with URING_FS=btrfs" "$T/out"
 
-# printed: "NAME STATE" of each verdict the guest printed, sorted
-printed() {
-	guest_text "$T/console" | sed -nE 's/^rapido: test ([^ :]+): (passed|FAILED|skipped).*/\1 \2/p' |
-		sed 's/ passed$/ pass/; s/ FAILED$/ failure/' | LC_ALL=C sort
-}
 # boot N WANT: cut uring, boot with --results $T/resN, expect WANT
 boot() {
 	local start rc
@@ -51,7 +46,7 @@ boot() {
 	expect_rc "$1: ./vm's exit status ($(( $(date +%s) - start ))s)" "$2" $rc
 	testcases "$T/res$1/junit.xml" | LC_ALL=C sort > "$T/got$1"
 	check "$1: junit.xml holds every verdict the guest printed ($(wc -l < "$T/got$1") tests)" \
-		same_file <(printed) "$T/got$1"
+		same_file <(console_verdicts "$T/console") "$T/got$1"
 	check "$1: kernel console clean" console_clean "$T/console"
 	[ "$rc" = "$2" ] || guest_text "$T/console" | tail -n 40 | sed 's/^/# /'
 }

@@ -11,7 +11,8 @@
  * sets s->bad, no two tests share a name but the runs of a re-run chain,
  * a re-run only under --rerun-failures (the first byte picks 0..2), and
  * without re-runs every failed record stays a failed test once
- * classified (no reused name or hand-written pass makes it flaky).
+ * classified (no reused name or hand-written pass makes it flaky), and a
+ * guest's error record stays an error (never known, never flaky).
  */
 #include <errno.h>
 #include <math.h>
@@ -55,6 +56,11 @@ static void guest_sequence(char *guest, unsigned int rerun)
 	known_set_init(&o.set);
 	problems = known_classify(&g, &o);
 	fuzz_assert(rerun || problems >= failed, "%u failed runs, %u problems", failed, problems);
+	/* the guest's error (a test with no verdict) stays one: no re-run or name turns it */
+	for (size_t i = 0; i < g.n; i++)
+		fuzz_assert(g.t[i].hidden || !g.t[i].error ||
+			    (g.t[i].cls == OUTCOME_ERROR && g.t[i].state == RT_FAIL),
+			    "the error %s classed %d", g.t[i].name, (int)g.t[i].cls);
 	rsuite_free(&g);
 }
 

@@ -6,7 +6,8 @@
 # the first failure of any part wins and later parts still run; an exit 0
 # later, a profile's own EXIT trap, a passing test after a failed one do
 # not undo it; rapido_fail in a subshell or a test stops the autorun; the
-# counts of a pipeline's tests reach rapido_tests_done; a test started and
+# counts of a pipeline's tests reach rapido_tests_done; an error (exit
+# 99, rapido_test_error) fails it too; a test started and
 # never ended fails; an interactive shell (bash --rcfile) stays usable and
 # exits with the first failure, or with its own status.
 . "$(dirname "$0")/../tap.sh"
@@ -59,6 +60,13 @@ check "a failed test, then rapido_fail -s 5: the first failure (1) wins" exits 1
 
 batch 'printf "1..3\nnot ok 1 - a\nok 2 - b\nok 3 - c # SKIP no\n" | rapido_test_tap p; rapido_tests_done; echo "done=$?"'
 check "tests read in a pipeline are counted" says "rapido: results: 1 passed, 1 failed, 1 skipped"
+check "  rapido_tests_done returns 1" says "done=1"
+
+batch 'rapido_test e sh -c "echo no verdict; exit 99"; echo "test=$?"; rapido_test_error h "by hand"; rapido_test p true; rapido_tests_done; echo "done=$?"'
+check "a test that exits 99: an error, the run's status 1" exits 1
+check "  said on the console with its last line" says "rapido: test e: ERROR: no verdict"
+check "  rapido_test returns its 99" says "test=99"
+check "  the totals count errors among the failures" says "rapido: results: 1 passed, 2 failed (2 errors), 0 skipped"
 check "  rapido_tests_done returns 1" says "done=1"
 
 batch 'rapido_test_tap k -- sh -c "echo 1..1; echo ok 1 - fine; exit 2"; echo "tap=$?"'

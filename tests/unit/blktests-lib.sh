@@ -9,25 +9,9 @@
 # selection and shard lists. tests/boot/blktests-real.sh checks the same
 # with the real blktests in a guest.
 . "$(dirname "$0")/../tap.sh"
-top=$TOP tmp=$T
-
-# in_lib SHELL-CODE: run it with the guest libraries sourced, records in
-# $tmp/rec (the results port), output in $tmp/out
-in_lib() {
-	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
-	: > "$tmp/rec"
-	env -i PATH="$PATH" RAPIDO_RUN_DIR="$tmp/run" RAPIDO_RESULTS_PORT="$tmp/rec" bash -c '
-		for f in "$1"/autorun/lib/*.sh; do
-			source "$f"
-		done
-		_blktests_out=$2/res
-		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
-}
-# records: "EVENT NAME [REASON]" of each record, fields unescaped
-records() {
-	awk '{ r = $4; if ($2 == "fail" || $2 == "skip") { gsub(/%20/, " ", $5); r = $5 } else r = "";
-		print $2, $3 (r != "" ? " " r : "") }' "$tmp/rec"
-}
+. "$(dirname "$0")/guest-lib.inc"
+# the results tree the verdicts are read from
+in_lib_pre='_blktests_out=$2/res'
 
 mkdir -p "$tmp/res/nodev/block" "$tmp/res/nullb1/zbd" "$tmp/res/nodev_x_0_y_1/meta"
 printf 'status\tpass\nruntime\t3.5s\n' > "$tmp/res/nodev/block/021"
@@ -59,7 +43,7 @@ OUT
 in_lib '_blktests_res_begin; while IFS= read -r l; do blktests_res_line "$l"; done < "$2/check.out"
 	_blktests_res_flush; echo "failed=$_blktests_failed"; rapido_tests_done'
 check "a failed test fails the run" test $? = 1
-records > "$tmp/got"
+records start > "$tmp/got"
 check "each verdict a record named by its results file, reasons from the file and the console" \
 	same_file - "$tmp/got" <<'EOF'
 start nodev/block/021

@@ -83,6 +83,10 @@ for r in bookworm trixie; do
 			$([ $r = trixie ] && echo linux-image-amd64))"
 	deps $r --list ksmbd_local
 	check "$r: ksmbd_local: ksmbd-tools (its include's #@ packages)" has ksmbd-tools
+	# no rapido.conf here: a suite profile's programs whatever LTP_SRC says
+	deps $r --list ltp
+	check "$r: ltp: what LTP's tests run (mkfs of each file system, useradd, quotacheck, parted)" \
+		eval '(for p in e2fsprogs xfsprogs btrfs-progs dosfstools passwd quota parted; do has $p || exit 1; done)'
 	deps $r --list nosuchprofile
 	check "$r: an unknown profile: exit 1, nothing listed" eval '[ $rc = 1 ] && [ ! -s "$T/out" ]'
 	check "  named" contains "$T/err" "unknown profile 'nosuchprofile'"

@@ -4,31 +4,16 @@
 # become tests named FILE/NAME, selected by LTP_TESTS and LTP_SKIP (names,
 # FILE/NAME, globs), and each one's exit status is read as LTP's result
 # bits (include/tst_res_flags.h): 0 pass, TCONF (32) alone a skip with its
-# TCONF line as the reason, TFAIL 1 / TBROK 2 / TWARN 4 or a signal a
+# TCONF line as the reason, TBROK 2 without TFAIL an error (no verdict:
+# a JUnit <error>, never re-run), TFAIL 1 / TWARN 4 or a signal a
 # failure naming them; a mistyped LTP_TESTS word or runtest file fails
 # the run. The commands here print what LTP's library prints and exit as
 # it exits; tests/boot/ltp-real.sh runs the real LTP in a guest.
 . "$(dirname "$0")/../tap.sh"
-top=$TOP tmp=$T
-
-# in_lib SHELL-CODE: run it with the guest libraries sourced and the tree
-# in $tmp/ltp, records in $tmp/rec (the results port), output in $tmp/out
-in_lib() {
-	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
-	: > "$tmp/rec"
-	env -i PATH="$tmp/ltp/testcases/bin:$PATH" TMPDIR="$tmp/tmp" RAPIDO_RUN_DIR="$tmp/run" \
-		RAPIDO_RESULTS_PORT="$tmp/rec" bash -c '
-		for f in "$1"/autorun/lib/*.sh; do
-			source "$f"
-		done
-		_ltp_root=$2/ltp
-		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
-}
-# records: "EVENT NAME [REASON]" of each end record, fields unescaped
-records() {
-	awk '$2 == "pass" || $2 == "fail" || $2 == "skip" { r = "";
-		if ($2 != "pass") { r = $5; gsub(/%20/, " ", r) } print $2, $3 (r != "" ? " " r : "") }' "$tmp/rec"
-}
+. "$(dirname "$0")/guest-lib.inc"
+# the tree in $tmp/ltp, its tests on PATH
+in_lib_env=(PATH="$tmp/ltp/testcases/bin:$PATH" TMPDIR="$tmp/tmp")
+in_lib_pre='_ltp_root=$2/ltp'
 
 mkdir -p "$tmp/ltp/runtest" "$tmp/ltp/testcases/bin" "$tmp/tmp" || exit 1
 # lt NAME STATUS LINE: a test command that prints LINE and LTP's summary, then exits STATUS
@@ -43,6 +28,8 @@ lt stat01 32 "stat01.c:90: TCONF: no quota support"
 lt warn01 4 "warn01.c:9: TWARN: cleanup failed"
 lt mixed01 33 "mixed01.c:3: TFAIL: old   1  TFAIL  :  x"
 lt old01 1 "old01       1  TFAIL  :  old01.c:40: expected 1"
+lt broke01 34 "broke01.c:7: TBROK: mmap() failed"
+lt both01 3 "both01.c:5: TFAIL: wrong size"
 printf '#!/bin/sh\nkill -9 $$\n' > "$tmp/ltp/testcases/bin/killed01" && chmod +x "$tmp/ltp/testcases/bin/killed01"
 cat > "$tmp/ltp/runtest/syscalls" <<'EOF'
 #DESCRIPTION:a comment line
@@ -55,22 +42,30 @@ warn01 warn01
 mixed01 mixed01
 old01 old01
 killed01 killed01
+broke01 broke01
+both01 both01
 EOF
 printf 'open02 open01\n' > "$tmp/ltp/runtest/fs"
 
-in_lib 'ltp_run; echo "run=$?"; rapido_tests_done'
+in_lib 'ltp_run; echo "run=$?"; rapido_tests_done; echo "done=$?"'
 check "a failed test fails the run" grep -qx 'run=1' "$tmp/out"
+check "the totals count the errors among the failures" \
+	grep -qxF 'rapido: results: 1 passed, 8 failed (2 errors), 1 skipped' "$tmp/out"
 records > "$tmp/got"
 check "each runtest line is a test, FILE/NAME, LTP's exit status its verdict" same_file - "$tmp/got" <<'EOF'
 pass syscalls/open01
 fail syscalls/read01 exit status 1
-fail syscalls/write01 exit status 2
+error syscalls/write01 ltp: syscalls/write01: TBROK (LTP exit status 2): tst_test.c:1950: TBROK: Test killed! (timeout?)
 skip syscalls/stat01 ltp: syscalls/stat01: TCONF: stat01.c:90: TCONF: no quota support
 fail syscalls/warn01 exit status 4
 fail syscalls/mixed01 exit status 33
 fail syscalls/old01 exit status 1
 fail syscalls/killed01 exit status 137
+error syscalls/broke01 ltp: syscalls/broke01: TBROK (LTP exit status 34): broke01.c:7: TBROK: mmap() failed
+fail syscalls/both01 exit status 3
 EOF
+check "  TBROK (with TCONF too) an error, said on the console" \
+	grep -qF 'rapido: test syscalls/broke01: ERROR: ltp: syscalls/broke01: TBROK (LTP exit status 34)' "$tmp/out"
 check "a failure says LTP's words and its first TFAIL line" \
 	grep -qxF 'ltp: syscalls/read01: TFAIL (LTP exit status 1): read01.c:30: TFAIL: read() returned 0' "$tmp/out"
 check "TBROK (LTP's own timeout) is said" \
@@ -80,7 +75,7 @@ check "TFAIL with TCONF: a failure" grep -qF 'ltp: syscalls/mixed01: TFAIL (LTP 
 check "the old library's TFAIL line is found" \
 	grep -qF 'ltp: syscalls/old01: TFAIL (LTP exit status 1): old01       1  TFAIL  :  old01.c:40' "$tmp/out"
 check "a signal is said" grep -qF 'ltp: syscalls/killed01: killed by signal 9' "$tmp/out"
-check "the tests were planned first" test "$(grep -c ' plan ' "$tmp/rec")" = 8
+check "the tests were planned first" test "$(grep -c ' plan ' "$tmp/rec")" = 10
 check "LTP's output is the test's output" grep -qF 'read01.c:30:%20TFAIL:%20read()%20returned%200' "$tmp/rec"
 
 in_lib 'LTP_RUNTEST="syscalls,fs" LTP_TESTS="open0* syscalls/stat01 fs/open02" LTP_SKIP="syscalls/open01"
@@ -118,11 +113,16 @@ done
 in_lib 'LTP_TESTS="open01 read01"; RAPIDO_SHARD=1/2 ltp_run; RAPIDO_SHARD=2/2 ltp_run'
 check "--shard: each test in exactly one shard" test "$(records | sort | tr '\n' ' ')" = \
 	"fail syscalls/read01 exit status 1 pass syscalls/open01 "
-# a test that taints the kernel (here: a file standing for
-# /proc/sys/kernel/tainted) fails though LTP passed it; an old taint does not
-printf '#!/bin/sh\necho $(($(cat "%s") | 512)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" > "$tmp/ltp/testcases/bin/taint01" &&
-	chmod +x "$tmp/ltp/testcases/bin/taint01" && printf 'taint01 taint01\n' > "$tmp/ltp/runtest/taint" || exit 1
-echo 1 > "$tmp/tainted"
+# taints NAME BITS STATUS RUNTEST: a test NAME that adds BITS to the
+# kernel's taint (here: a file standing for /proc/sys/kernel/tainted) and
+# exits STATUS, the line of runtest file RUNTEST; the taint is 1 before it
+taints() {
+	printf '#!/bin/sh\necho $(($(cat "%s") | %s)) > "%s"\nexit %s\n' "$tmp/tainted" "$2" "$tmp/tainted" "$3" \
+		> "$tmp/ltp/testcases/bin/$1" && chmod +x "$tmp/ltp/testcases/bin/$1" &&
+		printf '%s %s\n' "$1" "$1" > "$tmp/ltp/runtest/$4" && echo 1 > "$tmp/tainted" || exit 1
+}
+# a test that taints the kernel fails though LTP passed it; an old taint does not
+taints taint01 512 0 taint
 in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST="taint syscalls" LTP_TESTS="taint01 open01"; ltp_run'
 records > "$tmp/got"
 check "a new kernel taint fails the test, an old one does not" same_file - "$tmp/got" <<'EOF'
@@ -139,11 +139,22 @@ fail taint/taint01 exit status 1
 fail taint/taint01 exit status 1
 EOF
 check "  and the run fails" grep -qx 'run=1' "$tmp/out"
+# an error is no failure a re-run could turn into a pass: run once
+in_lib 'RAPIDO_RERUN_FAILURES=2 LTP_TESTS=write01; ltp_run; echo "run=$?"'
+records > "$tmp/got"
+check "--rerun-failures: a TBROK is not run again" same_file - "$tmp/got" <<'EOF'
+error syscalls/write01 ltp: syscalls/write01: TBROK (LTP exit status 2): tst_test.c:1950: TBROK: Test killed! (timeout?)
+EOF
+check "  and the run fails" grep -qx 'run=1' "$tmp/out"
+# a TBROK test that taints the kernel: the taint is a verdict, a failure
+taints taint02 512 2 taint2
+in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST=taint2; ltp_run'
+records > "$tmp/got"
+check "a TBROK that taints the kernel: a failure" same_file - "$tmp/got" <<'EOF'
+fail taint2/taint02 exit status 1
+EOF
 # LTP's module tests load out-of-tree, unsigned test modules: O (4096) and E (8192)
-printf '#!/bin/sh\necho $(($(cat "%s") | 4096 | 8192)) > "%s"\n' "$tmp/tainted" "$tmp/tainted" \
-	> "$tmp/ltp/testcases/bin/init_module01" && chmod +x "$tmp/ltp/testcases/bin/init_module01" &&
-	printf 'init_module01 init_module01\n' > "$tmp/ltp/runtest/mod" || exit 1
-echo 1 > "$tmp/tainted"
+taints init_module01 '4096 | 8192' 0 mod
 in_lib '_ltp_taint_file=$2/tainted; LTP_RUNTEST=mod; ltp_run'
 records > "$tmp/got"
 check "taint O and E (a module test's own module) are no failure" same_file - "$tmp/got" <<'EOF'
@@ -165,15 +176,18 @@ check "no LTP tree, batch: a failure naming the keys" sh -c \
 	"grep -qF 'rapido: FAILED: LTP_SRC/LTP_DIR unset: the suite is not in the image' '$tmp/out' &&
 		! grep -q 'not reached' '$tmp/out'"
 
-# a command that is no LTP test exiting 77 (64+8+4+1): a failure, not rapido_test's skip
+# a command that is no LTP test exiting 77 (64+8+4+1) or 99 (64+32+2+1):
+# a failure, not rapido_test's skip or error
 lt odd01 77 "odd01: not an LTP test"
-printf 'odd01 odd01\n' > "$tmp/ltp/runtest/odd"
+lt odd02 99 "odd02: not an LTP test"
+printf 'odd01 odd01\nodd02 odd02\n' > "$tmp/ltp/runtest/odd"
 in_lib 'LTP_RUNTEST=odd; ltp_run; echo "run=$?"'
 records > "$tmp/got"
-check "exit status 77 is a failure, status 1" same_file - "$tmp/got" <<'EOF'
+check "exit status 77 or 99 is a failure, status 1" same_file - "$tmp/got" <<'EOF'
 fail odd/odd01 exit status 1
+fail odd/odd02 exit status 1
 EOF
-check "  its words kept" grep -qF 'ltp: odd/odd01: TFAIL TWARN exit status 77 (LTP exit status 1)' "$tmp/out"
+check "  its words kept" grep -qF 'ltp: odd/odd01: TFAIL TWARN exit status 77 (LTP exit status 77)' "$tmp/out"
 check "  and the run fails" grep -qx 'run=1' "$tmp/out"
 
 # a glob word is a test-name glob, not a file name of the current directory

@@ -8,25 +8,7 @@
 # timeout: a failure that says so, xfail* passing with 1 only), as records.
 # tests/boot/uring-real.sh and unionmount-real.sh run the real suites.
 . "$(dirname "$0")/../tap.sh"
-top=$TOP tmp=$T
-
-# in_lib SHELL-CODE: run it with the guest libraries sourced, records in
-# $tmp/rec (the results port), output in $tmp/out; its status
-in_lib() {
-	rm -rf "$tmp/run" && mkdir "$tmp/run" || return 1
-	: > "$tmp/rec"
-	env -i PATH="$PATH" RAPIDO_RUN_DIR="$tmp/run" RAPIDO_RESULTS_PORT="$tmp/rec" bash -c '
-		for f in "$1"/autorun/lib/*.sh; do
-			source "$f"
-		done
-		eval "$3"' _ "$top" "$tmp" "$1" > "$tmp/out" 2>&1
-}
-# records: "EVENT NAME [REASON]" of each end record, fields unescaped
-records() {
-	awk '$2 != "start" && $2 != "plan" { r = "";
-		if ($2 == "fail" || $2 == "skip") { r = $5; gsub(/%20/, " ", r) }
-		print $2, $3 (r != "" ? " " r : "") }' "$tmp/rec"
-}
+. "$(dirname "$0")/guest-lib.inc"
 
 # a liburing test/ tree of scripts that end as liburing's tests do
 d=$tmp/uring
@@ -108,7 +90,7 @@ check "no tests/*.py: no '*' test, the tree questioned" sh -c \
 	"grep -qF 'no test (tests/NAME.py) in UNIONMOUNT_SRC=/src: is UNIONMOUNT_SRC unionmount-testsuite?' '$tmp/out' &&
 		! grep -q '^sel' '$tmp/out'"
 in_lib 'UNIONMOUNT_MODES="ov samefs-verfy"
-	_unionmount_words "$UNIONMOUNT_MODES"; for m in "${_unionmount_w[@]}"; do
+	rapido_words "$UNIONMOUNT_MODES" .py; for m in "${RAPIDO_WORDS[@]}"; do
 	[ -n "${_unionmount_args[$m]:-}" ] && echo "$m: ${_unionmount_args[$m]}" || echo "$m: unknown"; done'
 check "each mode's ./run options" same_file - "$tmp/out" <<'EOF'
 ov: --ov

@@ -168,6 +168,38 @@ static void opts_of(struct known_opts *o, const char *text)
 	}
 }
 
+/*
+ * A test the guest ended as an error (R1 error: LTP's TBROK, a test that
+ * could not reach a verdict): never a known failure, never flaky, so never
+ * exit 0, whatever the known failures file says.
+ */
+static void guest_error_cases(void)
+{
+	static const char *const lines[] = { "R1 hello rapido-init", "R1 start t/k", "R1 pass t/k 1 -",
+		"R1 start t/broke", "R1 error t/broke 1 TBROK out", NULL };
+	struct known_opts o;
+	struct rsuite s;
+	const struct rtest *t;
+	char *xml;
+
+	opts_of(&o, "t/broke # listed, but an error is no failure to excuse\n");
+	rsuite_init(&s);
+	rsuite_record(&s, "R1 meta kernel 6.1.0", 1, 0);
+	for (const char *const *l = lines; *l; l++)
+		TAP_EQ_INT(rsuite_record(&s, *l, 0, 1.0), 0, "the guest's '%s' taken", *l);
+	s.exit = 1;
+	s.exits = 1;
+	TAP_EQ_INT(known_exit(&s, &o, 1, 1, "vm1"), 1, "a guest's error that the known failures list: exit 1");
+	t = test_named(&s, "t/broke");
+	tap_ok(t && t->cls == OUTCOME_ERROR && t->state == RT_FAIL && t->error, "  classed an error");
+	xml = report(&s, junit_write);
+	tap_ok(strstr(xml, "<error message=\"TBROK\" type=\"error\">out</error>") &&
+	       strstr(xml, "failures=\"0\" errors=\"1\""), "  JUnit: an <error>, not a <failure>");
+	free(xml);
+	rsuite_free(&s);
+	known_set_free(&o.set);
+}
+
 static const char *const run1[] = {
 	"R1 start t/pass", "R1 pass t/pass 1 -",
 	/* fails on its first run only */
@@ -405,6 +437,7 @@ static void table_cases(void)
 		rsuite_free(&s);
 	}
 	known_set_free(&o.set);
+	guest_error_cases();
 }
 
 static void write_cases(void)

@@ -101,10 +101,12 @@ static void test_sequence(void)
 		{ "R1 failures tests", NULL, NULL, NULL },
 		{ "R1 kernel forged x y", NULL, NULL, NULL },
 		{ "R1 start t", "junk", NULL, NULL },
+		/* an error is no failure a re-run may turn into a pass */
+		{ "R1 start t", "R1 error t 0 x -", "R1 rerun t 1", NULL },
 	};
 	static const char *const why[] = { "no --rerun-failures", "did not fail", "1 to --rerun",
 		"never ran", "only the guest init says hello", "status record", "guest library's",
-		"guest library's" };
+		"guest library's", "did not fail" };
 	struct rsuite s;
 	char *big, *line, *text;
 	int n;
@@ -150,6 +152,26 @@ static void test_sequence(void)
 	       s.cause ? s.cause : "");
 	rsuite_free(&s);
 	free(text);
+
+	/* the guest's own error record (rapido_test_error: LTP's TBROK) */
+	{
+		static const char *const err[] = { "R1 hello rapido-init", "R1 start b",
+			"R1 error b 0.5 TBROK%3a%20no%20fd out", "R1 error e 0 why -", NULL };
+		struct rcount c;
+		char *sum;
+
+		n = guest_lines(&s, NULL, err);
+		tap_ok(!n && s.n == 2 && s.t[0].state == RT_FAIL && s.t[0].error && s.t[0].reason &&
+		       !strcmp(s.t[0].reason, "TBROK: no fd") && s.t[1].error,
+		       "the guest's error records taken, with and without a start: %s", s.bad ? s.bad : "");
+		rsuite_count(&s, &c);
+		tap_ok(c.fail == 2 && c.error == 2, "  counted as errors, among the failures");
+		sum = results_summary(&c, 0);
+		tap_ok(strstr(sum, "2 failed (2 errors)") != NULL, "  the summary says so: %s", sum);
+		free(sum);
+		TAP_EQ_INT((int)problems(&s), 2, "  both problems");
+		rsuite_free(&s);
+	}
 
 	/* the watchdog's record of a renamed test that hangs: by the guest's name */
 	rsuite_init(&s);
@@ -239,7 +261,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(31 + 21);
+	tap_plan(37 + 21);
 	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */
@@ -312,6 +334,14 @@ int main(void)
 	fclose(f);
 	tap_ok(strstr(buf, "KTAP version 1\n1..1\n") && strstr(buf, "    ok 1 t1\n") &&
 	       strstr(buf, "    not ok 3 t3\n") && strstr(buf, "not ok 1 rapido\n"), "KTAP");
+	free(buf);
+	buf = NULL;
+	rsuite_record(&s, "R1 error t4 1 TBROK -", 0, 6.0);
+	f = open_memstream(&buf, &len);
+	ktap_write(f, &s, 1);
+	fclose(f);
+	tap_ok(strstr(buf, "    # TBROK\n    not ok 4 t4\n") &&
+	       strstr(buf, ": 1 passed, 3 failed (1 error), 0 skipped"), "KTAP: an error, not ok, counted");
 	free(buf);
 	rsuite_free(&s);
 	return tap_done();
