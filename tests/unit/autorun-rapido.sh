@@ -190,7 +190,9 @@ kill -INT \$\$
 echo "the rest of the profile"
 _rapido_autorun_end
 EOF
-for leave in 'true; poweroff' 'true; exit'; do
+# a trap on EXIT at that prompt (the profile sourced again: its clean-up
+# trap) is kept apart as the profile's is, never in place of the library's
+for leave in 'true; poweroff' 'true; exit' 'trap "echo cleaned" EXIT; true; exit'; do
 	rm -rf "$T/run" && mkdir "$T/run" || exit 1
 	printf '%s\n' "$leave" > "$T/in"
 	RAPIDO_RUN_DIR=$T/run run bash --rcfile "$T/rc-int.sh" -i < "$T/in"
