@@ -27,8 +27,10 @@
 #                        (DISABLE_UDF_TEST=1 unless the tree has
 #                        src/udf_test); ntfs3 made by mkfs.ntfs (mkfs.ntfs3
 #                        and fsck.ntfs3, linked here, are mkfs.ntfs and
-#                        ntfsfix, which fsck -n runs as a check that writes
-#                        nothing). Debian 12's kernel has no ntfs3
+#                        ntfsfix; ntfsfix -n compares $MFT with its
+#                        mirror and reads the boot sector, no more: an
+#                        ntfs3 run is all but unchecked, as udf's is).
+#                        Debian 12's kernel has no ntfs3
 #                        (CONFIG_NTFS3_FS unset): ./cut says so
 #   FSTESTS_ZRAM_SIZE    size of the test disk and of each scratch disk (1G)
 #   FSTESTS_SCRATCH_POOL how many scratch disks go in SCRATCH_DEV_POOL,

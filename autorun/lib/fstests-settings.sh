@@ -31,8 +31,9 @@ _fstests_fs_package() {
 
 # _fstests_ntfs3_progs: xfstests makes and checks ntfs3 as mkfs -t ntfs3 and
 # fsck -t ntfs3 -n, and rapido-zram runs mkfs.ntfs3: ntfs-3g's mkfs.ntfs
-# and ntfsfix (-n: it checks and writes nothing) under those names, as
-# upstream Rapido's fstests_ntfs3 links mkfs.ntfs3
+# and ntfsfix (-n writes nothing; it compares $MFT with $MFTMirr and reads
+# the boot sector, no consistency check: ntfs3 runs are all but unchecked)
+# under those names, as upstream Rapido's fstests_ntfs3 links mkfs.ntfs3
 _fstests_ntfs3_progs() {
 	local mk fix d
 	mk=$(command -v mkfs.ntfs) || return 0

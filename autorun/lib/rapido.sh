@@ -180,16 +180,18 @@ _rapido_stop_asked() {
 
 # A profile's "trap CMD EXIT" (its clean-up) must not replace the
 # autorun's own EXIT trap, which keeps the verdict: while the autorun
-# runs, the main shell's EXIT command is kept apart and runs first.
+# runs, and at the prompt of an interrupted one (the profile sourced
+# again there), the main shell's EXIT command is kept apart and runs first.
 _rapido_exit_cmd=
 _rapido_debug_cmd=
 _rapido_autorun=
+_rapido_interrupted_in=${_rapido_interrupted_in-}
 trap() {
 	local a=("$@") s cmd other=() is_exit=
 
 	[ "${a[0]:-}" != -- ] || a=("${a[@]:1}")
-	if [ -z "$_rapido_autorun" ] || [ "$BASHPID" != $$ ] || [ ${#a[@]} -lt 2 ] ||
-		[[ ${a[0]} == -[lp]* ]]; then
+	if [ -z "$_rapido_autorun$_rapido_interrupted_in" ] || [ "$BASHPID" != $$ ] ||
+		[ ${#a[@]} -lt 2 ] || [[ ${a[0]} == -[lp]* ]]; then
 		builtin trap "$@"
 		return
 	fi
@@ -198,6 +200,11 @@ trap() {
 		case ${s^^} in
 		EXIT | 0 | SIGEXIT) is_exit=1 ;;
 		DEBUG)
+			# the prompt's own: the tests' DEBUG bookkeeping ended there
+			if [ -z "$_rapido_autorun" ]; then
+				other+=("$s")
+				continue
+			fi
 			_rapido_debug_cmd=$cmd
 			[ "$cmd" != - ] || _rapido_debug_cmd=
 			[ -z "$_rapido_debug_cmd" ] || builtin trap _rapido_debug DEBUG
@@ -287,6 +294,9 @@ _rapido_interrupted() {
 	set +T
 	echo "rapido: $_rapido_interrupted_in was interrupted before the profile finished: the" \
 		"shell is yours, and leaving it gives no verdict" >&2
+	# told to the init now: the shell may end with no trap of ours (exec)
+	printf '%s\n' "$_rapido_interrupted_in was interrupted before the profile finished" >| \
+		"${RAPIDO_RUN_DIR:-/run}/rapido.early"
 	builtin trap _rapido_interrupted_exit EXIT
 }
 _rapido_interrupted_exit() {

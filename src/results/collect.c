@@ -74,7 +74,7 @@ static void txt_meta(struct results_run *r, const char *key, const char *value, 
 
 	txt_line(r, line);
 	if (apply)
-		(void)rsuite_record(&r->suite, line, 1, 0);
+		(void)rsuite_record(&r->suite, line, RSUITE_VM, 0);
 	free(line);
 	free(v);
 }
@@ -219,7 +219,7 @@ void results_host_record(struct results_run *r, const char *line)
 	if (!r)
 		return;
 	txt_line(r, line);
-	(void)rsuite_record(&r->suite, line, 1, 0);
+	(void)rsuite_record(&r->suite, line, RSUITE_VM, 0);
 }
 
 const struct rsuite *results_suite(const struct results_run *r)

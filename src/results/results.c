@@ -544,8 +544,12 @@ int rsuite_record(struct rsuite *s, const char *line, int host, double now)
 	copy = xstrdup(strncmp(line, REC_PREFIX, strlen(REC_PREFIX)) ? "" : line + strlen(REC_PREFIX));
 	for (char *w = strtok_r(copy, " \r", &save); w && nf < FIELDS_MAX; w = strtok_r(NULL, " \r", &save))
 		f[nf++] = w;
-	/* in ./vm's own file, its own records and junk lines were never the guest's */
-	guest = !host || (nf && guest_kind(f[0]));
+	/*
+	 * in ./vm's own file, its own records and junk lines were never the
+	 * guest's; a record ./vm makes as it runs (RSUITE_VM) is its own,
+	 * whatever its kind (an error of its own after a capped guest)
+	 */
+	guest = !host || (host != RSUITE_VM && nf && guest_kind(f[0]));
 	if (guest && (s->capped || (why = guest_cap(s, line)))) {
 		if (!s->capped)
 			rsuite_bad_line(s, line, why);

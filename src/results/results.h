@@ -152,6 +152,8 @@ void rsuite_free(struct rsuite *s);
  * sequence rules or a cap (s->bad says which, the first time).
  */
 int rsuite_record(struct rsuite *s, const char *line, int host, double now);
+/* host for a record ./vm makes as it runs: its own, never the guest's, never capped */
+#define RSUITE_VM 2
 /* A protocol error about the guest's next line (one longer than the cap, cut): s->bad. */
 void rsuite_bad_line(struct rsuite *s, const char *line, const char *why);
 /* A guest test (not a kernel report) is named name, or was renamed to it (NAME#K): O(1). */

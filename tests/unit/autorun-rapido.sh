@@ -190,7 +190,9 @@ kill -INT \$\$
 echo "the rest of the profile"
 _rapido_autorun_end
 EOF
-for leave in 'true; poweroff' 'true; exit'; do
+# a trap on EXIT at that prompt (the profile sourced again: its clean-up
+# trap) is kept apart as the profile's is, never in place of the library's
+for leave in 'true; poweroff' 'true; exit' 'trap "echo cleaned" EXIT; true; exit'; do
 	rm -rf "$T/run" && mkdir "$T/run" || exit 1
 	printf '%s\n' "$leave" > "$T/in"
 	RAPIDO_RUN_DIR=$T/run run bash --rcfile "$T/rc-int.sh" -i < "$T/in"
@@ -200,6 +202,13 @@ for leave in 'true; poweroff' 'true; exit'; do
 		'grep -q "rapido: autorun/00-int.sh was interrupted before the profile finished" "$T/err" &&
 		grep -q "interrupted before the profile finished" "$T/run/rapido.early"'
 done
+# exec at that prompt runs no trap of ours: the init is told at the
+# interruption (rapido.early, read when the autorun exits: no verdict)
+rm -rf "$T/run" && mkdir "$T/run" || exit 1
+printf '%s\n' 'exec true' > "$T/in"
+RAPIDO_RUN_DIR=$T/run run bash --rcfile "$T/rc-int.sh" -i < "$T/in"
+check "interactive, the profile interrupted, then exec true: the init told at once" eval \
+	'grep -q "autorun/00-int.sh was interrupted before the profile finished" "$T/run/rapido.early"'
 
 # rapido_no_suite: a suite profile without its suite passes only as a shell
 mkdir -p "$T/parts" && : > "$T/parts/00-ltp.sh" || exit 1

@@ -205,6 +205,10 @@ static void test_sequence(void)
 	n = numbered(&s, "R1 pass t%u 0 -", RESULTS_TESTS_MAX + 5);
 	tap_ok(n == 5 && s.n == RESULTS_TESTS_MAX && s.bad && strstr(s.bad, "RESULTS_TESTS_MAX"),
 	       "past %u tests: refused, named", RESULTS_TESTS_MAX);
+	/* ./vm's own records (not run, the results port) are never the guest's, never capped */
+	tap_ok(rsuite_record(&s, "R1 error rapido:%20results%20port 0 why -", RSUITE_VM, 0) == 0 &&
+	       s.n == RESULTS_TESTS_MAX + 1 && strstr(s.bad, "RESULTS_TESTS_MAX"),
+	       "  ./vm's own error record after the cap: taken, the cause still the guest's");
 	rsuite_free(&s);
 
 	/*
@@ -261,7 +265,7 @@ int main(void)
 	size_t len = 0;
 	FILE *f;
 
-	tap_plan(37 + 21);
+	tap_plan(37 + 22);
 	test_sequence();
 	splat_scan_init(&sc);
 	/* byte by byte: a report split across reads is still one report */
