@@ -57,8 +57,9 @@ run_err "a program missing from the sysroot is named with its package (coreutils
 	env ARCH=arm64 SYSROOT="$F" "$CUT" -o "$T/missing.img" simple
 check "  and a library missing for a program there, with its package (libtinfo6)" \
 	grep -q "program /bin/bash needs the library libtinfo.so.6, which is not in the arm64 sysroot $F (Debian package libtinfo6 has it" "$T/out"
-check "  and every problem at once (uname, cat, ls, mkdir, rm, sleep)" \
-	test "$(grep -c "is not in the sysroot $F" "$T/out")" -ge 6
+# simple's own programs (#@ bins; ls, mkdir, grep and sed are busybox's)
+check "  and every problem at once (uname, cat, rm, sleep)" eval \
+	'(for p in uname cat rm sleep; do grep -q "binary '"'"'$p'"'"' is not in the sysroot $F" "$T/out" || exit 1; done)'
 run_err "a missing sysroot says how to fill it" \
 	"ARCH=arm64: sysroot $T/none: does not exist; unpack .*host/sysroot arm64 $T/none bash coreutils kmod" \
 	env ARCH=arm64 SYSROOT="$T/none" "$CUT" -o "$T/missing.img" simple
