@@ -17,8 +17,10 @@
 # without a device) is a testcase of ./vm --results named DEV/GROUP/NNN,
 # recorded when ./check prints its verdict: "[not run]" skipped with its
 # reasons, "[failed]" a failure with the diff, .out.bad and .dmesg. A
-# failed test, a mistyped test name or a ./check that cannot run is ./vm's
-# exit status 1. With ./vm --shard I/N each VM runs its part of the tests
+# test ./check was to run (as its _found_test picks them) and printed no
+# verdict for is an error named GROUP/NNN (rapido_test_reported), a device
+# test without TEST_DEVS (check runs it nowhere) a skip. A failed test, a
+# mistyped test name or a ./check that cannot run is ./vm's exit status 1. With ./vm --shard I/N each VM runs its part of the tests
 # (groups expanded from the tree). Results go to DIR/files/blktests with
 # ./vm --results DIR, to /host/results/blktests with ./vm --share.
 #

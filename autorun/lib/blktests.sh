@@ -159,9 +159,92 @@ blktests_run() {
 		fi
 		_blktests_devices_ensure
 		_blktests_write_config
+		_blktests_expected "$@"
 		_blktests_check "${x[@]}" "$@" || rc=1
+		_blktests_reported || rc=1
 	done
 	return $rc
+}
+
+# _blktests_expected WORDS...: the tests ./check will run for WORDS (a
+# group's tests less the configs' EXCLUDE, -x's and, under QUICK_RUN,
+# those neither QUICK nor TIMED; under DEVICE_ONLY those without
+# test_device; a named test always), as check's _found_test picks them,
+# in _blktests_exp; "TEST dev" for a device test, "TEST none" for one
+# check runs on no device (no TEST_DEVS, no fallback_device: it prints
+# nothing for it)
+_blktests_expected() {
+	mapfile -t _blktests_exp < <(
+		TEST_DEVS=() EXCLUDE=() QUICK_RUN=0 DEVICE_ONLY=0
+		for c in "$_blktests_cfg" /etc/rapido/blktests.config; do
+			# shellcheck disable=SC1090
+			[ ! -r "$c" ] || . "$c" > /dev/null 2>&1
+		done
+		for w; do
+			if [ -d "tests/$w" ]; then
+				for t in "tests/$w"/[0-9][0-9][0-9]; do
+					t=${t#tests/}
+					[ -f "tests/$t" ] && ! _blktests_excluded "$t" &&
+						[[ " ${EXCLUDE[*]} " != *" $t "* && " ${EXCLUDE[*]} " != *" $w "* ]] &&
+						_blktests_expected_one "$t" 0
+				done
+			elif [ -f "tests/$w" ]; then
+				_blktests_expected_one "$w" 1
+			fi
+		done)
+}
+
+# _blktests_expected_one TEST EXPLICIT: TEST's line of _blktests_expected
+# (in its subshell: TEST_DEVS, QUICK_RUN and DEVICE_ONLY of the configs)
+_blktests_expected_one() {
+	(
+		unset QUICK TIMED
+		unset -f test_device fallback_device
+		# shellcheck disable=SC1090
+		. "tests/$1" > /dev/null 2>&1 || exit 0
+		if declare -F test_device > /dev/null; then
+			kind=dev
+			[ ${#TEST_DEVS[@]} -gt 0 ] || declare -F fallback_device > /dev/null || kind=none
+		else
+			kind=nodev
+			[ "$2" = 1 ] || [ "${DEVICE_ONLY:-0}" = 0 ] || exit 0
+		fi
+		[ "$2" = 1 ] || (( ! QUICK_RUN || QUICK || TIMED )) || exit 0
+		echo "$1 $kind"
+	)
+}
+
+# _blktests_reported: each test of _blktests_exp ended as a record (any
+# device, condition); one of a group skipped ("GROUP/*** [not run]", on a
+# device for a device test) or run on no device is a skip; any other
+# without a verdict an error (rapido_test_reported). Returns 1 if any.
+_blktests_reported() {
+	local k l t g ids=()
+	local -A grp=()
+	_rapido_res_file
+	if [ -e "$REPLY" ]; then
+		while IFS=' ' read -r k l; do
+			[ "$k" = skip ] || continue
+			_rapido_res_unesc "$l"
+			# a group's skip: GROUP, or DEV/GROUP (a test's has two /)
+			[[ $REPLY == */*/* ]] && continue
+			[[ $REPLY == */* ]] && grp[${REPLY#*/}]+=dev || grp[$REPLY]+=all
+		done < "$REPLY"
+	fi
+	for l in "${_blktests_exp[@]}"; do
+		t=${l% *} g=${t%%/*}
+		case ${grp[$g]:-}:${l##* } in
+		*all*) continue ;;
+		*dev*:dev | *dev*:none) continue ;;
+		*:none)
+			rapido_test_skip "nodev/$t" "a device test: no TEST_DEVS and no fallback device" \
+				> /dev/null
+			continue
+			;;
+		esac
+		ids+=("$t")
+	done
+	rapido_test_reported "blktests: BLKTESTS_TESTS" "${ids[@]}" > /dev/null
 }
 
 # _blktests_check ARGS...: one ./check, its output recorded as it comes;

@@ -294,6 +294,9 @@ _rapido_interrupted() {
 	set +T
 	echo "rapido: $_rapido_interrupted_in was interrupted before the profile finished: the" \
 		"shell is yours, and leaving it gives no verdict" >&2
+	# told to the init now: the shell may end with no trap of ours (exec)
+	printf '%s\n' "$_rapido_interrupted_in was interrupted before the profile finished" >| \
+		"${RAPIDO_RUN_DIR:-/run}/rapido.early"
 	builtin trap _rapido_interrupted_exit EXIT
 }
 _rapido_interrupted_exit() {

@@ -59,6 +59,15 @@
 #       exit status: use it for a suite that may crash. A stream cannot
 #       re-run one of its tests: with --rerun-failures it says so on the
 #       console, and its failures stand.
+#   rapido_test_reported WHAT ID...
+#       Each ID, a test the profile selected (by WHAT, e.g. the keys that
+#       chose it) whose result names its harness makes up (blktests':
+#       DEV/GROUP/NNN), has ended (pass, fail, skip, error) as ID or as a
+#       name ending in /ID; one that has not is recorded as an error
+#       "selected (WHAT) and no result reported", so a test the harness
+#       dropped without a verdict never vanishes. Returns 1 if any had
+#       not. A runner that can name its tests up front uses
+#       rapido_test_plan instead (./vm then names the missing ones).
 #   rapido_test_in_shard NAME [serial]
 #       0 if NAME is this VM's to run: with RAPIDO_SHARD=I/N, the FNV-1a
 #       hash of NAME modulo N is I-1 (the same on every machine, and a new
@@ -505,6 +514,43 @@ _rapido_tap_records() {
 # _rapido_res_close: the tests started and never ended fail ("did not
 # finish"); the totals in _rapido_res_pass, _rapido_res_fail (errors
 # too), _rapido_res_skip, _rapido_res_error
+# _rapido_res_unesc FIELD: the string of a record field (undoes
+# _rapido_res_esc), in REPLY
+_rapido_res_unesc() {
+	local n=$1
+	[ "$n" != - ] || n=
+	n=${n//%20/ }
+	n=${n//%09/$'\t'}
+	n=${n//%0a/$'\n'}
+	n=${n//%0d/$'\r'}
+	n=${n//%2d/-}
+	REPLY=${n//%25/%}
+}
+
+rapido_test_reported() {
+	local what=$1 l id ok
+	local -A ended=()
+	shift
+	_rapido_res_file
+	if [ -e "$REPLY" ]; then
+		while IFS= read -r l; do
+			[ "${l%% *}" = start ] && continue
+			_rapido_res_unesc "${l#* }"
+			ended[$REPLY]=1
+		done < "$REPLY"
+	fi
+	ok=0
+	for id; do
+		[ -n "${ended[$id]:-}" ] && continue
+		for l in "${!ended[@]}"; do
+			[[ $l == */"$id" ]] && continue 2
+		done
+		rapido_test_error "$id" "selected ($what) and no result reported: the suite printed no verdict for it"
+		ok=1
+	done
+	return $ok
+}
+
 _rapido_res_close() {
 	local -A open=()
 	local -a lines=() left=()
@@ -525,15 +571,8 @@ _rapido_res_close() {
 		done
 	done
 	for n in "${left[@]}"; do
-		# the name is a record field: undo _rapido_res_esc
-		[ "$n" != - ] || n=
-		n=${n//%20/ }
-		n=${n//%09/$'\t'}
-		n=${n//%0a/$'\n'}
-		n=${n//%0d/$'\r'}
-		n=${n//%2d/-}
-		n=${n//%25/%}
-		rapido_test_fail "$n" "did not finish"
+		_rapido_res_unesc "$n"
+		rapido_test_fail "$REPLY" "did not finish"
 	done
 	_rapido_res_pass=0
 	_rapido_res_fail=0

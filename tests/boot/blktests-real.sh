@@ -16,8 +16,10 @@
 #     skips with reasons, tests under conditions) less the three that
 #     write fake oopses to the kernel log and three slow ones
 #     (BLKTESTS_EXCLUDE) and eight more (EXCLUDE=() of a BLKTESTS_CONFIG
-#     file): ./vm exits
+#     file), and a meta/099 of the copy that ./check runs and prints
+#     nothing for: ./vm exits
 #     1, block/023 and meta's failing tests are failures of junit.xml,
+#     meta/099 an error ("selected and no result reported"),
 #     block/021 and zbd/001 (on the zoned null_blk, made again after the
 #     block tests unloaded null_blk) pass; every verdict ./check printed
 #     is the one junit.xml holds, named DEV/GROUP/NNN as in its results
@@ -36,6 +38,10 @@ suite_tree blktests
 BAD=$T/blktests-bad
 tree_copy "$SUITE" "$BAD" && rm "$BAD/tests/block/023.out" &&
 	printf 'Running block/023\nTest complete, or not\n' > "$BAD/tests/block/023.out" || exit 1
+# and a test ./check picks and prints nothing for (its subshell ends in
+# requires, status 0, as a test check drops without a verdict would)
+printf '. tests/meta/rc\nDESCRIPTION="leave no verdict"\nrequires() { exit 0; }\ntest() { :; }\n' \
+	> "$BAD/tests/meta/099" || exit 1
 
 printf 'BLKTESTS_SRC=%s\nBLKTESTS_DEVS="null_blk_zoned bogus"\n' "$BAD" > "$RAPIDO_CONF"
 run_err "a bad BLKTESTS_DEVS word is refused before a boot" \
@@ -107,6 +113,7 @@ check "BLKTESTS_EXCLUDE's meta/009 010 011 016 017 019 did not run" \
 	sh -c '! grep -qE "/meta/0(09|1[01679]) " "$0"' "$T/got"
 check "BLKTESTS_CONFIG's EXCLUDE=(meta/002 ...) did not run" \
 	sh -c '! grep -qE "/meta/0(0[2468]|1[2345]) " "$0"' "$T/got"
+check "meta/099, picked and given no verdict by ./check, is an error" has meta/099 error
 check "meta/007's skip reason is in junit.xml" grep -qF '(╯°□°)╯︵ ┻━┻' "$T/res/junit.xml"
 check "block/023's .out.bad is in its failure" grep -qF 'Test complete, or not' "$T/res/junit.xml"
 check "the results tree is in DIR/files/blktests" test -f "$T/res/files/blktests/nodev/block/021"
@@ -123,7 +130,9 @@ printed() {
 		LC_ALL=C sort
 }
 # (scsi/004, failed as ./check says, is junit.xml's known failure)
-printed | sed "s|^nodev/scsi/004 failure\$|nodev/scsi/004 $scsi004|" > "$T/printed"
+# (meta/099 printed nothing: the profile's error)
+{ printed; echo "meta/099 error"; } | sed "s|^nodev/scsi/004 failure\$|nodev/scsi/004 $scsi004|" |
+	LC_ALL=C sort > "$T/printed"
 check "junit.xml holds every verdict ./check printed, and no other ($(wc -l < "$T/printed") tests)" \
 	same_file "$T/printed" "$T/got"
 check "kernel console clean" console_clean "$T/console"

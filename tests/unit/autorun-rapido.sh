@@ -215,6 +215,13 @@ for leave in 'true; poweroff' 'true; exit' 'trap "echo cleaned" EXIT; true; exit
 		'grep -q "rapido: autorun/00-int.sh was interrupted before the profile finished" "$T/err" &&
 		grep -q "interrupted before the profile finished" "$T/run/rapido.early"'
 done
+# exec at that prompt runs no trap of ours: the init is told at the
+# interruption (rapido.early, read when the autorun exits: no verdict)
+rm -rf "$T/run" && mkdir "$T/run" || exit 1
+printf '%s\n' 'exec true' > "$T/in"
+RAPIDO_RUN_DIR=$T/run run bash --rcfile "$T/rc-int.sh" -i < "$T/in"
+check "interactive, the profile interrupted, then exec true: the init told at once" eval \
+	'grep -q "autorun/00-int.sh was interrupted before the profile finished" "$T/run/rapido.early"'
 
 # rapido_no_suite: a suite profile without its suite passes only as a shell
 mkdir -p "$T/parts" && : > "$T/parts/00-ltp.sh" || exit 1

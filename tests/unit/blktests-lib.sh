@@ -85,4 +85,41 @@ check "the two shards split the tests, each test in one" sh -c '
 	l=$(grep "^shards: " "$0"); l=${l#shards: }
 	set -- ${l%% |*} ${l##*| }
 	[ "$(printf "%s\n" "$@" | sort | tr "\n" " ")" = "block/001 block/002 zbd/001 " ]' "$tmp/out"
+# every test ./check was asked to run ends as one result: the tests of
+# its selection (check's _found_test: config EXCLUDE, QUICK_RUN) that
+# printed no verdict are errors (zbd/012 once vanished from junit.xml
+# with ./vm's status 0); a device test run on no device a skip
+mkdir -p "$tmp/sel/tests/zbd" "$tmp/sel/tests/block"
+printf 'DESCRIPTION=x\ntest() { :; }\n' > "$tmp/sel/tests/zbd/011"
+printf 'DESCRIPTION=x\nTIMED=1\ntest() { :; }\n' > "$tmp/sel/tests/zbd/012"
+printf 'DESCRIPTION=x\ntest() { :; }\n' > "$tmp/sel/tests/zbd/013"
+printf 'DESCRIPTION=x\nQUICK=1\ntest() { :; }\n' > "$tmp/sel/tests/zbd/014"
+printf 'DESCRIPTION=x\ntest_device() { :; }\n' > "$tmp/sel/tests/block/001"
+printf 'DESCRIPTION=x\ntest() { :; }\n' > "$tmp/sel/tests/block/002"
+printf 'QUICK_RUN=1\nEXCLUDE=(zbd/014)\n' > "$tmp/sel/config"
+in_lib '_blktests_cfg=$2/sel/config; cd "$2/sel" && _blktests_expected zbd block/001 block/002
+	printf "%s\n" "${_blktests_exp[@]}"
+	_blktests_res_begin
+	blktests_res_line "zbd/011 (x)                                [passed]"
+	blktests_res_line "block/002 (x)                              [passed]"
+	_blktests_res_flush; _blktests_reported; echo "reported=$?"
+	rapido_test_reported T zbd/011 nodev/block/002 a; echo "shared=$?"'
+head -n 3 "$tmp/out" > "$tmp/exp"
+check "the selection as check picks it: QUICK_RUN keeps TIMED and drops the rest, EXCLUDE drops" \
+	same_file - "$tmp/exp" <<'EOF'
+zbd/012 nodev
+block/001 none
+block/002 nodev
+EOF
+records > "$tmp/got"
+check "a selected test with no verdict an error, one run on no device a skip" \
+	same_file - "$tmp/got" <<'EOF'
+pass nodev/zbd/011
+pass nodev/block/002
+skip nodev/block/001 a device test: no TEST_DEVS and no fallback device
+error zbd/012 selected (blktests: BLKTESTS_TESTS) and no result reported: the suite printed no verdict for it
+error a selected (T) and no result reported: the suite printed no verdict for it
+EOF
+check "its status 1" grep -qx "reported=1" "$tmp/out"
+check "rapido_test_reported: ID's result is ID or a name ending in /ID" grep -qx "shared=1" "$tmp/out"
 done_testing

@@ -92,7 +92,17 @@ static void poweroff_cases(void)
 	       !strchr(r.msg, '\n'),
 	       "the library's no verdict (an interrupted profile left): an init error, its cause: %s",
 	       r.msg);
+	/* the autorun ended by itself after the interruption (exec, a replaced EXIT trap) */
+	r.kind = STATUS_EXIT;
+	r.code = 0;
+	tap_ok(init_early_verdict(dir, &r) && r.kind == STATUS_INIT_ERROR && r.code == 255 &&
+	       strstr(r.msg, "interrupted before the profile finished"),
+	       "an autorun that exited 0 after the library left rapido.early: no verdict: %s", r.msg);
 	put(dir, "rapido.early", NULL);
+	r.kind = STATUS_EXIT;
+	r.code = 0;
+	tap_ok(!init_early_verdict(dir, &r) && r.kind == STATUS_EXIT && r.code == 0,
+	       "  none left: the autorun's status stands");
 	snprintf(path, sizeof(path), "%s/rapido.prompt", dir);
 	TAP_EQ_INT(symlink("/etc/passwd", path), 0, "rapido.prompt a symbolic link");
 	init_poweroff_verdict(dir, SIGUSR2, 1, &r);
@@ -114,7 +124,7 @@ int main(void)
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(44);
+	tap_plan(46);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 rapido.virtiofs=3 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");

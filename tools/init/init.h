@@ -99,6 +99,14 @@ int init_run_autorun(int batch, struct status_record *r, pid_t *sender);
  * (a poweroff in a second shell, the prompt of an interrupted profile left).
  */
 void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status_record *r);
+/*
+ * The cause the guest library left in DIR/rapido.early when the profile
+ * cannot finish (it was interrupted at an interactive prompt, from the
+ * moment of the interruption): *r an init error naming it, returns 1 (no
+ * verdict, however the shell ends: exit, exec, a replaced EXIT trap); 0
+ * when it left none.
+ */
+int init_early_verdict(const char *dir, struct status_record *r);
 /* Kill every process but PID 1 and reap them: nothing may write after the report. */
 void init_kill_all(void);
 /*

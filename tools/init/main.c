@@ -248,6 +248,8 @@ int main(int argc, char **argv)
 	sig = init_run_autorun(cl.batch, &rec, &sender);
 	if (sig)
 		init_poweroff_verdict(RUN_DIR, sig, sender, &rec);
+	else if (rec.kind == STATUS_EXIT)
+		(void)init_early_verdict(RUN_DIR, &rec);
 	step_done("autorun", &t);
 	init_kill_all();
 	/* read once no test can write: the failures were all failed tests? */

@@ -105,6 +105,21 @@ static const char *poweroff_signal(int sig, const char **applet)
 	}
 }
 
+int init_early_verdict(const char *dir, struct status_record *r)
+{
+	char *text;
+
+	if (kept_read(dir, "rapido.early", &text))
+		return 0;
+	text[strcspn(text, "\n")] = '\0';
+	r->kind = STATUS_INIT_ERROR;
+	r->code = 255;
+	snprintf(r->msg, sizeof(r->msg), "the guest library ended the run: %s: no verdict", text);
+	free(text);
+	warn("%s", r->msg);
+	return 1;
+}
+
 void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status_record *r)
 {
 	char *path, *comm = NULL, *text;
@@ -133,17 +148,10 @@ void init_poweroff_verdict(const char *dir, int sig, pid_t sender, struct status
 		return;
 	}
 	free(path);
+	if (init_early_verdict(dir, r))
+		return;
 	r->kind = STATUS_INIT_ERROR;
 	r->code = 255;
-	/* the library ended a run that had not finished (an interrupted profile's prompt left): why */
-	if (!kept_read(dir, "rapido.early", &text)) {
-		text[strcspn(text, "\n")] = '\0';
-		snprintf(r->msg, sizeof(r->msg), "the guest library ended the run: %s: no verdict",
-			 text);
-		free(text);
-		warn("%s", r->msg);
-		return;
-	}
 	if (sender > 0) {
 		path = xasprintf("/proc/%d/comm", (int)sender);
 		if (!read_regular_file(path, O_NOFOLLOW, 64, &comm, NULL, &st))
