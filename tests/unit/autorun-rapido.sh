@@ -73,8 +73,21 @@ check "rapido_mounted DIR [TYPE]: what is mounted there, of TYPE" said 0 "/proc 
 # rapido_stream_results (results.sh): a line begun and left open (a test
 # running) is given as partial, then each whole line, the last one too
 lib="$lib $TOP/autorun/lib/results.sh"
-guest 'ev() { echo "[$1 $2]"; }
-	{ printf "t/001 "; sleep 1.6; printf "2s\nlast"; } | rapido_stream_results ev | uniq'
+# The rest of the line is written once FUNC has been given the partial one
+# (a fifo), not after a sleep: written after a sleep of 1.6 s it came, on a
+# loaded machine, as the reader's second 1 s read timed out, which gave
+# "partial t/001 2" (and a reader that started late saw no partial at all).
+# The fifo is opened read-write so that the writer's read is bounded by -t
+# (a regression that never calls FUNC fails, not hangs).
+guest 'mkfifo "$RAPIDO_RUN_DIR/go" || exit 1
+	ev() {
+		echo "[$1 $2]"
+		[ "$1" = partial ] && [ -z "${told:-}" ] || return 0
+		told=1
+		echo > "$RAPIDO_RUN_DIR/go"
+	}
+	{ printf "t/001 "; exec 3<> "$RAPIDO_RUN_DIR/go"; read -r -t 60 -u 3; printf "2s\nlast"; } |
+		rapido_stream_results ev | uniq'
 check "rapido_stream_results FUNC: partial, then the lines echoed and given to FUNC" said 0 "[partial t/001 ]
 t/001 2s
 [line t/001 2s]

@@ -5,6 +5,9 @@
 # command line as the kernel gets it (the dry-run's shell quoting taken
 # off: a quoted word gave the floor a console= it could not use) less
 # ./vm's own rapido.* words. Checked on --floor-argv, no boot.
+# Minutes of work: over the unit tier's 300 s on a loaded 2-core machine
+# (the Debian 13 chroot under CI load), so:
+# tests/run timeout: 1200s
 . "$(dirname "$0")/../tap.sh"
 
 run "$TOP/bench/boot" --bogus

@@ -6,6 +6,9 @@
 # depmod's output in it is equal too. Against the installed kernel.
 # dracut builds only its modules layer here: its --install list is dropped
 # (a wrapper), and ./cut's own run gets an empty bins layer from a stub.
+# Minutes of work: over the unit tier's 300 s on a loaded 2-core machine
+# (the Debian 13 chroot under CI load), so:
+# tests/run timeout: 1200s
 . "$(dirname "$0")/../boot/lib.sh"
 command -v dracut > /dev/null || { echo "SKIP: dracut not installed (make deps)"; exit 77; }
 ls /boot/vmlinuz-* > /dev/null 2>&1 || { echo "SKIP: no installed kernel (linux-image-amd64)"; exit 77; }

@@ -8,6 +8,9 @@
 # temporary directory, never into the committed corpus.
 #   FUZZ_RUNS=N    inputs per target (default 5000)
 #   FUZZ_CC=clang  the compiler (must have libFuzzer: libclang-rt-14-dev)
+# Minutes of work: over the unit tier's 300 s on a loaded 2-core machine
+# (the Debian 13 chroot under CI load), so:
+# tests/run timeout: 1200s
 . "$(dirname "$0")/../tap.sh"
 cd "$TOP" || exit 1
 runs=${FUZZ_RUNS:-5000}

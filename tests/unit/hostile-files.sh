@@ -10,6 +10,9 @@
 # path (or, for a file the command does not need, a plain success), and
 # leave the victim file as it was. No guest boots: the image is a fixture
 # whose kernel qemu refuses, which is enough for ./vm to open its files.
+# Minutes of work: over the unit tier's 300 s on a loaded 2-core machine
+# (the Debian 13 chroot under CI load), so:
+# tests/run timeout: 900s
 . "$(dirname "$0")/../boot/lib.sh"
 
 for p in "$CUT" "$VM"; do

@@ -9,6 +9,9 @@
 # set as it is. Profile names as ./cut takes them (upstream Rapido's, a
 # user's, the nearest for a wrong one); rapido deps, from a checkout and
 # installed; every profile's programs have their package named.
+# Minutes of work: over the unit tier's 300 s on a loaded 2-core machine
+# (the Debian 13 chroot under CI load), so:
+# tests/run timeout: 900s
 . "$(dirname "$0")/../tap.sh"
 # the selection install-deps makes depends on ARCHES and SYSROOT too: `make
 # check ARCHES=arm64` (.ci/run) exports them to the tests; each case here

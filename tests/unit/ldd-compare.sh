@@ -6,6 +6,9 @@
 # programs, scripts and things that are no file; it runs two loaders for a
 # dynamic ELF file and hands everything else to ldd; dracut runs it (and
 # no ldd) while ./cut runs dracut.
+# Minutes of work: over the unit tier's 300 s on a loaded 2-core machine
+# (the Debian 13 chroot under CI load), so:
+# tests/run timeout: 900s
 . "$(dirname "$0")/../tap.sh"
 ldd=$TOP/build/rapido-ldd
 [ -x "$ldd" ] || { echo "SKIP: build/rapido-ldd not built (make)"; exit 77; }
