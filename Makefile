@@ -489,6 +489,8 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	./cut simple
 	./vm --batch --timeout 600
+	@# what a newcomer does next: the demo's last line says it
+	@echo "demo: simple booted and passed (./vm exit 0). Next: ./vm alone for a shell in the guest (exit leaves), ./cut --list for the profiles, docs/from-rapido.md or docs/from-vng.md for your habits"
 
 # Configure a kernel tree for rapido from kernel/base.config and each
 # profile's #@ kconfig lines (./cut --kconfig; run make first; see
