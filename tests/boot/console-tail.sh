@@ -40,31 +40,18 @@ diag
 # DRACUT_OUT's image from part 1, and says so)
 "$CUT" simple -o "$T/elsewhere.img" > "$T/out" 2>&1
 expect_rc "cut simple -o elsewhere.img" 0 $?
-mkfifo "$T/keys"
-script -qefc "'$VM' --timeout 600" /dev/null < "$T/keys" > "$T/console" 2>&1 &
-vm=$!
-exec 8> "$T/keys"
-for ((i = 0; i < 600; i++)); do
-	# the guest's text: a kernel line (the TSC's late calibration) may follow the prompt
-	guest_text "$T/console" | grep -q "up on rapido1" &&
-		guest_text "$T/console" | grep -q ':~# *$' && break
-	kill -0 $vm 2> /dev/null || break
-	sleep 1
-done
+on_pty 8 "$T/keys" "$T/console" "'$VM' --timeout 600"
+vm=$pty_pid
+# the guest's text: a kernel line (the TSC's late calibration) may follow the prompt
+pty_wait $vm "$T/console" "up on rapido1" && pty_wait $vm "$T/console" ':~# *$'
 check "./vm without an IMAGE boots the last ./cut output, and says so" \
 	grep -q "vm: booting $T/elsewhere.img (profile simple, the last ./cut output)" "$T/console"
 check "  the console's prompt is rapido1:~#" guest_says "$T/console" "rapido1:~# "
 # issue 42: ./vmctl shell with one VM running needs no number; its prompt is the console's
-mkfifo "$T/keys2"
-script -qefc "'$TOP/vmctl' shell" /dev/null < "$T/keys2" > "$T/shell2" 2>&1 &
-sh2=$!
-exec 9> "$T/keys2"
+on_pty 9 "$T/keys2" "$T/shell2" "'$TOP/vmctl' shell"
+sh2=$pty_pid
 printf '%s\r' 'echo "second-$((6 * 7))"' >&9
-for ((i = 0; i < 300; i++)); do
-	guest_text "$T/shell2" | grep -qx 'second-42' && break
-	kill -0 $sh2 2> /dev/null || break
-	sleep 1
-done
+pty_wait $sh2 "$T/shell2" -x 'second-42'
 printf '\035' >&9
 wait $sh2
 expect_rc "./vmctl shell without a number: the one VM's shell" 0 $?
@@ -122,15 +109,9 @@ check "  stdout is exactly fresh" eval 'printf "fresh\n" | cmp -s - "$T/run.out"
 check "  the unsaved record is said" grep -q "is not recorded as the last image" "$T/run.err"
 rmdir "$rec"
 # without --: a shell (of simple, the default profile), on a pty
-mkfifo "$T/keys3"
-script -qefc "'$TOP/run'" /dev/null < "$T/keys3" > "$T/run.console" 2>&1 &
-vm=$!
-exec 8> "$T/keys3"
-for ((i = 0; i < 600; i++)); do
-	guest_text "$T/run.console" | grep -q ':~# *$' && break
-	kill -0 $vm 2> /dev/null || break
-	sleep 1
-done
+on_pty 8 "$T/keys3" "$T/run.console" "'$TOP/run'"
+vm=$pty_pid
+pty_wait $vm "$T/run.console" ':~# *$'
 # issue 42: busybox's applets where simple packs no program of that name,
 # and poweroff after a failed command leaves as exit does: no verdict
 printf '%s\r' 'echo "run-shell-$((6 * 7))"; mount > /dev/null && ps > /dev/null && free > /dev/null && touch /tmp/t && echo "applets-$(seq 3 | tr -d "\n")"; false; poweroff' >&8
@@ -146,21 +127,11 @@ check "  and poweroff is no crash" bash -c "! grep -q 'without reporting\|FAILED
 "$CUT" -q simple -x 'echo "waiting-for-$((6 * 7))"; rapido_sleep 600; echo "the rest-$((6 * 7))"' \
 	-o "$T/int.img" > "$T/out" 2>&1
 expect_rc "cut simple -x 'rapido_sleep 600'" 0 $?
-mkfifo "$T/keys4"
-script -qefc "'$VM' --timeout 600 '$T/int.img'" /dev/null < "$T/keys4" > "$T/int.console" 2>&1 &
-vm=$!
-exec 8> "$T/keys4"
-for ((i = 0; i < 600; i++)); do
-	guest_text "$T/int.console" | grep -q 'waiting-for-42' && break
-	kill -0 $vm 2> /dev/null || break
-	sleep 1
-done
+on_pty 8 "$T/keys4" "$T/int.console" "'$VM' --timeout 600 '$T/int.img'"
+vm=$pty_pid
+pty_wait $vm "$T/int.console" 'waiting-for-42'
 printf '\003' >&8
-for ((i = 0; i < 300; i++)); do
-	guest_text "$T/int.console" | grep -q ':~# *$' && break
-	kill -0 $vm 2> /dev/null || break
-	sleep 1
-done
+pty_wait $vm "$T/int.console" ':~# *$'
 printf '%s\r' 'true; poweroff' >&8
 wait $vm
 expect_rc "interactive, the profile interrupted by Ctrl-C, then true; poweroff: no verdict (123)" 123 $?

@@ -35,6 +35,28 @@ export RAPIDO_DIR=$RD
 CUT=$TOP/cut
 VM=$TOP/vm
 
+# on_pty FD KEYS CONSOLE CMD: CMD (a shell string) in the background on a
+# pseudo-terminal, as a person at a terminal runs it: what is written to FD
+# reaches its keyboard through the fifo KEYS, what it prints goes to
+# CONSOLE; its pid in pty_pid
+on_pty() {
+	mkfifo "$2" || return 1
+	script -qefc "$4" /dev/null < "$2" > "$3" 2>&1 &
+	pty_pid=$!
+	eval "exec $1> \"\$2\""
+}
+# pty_wait PID CONSOLE GREP-ARGS...: until the guest's text in CONSOLE
+# matches (the state waited for, polled once a second), or PID ended: 1
+pty_wait() {
+	local pid=$1 console=$2 i
+	shift 2
+	for ((i = 0; i < 600; i++)); do
+		guest_text "$console" | grep -q "$@" && return 0
+		kill -0 "$pid" 2> /dev/null || return 1
+		sleep 1
+	done
+	return 1
+}
 # run_err DESCRIPTION PATTERN COMMAND...: COMMAND fails and prints PATTERN (a
 # grep regular expression); a test may define run_err_also, a further check that must hold
 # (for instance that no image was left behind)

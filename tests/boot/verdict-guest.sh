@@ -122,16 +122,10 @@ diag
 if command -v script > /dev/null; then
 	"$CUT" simple -x 'false' -x 'echo extra-ran' > "$T/cut.out" 2>&1
 	expect_rc "cut simple -x false (interactive)" 0 $?
-	mkfifo "$T/keys"
-	script -qefc "'$VM' --timeout 600" /dev/null < "$T/keys" > "$T/console" 2>&1 &
-	vm=$!
-	exec 8> "$T/keys"
-	for ((i = 0; i < 600; i++)); do
-		# the guest's text: a kernel line (the TSC's late calibration) may follow the prompt
-		guest_text "$T/console" | grep -q ':~# *$' && break
-		kill -0 $vm 2> /dev/null || break
-		sleep 1
-	done
+	on_pty 8 "$T/keys" "$T/console" "'$VM' --timeout 600"
+	vm=$pty_pid
+	# the guest's text: a kernel line (the TSC's late calibration) may follow the prompt
+	pty_wait $vm "$T/console" ':~# *$'
 	printf '%s\r' 'echo "typed-$((6 * 7))"; exit 0' >&8
 	wait $vm
 	expect_rc "interactive: the shell's exit 0 after a failed part gives the part's 1" 1 $?
