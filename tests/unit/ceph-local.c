@@ -87,7 +87,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 99;
-	tap_plan(27);
+	tap_plan(28);
 	health();
 	unsetenv("CEPH_LOCAL_DIR");
 	unsetenv("BR_ADDR");
@@ -141,6 +141,15 @@ int main(void)
 	tap_ok(!cl_daemons_read(dir, &d, &n) && n == 3 && !strcmp(d[0].name, "mon.a") &&
 	       d[0].pid == mon && d[2].pid == stranger, "three daemons recorded in start order");
 	free(d);
+	k = xasprintf("/proc/%d/cwd", (int)mon);
+	{
+		char cwd[16] = "";
+		ssize_t l = readlink(k, cwd, sizeof(cwd) - 1);
+
+		tap_ok(l == 1 && cwd[0] == '/', "  each in / (Debian 13's ceph-osd finds its classes"
+		       " by a path relative to it): %s", l > 0 ? cwd : strerror(errno));
+	}
+	free(k);
 	tap_ok(cl_daemon_is_ours(mon, "mon.a", conf), "mon.a's pid runs mon.a of this cluster");
 	tap_ok(!cl_daemon_is_ours(mon, "mon.b", conf), "  but not mon.b");
 	tap_ok(!cl_daemon_is_ours(mon, "mon.a", "/other/ceph.conf"), "  nor another cluster's mon.a");
