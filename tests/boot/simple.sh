@@ -35,6 +35,13 @@ check "simple's bins layer has bash, and no libselinux nor libpcre2 (busybox's l
 	test -x "$T/bins/usr/bin/bash" -a -z "$(find "$T/bins" -name 'libselinux*' -o -name 'libpcre2*')"
 check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
 	test -z "$unstripped" -a -x "$T/helpers/init"
+# dracut copied /lib32's libgcc_s for its pthread workaround (--libdirs)
+check "no other ABI's libraries (usr/lib32's libgcc_s)" test -z "$(find "$T/bins" -path '*lib32*')"
+# vmctl's exec is linked to the image's C library: 19 KiB, not 800 KiB of
+# static glibc (the init and ktap stay static: Makefile's GUEST_DYNAMIC)
+check "rapido-exec uses the image's C library, under 100 KiB" \
+	sh -c 'readelf -l "$1" | grep -q "Requesting program interpreter" &&
+		test "$(stat -c %s "$1")" -lt 102400' sh "$T/helpers/usr/bin/rapido-exec"
 
 # from another directory, as a user would
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
@@ -57,12 +64,13 @@ check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
 	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
 	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
+	{ rapido-exec 2>&1; true; } | grep -q "^Usage: rapido-exec" && rapido-ktap --help | grep -q "^Usage:" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
 	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple with -x extras (tail only)" 0 $?
 "$VM" --batch --timeout 300 --results "$T/res-off" > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
-check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log" guest_says "$T/console-tools" "tools: ok"
+check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
 check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"
