@@ -10,7 +10,9 @@
 # --bins / CUT_EXTRA_BINS add host programs, and name one that is missing.
 # The image's bytes (each unpacked by the kernel on every boot): helpers
 # stripped, no libselinux nor libpcre2 (busybox's ls, grep, sed, mkdir);
-# the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg.
+# the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg;
+# a batch run that starts no test leaves results.sh unread, and one that
+# does (an extra's rapido_test) still fails on a test left open.
 . "$(dirname "$0")/lib.sh"
 
 out=$("$CUT" simple 2>&1)
@@ -35,6 +37,13 @@ check "simple's bins layer has bash, and no libselinux nor libpcre2 (busybox's l
 	test -x "$T/bins/usr/bin/bash" -a -z "$(find "$T/bins" -name 'libselinux*' -o -name 'libpcre2*')"
 check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
 	test -z "$unstripped" -a -x "$T/helpers/init"
+# a batch run of simple starts no test: its autorun sources rapido.sh and
+# not results.sh (40 KB with it, parsed by bash under TCG on every boot);
+# the tail's autorun.sh is plain text in the uncompressed image
+check "the batch autorun sources rapido.sh, and results.sh only for a shell (no test in simple)" \
+	sh -c "grep -aqx 'source /rapido/lib/rapido.sh' '$DRACUT_OUT' &&
+		! grep -aqx 'source /rapido/lib/results.sh' '$DRACUT_OUT' &&
+		grep -aqxF '[ \"\${RAPIDO_BATCH:-0}\" = 1 ] || source /rapido/lib/results.sh' '$DRACUT_OUT'"
 
 # from another directory, as a user would
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
@@ -74,10 +83,12 @@ check "  the init said so on the console" grep -q "^rapido-init: the init was si
 check "  and in results.txt, whose meta exit is 123" \
 	bash -c "grep -q 'meta cause .*signalled.*before%20the%20profile%20finished' '$T/res-off/results.txt' && tail -n 1 '$T/res-off/results.txt' | grep -q ' meta exit 123$'"
 
-"$CUT" -q simple -x '(exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
-expect_rc "cut simple -x '(exit 3); poweroff'" 0 $?
+"$CUT" -q simple -x 'rapido_test_start left-open; (exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
+expect_rc "cut simple -x 'rapido_test_start left-open; (exit 3); poweroff'" 0 $?
 "$VM" --batch --timeout 300 > "$T/console-off" 2>&1
 expect_rc "vm: poweroff after a command that exited 3: status 3, as exit" 3 $?
+check "  the extra's test left open is closed as failed (results.sh sourced: the extra names it)" \
+	grep -q "rapido: test left-open: FAILED: did not finish" "$T/console-off"
 check "  nothing after the power-off ran" test -z "$(grep "after: poweroff" "$T/console-off")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-off"
 check "  kernel console clean" console_clean "$T/console-off"
