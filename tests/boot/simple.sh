@@ -67,12 +67,17 @@ check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH
 	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
 	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
+	-x '[ -d /sys/module/pvpanic_mmio ] && [ ! -e /sys/module/pvpanic_pci ] && echo "pvpanic: the ISA driver alone"' \
 	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple with -x extras (tail only)" 0 $?
 "$VM" --batch --timeout 300 --results "$T/res-off" > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
 check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
+# each module a boot loads costs a few ms of TCG: the driver of the
+# device ./vm gives (x86: the ISA pvpanic, ACPI's QEMU0001), not the other
+check "  the init loaded pvpanic_mmio (x86's ISA pvpanic) and not pvpanic_pci" \
+	guest_says "$T/console-tools" "pvpanic: the ISA driver alone"
 check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"
 # the sender's name is read from /proc when the init takes the signal: a
