@@ -68,6 +68,7 @@ check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH
 	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
 	-x '[ -d /sys/module/pvpanic_mmio ] && [ ! -e /sys/module/pvpanic_pci ] && echo "pvpanic: the ISA driver alone"' \
+	-x 'dmesg | grep -q "rapido-init: mark up\$" && echo "up mark: in the kernel log"' \
 	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple with -x extras (tail only)" 0 $?
 "$VM" --batch --timeout 300 --results "$T/res-off" > "$T/console-tools" 2>&1
@@ -78,6 +79,10 @@ check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util
 # device ./vm gives (x86: the ISA pvpanic, ACPI's QEMU0001), not the other
 check "  the init loaded pvpanic_mmio (x86's ISA pvpanic) and not pvpanic_pci" \
 	guest_says "$T/console-tools" "pvpanic: the ISA driver alone"
+# bench/boot's timeline takes the profile's start from the kernel's log,
+# on printk's clock as every other mark (the console's up mark is stamped
+# with CLOCK_MONOTONIC, tens of ms off it under TCG with tsc=unstable)
+check "  the init's up mark is in the kernel's log too" guest_says "$T/console-tools" "up mark: in the kernel log"
 check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"
 # the sender's name is read from /proc when the init takes the signal: a
