@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# deb.sh: the Debian package, installed as a user of Debian 12 would. make
+# deb.sh: the Debian package, installed as a user of Debian 12 would
+# (FRESH_SUITE=trixie: of Debian 13, the package built here). make
 # deb builds it (lintian finds no error in it; its Depends and Suggests
 # are host/install-deps' lists, it has no Recommends, its helpers keep
 # their modes); apt installs it with its defaults (Recommends on: no server
