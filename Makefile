@@ -525,6 +525,7 @@ $(FUZZ_LIBS):
 
 # a program's source a target fuzzes (the rooms are linked whole)
 FUZZ_PROG_SRCS_vm-display := src/vm/display.c
+FUZZ_PROG_SRCS_ceph-local-health := src/ceph-local/health.c
 define fuzz_target
 $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \
 		$(if $(filter tool-%,$(1)),$(call fuzzobj,$(filter-out %/main.c,$(wildcard tools/$(call tool_of,$(1))/*.c)))) \

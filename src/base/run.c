@@ -77,8 +77,15 @@ pid_t run_daemon(char *const argv[], int out_fd, char **err)
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 		close(pfd[0]);
-		if (setsid() < 0 || null < 0 || dup2(null, 0) < 0 || dup2(out_fd, 1) < 0 ||
-		    dup2(out_fd, 2) < 0)
+		/*
+		 * in /, as systemd starts a daemon: it pins no one's mount, and
+		 * a relative path built into it resolves as its packager meant
+		 * (Debian 13's ceph-osd looks for its object classes in
+		 * "lib/x86_64-linux-gnu/rados-classes": rbd create then fails
+		 * with EOPNOTSUPP anywhere else)
+		 */
+		if (setsid() < 0 || chdir("/") < 0 || null < 0 || dup2(null, 0) < 0 ||
+		    dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
 			child_errno = errno;
 		else
 			execvp(argv[0], argv);

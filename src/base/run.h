@@ -29,7 +29,8 @@ int run_wait_io(char *const argv[], int in_fd, int out_fd, int err_fd, unsigned 
 
 /*
  * Start a long-lived ARGV: stdin from /dev/null, stdout and stderr to OUT_FD,
- * in a session of its own (a Ctrl-C at the terminal does not reach it).
+ * in a session of its own (a Ctrl-C at the terminal does not reach it), in /
+ * (so a relative path in ARGV is relative to /).
  * Returns its pid only once it has exec'd, so /proc/PID/cmdline is ARGV by
  * then (a caller that later checks whose a PID is never sees the forked copy
  * of itself), or -errno with *ERR (malloc'd) when fork or exec failed.

@@ -76,6 +76,11 @@ int cl_daemons_stop(const char *dir, unsigned int grace_secs);
 /* Resident memory of PID in KiB (VmRSS), 0 if unknown. */
 unsigned long cl_rss_kib(pid_t pid);
 
+/* health.c: 1 when every check of `ceph health detail` may be muted (*codes: them all) */
+int cl_health_mutable(const char *detail, char **codes);
+/* why the check CODE may be muted, or NULL */
+const char *cl_health_mute_why(const char *code);
+
 /* up.c */
 int cl_up(const struct cl_plan *p);
 /* Tear down what DIR holds; quiet: no "nothing to do" message. Returns 0 or 1. */

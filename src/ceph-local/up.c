@@ -351,15 +351,42 @@ static void pools(struct up *u)
 	free(meta);
 }
 
+/*
+ * When every check left is one that no test here is touched by
+ * (health.c), mute it, saying so, and go on waiting for HEALTH_OK: 1
+ * once muted, 0 while something else is still raised.
+ */
+static int mute_harmless(struct up *u, const char *summary)
+{
+	char *detail = NULL, *codes = NULL, *code, *save = NULL;
+	int mutable = 0;
+
+	if (!ceph(u, "asking the cluster's health", &detail, MAY_FAIL, "health", "detail", NULL))
+		mutable = cl_health_mutable(detail, &codes);
+	if (mutable) {
+		for (code = strtok_r(codes, " ", &save); code; code = strtok_r(NULL, " ", &save)) {
+			ceph(u, "muting a health check", NULL, 0, "health", "mute", code, NULL);
+			printf("ceph-local: muted %s (%.*s): %s\n", code,
+			       (int)strcspn(summary, "\n"), summary, cl_health_mute_why(code));
+		}
+	}
+	free(codes);
+	free(detail);
+	return mutable;
+}
+
 static void wait_healthy(struct up *u)
 {
 	char *out = NULL;
+	int muted = 0;
 
 	for (;;) {
 		int rc = ceph(u, "asking the cluster's health", &out, MAY_FAIL, "health", NULL);
 
 		if (!rc && !strncmp(out, "HEALTH_OK", 9))
 			break;
+		if (!rc && !muted)
+			muted = mute_harmless(u, out);
 		check_alive(u);
 		if (secs_since(u) > u->p->up_timeout) {
 			char *detail = NULL;

@@ -44,8 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		unsigned int a, of;
 		char c;
 
+		/* only what the shard check takes as I/N: digits both sides ("1/+2" is none) */
 		if (!v[i].shard || sscanf(v[i].shard, "%u/%u%c", &a, &of, &c) != 2 || !a || a > of ||
-		    of > 10000 || v[i].shard[0] == '+' || isspace((unsigned char)v[i].shard[0]))
+		    of > 10000 || !isdigit((unsigned char)v[i].shard[0]) ||
+		    !isdigit((unsigned char)strchr(v[i].shard, '/')[1]))
 			continue;
 		/* by number, as the shard check reads them: "02/2" is shard 2 of 2 */
 		for (unsigned int k = 1; k <= of && k <= 8; k++) {

@@ -22,6 +22,42 @@
 
 static char dir[] = "/tmp/rapido-ceph-local.XXXXXX";
 
+/* Debian 13's Ceph 18.2, whose manager cannot load its PyO3 modules */
+static const char trixie_detail[] =
+	"HEALTH_WARN 13 mgr modules have failed dependencies\n"
+	"[WRN] MGR_MODULE_DEPENDENCY: 13 mgr modules have failed dependencies\n"
+	"    Module 'balancer' has failed dependency: PyO3 modules do not yet support subinterpreters\n"
+	"    Module 'volumes' has failed dependency: PyO3 modules do not yet support subinterpreters\n";
+
+/* `ceph health detail`'s checks: muted only when every one may be */
+static void health(void)
+{
+	char *codes;
+	int all;
+
+	all = cl_health_mutable(trixie_detail, &codes);
+	tap_ok(all && codes && !strcmp(codes, "MGR_MODULE_DEPENDENCY"),
+	       "Debian 13's failed manager modules may be muted (%s)", codes ? codes : "none");
+	free(codes);
+	all = cl_health_mutable("HEALTH_WARN 2 checks\n"
+				"[WRN] MGR_MODULE_DEPENDENCY: 13 mgr modules have failed dependencies\n"
+				"[WRN] PG_AVAILABILITY: Reduced data availability: 8 pgs inactive\n"
+				"    pg 1.0 is stuck inactive\n", &codes);
+	tap_ok(!all && codes && !strcmp(codes, "MGR_MODULE_DEPENDENCY PG_AVAILABILITY"),
+	       "  not beside inactive PGs, which are waited for (%s)", codes ? codes : "none");
+	free(codes);
+	all = cl_health_mutable("HEALTH_ERR 1 check\n"
+				"[ERR] MGR_MODULE_DEPENDENCY: 13 mgr modules have failed dependencies\n",
+				&codes);
+	tap_ok(!all, "  nor as an error");
+	free(codes);
+	all = cl_health_mutable("HEALTH_OK\n", &codes);
+	tap_ok(!all && !codes, "  HEALTH_OK has no check");
+	all = cl_health_mutable("HEALTH_WARN x\n[WRN] lower: y\n[WRN] :\n", &codes);
+	tap_ok(!all && !codes, "  a line that is no check is none");
+	tap_ok(!cl_health_mute_why("PG_AVAILABILITY"), "  inactive PGs have no reason to be muted");
+}
+
 static pid_t start_fake(const char *name, const char *conf, const char *id)
 {
 	/* sh stays (the loop), so its command line keeps "-c CONF -i ID" */
@@ -51,7 +87,8 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 99;
-	tap_plan(21);
+	tap_plan(28);
+	health();
 	unsetenv("CEPH_LOCAL_DIR");
 	unsetenv("BR_ADDR");
 	unsetenv("CEPH_OSDS");
@@ -104,6 +141,15 @@ int main(void)
 	tap_ok(!cl_daemons_read(dir, &d, &n) && n == 3 && !strcmp(d[0].name, "mon.a") &&
 	       d[0].pid == mon && d[2].pid == stranger, "three daemons recorded in start order");
 	free(d);
+	k = xasprintf("/proc/%d/cwd", (int)mon);
+	{
+		char cwd[16] = "";
+		ssize_t l = readlink(k, cwd, sizeof(cwd) - 1);
+
+		tap_ok(l == 1 && cwd[0] == '/', "  each in / (Debian 13's ceph-osd finds its classes"
+		       " by a path relative to it): %s", l > 0 ? cwd : strerror(errno));
+	}
+	free(k);
 	tap_ok(cl_daemon_is_ours(mon, "mon.a", conf), "mon.a's pid runs mon.a of this cluster");
 	tap_ok(!cl_daemon_is_ours(mon, "mon.b", conf), "  but not mon.b");
 	tap_ok(!cl_daemon_is_ours(mon, "mon.a", "/other/ceph.conf"), "  nor another cluster's mon.a");
