@@ -44,6 +44,7 @@
 #
 #@ description: blktests (BLKTESTS_SRC) on zram, null_blk, scsi_debug, brd, loop and zoned TEST_DEVS; nvme over nvmet-tcp loopback
 #@ results: yes
+#@ suite: BLKTESTS_SRC blktests: a shell with the test devices (BLKTESTS_DEVS) made, and no test run
 #@ include: zram
 #@ modules-on-demand: null_blk scsi_debug sd_mod brd loop configfs
 # block/001 hotplugs scsi_debug CD-ROMs too (_have_driver sr_mod);

@@ -63,6 +63,7 @@
 #
 #@ description: eCryptfs on zram lower fs (ECRYPTFS_LOWER_FS): built-in mount check, or the ecryptfs-utils suite from ECRYPTFS_SRC
 #@ include: zram
+#@ suite: ECRYPTFS_SRC the ecryptfs-utils suite: the built-in eCryptfs mount check runs instead
 #@ modules: ecryptfs
 #@ modules-optional: ecb cbc md5 aesni_intel ext4 ext2 ext3 xfs btrfs crc32c_generic loop
 # eCryptfs, zram, the file systems and loop (the suite mounts its disk

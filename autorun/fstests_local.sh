@@ -116,6 +116,7 @@
 #
 #@ description: xfstests on zram: FSTESTS_FS on /mnt/test, bare scratch disk or btrfs pool, log-writes/external devices, -overlay (FSTESTS_OVERLAY), FSTESTS_SRC at /fstests
 #@ results: yes
+#@ suite: FSTESTS_SRC xfstests: a shell with FSTESTS_FS on /mnt/test and the scratch disks made, and no test run
 #@ include: zram
 #@ modules-optional: crc32c_generic
 #@ modules-on-demand: btrfs xfs ext4 loop dm-mod dm-log-writes dm-thin-pool dm-flakey

@@ -33,6 +33,7 @@
 #
 #@ description: LTP (LTP_SRC): the tests of its runtest files (LTP_RUNTEST, default syscalls), a result each
 #@ results: yes
+#@ suite: LTP_SRC/LTP_DIR LTP: a shell; ./vm --batch or --results with no -x fails naming the key
 #@ modules-on-demand: loop ext4 xfs btrfs vfat
 #@ kconfig-optional: CONFIG_BLK_DEV_LOOP=m CONFIG_TMPFS=y CONFIG_SYSVIPC=y
 # LTP's tst_kconfig reads the kernel's config (/boot/config-RELEASE)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # samba_cephfs: Samba sharing CephFS through libcephfs. smbd (Debian's
-# samba) with vfs_ceph (samba-vfs-modules' vfs/ceph.so) exports a
+# samba) with vfs_ceph (vfs/ceph.so: Debian 13's samba-vfs-ceph, 12's
+# samba-vfs-modules) exports a
 # directory of the cluster's file system as //127.0.0.1/cephfs; the same
 # guest mounts that share with the kernel's cifs client over loopback,
 # writes a pattern file and reads it back, and the kernel's CephFS client
@@ -113,7 +114,7 @@ rapido_on_fail rapido_kernel_tail
 rapido_on_fail sc_on_fail
 ceph_need_net
 [ -e "$SC_VFS" ] ||
-	rapido_fail "samba_cephfs: $SC_VFS is not in the image (Debian: apt-get install samba-vfs-modules, or host/install-deps; then ./cut again)"
+	rapido_fail "samba_cephfs: $SC_VFS is not in the image (Debian 13: apt-get install samba-vfs-ceph, Debian 12: samba-vfs-modules; or rapido deps --install samba_cephfs; then ./cut again)"
 
 # the share's directory, through the kernel client, owned by the user
 ceph_client mount ${CEPH_FS_NAME:+--fs "$CEPH_FS_NAME"} "$SC_CEPHFS" ||

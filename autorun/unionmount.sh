@@ -31,6 +31,7 @@
 #
 #@ description: unionmount-testsuite (UNIONMOUNT_SRC) on overlayfs over zram file systems (--ov, --samefs, --verify), a result per test
 #@ results: yes
+#@ suite: UNIONMOUNT_SRC unionmount-testsuite: a shell with the zram disks made; ./vm --batch or --results with no -x fails naming the key
 #@ include: zram
 #@ include: python3
 #@ modules: overlay

@@ -28,6 +28,7 @@
 #
 #@ description: liburing's io_uring tests (LIBURING_SRC's test/*.t) on a zram xfs or btrfs (URING_FS), a result per test
 #@ results: yes
+#@ suite: LIBURING_SRC liburing: a shell with URING_FS on /mnt; ./vm --batch or --results with no -x fails naming the key
 #@ include: zram
 #@ modules-on-demand: xfs btrfs veth
 #@ kconfig: CONFIG_IO_URING=y

@@ -105,6 +105,13 @@ static int check_types(const struct profile *p, char **err)
 					 p->types.k[i].key);
 			rc = -EINVAL;
 		}
+	/* the suite's keys reach the guest, which tells a missing suite by them */
+	for (size_t i = 0; i < p->suite_keys.n && !rc; i++)
+		if (!strv_contains(&p->conf_opt, p->suite_keys.v[i])) {
+			*err = xasprintf("%s: suite: %s is not a conf-optional key of this profile",
+					 p->suite_at, p->suite_keys.v[i]);
+			rc = -EINVAL;
+		}
 	/* memory-use reads a uint the profile types: ./cut compares numbers */
 	for (size_t i = 0; i < p->memory_use.n && !rc; i++) {
 		char *k = xstrndup(p->memory_use.v[i], strcspn(p->memory_use.v[i], "="));
@@ -285,6 +292,39 @@ static int description_line(struct loader *l, const struct hdr_line *h)
 	return 0;
 }
 
+/* suite: KEY[/KEY...] NAME: WITHOUT */
+static int suite_line(struct loader *l, const struct hdr_line *h)
+{
+	struct profile *p = l->p;
+	const char *val = h->val, *name = val + strcspn(val, " \t"), *colon = strchr(val, ':');
+	char *keys = xstrndup(val, (size_t)(name - val)), *k, *save;
+	int bad = 0;
+
+	if (p->suite_at) {
+		free(keys);
+		return err_at(l->err, h->path, (unsigned int)h->lineno,
+			      "suite: a profile drives one suite (the first at %s)", p->suite_at);
+	}
+	name += strspn(name, " \t");
+	for (k = strtok_r(keys, "/", &save); k && !bad; k = strtok_r(NULL, "/", &save)) {
+		bad = !conf_key_valid(k);
+		strv_push(&p->suite_keys, k);
+	}
+	free(keys);
+	/* each part said: the cut's notice is built of them */
+	if (bad || !p->suite_keys.n || !colon || colon < name || colon == name ||
+	    !colon[1 + strspn(colon + 1, " \t")]) {
+		strv_free(&p->suite_keys);
+		return err_at(l->err, h->path, (unsigned int)h->lineno,
+			      "suite: expected KEY[/KEY...] NAME: WHAT THE IMAGE DOES WITHOUT IT "
+			      "(FSTESTS_SRC xfstests: a shell ...), got \"%s\"", val);
+	}
+	p->suite_name = xstrndup(name, (size_t)(colon - name));
+	p->suite_without = xstrdup(colon + 1 + strspn(colon + 1, " \t"));
+	p->suite_at = xasprintf("%s:%d", h->path, h->lineno);
+	return 0;
+}
+
 static int memory_use_line(struct loader *l, const struct hdr_line *h)
 {
 	struct strv words = STRV_INIT;
@@ -394,6 +434,7 @@ static const struct hdr_key {
 	  .unit = " (seconds)" },
 	{ "virtiofs", HDR_FN, .line = virtiofs_line },
 	{ "results", HDR_YESNO, .off = PF(results) },
+	{ "suite", HDR_FN, .line = suite_line },
 };
 
 /* The row of key (a keyed row's "NAME KEY": *arg its KEY, else NULL), or NULL. */
@@ -738,6 +779,10 @@ void profile_free(struct profile *p)
 	strv_free(&p->sources);
 	free(p->prepare_key);
 	free(p->prepare_at);
+	strv_free(&p->suite_keys);
+	free(p->suite_name);
+	free(p->suite_without);
+	free(p->suite_at);
 	strv_free(&p->prepare);
 	strv_free(&p->packages);
 	strv_free(&p->memory_use);

@@ -75,6 +75,12 @@
  *	#@ results: yes: the profile's tests send records (autorun/lib/results.sh):
  *		  ./vm on a terminal without --results keeps them, and the
  *		  suite's own report, in VM_STATE_DIR/results/PROFILE-TIME
+ *	#@ suite: KEY[/KEY...] NAME: WITHOUT: the profile drives the test suite
+ *		  NAME, which the conf-optional KEY (or any of the KEYs) puts in
+ *		  the image; ./cut with none of them set says so on one line,
+ *		  naming the keys and what the image does WITHOUT it (a shell
+ *		  with the devices set up). One a profile; a profile that can do
+ *		  nothing without its suite makes the key "#@ conf:" instead
  *
  * Keys may repeat; list values accumulate, in reading order.
  */
@@ -124,6 +130,8 @@ struct profile {
 	struct strv packages;	/* "BIN=PKG": the Debian package of BIN */
 	int kernel_config;	/* #@ kernel-config: yes */
 	int results;		/* #@ results: yes */
+	struct strv suite_keys;	/* #@ suite: its KEYs; none: no suite */
+	char *suite_name, *suite_without, *suite_at;
 };
 
 /* The Debian package p names for BIN (#@ packages), or NULL. */

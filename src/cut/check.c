@@ -30,6 +30,7 @@
 #include "run.h"
 #include "shwords.h"
 #include "size.h"
+#include "strbuf.h"
 #include "toolver.h"
 
 static int problems;
@@ -746,6 +747,34 @@ static void resolve_files(struct cut_plan *p)
 	}
 }
 
+/*
+ * #@ suite: a suite profile cut without its suite runs none of its tests:
+ * said now, on one line, rather than found after a boot (a kernel
+ * developer's first hour: ./cut fstests_xfs with no FSTESTS_SRC); a notice,
+ * as the alias's is, so -q leaves it out
+ */
+static void note_suite(const struct cut_opts *o, const struct cut_plan *p)
+{
+	const struct strv *keys = &p->prof.suite_keys;
+	struct strbuf names = STRBUF_INIT;
+
+	for (size_t i = 0; i < keys->n; i++) {
+		const char *v = conf_value(&p->conf, keys->v[i], NULL);
+
+		if (v && *v)
+			return;
+	}
+	if (!keys->n || o->quiet)
+		return;
+	for (size_t i = 0; i < keys->n; i++)
+		strbuf_addf(&names, "%s%s", i ? " and " : "", keys->v[i]);
+	warn("%s: %s is not in the image: %s %s unset (set %s in rapido.conf or the environment; "
+	     "docs/profiles.md, %s); without it: %s", p->prof.name, p->prof.suite_name, names.s,
+	     keys->n == 1 ? "is" : "are", keys->n == 1 ? "it" : "one", p->prof.name,
+	     p->prof.suite_without);
+	strbuf_free(&names);
+}
+
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 {
 	char *err;
@@ -812,6 +841,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	check_kconfig(o, p);
 	if (problems)
 		die("%d problem%s found; no image written", problems, problems == 1 ? "" : "s");
+	note_suite(o, p);
 }
 
 void cut_plan_free(struct cut_plan *p)

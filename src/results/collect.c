@@ -419,8 +419,21 @@ static int known_finish(struct results_run *r, const struct results_ctx *c, int 
 	return k;
 }
 
+/* results.txt could not be written whole: a passing run is 125, saying so */
+static int txt_unwritten(const struct results_run *r, int rc, char **cause)
+{
+	char *what;
+
+	if (!r->txt_failed)
+		return rc;
+	what = xasprintf("--results: %s could not be written whole", r->txt_path);
+	rc = verdict_unwritten(rc, what, cause);
+	free(what);
+	return rc;
+}
+
 int results_finish(struct results_run *r, const struct results_ctx *c, struct splat_scan *sc,
-		   int rc, const char *why, double secs, double now)
+		   int rc, const char *why, double secs, double now, char **cause_out)
 {
 	struct verdict_in in = { .vm = c->vm, .rc = rc, .why = why };
 	char buf[256], *err, *sum, *cause, *oom = NULL;
@@ -444,27 +457,21 @@ int results_finish(struct results_run *r, const struct results_ctx *c, struct sp
 		report_not_run(r, rc);
 	in.splats = report_splats(r, c, sc);
 	if (r) {
-		unfinished = verdict_unfinished(rc, buf, sizeof(buf));
-		if (oom)
-			unfinished = oom;
+		/* the cause ./vm decided (a panic, a power-off) is more precise than rc's words */
+		unfinished = in.why ? in.why : verdict_unfinished(rc, buf, sizeof(buf));
 		rsuite_close_running(&r->suite, now, unfinished);
 		in.s = &r->suite;
 	}
 	rc = verdict_decide(&in, &cause);
 	free(oom);
 	if (!r) {
-		free(cause);
+		*cause_out = cause;
 		return rc;
 	}
 	if (r->suite.bad)
 		rc = records_refused(r, c, rc, &cause);
 	rc = known_finish(r, c, in.rc, rc, &cause, &tests_only);
-	if (r->txt_failed) {
-		char *what = xasprintf("--results: %s could not be written whole", r->txt_path);
-
-		rc = verdict_unwritten(rc, what, &cause);
-		free(what);
-	}
+	rc = txt_unwritten(r, rc, &cause);
 	r->suite.exit = rc;
 	r->suite.exits = 1;
 	free(r->suite.cause);
@@ -490,9 +497,8 @@ int results_finish(struct results_run *r, const struct results_ctx *c, struct sp
 	snprintf(buf, sizeof(buf), "%d", rc);
 	txt_meta(r, "exit", buf, 0);
 	/* the final records themselves may be what could not be written */
-	if (r->txt_failed)
-		rc = verdict_unwritten(rc, "", &cause);
-	free(cause);
+	rc = txt_unwritten(r, rc, &cause);
+	*cause_out = cause;
 	rsuite_count(&r->suite, &n);
 	/* the one line a person reads at a terminal: pass and fail in colour there */
 	sum = results_summary(&n, colour_wanted(STDERR_FILENO));

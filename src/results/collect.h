@@ -45,11 +45,12 @@ void results_tests_only(struct results_run *r, int tests_only);
  * After the VM: report the splats (stderr, and as testcases), decide the
  * exit status from rc (the guest's, or the launcher's own; why: its cause
  * in words, or NULL) and the records (verdict.h), write the reports, then
- * results.txt's final `meta exit`. Returns the exit status. c: the
- * context (NULL without --results: the splats alone are reported).
+ * results.txt's final `meta exit`. Returns the exit status; *cause
+ * (malloc'd) its cause in words, as results.txt's `meta cause` says it.
+ * c: the context (NULL without --results: the splats alone are reported).
  */
 int results_finish(struct results_run *r, const struct results_ctx *c, struct splat_scan *sc,
-		   int rc, const char *why, double secs, double now);
+		   int rc, const char *why, double secs, double now, char **cause);
 void results_free(struct results_run *r);
 
 #endif

@@ -100,7 +100,8 @@ int verdict_decide(const struct verdict_in *in, char **cause)
 		return VM_EXIT_SPLAT;
 	}
 	if (!in->s) {
-		*cause = xstrdup(verdict_words(0, VERDICT_WHOLE, buf, sizeof(buf)));
+		/* a 0 that is no pass (Ctrl-a x leaving an interactive session) says so */
+		*cause = xstrdup(in->why ? in->why : verdict_words(0, VERDICT_WHOLE, buf, sizeof(buf)));
 		return 0;
 	}
 	failed = failed_guest_tests(in->s);
@@ -294,8 +295,12 @@ static int console_ctrl_a_x(const char *console, size_t len)
 						     sizeof(mark) - 1);
 }
 
-/* No record from the guest: say what stopped it, and with which code. */
-static int explain_no_status(const struct verdict_stop *st)
+/*
+ * No record from the guest: say what stopped it, and with which code; why
+ * (len bytes) gets the cause in a few words, for results.txt, junit.xml and
+ * the closing line.
+ */
+static int explain_no_status(const struct verdict_stop *st, char *why, size_t len)
 {
 	const char *r = st->shutdown_reason;
 	int wstatus = st->wstatus;
@@ -310,6 +315,7 @@ static int explain_no_status(const struct verdict_stop *st)
 		else if (st->vmcore)
 			warn("vm%u: no memory dump: qemu: %s", st->vm,
 			     *st->vmcore_err ? st->vmcore_err : "no answer");
+		snprintf(why, len, "kernel panic");
 		return VM_EXIT_NO_STATUS;
 	}
 	if (!strcmp(r, "host-qmp-quit") && console_ctrl_a_x(st->console, st->console_len) &&
@@ -317,21 +323,25 @@ static int explain_no_status(const struct verdict_stop *st)
 		/* a person leaving the session: no verdict, as leaving its shell is none */
 		warn("vm%u: quit from the console (Ctrl-a x): an interactive session, no verdict "
 		     "(exit status 0 unless the kernel reported a problem)", st->vm);
+		snprintf(why, len, "quit from the console (Ctrl-a x), no verdict");
 		return 0;
 	}
 	if (!strcmp(r, "host-qmp-quit") && console_ctrl_a_x(st->console, st->console_len)) {
 		warn("vm%u was stopped with Ctrl-a x on its console before the guest reported a "
 		     "status", st->vm);
+		snprintf(why, len, "stopped with Ctrl-a x on the console before the guest reported");
 		return VM_EXIT_HOST_STOPPED;
 	}
 	if (!strcmp(r, "host-qmp-quit")) {
 		warn("vm%u was stopped from the host by a QMP 'quit' (./vmctl %u quit or another "
 		     "QMP client) before the guest reported a status", st->vm, st->vm);
+		snprintf(why, len, "stopped from the host by a QMP 'quit' before the guest reported");
 		return VM_EXIT_HOST_STOPPED;
 	}
 	if (!strcmp(r, "host-signal")) {
 		warn("vm%u: qemu was stopped by a signal sent to it on the host before the guest "
 		     "reported a status", st->vm);
+		snprintf(why, len, "qemu was stopped by a signal on the host before the guest reported");
 		return VM_EXIT_HOST_STOPPED;
 	}
 	/* still failures: only the rapido init's own power-off carries a status */
@@ -339,25 +349,33 @@ static int explain_no_status(const struct verdict_stop *st)
 		warn("vm%u: the guest powered off without reporting a status (a poweroff, or sysrq "
 		     "o, in the guest before the rapido init ended; console log: %s)", st->vm,
 		     st->console_log);
+		snprintf(why, len, "a power-off in the guest before the rapido init reported a status");
 		return VM_EXIT_NO_STATUS;
 	}
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !strcmp(r, "guest-reset")) {
 		warn("vm%u: the guest reset without reporting a status (a reboot in the guest, or a "
 		     "triple fault; console log: %s)", st->vm, st->console_log);
+		snprintf(why, len, "a reset in the guest (a reboot or a triple fault) before the "
+			 "rapido init reported a status");
 		return VM_EXIT_NO_STATUS;
 	}
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) {
+		const char *what = !strcmp(r, "guest-panic") ? "kernel panic" : "kernel panic or crash";
+
 		report_panic(st->console, st->console_len);
 		warn("vm%u: the guest stopped without reporting an exit status (%s; console log: %s)",
-		     st->vm, !strcmp(r, "guest-panic") ? "kernel panic" : "kernel panic or crash",
-		     st->console_log);
+		     st->vm, what, st->console_log);
+		snprintf(why, len, "%s", what);
 		return VM_EXIT_NO_STATUS;
 	}
-	if (WIFEXITED(wstatus))
+	if (WIFEXITED(wstatus)) {
 		warn("qemu failed (exit status %d; console log: %s)", WEXITSTATUS(wstatus),
 		     st->console_log);
-	else
+		snprintf(why, len, "qemu failed (exit status %d)", WEXITSTATUS(wstatus));
+	} else {
 		warn("qemu killed by signal %d (console log: %s)", WTERMSIG(wstatus), st->console_log);
+		snprintf(why, len, "qemu killed by signal %d", WTERMSIG(wstatus));
+	}
 	return VM_EXIT_FAILED;
 }
 
@@ -371,15 +389,17 @@ int verdict_stop(const struct verdict_stop *st, char *why, size_t len, int *test
 	case VERDICT_TIMEOUT:
 		warn("timeout: vm%u killed after %us (console log: %s)", st->vm, st->timeout,
 		     st->console_log);
+		snprintf(why, len, "timeout: --timeout (%us) expired and qemu was killed", st->timeout);
 		return VM_EXIT_TIMEOUT;
 	case VERDICT_SIGNALLED:
 		warn("vm%u stopped by signal %d", st->vm, st->sig);
+		snprintf(why, len, "./vm was stopped by signal %d (%s)", st->sig, strsignal(st->sig));
 		return 128 + st->sig;
 	default:
 		break;
 	}
 	if (status_record_find_last(st->status, st->status_len, st->nonce, &rec))
-		return explain_no_status(st);
+		return explain_no_status(st, why, len);
 	if (rec.kind == STATUS_INIT_ERROR) {
 		warn("vm%u: guest init: %s", st->vm, rec.msg);
 		snprintf(why, len, "guest init: %s", rec.msg);
@@ -410,15 +430,20 @@ int verdict_unwritten(int rc, const char *what, char **cause)
 	return VM_EXIT_FAILED;
 }
 
-void verdict_summary(unsigned int vm, int rc, double secs, const char *console_log)
+void verdict_summary(unsigned int vm, int rc, const char *cause, double secs,
+		     const char *console_log)
 {
 	char buf[128];
-	/* ./vm's own statuses in the words of the verdict */
-	const char *what = rc >= VM_EXIT_SPLAT && rc <= VM_EXIT_FAILED ?
-			   verdict_words(rc, VERDICT_WHOLE, buf, sizeof(buf)) : NULL;
+	int own = rc >= VM_EXIT_SPLAT && rc <= VM_EXIT_FAILED;
 
-	if (what)
-		fprintf(stderr, "vm: vm%u: %s (exit %d) after %.1fs; console log %s\n", vm, what, rc,
+	/*
+	 * a guest's status with no more than the words every such status gets
+	 * ("passed", "the guest's scripts failed") is said as the number itself
+	 */
+	if (!cause || !*cause || (!own && !strcmp(cause, verdict_words(rc, VERDICT_WHOLE, buf, sizeof(buf)))))
+		cause = own ? verdict_words(rc, VERDICT_WHOLE, buf, sizeof(buf)) : NULL;
+	if (cause)
+		fprintf(stderr, "vm: vm%u: %s (exit %d) after %.1fs; console log %s\n", vm, cause, rc,
 			secs, console_log);
 	else
 		fprintf(stderr, "vm: vm%u: the guest exited %d after %.1fs; console log %s\n", vm, rc,

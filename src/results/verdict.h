@@ -76,8 +76,13 @@ const char *verdict_unfinished(int rc, char *buf, size_t len);
  */
 int verdict_unwritten(int rc, const char *what, char **cause);
 
-/* The closing line for a person at a terminal: vm, status rc, seconds, the log. */
-void verdict_summary(unsigned int vm, int rc, double secs, const char *console_log);
+/*
+ * The closing line for a person at a terminal: vm, status rc, its cause as
+ * verdict_decide (or results_finish) gave it (NULL: the words for rc),
+ * seconds, the log.
+ */
+void verdict_summary(unsigned int vm, int rc, const char *cause, double secs,
+		     const char *console_log);
 
 /* The "Exit status:" part of ./vm --help (and so of vm(1)). */
 void verdict_help(FILE *f);

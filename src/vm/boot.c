@@ -103,14 +103,17 @@ int vm_boot(const struct vm_settings *s)
 				(*d)->start(&l);
 		double start = mono_secs();
 
-		rc = vm_run(&l, lock_fd);
+		char *cause;
+
+		rc = vm_run(&l, lock_fd, &cause);
 		/*
 		 * One line at the end for a person at a terminal (CI reads the
 		 * exit status and the log); not on a pipe, so scripts that
 		 * read stderr see no change.
 		 */
 		if (isatty(2))
-			verdict_summary(l.vm, rc, mono_secs() - start, l.console_log);
+			verdict_summary(l.vm, rc, cause, mono_secs() - start, l.console_log);
+		free(cause);
 		unlink(l.qmp_path);
 		unlink(l.hvc_path);
 		for (const struct vm_device *const *d = vm_devices; *d; d++)

@@ -60,7 +60,7 @@ static int stop_verdict(const struct vm_watch *w, const struct vm_launch *l, enu
 	return verdict_stop(&st, why, len, tests_only);
 }
 
-int vm_run(struct vm_launch *l, int lock_fd)
+int vm_run(struct vm_launch *l, int lock_fd, char **cause)
 {
 	const struct vm_settings *s = l->s;
 	unsigned int kvm_probe_secs = s->kvm_probe_secs;
@@ -122,7 +122,7 @@ int vm_run(struct vm_launch *l, int lock_fd)
 	results_tests_only(w.results, tests_only);
 	vm_watchdog_verdict(&w, &rc, why, sizeof(why));
 	rc = results_finish(w.results, &w.rctx, &w.splats, rc, *why ? why : NULL,
-			    mono_secs() - w.started, mono_secs());
+			    mono_secs() - w.started, mono_secs(), cause);
 	vm_watch_free(&w);
 	close(sigfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);

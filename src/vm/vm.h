@@ -119,8 +119,11 @@ double vm_deadline_left(void);
 /* qemu.c: a kernel command line over VM_CMDLINE_MAX dies (125) naming the limit. */
 void vm_cmdline_check_or_die(const struct vm_launch *l);
 
-/* launch.c: run qemu, wait with the settings' timeout, return ./vm's exit status. */
-int vm_run(struct vm_launch *l, int lock_fd);
+/*
+ * launch.c: run qemu, wait with the settings' timeout, return ./vm's exit
+ * status; *cause (malloc'd) says it in words (results.txt's meta cause).
+ */
+int vm_run(struct vm_launch *l, int lock_fd, char **cause);
 /* A fresh random nonce (32 hex digits) for one boot. */
 void vm_new_nonce(char nonce[33]);
 

@@ -120,8 +120,9 @@ ln -s "/boot/vmlinuz-$rel" "$ktree/arch/x86/boot/bzImage"
 cp "/boot/config-$rel" "$ktree/.config"
 echo "$rel" > "$ktree/include/config/kernel.release"
 cp "/lib/modules/$rel/modules.builtin" "$ktree/modules.builtin"
-if cp -al "/lib/modules/$rel" "$T/mods/lib/modules/$rel" 2>/dev/null ||
-   cp -a "/lib/modules/$rel" "$T/mods/lib/modules/$rel"; then
+# (tree_copy: where $T is on another file system, a tmpfs /tmp as Debian 13
+# has, a plain cp -a after cp -al would nest the copy one level down)
+if tree_copy "/lib/modules/$rel" "$T/mods/lib/modules/$rel"; then
 	export KERNEL_SRC=$ktree KERNEL_INSTALL_MOD_PATH=$T/mods
 	cutv "KERNEL_SRC kernel" cachetest
 	mods=$(layer modules "$DRACUT_OUT") bins=$(layer bins "$DRACUT_OUT")

@@ -61,7 +61,7 @@ if [ $ecr_rc -eq 77 ]; then
 elif [ $ecr_rc -ne 0 ]; then
 	not_ok "tests/suite-tree ecryptfs-utils: exit $ecr_rc"
 else
-	{ cp -al "$ecr" "$T/unbuilt" 2>/dev/null || cp -a "$ecr" "$T/unbuilt"; } &&
+	tree_copy "$ecr" "$T/unbuilt" &&
 		rm "$T/unbuilt/tests/kernel/extend-file-random/test"
 	cat > "$RAPIDO_CONF" <<EOF
 ECRYPTFS_LOWER_FS=ext4,ntfs,ext4

@@ -56,6 +56,21 @@ fi
 run "$bin" --dry-run -q fstests_xfs
 check "fstests_xfs -q: exit 0, nothing on stderr" test $rc = 0 -a ! -s "$T/err"
 
+# the first hour: a suite profile cut without its suite (#@ suite) says so on
+# one line, naming the key, where to set it and what the image still does
+run "$bin" --dry-run fstests_xfs
+check "fstests_xfs without FSTESTS_SRC: cut (exit 0), saying xfstests is not in it" contains "$T/err" \
+	"cut: fstests_local: xfstests is not in the image: FSTESTS_SRC is unset (set it in rapido.conf or the environment; docs/profiles.md, fstests_local); without it: a shell with FSTESTS_FS on /mnt/test and the scratch disks made, and no test run"
+check "  on one line" test "$(grep -c 'is not in the image' "$T/err")" = 1
+mkdir -p "$T/xfstests"
+FSTESTS_SRC=$T/xfstests run "$bin" --dry-run fstests_xfs
+check "  with FSTESTS_SRC: no such line" sh -c "[ $rc = 0 ] && ! grep -q 'is not in the image' '$T/err'"
+run "$bin" --dry-run ltp
+check "ltp without LTP_SRC or LTP_DIR: both keys named" sh -c "[ $rc = 0 ] && grep -q \
+	'cut: ltp: LTP is not in the image: LTP_SRC and LTP_DIR are unset (set one in' '$T/err'"
+LTP_DIR=$T/xfstests run "$bin" --dry-run ltp
+check "  LTP_DIR alone is the suite" sh -c "[ $rc = 0 ] && ! grep -q 'is not in the image' '$T/err'"
+
 # the setting is applied: a rapido.conf value fstests_local refuses is overridden
 echo FSTESTS_FS=zfs > "$RAPIDO_CONF"
 run "$bin" --dry-run fstests_local

@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(98);
+	tap_plan(105);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -120,7 +120,7 @@ int main(void)
 	    "description, bins, bins-optional, bins-if KEY[=VALUE], bins-optional-if KEY[=VALUE], modules, "
 	    "modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, "
 	    "kconfig, kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, "
-	    "memory, memory-use, test-timeout, virtiofs, results)");
+	    "memory, memory-use, test-timeout, virtiofs, results, suite)");
 	bad("#@ description: x\n#@ bins-if: x\n", "p.sh:2: unknown profile key \"bins-if\"");
 	bad("#@ description: x\n#@ prepare a-b: x\n",
 	    "p.sh:2: prepare a-b: expected a rapido.conf key name after 'prepare'");
@@ -150,6 +150,25 @@ int main(void)
 	tap_ok(!rc && p.memory_use.n == 1 && !strcmp(p.memory_use.v[0], "SZ=2"),
 	       "memory-use: SZ 2 read as SZ=2");
 	profile_free(&p);
+	/* the first hour: a suite profile cut without its suite says so (#@ suite) */
+	rc = load("#@ description: x\n#@ conf-optional: LTP_SRC LTP_DIR\n"
+		  "#@ suite: LTP_SRC/LTP_DIR LTP: a shell\n", &p, &err);
+	tap_ok(!rc && p.suite_keys.n == 2 && !strcmp(p.suite_keys.v[1], "LTP_DIR") &&
+	       !strcmp(p.suite_name, "LTP") && !strcmp(p.suite_without, "a shell") &&
+	       strstr(p.suite_at, "/p.sh:3"), "suite: KEY/KEY NAME: WITHOUT read (%s)", err ? err : "ok");
+	profile_free(&p);
+	bad("#@ description: x\n#@ conf-optional: S\n#@ suite: S xfstests\n",
+	    "p.sh:3: suite: expected KEY[/KEY...] NAME: WHAT THE IMAGE DOES WITHOUT IT");
+	bad("#@ description: x\n#@ conf-optional: S\n#@ suite: S: a shell\n",
+	    "p.sh:3: suite: expected KEY[/KEY...] NAME:");
+	bad("#@ description: x\n#@ conf-optional: S\n#@ suite: S xfstests:\n",
+	    "p.sh:3: suite: expected KEY[/KEY...] NAME:");
+	bad("#@ description: x\n#@ conf-optional: S\n#@ suite: S/a-b x: y\n",
+	    "p.sh:3: suite: expected KEY[/KEY...] NAME:");
+	bad("#@ description: x\n#@ conf-optional: S\n#@ suite: S x: y\n#@ suite: S z: w\n",
+	    "p.sh:4: suite: a profile drives one suite (the first at ");
+	bad("#@ description: x\n#@ suite: S x: y\n",
+	    "p.sh:2: suite: S is not a conf-optional key of this profile");
 	bad("#@ bins: x\n", "no '#@ description:' line");
 	bad("#@ description: x\n#@ bins-if a-b: x\n", "p.sh:2: bins-if a-b: expected a rapido.conf key");
 	/* issue 43 #5: bins-if KEY=VALUE, a program one value of the key needs */

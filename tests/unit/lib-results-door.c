@@ -42,10 +42,12 @@ static int run(const struct results_ctx *c, const char *recs, int rc)
 {
 	struct results_run *r = results_open(c);
 	struct splat_scan sc;
+	char *cause;
 
 	results_input(r, recs, strlen(recs), 1.0, 0);
 	splat_scan_init(&sc);
-	rc = results_finish(r, c, &sc, rc, NULL, 1.0, 2.0);
+	rc = results_finish(r, c, &sc, rc, NULL, 1.0, 2.0, &cause);
+	free(cause);
 	splat_scan_free(&sc);
 	results_free(r);
 	return rc;

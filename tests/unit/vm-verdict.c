@@ -64,18 +64,23 @@ static char *last_line(const char *path)
 
 #define NONCE "0123456789abcdef0123456789abcdef"
 
-/* verdict_stop for one end, with stderr (its first line) in msg */
-static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
+/* stderr into a pipe until capture_end, which puts its first line in msg */
+static int capture_begin(int p[2])
 {
-	int p[2], saved = dup(2), rc, tests_only;
-	ssize_t n;
+	int saved = dup(2);
 
 	if (pipe(p) < 0 || saved < 0)
 		exit(1);
 	fflush(stderr);
 	dup2(p[1], 2);
 	close(p[1]);
-	rc = verdict_stop(st, why, 600, &tests_only);
+	return saved;
+}
+
+static void capture_end(int p[2], int saved, char *msg, size_t len)
+{
+	ssize_t n;
+
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -83,7 +88,31 @@ static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
 	msg[n > 0 ? n : 0] = '\0';
 	msg[strcspn(msg, "\n")] = '\0';
 	close(p[0]);
+}
+
+/* verdict_stop for one end, with stderr (its first line) in msg */
+static int stop(struct verdict_stop *st, char *why, char *msg, size_t len)
+{
+	int p[2], saved = capture_begin(p), rc, tests_only;
+
+	rc = verdict_stop(st, why, 600, &tests_only);
+	capture_end(p, saved, msg, len);
 	return rc;
+}
+
+/* the closing line at a terminal for rc and why, as ./vm decides its cause */
+static void summary_is(int rc, const char *why, const char *want, const char *what)
+{
+	struct verdict_in in = { .vm = 2, .rc = rc, .why = why && *why ? why : NULL };
+	char msg[1024], *cause;
+	int p[2], saved;
+
+	rc = verdict_decide(&in, &cause);
+	saved = capture_begin(p);
+	verdict_summary(2, rc, cause, 6.94, "/s/vm2.log");
+	capture_end(p, saved, msg, sizeof(msg));
+	free(cause);
+	TAP_EQ_STR(msg, want, "%s", what);
 }
 
 static void stop_cases(void)
@@ -107,6 +136,10 @@ static void stop_cases(void)
 	st.status_len = n;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), 3, "the guest's record for this boot: its code");
 	TAP_EQ_STR(why, "", "  no cause in words");
+	summary_is(3, why, "vm: vm2: the guest exited 3 after 6.9s; console log /s/vm2.log",
+		   "  the closing line: the guest's status as a number");
+	summary_is(0, why, "vm: vm2: the guest exited 0 after 6.9s; console log /s/vm2.log",
+		   "  and its 0");
 	rec.kind = STATUS_INIT_ERROR;
 	snprintf(rec.msg, sizeof(rec.msg), "cannot mount /proc");
 	n = status_record_format(status, NONCE, &rec);
@@ -114,6 +147,8 @@ static void stop_cases(void)
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "the init's error: 123");
 	TAP_EQ_STR(why, "guest init: cannot mount /proc", "  its message is the cause");
 	TAP_EQ_STR(msg, "vm: vm2: guest init: cannot mount /proc", "  and said");
+	summary_is(VM_EXIT_NO_STATUS, why, "vm: vm2: guest init: cannot mount /proc (exit 123) after "
+		   "6.9s; console log /s/vm2.log", "  the closing line says it too");
 
 	st.status_len = 0;
 	st.panicked = 1;
@@ -121,11 +156,17 @@ static void stop_cases(void)
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "a panic without a record: 123");
 	TAP_EQ_STR(msg, "vm: Kernel panic - not syncing: VFS: Unable to mount root",
 		   "  the console's panic line first, from the panic on, without its CR");
+	/* the first hour: the last line said the generic words for 123 after a panic was named */
+	summary_is(VM_EXIT_NO_STATUS, why, "vm: vm2: kernel panic (exit 123) after 6.9s; console log "
+		   "/s/vm2.log", "  the closing line: a kernel panic, not every cause of 123");
 	st.panicked = 0;
 	st.shutdown_reason = "host-qmp-quit";
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "a QMP quit: 122");
 	TAP_EQ_STR(msg, "vm: vm2 was stopped from the host by a QMP 'quit' (./vmctl 2 quit or another "
 		   "QMP client) before the guest reported a status", "  said so");
+	summary_is(VM_EXIT_HOST_STOPPED, why, "vm: vm2: stopped from the host by a QMP 'quit' before "
+		   "the guest reported (exit 122) after 6.9s; console log /s/vm2.log",
+		   "  the closing line names the QMP quit");
 	{
 		/* issue 40: what qemu's console multiplexer writes when Ctrl-a x quits it */
 		static const char ctrl_a_x[] = "login: QEMU: Terminated\n\r";
@@ -137,11 +178,22 @@ static void stop_cases(void)
 		TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "Ctrl-a x: 122");
 		TAP_EQ_STR(msg, "vm: vm2 was stopped with Ctrl-a x on its console before the guest "
 			   "reported a status", "  named as Ctrl-a x, not a QMP client's quit");
+		summary_is(VM_EXIT_HOST_STOPPED, why, "vm: vm2: stopped with Ctrl-a x on the console "
+			   "before the guest reported (exit 122) after 6.9s; console log /s/vm2.log",
+			   "  the closing line names Ctrl-a x");
+		st.interactive = 1;
+		TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), 0, "Ctrl-a x, interactive: no verdict, 0");
+		summary_is(0, why, "vm: vm2: quit from the console (Ctrl-a x), no verdict (exit 0) after "
+			   "6.9s; console log /s/vm2.log", "  the closing line: a quit, not a pass");
+		st.interactive = 0;
 		st.console = console;
 		st.console_len = console_len;
 	}
 	st.shutdown_reason = "host-signal";
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_HOST_STOPPED, "a signal to qemu: 122");
+	summary_is(VM_EXIT_HOST_STOPPED, why, "vm: vm2: qemu was stopped by a signal on the host "
+		   "before the guest reported (exit 122) after 6.9s; console log /s/vm2.log",
+		   "  the closing line names the signal to qemu");
 	st.shutdown_reason = "guest-shutdown";
 	st.wstatus = 0;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS,
@@ -150,23 +202,39 @@ static void stop_cases(void)
 	TAP_EQ_STR(msg, "vm: vm2: the guest powered off without reporting a status (a poweroff, or "
 		   "sysrq o, in the guest before the rapido init ended; console log: /s/vm2.log)",
 		   "  a power-off in the guest, named as one");
+	summary_is(VM_EXIT_NO_STATUS, why, "vm: vm2: a power-off in the guest before the rapido init "
+		   "reported a status (exit 123) after 6.9s; console log /s/vm2.log",
+		   "  the closing line names the power-off");
 	st.shutdown_reason = "guest-reset";
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "a reset in the guest: 123");
 	TAP_EQ_STR(msg, "vm: vm2: the guest reset without reporting a status (a reboot in the guest, "
 		   "or a triple fault; console log: /s/vm2.log)", "  named as one");
+	summary_is(VM_EXIT_NO_STATUS, why, "vm: vm2: a reset in the guest (a reboot or a triple fault) "
+		   "before the rapido init reported a status (exit 123) after 6.9s; console log "
+		   "/s/vm2.log", "  the closing line names the reset");
+	st.shutdown_reason = "guest-panic";
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "qemu's guest-panic: 123");
+	TAP_EQ_STR(why, "kernel panic", "  its cause a kernel panic");
 	st.shutdown_reason = "guest-shutdown";
 	st.wstatus = 1 << 8;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_FAILED, "qemu failing: 125");
 	TAP_EQ_STR(msg, "vm: qemu failed (exit status 1; console log: /s/vm2.log)", "  with its status");
+	TAP_EQ_STR(why, "qemu failed (exit status 1)", "  its cause");
 	st.wstatus = SIGKILL;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_FAILED, "qemu killed: 125");
 	st.end = VERDICT_TIMEOUT;
 	st.timeout = 30;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_TIMEOUT, "the timeout: 124");
 	TAP_EQ_STR(msg, "vm: timeout: vm2 killed after 30s (console log: /s/vm2.log)", "  said so");
+	summary_is(VM_EXIT_TIMEOUT, why, "vm: vm2: timeout: --timeout (30s) expired and qemu was "
+		   "killed (exit 124) after 6.9s; console log /s/vm2.log",
+		   "  the closing line gives the timeout");
 	st.end = VERDICT_SIGNALLED;
 	st.sig = SIGTERM;
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), 128 + SIGTERM, "./vm stopped by SIGTERM: 143");
+	summary_is(128 + SIGTERM, why, "vm: vm2: ./vm was stopped by signal 15 (Terminated) (exit "
+		   "143) after 6.9s; console log /s/vm2.log",
+		   "  the closing line: ./vm's signal, not a guest's status 143");
 
 	{
 		char *cause = xstrdup("passed");
@@ -187,6 +255,7 @@ static void collect_cases(void)
 	struct results_run *r;
 	struct splat_scan sc;
 	static const char rec[] = "R1 hello rapido-init\nR1 start t1\nR1 pass t1 0.1 -\n";
+	char *cause;
 	int rc;
 
 	if (!mkdtemp(dir)) {
@@ -213,10 +282,12 @@ static void collect_cases(void)
 	close(open(path, O_WRONLY | O_CREAT, 0644));
 	free(path);
 	splat_scan_init(&sc);
-	rc = results_finish(r, &c, &sc, 0, NULL, 1.0, 2.0);
+	rc = results_finish(r, &c, &sc, 0, NULL, 1.0, 2.0, &cause);
 	results_free(r);
 	splat_scan_free(&sc);
 	TAP_EQ_INT(rc, VM_EXIT_FAILED, "a report that cannot be written: 125");
+	tap_ok(!strncmp(cause, "results: ", 9), "  the final cause for the closing line: %s", cause);
+	free(cause);
 	path = xasprintf("%s/results.txt", dir);
 	line = last_line(path);
 	TAP_EQ_STR(line, "R1 meta exit 125", "results.txt ends with the final status, not the guest's 0");
@@ -252,7 +323,9 @@ static void collect_cases(void)
 		results_input(r, rec, sizeof(rec) - 1, 1.0, 0);
 		splat_scan_init(&sc);
 		rc = results_finish(r, &c, &sc, i ? VM_EXIT_NO_STATUS : VM_EXIT_TIMEOUT,
-				    i ? "guest init: exec /bin/bash: Exec format error" : NULL, 1.0, 2.0);
+				    i ? "guest init: exec /bin/bash: Exec format error" : NULL, 1.0, 2.0,
+				    &cause);
+		free(cause);
 		results_free(r);
 		splat_scan_free(&sc);
 		path = xasprintf("%s/junit.xml", dir);
@@ -294,7 +367,8 @@ static void collect_cases(void)
 		results_input(r, oom_rec, sizeof(oom_rec) - 1, 1.0, 0);
 		splat_scan_init(&sc);
 		splat_feed(&sc, console, sizeof(console) - 1);
-		rc = results_finish(r, &c, &sc, 128 + 9, NULL, 1.0, 2.0);
+		rc = results_finish(r, &c, &sc, 128 + 9, NULL, 1.0, 2.0, &cause);
+		free(cause);
 		results_free(r);
 		splat_scan_free(&sc);
 		path = xasprintf("%s/junit.xml", dir);
@@ -319,7 +393,8 @@ static void collect_cases(void)
 		results_input(r, oom_rec, sizeof(oom_rec) - 1, 1.0, 0);
 		splat_scan_init(&sc);
 		splat_feed(&sc, console, sizeof(console) - 1);
-		rc = results_finish(r, &c, &sc, VM_EXIT_TIMEOUT, NULL, 1.0, 2.0);
+		rc = results_finish(r, &c, &sc, VM_EXIT_TIMEOUT, NULL, 1.0, 2.0, &cause);
+		free(cause);
 		results_free(r);
 		splat_scan_free(&sc);
 		path = xasprintf("%s/results.txt", dir);
@@ -371,7 +446,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(76);
+	tap_plan(93);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);
