@@ -103,7 +103,7 @@
 
 blktests_devices
 if [ -z "${BLKTESTS_SRC:-}" ]; then
-	echo "blktests: blktests not included (BLKTESTS_SRC unset); TEST_DEVS: ${_blktests_devs[*]}"
+	rapido_no_suite BLKTESTS_SRC "blktests: blktests not included (BLKTESTS_SRC unset); TEST_DEVS: ${_blktests_devs[*]}"
 else
 	[ -x /blktests/check ] ||
 		rapido_fail "BLKTESTS_SRC=$BLKTESTS_SRC has no executable check script: is it a blktests tree?"

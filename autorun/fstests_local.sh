@@ -199,9 +199,9 @@ fstests_settings
 fstests_devices
 
 if [ -z "${FSTESTS_SRC:-}" ]; then
-	echo "fstests: xfstests not included (FSTESTS_SRC unset)"
 	[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 		echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
+	rapido_no_suite FSTESTS_SRC "fstests: xfstests not included (FSTESTS_SRC unset)"
 else
 	fstests_check_tree "$FSTYP"
 	fstests_check_wanted

@@ -322,12 +322,13 @@ _fstests_shard_list() {
 
 # fstests_net_run FSTYP: the end of a network file system's profile
 # (fstests_cephfs, fstests_nfs, fstests_cifs): with a tree, xfstests checked for FSTYP
-# and run (its status the profile's); without one, what was left out
+# and run (its status the profile's); without one, what was left out (a
+# batch run of nothing else fails: rapido_no_suite)
 fstests_net_run() {
 	if [ -z "${FSTESTS_SRC:-}" ]; then
-		echo "fstests: xfstests not included (FSTESTS_SRC unset)"
 		[ -z "${FSTESTS_AUTORUN_CMD:-}" ] ||
 			echo "fstests: FSTESTS_AUTORUN_CMD not run: there is no xfstests tree"
+		rapido_no_suite FSTESTS_SRC "fstests: xfstests not included (FSTESTS_SRC unset)"
 	else
 		fstests_check_tree "$1"
 		fstests_run

@@ -26,6 +26,7 @@
 #include "fsinfo.h"
 #include "globq.h"
 #include "guestmods.h"
+#include "guestpath.h"
 #include "rapido.h"
 #include "run.h"
 #include "shwords.h"
@@ -138,6 +139,28 @@ static void add_optional_bin(struct cut_plan *p, const char *name)
 }
 
 /*
+ * A program goes into the image at its host path: under a directory the
+ * guest init mounts over (a tmpfs on /tmp), the guest would never see it.
+ */
+static int hidden_in_guest(const char *path, const char *from)
+{
+	static const char *const dirs[] = GUEST_MOUNTED_DIRS;
+
+	for (const char *const *d = dirs; *d; d++) {
+		size_t n = strlen(*d);
+
+		if (!strncmp(path, *d, n) && path[n] == '/') {
+			problem("%s: %s is under %s, which the guest mounts a file system on: the"
+				" image would hold it where no one sees it (copy it elsewhere,"
+				" e.g. /usr/local/bin or your home, and give that path)",
+				from, path, *d);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * --bins and CUT_EXTRA_BINS: host programs any profile can be given, with
  * their libraries (the bins layer: the profile's own programs' machinery)
  */
@@ -158,6 +181,10 @@ static void extra_bins(const struct cut_opts *o, struct cut_plan *p)
 			if (!path) {
 				problem("host binary '%s' not found in PATH (from %s)", l->v[i],
 					opt ? "--bins" : "CUT_EXTRA_BINS");
+				continue;
+			}
+			if (hidden_in_guest(path, opt ? "--bins" : "CUT_EXTRA_BINS")) {
+				free(path);
 				continue;
 			}
 			add_bin(p, path);

@@ -12,5 +12,11 @@
  * off the PATH of the profile's own part and of the harnesses it starts
  */
 #define GUEST_BUSYBOX_DIR "/usr/lib/rapido/busybox"
+/*
+ * What the init mounts a file system on (tools/init/main.c's mounts[]):
+ * what an image holds under them is hidden in the guest, so ./cut refuses
+ * a program of --bins there (src/cut/check.c). NULL-terminated.
+ */
+#define GUEST_MOUNTED_DIRS { "/proc", "/sys", "/dev", "/tmp", "/run", NULL }
 
 #endif

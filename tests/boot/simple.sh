@@ -52,6 +52,12 @@ check "  names it and where it came from" grep -qF "host binary 'nosuchprog' not
 CUT_EXTRA_BINS=nosuch2 "$CUT" -q simple > "$T/cut" 2>&1
 expect_rc "cut with CUT_EXTRA_BINS naming a program not on the host" 1 $?
 check "  names it and the key" grep -qF "host binary 'nosuch2' not found in PATH (from CUT_EXTRA_BINS)" "$T/cut"
+# the guest mounts a tmpfs on /tmp: a program there would be in the image but never seen
+cp /bin/true "$T/mytool" || exit 1
+"$CUT" -q simple --bins "$T/mytool" > "$T/cut" 2>&1
+expect_rc "cut --bins with a program under /tmp, which the guest mounts over" 1 $?
+check "  names it, the directory and what to do" \
+	grep -qF -- "--bins: $T/mytool is under /tmp, which the guest mounts a file system on" "$T/cut"
 
 "$CUT" -q simple --bins lsblk -x 'lsblk --version; mount | grep -q "^proc on /proc type proc " && ps | grep -q "[b]ash" && free | grep -q Mem &&
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&

@@ -63,6 +63,7 @@ static void mount_api(int late)
 		{ "devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755" },
 		{ "devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "gid=5,mode=620,ptmxmode=666" },
 		{ "tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777" },
+		/* each directory mounted on here is in GUEST_MOUNTED_DIRS (guestpath.h) */
 		{ "tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777" },
 		{ "tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755" },
 		{ "configfs", "/sys/kernel/config", "configfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL },
