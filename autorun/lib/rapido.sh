@@ -302,7 +302,7 @@ _rapido_interrupted() {
 _rapido_interrupted_exit() {
 	builtin trap - EXIT DEBUG
 	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
-	_rapido_res_close
+	_rapido_end_run
 	_rapido_no_verdict "$_rapido_interrupted_in was interrupted before the profile finished"
 }
 
@@ -373,6 +373,20 @@ _rapido_autorun_end() {
 	return 0
 }
 
+# What a library does as the autorun's shell ends, before its verdict:
+# results.sh closes the tests left open as failed. A library adds its
+# function here as it is sourced, so that rapido.sh names none of them: a
+# batch autorun sources only the libraries its profile and extras name
+# (./cut's libpick.c), and a run that starts no test (simple) leaves
+# results.sh unparsed, tens of ms of bash under TCG on every boot.
+_rapido_end_hooks=(${_rapido_end_hooks[@]+"${_rapido_end_hooks[@]}"})
+_rapido_end_run() {
+	local h
+	for h in ${_rapido_end_hooks[@]+"${_rapido_end_hooks[@]}"}; do
+		"$h"
+	done
+}
+
 # The interactive shell's EXIT trap: leaving the shell is no verdict. What
 # the last command at the prompt returned (a typo's 127, "exit 5") is not
 # the run's status: the autorun's kept failure is (the profile's, before
@@ -380,7 +394,7 @@ _rapido_autorun_end() {
 _rapido_shell_exit() {
 	builtin trap - EXIT DEBUG
 	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
-	_rapido_res_close
+	_rapido_end_run
 	_rapido_status || exit 0
 	echo "rapido: the autorun FAILED with status ${REPLY%% *} before the shell: ${REPLY#* }" >&2
 	exit "${REPLY%% *}"
@@ -396,7 +410,7 @@ _rapido_autorun_exit() {
 	# the status is the one the autorun exited with, before the clean-up
 	_rapido_res_ret=$ret
 	[ "$rc" = 0 ] || _rapido_part_status "$rc" "${_rapido_part_name:-autorun}: exit status $rc"
-	_rapido_res_close
+	_rapido_end_run
 	_rapido_status || exit 0
 	echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
 	exit "${REPLY%% *}"

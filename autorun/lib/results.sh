@@ -103,6 +103,8 @@ _rapido_res_error=0
 _rapido_res_file() {
 	REPLY=${RAPIDO_RUN_DIR:-/run}/rapido.results
 }
+# the autorun's end closes the tests left open as failed (rapido.sh)
+[[ " ${_rapido_end_hooks[*]-} " == *" _rapido_res_close "* ]] || _rapido_end_hooks+=(_rapido_res_close)
 # the output kept per test: junit.xml is read by people, not archived logs
 _rapido_res_out_max=65536
 declare -A _rapido_res_t0=()

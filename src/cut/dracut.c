@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "confget.h"
@@ -42,6 +43,43 @@ static void push_list(struct strv *argv, const char *opt, const struct strv *ite
 int cut_dracut_sink_ok(const char *path)
 {
 	return path[0] == '/' && !strpbrk(path, " \t\n*?[]\\");
+}
+
+/*
+ * --libdirs: the guest ABI's own library directories, those that exist in
+ * the root dracut reads. Left to itself dracut takes every directory
+ * ldconfig lists, /lib32 too where the host has 32-bit libraries, and its
+ * pthread_cancel workaround copies libgcc_s.so* from each: a 32-bit
+ * libgcc_s (153 KiB) in every image, none of which has a 32-bit program,
+ * unpacked by the guest's kernel on every boot. The base pair is the one
+ * dracut picks: lib64 where the C library lives there, else lib.
+ */
+static void push_libdirs(const struct cut_plan *p, struct strv *argv)
+{
+	const char *root = p->sysroot ? p->sysroot : "";
+	char *libc = xasprintf("%s/lib64/libc.so.6", root);
+	int lib64 = access(libc, F_OK) == 0;
+	struct strv cand = STRV_INIT, dirs = STRV_INIT;
+
+	free(libc);
+	strv_push(&cand, lib64 ? "/lib64" : "/lib");
+	strv_push(&cand, lib64 ? "/usr/lib64" : "/usr/lib");
+	if (p->arch) {
+		strv_pushf(&cand, "/lib/%s", p->arch->triplet);
+		strv_pushf(&cand, "/usr/lib/%s", p->arch->triplet);
+	}
+	for (size_t i = 0; i < cand.n; i++) {
+		char *path = xasprintf("%s%s", root, cand.v[i]);
+		struct stat st;
+
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			strv_push(&dirs, cand.v[i]);
+		free(path);
+	}
+	/* none there: dracut's own choice, which finds nothing either */
+	push_list(argv, "--libdirs", &dirs);
+	strv_free(&cand);
+	strv_free(&dirs);
 }
 
 /*
@@ -116,6 +154,7 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 	strv_push(argv, "bash");
 	strv_push(argv, "--kver");
 	strv_push(argv, p->kern.release);
+	push_libdirs(p, argv);
 	if (mods) {
 		struct strv all = STRV_INIT;
 

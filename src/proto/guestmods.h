@@ -14,7 +14,10 @@ extern const char *const guestmods_share[];	/* rapido.shares=N: 9p on /host, /ho
 extern const char *const guestmods_virtiofs[];	/* rapido.virtiofs=N: mounted by tag */
 extern const char *const guestmods_net[];	/* rapido.ip=: the virtio NIC */
 extern const char *const guestmods_hvc[];	/* rapido.hvc=1: a shell on /dev/hvc0 */
-extern const char *const guestmods_debug[];	/* every boot: pvpanic, VMCOREINFO for dumps */
+/* every boot: the driver of the pvpanic device there is, VMCOREINFO for dumps */
+extern const char *const guestmods_pvpanic_isa[];
+extern const char *const guestmods_pvpanic_pci[];
+extern const char *const guestmods_vmcore[];
 extern const char *const guestmods_results[];	/* rapido.results=1: the results port and 9p share */
 
 /* The lists above, NULL-terminated. */

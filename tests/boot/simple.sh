@@ -10,7 +10,9 @@
 # --bins / CUT_EXTRA_BINS add host programs, and name one that is missing.
 # The image's bytes (each unpacked by the kernel on every boot): helpers
 # stripped, no libselinux nor libpcre2 (busybox's ls, grep, sed, mkdir);
-# the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg.
+# the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg;
+# a batch run that starts no test leaves results.sh unread, and one that
+# does (an extra's rapido_test) still fails on a test left open.
 . "$(dirname "$0")/lib.sh"
 
 out=$("$CUT" simple 2>&1)
@@ -35,6 +37,20 @@ check "simple's bins layer has bash, and no libselinux nor libpcre2 (busybox's l
 	test -x "$T/bins/usr/bin/bash" -a -z "$(find "$T/bins" -name 'libselinux*' -o -name 'libpcre2*')"
 check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
 	test -z "$unstripped" -a -x "$T/helpers/init"
+# dracut copied /lib32's libgcc_s for its pthread workaround (--libdirs)
+check "no other ABI's libraries (usr/lib32's libgcc_s)" test -z "$(find "$T/bins" -path '*lib32*')"
+# vmctl's exec is linked to the image's C library: 19 KiB, not 800 KiB of
+# static glibc (the init and ktap stay static: Makefile's GUEST_DYNAMIC)
+check "rapido-exec uses the image's C library, under 100 KiB" \
+	sh -c 'readelf -l "$1" | grep -q "Requesting program interpreter" &&
+		test "$(stat -c %s "$1")" -lt 102400' sh "$T/helpers/usr/bin/rapido-exec"
+# a batch run of simple starts no test: its autorun sources rapido.sh and
+# not results.sh (40 KB with it, parsed by bash under TCG on every boot);
+# the tail's autorun.sh is plain text in the uncompressed image
+check "the batch autorun sources rapido.sh, and results.sh only for a shell (no test in simple)" \
+	sh -c "grep -aqx 'source /rapido/lib/rapido.sh' '$DRACUT_OUT' &&
+		! grep -aqx 'source /rapido/lib/results.sh' '$DRACUT_OUT' &&
+		grep -aqxF '[ \"\${RAPIDO_BATCH:-0}\" = 1 ] || source /rapido/lib/results.sh' '$DRACUT_OUT'"
 
 # from another directory, as a user would
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
@@ -63,13 +79,26 @@ check "  names it, the directory and what to do" \
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
 	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
 	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
+	{ rapido-exec 2>&1; true; } | grep -q "^Usage: rapido-exec" && rapido-ktap --help | grep -q "^Usage:" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
+	-x '[ -d /sys/module/pvpanic_mmio ] && [ ! -e /sys/module/pvpanic_pci ] && echo "pvpanic: the ISA driver alone"' \
+	-x 'dmesg | grep -q "rapido-init: mark up\$" && echo "up mark: in the kernel log"' \
 	-x 'busybox poweroff; rapido_sleep 300' -x 'echo "after: busybox poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple with -x extras (tail only)" 0 $?
-"$VM" --batch --timeout 300 --results "$T/res-off" > "$T/console-tools" 2>&1
+# printk.devkmsg=on as bench/boot boots: /dev/kmsg keeps only 10 lines a 5 s
+# else, and with --results the init's trace lines are more than that
+"$VM" --batch --timeout 300 --results "$T/res-off" --append printk.devkmsg=on > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
-check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log" guest_says "$T/console-tools" "tools: ok"
+check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
+# each module a boot loads costs a few ms of TCG: the driver of the
+# device ./vm gives (x86: the ISA pvpanic, ACPI's QEMU0001), not the other
+check "  the init loaded pvpanic_mmio (x86's ISA pvpanic) and not pvpanic_pci" \
+	guest_says "$T/console-tools" "pvpanic: the ISA driver alone"
+# bench/boot's timeline takes the profile's start from the kernel's log,
+# on printk's clock as every other mark (the console's up mark is stamped
+# with CLOCK_MONOTONIC, tens of ms off it under TCG with tsc=unstable)
+check "  the init's up mark is in the kernel's log too" guest_says "$T/console-tools" "up mark: in the kernel log"
 check "  nothing after the power-off ran" test -z "$(grep "after: busybox poweroff" "$T/console-tools")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-tools"
 # the sender's name is read from /proc when the init takes the signal: a
@@ -80,10 +109,12 @@ check "  the init said so on the console" grep -q "^rapido-init: the init was si
 check "  and in results.txt, whose meta exit is 123" \
 	bash -c "grep -q 'meta cause .*signalled.*before%20the%20profile%20finished' '$T/res-off/results.txt' && tail -n 1 '$T/res-off/results.txt' | grep -q ' meta exit 123$'"
 
-"$CUT" -q simple -x '(exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
-expect_rc "cut simple -x '(exit 3); poweroff'" 0 $?
+"$CUT" -q simple -x 'rapido_test_start left-open; (exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
+expect_rc "cut simple -x 'rapido_test_start left-open; (exit 3); poweroff'" 0 $?
 "$VM" --batch --timeout 300 > "$T/console-off" 2>&1
 expect_rc "vm: poweroff after a command that exited 3: status 3, as exit" 3 $?
+check "  the extra's test left open is closed as failed (results.sh sourced: the extra names it)" \
+	grep -q "rapido: test left-open: FAILED: did not finish" "$T/console-off"
 check "  nothing after the power-off ran" test -z "$(grep "after: poweroff" "$T/console-off")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-off"
 check "  kernel console clean" console_clean "$T/console-off"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arch.h"
 #include "cut.h"
 #include "err.h"
 #include "io.h"
@@ -42,6 +43,15 @@ static char *argv_of(const struct cut_opts *o, const struct cut_plan *p, const c
 	char *s;
 
 	cut_dracut_argv(o, p, out, part, libs, tmpdir, NULL, &argv);
+	/* the host's own --libdirs depend on the host: 11b checks them in a sysroot */
+	for (size_t i = 0; !p->sysroot && i + 1 < argv.n; i++)
+		if (!strcmp(argv.v[i], "--libdirs")) {
+			free(argv.v[i]);
+			free(argv.v[i + 1]);
+			memmove(&argv.v[i], &argv.v[i + 2], (argv.n - i - 1) * sizeof(*argv.v)); /* and the NULL */
+			argv.n -= 2;
+			break;
+		}
 	s = joined(&argv);
 	strv_free(&argv);
 	return s;
@@ -122,7 +132,7 @@ int main(void)
 	char *k_all, *k_mods, *k_bins;
 
 	err_prog = "cut";
-	tap_plan(47);
+	tap_plan(49);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -298,7 +308,38 @@ int main(void)
 	       "  the rest as for the host, output last");
 	free(s);
 	free(p.sysroot);
+
+	/*
+	 * 11b. --libdirs: the guest ABI's directories that exist, never
+	 * another ABI's (dracut copied /lib32's libgcc_s into every image)
+	 */
+	p.sysroot = xasprintf("%s/sysroot", dir);
+	p.arch = arch_find("arm64");
+	for (const char *const *d = (const char *const[]){ "", "/lib", "/lib32", "/usr", "/usr/lib",
+							   "/usr/lib/aarch64-linux-gnu", NULL }; *d; d++) {
+		path = xasprintf("%s%s", p.sysroot, *d);
+		make_dir(path);
+		free(path);
+	}
+	s = argv_of(&o, &p, "/w/all.cpio", DRACUT_ALL, &libs, NULL);
+	if (!tap_ok(strstr(s, "[--libdirs] [/lib /usr/lib /usr/lib/aarch64-linux-gnu]") && !strstr(s, "lib32"),
+		    "sysroot: --libdirs the arch's existing directories, not /lib32"))
+		printf("#   saw: %s\n", s);
+	free(s);
+	path = xasprintf("%s/lib64", p.sysroot);
+	make_dir(path);
+	free(path);
+	path = xasprintf("%s/lib64/libc.so.6", p.sysroot);
+	put_file(path, "");
+	free(path);
+	s = argv_of(&o, &p, "/w/all.cpio", DRACUT_ALL, &libs, NULL);
+	if (!tap_ok(strstr(s, "[--libdirs] [/lib64 /usr/lib/aarch64-linux-gnu]") != NULL,
+		    "  a lib64 C library: /lib64 (and /usr/lib64 where it exists), as dracut picks"))
+		printf("#   saw: %s\n", s);
+	free(s);
+	free(p.sysroot);
 	p.sysroot = NULL;
+	p.arch = NULL;
 	conf_set(&p.conf, "DRACUT", "");
 
 	/*

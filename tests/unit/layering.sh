@@ -205,6 +205,13 @@ if [ -e "$TOP/build/guest/rapido-init" ]; then
 	[ ! -s "$T/maps" ] || sed 's/^/# /' "$T/maps"
 	grep -q 'libproto.a(status.o)' "$TOP/build/guest/rapido-init.map"
 	check "  rapido-init's map lists its archive members (status.o of libproto.a)" test $? = 0
+	# every byte of /init is unpacked on every boot (#44): the rooms' functions
+	# that the init never calls are discarded (-ffunction-sections, --gc-sections)
+	n=$(awk '/^Discarded input sections/ { d = 1 } /^Memory Configuration/ { d = 0 }
+		d && /^ \.text\./ { t = 1; if ($0 ~ /lib(base|proto|tools)\.a\(/) { n++; t = 0 }; next }
+		d && t && /lib(base|proto|tools)\.a\(/ { n++ } { t = 0 } END { print n + 0 }' \
+		"$TOP/build/guest/rapido-init.map")
+	check "  rapido-init's link discards the rooms' functions it never calls ($n)" test "$n" -gt 0
 else
 	skip "the guest helpers' link maps" "build/guest/rapido-init is not built: run make"
 fi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debug.c: what the guest does for debugging from the host: load pvpanic
- * (a panic reaches qemu, which pauses the VM so ./vm can dump its memory)
+ * debug.c: what the guest does for debugging from the host: load pvpanic's
+ * driver (a panic reaches qemu, which pauses the VM so ./vm can dump its memory)
  * and qemu_fw_cfg (which hands qemu the kernel's VMCOREINFO for the dump),
  * and keep a shell on the console shell's port (rapido.shell=ttyS2, a
  * third UART, or rapido.hvc=1, the virtio console /dev/hvc0) for ./vmctl
@@ -111,11 +111,20 @@ static void start_keeper(const char *tty)
 	}
 }
 
+/* The device ./vm's pvpanic is (src/conf/arch.c): ACPI names x86's ISA one */
+#define PVPANIC_ISA_ACPI "/sys/bus/acpi/devices/QEMU0001:00"
+
 void init_debug_setup(const struct init_cmdline *cl)
 {
 	char *tty;
 
-	init_modprobe(guestmods_debug, 1);
+	/*
+	 * only the driver of the device there is: each module a boot loads
+	 * is a few ms of TCG, and the other driver would find nothing
+	 */
+	init_modprobe(access(PVPANIC_ISA_ACPI, F_OK) == 0 ? guestmods_pvpanic_isa :
+			guestmods_pvpanic_pci, 1);
+	init_modprobe(guestmods_vmcore, 1);
 	if (cl->shell[0]) {
 		tty = xasprintf("/dev/%s", cl->shell);
 	} else if (cl->hvc) {

@@ -52,6 +52,14 @@ void init_mark_up(void)
 	 */
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0)
 		return;
+	/*
+	 * and in the kernel's log, stamped by printk's own clock as the
+	 * steps and the library's marks are: CLOCK_MONOTONIC (hpet under
+	 * tsc=unstable) runs tens of ms ahead of it under TCG, which
+	 * bench/boot's timeline would count to the init and take from the
+	 * profile
+	 */
+	init_trace("mark up\n");
 	n = snprintf(line, sizeof(line), "[%5lld.%06ld] " UPMARK " after %lld ms; running the profile\n",
 		     (long long)ts.tv_sec, ts.tv_nsec / 1000,
 		     (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
