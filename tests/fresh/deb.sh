@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# deb.sh: the Debian package, installed as a user of Debian 12 would. make
+# deb.sh: the Debian package, installed as a user of Debian 12 would
+# (FRESH_SUITE=trixie: of Debian 13, the package built here). make
 # deb builds it (lintian finds no error in it; its Depends and Suggests
 # are host/install-deps' lists, it has no Recommends, its helpers keep
 # their modes); apt installs it with its defaults (Recommends on: no server
@@ -147,7 +148,7 @@ check "  a wrong name: the nearest (fstests_xfs)" grep -qF "(did you mean fstest
 as_user 'rapido --version' > "$T/version" 2>&1
 check "rapido --version: rapido (rapido) $(cat "$T/deb/rapido/.version"), dracut's, qemu's" \
 	eval 'grep -qx "rapido (rapido) $(cat "$T/deb/rapido/.version")" "$T/version" &&
-		grep -q "^dracut 0.* (/usr/bin/dracut)$" "$T/version" &&
+		grep -qE "^dracut [0-9]+[^ ]* \(/usr/bin/dracut\)$" "$T/version" &&
 		grep -q "^qemu [0-9].* (/usr/bin/qemu-system-x86_64)$" "$T/version"'
 sed 's/^/# /' "$T/version"
 
