@@ -116,7 +116,8 @@ int verdict_decide(const struct verdict_in *in, char **cause)
 				 "the guest?)");
 		return VM_EXIT_FAILED;
 	}
-	*cause = xstrdup(verdict_words(0, VERDICT_WHOLE, buf, sizeof(buf)));
+	/* a 0 that is no pass (Ctrl-a x leaving an interactive session) says so */
+	*cause = xstrdup(in->why ? in->why : verdict_words(0, VERDICT_WHOLE, buf, sizeof(buf)));
 	return 0;
 }
 
@@ -350,6 +351,19 @@ static int explain_no_status(const struct verdict_stop *st, char *why, size_t le
 		     "o, in the guest before the rapido init ended; console log: %s)", st->vm,
 		     st->console_log);
 		snprintf(why, len, "a power-off in the guest before the rapido init reported a status");
+		return VM_EXIT_NO_STATUS;
+	}
+	/*
+	 * a panic before the init loaded pvpanic (no root, a broken
+	 * initramfs, a kernel without pvpanic) reboots the guest (panic=-1):
+	 * qemu says reset, the console says panic
+	 */
+	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !strcmp(r, "guest-reset") &&
+	    memmem(st->console, st->console_len, "Kernel panic - not syncing", 26)) {
+		report_panic(st->console, st->console_len);
+		warn("vm%u: kernel panic before pvpanic was loaded: the guest reset without "
+		     "reporting an exit status (console log: %s)", st->vm, st->console_log);
+		snprintf(why, len, "kernel panic (before pvpanic was loaded)");
 		return VM_EXIT_NO_STATUS;
 	}
 	if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !strcmp(r, "guest-reset")) {

@@ -185,6 +185,23 @@ static void stop_cases(void)
 		TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), 0, "Ctrl-a x, interactive: no verdict, 0");
 		summary_is(0, why, "vm: vm2: quit from the console (Ctrl-a x), no verdict (exit 0) after "
 			   "6.9s; console log /s/vm2.log", "  the closing line: a quit, not a pass");
+		{
+			/* with --results too: its records passed, the session was still quit */
+			static const char *const passed[] = { "R1 hello rapido-init", "R1 start t",
+							      "R1 pass t 0.1 -",
+							      NULL };
+			struct verdict_in in = { .vm = 2, .why = why };
+			struct rsuite s;
+			char *cause;
+
+			suite_of(&s, passed);
+			in.s = &s;
+			TAP_EQ_INT(verdict_decide(&in, &cause), 0, "  with --results: 0");
+			TAP_EQ_STR(cause, "quit from the console (Ctrl-a x), no verdict",
+				   "  its cause the quit, not \"passed\"");
+			free(cause);
+			rsuite_free(&s);
+		}
 		st.interactive = 0;
 		st.console = console;
 		st.console_len = console_len;
@@ -206,12 +223,22 @@ static void stop_cases(void)
 		   "reported a status (exit 123) after 6.9s; console log /s/vm2.log",
 		   "  the closing line names the power-off");
 	st.shutdown_reason = "guest-reset";
+	/* a panic before the init loaded pvpanic reboots (panic=-1): qemu says reset */
+	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS,
+		   "a reset after the console's Kernel panic: 123");
+	TAP_EQ_STR(msg, "vm: Kernel panic - not syncing: VFS: Unable to mount root",
+		   "  the console's panic line said");
+	TAP_EQ_STR(why, "kernel panic (before pvpanic was loaded)", "  its cause the panic, not a reset");
+	st.console = "[    1.0] reboot: Restarting system\n";
+	st.console_len = strlen(st.console);
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "a reset in the guest: 123");
 	TAP_EQ_STR(msg, "vm: vm2: the guest reset without reporting a status (a reboot in the guest, "
 		   "or a triple fault; console log: /s/vm2.log)", "  named as one");
 	summary_is(VM_EXIT_NO_STATUS, why, "vm: vm2: a reset in the guest (a reboot or a triple fault) "
 		   "before the rapido init reported a status (exit 123) after 6.9s; console log "
 		   "/s/vm2.log", "  the closing line names the reset");
+	st.console = console;
+	st.console_len = strlen(console);
 	st.shutdown_reason = "guest-panic";
 	TAP_EQ_INT(stop(&st, why, msg, sizeof(msg)), VM_EXIT_NO_STATUS, "qemu's guest-panic: 123");
 	TAP_EQ_STR(why, "kernel panic", "  its cause a kernel panic");
@@ -446,7 +473,7 @@ int main(void)
 	char *cause, *text;
 	int rc;
 
-	tap_plan(93);
+	tap_plan(98);
 
 	suite_of(&s, fail_then_pass);
 	rc = decide(0, 0, &s, &cause);
