@@ -304,7 +304,7 @@ $(foreach r,$(GUEST_ROOMS),$(B)/$(1)/lib$(r).a):
 	$$(call quiet,AR,$$@)
 	$(Q)rm -f $$@ && $(CROSS_$(1))ar rcs $$@ $$^
 
-$(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(call roomlibs,$(B)/$(1),$(GUEST_ROOMS))
+$(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(call roomlibs,$(B)/$(1),$(GUEST_ROOMS)) $(FLAGS_STAMP)
 	$$(call quiet,LD,$$@)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^)
 

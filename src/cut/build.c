@@ -107,17 +107,10 @@ struct split_ctx {
 	FILE *deps[2];
 };
 
-static int under(const char *name, const char *dir)
-{
-	size_t l = strlen(dir);
-
-	return !strncmp(name, dir, l) && (name[l] == '/' || !name[l]);
-}
-
 static int is_module_path(const char *name)
 {
-	return under(name, "usr/lib/modules") || under(name, "lib/modules") ||
-	       under(name, "usr/lib/firmware") || under(name, "lib/firmware");
+	return cut_path_under(name, "usr/lib/modules") || cut_path_under(name, "lib/modules") ||
+	       cut_path_under(name, "usr/lib/firmware") || cut_path_under(name, "lib/firmware");
 }
 
 /* Where an image file came from on the host (modules: the kernel's module directory). */

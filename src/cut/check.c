@@ -147,9 +147,7 @@ static int hidden_in_guest(const char *path, const char *from)
 	static const char *const dirs[] = GUEST_MOUNTED_DIRS;
 
 	for (const char *const *d = dirs; *d; d++) {
-		size_t n = strlen(*d);
-
-		if (!strncmp(path, *d, n) && path[n] == '/') {
+		if (cut_path_under(path, *d)) {
 			problem("%s: %s is under %s, which the guest mounts a file system on: the"
 				" image would hold it where no one sees it (copy it elsewhere,"
 				" e.g. /usr/local/bin or your home, and give that path)",

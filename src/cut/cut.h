@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "conf.h"
@@ -221,5 +222,13 @@ int cmd_cut(int argc, char **argv);
  * cut, never what a record in the state dir says (which may be older).
  */
 extern int cut_image_fd;
+
+/* NAME is DIR or a path under it */
+static inline int cut_path_under(const char *name, const char *dir)
+{
+	size_t l = strlen(dir);
+
+	return !strncmp(name, dir, l) && (name[l] == '/' || !name[l]);
+}
 
 #endif

@@ -48,8 +48,19 @@ dry_kernel() {
 # CUT_CACHE_DIR) is what ./vm gives qemu, and it did not warn that it fell
 # back to the bzImage. The same look without the decompressor sees the
 # bzImage, so it tells the two apart; put back, the ELF again.
+# the decompressors pvh_checks hides, put back however the test ends (a
+# kept FRESH_ROOT would boot bzImages ever after)
+hidden=()
+unhide() {
+	local t
+	for t in "${hidden[@]}"; do
+		mv "$R/usr/bin/$t.fresh-hidden" "$R/usr/bin/$t"
+	done
+	hidden=()
+}
+trap 'unhide; fresh_cleanup' EXIT
 pvh_checks() {
-	local kdir=/root/.cache/rapido/kernels elf k t hidden=()
+	local kdir=/root/.cache/rapido/kernels elf k t
 
 	elf=$(cd "$R$kdir" 2> /dev/null && compgen -G '*.elf')
 	check "  make demo's ./vm unpacked the kernel for its PVH entry ($kdir/${elf:-nothing})" \
@@ -69,9 +80,7 @@ pvh_checks() {
 		grep -qF -e "no ${unpack:-zstd} on this machine to unpack kernel /boot/vmlinuz-$booted " \
 		-e "no ${unpack:-xz} on this machine to unpack kernel /boot/vmlinuz-$booted " "$T/dry.err"
 	[ $fails = 0 ] || sed 's/^/# /' "$T/dry.err"
-	for t in "${hidden[@]}"; do
-		mv "$R/usr/bin/$t.fresh-hidden" "$R/usr/bin/$t"
-	done
+	unhide
 	k=$(dry_kernel)
 	check "with them back: the ELF again (-kernel ${k:-none})" test "$k" = "$kdir/$elf"
 }
