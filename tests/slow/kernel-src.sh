@@ -208,6 +208,8 @@ check "  the dump is named" grep -q "memory dump (elf) in $core" "$T/err"
 printf 'sys\nbt\nquit\n' > "$T/crash.in"
 timeout 900 crash -s "$vmlinux" "$core" -i "$T/crash.in" > "$T/crash" 2>&1
 check "crash opens the vmcore with the vmlinux (release $rel)" grep -q "RELEASE: $rel" "$T/crash"
+grep -q "RELEASE: $rel" "$T/crash" ||
+	{ echo "# crash $(crash --version 2>/dev/null | grep -m1 -o '[0-9][0-9.]*'):"; tail -n 15 "$T/crash" | sed 's/^/# /'; }
 # sysrq_handle_crash tail-calls panic(): its frame is __handle_sysrq's
 check "  and prints the panic's backtrace (the write to /proc/sysrq-trigger)" \
 	grep -qE '#[0-9]+ .* write_sysrq_trigger ' "$T/crash"
