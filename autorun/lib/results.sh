@@ -513,9 +513,6 @@ _rapido_tap_records() {
 	return $rc
 }
 
-# _rapido_res_close: the tests started and never ended fail ("did not
-# finish"); the totals in _rapido_res_pass, _rapido_res_fail (errors
-# too), _rapido_res_skip, _rapido_res_error
 # _rapido_res_unesc FIELD: the string of a record field (undoes
 # _rapido_res_esc), in REPLY
 _rapido_res_unesc() {
@@ -529,6 +526,7 @@ _rapido_res_unesc() {
 	REPLY=${n//%25/%}
 }
 
+# rapido_test_reported WHAT ID...: the header's usage above
 rapido_test_reported() {
 	local what=$1 l id ok
 	local -A ended=()
@@ -553,6 +551,9 @@ rapido_test_reported() {
 	return $ok
 }
 
+# _rapido_res_close: the tests started and never ended fail ("did not
+# finish"); the totals in _rapido_res_pass, _rapido_res_fail (errors
+# too), _rapido_res_skip, _rapido_res_error
 _rapido_res_close() {
 	local -A open=()
 	local -a lines=() left=()
