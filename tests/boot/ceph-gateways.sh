@@ -183,9 +183,11 @@ gw_results_fail gw-fusebad "cephfs_fuse: a missing file system fails" \
 	"cephfs_fuse: ceph-fuse cannot mount the cluster's file system on /mnt/cephfs"
 
 for f in gw-usb gw-usbc gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu gw-nbd gw-nbdbad gw-fuse gw-fusebad; do
-	check "$f: console clean" console_clean "$T/$f"
+	check "$f: console clean but for hung-task reports" cluster_console_clean "$f"
 done
-check "gw-lio: console clean but for the listed workqueue warning" console_clean_but "$T/gw-lio" "$flush_re"
+hung_reports gw-lio "$T/gw-lio"
+check "gw-lio: console clean but for the listed workqueue warning and hung-task reports" \
+	console_clean_but "$T/gw-lio" "($flush_re|INFO: task [^ ]+ blocked for more than)"
 # which workqueues, when it happens (the kernel's line before the WARNING)
 grep -a 'workqueue: WQ_MEM_RECLAIM' "$T/gw-lio" | sed 's/^/# gw-lio: /' 
 check "no rbd watcher left on the gateways' images" \

@@ -122,7 +122,7 @@ wait
 booted qemu_rbd 0 "qemu_rbd: ./vm --rbd rbd/rapido, a plain virtio disk"
 check "  the disk is the rbd VMs' image" guest_says "$T/qemu_rbd" "QEMU-RBD-READ: data $nonce from rapido"
 for f in cephfs1 cephfs2 rbd1 rbd2 qemu_rbd; do
-	check "$f: console clean" console_clean "$T/$f"
+	check "$f: console clean but for hung-task reports" cluster_console_clean "$f"
 done
 
 # -- bad input ------------------------------------------------------------------

@@ -90,6 +90,20 @@ console_clean_but() {
 	! grep -aE '^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops)' "$1" | grep -vqE "^\[ *[0-9.]+\] $2" &&
 		[ "$traces" = "$reports" ]
 }
+# console_clean_but_hung FILE: console_clean, but for hung-task reports
+# (a task blocked for two minutes: the kernel's word on slowness, each with
+# its one Call Trace); every other report still fails
+console_clean_but_hung() {
+	console_clean_but "$1" 'INFO: task [^ ]+ blocked for more than'
+}
+# hung_reports NAME FILE: each hung-task report in FILE, its line and the
+# first frames of its stack, as TAP comments naming NAME (what blocked, for
+# the record, where console_clean_but_hung let it through)
+hung_reports() {
+	awk -v n="$1" '
+/^\[ *[0-9.]+\] INFO: task [^ ]+ blocked for more than/ { k = 12 }
+k > 0 { k--; sub(/\r$/, ""); print "# " n ": " $0 }' "$2"
+}
 # the guest's own console output: kernel messages (which may land in the
 # middle of a line the guest is printing) cut out, carriage returns dropped
 guest_text() {
