@@ -12,7 +12,13 @@
 
 run "$TOP/bench/boot" --bogus
 check "an unknown argument is refused, named" \
-	fails_with 1 "bench/boot: unknown argument '--bogus' (expected none, --timeline [PROFILE] or --floor-argv)"
+	fails_with 1 "bench/boot: unknown argument '--bogus' (expected none, --timeline [PROFILE], --host or --floor-argv)"
+# --host: the host's clock around a boot, from strace's stamps: without
+# strace on PATH it says so before any cut or boot
+mkdir "$T/bin" && ln -s "$(command -v dirname)" "$T/bin/dirname"
+run env PATH="$T/bin" "$TOP/bench/boot" --host
+check "--host without strace is refused, named" \
+	fails_with 1 "bench/boot: --host needs strace on PATH (Debian: apt-get install strace)"
 run "$TOP/bench/boot" --timeline nosuchprofile
 check "--timeline PROFILE: a profile that is not there is refused, named" \
 	fails_with 1 "bench/boot: --timeline nosuchprofile: no profile autorun/nosuchprofile.sh"
