@@ -328,8 +328,8 @@ void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut
 			      strlen(p->static_bash ? "static bash" : "dynamic bash") + 1);
 		if (p->static_bash)
 			cut_key_stat(&s, p->static_bash);
-		ly->desc = xasprintf("%zu binaries, %zu tree libraries (profile %s), %s bash", p->bins.n,
-				     libs ? libs->n : 0, p->prof.name, p->static_bash ? "static" : "dynamic");
+		ly->desc = xasprintf("%zu binaries, %zu tree libraries (profile %s)%s", p->bins.n,
+				     libs ? libs->n : 0, p->prof.name, p->static_bash ? ", static bash" : "");
 	}
 	sha256_hex(&s, ly->key);
 }
