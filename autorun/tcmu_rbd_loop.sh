@@ -3,10 +3,11 @@
 # tcmu_rbd_loop: a Ceph RBD image served by tcmu-runner (Debian's, its rbd
 # handler: librbd in user space, no kernel rbd client) through LIO's user
 # backstore (target_core_user) and exported by the loopback fabric
-# (tcm_loop) as a local SCSI disk. tcmu-runner is started here; the
-# backstore (autorun/configfs/tcmu-rbd.spec) is made, tcmu-runner must
-# open it, then the tcm_loop port (autorun/configfs/tcm-loop.spec) links
-# it as LUN 0. A pattern is written and read back through the SCSI disk;
+# (tcm_loop) as a local SCSI disk. tcmu-runner is started here and waited
+# for until ready (it lifts the kernel's netlink block, set here first:
+# see below); the backstore (autorun/configfs/tcmu-rbd.spec) is made,
+# tcmu-runner must open it, then the tcm_loop port
+# (autorun/configfs/tcm-loop.spec) links it as LUN 0. A pattern is written and read back through the SCSI disk;
 # teardown in order (port, backstore, tcmu-runner stopped); then the
 # kernel rbd client maps the image to prove the bytes are on it. Exit 0
 # only when all of that held and configfs and the rbd mappings are as they
@@ -44,10 +45,13 @@ TR_LOG_DIR=/var/log/tcmu
 TR_LOG=$TR_LOG_DIR/tcmu-runner.log
 TR_MIB=4
 TR_CEPH_CONF=/etc/ceph/tcmu-runner.conf
+TR_NL_BLOCK=/sys/module/target_core_user/parameters/block_netlink
+TR_READY_SECS=60
 tr_pool=${CEPH_RBD_POOL:-rbd}
 tr_image=${CEPH_RBD_IMAGE:-rapido}
 tr_spec=$tr_pool/$tr_image
 tr_bs_defs=() tr_loop_defs=() tr_pid=
+tr_blocked=	# set when this profile set the kernel's netlink block
 
 # tr_teardown: undo whatever of the setup is there, in order: the tcm_loop
 # port (its SCSI disk goes), the user backstore (tcmu-runner closes the
@@ -65,6 +69,10 @@ tr_teardown() {
 	if [ -n "$tr_pid" ]; then
 		gw_stop "$tr_pid" || rc=1
 		tr_pid=
+	fi
+	# a tcmu-runner gone before its lift leaves our block in place
+	if [ -n "$tr_blocked" ] && ! tr_unblocked; then
+		echo 0 > "$TR_NL_BLOCK" || rc=1
 	fi
 	if [ -n "${tr_rbd:-}" ] && [ -e "$tr_rbd" ]; then
 		rapido-ceph unmap "$tr_rbd" || rc=1
@@ -104,6 +112,12 @@ tr_serving() {
 	return 1
 }
 
+# tr_unblocked: target_core_user takes netlink commands (tcmu-runner lifted
+# its block_netlink, or none was set)
+tr_unblocked() {
+	[ "$(< "$TR_NL_BLOCK")" = unblocked ]
+}
+
 rapido_on_fail rapido_kernel_tail
 rapido_on_fail tr_on_fail
 ceph_need_net
@@ -120,13 +134,39 @@ mkdir -p "$TR_LOG_DIR" /etc/tcmu || rapido_fail "tcmu_rbd_loop: mkdir $TR_LOG_DI
 # tcmu-runner will not start without its configuration file
 printf '%s\n' "# written by rapido's tcmu_rbd_loop" "log_level = 3" "log_dir_path = $TR_LOG_DIR" \
 	> /etc/tcmu/tcmu.conf || rapido_fail "tcmu_rbd_loop: cannot write /etc/tcmu/tcmu.conf"
+# Ready is not up. tcmu-runner's first step blocks the kernel's netlink
+# commands (target_core_user's block_netlink), its last before its main
+# loop lifts the block: in between it loads its handlers (dlopen of
+# handler_rbd.so and librbd: seconds under TCG, 10 s seen at load 20) and
+# tells the kernel it replies, from when on a backstore's enable fails
+# with EAGAIN ("Interface is blocked") until the lift. The block set here
+# first makes "unblocked" tcmu-runner's doing alone (its lift, or its exit
+# path's): the state to wait for. After it, no other enable gets EAGAIN
+# (the block is the kernel's only EAGAIN there): no retry of the enable.
+if [ -e "$TR_NL_BLOCK" ]; then
+	echo 1 > "$TR_NL_BLOCK" || rapido_fail "tcmu_rbd_loop: cannot write 1 to $TR_NL_BLOCK"
+	tr_blocked=1
+fi
 # its own session: it must not take the autorun's signals; CEPH_KEYRING:
 # see ceph_librados_conf
 CEPH_KEYRING=/etc/ceph/keyring setsid tcmu-runner --tcmu-log-dir "$TR_LOG_DIR" > "$TR_LOG_DIR/stdout" 2>&1 < /dev/null &
 tr_pid=$!
-rapido_wait 2 gw_gone "$tr_pid" &&
+if [ -n "$tr_blocked" ]; then
+	rapido_wait -p "$tr_pid" "$TR_READY_SECS" tr_unblocked
+else
+	# a kernel without the block has no EAGAIN either: tr_serving waits
+	# for the device's open below
+	rapido_wait 2 gw_gone "$tr_pid"
+fi
+gw_gone "$tr_pid" &&
 	rapido_fail "tcmu_rbd_loop: tcmu-runner exited at start: $(< "$TR_LOG_DIR/stdout")"
-ceph_say "tcmu_rbd_loop: tcmu-runner started (pid $tr_pid)"
+[ -z "$tr_blocked" ] || tr_unblocked ||
+	rapido_fail "tcmu_rbd_loop: tcmu-runner (pid $tr_pid) not ready within ${TR_READY_SECS}s: it did not lift target_core_user's netlink block ($TR_NL_BLOCK still says blocked), which it does once its handlers are loaded and it listens for new devices (its log below)"
+if [ -n "$tr_blocked" ]; then
+	ceph_say "tcmu_rbd_loop: tcmu-runner started (pid $tr_pid) and ready: the kernel's netlink block lifted"
+else
+	ceph_say "tcmu_rbd_loop: tcmu-runner started (pid $tr_pid); $TR_NL_BLOCK missing: its readiness unseen"
+fi
 
 # the kernel client says clearly when the image is missing; and its size
 tr_rbd=$(ceph_client map "$tr_spec") || rapido_fail "tcmu_rbd_loop: $tr_spec: cannot map it to learn its size (see above)"

@@ -12,6 +12,9 @@
 #     image, a gadget spec that fails midway (a UDC that does not exist), no
 #     tcmu-runner in the image (./cut finds one only outside the guest's
 #     PATH: a host tree without tcmu-runner in /usr/bin)
+#   - tcmu_rbd_loop with a tcmu-runner late to be ready passes: it waits
+#     for the daemon's readiness, not for a time (a wrapper execs the real
+#     one 12 s late, after a first tcmu-runner ran in that boot; see below)
 #   - the user-space clients: rbd_nbd (rbd-nbd on rbd/gw-nbd) and cephfs_fuse
 #     (ceph-fuse) pass their write/fsync/read check; rbd_nbd on a missing
 #     image and cephfs_fuse on a missing file system fail, saying so, in
@@ -62,6 +65,47 @@ done
 mkdir -p "$T/gw-bin"
 printf '#!/bin/sh\nexit 1\n' > "$T/gw-bin/tcmu-runner"
 chmod +x "$T/gw-bin/tcmu-runner"
+# A tcmu-runner late to be ready (seen once at load 20: its handlers took
+# 10 s to load, and the backstore's enable got EAGAIN, "Interface is
+# blocked"). The profile's own text, from a profile directory
+# (RAPIDO_PROFILE_PATH), with a header line more that puts a wrapper
+# first in the guest's PATH (/usr/sbin) and, before its start of
+# tcmu-runner, a prelude: a tcmu-runner runs to readiness and stops, so
+# the kernel waits for a daemon's replies from then on (a restart, the
+# case tcmu-runner's netlink block is for). The wrapper takes
+# tcmu-runner's first step, the kernel's netlink block, and execs the real
+# one 12 s later: a delay the profile must wait out, not a race.
+mkdir -p "$T/gw-slow" "$T/gw-prof"
+cat > "$T/gw-slow/tcmu-runner" << 'EOF'
+#!/bin/bash
+# a tcmu-runner late to be ready (tests/boot/ceph-gateways.sh)
+echo 1 > /sys/module/target_core_user/parameters/block_netlink || exit 1
+read -r -t 12 _ <> <(:)
+exec /usr/bin/tcmu-runner "$@"
+EOF
+chmod +x "$T/gw-slow/tcmu-runner"
+cat > "$T/gw-prime" << 'EOF'
+# test prelude (tests/boot/ceph-gateways.sh): a tcmu-runner ran in this boot
+gw_nl=/sys/module/target_core_user/parameters/block_netlink
+gw_unblocked() { [ "$(< "$gw_nl")" = unblocked ]; }
+mkdir -p /tmp/tcmu-prime
+echo 1 > "$gw_nl" || rapido_fail "test prelude: cannot block netlink"
+/usr/bin/tcmu-runner --tcmu-log-dir /tmp/tcmu-prime > /tmp/tcmu-prime/stdout 2>&1 < /dev/null &
+gw_prime=$!
+rapido_wait -p "$gw_prime" 120 gw_unblocked ||
+	rapido_fail "test prelude: the first tcmu-runner was not ready: $(cat /tmp/tcmu-prime/*)"
+gw_stop "$gw_prime" || rapido_fail "test prelude: the first tcmu-runner needed SIGKILL"
+echo "rapido: test prelude: a tcmu-runner ran to readiness and stopped"
+EOF
+# (after its tcmu.conf, which tcmu-runner needs, before anything of its
+# own about tcmu-runner's start; its includes are the checkout's)
+ln -s "$TOP/autorun/include" "$T/gw-prof/include"
+awk -v files="#@ files: $T/gw-slow/tcmu-runner:/usr/sbin/tcmu-runner" -v prime="$T/gw-prime" '
+	/^#@ / && !h { print files; h = 1 }
+	{ print }
+	/> \/etc\/tcmu\/tcmu\.conf \|\| rapido_fail/ { while ((getline l < prime) > 0) print l; p = 1 }
+	END { if (!h || !p) exit 1 }' "$TOP/autorun/tcmu_rbd_loop.sh" > "$T/gw-prof/tcmu_rbd_loop.sh"
+expect_rc "the late tcmu-runner's profile copy made" 0 $?
 sed 's|^\(\s*key = \).*|\1AQBX3CtpAAAAABAAbb0SvdRA3VmFr/YRUaA8uQ==|' "$CL/keyring" > "$T/gw-bad.keyring"
 CEPH_RBD_IMAGE=gw-usb "$CUT" usb_rbd -o "$T/gw-usb.img" > "$T/out" 2>&1 &&
 	CEPH_RBD_IMAGE=gw-usbc USB_RBD_CRYPT=1 USB_RBD_KEY=gw-key-$nonce \
@@ -79,7 +123,9 @@ CEPH_RBD_IMAGE=gw-usbc USB_RBD_CRYPT=1 USB_RBD_KEY=not-the-key "$CUT" usb_rbd \
 	CEPH_RBD_IMAGE=gw-usb USB_RBD_UDC=nosuch_udc.0 "$CUT" usb_rbd -o "$T/gw-badudc.img" \
 		> "$T/out" 2>&1 &&
 	CEPH_RBD_IMAGE=gw-tcmu PATH=$T/gw-bin:$PATH "$CUT" tcmu_rbd_loop -o "$T/gw-notcmu.img" \
-		> "$T/out" 2>&1
+		> "$T/out" 2>&1 &&
+	CEPH_RBD_IMAGE=gw-tcmu RAPIDO_PROFILE_PATH=$T/gw-prof "$CUT" tcmu_rbd_loop \
+		-o "$T/gw-tcmulate.img" > "$T/out" 2>&1
 expect_rc "cut the gateways' bad-input images" 0 $? || sed 's/^/# /' "$T/out" | tail -n 5
 
 boot gw-usb "$T/gw-usb.img" --net tap
@@ -146,6 +192,7 @@ gw_clean_fail gw-noimage lio_rbd
 
 boot gw-badudc "$T/gw-badudc.img" --net tap
 boot gw-notcmu "$T/gw-notcmu.img" --net tap
+boot gw-tcmulate "$T/gw-tcmulate.img" --net tap
 wait
 booted gw-badudc 1 "usb_rbd: the gadget spec fails midway (USB_RBD_UDC names no UDC)"
 check "  the writer names the spec line and rolls the gadget back" \
@@ -156,6 +203,11 @@ gw_clean_fail gw-badudc usb_rbd
 booted gw-notcmu 1 "tcmu_rbd_loop: no tcmu-runner in the image fails"
 check "  saying so and what to install" guest_says "$T/gw-notcmu" "tcmu_rbd_loop: tcmu-runner is not in the image (apt-get install tcmu-runner"
 gw_clean_fail gw-notcmu tcmu_rbd_loop
+booted gw-tcmulate 0 "tcmu_rbd_loop: a tcmu-runner ready 12 s late, after one that ran before"
+check "  the first tcmu-runner ran and stopped" guest_says "$T/gw-tcmulate" "rapido: test prelude: a tcmu-runner ran to readiness and stopped"
+check "  waited for the late one's readiness" guest_says "$T/gw-tcmulate" "ready: the kernel's netlink block lifted"
+check "  it serves the image" guest_says "$T/gw-tcmulate" "tcmu-runner serves rbd/gw-tcmu (67108864 bytes)"
+gw_pass gw-tcmulate tcmu_rbd_loop
 
 section "the user-space clients: rbd-nbd, ceph-fuse"
 CEPH_RBD_IMAGE=gw-nbd "$CUT" rbd_nbd -o "$T/gw-nbd.img" > "$T/out" 2>&1 &&
@@ -182,7 +234,7 @@ check "  write, fsync, read back" guest_says "$T/gw-fuse" "rapido: cephfs_fuse: 
 gw_results_fail gw-fusebad "cephfs_fuse: a missing file system fails" \
 	"cephfs_fuse: ceph-fuse cannot mount the cluster's file system on /mnt/cephfs"
 
-for f in gw-usb gw-usbc gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu gw-nbd gw-nbdbad gw-fuse gw-fusebad; do
+for f in gw-usb gw-usbc gw-tcmu gw-samba gw-badluks gw-badkey gw-noimage gw-badudc gw-notcmu gw-tcmulate gw-nbd gw-nbdbad gw-fuse gw-fusebad; do
 	check "$f: console clean but for hung-task reports" cluster_console_clean "$f"
 done
 hung_reports gw-lio "$T/gw-lio"
