@@ -42,6 +42,8 @@ const struct confkey confkeys[] = {
 	  .help = "host programs (and their libraries) ./cut adds to every profile; --bins adds more" },
 	{ "CUT_BUSYBOX", CONFKEY_STR, .eg = "/bin/busybox, or empty for none",
 	  .help = "the static busybox whose applets fill in the guest shell's tools; unset: busybox in PATH" },
+	{ "CUT_BASH", CONFKEY_ENUM, .words = WORDS("auto", "static", "dynamic"), .def = "auto",
+	  .help = "the guest's bash: the host's bash-static when it matches bash (auto), or force one" },
 	{ "CUT_CACHE_SIZE", CONFKEY_SIZE, 0, 0, .def = "4G", .eg = "4G, or 0 for no cache",
 	  .help = "the layer cache's size cap; 0: no cache" },
 	/*

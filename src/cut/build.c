@@ -101,11 +101,61 @@ static void run_dracut(const struct cut_opts *o, const struct cut_plan *p, struc
 	stop_if_signalled();
 }
 
+/* where dracut's bash module puts bash: "inst /bin/bash", under usr/ when /bin links there */
+static const char *const bash_names[] = { "usr/bin/bash", "bin/bash" };
+#define N_BASH_NAMES (sizeof(bash_names) / sizeof(bash_names[0]))
+
 struct split_ctx {
 	const struct cut_plan *p;
 	int want[2];
 	FILE *deps[2];
+	int bash_dropped[N_BASH_NAMES];	/* the dynamic bash left out for the static one */
 };
+
+/* The dynamic bash dracut copied, when the guest gets the static one in its place. */
+static int swapped_bash(struct split_ctx *s, const char *name, mode_t mode)
+{
+	if (!s->p->static_bash || !S_ISREG(mode))
+		return 0;
+	for (size_t i = 0; i < N_BASH_NAMES; i++)
+		if (!strcmp(name, bash_names[i])) {
+			s->bash_dropped[i] = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The static bash, under each name the dynamic one had. The libraries
+ * dracut resolved for the dynamic bash stay: the image's other programs
+ * and the GUEST_DYNAMIC helpers need the C library.
+ */
+static void add_static_bash(const struct split_ctx *s, struct cpio_writer *w)
+{
+	struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
+	const char *path = s->p->static_bash;
+	int n = 0;
+
+	for (size_t i = 0; i < N_BASH_NAMES; i++) {
+		struct stat st;
+		int in, rc;
+
+		if (!s->bash_dropped[i])
+			continue;
+		in = open(path, O_RDONLY | O_CLOEXEC);
+		if (in < 0 || fstat(in, &st) < 0)
+			die_errno("%s", path);
+		rc = cpio_add_fd(w, bash_names[i], &hdr, in, (uint64_t)st.st_size);
+		close(in);
+		if (rc)
+			die_err(rc, "%s: adding it to the bins layer as /%s", path, bash_names[i]);
+		cut_dep_note(s->deps[L_BINS], path);
+		n++;
+	}
+	if (!n)
+		die("dracut's archive holds no /%s nor /%s: nowhere to put %s (CUT_BASH=dynamic "
+		    "leaves bash as dracut copies it)", bash_names[0], bash_names[1], path);
+}
 
 static int is_module_path(const char *name)
 {
@@ -176,6 +226,8 @@ static int route(const char *name, mode_t mode, void *arg)
 		return (s->want[L_MODULES] ? 1 << L_MODULES : 0) | (s->want[L_BINS] ? 1 << L_BINS : 0);
 	if (!s->want[to])
 		return 0;
+	if (to == L_BINS && swapped_bash(s, name, mode))
+		return 0;
 	if ((S_ISREG(mode) || S_ISLNK(mode)) && !generated(name)) {
 		char *host = host_path(s->p, name);
 
@@ -219,6 +271,8 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 			    raw, bad);
 		if (rc)
 			die_err(rc, "reading dracut's archive %s", raw);
+		if (need[L_BINS] && p->static_bash)
+			add_static_bash(&s, &w[L_BINS]);
 		for (int i = 0; i < 2; i++) {
 			if (!need[i])
 				continue;

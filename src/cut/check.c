@@ -386,6 +386,31 @@ static void resolve_helpers(struct cut_plan *p)
 }
 
 /*
+ * The guest's bash (bash.c): the static one where the host has it,
+ * CUT_BASH forcing either. The dynamic bash (bins) is still what dracut
+ * copies and resolves; the bins layer swaps the static one in for it.
+ */
+static void resolve_bash(const struct cut_opts *o, struct cut_plan *p)
+{
+	const char *origin = NULL, *v = conf_value(&p->conf, "CUT_BASH", &origin);
+	char *bash = NULL, *msg = NULL;
+	int rc;
+
+	for (size_t i = 0; i < p->bins.n && !bash; i++) {
+		const char *base = strrchr(p->bins.v[i], '/');
+
+		if (base && !strcmp(base, "/bash"))
+			bash = p->bins.v[i];
+	}
+	rc = cut_bash_resolve(v, bash, !!p->sysroot, &p->static_bash, &msg);
+	if (rc < 0)
+		problem("CUT_BASH=%s (%s): %s", v, origin ? origin : "rapido.conf", msg);
+	else if (msg && !o->quiet)
+		warn("%s: the guest gets the dynamic bash (CUT_BASH=auto)", msg);
+	free(msg);
+}
+
+/*
  * The guest shell's busybox (Debian's busybox-static): the host's, when it
  * is static (a dynamic one would need its libraries resolved like a bins
  * entry). A foreign ARCH's image gets none: the host's is no program there.
@@ -859,6 +884,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 		cut_prepare(p);
 	resolve_modules(p);
 	resolve_bins(o, p);
+	resolve_bash(o, p);
 	resolve_helpers(p);
 	resolve_busybox(o, p);
 	resolve_files(p);
@@ -877,6 +903,7 @@ void cut_plan_free(struct cut_plan *p)
 	free(p->rapido_dir);
 	free(p->sysroot);
 	free(p->busybox);
+	free(p->static_bash);
 	free(p->output);
 	strv_free(&p->bins);
 	strv_free(&p->modules);

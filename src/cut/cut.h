@@ -61,6 +61,7 @@ struct cut_plan {
 	struct strv extra_modules; /* included, loaded by the init when needed (9p) or by the profile */
 	int modprobe;		/* the image needs kmod's modprobe (check.c says when) */
 	char *busybox;		/* the host's static busybox for GUEST_BUSYBOX_DIR (guestpath.h); NULL: none */
+	char *static_bash;	/* the host's static bash as the guest's bash (bash.c); NULL: the dynamic one */
 	struct strv helpers;	/* absolute paths of build/guest/rapido-NAME (build/ARCH/ when foreign) */
 	struct cut_tree *trees;	/* the profile's files: entries, those of unset keys left out */
 	size_t n_trees;
@@ -85,6 +86,30 @@ const char *cut_profile_resolve(const char *name, int quiet);
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);
+
+/*
+ * bash.c: which bash the guest gets, by CUT_BASH (auto, static, dynamic;
+ * NULL: auto). What is known of the host's bash-static: its path (NULL:
+ * none), why it cannot serve (NULL: a static ELF), the first line of its
+ * --version and of the dynamic bash's.
+ */
+struct cut_bash_facts {
+	int foreign;		/* a foreign ARCH's sysroot: its own bash */
+	char *path;
+	const char *unfit;
+	char *static_version, *version;
+};
+/*
+ * 1: the static bash; 0: the dynamic one, *msg (malloc'd) saying why when
+ * auto found a bash-static it cannot use; -errno: CUT_BASH's value is
+ * wrong or static was asked for and cannot be had, *msg says why.
+ */
+int cut_bash_pick(const char *mode, const struct cut_bash_facts *f, char **msg);
+/*
+ * cut_bash_pick on the host's facts (bash-static in PATH; bash: the
+ * dynamic bash's path, for its version); *path: the static bash on 1.
+ */
+int cut_bash_resolve(const char *mode, const char *bash, int foreign, char **path, char **msg);
 /* prepare.c: run the profile's "#@ prepare KEY:" program when KEY is unset, or die. */
 void cut_prepare(struct cut_plan *p);
 

@@ -323,8 +323,13 @@ void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut
 		}
 		for (size_t i = 0; libs && i < libs->n; i++)
 			cut_key_stat(&s, libs->v[i]);
-		ly->desc = xasprintf("%zu binaries, %zu tree libraries (profile %s)", p->bins.n,
-				     libs ? libs->n : 0, p->prof.name);
+		/* which bash (bash.c): a layer with the other one must not serve */
+		sha256_update(&s, p->static_bash ? "static bash" : "dynamic bash",
+			      strlen(p->static_bash ? "static bash" : "dynamic bash") + 1);
+		if (p->static_bash)
+			cut_key_stat(&s, p->static_bash);
+		ly->desc = xasprintf("%zu binaries, %zu tree libraries (profile %s)%s", p->bins.n,
+				     libs ? libs->n : 0, p->prof.name, p->static_bash ? ", static bash" : "");
 	}
 	sha256_hex(&s, ly->key);
 }

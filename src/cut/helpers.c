@@ -85,7 +85,8 @@ static int add_program(struct cpio_writer *w, const char *name, const char *path
 /*
  * /init and /usr/bin/rapido-NAME: static programs, no libraries to
  * resolve, but the Makefile's GUEST_DYNAMIC (exec): those need the C
- * library alone, which bash brings into every image (the bins layer)
+ * library alone, which bash brings into every image (the bins layer; the
+ * dynamic bash's libraries stay when the static one takes its place)
  */
 static int helpers_write(const struct cut_plan *p, int fd, struct xxh64 *x, char **err)
 {

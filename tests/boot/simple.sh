@@ -11,6 +11,7 @@
 # The image's bytes (each unpacked by the kernel on every boot): helpers
 # stripped, no libselinux nor libpcre2 (busybox's ls, grep, sed, mkdir);
 # the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg;
+# the guest's bash is the host's static bash-static (CUT_BASH);
 # a batch run that starts no test leaves results.sh unread, and one that
 # does (an extra's rapido_test) still fails on a test left open.
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +36,31 @@ mkdir -p "$T/bins" && (cd "$T/bins" &&
 	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer bins "$DRACUT_OUT").cpio")
 check "simple's bins layer has bash, and no libselinux nor libpcre2 (busybox's ls, grep)" \
 	test -x "$T/bins/usr/bin/bash" -a -z "$(find "$T/bins" -name 'libselinux*' -o -name 'libpcre2*')"
+# the guest's bash (CUT_BASH=auto): the host's bash-static where it is a
+# static ELF of bash's version (under TCG an exec of the dynamic bash is
+# about 49 ms, of the static 13: every boot's profile, every bash a suite
+# forks); CUT_BASH=dynamic keeps the dynamic one, in a bins layer of its own
+bs=$(command -v bash-static)
+if [ -n "$bs" ] && ! readelf -l "$bs" | grep -q "program interpreter" &&
+	[ "$("$bs" --version | head -n 1)" = "$(bash --version | head -n 1)" ]; then
+	check "the image's bash is the host's static $bs (no PT_INTERP), and /bin/sh is it" \
+		sh -c '! readelf -l "$1/usr/bin/bash" | grep -q "program interpreter" &&
+			cmp -s "$1/usr/bin/bash" "$2" && test "$(readlink "$1/usr/bin/sh")" = bash' \
+		sh "$T/bins" "$bs"
+	CUT_BASH=dynamic "$CUT" -q simple -o "$T/dynamic" > "$T/cut" 2>&1
+	expect_rc "cut simple with CUT_BASH=dynamic" 0 $?
+	mkdir -p "$T/bins-dyn" && (cd "$T/bins-dyn" &&
+		cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer bins "$T/dynamic").cpio")
+	check "  CUT_BASH=dynamic: the dynamic bash, in another bins layer" \
+		sh -c 'readelf -l "$1" | grep -q "program interpreter"' sh "$T/bins-dyn/usr/bin/bash"
+else
+	skip "the image's bash is the host's static bash-static" "no static bash-static of bash's version"
+	skip "  CUT_BASH=dynamic: the dynamic bash" "no static bash-static of bash's version"
+fi
+CUT_BASH=yes "$CUT" -q simple -o "$T/bad" > "$T/cut" 2>&1
+expect_rc "cut simple with CUT_BASH=yes" 1 $?
+check "  names the key, its value and what is expected" \
+	grep -qF "CUT_BASH=yes (environment): auto, static or dynamic expected" "$T/cut"
 check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
 	test -z "$unstripped" -a -x "$T/helpers/init"
 # dracut copied /lib32's libgcc_s for its pthread workaround (--libdirs)

@@ -132,7 +132,7 @@ int main(void)
 	char *k_all, *k_mods, *k_bins;
 
 	err_prog = "cut";
-	tap_plan(49);
+	tap_plan(52);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -398,6 +398,14 @@ int main(void)
 	free(libs.v[libs.n]);
 	libs.v[libs.n] = NULL;
 	key_check(&o, &p, DRACUT_BINS, &libs, k_bins, 1, "  and without it the old one");
+
+	/* the static bash in the dynamic one's place (bash.c): another bins layer */
+	p.static_bash = xstrdup(conffile);
+	key_check(&o, &p, DRACUT_BINS, &libs, k_bins, 0, "a static bash: another bins key");
+	key_check(&o, &p, DRACUT_MODULES, &libs, k_mods, 1, "  the same modules key");
+	free(p.static_bash);
+	p.static_bash = NULL;
+	key_check(&o, &p, DRACUT_BINS, &libs, k_bins, 1, "  the dynamic bash again: the old key");
 
 	/* our dracut.conf.d by content: same size, other bytes */
 	put_file(conffile, "add_drivers+=\" b \"\n");

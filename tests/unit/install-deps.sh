@@ -63,7 +63,7 @@ deps() {	# deps RELEASE ARGS...
 		run "$TOP/host/install-deps" "$@"
 }
 has() { grep -qx "$1" "$T/out"; }
-lean="gcc make libc6-dev libjansson-dev liblzma-dev libzstd-dev zlib1g-dev cpio kmod dracut-core busybox-static qemu-system-x86 xz-utils zstd"
+lean="gcc make libc6-dev libjansson-dev liblzma-dev libzstd-dev zlib1g-dev cpio kmod dracut-core busybox-static bash-static qemu-system-x86 xz-utils zstd"
 
 for r in bookworm trixie; do
 	deps $r --list
@@ -123,7 +123,7 @@ check "  --check too" exits 1
 
 # the .deb: Depends the lean set an installed rapido runs, no compiler, no server
 run "$TOP/host/install-deps" --deb-depends
-check "--deb-depends: the lean set but the build's" out_is "$(printf '%s\n' cpio kmod dracut-core busybox-static qemu-system-x86 xz-utils zstd)"
+check "--deb-depends: the lean set but the build's" out_is "$(printf '%s\n' cpio kmod dracut-core busybox-static bash-static qemu-system-x86 xz-utils zstd)"
 run "$TOP/host/install-deps" --deb-suggests
 check "--deb-suggests: the servers (samba), ksmbd-tools, arm64's qemu" eval 'has samba && has ksmbd-tools && has qemu-system-arm && ! has gcc-aarch64-linux-gnu'
 check "  not what every Debian root has (mount, mawk, libc6: dpkg-gencontrol drops those)" \
