@@ -139,7 +139,12 @@ exec 8>&-
 check "  the rest of the profile never ran" eval '! guest_text "$T/int.console" | grep -q "the rest-42"'
 check "  the shell said so at the prompt" \
 	guest_says "$T/int.console" "was interrupted before the profile finished: the shell is yours"
+# the init's own console line, drained before its status record and the
+# power-off: ./vm's relay of it ("vm1: guest init: ...") is its last words
+# on the pty, which script(1) once lost in CI under load (the exit status,
+# 123, was right); verdict*.sh check the relay where ./vm's stderr is a file
 check "  and the init named the cause" \
-	guest_says "$T/int.console" "guest init: the guest library ended the run: autorun/"
+	guest_says "$T/int.console" "rapido-init: the guest library ended the run: autorun/" ||
+	guest_text "$T/int.console" | tail -n 8 | sed 's/^/# int: /'
 
 done_testing
