@@ -134,22 +134,15 @@ static int swapped_bash(struct split_ctx *s, const char *name, mode_t mode)
  */
 static void add_static_bash(const struct split_ctx *s, struct cpio_writer *w)
 {
-	struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
 	const char *path = s->p->static_bash;
 
 	for (size_t i = 0; i < N_BASH_NAMES; i++) {
-		struct stat st;
-		int in, rc;
+		char *err = NULL;
 
 		if (!s->bash_dropped[i])
 			continue;
-		in = open(path, O_RDONLY | O_CLOEXEC);
-		if (in < 0 || fstat(in, &st) < 0)
-			die_errno("%s", path);
-		rc = cpio_add_fd(w, bash_names[i], &hdr, in, (uint64_t)st.st_size);
-		close(in);
-		if (rc)
-			die_err(rc, "%s: adding it to the bins layer as /%s", path, bash_names[i]);
+		if (cut_add_program(w, bash_names[i], path, "", 0, &err))
+			die("%s (the guest's bash, CUT_BASH; CUT_BASH=dynamic leaves dracut's)", err);
 		cut_dep_note(s->deps[L_BINS], path);
 	}
 }

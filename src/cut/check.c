@@ -392,9 +392,16 @@ static void resolve_helpers(struct cut_plan *p)
  */
 static void resolve_bash(const struct cut_opts *o, struct cut_plan *p)
 {
-	const char *origin = NULL, *v = conf_value(&p->conf, "CUT_BASH", &origin);
+	const char *origin = NULL, *v = "auto";
 	char *bash = NULL, *msg = NULL;
 	int rc;
+
+	/* the key's words and its default, as --check-conf takes them (confkeys.c) */
+	if (conf_enum(&p->conf, "CUT_BASH", &v, &origin, &msg) < 0) {
+		problem("%s", msg);
+		free(msg);
+		return;
+	}
 
 	for (size_t i = 0; i < p->bins.n && !bash; i++) {
 		const char *base = strrchr(p->bins.v[i], '/');

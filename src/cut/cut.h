@@ -110,6 +110,14 @@ int cut_bash_pick(const char *mode, const struct cut_bash_facts *f, char **msg);
  * dynamic bash's path, for its version); *path: the static bash on 1.
  */
 int cut_bash_resolve(const char *mode, const char *bash, int foreign, char **path, char **msg);
+struct cpio_writer;
+/*
+ * The host's program at path (a regular file: a FIFO or a device is
+ * refused) into w as name, mode 0755: 0, or -errno with *err naming what
+ * ("helper ", "" ...) and path; from_make adds make's hints (helpers.c).
+ */
+int cut_add_program(struct cpio_writer *w, const char *name, const char *path, const char *what,
+		    int from_make, char **err);
 /* prepare.c: run the profile's "#@ prepare KEY:" program when KEY is unset, or die. */
 void cut_prepare(struct cut_plan *p);
 

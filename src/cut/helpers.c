@@ -24,6 +24,7 @@
 #include "cpio.h"
 #include "err.h"
 #include "guestpath.h"
+#include "io.h"
 #include "layer.h"
 #include "run.h"
 #include "strv.h"
@@ -57,20 +58,21 @@ static void add_dirs(struct cpio_writer *w, const char *dir)
  * The host's static program at path as the archive's name, mode 0755; what
  * names it in *err ("helper ", or "" for busybox). A helper is make's: a
  * missing one wants a make, one that changes while read is being rebuilt.
+ * Opened as a regular file only: a FIFO or a device put in its place is
+ * refused, never read.
  */
-static int add_program(struct cpio_writer *w, const char *name, const char *path, const char *what,
-		       int from_make, char **err)
+int cut_add_program(struct cpio_writer *w, const char *name, const char *path, const char *what,
+		    int from_make, char **err)
 {
 	struct cpio_hdr hdr = { .mode = S_IFREG | 0755 };
-	int in = open(path, O_RDONLY | O_CLOEXEC), rc;
 	struct stat st;
+	int in = open_regular(path, 0, &st), rc;
 
-	if (in < 0 || fstat(in, &st) < 0) {
-		*err = xasprintf("%s%s: %s%s", what, path, strerror(errno),
+	if (in < 0) {
+		*err = xasprintf("%s%s: %s%s", what, path,
+				 in == -ENOTREG ? "not a regular file" : strerror(-in),
 				 from_make ? " (run make)" : "");
-		if (in >= 0)
-			close(in);
-		return -ENOENT;
+		return in == -ENOTREG ? in : -ENOENT;
 	}
 	rc = cpio_add_fd(w, name, &hdr, in, (uint64_t)st.st_size);
 	close(in);
@@ -98,7 +100,7 @@ static int helpers_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 	for (size_t i = 0; i < p->helpers.n; i++) {
 		const char *h = p->helpers.v[i], *base = strrchr(h, '/') + 1;
 		char *name = strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
-		int rc = add_program(&w, name, h, "helper ", 1, err);
+		int rc = cut_add_program(&w, name, h, "helper ", 1, err);
 
 		free(name);
 		if (rc)
@@ -221,7 +223,7 @@ static int busybox_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 	w.hash = x;
 	add_dirs(&w, dir);
 	name = xasprintf("%s/busybox", dir);
-	rc = add_program(&w, name, p->busybox, "", 0, err);
+	rc = cut_add_program(&w, name, p->busybox, "", 0, err);
 	free(name);
 	for (char *a = strtok_r(list, "\n", &save); !rc && a; a = strtok_r(NULL, "\n", &save)) {
 		if (!busybox_applet_ok(a))

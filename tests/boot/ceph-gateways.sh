@@ -80,6 +80,8 @@ cat > "$T/gw-slow/tcmu-runner" << 'EOF'
 #!/bin/bash
 # a tcmu-runner late to be ready (tests/boot/ceph-gateways.sh)
 echo 1 > /sys/module/target_core_user/parameters/block_netlink || exit 1
+# said on the console (the test checks the wrapper, not the real one, ran)
+echo "rapido-test: tcmu-runner wrapper: netlink blocked, the real one in 12 s" > /dev/kmsg
 read -r -t 12 _ <> <(:)
 exec /usr/bin/tcmu-runner "$@"
 EOF
@@ -92,8 +94,10 @@ mkdir -p /tmp/tcmu-prime
 echo 1 > "$gw_nl" || rapido_fail "test prelude: cannot block netlink"
 /usr/bin/tcmu-runner --tcmu-log-dir /tmp/tcmu-prime > /tmp/tcmu-prime/stdout 2>&1 < /dev/null &
 gw_prime=$!
-rapido_wait -p "$gw_prime" 120 gw_unblocked ||
+rapido_wait -p "$gw_prime" 120 gw_unblocked || {
+	gw_stop "$gw_prime"
 	rapido_fail "test prelude: the first tcmu-runner was not ready: $(cat /tmp/tcmu-prime/*)"
+}
 gw_stop "$gw_prime" || rapido_fail "test prelude: the first tcmu-runner needed SIGKILL"
 echo "rapido: test prelude: a tcmu-runner ran to readiness and stopped"
 EOF
@@ -205,6 +209,7 @@ check "  saying so and what to install" guest_says "$T/gw-notcmu" "tcmu_rbd_loop
 gw_clean_fail gw-notcmu tcmu_rbd_loop
 booted gw-tcmulate 0 "tcmu_rbd_loop: a tcmu-runner ready 12 s late, after one that ran before"
 check "  the first tcmu-runner ran and stopped" guest_says "$T/gw-tcmulate" "rapido: test prelude: a tcmu-runner ran to readiness and stopped"
+check "  the late one is the test's wrapper" console_says "$T/gw-tcmulate" "rapido-test: tcmu-runner wrapper: netlink blocked"
 check "  waited for the late one's readiness" guest_says "$T/gw-tcmulate" "ready: the kernel's netlink block lifted"
 check "  it serves the image" guest_says "$T/gw-tcmulate" "tcmu-runner serves rbd/gw-tcmu (67108864 bytes)"
 gw_pass gw-tcmulate tcmu_rbd_loop

@@ -76,15 +76,17 @@ run_err() {
 	fi
 }
 # The kernel must not have complained while we were at it (kernel lines
-# only: a guest program may print its own "WARNING:").
+# only: a guest program may print its own "WARNING:"); an empty or missing
+# console is no clean one.
 console_clean() {
-	! grep -aE '^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|Call Trace)' "$1"
+	[ -s "$1" ] && ! grep -aE '^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops|Call Trace)' "$1"
 }
 # console_clean_but FILE RE: console_clean, but for the kernel reports
 # whose first line matches RE (grep -E, after the timestamp): each with
 # its one Call Trace, nothing else
 console_clean_but() {
 	local traces reports
+	[ -s "$1" ] || return 1
 	traces=$(grep -acE '^\[ *[0-9.]+\] .*Call Trace' "$1")
 	reports=$(grep -acE "^\[ *[0-9.]+\] $2" "$1")
 	! grep -aE '^\[ *[0-9.]+\] .*(BUG:|WARNING:|Oops)' "$1" | grep -vqE "^\[ *[0-9.]+\] $2" &&

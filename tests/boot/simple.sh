@@ -60,7 +60,10 @@ fi
 CUT_BASH=yes "$CUT" -q simple -o "$T/bad" > "$T/cut" 2>&1
 expect_rc "cut simple with CUT_BASH=yes" 1 $?
 check "  names the key, its value and what is expected" \
-	grep -qF "CUT_BASH=yes (environment): auto, static or dynamic expected" "$T/cut"
+	grep -qF "environment: CUT_BASH: expected auto, static or dynamic, got 'yes'" "$T/cut"
+# empty is the default, as --check-conf takes it
+CUT_BASH= "$CUT" -q simple -o "$T/empty-bash" > "$T/cut" 2>&1
+expect_rc "cut simple with CUT_BASH= (empty: auto)" 0 $?
 check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
 	test -z "$unstripped" -a -x "$T/helpers/init"
 # dracut copied /lib32's libgcc_s for its pthread workaround (--libdirs)
