@@ -127,8 +127,8 @@ static int swapped_bash(struct split_ctx *s, const char *name, mode_t mode)
 
 /*
  * The static bash, under each name the dynamic one had. The libraries
- * dracut resolved for the dynamic bash stay: the image's other programs
- * and the GUEST_DYNAMIC helpers need the C library. No bash in dracut's
+ * dracut resolved for the dynamic bash stay: the image's other dynamic
+ * programs need the C library (the helpers are static). No bash in dracut's
  * archive (a stub dracut's empty one, in the tests): nothing to swap, and
  * the image is what dracut made.
  */
