@@ -11,6 +11,8 @@
 # The image's bytes (each unpacked by the kernel on every boot): helpers
 # stripped, rapido-ktap and rapido-exec links to the static /init, no
 # libselinux nor libpcre2 (busybox's ls, grep, sed, mkdir);
+# the #@ shell-bins uname, cat, rm, sleep and dmesg are busybox's, the
+# host's only in an image without busybox (CUT_BUSYBOX=);
 # the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg;
 # the guest's bash is the host's static bash-static (CUT_BASH);
 # a batch run that starts no test leaves results.sh unread, and one that
@@ -37,6 +39,26 @@ mkdir -p "$T/bins" && (cd "$T/bins" &&
 	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer bins "$DRACUT_OUT").cpio")
 check "simple's bins layer has bash, and no libselinux nor libpcre2 (busybox's ls, grep)" \
 	test -x "$T/bins/usr/bin/bash" -a -z "$(find "$T/bins" -name 'libselinux*' -o -name 'libpcre2*')"
+# simple's uname, cat, rm, sleep and dmesg are #@ shell-bins, for the
+# person at its shell: busybox's applets serve them, and the host's (with
+# libc and libtinfo under them) stay out; an image without busybox
+# (CUT_BUSYBOX=, a foreign ARCH's) gets the host's
+shell_bins="uname cat rm sleep dmesg"
+in_layer() {
+	local n
+	for n in $shell_bins; do
+		find "$1" -name "$n" ! -type d | grep -q . && echo "$n"
+	done | tr "\n" " "
+}
+had=$(in_layer "$T/bins")
+check "simple's bins layer has none of the host's $shell_bins (busybox's applets serve)${had:+ (has: ${had% })}" \
+	test -z "$had"
+CUT_BUSYBOX= "$CUT" -q simple -o "$T/no-busybox" > "$T/cut" 2>&1
+expect_rc "cut simple with CUT_BUSYBOX= (no busybox)" 0 $?
+mkdir -p "$T/bins-nobb" && (cd "$T/bins-nobb" &&
+	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer bins "$T/no-busybox").cpio")
+want=$(for n in $shell_bins; do command -v "$n" > /dev/null && echo "$n"; done | tr "\n" " ")
+check "  without busybox the image has the host's ${want% }" test "$(in_layer "$T/bins-nobb")" = "$want"
 # the guest's bash (CUT_BASH=auto): the host's bash-static where it is a
 # static ELF of bash's version (under TCG an exec of the dynamic bash is
 # about 49 ms, of the static 13: every boot's profile, every bash a suite
