@@ -84,15 +84,6 @@ void cut_profile_load_or_die(const char *dir, const char *name, struct profile *
  */
 const char *cut_profile_resolve(const char *name, int quiet);
 /*
- * nolibs.c: 1 when the image needs the shared libraries dracut copies for
- * the dynamic bash (the dynamic bash itself, another dynamic program or
- * helper, a tree's libraries, a foreign sysroot); 0 when the static bash
- * and static programs leave nothing to load them.
- */
-int cut_libs_needed(const struct cut_plan *p, const struct strv *tree_libs);
-/* nolibs.c: an archive name that is a shared library or the loader's cache (etc/ld.so.cache) */
-int cut_is_shared_lib(const char *name);
-/*
  * helpers.c: 1 when the busybox layer links an applet of this name in
  * GUEST_BUSYBOX_DIR: not busybox itself, init or linuxrc (the image's
  * /init is the guest init), nor a path.
