@@ -127,8 +127,10 @@ static int swapped_bash(struct split_ctx *s, const char *name, mode_t mode)
 
 /*
  * The static bash, under each name the dynamic one had. The libraries
- * dracut resolved for the dynamic bash stay: the image's other programs
- * and the GUEST_DYNAMIC helpers need the C library. No bash in dracut's
+ * dracut resolved for the dynamic bash stay, even where no program of
+ * the image is dynamic (simple's, 2.4 MiB for the kernel to unpack): a
+ * host program run from a share (./vm --share, a reproducer built on the
+ * host) needs the loader and the C library. No bash in dracut's
  * archive (a stub dracut's empty one, in the tests): nothing to swap, and
  * the image is what dracut made.
  */
