@@ -25,16 +25,19 @@ static void console_argv(const struct vm_launch *l, struct strv *argv)
 	/*
 	 * qemu's UART writes each byte the guest sends with a syscall of its
 	 * own, in the vCPU's thread: the boot log's 23 KB are as many writes
-	 * per destination. Batch, ./vm is the console's only reader (it shows
-	 * what it reads: watch.c), so one destination; interactive, the
-	 * terminal is qemu's stdio, multiplexed with the monitor, and the log
-	 * a second one.
+	 * per destination. Batch, where ./vm shows the console (a terminal,
+	 * -q), it reads one stream and shows it. Where qemu's stdout is ./vm's
+	 * (-v, not a terminal: CI, a pipe) qemu writes it there itself, and
+	 * the log a second time: ./vm then never blocks on a stdout whose
+	 * reader stalls (its timeout must fire: watch.c's loop writes none of
+	 * it). Interactive, the terminal is qemu's stdio, with the monitor.
 	 */
 	strv_push(argv, "-chardev");
-	if (s->batch)
+	if (s->batch && s->display != DISPLAY_ALL)
 		strv_pushf(argv, "file,id=con,path=/dev/fd/%d", VM_FD_CONSOLE);
 	else
-		strv_pushf(argv, "stdio,id=con,mux=on,signal=off,logfile=/dev/fd/%d", VM_FD_CONSOLE);
+		strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d",
+			   s->batch ? "" : "mux=on,", VM_FD_CONSOLE);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:con");
 	if (!s->batch) {

@@ -267,11 +267,6 @@ static void piece(struct vm_display *d, const char *p, size_t n, int nl)
 
 void display_feed(struct vm_display *d, const char *p, size_t n)
 {
-	/* all of it, as it came (a batch run's console: watch.c) */
-	if (d->mode == DISPLAY_ALL) {
-		out(d, p, n);
-		return;
-	}
 	while (n) {
 		const char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
@@ -285,6 +280,9 @@ void display_feed(struct vm_display *d, const char *p, size_t n)
 
 void display_end(struct vm_display *d)
 {
+	const struct timespec now = { 0, 0 };
+	sigset_t pipe;
+
 	/* a last line with no newline: judged as it stands */
 	if (d->kind == LINE_KERNEL)
 		judge_kernel(d, d->line, d->len, d->ts, 0);
@@ -295,13 +293,13 @@ void display_end(struct vm_display *d)
 	status_clear(d);
 	if (!d->bol && d->mode != DISPLAY_ALL)
 		out(d, "\n", 1);
-	if (d->failed) {
-		const struct timespec now = { 0, 0 };
-		sigset_t pipe;
-
-		sigemptyset(&pipe);
-		sigaddset(&pipe, SIGPIPE);
-		while (sigtimedwait(&pipe, NULL, &now) == SIGPIPE)
-			;
-	}
+	/*
+	 * a SIGPIPE left pending (this display's, or rapido run's command
+	 * output to a reader gone: execout.c) must not be delivered when
+	 * ./vm restores its mask, after the verdict and before its exit
+	 */
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	while (sigtimedwait(&pipe, NULL, &now) == SIGPIPE)
+		;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * display.h: the console on ./vm's stdout when ./vm writes it (qemu's
- * stdout is then a pipe to ./vm): without the kernel's boot log until the
+ * display.h: the console on ./vm's stdout when ./vm writes it (read from
+ * qemu's stdout, interactive, or its console stream, batch): without the kernel's boot log until the
  * guest init's up mark (upmark.h), or kernel reports only (-q --batch);
  * a kernel report is never hidden. On a terminal with --results, one
  * status line under the console, rewritten in place: the test running,
@@ -35,10 +35,13 @@ struct vm_display {
 	char status[256];	/* its text, without the time */
 };
 
-/* mode DISPLAY_ALL: nothing of this is used. started: mono_secs() of the start. */
+/*
+ * mode DISPLAY_ALL: qemu writes the console, only display_end()'s dropping
+ * of a pending SIGPIPE is used. started: mono_secs() of the start.
+ */
 void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int vm, const char *log,
 		  int status_on, double started);
-/* The console's bytes: qemu's stdout (interactive), its console stream (batch). */
+/* The console's bytes: qemu's stdout (interactive), its console stream (batch, not DISPLAY_ALL). */
 void display_feed(struct vm_display *d, const char *p, size_t n);
 /* The records so far (NULL: none): the status line says where the run is. */
 void display_records(struct vm_display *d, const struct rsuite *s, double now);

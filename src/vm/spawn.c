@@ -56,10 +56,12 @@ static noreturn void exec_qemu(const struct vm_launch *l, char **argv, pid_t par
 		int null = open("/dev/null", O_RDWR);
 
 		/*
-		 * the console goes to VM_FD_CONSOLE only (./vm shows it, or in
-		 * rapido run keeps stdout for the command's output: execout.c)
+		 * stdout: ./vm's, where qemu writes the console (DISPLAY_ALL,
+		 * console.c); rapido run keeps it for the command's output
+		 * (execout.c); else ./vm shows the console stream itself
 		 */
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
+		if (null < 0 || dup2(null, 0) < 0 ||
+		    ((l->s->exec || l->s->display != DISPLAY_ALL) && dup2(null, 1) < 0))
 			_exit(VM_EXIT_FAILED);
 		close(null);
 	}
@@ -84,7 +86,7 @@ void qemu_spawn(const struct vm_launch *l, int lock_fd, const sigset_t *oldmask,
 		die_errno("pipe");
 	if (results && (pipe2(rp, O_CLOEXEC | O_NONBLOCK) < 0 || fcntl(rp[1], F_SETFL, 0) < 0))
 		die_errno("pipe");
-	/* batch, qemu writes the console to VM_FD_CONSOLE alone (console.c) */
+	/* interactive, shown by ./vm: qemu's stdout; batch, the console stream (console.c) */
 	if (!l->s->batch && l->s->display != DISPLAY_ALL &&
 	    (pipe2(dp, O_CLOEXEC | O_NONBLOCK) < 0 || fcntl(dp[1], F_SETFL, 0) < 0))
 		die_errno("pipe");

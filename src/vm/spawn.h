@@ -3,8 +3,9 @@
  * spawn.h: start qemu with its descriptors in place: the status port and
  * console pipes, ./vm's monitor socket and (with --results) the results
  * pipe at VM_FD_STATUS..VM_FD_RESULTS, the slot's lock, and nothing else;
- * its stdout a pipe to ./vm unless qemu writes the console itself
- * (DISPLAY_ALL).
+ * its stdout ./vm's where qemu writes the console itself (DISPLAY_ALL), a
+ * pipe to ./vm where ./vm shows an interactive one, else /dev/null (a
+ * batch console ./vm shows comes on the console pipe: console.c).
  */
 #ifndef RAPIDO_VM_SPAWN_H
 #define RAPIDO_VM_SPAWN_H
@@ -19,7 +20,7 @@ struct qemu_proc {
 	pid_t pid;
 	int pidfd;
 	int status_rd, console_rd, mon_fd, results_rd;
-	int display_rd;		/* qemu's stdout, when ./vm shows the console (display.h) */
+	int display_rd;		/* qemu's stdout, when ./vm shows an interactive console (display.h) */
 };
 
 /*

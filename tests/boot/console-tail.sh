@@ -93,6 +93,10 @@ expect_rc "./run simple -- sh -c 'echo hi; exit 3': the command's status" 3 $?
 check "  stdout is exactly hi" eval 'printf "hi\n" | cmp -s - "$T/run.out"'
 check "  its stderr on stderr" grep -qx to-stderr "$T/run.err"
 check "  the boot in the console log, not on stdout" grep -q "up on rapido1" "$VM_STATE_DIR/vm1.log"
+# a reader of CMD's output gone before it prints (| true) takes nothing of
+# its status: ./vm's SIGPIPE stays blocked and is dropped (display.c)
+"$TOP/run" simple -- sh -c 'echo one; echo two >&2; exit 3' 2> /dev/null | true
+expect_rc "./run simple -- CMD | true: still the command's status" 3 "${PIPESTATUS[0]}"
 # a guest that reports 0 before CMD ran (a profile part's poweroff) is no pass of CMD
 "$TOP/run" simple -x poweroff -- echo never > "$T/run.out" 2> "$T/run.err"
 expect_rc "./run -x poweroff -- echo never: CMD never ran, no status of its (123)" 123 $?
