@@ -74,12 +74,14 @@ check "rapido-exec uses the image's C library, under 100 KiB" \
 	sh -c 'readelf -l "$1" | grep -q "Requesting program interpreter" &&
 		test "$(stat -c %s "$1")" -lt 102400' sh "$T/helpers/usr/bin/rapido-exec"
 # a batch run of simple starts no test: its autorun sources rapido.sh and
-# not results.sh (40 KB with it, parsed by bash under TCG on every boot);
+# not results.sh (40 KB with it, parsed by bash under TCG on every boot),
+# nor what was split from rapido.sh (the interactive shell's steps, the
+# waits, a suite's helpers: 9 KB, some 4 ms a boot); a shell sources all;
 # the tail's autorun.sh is plain text in the uncompressed image
-check "the batch autorun sources rapido.sh, and results.sh only for a shell (no test in simple)" \
-	sh -c "grep -aqx 'source /rapido/lib/rapido.sh' '$DRACUT_OUT' &&
-		! grep -aqx 'source /rapido/lib/results.sh' '$DRACUT_OUT' &&
-		grep -aqxF '[ \"\${RAPIDO_BATCH:-0}\" = 1 ] || source /rapido/lib/results.sh' '$DRACUT_OUT'"
+check "the batch autorun sources rapido.sh, and results.sh and rapido-{shell,wait,suite}.sh only for a shell" \
+	sh -c "grep -aqx 'source /rapido/lib/rapido.sh' '$DRACUT_OUT' && for l in results rapido-shell rapido-wait rapido-suite; do
+		! grep -aqx \"source /rapido/lib/\$l.sh\" '$DRACUT_OUT' &&
+		grep -aqxF \"[ \\\"\\\${RAPIDO_BATCH:-0}\\\" = 1 ] || source /rapido/lib/\$l.sh\" '$DRACUT_OUT' || exit 1; done"
 
 # from another directory, as a user would
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
@@ -108,6 +110,7 @@ check "  names it, the directory and what to do" \
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
 	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
 	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
+	rapido_wait 5 rapido_mounted /proc proc && rapido_harness true && ! compgen -A function _rapido_inter &&
 	{ rapido-exec 2>&1; true; } | grep -q "^Usage: rapido-exec" && rapido-ktap --help | grep -q "^Usage:" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
 	-x '[ -d /sys/module/pvpanic_mmio ] && [ ! -e /sys/module/pvpanic_pci ] && echo "pvpanic: the ISA driver alone"' \
@@ -118,7 +121,7 @@ expect_rc "cut simple with -x extras (tail only)" 0 $?
 # else, and with --results the init's trace lines are more than that
 "$VM" --batch --timeout 300 --results "$T/res-off" --append printk.devkmsg=on > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
-check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
+check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido_wait and rapido_harness (picked for the extra that names them), not the shell's steps; rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
 # each module a boot loads costs a few ms of TCG: the driver of the
 # device ./vm gives (x86: the ISA pvpanic, ACPI's QEMU0001), not the other
