@@ -110,7 +110,7 @@ check "  names it, the directory and what to do" \
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
 	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
 	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
-	rapido_wait 5 rapido_mounted /proc proc && rapido_harness true && ! compgen -A function _rapido_interr &&
+	rapido_wait 5 rapido_mounted /proc proc && rapido_mounted /sys/kernel/debug debugfs && rapido_harness true && ! compgen -A function _rapido_interr &&
 	tr "\0" "\n" < /proc/$$/environ | grep -qx SHELL=/bin/sh &&
 	{ rapido-exec 2>&1; true; } | grep -q "^Usage: rapido-exec" && rapido-ktap --help | grep -q "^Usage:" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
@@ -122,7 +122,7 @@ expect_rc "cut simple with -x extras (tail only)" 0 $?
 # else, and with --results the init's trace lines are more than that
 "$VM" --batch --timeout 300 --results "$T/res-off" --append printk.devkmsg=on > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
-check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido_wait and rapido_harness (picked for the extra that names them), not the shell's steps; SHELL=/bin/sh from the init (no /etc/passwd: bash's getpwuid skipped); rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
+check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido_wait and rapido_harness (picked for the extra that names them), debugfs mounted late, not the shell's steps; SHELL=/bin/sh from the init (no /etc/passwd: bash's getpwuid skipped); rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
 # each module a boot loads costs a few ms of TCG: the driver of the
 # device ./vm gives (x86: the ISA pvpanic, ACPI's QEMU0001), not the other
