@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 
 	status_fd = init_open_status(&cl);
 	init_mark_up();
-	sig = init_run_autorun(cl.batch, &rec, &sender);
+	sig = init_run_autorun(&cl, &rec, &sender);
 	if (sig)
 		init_poweroff_verdict(RUN_DIR, sig, sender, &rec);
 	else if (rec.kind == STATUS_EXIT)
