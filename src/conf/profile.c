@@ -39,6 +39,16 @@ int profile_name_valid(const char *name)
 	return 1;
 }
 
+int profile_program_name_valid(const char *name)
+{
+	if (!*name || *name == '.' || *name == '-')
+		return 0;
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && !strchr("._+-", *name))
+			return 0;
+	return 1;
+}
+
 static void split_words(struct strv *sv, const char *s)
 {
 	while (*s) {
@@ -244,6 +254,24 @@ static int packages_words(struct loader *l, const struct hdr_line *h, size_t fir
 	return 0;
 }
 
+/*
+ * A shell program is asked of busybox by its name (an applet) before the
+ * host's PATH: a path or a name busybox could not have is refused here,
+ * not left to miss both quietly
+ */
+static int shell_bins_words(struct loader *l, const struct hdr_line *h, size_t first)
+{
+	const struct strv *list = &l->p->shell_bins;
+
+	for (size_t i = first; i < list->n; i++)
+		if (!profile_program_name_valid(list->v[i]))
+			return err_at(l->err, h->path, (unsigned int)h->lineno,
+				      "shell-bins: expected a program name (a busybox applet or a "
+				      "program in the host's PATH: letters, digits, '.', '_', '+' "
+				      "and '-', not a path), got \"%s\"", list->v[i]);
+	return 0;
+}
+
 static int kconfig_words(struct loader *l, const struct hdr_line *h, size_t first)
 {
 	int opt = !!strcmp(h->key, "kconfig");
@@ -411,6 +439,7 @@ static const struct hdr_key {
 	{ "bins-optional", HDR_LIST, .off = PF(bins_opt) },
 	{ "bins-if", HDR_LIST, .off = PF(bins_if), .keyed = 1 },
 	{ "bins-optional-if", HDR_LIST, .off = PF(bins_opt_if), .keyed = 1 },
+	{ "shell-bins", HDR_LIST, .off = PF(shell_bins), .words = shell_bins_words },
 	{ "modules", HDR_LIST, .off = PF(modules) },
 	{ "modules-optional", HDR_LIST, .off = PF(modules_opt) },
 	{ "modules-on-demand", HDR_LIST, .off = PF(modules_demand) },
@@ -764,6 +793,7 @@ void profile_free(struct profile *p)
 	strv_free(&p->bins_opt);
 	strv_free(&p->bins_if);
 	strv_free(&p->bins_opt_if);
+	strv_free(&p->shell_bins);
 	strv_free(&p->modules);
 	strv_free(&p->modules_opt);
 	strv_free(&p->modules_demand);

@@ -17,6 +17,10 @@
  *	#@ bins-optional: binaries included when the host has them
  *	#@ bins-if KEY: binaries required only when rapido.conf sets KEY
  *	#@ bins-optional-if KEY: included when KEY is set and the host has them
+ *	#@ shell-bins: programs for a person at the guest's shell, which the
+ *		  profile itself never runs: busybox's applet of the name where
+ *		  the image has busybox and busybox has it (nothing of the
+ *		  host's copied), else the host's, as bins-optional; names only
  *	#@ modules: kernel modules loaded at boot (must exist for the kernel)
  *	#@ modules-optional: modules included and loaded when the kernel has them
  *	#@ modules-on-demand: modules included when the kernel has them, not
@@ -106,6 +110,7 @@ struct profile {
 	char *description;
 	struct strv bins, bins_opt;
 	struct strv bins_if, bins_opt_if;	/* "KEY=binary", "KEY=VALUE=binary" entries */
+	struct strv shell_bins;	/* #@ shell-bins: program names, no '/' */
 	struct strv modules, modules_opt;
 	struct strv modules_demand;	/* in the image, loaded by the profile */
 	struct strv helpers;
@@ -169,6 +174,11 @@ void profile_free(struct profile *p);
 
 /* Valid profile names: [A-Za-z0-9_-]+ (they become file names). */
 int profile_name_valid(const char *name);
+/*
+ * A #@ shell-bins name: [A-Za-z0-9._+-]+, not starting with '.' or '-'
+ * (busybox's applets and the host's programs: run-parts, c++, mkfs.ext4)
+ */
+int profile_program_name_valid(const char *name);
 
 /*
  * Append the keys the profiles in DIR (its NAME.sh files) name in their

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "confget.h"
@@ -461,6 +462,52 @@ static void resolve_busybox(const struct cut_opts *o, struct cut_plan *p)
 	elf_deps_free(&d);
 }
 
+/*
+ * #@ shell-bins: programs for a person at the guest's shell (the profile
+ * never runs them, so the harness's PATH without busybox is no matter).
+ * Busybox's applet of the name serves where the image has busybox, and
+ * the host's program, with the C library and the rest under it, stays
+ * out: simple's uname, cat, rm, sleep and dmesg were 2.8 MiB of its
+ * image with libc and libtinfo, unpacked by the kernel on every boot.
+ * Else (no busybox, a foreign ARCH's image, an applet this busybox was
+ * built without) the host's, as bins-optional. Its applets are asked
+ * once, of the busybox the image gets.
+ */
+static void resolve_shell_bins(struct cut_plan *p)
+{
+	/* the names the busybox layer links no applet for (helpers.c) */
+	static const char *const unlinked[] = { "busybox", "init", "linuxrc" };
+	const struct strv *want = &p->prof.shell_bins;
+	char *argv[] = { p->busybox, "--list", NULL }, *list = NULL, *save = NULL;
+	struct strv applets = STRV_INIT;
+	int st;
+
+	if (!want->n)
+		return;
+	if (p->busybox) {
+		st = run_capture(argv, -1, 30, &list);
+		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			problem("%s --list: %s (the guest shell's busybox)", p->busybox,
+				st < 0 ? strerror(-st) : "failed (is it a busybox?)");
+			free(list);
+			return;
+		}
+		for (char *a = strtok_r(list, "\n", &save); a; a = strtok_r(NULL, "\n", &save)) {
+			int linked = 1;
+
+			for (size_t i = 0; i < sizeof(unlinked) / sizeof(unlinked[0]); i++)
+				linked &= !!strcmp(a, unlinked[i]);
+			if (linked)
+				strv_push(&applets, a);
+		}
+	}
+	for (size_t i = 0; i < want->n; i++)
+		if (!strv_contains(&applets, want->v[i]))
+			add_optional_bin(p, want->v[i]);
+	strv_free(&applets);
+	free(list);
+}
+
 static void check_conf(struct cut_plan *p)
 {
 	struct strv bad = STRV_INIT;
@@ -894,6 +941,7 @@ void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p)
 	resolve_bash(o, p);
 	resolve_helpers(p);
 	resolve_busybox(o, p);
+	resolve_shell_bins(p);
 	resolve_files(p);
 	note_secrets(p);
 	check_kconfig(o, p);

@@ -22,9 +22,19 @@ static void console_argv(const struct vm_launch *l, struct strv *argv)
 	const struct arch *a = s->im.arch;
 	char *hvc = qopt(l->hvc_path);
 
+	/*
+	 * qemu's UART writes each byte the guest sends with a syscall of its
+	 * own, in the vCPU's thread: the boot log's 23 KB are as many writes
+	 * per destination. Batch, ./vm is the console's only reader (it shows
+	 * what it reads: watch.c), so one destination; interactive, the
+	 * terminal is qemu's stdio, multiplexed with the monitor, and the log
+	 * a second one.
+	 */
 	strv_push(argv, "-chardev");
-	strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d", s->batch ? "" : "mux=on,",
-		   VM_FD_CONSOLE);
+	if (s->batch)
+		strv_pushf(argv, "file,id=con,path=/dev/fd/%d", VM_FD_CONSOLE);
+	else
+		strv_pushf(argv, "stdio,id=con,mux=on,signal=off,logfile=/dev/fd/%d", VM_FD_CONSOLE);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:con");
 	if (!s->batch) {

@@ -20,6 +20,8 @@
 void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int vm, const char *log,
 		  int status_on, double started)
 {
+	sigset_t pipe;
+
 	memset(d, 0, sizeof(*d));
 	d->mode = mode;
 	d->vm = vm;
@@ -28,19 +30,14 @@ void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int 
 	d->bol = 1;
 	d->status_on = status_on && mode != DISPLAY_ALL;
 	splat_scan_init(&d->sc);
-	if (mode != DISPLAY_ALL) {
-		sigset_t pipe;
-
-		/*
-		 * A reader that went away (./vm -q | head) is an EPIPE to out(),
-		 * never a SIGPIPE that would take the verdict with ./vm; qemu gets
-		 * the mask ./vm had before (spawn.c), display_end() drops a
-		 * pending one.
-		 */
-		sigemptyset(&pipe);
-		sigaddset(&pipe, SIGPIPE);
-		sigprocmask(SIG_BLOCK, &pipe, NULL);
-	}
+	/*
+	 * A reader that went away (./vm | head) is an EPIPE to out(), never a
+	 * SIGPIPE that would take the verdict with ./vm; qemu gets the mask
+	 * ./vm had before (spawn.c), display_end() drops a pending one.
+	 */
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe, NULL);
 }
 
 void display_free(struct vm_display *d)
@@ -270,6 +267,11 @@ static void piece(struct vm_display *d, const char *p, size_t n, int nl)
 
 void display_feed(struct vm_display *d, const char *p, size_t n)
 {
+	/* all of it, as it came (a batch run's console: watch.c) */
+	if (d->mode == DISPLAY_ALL) {
+		out(d, p, n);
+		return;
+	}
 	while (n) {
 		const char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;

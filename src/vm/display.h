@@ -38,7 +38,7 @@ struct vm_display {
 /* mode DISPLAY_ALL: nothing of this is used. started: mono_secs() of the start. */
 void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int vm, const char *log,
 		  int status_on, double started);
-/* Bytes qemu wrote to its stdout. */
+/* The console's bytes: qemu's stdout (interactive), its console stream (batch). */
 void display_feed(struct vm_display *d, const char *p, size_t n);
 /* The records so far (NULL: none): the status line says where the run is. */
 void display_records(struct vm_display *d, const struct rsuite *s, double now);

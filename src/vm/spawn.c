@@ -55,8 +55,11 @@ static noreturn void exec_qemu(const struct vm_launch *l, char **argv, pid_t par
 	if (l->s->batch) {
 		int null = open("/dev/null", O_RDWR);
 
-		/* rapido run: the console to the log only, stdout is the command's (execout.c) */
-		if (null < 0 || dup2(null, 0) < 0 || (l->s->exec && dup2(null, 1) < 0))
+		/*
+		 * the console goes to VM_FD_CONSOLE only (./vm shows it, or in
+		 * rapido run keeps stdout for the command's output: execout.c)
+		 */
+		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
 			_exit(VM_EXIT_FAILED);
 		close(null);
 	}
@@ -81,7 +84,8 @@ void qemu_spawn(const struct vm_launch *l, int lock_fd, const sigset_t *oldmask,
 		die_errno("pipe");
 	if (results && (pipe2(rp, O_CLOEXEC | O_NONBLOCK) < 0 || fcntl(rp[1], F_SETFL, 0) < 0))
 		die_errno("pipe");
-	if (l->s->display != DISPLAY_ALL &&
+	/* batch, qemu writes the console to VM_FD_CONSOLE alone (console.c) */
+	if (!l->s->batch && l->s->display != DISPLAY_ALL &&
 	    (pipe2(dp, O_CLOEXEC | O_NONBLOCK) < 0 || fcntl(dp[1], F_SETFL, 0) < 0))
 		die_errno("pipe");
 	/* qemu's ends block: a guest must not lose console bytes to EAGAIN */

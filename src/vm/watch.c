@@ -57,6 +57,9 @@ static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
 		results_console(w->results, buf, n);
 		vm_watchdog_console(w, buf, n);
 		vm_execout_feed(w, buf, n);
+		/* batch: qemu's one console stream, shown from here (console.c) */
+		if (w->l->s->batch && !w->l->s->exec)
+			display_feed(&w->disp, buf, n);
 	}
 }
 

@@ -53,13 +53,21 @@ cp -L "$SYSROOT/lib/ld-linux-aarch64.so.1" "$F/lib/"
 cp -L "$SYSROOT/lib/aarch64-linux-gnu/libc.so.6" "$F/lib/aarch64-linux-gnu/"
 run_err_also() { test ! -e "$T/missing.img"; }
 run_err "a program missing from the sysroot is named with its package (coreutils)" \
-	"arm64 binary 'uname' is not in the sysroot $F (needed by profile simple; Debian package coreutils has it: host/sysroot arm64 $F coreutils)" \
-	env ARCH=arm64 SYSROOT="$F" "$CUT" -o "$T/missing.img" simple
+	"arm64 binary 'uname' is not in the sysroot $F (needed by profile afalg; Debian package coreutils has it: host/sysroot arm64 $F coreutils)" \
+	env ARCH=arm64 SYSROOT="$F" "$CUT" -o "$T/missing.img" afalg
 check "  and a library missing for a program there, with its package (libtinfo6)" \
 	grep -q "program /bin/bash needs the library libtinfo.so.6, which is not in the arm64 sysroot $F (Debian package libtinfo6 has it" "$T/out"
-# simple's own programs (#@ bins; ls, mkdir, grep and sed are busybox's)
-check "  and every problem at once (uname, cat, rm, sleep)" eval \
-	'(for p in uname cat rm sleep; do grep -q "binary '"'"'$p'"'"' is not in the sysroot $F" "$T/out" || exit 1; done)'
+# afalg's own programs (#@ bins)
+check "  and every problem at once (uname, cat, rm, od)" eval \
+	'(for p in uname cat rm od; do grep -q "binary '"'"'$p'"'"' is not in the sysroot $F" "$T/out" || exit 1; done)'
+# simple's uname, cat, rm, sleep and dmesg are #@ shell-bins: a foreign
+# ARCH's image (no busybox) gets the sysroot's, and one missing there is
+# no problem: the only one left is bash's library
+ARCH=arm64 SYSROOT="$F" "$CUT" --ignore-kconfig -o "$T/missing.img" simple > "$T/out" 2>&1
+expect_rc "simple from a sysroot without its shell-bins: refused for bash's library alone" 1 $?
+check "  1 problem, none a shell-bins program" sh -c 'grep -q "^cut: 1 problem found" "$1" &&
+	grep -q "needs the library libtinfo.so.6" "$1" &&
+	! grep -qE "binary .(uname|cat|rm|sleep|dmesg). is not in the sysroot" "$1"' sh "$T/out"
 run_err "a missing sysroot says how to fill it" \
 	"ARCH=arm64: sysroot $T/none: does not exist; unpack .*host/sysroot arm64 $T/none bash coreutils kmod" \
 	env ARCH=arm64 SYSROOT="$T/none" "$CUT" -o "$T/missing.img" simple

@@ -10,6 +10,8 @@
 # --bins / CUT_EXTRA_BINS add host programs, and name one that is missing.
 # The image's bytes (each unpacked by the kernel on every boot): helpers
 # stripped, no libselinux nor libpcre2 (busybox's ls, grep, sed, mkdir);
+# the #@ shell-bins uname, cat, rm, sleep and dmesg are busybox's, the
+# host's only in an image without busybox (CUT_BUSYBOX=);
 # the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg;
 # the guest's bash is the host's static bash-static (CUT_BASH);
 # a batch run that starts no test leaves results.sh unread, and one that
@@ -36,6 +38,26 @@ mkdir -p "$T/bins" && (cd "$T/bins" &&
 	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer bins "$DRACUT_OUT").cpio")
 check "simple's bins layer has bash, and no libselinux nor libpcre2 (busybox's ls, grep)" \
 	test -x "$T/bins/usr/bin/bash" -a -z "$(find "$T/bins" -name 'libselinux*' -o -name 'libpcre2*')"
+# simple's uname, cat, rm, sleep and dmesg are #@ shell-bins, for the
+# person at its shell: busybox's applets serve them, and the host's (with
+# libc and libtinfo under them) stay out; an image without busybox
+# (CUT_BUSYBOX=, a foreign ARCH's) gets the host's
+shell_bins="uname cat rm sleep dmesg"
+in_layer() {
+	local n
+	for n in $shell_bins; do
+		find "$1" -name "$n" ! -type d | grep -q . && echo "$n"
+	done | tr "\n" " "
+}
+had=$(in_layer "$T/bins")
+check "simple's bins layer has none of the host's $shell_bins (busybox's applets serve)${had:+ (has: ${had% })}" \
+	test -z "$had"
+CUT_BUSYBOX= "$CUT" -q simple -o "$T/no-busybox" > "$T/cut" 2>&1
+expect_rc "cut simple with CUT_BUSYBOX= (no busybox)" 0 $?
+mkdir -p "$T/bins-nobb" && (cd "$T/bins-nobb" &&
+	cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$(layer bins "$T/no-busybox").cpio")
+want=$(for n in $shell_bins; do command -v "$n" > /dev/null && echo "$n"; done | tr "\n" " ")
+check "  without busybox the image has the host's ${want% }" test "$(in_layer "$T/bins-nobb")" = "$want"
 # the guest's bash (CUT_BASH=auto): the host's bash-static where it is a
 # static ELF of bash's version (under TCG an exec of the dynamic bash is
 # about 49 ms, of the static 13: every boot's profile, every bash a suite
@@ -92,6 +114,13 @@ check "console log file kept in the state dir" grep -q "rapido: $rel up on rapid
 check "kernel console clean" console_clean "$T/console"
 check "clean power-off" grep -q "reboot: Power down" "$T/console"
 check "no qemu left running" no_test_qemu
+# batch, qemu writes the console to ./vm alone, which shows it (console.c):
+# a reader of ./vm's stdout that goes away takes neither the verdict nor
+# the log with it
+"$VM" --batch --timeout 300 2> "$T/err-head" | head -c 1 > /dev/null
+expect_rc "vm --batch | head -c 1: the guest's verdict" 0 "${PIPESTATUS[0]}"
+check "  the log has the whole console" grep -q "reboot: Power down" "$VM_STATE_DIR/vm1.log"
+check "  and ./vm says the console stopped on stdout" grep -q "writing the console to stdout: stopped" "$T/err-head"
 
 "$CUT" -q simple --bins 'nosuchprog lsblk' > "$T/cut" 2>&1
 expect_rc "cut --bins with a program not on the host" 1 $?

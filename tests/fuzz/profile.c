@@ -5,7 +5,8 @@
  * (its absence is PROFILE_ENODESC and said so), its memory fits the host,
  * the keys it names are valid rapido.conf keys; a key refused as unknown is
  * none of those the message lists as known (one table reads the keys and
- * names them). The same input as
+ * names them); a #@ shell-bins entry is a program name, never a path nor
+ * empty (busybox is asked for it by that name). The same input as
  * autorun/packages' table: a program's package is one word (no blank, no
  * newline, no '|'), never empty.
  */
@@ -61,6 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_assert(p.description, "parsed without a description");
 		fuzz_assert(!hostmem_check(p.memory, why), "memory %llu accepted: %s",
 			    (unsigned long long)p.memory, why);
+		for (size_t i = 0; i < p.shell_bins.n; i++)
+			fuzz_assert(profile_program_name_valid(p.shell_bins.v[i]) &&
+				    !strchr(p.shell_bins.v[i], '/'), "shell-bins \"%s\" accepted",
+				    p.shell_bins.v[i]);
 		profile_conf_keys(&p, &keys);
 		for (size_t i = 0; i < keys.n; i++)
 			fuzz_assert(keys.v[i][0], "an empty key");

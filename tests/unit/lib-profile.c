@@ -54,7 +54,7 @@ int main(void)
 	char *err = NULL;
 	int rc;
 
-	tap_plan(105);
+	tap_plan(113);
 	if (!mkdtemp(dir))
 		return 1;
 	rc = load("#!/bin/bash\n"
@@ -117,7 +117,8 @@ int main(void)
 	    "p.sh:3: prepare: a profile prepares one key (A at ");
 
 	bad("#@ description: x\n#@ bogus: 1\n", "p.sh:2: unknown profile key \"bogus\" (known: "
-	    "description, bins, bins-optional, bins-if KEY[=VALUE], bins-optional-if KEY[=VALUE], modules, "
+	    "description, bins, bins-optional, bins-if KEY[=VALUE], bins-optional-if KEY[=VALUE], "
+	    "shell-bins, modules, "
 	    "modules-optional, modules-on-demand, helpers, conf, conf-optional, conf-type, secret, "
 	    "kconfig, kconfig-optional, files, include, packages, kernel-config, prepare KEY, cpus, "
 	    "memory, memory-use, test-timeout, virtiofs, results, suite)");
@@ -372,6 +373,25 @@ int main(void)
 	    "secrets.inc:2: secret: TOKNE is not a conf or conf-optional key of this profile");
 	fragment("broken", "#@ bins: a\n#@ cpus: many\n");
 	bad("#@ description: x\n#@ include: broken\n", "broken.inc:2: cpus: expected a number");
+	/* #@ shell-bins: programs for the person at the shell, by name (busybox's applets) */
+	fragment("shell", "#@ shell-bins: dmesg\n");
+	rc = load("#@ description: x\n#@ shell-bins: uname  cat\n#@ shell-bins: mkfs.ext4 c++ run-parts\n"
+		  "#@ include: shell\n", &p, &err);
+	tap_ok(!rc && p.shell_bins.n == 6 && !strcmp(p.shell_bins.v[0], "uname") &&
+	       !strcmp(p.shell_bins.v[2], "mkfs.ext4") && !strcmp(p.shell_bins.v[5], "dmesg") &&
+	       !p.bins.n && !p.bins_opt.n, "shell-bins: names accumulate, a fragment's too, apart "
+	       "from bins (%s)", err ? err : "ok");
+	profile_free(&p);
+	bad("#@ description: x\n#@ shell-bins: cat /usr/bin/uname\n",
+	    "p.sh:2: shell-bins: expected a program name (a busybox applet or a program in the "
+	    "host's PATH: letters, digits, '.', '_', '+' and '-', not a path), got \"/usr/bin/uname\"");
+	bad("#@ description: x\n\n#@ shell-bins: cat ..\n", "p.sh:3: shell-bins: expected a program name");
+	bad("#@ description: x\n#@ shell-bins: -n\n", "p.sh:2: shell-bins: expected a program name");
+	bad("#@ description: x\n#@ shell-bins: a=b\n", "got \"a=b\"");
+	bad("#@ description: x\n#@ shell-bins: 'ls'\n", "got \"'ls'\"");
+	fragment("badshell", "#@ shell-bins: ok\n#@ shell-bins: x/y\n");
+	bad("#@ description: x\n#@ include: badshell\n", "include/badshell.inc:2: shell-bins: expected");
+	bad("#@ description: x\n#@ shell-bins KEY: x\n", "p.sh:2: unknown profile key \"shell-bins KEY\"");
 	tap_ok(profile_name_valid("fstests_local") && !profile_name_valid("../x") &&
 	       !profile_name_valid(""), "profile names are plain words");
 	tap_rm_tree(dir);

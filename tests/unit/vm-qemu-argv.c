@@ -37,7 +37,7 @@ int main(void)
 	struct strv *kp = &s.kparams, *extra = &s.extra, *shares = &s.shares;
 	enum vm_accel a;
 
-	tap_plan(41);
+	tap_plan(42);
 	strv_push(kp, "quiet");
 	strv_push(kp, "foo=a;b");
 	strv_push(extra, "-device");
@@ -70,8 +70,8 @@ int main(void)
 	tap_ok(index_of(&argv, "-gdb") < 0 && index_of(&argv, "-S") < 0, "no gdb stub unless asked");
 	tap_ok(index_of(&argv, "-no-reboot") > 0, "-no-reboot so a panic ends qemu");
 	tap_ok(index_of(&argv, "-nodefaults") > 0, "-nodefaults");
-	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,signal=off,logfile=/dev/fd/4",
-		   "batch console: stdio, its log copy to ./vm's pipe, no monitor");
+	TAP_EQ_STR(after(&argv, "-chardev"), "file,id=con,path=/dev/fd/4",
+		   "batch console: one stream, ./vm's pipe (it shows and logs it), no monitor");
 	tap_ok(index_of(&argv, "chardev=con,mode=readline") < 0, "no human monitor in batch mode");
 	tap_ok(index_of(&argv, "file,id=status,path=/dev/fd/3") > 0,
 	       "status port: ./vm's pipe at fd 3");
@@ -109,6 +109,8 @@ int main(void)
 	TAP_EQ_STR(after(&argv, "-accel"), "kvm", "KVM accelerator with -cpu host");
 	TAP_EQ_STR(after(&argv, "-mon"), "chardev=con,mode=readline",
 		   "interactive: monitor multiplexed on the console");
+	TAP_EQ_STR(after(&argv, "-chardev"), "stdio,id=con,mux=on,signal=off,logfile=/dev/fd/4",
+		   "interactive console: the terminal, its log copy to ./vm's pipe");
 	strv_free(&argv);
 
 	/* an arm64 image on this host: the virt machine, its UART, the status on a virtio port */
