@@ -30,7 +30,10 @@
 #                       src/results)
 #   tools/NAME/*.c      guest helper, static -> build/guest/rapido-NAME
 #                       (tools/NAME/main.c has main(); the rest is unit-testable),
-#                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME
+#                       and cross-compiled for each of ARCHES -> build/ARCH/rapido-NAME;
+#                       but INIT_TOOLS (ktap, exec), linked into rapido-init: their
+#                       main.c has cmd_NAME(), which tools/init/main.c runs by the
+#                       name it was started under; build/guest/rapido-NAME is a link
 #   host/*              host scripts, not built: install-deps (make deps),
 #                       kernel-config (make kernel-config), mpath-failover
 #   tests/unit/NAME.c   unit test -> build/tests/NAME; links every room and the
@@ -69,18 +72,18 @@ GUEST_STRIP ?= -s
 # rooms' libraries hold more than any one helper uses), 150 KiB of the init.
 GUEST_CFLAGS := $(CFLAGS) -ffunction-sections -fdata-sections
 GUEST_LDFLAGS := $(LDFLAGS) -static $(GUEST_STRIP) -Wl,--gc-sections
-# Static, but for these, which never run before the root is whole and
-# seldom in a run: linked to the C library, which every image holds for
-# bash. vmctl's exec is 19 KiB so, not 800 KiB of static glibc, 0.8 MiB
-# less for the kernel to unpack on every boot (about 8 ms a MiB under
-# TCG, bench/boot --timeline's "initramfs unpacked"). Each start then
-# costs the dynamic loader's work, about 40 ms under TCG against 5 ms
-# static: ktap, which results.sh runs once per TAP stream (kunit: once
-# per suite), stays static. Only the host's own: its image's C library
-# is the host's, the one they were linked to; a foreign ARCH's sysroot
-# may hold another, so its helpers stay static.
-GUEST_DYNAMIC := exec
-GUEST_DYN_LDFLAGS := $(LDFLAGS) $(GUEST_STRIP) -Wl,--gc-sections
+# The helpers every image holds are one program: rapido-init, with ktap
+# (results.sh's TAP reader) and exec (vmctl's and rapido run's) linked
+# in, run by the name it was started under (tools/init/main.c); ./cut
+# puts /usr/bin/rapido-ktap and /usr/bin/rapido-exec in as links to
+# /init (build/guest/rapido-ktap and -exec are links to rapido-init).
+# One copy of static glibc, not three (about 650 KiB each), for the
+# kernel to unpack on every boot (about 8 ms a MiB under TCG, bench/boot
+# --timeline's "initramfs unpacked"), and no helper that needs the
+# image's C library (a dynamic start is also about 40 ms under TCG
+# against 5 ms static). A profile's own helpers (#@ helpers:) stay
+# programs of their own, in the images that ask for them.
+INIT_TOOLS := ktap exec
 
 # Foreign guest architectures (ARCH= of ./cut, src/conf/arch.c): their
 # helpers are cross-compiled with CROSS_ARCH's gcc. ARCHES defaults to those
@@ -148,13 +151,17 @@ FRONT_SRCS := $(filter-out %/main.c,$(CUT_SRCS) $(VM_SRCS) $(VMCTL_SRCS) $(NETSE
 # tools/ holds guest helpers only, one directory each (host scripts are in host/)
 # (tools/lib is the guests' library, not a tool)
 TOOLS := $(filter-out lib,$(notdir $(patsubst %/,%,$(wildcard tools/*/))))
+# the tools linked as programs of their own: rapido-init holds INIT_TOOLS
+OWN_TOOLS := $(filter-out $(INIT_TOOLS),$(TOOLS))
+# tool_objs DIR TOOL: the objects of TOOL's program (the init's: INIT_TOOLS' too)
+tool_objs = $(patsubst %.c,$(1)/%.o,$(foreach d,$(2) $(if $(filter init,$(2)),$(INIT_TOOLS)),$(wildcard tools/$(d)/*.c)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 
 # Sanitized host objects live apart, so switching SANITIZE never mixes them.
 HOSTDIR := $(if $(filter 1,$(SANITIZE)),host-san,host)
 # Rebuild when the flags change (WERROR, SANITIZE, CFLAGS): a stamp per flag set.
 FLAGS_STAMP := $(B)/flags-$(HOSTDIR)
-FLAGS_ALL := $(HOST_CFLAGS) $(HOST_LDFLAGS) guest: $(GUEST_LDFLAGS) dynamic: $(GUEST_DYNAMIC) $(GUEST_DYN_LDFLAGS)
+FLAGS_ALL := $(HOST_CFLAGS) $(HOST_LDFLAGS) guest: $(GUEST_LDFLAGS) init: $(INIT_TOOLS)
 $(shell mkdir -p $(B); echo '$(FLAGS_ALL)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_ALL)' > $(FLAGS_STAMP))
 # the guest's objects: their own stamp, so a switch of SANITIZE (the host's) rebuilds none
 GUEST_STAMP := $(B)/flags-guest
@@ -180,7 +187,7 @@ roomlibs = $(foreach r,$(2),$(1)/lib$(r).a)
 HOST_LIBS := $(call roomlibs,$(B)/$(HOSTDIR),$(HOST_ROOMS))
 GUEST_LIBS := $(call roomlibs,$(B)/guest,$(GUEST_ROOMS))
 GUEST_BINS := $(foreach t,$(TOOLS),$(B)/guest/rapido-$(t))
-GUEST_MAPS := $(addsuffix .map,$(GUEST_BINS))
+GUEST_MAPS := $(foreach t,$(OWN_TOOLS),$(B)/guest/rapido-$(t).map)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 
 # What a test or fuzz target named $(1) tests: the directories of its objects and headers.
@@ -205,6 +212,8 @@ INCS_src/results := $(call room_incs,$(BELOW_results))
 INCS_tools/lib := $(call room_incs,$(BELOW_tools))
 $(foreach p,cut vm vmctl netsetup ceph-local ldd bisect rapido,$(eval INCS_src/$(p) := $(call room_incs,$(ROOMS_$(p)))))
 $(foreach t,$(TOOLS),$(eval INCS_tools/$(t) := $(call room_incs,$(GUEST_ROOMS))))
+# tools/init/main.c also sees the headers of the tools it runs (their cmd_NAME())
+INCS_tools/init += $(addprefix -Itools/,$(INIT_TOOLS))
 # src/rapido also sees the headers of the programs it runs (their cmd_NAME())
 INCS_src/rapido += -Isrc/cut -Isrc/vm -Isrc/vmctl -Isrc/netsetup -Isrc/ceph-local
 incs = -I$(patsubst %/,%,$(dir $(1))) $(INCS_$(patsubst %/,%,$(dir $(1)))) \
@@ -278,13 +287,22 @@ $(B)/completion/_rapido: $(ZSH_COMPLETION)
 
 # each with its link map beside it, build/guest/rapido-NAME.map: which
 # object of which archive went in (tests/unit/layering.sh reads it: a guest
-# helper holds only base, proto, tools/lib and its own objects)
+# helper holds only base, proto, tools/lib and its own objects, the init
+# those of INIT_TOOLS too)
 define guest_tool
-$(B)/guest/rapido-$(1) $(B)/guest/rapido-$(1).map &: $(call guestobj,$(wildcard tools/$(1)/*.c)) $(GUEST_LIBS) $(FLAGS_STAMP)
+$(B)/guest/rapido-$(1) $(B)/guest/rapido-$(1).map &: $(call tool_objs,$(B)/guest,$(1)) $(GUEST_LIBS) $(FLAGS_STAMP)
 	$$(call quiet,LD,$(B)/guest/rapido-$(1))
-	$(Q)$$(CC) $$(if $(filter $(1),$(GUEST_DYNAMIC)),$$(GUEST_DYN_LDFLAGS),$$(GUEST_LDFLAGS)) -Wl,-Map=$(B)/guest/rapido-$(1).map -o $(B)/guest/rapido-$(1) $$(filter-out $(FLAGS_STAMP),$$^)
+	$(Q)$$(CC) $$(GUEST_LDFLAGS) -Wl,-Map=$(B)/guest/rapido-$(1).map -o $(B)/guest/rapido-$(1) $$(filter-out $(FLAGS_STAMP),$$^)
 endef
-$(foreach t,$(TOOLS),$(eval $(call guest_tool,$(t))))
+$(foreach t,$(OWN_TOOLS),$(eval $(call guest_tool,$(t))))
+# INIT_TOOLS' names: links to the init's program, for ./cut and the tests
+# (the init runs each by the name it is started under)
+define init_link
+$(B)/$(1)/rapido-$(2): $(B)/$(1)/rapido-init
+	$$(call quiet,LN,$$@)
+	$(Q)ln -sfn rapido-init $$@
+endef
+$(foreach d,guest $(FOREIGN_ARCHES),$(foreach t,$(INIT_TOOLS),$(eval $(call init_link,$(d),$(t)))))
 
 # (a preload's dependency file goes under obj/: beside it, make install's
 # rapido-* of a foreign arch would ship it)
@@ -304,7 +322,7 @@ $(foreach r,$(GUEST_ROOMS),$(B)/$(1)/lib$(r).a):
 	$$(call quiet,AR,$$@)
 	$(Q)rm -f $$@ && $(CROSS_$(1))ar rcs $$@ $$^
 
-$(foreach t,$(TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(call roomlibs,$(B)/$(1),$(GUEST_ROOMS)) $(FLAGS_STAMP)
+$(foreach t,$(OWN_TOOLS),$(B)/$(1)/rapido-$(t)): $(B)/$(1)/rapido-%: $(call roomlibs,$(B)/$(1),$(GUEST_ROOMS)) $(FLAGS_STAMP)
 	$$(call quiet,LD,$$@)
 	$(Q)$(CROSS_$(1))gcc $$(GUEST_LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(filter %.a,$$^)
 
@@ -316,7 +334,7 @@ endef
 $(foreach a,$(FOREIGN_ARCHES),$(eval $(call cross_arch,$(a))))
 $(foreach a,$(FOREIGN_ARCHES),$(foreach r,$(GUEST_ROOMS),$(eval $(B)/$(a)/lib$(r).a: \
 	$(patsubst %.c,$(B)/$(a)/obj/%.o,$(call room_srcs,$(r))))))
-$(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(TOOLS),$(eval $(B)/$(a)/rapido-$(t): $(patsubst %.c,$(B)/$(a)/obj/%.o,$(wildcard tools/$(t)/*.c)))))
+$(foreach a,$(FOREIGN_ARCHES),$(foreach t,$(OWN_TOOLS),$(eval $(B)/$(a)/rapido-$(t): $(call tool_objs,$(B)/$(a)/obj,$(t)))))
 
 # tests/unit/tool-NAME*.c tests tools/NAME (the longest tools/ dir name that
 # the test name starts with: afalg-sum, not afalg)
@@ -416,10 +434,11 @@ endef
 # host/install-deps is rapido deps)
 install-lib: all
 	$(Q)install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest
-	$(Q)install -m 755 $(GUEST_BINS) $(GUEST_SOS) $(DESTDIR)$(RAPIDO_LIBDIR)/build/guest/
 	$(Q)install -m 755 $(B)/rapido-ldd $(DESTDIR)$(RAPIDO_LIBDIR)/build/
-	$(Q)for a in $(ARCHES); do install -d $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a && \
-		install -m 755 $(B)/$$a/rapido-* $(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a/ || exit; done
+	$(Q)for a in guest $(ARCHES); do d=$(DESTDIR)$(RAPIDO_LIBDIR)/build/$$a; install -d $$d && \
+		install -m 755 $(foreach t,$(OWN_TOOLS),$(B)/$$a/rapido-$(t)) \
+			$(foreach p,$(PRELOADS),$(B)/$$a/rapido-$(p).so) $$d/ && \
+		for t in $(INIT_TOOLS); do ln -sfn rapido-init $$d/rapido-$$t || exit; done || exit; done
 	$(Q)rm -rf $(DESTDIR)$(RAPIDO_LIBDIR)/autorun $(DESTDIR)$(RAPIDO_LIBDIR)/dracut.conf.d
 	$(Q)cp -R autorun dracut.conf.d $(DESTDIR)$(RAPIDO_LIBDIR)/
 	$(Q)install -m 644 rapido.conf.example $(DESTDIR)$(RAPIDO_LIBDIR)/

@@ -110,6 +110,7 @@ struct split_ctx {
 	int want[2];
 	FILE *deps[2];
 	int bash_dropped[N_BASH_NAMES];	/* the dynamic bash left out for the static one */
+	int drop_libs;			/* no program of the image loads a library (nolibs.c) */
 };
 
 /* The dynamic bash dracut copied, when the guest gets the static one in its place. */
@@ -127,8 +128,8 @@ static int swapped_bash(struct split_ctx *s, const char *name, mode_t mode)
 
 /*
  * The static bash, under each name the dynamic one had. The libraries
- * dracut resolved for the dynamic bash stay: the image's other programs
- * and the GUEST_DYNAMIC helpers need the C library. No bash in dracut's
+ * dracut resolved for the dynamic bash stay where another program of the
+ * image is dynamic, else they go (route(), nolibs.c). No bash in dracut's
  * archive (a stub dracut's empty one, in the tests): nothing to swap, and
  * the image is what dracut made.
  */
@@ -218,6 +219,8 @@ static int route(const char *name, mode_t mode, void *arg)
 		return 0;
 	if (to == L_BINS && swapped_bash(s, name, mode))
 		return 0;
+	if (to == L_BINS && s->drop_libs && !S_ISDIR(mode) && cut_is_shared_lib(name))
+		return 0;
 	if ((S_ISREG(mode) || S_ISLNK(mode)) && !generated(name)) {
 		char *host = host_path(s->p, name);
 
@@ -229,12 +232,12 @@ static int route(const char *name, mode_t mode, void *arg)
 
 /* Split dracut's archive into the wanted layers, in the cache if it takes them. */
 static void split_layers(const struct cut_plan *p, struct cut_cache *c, const char *raw,
-			 const int need[2], struct cut_layer ly[2])
+			 const int need[2], int drop_libs, struct cut_layer ly[2])
 {
 	static struct cpio_writer w[2];
 
 	for (int attempt = 0; ; attempt++) {
-		struct split_ctx s = { .p = p };
+		struct split_ctx s = { .p = p, .drop_libs = drop_libs };
 		struct cut_sink out[2] = { { .path = NULL }, { .path = NULL } };
 		char *dtext[2] = { NULL, NULL }, *bad;
 		size_t dlen[2];
@@ -401,7 +404,7 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	free(dd);
 	cut_dracut_argv(o, p, raw, part, libs, tmpdir, sink, &argv);
 	run_dracut(o, p, &argv);
-	split_layers(p, c, archive_of(raw, sink), need, ly);
+	split_layers(p, c, archive_of(raw, sink), need, !cut_libs_needed(p, libs), ly);
 	{
 		char *size[2] = { need[0] ? cut_mib(ly[0].size) : NULL,
 				  need[1] ? cut_mib(ly[1].size) : NULL };

@@ -83,6 +83,15 @@ void cut_profile_load_or_die(const char *dir, const char *name, struct profile *
  * (unless QUIET: -q).
  */
 const char *cut_profile_resolve(const char *name, int quiet);
+/*
+ * nolibs.c: 1 when the image needs the shared libraries dracut copies for
+ * the dynamic bash (the dynamic bash itself, another dynamic program or
+ * helper, a tree's libraries, a foreign sysroot); 0 when the static bash
+ * and static programs leave nothing to load them.
+ */
+int cut_libs_needed(const struct cut_plan *p, const struct strv *tree_libs);
+/* nolibs.c: an archive name that is a shared library or the loader's cache (etc/ld.so.cache) */
+int cut_is_shared_lib(const char *name);
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);

@@ -290,7 +290,7 @@ static void key_argv(const struct cut_opts *o, const struct cut_plan *p, enum cu
 void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut_dracut_part part,
 		    const struct strv *libs, struct cut_layer *ly)
 {
-	const char *dracut = conf_str(&p->conf, "DRACUT", NULL);
+	const char *dracut = conf_str(&p->conf, "DRACUT", NULL), *libs_kept;
 	struct sha256 s;
 
 	sha256_init(&s);
@@ -328,6 +328,9 @@ void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut
 			      strlen(p->static_bash ? "static bash" : "dynamic bash") + 1);
 		if (p->static_bash)
 			cut_key_stat(&s, p->static_bash);
+		/* and whether the libraries dracut copies for the dynamic bash stay (nolibs.c) */
+		libs_kept = cut_libs_needed(p, libs) ? "libraries" : "no libraries";
+		sha256_update(&s, libs_kept, strlen(libs_kept) + 1);
 		ly->desc = xasprintf("%zu binaries, %zu tree libraries (profile %s)%s", p->bins.n,
 				     libs ? libs->n : 0, p->prof.name, p->static_bash ? ", static bash" : "");
 	}

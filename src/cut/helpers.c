@@ -29,14 +29,55 @@
 #include "run.h"
 #include "strv.h"
 
+/*
+ * The helper that the one at path is a link to, when it is a link to
+ * another helper of the plan in its own directory (make's
+ * build/guest/rapido-ktap -> rapido-init: the Makefile's INIT_TOOLS, one
+ * program run by the name it is started under): that one's index, else
+ * -1 (a file, or a link elsewhere, written as the file it reaches).
+ */
+static long helper_link(const struct cut_plan *p, const char *path)
+{
+	const char *base = strrchr(path, '/') + 1;
+	char target[256];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	if (strchr(target, '/'))
+		return -1;
+	for (size_t i = 0; i < p->helpers.n; i++) {
+		const char *h = p->helpers.v[i], *hbase = strrchr(h, '/') + 1;
+
+		if (h != path && hbase - h == base - path && !strncmp(h, path, (size_t)(base - path)) &&
+		    !strcmp(hbase, target))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* where the helper at path goes in the image: rapido-init is /init, the others in /usr/bin */
+static char *helper_name(const char *path)
+{
+	const char *base = strrchr(path, '/') + 1;
+
+	return strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
+}
+
 static void helpers_key(const struct cut_plan *p, struct cut_layer *ly)
 {
 	struct sha256 s;
 
 	sha256_init(&s);
 	sha256_update(&s, CACHE_FORMAT " helpers", sizeof(CACHE_FORMAT " helpers"));
-	for (size_t i = 0; i < p->helpers.n; i++)
+	for (size_t i = 0; i < p->helpers.n; i++) {
+		long to = helper_link(p, p->helpers.v[i]);
+
 		cut_key_stat(&s, p->helpers.v[i]);
+		/* a link is written as one: which helper it names is part of the bytes */
+		sha256_update(&s, &to, sizeof(to));
+	}
 	ly->kind = "helpers";
 	ly->desc = xasprintf("/init and %zu helper%s", p->helpers.n - 1, p->helpers.n == 2 ? "" : "s");
 	sha256_hex(&s, ly->key);
@@ -86,22 +127,37 @@ int cut_add_program(struct cpio_writer *w, const char *name, const char *path, c
 
 /*
  * /init and /usr/bin/rapido-NAME: static programs, no libraries to
- * resolve, but the Makefile's GUEST_DYNAMIC (exec): those need the C
- * library alone, which bash brings into every image (the bins layer; the
- * dynamic bash's libraries stay when the static one takes its place)
+ * resolve. A helper that make built as a link to another (rapido-ktap and
+ * rapido-exec to rapido-init) is a symbolic link to that one's name here,
+ * relative (../../init), so the image holds the program once.
  */
 static int helpers_write(const struct cut_plan *p, int fd, struct xxh64 *x, char **err)
 {
 	static struct cpio_writer w;
+	const struct cpio_hdr link = { .mode = S_IFLNK | 0777 };
 
 	cpio_init(&w, fd);
 	w.hash = x;
 	add_dirs(&w, "usr/bin");
 	for (size_t i = 0; i < p->helpers.n; i++) {
-		const char *h = p->helpers.v[i], *base = strrchr(h, '/') + 1;
-		char *name = strcmp(base, "rapido-init") ? xasprintf("usr/bin/%s", base) : xstrdup("init");
-		int rc = cut_add_program(&w, name, h, "helper ", 1, err);
+		const char *h = p->helpers.v[i];
+		char *name = helper_name(h);
+		long to = helper_link(p, h);
+		int rc = 0;
 
+		if (to >= 0) {
+			char *target = helper_name(p->helpers.v[to]);
+			/* every helper's name is init or usr/bin/BASE: relative to name's directory */
+			char *text = !strcmp(name, "init") ? xstrdup(target) :
+				     !strcmp(target, "init") ? xstrdup("../../init") :
+				     xstrdup(strrchr(target, '/') + 1);
+
+			cpio_add(&w, name, &link, text, strlen(text));
+			free(text);
+			free(target);
+		} else {
+			rc = cut_add_program(&w, name, h, "helper ", 1, err);
+		}
 		free(name);
 		if (rc)
 			return rc;

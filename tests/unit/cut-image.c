@@ -5,7 +5,9 @@
  * first, then the layers text. The tail: the env the profile passes
  * (secrets too: the image's mode guards them), the modules to load, the
  * guest library, the profile and each -x/-f extra in order. The helpers
- * layer (src/cut/helpers.c): /init and the helpers. And the refusals: a -f
+ * layer (src/cut/helpers.c): /init and the helpers, one that make built as
+ * a link to another (rapido-ktap to rapido-init) a link in the image, the
+ * program once. And the refusals: a -f
  * that is missing or not a regular file, a helper not built, a value with
  * a newline, each naming what is wrong.
  */
@@ -38,6 +40,16 @@ static void put_file(const char *name, const char *text)
 
 	if (rc)
 		die("%s: %s", path, strerror(-rc));
+	free(path);
+}
+
+/* name: a symbolic link to target */
+static void put_link(const char *target, const char *name)
+{
+	char *path = path_in(name);
+
+	if (symlink(target, path))
+		die_errno("symlink %s", path);
 	free(path);
 }
 
@@ -151,7 +163,7 @@ int main(void)
 	int fd, rc;
 
 	err_prog = "cut";
-	tap_plan(30);
+	tap_plan(35);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -173,6 +185,15 @@ int main(void)
 	put_file("autorun/lib/notes.txt", "not a guest library file\n");
 	put_file("helpers/rapido-init", "INIT BINARY");
 	put_file("helpers/rapido-tool", "TOOL BINARY");
+	/* make's links to the init's program (INIT_TOOLS), and one that is no helper's name */
+	put_link("rapido-init", "helpers/rapido-ktap");
+	put_link("rapido-tool", "helpers/rapido-alias");
+	{
+		char *abs = path_in("helpers/rapido-tool");
+
+		put_link(abs, "helpers/rapido-far");
+		free(abs);
+	}
 	put_file("extra.sh", "echo from a file\n");
 	extra_path = path_in("extra.sh");
 	extras[1].arg = extra_path;
@@ -199,6 +220,9 @@ int main(void)
 	strv_push(&p.extra_modules, "9p");
 	strv_pushf(&p.helpers, "%s/helpers/rapido-init", dir);
 	strv_pushf(&p.helpers, "%s/helpers/rapido-tool", dir);
+	strv_pushf(&p.helpers, "%s/helpers/rapido-ktap", dir);
+	strv_pushf(&p.helpers, "%s/helpers/rapido-alias", dir);
+	strv_pushf(&p.helpers, "%s/helpers/rapido-far", dir);
 
 	/* 1. head, then tail, in one image as build.c writes them (the layers between) */
 	fd = new_image("image.cpio");
@@ -299,12 +323,21 @@ int main(void)
 		if (fd < 0)
 			die_errno("%s", ly.path);
 		s = entries(fd, 0);
-		TAP_EQ_STR(s, "usr 40755\nusr/bin 40755\ninit 100755\nusr/bin/rapido-tool 100755\n",
-			   "helpers layer: /init (rapido-init), then each helper in /usr/bin");
+		TAP_EQ_STR(s, "usr 40755\nusr/bin 40755\ninit 100755\nusr/bin/rapido-tool 100755\n"
+			   "usr/bin/rapido-ktap 120777\nusr/bin/rapido-alias 120777\n"
+			   "usr/bin/rapido-far 100755\n",
+			   "helpers layer: /init (rapido-init), then each helper in /usr/bin; a link "
+			   "to another helper a link, the program once");
 		free(s);
 		entry_is(fd, 0, "init", "INIT BINARY", "/init is rapido-init's bytes");
 		entry_is(fd, 0, "usr/bin/rapido-tool", "TOOL BINARY",
 			 "/usr/bin/rapido-tool is the helper's bytes");
+		entry_is(fd, 0, "usr/bin/rapido-ktap", "../../init",
+			 "rapido-ktap, a link to rapido-init: a link to /init, relative");
+		entry_is(fd, 0, "usr/bin/rapido-alias", "rapido-tool",
+			 "a link to another /usr/bin helper: a link to its name");
+		entry_is(fd, 0, "usr/bin/rapido-far", "TOOL BINARY",
+			 "a link by a path, not to a helper's name beside it: the bytes it reaches");
 		close(fd);
 		cut_layer_free(&ly);
 
@@ -330,6 +363,18 @@ int main(void)
 	conf_set(&p.conf, "OPT", "line one\nline two");
 	refused(&o, &p, "a newline in a passed value",
 		"config key OPT: a newline in the value cannot be passed to the guest", "the key");
+
+	/* 5. what a bins layer drops when no program of the image loads a library (nolibs.c) */
+	tap_ok(cut_is_shared_lib("usr/lib/x86_64-linux-gnu/libc.so.6") &&
+	       cut_is_shared_lib("usr/lib64/ld-linux-x86-64.so.2") &&
+	       cut_is_shared_lib("usr/lib/x86_64-linux-gnu/libc.so") &&
+	       cut_is_shared_lib("lib/libtinfo.so.6.4") && cut_is_shared_lib("etc/ld.so.cache"),
+	       "shared libraries: the loader, libc.so.6, its linker script, a versioned name, ld.so.cache");
+	tap_ok(!cut_is_shared_lib("usr/bin/bash") && !cut_is_shared_lib("usr/lib/x.sock") &&
+	       !cut_is_shared_lib("usr/lib/dracut/modules.txt") &&
+	       !cut_is_shared_lib("usr/share/foo.so.6") && !cut_is_shared_lib("etc/ld.so.conf") &&
+	       !cut_is_shared_lib("usr/lib/libfoo.sox"),
+	       "not shared libraries: a program, a socket's name, .so outside the library dirs, ld.so.conf");
 
 	free(extra_path);
 	free(prof_path);

@@ -8,19 +8,26 @@
 #    netsetup, ceph-local, ldd, bisect, rapido); src/qemu uses base only;
 #    src/results nothing of src/vm; a program no other program (src/rapido
 #    the five it runs); the guest's code (tools/lib: base, proto; tools/NAME:
-#    base, proto, tools/lib) nothing host-only;
+#    base, proto, tools/lib; tools/init also the tools it runs, the
+#    Makefile's INIT_TOOLS) nothing host-only, nor another tool's;
 #  - what the Makefile's -I cannot catch: a path in an include ("../vm/x.h"),
 #    a header name that two directories visible from one file both hold;
 #  - the Makefile's BELOW_ROOM lists say the same order as this test;
 #  - from each guest helper's link map (build/guest/rapido-NAME.map, the
 #    Makefile's -Wl,-Map): every object of the project linked into it is
 #    its own (tools/NAME) or one of src/base, src/proto, tools/lib, each
-#    archive member the same bytes as that room's object.
+#    archive member the same bytes as that room's object, and each of its
+#    own objects is in; rapido-init's own are those of tools/init and of
+#    INIT_TOOLS (ktap, exec: one program every image holds once), whose
+#    build/guest/rapido-NAME is a link to rapido-init, with no map.
 # Then the same checks on a copy of the tree broken in each way, which they
 # must name. Run after make (tests/run --unit does).
 . "$(dirname "$0")/../tap.sh"
 
 programs="cut vm vmctl netsetup ceph-local ldd bisect rapido"
+# the tools linked into rapido-init (tools/init/main.c runs each by its name)
+init_tools=$(sed -n 's/^INIT_TOOLS := //p' "$TOP/Makefile")
+[ -n "$init_tools" ] || { echo "Bail out! Makefile: no INIT_TOOLS line"; exit 1; }
 # below DIR: the directories a file of DIR may include besides its own
 below() {
 	case $1 in
@@ -33,6 +40,7 @@ below() {
 	src/rapido) echo "src/base src/proto src/conf src/image src/qemu src/results" \
 		"src/cut src/vm src/vmctl src/netsetup src/ceph-local" ;;
 	tools/lib) echo "src/base src/proto" ;;
+	tools/init) echo "src/base src/proto tools/lib" $(printf ' tools/%s' $init_tools) ;;
 	tools/*) echo "src/base src/proto tools/lib" ;;
 	src/*)
 		if [[ " $programs " == *" ${1#src/} "* ]]; then
@@ -123,6 +131,8 @@ layering() {
 		set -- ${holds[$inc]}
 		if [ "$d" = src/results ] && [[ " ${holds[$inc]} " == *" src/vm "* ]]; then
 			echo "$d/${f##*/}:$n: #include \"$inc\": src/results includes src/vm's header: the results library has no launcher in it"
+		elif [[ $d == tools/* && $1 == tools/* ]]; then
+			echo "$d/${f##*/}:$n: #include \"$inc\": the guest's code includes another tool's ($1): it may use $(below "$d")"
 		elif [[ $d == tools/* ]]; then
 			echo "$d/${f##*/}:$n: #include \"$inc\": the guest's code includes $1's (host-only): it may use $(below "$d")"
 		else
@@ -148,16 +158,26 @@ layering() {
 
 # maps ROOT: each problem of the guest helpers' link maps under ROOT/build/guest
 maps() {
-	local root=$1 t map obj ar mem dir src
+	local root=$1 t map obj ar mem dir src own
+	local -A loaded
 	for t in "$root"/tools/*/; do
 		t=${t%/}
 		t=${t##*/}
 		[ "$t" != lib ] || continue
+		if [[ " $init_tools " == *" $t "* ]]; then
+			[ "$(readlink "$root/build/guest/rapido-$t")" = rapido-init ] ||
+				echo "rapido-$t: not a link to rapido-init (the Makefile's INIT_TOOLS)"
+			continue
+		fi
+		own="tools/$t"
+		[ "$t" != init ] || own="$own$(printf ' tools/%s' $init_tools)"
 		map=$root/build/guest/rapido-$t.map
-		if [ ! -e "$map" ] || [ -n "$(find "$root/build/guest/tools/$t" -name '*.o' -newer "$map")" ]; then
+		if [ ! -e "$map" ] || [ -n "$(for dir in $own; do
+			find "$root/build/guest/$dir" -name '*.o' -newer "$map"; done)" ]; then
 			echo "$map: missing or older than rapido-$t's objects: run make"
 			continue
 		fi
+		loaded=()
 		# the objects given to the linker and the archive members it took
 		while read -r obj; do
 			case $obj in
@@ -184,13 +204,21 @@ maps() {
 			*.o)
 				dir=${obj#build/guest/}
 				dir=${dir%/*}
-				case $dir in
-				"tools/$t" | src/base | src/proto | tools/lib) ;;
-				*) echo "rapido-$t: $obj: not its own, nor of src/base, src/proto, tools/lib" ;;
-				esac
+				loaded[$obj]=1
+				if [[ " $own src/base src/proto tools/lib " != *" $dir "* ]]; then
+					echo "rapido-$t: $obj: not its own ($own), nor of src/base, src/proto, tools/lib"
+				fi
 				;;
 			esac
 		done < <(sed -nE 's/^LOAD ([^ ]+\.o)$/\1/p; s/^([^ ]+\.a\([^ )]+\.o\)).*/\1/p' "$map")
+		# and each of its own objects is in (rapido-init: ktap's and exec's too)
+		for dir in $own; do
+			for src in "$root/$dir"/*.c; do
+				obj=build/guest/$dir/${src##*/}
+				obj=${obj%.c}.o
+				[ -n "${loaded[$obj]:-}" ] || echo "rapido-$t: $obj: its own, not linked in"
+			done
+		done
 	done
 }
 
@@ -200,7 +228,7 @@ check "every include goes down the rooms' order, none by a path, no name in two 
 
 if [ -e "$TOP/build/guest/rapido-init" ]; then
 	maps "$TOP" > "$T/maps"
-	check "the guest helpers (rapido-init too) link only base, proto, tools/lib and their own objects" \
+	check "the guest helpers link only base, proto, tools/lib and their own objects, each of them (rapido-init: $init_tools's too, whose names are links to it)" \
 		test ! -s "$T/maps"
 	[ ! -s "$T/maps" ] || sed 's/^/# /' "$T/maps"
 	grep -q 'libproto.a(status.o)' "$TOP/build/guest/rapido-init.map"
@@ -223,6 +251,7 @@ mkdir -p "$b"
 sed -i '0,/#include "err.h"/s//#include "err.h"\n#include "..\/vm\/vm.h"/' "$b/src/results/verdict.c"
 sed -i '0,/#include "err.h"/s//#include "err.h"\n#include "vm.h"/' "$b/src/results/junit.c"
 sed -i '0,/#include "err.h"/s//#include "err.h"\n#include "conf.h"/' "$b/tools/init/setup.c"
+sed -i '0,/#include "err.h"/s//#include "err.h"\n#include "exec.h"/' "$b/tools/ktap/main.c"
 sed -i '0,/#include "err.h"/s//#include "err.h"\n#include "qmp.h"/' "$b/src/image/cpio.c"
 sed -i '0,/#include "err.h"/s//#include "err.h"\n#include "conf.h"/' "$b/src/qemu/qmp.c"
 cp "$b/src/vm/lookup.h" "$b/src/conf/lookup.h"
@@ -242,6 +271,8 @@ check "a lower room including a higher one is named" contains "$T/broken.out" \
 	'#include "qmp.h": src/image may not use src/qemu'
 check "src/qemu including anything but base is named" contains "$T/broken.out" \
 	'#include "conf.h": src/qemu may not use src/conf'
+check "a tool including another tool's header is named (only the init runs them)" \
+	grep -qE '^tools/ktap/main\.c:[0-9]+: #include "exec\.h": the guest.s code includes another tool.s \(tools/exec\)' "$T/broken.out"
 check "a header name in two rooms one file sees is named" contains "$T/broken.out" 'lookup.h: in'
 check "a directory in no room is named" contains "$T/broken.out" 'src/newroom: a directory in no room'
 check "a Makefile order that differs is named" contains "$T/broken.out" "Makefile: BELOW_qemu is 'conf base'"
@@ -249,7 +280,8 @@ check "a Makefile order that differs is named" contains "$T/broken.out" "Makefil
 
 if [ -e "$TOP/build/guest/rapido-init.map" ]; then
 	mkdir -p "$b/build/guest"
-	cp -p "$TOP"/build/guest/rapido-* "$TOP"/build/guest/lib*.a "$b/build/guest/"
+	# (-P: rapido-ktap and rapido-exec stay links)
+	cp -Pp "$TOP"/build/guest/rapido-* "$TOP"/build/guest/lib*.a "$b/build/guest/"
 	cp -rp "$TOP/build/guest/src" "$TOP/build/guest/tools" "$b/build/guest/"
 	# a host room's member, a host object, an archive member with no source in its room
 	sed -i '0,/^build\/guest\/libproto.a(status.o)/s//build\/guest\/libconf.a(conf.o)\n&/' \
@@ -258,6 +290,9 @@ if [ -e "$TOP/build/guest/rapido-init.map" ]; then
 		"$b/build/guest/rapido-init.map"
 	sed -i '0,/^build\/guest\/libbase.a(err.o)/s//build\/guest\/libbase.a(results.o)\n&/' \
 		"$b/build/guest/rapido-init.map"
+	# exec's main linked in no more; ktap a program of its own
+	sed -i '/^LOAD build\/guest\/tools\/exec\/main.o$/d' "$b/build/guest/rapido-init.map"
+	rm "$b/build/guest/rapido-ktap" && cp "$TOP/build/guest/rapido-init" "$b/build/guest/rapido-ktap"
 	touch "$b"/build/guest/*.map
 	maps "$b" > "$T/maps.out"
 	check "a host room's archive in rapido-init is named" contains "$T/maps.out" \
@@ -266,6 +301,10 @@ if [ -e "$TOP/build/guest/rapido-init.map" ]; then
 		"rapido-init: build/host/src/vm/qemu.o: not its own"
 	check "an archive member from outside its room is named" contains "$T/maps.out" \
 		"rapido-init: build/guest/libbase.a(results.o) is no object of src/base"
+	check "an INIT_TOOLS object missing from rapido-init is named" contains "$T/maps.out" \
+		"rapido-init: build/guest/tools/exec/main.o: its own, not linked in"
+	check "an INIT_TOOLS name that is no link to rapido-init is named" contains "$T/maps.out" \
+		"rapido-ktap: not a link to rapido-init (the Makefile's INIT_TOOLS)"
 	[ $fails = 0 ] || sed 's/^/# /' "$T/maps.out"
 fi
 done_testing

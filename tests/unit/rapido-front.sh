@@ -213,6 +213,11 @@ for f in usr/bin/rapido usr/lib/rapido/autorun/simple.sh usr/lib/rapido/build/gu
 	usr/share/zsh/vendor-completions/_rapido; do
 	check "installed $f" test -s "$T/root/$f"
 done
+# the init's program once: ./cut writes links for the names that are links
+for f in rapido-ktap rapido-exec; do
+	check "installed build/guest/$f: a link to rapido-init" \
+		test "$(readlink "$T/root/usr/lib/rapido/build/guest/$f")" = rapido-init
+done
 check "  and no other program in usr/bin" test "$(ls "$T/root/usr/bin")" = rapido
 # the pointers in errors name the commands of the layout in use: ./cut in a
 # checkout, rapido cut once installed (there is no cut on PATH)

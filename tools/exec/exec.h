@@ -22,4 +22,7 @@ int exec_run(const char *nonce, unsigned long seq, const char *cmd);
 /* Write one frame to fd 1; -errno if the console is gone. */
 int exec_frame(const char *nonce, int kind, unsigned long seq, const void *data, size_t len);
 
+/* main.c: rapido-exec's command (tools/init/main.c runs it by that name) */
+int cmd_exec(int argc, char **argv);
+
 #endif

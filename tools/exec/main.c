@@ -16,7 +16,7 @@
 #include "exec.h"
 #include "execframe.h"
 
-int main(int argc, char **argv)
+int cmd_exec(int argc, char **argv)
 {
 	const char *why;
 	char *cmd;

@@ -139,4 +139,10 @@ char *init_wait_port(const char *name, int tries);
 /* Exit code for a wait status: the code, or 128+signal as the shell does. */
 int init_status_code(int wstatus);
 
+/*
+ * pid1.c: the init itself, PID 1: mounts, modules, the profile under bash,
+ * the status, the power-off. Dies at once when it is not PID 1.
+ */
+int cmd_init(int argc, char **argv);
+
 #endif

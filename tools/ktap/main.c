@@ -26,6 +26,7 @@
 
 #include "err.h"
 #include "io.h"
+#include "ktap.h"
 #include "ktapread.h"
 
 #define PROG "rapido-ktap"
@@ -112,7 +113,7 @@ static pid_t spawn(char **argv, int *fd)
 	return pid;
 }
 
-int main(int argc, char **argv)
+int cmd_ktap(int argc, char **argv)
 {
 	int recfd = 3, in = 0, c, st, rc = 0;
 	pid_t pid = -1;
