@@ -475,8 +475,6 @@ static void resolve_busybox(const struct cut_opts *o, struct cut_plan *p)
  */
 static void resolve_shell_bins(struct cut_plan *p)
 {
-	/* the names the busybox layer links no applet for (helpers.c) */
-	static const char *const unlinked[] = { "busybox", "init", "linuxrc" };
 	const struct strv *want = &p->prof.shell_bins;
 	char *argv[] = { p->busybox, "--list", NULL }, *list = NULL, *save = NULL;
 	struct strv applets = STRV_INIT;
@@ -492,14 +490,10 @@ static void resolve_shell_bins(struct cut_plan *p)
 			free(list);
 			return;
 		}
-		for (char *a = strtok_r(list, "\n", &save); a; a = strtok_r(NULL, "\n", &save)) {
-			int linked = 1;
-
-			for (size_t i = 0; i < sizeof(unlinked) / sizeof(unlinked[0]); i++)
-				linked &= !!strcmp(a, unlinked[i]);
-			if (linked)
+		/* only those the busybox layer links (helpers.c) */
+		for (char *a = strtok_r(list, "\n", &save); a; a = strtok_r(NULL, "\n", &save))
+			if (cut_busybox_applet_linked(a))
 				strv_push(&applets, a);
-		}
 	}
 	for (size_t i = 0; i < want->n; i++)
 		if (!strv_contains(&applets, want->v[i]))

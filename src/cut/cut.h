@@ -92,6 +92,12 @@ const char *cut_profile_resolve(const char *name, int quiet);
 int cut_libs_needed(const struct cut_plan *p, const struct strv *tree_libs);
 /* nolibs.c: an archive name that is a shared library or the loader's cache (etc/ld.so.cache) */
 int cut_is_shared_lib(const char *name);
+/*
+ * helpers.c: 1 when the busybox layer links an applet of this name in
+ * GUEST_BUSYBOX_DIR: not busybox itself, init or linuxrc (the image's
+ * /init is the guest init), nor a path.
+ */
+int cut_busybox_applet_linked(const char *name);
 /* check.c: resolve the plan; reports every problem found, then dies if any. */
 void cut_plan_or_die(const struct cut_opts *o, struct cut_plan *p);
 void cut_plan_free(struct cut_plan *p);

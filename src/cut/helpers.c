@@ -247,7 +247,7 @@ static void busybox_key(const struct cut_plan *p, struct cut_layer *ly)
  * with the shell's status (autorun/lib/rapido.sh); busybox's own would
  * signal PID 1, which is the fallback for programs run outside bash.
  */
-static int busybox_applet_ok(const char *name)
+int cut_busybox_applet_linked(const char *name)
 {
 	static const char *const skip[] = { "busybox", "init", "linuxrc" };
 
@@ -282,7 +282,7 @@ static int busybox_write(const struct cut_plan *p, int fd, struct xxh64 *x, char
 	rc = cut_add_program(&w, name, p->busybox, "", 0, err);
 	free(name);
 	for (char *a = strtok_r(list, "\n", &save); !rc && a; a = strtok_r(NULL, "\n", &save)) {
-		if (!busybox_applet_ok(a))
+		if (!cut_busybox_applet_linked(a))
 			continue;
 		name = xasprintf("%s/%s", dir, a);
 		cpio_add(&w, name, &link, "busybox", strlen("busybox"));
