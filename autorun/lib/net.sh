@@ -6,7 +6,7 @@
 # net_port_open (and net_wait_server, its caller), which needs timeout in
 # the profile's #@ bins (a connect to an address that never answers would
 # hang); failures and waits go through rapido_fail and rapido_wait
-# (rapido.sh).
+# (rapido.sh, rapido-wait.sh).
 
 # net_addrs: this VM's addresses as ./vm gave them (rapido.ip= on the
 # kernel command line), one "IFACE ADDR/PREFIX" line each

@@ -1,7 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # rapido.sh: shell functions for every profile script, sourced before the
-# profile: the one way to fail (rapido_fail), the autorun's sticky status
-# and the one wait loop (rapido_wait). Only definitions here, nothing runs.
+# profile: the one way to fail (rapido_fail), the autorun's sticky status,
+# its parts and its EXIT trap, poweroff. Only definitions here, nothing
+# runs. Every batch autorun parses this file on every boot (under TCG the
+# first parse of its 14.6 KB some 20 ms, a second 5: qemu translates the
+# parser's code once, then about 0.4 ms a KB), so what only some runs call
+# lives apart, in files ./cut has a batch autorun source only when its
+# profile or extras name a function of theirs (src/cut/libpick.c):
+# rapido-wait.sh (the one wait loop, rapido_wait; rapido_mounted; a
+# daemon's clean-up on failure), rapido-suite.sh (a suite's selection and
+# keys, rapido_harness) and rapido-shell.sh (the interactive shell's
+# prompt, Ctrl-C and leaving, sourced by every interactive autorun, never
+# by a batch one).
 #
 # The autorun's status (./vm's exit status) is its first failure: the
 # profile's status, each -x/-f extra's, a failed test record, a
@@ -26,38 +36,6 @@ rapido_on_fail() {
 		[ "$h" = "$1" ] && return 0
 	done
 	RAPIDO_FAIL_HOOKS+=("$1")
-}
-
-# rapido_conf_form KEY FORM: the key KEY, if set, has the form FORM, else
-# the profile stops naming KEY, its value and what was expected. FORMs:
-#   ipv4       a dotted IPv4 address (10.99.0.1)
-#   usb-busid  a USB bus id, N-N[.N...] (1-1, 1-1.2: bus, then ports)
-rapido_conf_form() {
-	local v=${!1:-} o='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])' re what
-	case $2 in
-	ipv4) re="^($o\.){3}$o\$" what="an IPv4 address (e.g. 10.99.0.1)" ;;
-	usb-busid) re='^[0-9]+-[0-9]+(\.[0-9]+)*$' what="a USB bus id N-N[.N] (e.g. 1-1, 1-1.2)" ;;
-	*) rapido_fail "rapido_conf_form: no form '$2'" ;;
-	esac
-	[ -z "$v" ] || [[ $v =~ $re ]] || rapido_fail "$1='$v': expected $what"
-}
-
-# rapido_on_fail_kill PIDFILE: have rapido_fail kill the daemon whose PID
-# PIDFILE holds (it wrote it when it started), so that no failure path
-# leaves it running; a PIDFILE emptied (: > PIDFILE) after its own stop is
-# left alone
-_rapido_fail_pidfiles=()
-rapido_on_fail_kill() {
-	_rapido_fail_pidfiles+=("$1")
-	rapido_on_fail _rapido_fail_kill
-}
-_rapido_fail_kill() {
-	local f pid
-	for f in "${_rapido_fail_pidfiles[@]}"; do
-		[ -s "$f" ] && read -r pid < "$f" && [[ $pid =~ ^[0-9]+$ ]] || continue
-		kill "$pid" 2> /dev/null && echo "rapido: killed $pid ($f)" >&2
-	done
-	return 0
 }
 
 # rapido_fail [-s STATUS] MSG...: report "rapido: FAILED: MSG" on the
@@ -86,61 +64,6 @@ rapido_fail() {
 		"$h" "$rc" "$*"
 	done
 	exit "$rc"
-}
-
-# rapido_words VALUE [SUFFIX]: VALUE's words (spaces or commas, as a
-# suite's selection keys take them) in the array RAPIDO_WORDS, each
-# without SUFFIX (a test named by its file: ".t"); never expanded as globs
-# against the current directory ("open0*" is a test-name glob its caller
-# matches)
-rapido_words() {
-	local v=${1//,/ } w
-	local -
-	set -f
-	RAPIDO_WORDS=()
-	# shellcheck disable=SC2086 # words on purpose
-	for w in $v; do
-		RAPIDO_WORDS+=("${w%"${2:-}"}")
-	done
-}
-
-# rapido_selected COUNT KEYS: a suite's selection (by the keys KEYS, said
-# as "LTP_TESTS/LTP_SKIP") of COUNT tests; none stops the profile, as a
-# run of no test would pass
-rapido_selected() {
-	[ "$1" -gt 0 ] || rapido_fail "selected no test ($2)"
-}
-
-# where ./cut puts the autorun's parts: 00-PROFILE.sh, then the -x extras
-_rapido_autorun_dir=/rapido/autorun
-
-# rapido_no_suite KEY MSG...: the profile's suite is not in the image (KEY
-# unset): MSG said. A run that collects results or powers off after the
-# profile (./vm --results, --batch) with nothing else to run (no -x extra,
-# no rapido run CMD) fails naming KEY, as a run of no test would pass; an
-# interactive one gets its shell, as fstests_local's does without
-# FSTESTS_SRC.
-rapido_no_suite() {
-	local key=$1 f
-	shift
-	echo "$*"
-	[ "${RAPIDO_BATCH:-0}" = 1 ] || [ -n "${RAPIDO_RESULTS_PORT:-}" ] || return 0
-	[ -z "${RAPIDO_EXEC:-}" ] || return 0
-	for f in "$_rapido_autorun_dir"/*-cmd.sh "$_rapido_autorun_dir"/*-file.sh; do
-		[ ! -e "$f" ] || return 0
-	done
-	rapido_fail "$key unset: the suite is not in the image, so no test ran (set $key and cut again)"
-}
-
-# rapido_not_skip CMD...: CMD's status, but 77 (rapido_test's skip) is 1,
-# said: for a command whose status is the run's, not a test's verdict
-rapido_not_skip() {
-	local rc
-	"$@"
-	rc=$?
-	[ "$rc" -eq 77 ] || return "$rc"
-	echo "rapido: $1 exited 77: a failure here (status 1), not a skip"
-	return 1
 }
 
 # _rapido_status_keep STATUS WHY [test]: STATUS (not 0) is the autorun's,
@@ -263,8 +186,24 @@ _rapido_autorun_begin() {
 	builtin trap _rapido_autorun_exit EXIT
 	set -T
 	# interactive (bash --rcfile): a prompt before the end of the parts
-	# is a Ctrl-C that left the rc file (_rapido_interrupted)
-	[[ $- != *i* ]] || PROMPT_COMMAND=_rapido_interrupted
+	# is a Ctrl-C that left the rc file (rapido-shell.sh)
+	[[ $- != *i* ]] || _rapido_interactive begin
+}
+
+# An interactive autorun's own steps are rapido-shell.sh's, which ./cut
+# has only an interactive run source (libpick.c: no word here names a
+# function of that file, else a batch run would parse it too; with the
+# waits and a suite's helpers split off, batch simple's source of
+# rapido.sh went from 42 to 36 ms, medians of 7 boots at load 6-7). That
+# file leaves its function's name here as it is sourced (+=, as
+# results.sh's end hook: libpick.c takes NAME= for a definition of NAME).
+_rapido_shell_steps=(${_rapido_shell_steps[@]+"${_rapido_shell_steps[@]}"})
+# _rapido_interactive begin|end: that step of the interactive shell
+_rapido_interactive() {
+	# never a pass for want of the prompt's own keeping of the verdict
+	[ ${#_rapido_shell_steps[@]} -gt 0 ] ||
+		rapido_fail "an interactive autorun without the interactive shell's library (autorun/lib/rapido-shell.sh)"
+	"${_rapido_shell_steps[0]}" "$@"
 }
 
 # _rapido_no_verdict WHY: end the run before the profile finished, as
@@ -279,31 +218,6 @@ _rapido_no_verdict() {
 	while :; do
 		rapido_sleep 60
 	done
-}
-
-# The prompt came up while the parts were running: a Ctrl-C at the
-# console left the rc file. The shell is the user's from here, but the
-# profile did not finish: leaving it (exit, poweroff) is no pass, nor the
-# status of whatever ran at the prompt.
-_rapido_interrupted() {
-	PROMPT_COMMAND=
-	_rapido_interrupted_in=${_rapido_part_name:-the autorun}
-	_rapido_autorun=
-	builtin trap - DEBUG
-	[ -z "$_rapido_debug_cmd" ] || builtin trap -- "$_rapido_debug_cmd" DEBUG
-	set +T
-	echo "rapido: $_rapido_interrupted_in was interrupted before the profile finished: the" \
-		"shell is yours, and leaving it gives no verdict" >&2
-	# told to the init now: the shell may end with no trap of ours (exec)
-	printf '%s\n' "$_rapido_interrupted_in was interrupted before the profile finished" >| \
-		"${RAPIDO_RUN_DIR:-/run}/rapido.early"
-	builtin trap _rapido_interrupted_exit EXIT
-}
-_rapido_interrupted_exit() {
-	builtin trap - EXIT DEBUG
-	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
-	_rapido_end_run
-	_rapido_no_verdict "$_rapido_interrupted_in was interrupted before the profile finished"
 }
 
 # _rapido_part NAME: the part about to run (named in its failure)
@@ -343,7 +257,7 @@ _rapido_part_done() {
 
 # The end of the parts: in batch mode the autorun exits with its verdict;
 # an interactive shell (bash --rcfile) stays, says when it failed, and
-# leaves with that verdict, not its last command's (_rapido_shell_exit)
+# leaves with that verdict, not its last command's (rapido-shell.sh)
 _rapido_autorun_end() {
 	# rapido run -- CMD: CMD as the last part, its output in frames on the
 	# console (rapido-exec NONCE CRC BASE64), which ./vm alone copies out
@@ -357,20 +271,7 @@ _rapido_autorun_end() {
 	_rapido_path shell
 	PATH=$REPLY
 	[[ $- == *i* ]] || exit 0
-	PROMPT_COMMAND=
-	# the profile finished: a power-off the init is signalled for from
-	# here on is a person leaving (tools/init), before it no pass
-	: >| "${RAPIDO_RUN_DIR:-/run}/rapido.prompt"
-	# the user's commands at the prompt are no part's: no more tracing
-	builtin trap - DEBUG
-	[ -z "$_rapido_debug_cmd" ] || builtin trap -- "$_rapido_debug_cmd" DEBUG
-	_rapido_autorun=
-	set +T
-	if _rapido_status; then
-		echo "rapido: the autorun FAILED with status ${REPLY%% *}: ${REPLY#* }" >&2
-	fi
-	builtin trap _rapido_shell_exit EXIT
-	return 0
+	_rapido_interactive end
 }
 
 # What a library does as the autorun's shell ends, before its verdict:
@@ -385,19 +286,6 @@ _rapido_end_run() {
 	for h in ${_rapido_end_hooks[@]+"${_rapido_end_hooks[@]}"}; do
 		"$h"
 	done
-}
-
-# The interactive shell's EXIT trap: leaving the shell is no verdict. What
-# the last command at the prompt returned (a typo's 127, "exit 5") is not
-# the run's status: the autorun's kept failure is (the profile's, before
-# the prompt; a rapido_fail typed at it), else 0
-_rapido_shell_exit() {
-	builtin trap - EXIT DEBUG
-	[ -z "$_rapido_exit_cmd" ] || eval "$_rapido_exit_cmd"
-	_rapido_end_run
-	_rapido_status || exit 0
-	echo "rapido: the autorun FAILED with status ${REPLY%% *} before the shell: ${REPLY#* }" >&2
-	exit "${REPLY%% *}"
 }
 
 # The autorun's EXIT trap: the profile's own EXIT command, then the tests
@@ -416,70 +304,12 @@ _rapido_autorun_exit() {
 	exit "${REPLY%% *}"
 }
 
-# rapido_mounted DIR [TYPE]: a file system (of TYPE) is mounted on DIR;
-# the last one's /proc/mounts fields in RAPIDO_MOUNT (DEV DIR TYPE
-# OPTIONS). Read in this shell: no findmnt, no fork.
-rapido_mounted() {
-	local dev dir type opts _
-	RAPIDO_MOUNT=()
-	while read -r dev dir type opts _; do
-		[ "$dir" = "$1" ] && [ "${2:-$type}" = "$type" ] &&
-			RAPIDO_MOUNT=("$dev" "$dir" "$type" "$opts")
-	done < /proc/mounts
-	[ ${#RAPIDO_MOUNT[@]} -gt 0 ]
-}
-
-# rapido_pid_gone PID: true once process PID is gone (a wait's COMMAND)
-rapido_pid_gone() {
-	! kill -0 "$1" 2> /dev/null
-}
-
-# rapido_kernel_died: true once the kernel has oopsed (TAINT_DIE, 128, in
-# /proc/sys/kernel/tainted): a wait for the kernel's answer can stop there
-rapido_kernel_died() {
-	local t
-	read -r t < /proc/sys/kernel/tainted && (((t & 128) != 0))
-}
-
-# rapido_kernel_tail [STATUS MSG]: the kernel's last 30 lines, if the image
-# has dmesg (a rapido_on_fail hook for profiles that drive the kernel)
-rapido_kernel_tail() {
-	command -v dmesg > /dev/null || return 0
-	echo "rapido: --- dmesg" >&2
-	dmesg | { mapfile -t l; printf '%s\n' "${l[@]: -30}"; } >&2
-}
-
 # rapido_sleep SECS: sleep without a fork (under TCG each fork costs a
 # good part of a second): a read with a timeout on a pipe nobody writes to
 rapido_sleep() {
 	[ -n "${RAPIDO_SLEEPFD:-}" ] || exec {RAPIDO_SLEEPFD}<> <(:)
 	read -r -t "$1" -u "$RAPIDO_SLEEPFD" _
 	return 0
-}
-
-# rapido_wait [-p PID] [-i STEP] SECS COMMAND...: run COMMAND every STEP
-# seconds (default 0.1) until it succeeds, for up to SECS whole seconds (0:
-# no limit; a TCG guest on a busy host is slow: be generous). False if it
-# never did, or at once when process PID (a daemon COMMAND waits for) is
-# gone. COMMAND runs in this shell: it may set variables, or rapido_fail
-# when waiting is no use. E.g. rapido_wait 30 test -e PATH.
-rapido_wait() {
-	local pid= step=0.1 end=
-
-	while :; do
-		case ${1:-} in
-		-p) pid=$2; shift 2 ;;
-		-i) step=$2; shift 2 ;;
-		*) break ;;
-		esac
-	done
-	[ "$1" = 0 ] || end=$((${EPOCHREALTIME//[!0-9]/} + $1 * 1000000))
-	shift
-	until "$@"; do
-		[ -z "$pid" ] || kill -0 "$pid" 2> /dev/null || return 1
-		[ -z "$end" ] || [ "${EPOCHREALTIME//[!0-9]/}" -lt "$end" ] || return 1
-		rapido_sleep "$step"
-	done
 }
 
 # _rapido_mark WHAT: "rapido: mark WHAT" in the kernel's log at debug
@@ -513,21 +343,11 @@ _rapido_path() {
 	REPLY=$p
 }
 
-# rapido_harness CMD [ARG]...: run CMD (a suite's harness: ./check,
-# run_kselftest.sh) with the PATH it expects, without busybox's applets
-# (_rapido_path); its status. From an -x extra too.
-rapido_harness() {
-	local REPLY
-
-	_rapido_path harness
-	PATH=$REPLY "$@"
-}
-
 # poweroff, shutdown, reboot, halt [ARG]...: end the run as the shell's
 # exit would, whatever the arguments (shutdown -h now): in a part (the
 # profile, an -x/-f extra) with the status of the command before
 # (`-x 'cmd; poweroff'`: cmd's); at the prompt, where leaving is no verdict
-# (_rapido_shell_exit), with the autorun's kept failure, else 0. In the
+# (rapido-shell.sh), with the autorun's kept failure, else 0. In the
 # autorun's own shell that is an exit, which the init reports as it does
 # any end of the shell; anywhere else (a subshell, a pipeline, ./vmctl's
 # second shell) the status is left in RAPIDO_RUN_DIR/rapido.poweroff and

@@ -119,13 +119,17 @@ pty_wait $vm "$T/run.console" ':~# *$'
 # issue 42: busybox's applets where simple packs no program of that name
 # (its #@ shell-bins uname, cat, rm, sleep and dmesg among them), and
 # poweroff after a failed command leaves as exit does: no verdict
-printf '%s\r' 'echo "run-shell-$((6 * 7))"; mount > /dev/null && ps > /dev/null && free > /dev/null && touch /tmp/t && uname -r > /dev/null && cat /tmp/t && rm /tmp/t && sleep 0 && dmesg > /dev/null && echo "applets-$(seq 3 | tr -d "\n")"; false; poweroff' >&8
+printf '%s\r' 'echo "run-shell-$((6 * 7))"; mount > /dev/null && ps > /dev/null && free > /dev/null && touch /tmp/t && uname -r > /dev/null && cat /tmp/t && rm /tmp/t && sleep 0 && dmesg > /dev/null && echo "applets-$(seq 3 | tr -d "\n")"; echo "lib-$(type -t rapido_fail rapido_wait rapido_harness _rapido_shell_exit poweroff | grep -c function)"; false; poweroff' >&8
 wait $vm
 expect_rc "./run without --: a shell, left with poweroff after a failed command" 0 $?
 exec 8>&-
 check "  the shell ran the typed line" guest_says "$T/run.console" "run-shell-42"
 check "  mount, ps, free, touch, seq, uname, cat, rm, sleep and dmesg work at the prompt" \
 	guest_says "$T/run.console" "applets-123"
+# the library split from rapido.sh (rapido-wait.sh, rapido-suite.sh,
+# rapido-shell.sh) is every shell's, whatever the profile names
+check "  the shell has the library: rapido_fail, rapido_wait, rapido_harness, _rapido_shell_exit, poweroff" \
+	guest_says "$T/run.console" "lib-5"
 check "  and poweroff is no crash" bash -c "! grep -q 'without reporting\|FAILED' '$T/run.console'"
 
 # interactive, the profile interrupted by Ctrl-C: the prompt is the user's,

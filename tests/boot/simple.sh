@@ -99,12 +99,14 @@ check "rapido-ktap and rapido-exec are links to /init; no helper is dynamic (no 
 			[ -L "$f" ] || ! readelf -dl "$f" | grep -qE "\(NEEDED\)|program interpreter" || exit
 		done' sh "$T/helpers"
 # a batch run of simple starts no test: its autorun sources rapido.sh and
-# not results.sh (40 KB with it, parsed by bash under TCG on every boot);
+# not results.sh (40 KB with it, parsed by bash under TCG on every boot),
+# nor what was split from rapido.sh (the interactive shell's steps, the
+# waits, a suite's helpers: 9 KB, some 4 ms a boot); a shell sources all;
 # the tail's autorun.sh is plain text in the uncompressed image
-check "the batch autorun sources rapido.sh, and results.sh only for a shell (no test in simple)" \
-	sh -c "grep -aqx 'source /rapido/lib/rapido.sh' '$DRACUT_OUT' &&
-		! grep -aqx 'source /rapido/lib/results.sh' '$DRACUT_OUT' &&
-		grep -aqxF '[ \"\${RAPIDO_BATCH:-0}\" = 1 ] || source /rapido/lib/results.sh' '$DRACUT_OUT'"
+check "the batch autorun sources rapido.sh, and results.sh and rapido-{shell,wait,suite}.sh only for a shell" \
+	sh -c "grep -aqx 'source /rapido/lib/rapido.sh' '$DRACUT_OUT' && for l in results rapido-shell rapido-wait rapido-suite; do
+		! grep -aqx \"source /rapido/lib/\$l.sh\" '$DRACUT_OUT' &&
+		grep -aqxF \"[ \\\"\\\${RAPIDO_BATCH:-0}\\\" = 1 ] || source /rapido/lib/\$l.sh\" '$DRACUT_OUT' || exit 1; done"
 
 # from another directory, as a user would
 (cd / && "$VM" --batch --timeout 300) > "$T/console" 2>&1
@@ -138,6 +140,9 @@ check "  names it, the directory and what to do" \
 	touch /tmp/t && test -e /tmp/t && test "$(seq 3 | head -n 2 | wc -l)" = 2 &&
 	mkdir /tmp/d && ls /tmp | grep -q "^d\$" && test "$(echo ab | sed s/b/c/)" = ac &&
 	_rapido_mark "a probe" && dmesg | grep -q "rapido: mark a probe\$" &&
+	rapido_wait 5 rapido_mounted /proc proc && rapido_mounted /sys/kernel/debug debugfs && rapido_harness true && ! compgen -A function _rapido_interr &&
+	tr "\0" "\n" < /proc/$$/environ | grep -qx SHELL=/bin/sh &&
+	read -r _a < /sys/class/tty/console/active && test "$(readlink /proc/$$/fd/0)" = "/dev/${_a##* }" &&
 	{ rapido-exec 2>&1; true; } | grep -q "^Usage: rapido-exec" && rapido-ktap --help | grep -q "^Usage:" &&
 	echo "tools: ok" || echo "tools: FAILED"' \
 	-x '[ -d /sys/module/pvpanic_mmio ] && [ ! -e /sys/module/pvpanic_pci ] && echo "pvpanic: the ISA driver alone"' \
@@ -146,9 +151,12 @@ check "  names it, the directory and what to do" \
 expect_rc "cut simple with -x extras (tail only)" 0 $?
 # printk.devkmsg=on as bench/boot boots: /dev/kmsg keeps only 10 lines a 5 s
 # else, and with --results the init's trace lines are more than that
-"$VM" --batch --timeout 300 --results "$T/res-off" --append printk.devkmsg=on > "$T/console-tools" 2>&1
+# console=ttyS5 last, a tty that is not there: the init takes the
+# autorun's tty from the last console= (run.c), and when it cannot open
+# it, from sysfs, as the kernel's /dev/console is ttyS0 still
+"$VM" --batch --timeout 300 --results "$T/res-off" --append "printk.devkmsg=on console=ttyS5" > "$T/console-tools" 2>&1
 expect_rc "vm: busybox poweroff from an extra, before the profile finished: no pass (123)" 123 $?
-check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
+check "  mount, ps, free, touch, seq, head, wc, mkdir, ls, grep, sed work (busybox's); a _rapido_mark is in the kernel's log; rapido_wait and rapido_harness (picked for the extra that names them), debugfs mounted late, not the shell's steps; SHELL=/bin/sh from the init (no /etc/passwd: bash's getpwuid skipped); the autorun on /dev/console's tty (console=ttyS5 last: sysfs asked); rapido-exec and rapido-ktap run" guest_says "$T/console-tools" "tools: ok"
 check "  --bins lsblk: the host's, with its libraries" grep -q "^lsblk from util-linux" "$T/console-tools"
 # each module a boot loads costs a few ms of TCG: the driver of the
 # device ./vm gives (x86: the ISA pvpanic, ACPI's QEMU0001), not the other

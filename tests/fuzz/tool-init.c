@@ -35,6 +35,10 @@ static void check_bounds(const struct init_cmdline *cl)
 	fuzz_assert(cl->rerun <= 100, "rerun %u", cl->rerun);
 	fuzz_assert(cl->n_ip <= sizeof(cl->ip) / sizeof(cl->ip[0]), "%u addresses", cl->n_ip);
 	fuzz_assert(strspn(cl->shell, alnum) == n, "shell tty \"%s\"", cl->shell);
+	/* the autorun opens /dev/NAME of it: a tty's name, never a path */
+	fuzz_assert(strspn(cl->console, alnum) == strlen(cl->console) &&
+			    strlen(cl->console) < sizeof(cl->console),
+		    "console tty \"%s\"", cl->console);
 	fuzz_assert(!*cl->nonce || status_nonce_valid(cl->nonce), "nonce \"%s\"", cl->nonce);
 	fuzz_assert(!*cl->serial || !strcmp(cl->serial, "defer") || !strcmp(cl->serial, "only"),
 		    "serial \"%s\"", cl->serial);

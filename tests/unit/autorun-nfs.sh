@@ -15,7 +15,7 @@ TAP_ON_FAIL=show_run
 guest() {
 	rm -rf "$T/run" && mkdir "$T/run" || return 1
 	RAPIDO_RUN_DIR=$T/run run bash -c 'exec 2>&1
-		for f in rapido net nfs ksmbd; do source "$1/autorun/lib/$f.sh"; done
+		for f in rapido rapido-wait net nfs ksmbd; do source "$1/autorun/lib/$f.sh"; done
 		rapido_mounted() {
 			local dev dir type opts _
 			RAPIDO_MOUNT=()

@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # autorun-rapido.sh: the guest's one failure helper and one wait loop
-# (autorun/lib/rapido.sh), run in a host bash as the guest runs them:
+# (autorun/lib/rapido*.sh), run in a host bash as the guest runs them:
 # rapido_fail's message, hooks and status; rapido_wait's deadline, its
 # early stop when a watched process is gone, and commands that set
 # variables or fail in the waiting shell; rapido_mounted; results.sh's
 # rapido_stream_results.
 . "$(dirname "$0")/../tap.sh"
-lib=$TOP/autorun/lib/rapido.sh
+# rapido.sh and the files split from it (a batch autorun sources these only
+# when its profile names a function of theirs: src/cut/libpick.c)
+lib="$TOP/autorun/lib/rapido.sh $TOP/autorun/lib/rapido-wait.sh $TOP/autorun/lib/rapido-suite.sh"
+lib="$lib $TOP/autorun/lib/rapido-shell.sh"
 TAP_ON_FAIL=show_run
 # guest CODE: run CODE in a bash that sourced the library; its stdout and
 # stderr, in the order written, in $T/out
@@ -185,9 +188,15 @@ check "shutdown -h now in the autorun's shell: its exit, the status before it" s
 guest '_rapido_autorun_begin; _rapido_autorun_end; echo never'
 check "batch: the autorun ends at the end of its parts, no prompt marked" eval \
 	'said 0 "" && test ! -e "$T/run/rapido.prompt"'
-guest "bash --norc -i -c 'source $TOP/autorun/lib/rapido.sh; _rapido_autorun_begin; _rapido_autorun_end
+guest "bash --norc -i -c 'for f in $lib; do source \$f; done; _rapido_autorun_begin; _rapido_autorun_end
 	test -f \"\$RAPIDO_RUN_DIR/rapido.prompt\" && echo marked; builtin trap - EXIT' 2> /dev/null < /dev/null"
 check "interactive: the prompt marked in the run dir" said 0 "marked"
+# the interactive shell's steps are rapido-shell.sh's, which every
+# interactive autorun sources (./cut): one without it is a failure, said,
+# never the pass of a shell that keeps no verdict
+guest "bash --norc -i -c 'source $TOP/autorun/lib/rapido.sh; _rapido_autorun_begin; echo after' < /dev/null"
+check "interactive without rapido-shell.sh: a failure naming it" eval 'exits 1 && ! grep -q after "$T/out" &&
+	grep -qx "rapido: FAILED: an interactive autorun without the interactive shell'"'"'s library (autorun/lib/rapido-shell.sh)" "$T/out"'
 # interactive, the profile interrupted before it finished (Ctrl-C, here its
 # own SIGINT: bash leaves the rc file for the prompt): the shell is the
 # user's, but leaving it (true; poweroff, or exit) is no pass: no status

@@ -124,7 +124,7 @@ int main(void)
 	struct init_cmdline cl;
 	struct init_ip ip;
 
-	tap_plan(46);
+	tap_plan(48);
 	init_cmdline_parse("console=ttyS0 panic=-1 rapido.vm=7 rapido.batch=1 rapido.shares=2 rapido.virtiofs=3 "
 			   "rapido.ip=eth0,192.168.155.107/24 rapido.ip=eth1,10.0.2.15/24,10.0.2.2\n", &cl);
 	TAP_EQ_INT(cl.vm, 7, "VM number");
@@ -158,6 +158,11 @@ int main(void)
 	TAP_EQ_STR(cl.shell, "", "rapido.shell= with a '/' or '.': no shell, not a path");
 	init_cmdline_parse("rapido.shell=ttyS2345678901234567", &cl);
 	TAP_EQ_STR(cl.shell, "", "rapido.shell= too long for a tty name: no shell");
+	/* the autorun's controlling tty (run.c): the kernel's last console=, its options left */
+	init_cmdline_parse("console=tty0 console=ttyS0,115200n8 quiet", &cl);
+	TAP_EQ_STR(cl.console, "ttyS0", "the last console=, without its options: /dev/console's tty");
+	init_cmdline_parse("console=ttyS0 console=../sda", &cl);
+	TAP_EQ_STR(cl.console, "", "a console= that is no tty name: none (sysfs asked)");
 
 	init_cmdline_parse("rapido.vm=x rapido.batch=0", &cl);
 	tap_ok(cl.vm == 0 && cl.batch == 0 && cl.n_ip == 0, "bad or absent values ignored");

@@ -25,6 +25,7 @@ struct init_cmdline {
 	unsigned int rerun;	/* rapido.rerun=N: re-runs of a failed test, 0 if none */
 	char *exec;		/* rapido.exec=NONCE,CRC,BASE64: rapido run's command, "NONCE CRC BASE64"; NULL: none */
 	char status_port[64];	/* rapido.status=NAME: the virtio serial port for the status; "": ttyS1 */
+	char console[16];	/* the last console=NAME[,OPTIONS], /dev/console's tty; "": none */
 };
 
 /* Parse a kernel command line (the text of /proc/cmdline). */
@@ -85,7 +86,7 @@ int init_run(char *const argv[]);
  * sender in *sender, 0 when it ended by itself; *r is then
  * init_poweroff_verdict()'s to fill.
  */
-int init_run_autorun(int batch, struct status_record *r, pid_t *sender);
+int init_run_autorun(const struct init_cmdline *cl, struct status_record *r, pid_t *sender);
 /*
  * What a power-off asked by signal sig (from pid sender) ends the run
  * with, from the guest library's files in DIR: the guest library's own

@@ -35,16 +35,6 @@
 /* the guest library's RAPIDO_RUN_DIR (autorun/lib/rapido.sh), where it keeps the status */
 #define RUN_DIR "/run"
 
-static int is_mountpoint(const char *dir)
-{
-	struct stat a, b;
-	char *parent = xasprintf("%s/..", dir);
-	int rc = stat(dir, &a) == 0 && stat(parent, &b) == 0 && a.st_dev != b.st_dev;
-
-	free(parent);
-	return rc;
-}
-
 /*
  * sysfs creates /sys/kernel/{config,debug} only once configfs and debugfs
  * are registered; in the Debian kernel configfs is a module. So this runs
@@ -80,11 +70,16 @@ static void mount_api(int late)
 
 		if (late != kernel_dir)
 			continue;
+		/*
+		 * the kernel's own directory, there or not (no mkdir in
+		 * sysfs), and mounted by nothing before this one late pass:
+		 * no stat of it and its parent to ask, nor a mkdir: the
+		 * init's step "shares", this pass with the 9p mounts, 1.2 to
+		 * 0.8 ms under TCG (medians of 5 boots, load 4-5)
+		 */
 		if (kernel_dir && access(mounts[i].dir, F_OK) < 0)
 			continue;
-		if (late && is_mountpoint(mounts[i].dir))
-			continue;
-		if (mkdir(mounts[i].dir, 0755) < 0 && errno != EEXIST)
+		if (!kernel_dir && mkdir(mounts[i].dir, 0755) < 0 && errno != EEXIST)
 			warn_errno("mkdir %s", mounts[i].dir);
 		if (mount(mounts[i].src, mounts[i].dir, mounts[i].type, mounts[i].flags,
 			  mounts[i].data) < 0 && errno != EBUSY)
@@ -211,6 +206,18 @@ int cmd_init(int argc, char **argv)
 	setenv("PATH", GUEST_PATH ":" GUEST_BUSYBOX_DIR, 1);
 	setenv("RAPIDO_BUSYBOX_DIR", GUEST_BUSYBOX_DIR, 1);
 	setenv("HOME", "/root", 1);
+	/*
+	 * bash sets $SHELL, when its environment has none, from getpwuid():
+	 * glibc's NSS (nscd's socket twice, nsswitch.conf, /etc/passwd), code
+	 * run nowhere else, which qemu translates at the first bash's start
+	 * under TCG: 8 ms of the autorun's (18 against 10 for a bash -c :,
+	 * medians of 5 boots, load 4-6), then 1 ms of each bash. Without
+	 * an /etc/passwd (most images) that finds no entry and bash takes
+	 * /bin/sh: given here, the same for bash, and for its children what a
+	 * program takes when SHELL is unset.
+	 */
+	if (!getenv("SHELL") && access("/etc/passwd", F_OK) < 0)
+		setenv("SHELL", "/bin/sh", 1);
 	if (!getenv("TERM"))
 		setenv("TERM", "linux", 1);
 	env = xasprintf("%u", cl.vm);
@@ -247,7 +254,7 @@ int cmd_init(int argc, char **argv)
 
 	status_fd = init_open_status(&cl);
 	init_mark_up();
-	sig = init_run_autorun(cl.batch, &rec, &sender);
+	sig = init_run_autorun(&cl, &rec, &sender);
 	if (sig)
 		init_poweroff_verdict(RUN_DIR, sig, sender, &rec);
 	else if (rec.kind == STATUS_EXIT)

@@ -65,11 +65,19 @@ int init_run(char *const argv[])
 	return wait_for(pid);
 }
 
-/* The real tty behind /dev/console (ttyS0): a controlling tty gives job control. */
-static char *console_tty(void)
+/*
+ * The real tty behind /dev/console (ttyS0): a controlling tty gives job
+ * control. The kernel command line's last console= names it (./vm's
+ * console=ttyS0): no read of sysfs's console/active, whose first read
+ * was 2 to 4 ms of TCG before the autorun's fork; that file only when
+ * there is none, or (retry) it cannot be opened.
+ */
+static char *console_tty(const char *console, int retry)
 {
 	char *text, *last, *p;
 
+	if (*console && !retry)
+		return xasprintf("/dev/%s", console);
 	if (read_file("/sys/class/tty/console/active", &text, NULL))
 		return xstrdup("/dev/console");
 	p = text + strlen(text);
@@ -137,10 +145,10 @@ static int wait_autorun(pid_t pid, const sigset_t *set, int *asked, pid_t *sende
 	}
 }
 
-int init_run_autorun(int batch, struct status_record *r, pid_t *sender)
+int init_run_autorun(const struct init_cmdline *cl, struct status_record *r, pid_t *sender)
 {
 	static const char script[] = "/rapido/autorun.sh";
-	char *tty = console_tty();
+	char *tty = console_tty(cl->console, 0);
 	sigset_t set, old;
 	int pfd[2], asked = 0;
 	ssize_t got;
@@ -185,6 +193,11 @@ int init_run_autorun(int batch, struct status_record *r, pid_t *sender)
 		if (setsid() < 0)
 			warn_errno("setsid");
 		fd = open(tty, O_RDWR);
+		if (fd < 0 && *cl->console) {
+			free(tty);
+			tty = console_tty(cl->console, 1);
+			fd = open(tty, O_RDWR);
+		}
 		if (fd < 0) {
 			warn_errno("open %s", tty);
 		} else {
@@ -208,7 +221,7 @@ int init_run_autorun(int batch, struct status_record *r, pid_t *sender)
 		if (bash < 0)
 			child_failed(pfd[1], "fork");
 		if (bash == 0) {
-			if (batch)
+			if (cl->batch)
 				execl("/bin/bash", "bash", script, (char *)NULL);
 			else
 				execl("/bin/bash", "bash", "--rcfile", script, "-i", (char *)NULL);

@@ -22,6 +22,9 @@
 #include "pct.h"
 #include "protocol.h"
 
+/* what a tty's name under /dev may hold: no '/', no ".." */
+#define TTY_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
 void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 {
 	char *copy = xstrdup(text), *save = NULL;
@@ -42,10 +45,23 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 				cl->hvc = 1;
 		} else if ((v = kparam_value(w, KP_SHELL))) {
 			/* a tty's name under /dev, nothing else: no '/', no "..", not too long */
-			size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+			size_t n = strspn(v, TTY_NAME_CHARS);
 
 			if (n && !v[n] && n < sizeof(cl->shell))
 				memcpy(cl->shell, v, n + 1);
+		} else if ((v = kparam_value(w, "console="))) {
+			/*
+			 * the kernel's: the last one is /dev/console's tty (the
+			 * autorun's controlling tty, run.c); its options after
+			 * a ',' and anything but a plain tty name left out
+			 */
+			size_t n = strspn(v, TTY_NAME_CHARS);
+
+			cl->console[0] = '\0';
+			if (n && (!v[n] || v[n] == ',') && n < sizeof(cl->console)) {
+				memcpy(cl->console, v, n);
+				cl->console[n] = '\0';
+			}
 		} else if ((v = kparam_value(w, KP_SHARES))) {
 			/* ./vm passes at most 16; anything else is not ./vm's */
 			if (num_parse_uint(v, 0, 16, &cl->shares, NULL))
