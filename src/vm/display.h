@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * display.h: the console on ./vm's stdout when ./vm writes it (read from
- * qemu's stdout, interactive, or its console stream, batch): without the kernel's boot log until the
- * guest init's up mark (upmark.h), or kernel reports only (-q --batch);
- * a kernel report is never hidden. On a terminal with --results, one
- * status line under the console, rewritten in place: the test running,
- * done, passed, failed, elapsed.
+ * qemu's stdout, interactive, or its console stream, batch): without the
+ * kernel's boot log until the guest init's up mark (upmark.h), or kernel
+ * reports only (-q --batch); a kernel report is never hidden. On a
+ * terminal with --results, one status line under the console, rewritten
+ * in place: the test running, done, passed, failed, elapsed.
  */
 #ifndef RAPIDO_VM_DISPLAY_H
 #define RAPIDO_VM_DISPLAY_H
