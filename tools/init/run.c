@@ -68,16 +68,14 @@ int init_run(char *const argv[])
 /*
  * The real tty behind /dev/console (ttyS0): a controlling tty gives job
  * control. The kernel command line's last console= names it (./vm's
- * console=ttyS0): no read of sysfs's console/active, whose first read
- * was 2 to 4 ms of TCG before the autorun's fork; that file only when
- * there is none, or (retry) it cannot be opened.
+ * console=ttyS0, init_run_autorun): sysfs's console/active, whose first
+ * read was 2 to 4 ms of TCG before the autorun's fork, only when there is
+ * none, or it cannot be opened.
  */
-static char *console_tty(const char *console, int retry)
+static char *sysfs_console_tty(void)
 {
 	char *text, *last, *p;
 
-	if (*console && !retry)
-		return xasprintf("/dev/%s", console);
 	if (read_file("/sys/class/tty/console/active", &text, NULL))
 		return xstrdup("/dev/console");
 	p = text + strlen(text);
@@ -148,7 +146,7 @@ static int wait_autorun(pid_t pid, const sigset_t *set, int *asked, pid_t *sende
 int init_run_autorun(const struct init_cmdline *cl, struct status_record *r, pid_t *sender)
 {
 	static const char script[] = "/rapido/autorun.sh";
-	char *tty = console_tty(cl->console, 0);
+	char *tty = *cl->console ? xasprintf("/dev/%s", cl->console) : sysfs_console_tty();
 	sigset_t set, old;
 	int pfd[2], asked = 0;
 	ssize_t got;
@@ -195,7 +193,7 @@ int init_run_autorun(const struct init_cmdline *cl, struct status_record *r, pid
 		fd = open(tty, O_RDWR);
 		if (fd < 0 && *cl->console) {
 			free(tty);
-			tty = console_tty(cl->console, 1);
+			tty = sysfs_console_tty();
 			fd = open(tty, O_RDWR);
 		}
 		if (fd < 0) {

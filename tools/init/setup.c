@@ -22,8 +22,21 @@
 #include "pct.h"
 #include "protocol.h"
 
-/* what a tty's name under /dev may hold: no '/', no ".." */
-#define TTY_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+/*
+ * v's tty name under /dev into dst (size bytes), "" when it is none:
+ * letters and digits only (no '/', no ".."), not too long; up to a ','
+ * (a console='s options) where opts
+ */
+static void tty_name(const char *v, int opts, char *dst, size_t size)
+{
+	size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+
+	dst[0] = '\0';
+	if (n && (!v[n] || (opts && v[n] == ',')) && n < size) {
+		memcpy(dst, v, n);
+		dst[n] = '\0';
+	}
+}
 
 void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 {
@@ -44,24 +57,19 @@ void init_cmdline_parse(const char *text, struct init_cmdline *cl)
 			if (!strcmp(v, "1"))
 				cl->hvc = 1;
 		} else if ((v = kparam_value(w, KP_SHELL))) {
-			/* a tty's name under /dev, nothing else: no '/', no "..", not too long */
-			size_t n = strspn(v, TTY_NAME_CHARS);
+			char shell[sizeof(cl->shell)];
 
-			if (n && !v[n] && n < sizeof(cl->shell))
-				memcpy(cl->shell, v, n + 1);
+			/* a bad one leaves an earlier good one */
+			tty_name(v, 0, shell, sizeof(shell));
+			if (*shell)
+				memcpy(cl->shell, shell, sizeof(shell));
 		} else if ((v = kparam_value(w, "console="))) {
 			/*
 			 * the kernel's: the last one is /dev/console's tty (the
 			 * autorun's controlling tty, run.c); its options after
 			 * a ',' and anything but a plain tty name left out
 			 */
-			size_t n = strspn(v, TTY_NAME_CHARS);
-
-			cl->console[0] = '\0';
-			if (n && (!v[n] || v[n] == ',') && n < sizeof(cl->console)) {
-				memcpy(cl->console, v, n);
-				cl->console[n] = '\0';
-			}
+			tty_name(v, 1, cl->console, sizeof(cl->console));
 		} else if ((v = kparam_value(w, KP_SHARES))) {
 			/* ./vm passes at most 16; anything else is not ./vm's */
 			if (num_parse_uint(v, 0, 16, &cl->shares, NULL))
