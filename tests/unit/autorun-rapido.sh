@@ -159,6 +159,25 @@ stream /usr/bin:/bin
 extra /usr/bin:/bin:$bb
 harness /usr/bin:/bin
 stream in an extra /usr/bin:/bin"
+# busybox's directory taken off wherever and however often it is, the
+# init's PATH (once, last) by a shorter way: the same PATHs either way
+guest "export RAPIDO_BUSYBOX_DIR=$bb"'
+	for p in /usr/bin:/bin:$RAPIDO_BUSYBOX_DIR $RAPIDO_BUSYBOX_DIR:/usr/bin:$RAPIDO_BUSYBOX_DIR \
+		/x:$RAPIDO_BUSYBOX_DIR:$RAPIDO_BUSYBOX_DIR $RAPIDO_BUSYBOX_DIR /usr/bin /x:${RAPIDO_BUSYBOX_DIR}x \
+		::$RAPIDO_BUSYBOX_DIR:; do
+		PATH=$p _rapido_path harness
+		h=$REPLY
+		PATH=$p _rapido_path shell
+		echo "$p: [$h] [$REPLY]"
+	done'
+check "_rapido_path: the busybox dir taken off anywhere, a name it begins not; last again for a shell" \
+	said 0 "/usr/bin:/bin:$bb: [/usr/bin:/bin] [/usr/bin:/bin:$bb]
+$bb:/usr/bin:$bb: [/usr/bin] [/usr/bin:$bb]
+/x:$bb:$bb: [/x] [/x:$bb]
+$bb: [] [$bb]
+/usr/bin: [/usr/bin] [/usr/bin:$bb]
+/x:${bb}x: [/x:${bb}x] [/x:${bb}x:$bb]
+::$bb:: [::] [:::$bb]"
 
 # poweroff in a subshell (not the autorun's own shell): the status of the
 # command before it left for the init, which it asks by SIGUSR2 (here the
