@@ -107,8 +107,18 @@ struct cut_entry *cut_cache_entries(const char *dir, size_t *n, int tidy, int de
 				if (describe && !read_regular_file(path, O_NOFOLLOW, CUT_META_MAX,
 								   &text, NULL, NULL)) {
 					if (!cut_meta_parse(text, &m)) {
+						const char *d = m.desc ? m.desc : "";
+
 						v[*n].kind = xstrdup(m.kind);
-						v[*n].desc = xstrdup(m.desc ? m.desc : "");
+						/* a bins layer: what keeps its libs in every boot (build.c) */
+						if (!m.loader)
+							v[*n].desc = xstrdup(d);
+						else if (strcmp(m.loader, "none"))
+							v[*n].desc = xasprintf("%s; %s asks for the loader",
+									       d, m.loader);
+						else
+							v[*n].desc = xasprintf("%s; no program asks for the loader",
+									       d);
 					}
 					cut_meta_free(&m);
 				}

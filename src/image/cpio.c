@@ -247,6 +247,28 @@ int cpio_find_at(int fd, off_t start, const char *name, unsigned int max_entries
 	return -ENOENT;
 }
 
+int cpio_walk(int fd, cpio_walk_fn fn, void *arg)
+{
+	off_t off = 0;
+
+	for (;;) {
+		unsigned long f[13];
+		char *ename;
+		off_t doff;
+		int rc = pread_entry(fd, off, f, &ename, &doff), last;
+
+		if (rc)
+			return rc;
+		last = !strcmp(ename, "TRAILER!!!");
+		if (!last)
+			rc = fn(fd, ename, (mode_t)f[F_MODE], doff, f[F_SIZE], arg);
+		free(ename);
+		if (last || rc)
+			return rc;
+		off = (doff + (off_t)f[F_SIZE] + 3) & ~(off_t)3;
+	}
+}
+
 int cpio_archive_end(int fd, off_t start, unsigned int max_entries, off_t *end)
 {
 	off_t off = start;
