@@ -746,7 +746,11 @@ static char *ondemand_when(void)
 	return b.s;
 }
 
-/* The layers of the image go here from v[LAYERS_BEFORE_TREES] on, trees at that index first. */
+/*
+ * v[] holds the image's layers in order; the trees, built first, wait at
+ * v[LAYERS_BEFORE_TREES] on until the modules, ondemand, bins and libs
+ * layers go before them.
+ */
 #define LAYERS_BEFORE_TREES 4
 
 void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,

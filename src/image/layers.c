@@ -16,6 +16,7 @@
 #include "io.h"
 #include "tree.h"
 #include "layers.h"
+#include "protocol.h"
 
 void img_layers_add_when(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
 			 const char *key, const char *path, const char *when)
@@ -111,7 +112,7 @@ int img_layers_parse(const char *text, struct img_layers *l, char **err)
 				when = line + n + 6;
 			if (when && !when_valid(when)) {
 				*err = xasprintf("%s line %d: when: expected kernel parameter names, each "
-						 "ending in '=', joined by commas (rapido.shares=,rapido.ip=), "
+						 "ending in '=', joined by commas (" KP_SHARES "," KP_IP "), "
 						 "got '%s'", IMG_LAYERS_NAME, lineno, when);
 				break;
 			}

@@ -193,7 +193,7 @@ expect_rc "vm: poweroff after a command that exited 3: status 3, as exit" 3 $?
 # each byte of an image is unpacked by the kernel on every boot (6-8 ms a
 # MiB under TCG): a boot that asks for no share, NIC, console or results
 # port gets neither their modules nor the loader and libc no program of
-# simple's loads (the ondemand and libs layers: 4.2 MiB)
+# simple's loads (the ondemand and libs layers: 4.1 MiB)
 check "  a plain batch boot has no libc and no 9p module (./vm left their layers out)" \
 	guest_says "$T/console-off" "lean: no libc, no 9p"
 check "  the extra's test left open is closed as failed (results.sh sourced: the extra names it)" \
