@@ -91,6 +91,19 @@ check "  names the key, its value and what is expected" \
 # empty is the default, as --check-conf takes it
 CUT_BASH= "$CUT" -q simple -o "$T/empty-bash" > "$T/cut" 2>&1
 expect_rc "cut simple with CUT_BASH= (empty: auto)" 0 $?
+# the layers only some boots need: rapido/layers says which parameters
+# ask for each (./vm reads it); a --standalone image holds them all, so
+# qemu alone, or ./vm with --share, boots it whole
+check "rapido/layers: ondemand for a share, virtiofs, NIC, console or results; libs for a share or virtiofs" \
+	sh -c 'cpio -i --quiet --to-stdout rapido/layers < "$1" > "$2" &&
+		grep -qx "layer ondemand .* when rapido.shares=,rapido.virtiofs=,rapido.ip=,rapido.hvc=,rapido.results=" "$2" &&
+		grep -qx "layer libs .* when rapido.shares=,rapido.virtiofs=" "$2" &&
+		test "$(grep -c " when " "$2")" = 2' sh "$DRACUT_OUT" "$T/layers"
+"$CUT" -q --standalone simple -o "$T/standalone" > "$T/cut" 2>&1
+expect_rc "cut --standalone simple" 0 $?
+check "  the --standalone image holds libc and 9p's module" \
+	eval 'image_names "$T/standalone" > "$T/standalone.list" &&
+		grep -q "/libc\.so\.6$" "$T/standalone.list" && grep -q "/fs/9p/9p\.ko$" "$T/standalone.list"'
 check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
 	test -z "$unstripped" -a -x "$T/helpers/init"
 # dracut copied /lib32's libgcc_s for its pthread workaround (--libdirs)
