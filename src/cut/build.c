@@ -337,7 +337,8 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 
 	for (int attempt = 0; ; attempt++) {
 		struct split_ctx s = { .p = p };
-		struct cut_sink out[N_SPLIT] = { { .path = NULL }, { .path = NULL }, { .path = NULL } };
+		struct cut_sink out[N_SPLIT] = { { .path = NULL }, { .path = NULL },
+						 { .path = NULL } };
 		char *dtext[N_SPLIT] = { NULL, NULL, NULL }, *bad;
 		size_t dlen[N_SPLIT];
 		int in, rc, werr[N_SPLIT] = { 0, 0, 0 };
@@ -524,9 +525,9 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	run_dracut(o, p, &argv);
 	split_layers(p, c, archive_of(raw, sink), need, ly);
 	{
+		uint64_t bins = ly[1].size + (ly[L_LIBS].kind ? ly[L_LIBS].size : 0);
 		char *size[2] = { need[0] ? cut_mib(ly[0].size) : NULL,
-				  need[1] ? cut_mib(ly[1].size + (ly[L_LIBS].kind ? ly[L_LIBS].size : 0)) :
-				  NULL };
+				  need[1] ? cut_mib(bins) : NULL };
 
 		cut_progress("dracut: done in %.1f s: %s%s%s%s%s%s", cut_progress_secs() - start,
 			     need[0] ? "modules layer " : "", need[0] ? size[0] : "",
@@ -627,7 +628,8 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	if (tail_len < 0)
 		die_errno("memfd");
 	for (size_t i = 0; i < n; i++)
-		img_layers_add_when(&l, v[i].kind, v[i].size, v[i].xxh, v[i].key, v[i].path, v[i].when);
+		img_layers_add_when(&l, v[i].kind, v[i].size, v[i].xxh, v[i].key, v[i].path,
+				    v[i].when);
 	l.tail = (uint64_t)tail_len;
 	text = img_layers_format(&l);
 
@@ -781,7 +783,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	for (int secret = 0; secret < 2; secret++)
 		for (size_t i = 0; i < p->n_trees; i++) {
 			const struct cut_tree *tr = &p->trees[i];
-			struct cut_layer *t = secret ? &sv[nsecrets] : &v[LAYERS_BEFORE_TREES + ntrees];
+			struct cut_layer *t = secret ? &sv[nsecrets] :
+					      &v[LAYERS_BEFORE_TREES + ntrees];
 			char *dest;
 			int rc;
 

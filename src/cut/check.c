@@ -347,14 +347,17 @@ static void resolve_modules(struct cut_plan *p)
 	 * into a layer of their own that ./vm adds only then (kmods.c); the
 	 * lists every boot loads (pvpanic, qemu_fw_cfg) go with the profile's.
 	 */
-	for (int demand = 0; demand < 2; demand++)
+	for (int demand = 0; demand < 2; demand++) {
+		struct strv *to = demand ? &p->ondemand_modules : &p->extra_modules;
+
 		for (const struct guestmods_feature *f = guestmods_features; f->mods; f++)
 			for (const char *const *m = f->mods; *m && !f->kparam == !demand; m++)
 				if (kernel_has_module(&p->kern, *m) == 2 &&
 				    !strv_contains(&p->modules, *m) &&
 				    !strv_contains(&p->extra_modules, *m) &&
 				    !strv_contains(&p->ondemand_modules, *m))
-					strv_push(demand ? &p->ondemand_modules : &p->extra_modules, *m);
+					strv_push(to, *m);
+	}
 	/*
 	 * The init loads modules itself (tools/init/modload.c), so kmod's
 	 * modprobe (with libcrypto, libzstd and liblzma: 6 MiB that every

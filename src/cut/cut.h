@@ -58,7 +58,8 @@ struct cut_plan {
 	char *output;
 	struct strv bins;	/* absolute host paths; with a sysroot, paths in it and every library */
 	struct strv modules;	/* to include and load at boot */
-	struct strv extra_modules; /* included, loaded by the init on every boot (pvpanic) or by the profile */
+	/* included, loaded by the init on every boot (pvpanic) or by the profile */
+	struct strv extra_modules;
 	/*
 	 * the init loads these when the kernel command line asks (9p for
 	 * rapido.shares=, guestmods.h): the modules layer's modules.dep names

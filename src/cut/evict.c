@@ -71,6 +71,18 @@ static int is_key(const char *s, size_t len)
 	return 1;
 }
 
+/* What a record says of its layer; a bins layer's, what keeps its libs in every boot (build.c). */
+static char *entry_desc(const struct cut_meta *m)
+{
+	const char *d = m->desc ? m->desc : "";
+
+	if (!m->loader)
+		return xstrdup(d);
+	if (strcmp(m->loader, "none"))
+		return xasprintf("%s; %s asks for the loader", d, m->loader);
+	return xasprintf("%s; no program asks for the loader", d);
+}
+
 struct cut_entry *cut_cache_entries(const char *dir, size_t *n, int tidy, int describe)
 {
 	char *layers = xasprintf("%s/layers", dir);
@@ -107,18 +119,8 @@ struct cut_entry *cut_cache_entries(const char *dir, size_t *n, int tidy, int de
 				if (describe && !read_regular_file(path, O_NOFOLLOW, CUT_META_MAX,
 								   &text, NULL, NULL)) {
 					if (!cut_meta_parse(text, &m)) {
-						const char *d = m.desc ? m.desc : "";
-
 						v[*n].kind = xstrdup(m.kind);
-						/* a bins layer: what keeps its libs in every boot (build.c) */
-						if (!m.loader)
-							v[*n].desc = xstrdup(d);
-						else if (strcmp(m.loader, "none"))
-							v[*n].desc = xasprintf("%s; %s asks for the loader",
-									       d, m.loader);
-						else
-							v[*n].desc = xasprintf("%s; no program asks for the loader",
-									       d);
+						v[*n].desc = entry_desc(&m);
 					}
 					cut_meta_free(&m);
 				}

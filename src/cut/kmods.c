@@ -665,7 +665,8 @@ static void content_key(const struct cut_plan *p, struct kset *k, int ondemand, 
 	qsort(k->v, k->n, sizeof(*k->v), kfile_cmp);
 	sha256_init(&s);
 	if (ondemand)
-		sha256_update(&s, CACHE_FORMAT " kmods ondemand", sizeof(CACHE_FORMAT " kmods ondemand"));
+		sha256_update(&s, CACHE_FORMAT " kmods ondemand",
+			      sizeof(CACHE_FORMAT " kmods ondemand"));
 	else
 		sha256_update(&s, CACHE_FORMAT " kmods content", sizeof(CACHE_FORMAT " kmods content"));
 	sha256_update(&s, p->kern.release, strlen(p->kern.release) + 1);

@@ -22,7 +22,8 @@ struct cut_cache {
 };
 
 struct cut_layer {
-	const char *kind;	/* "modules", "ondemand", "bins", "libs", "tree", "busybox", "helpers" */
+	/* "modules", "ondemand", "bins", "libs", "tree", "busybox", "helpers" */
+	const char *kind;
 	char key[65];		/* SHA-256 hex of everything that makes its bytes */
 	char *desc;		/* one line for --cache-info */
 	char *path;		/* the layer's file: in the cache, or the work directory */

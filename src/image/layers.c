@@ -35,11 +35,12 @@ void img_layers_add(struct img_layers *l, const char *kind, uint64_t size, uint6
 	img_layers_add_when(l, kind, size, xxh, key, path, NULL);
 }
 
-/* A condition: kernel parameter names, each with its '=', joined by commas ("rapido.shares=,rapido.ip="). */
+/* A condition: kernel parameter names, each with its '=', joined by commas. */
 static int when_valid(const char *p)
 {
 	for (;;) {
-		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz" "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789_.-");
 
 		if (!n || p[n] != '=')
 			return 0;
@@ -104,7 +105,8 @@ int img_layers_parse(const char *text, struct img_layers *l, char **err)
 		if (line[0] == '#')
 			continue;
 		if (sscanf(line, "layer %31s %llu %16s %64[0-9a-f]%n", kind, &size, hex, key, &n) == 4 &&
-		    strlen(hex) == 16 && strlen(key) == 64 && (!line[n] || !strncmp(line + n, " when ", 6))) {
+		    strlen(hex) == 16 && strlen(key) == 64 &&
+		    (!line[n] || !strncmp(line + n, " when ", 6))) {
 			uint64_t x = strtoull(hex, &end, 16);
 
 			/* an image cut before conditions has none: every layer in */
