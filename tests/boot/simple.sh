@@ -226,6 +226,8 @@ trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T" "$P"' EXIT
 printf '#!/usr/bin/perl\nprint "perl: ran\\n";\n' > "$P/hello.pl" && chmod +x "$P/hello.pl"
 "$CUT" -q simple --bins "$P/hello.pl" -x "$P/hello.pl; echo \"perl: exit \$?\"" > "$T/cut" 2>&1
 expect_rc "cut simple --bins a #!/usr/bin/perl script" 0 $?
+check "  its libs layer has no condition: every boot gets it" \
+	sh -c 'cpio -i --quiet --to-stdout rapido/layers < "$1" | grep -q "^layer libs [^ ]* [^ ]* [^ ]*$"' sh "$DRACUT_OUT"
 "$VM" --batch --timeout 300 > "$T/console-perl" 2>&1
 expect_rc "vm: the perl script's boot" 0 $?
 check "  the script ran: perl, dynamic, found the loader and libc" guest_says "$T/console-perl" "perl: ran"
