@@ -562,7 +562,7 @@ $(FUZZ_LIBS):
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # a program's source a target fuzzes (the rooms are linked whole)
-FUZZ_PROG_SRCS_vm-display := src/vm/display.c
+FUZZ_PROG_SRCS_vm-display := src/vm/display.c src/vm/outbuf.c
 FUZZ_PROG_SRCS_ceph-local-health := src/ceph-local/health.c
 define fuzz_target
 $(B)/fuzz/$(1): $(call fuzzobj,tests/fuzz/$(1).c) \

@@ -2,7 +2,7 @@
 /*
  * console.c: the guest's consoles and the status port. The console is on
  * the first serial port (ttyS0, ttyAMA0), copied to ./vm through a pipe
- * (which keeps the log file); interactive, it is multiplexed with the
+ * (which keeps the log file, and batch, shows it); interactive, it is multiplexed with the
  * human monitor (Ctrl-a c) and Ctrl-c goes to the guest; batch, stdin is
  * /dev/null and there is no monitor. The guest init writes its framed
  * status record to ttyS1, or to a virtio serial port where the machine
@@ -24,20 +24,20 @@ static void console_argv(const struct vm_launch *l, struct strv *argv)
 
 	/*
 	 * qemu's UART writes each byte the guest sends with a syscall of its
-	 * own, in the vCPU's thread: the boot log's 23 KB are as many writes
-	 * per destination. Batch, where ./vm shows the console (a terminal,
-	 * -q), it reads one stream and shows it. Where qemu's stdout is ./vm's
-	 * (-v, not a terminal: CI, a pipe) qemu writes it there itself, and
-	 * the log a second time: ./vm then never blocks on a stdout whose
-	 * reader stalls (its timeout must fire: watch.c's loop writes none of
-	 * it). Interactive, the terminal is qemu's stdio, with the monitor.
+	 * own, in the vCPU's thread, to each destination: as stdio with a
+	 * logfile, some 48 K a boot; as a file, 24 K. Batch, ./vm is
+	 * the console's only reader: it logs what it reads and shows it
+	 * (watch.c; rapido run: the command's frames only), through a
+	 * buffer that never waits for a stalled stdout (display.h), so its
+	 * timeout and watchdog still run. Interactive, the terminal is
+	 * qemu's stdio, multiplexed with the monitor, and the log a second
+	 * destination.
 	 */
 	strv_push(argv, "-chardev");
-	if (s->batch && s->display != DISPLAY_ALL)
+	if (s->batch)
 		strv_pushf(argv, "file,id=con,path=/dev/fd/%d", VM_FD_CONSOLE);
 	else
-		strv_pushf(argv, "stdio,id=con,%ssignal=off,logfile=/dev/fd/%d",
-			   s->batch ? "" : "mux=on,", VM_FD_CONSOLE);
+		strv_pushf(argv, "stdio,id=con,mux=on,signal=off,logfile=/dev/fd/%d", VM_FD_CONSOLE);
 	strv_push(argv, "-serial");
 	strv_push(argv, "chardev:con");
 	if (!s->batch) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* display.c: the console as ./vm shows it, and the status line of a results run (display.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,8 @@
 
 #include "display.h"
 #include "err.h"
-#include "io.h"
 #include "mono.h"
+#include "outbuf.h"
 #include "settings.h"
 #include "upmark.h"
 
@@ -30,6 +31,7 @@ void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int 
 	d->bol = 1;
 	d->status_on = status_on && mode != DISPLAY_ALL;
 	splat_scan_init(&d->sc);
+	outbuf_init(&d->out, STDOUT_FILENO, DISPLAY_KEEP);
 	/*
 	 * A reader that went away (./vm | head) is an EPIPE to out(), never a
 	 * SIGPIPE that would take the verdict with ./vm; qemu gets the mask
@@ -43,20 +45,40 @@ void display_init(struct vm_display *d, enum vm_display_mode mode, unsigned int 
 void display_free(struct vm_display *d)
 {
 	splat_scan_free(&d->sc);
+	outbuf_free(&d->out);
 }
 
+/* A failed write, said once: the console is still in the log, the verdict unchanged. */
+static void out_failed(struct vm_display *d, int rc)
+{
+	if (!rc || d->failed)
+		return;
+	warn_err(rc, "writing the console to stdout: stopped (the log file still has it)");
+	d->failed = 1;
+}
+
+void display_flush(struct vm_display *d)
+{
+	out_failed(d, outbuf_flush(&d->out));
+}
+
+size_t display_pending(const struct vm_display *d)
+{
+	return d->failed ? 0 : outbuf_pending(&d->out);
+}
+
+/* Kept for stdout, written as its reader takes it (outbuf.h): never a wait here. */
 static void out(struct vm_display *d, const char *p, size_t n)
 {
-	int rc;
-
 	if (d->failed || !n)
 		return;
-	rc = write_all(STDOUT_FILENO, p, n);
-	if (rc) {
-		/* once: the console is still in the log, the verdict unchanged */
-		warn_err(rc, "writing the console to stdout: stopped (the log file still has it)");
-		d->failed = 1;
-		return;
+	if (outbuf_pending(&d->out) + n > DISPLAY_KEEP)
+		display_flush(d);
+	if (outbuf_add(&d->out, p, n) && !d->failed && !d->dropping) {
+		d->dropping = 1;
+		warn("vm%u: stdout is not being read (%u KiB of the console wait for its reader): "
+		     "what does not fit is not shown there from now on; the console log %s has "
+		     "every byte", d->vm, DISPLAY_KEEP >> 10, d->log);
 	}
 	d->bol = p[n - 1] == '\n';
 }
@@ -153,11 +175,13 @@ void display_records(struct vm_display *d, const struct rsuite *s, double now)
 		return;
 	display_status_text(d->status, sizeof(d->status), s);
 	status_draw(d, now);
+	display_flush(d);
 }
 
 void display_tick(struct vm_display *d, double now)
 {
 	status_draw(d, now);
+	display_flush(d);
 }
 
 /*
@@ -196,6 +220,8 @@ static int stamp(const char *p, size_t n, double *ts)
 static void say_up(struct vm_display *d)
 {
 	status_clear(d);
+	/* the console before it first, as far as stdout takes it now */
+	display_flush(d);
 	if (d->failed)
 		return;
 	fprintf(stderr, "vm: vm%u: up after %.1fs; the boot log is in %s (-v shows it)\n", d->vm,
@@ -267,6 +293,12 @@ static void piece(struct vm_display *d, const char *p, size_t n, int nl)
 
 void display_feed(struct vm_display *d, const char *p, size_t n)
 {
+	/* all of it, as it came (-v, stdout not a terminal: CI, a pipe) */
+	if (d->mode == DISPLAY_ALL) {
+		out(d, p, n);
+		display_flush(d);
+		return;
+	}
 	while (n) {
 		const char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) + 1 : n;
@@ -276,12 +308,14 @@ void display_feed(struct vm_display *d, const char *p, size_t n)
 		n -= take;
 	}
 	status_draw(d, mono_secs());
+	display_flush(d);
 }
 
 void display_end(struct vm_display *d)
 {
 	const struct timespec now = { 0, 0 };
 	sigset_t pipe;
+	int rc;
 
 	/* a last line with no newline: judged as it stands */
 	if (d->kind == LINE_KERNEL)
@@ -293,6 +327,14 @@ void display_end(struct vm_display *d)
 	status_clear(d);
 	if (!d->bol && d->mode != DISPLAY_ALL)
 		out(d, "\n", 1);
+	/* what stdout's reader has not taken yet: for as long as it takes some */
+	rc = outbuf_drain(&d->out, DISPLAY_STALL_SECS);
+	if (rc == -ETIMEDOUT)
+		warn("vm%u: stdout took nothing for %ds: the console's last %zu bytes are not shown "
+		     "there (the console log %s has them)", d->vm, DISPLAY_STALL_SECS,
+		     outbuf_pending(&d->out), d->log);
+	else
+		out_failed(d, rc);
 	/*
 	 * a SIGPIPE left pending (this display's, or rapido run's command
 	 * output to a reader gone: execout.c) must not be delivered when

@@ -166,7 +166,7 @@ static noreturn void job_child(struct vm_settings *s, const struct job *j, const
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
 		die_errno("/dev/null");
 	close(null);
-	s->display = DISPLAY_ALL;	/* qemu's own stdout is that /dev/null */
+	s->display = DISPLAY_ALL;	/* shown on that /dev/null: the log has it */
 	err_prog = j->shard ? xasprintf("vm shard %u/%u", j->shard, s->jobs) : "vm serial";
 	s->shard_i = j->shard;
 	s->shard_n = j->shard ? s->jobs : 0;

@@ -228,7 +228,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 	if (o->verbose && o->quiet)
 		die("-v (--verbose) and -q (--quiet) ask for opposite consoles: give one");
 	if (s->exec)
-		s->display = DISPLAY_ALL;	/* rapido run: qemu's stdout is /dev/null (execout.c) */
+		s->display = DISPLAY_ALL;	/* rapido run: the console in the log only (execout.c) */
 	else if (o->quiet)
 		s->display = s->batch ? DISPLAY_REPORTS : DISPLAY_BOOT_QUIET;
 	else if (!o->verbose && isatty(STDOUT_FILENO))

@@ -56,12 +56,10 @@ static noreturn void exec_qemu(const struct vm_launch *l, char **argv, pid_t par
 		int null = open("/dev/null", O_RDWR);
 
 		/*
-		 * stdout: ./vm's, where qemu writes the console (DISPLAY_ALL,
-		 * console.c); rapido run keeps it for the command's output
-		 * (execout.c); else ./vm shows the console stream itself
+		 * the console goes to VM_FD_CONSOLE only (./vm shows it, or in
+		 * rapido run keeps stdout for the command's output: execout.c)
 		 */
-		if (null < 0 || dup2(null, 0) < 0 ||
-		    ((l->s->exec || l->s->display != DISPLAY_ALL) && dup2(null, 1) < 0))
+		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
 			_exit(VM_EXIT_FAILED);
 		close(null);
 	}

@@ -3,9 +3,9 @@
  * spawn.h: start qemu with its descriptors in place: the status port and
  * console pipes, ./vm's monitor socket and (with --results) the results
  * pipe at VM_FD_STATUS..VM_FD_RESULTS, the slot's lock, and nothing else;
- * its stdout ./vm's where qemu writes the console itself (DISPLAY_ALL), a
- * pipe to ./vm where ./vm shows an interactive one, else /dev/null (a
- * batch console ./vm shows comes on the console pipe: console.c).
+ * its stdout a pipe to ./vm where ./vm shows an interactive console,
+ * ./vm's where qemu writes it itself (interactive -v), and /dev/null in a
+ * batch run (./vm shows the console from the console pipe: console.c).
  */
 #ifndef RAPIDO_VM_SPAWN_H
 #define RAPIDO_VM_SPAWN_H

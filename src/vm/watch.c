@@ -57,8 +57,8 @@ static void take(struct vm_watch *w, int fd, const char *buf, size_t n)
 		results_console(w->results, buf, n);
 		vm_watchdog_console(w, buf, n);
 		vm_execout_feed(w, buf, n);
-		/* batch, shown by ./vm: qemu's one console stream (console.c) */
-		if (w->l->s->batch && w->l->s->display != DISPLAY_ALL)
+		/* batch: qemu's one console stream, shown here (console.c), but rapido run's */
+		if (w->l->s->batch && !w->l->s->exec)
 			display_feed(&w->disp, buf, n);
 	}
 }
@@ -90,6 +90,26 @@ static void drain(struct vm_watch *w, int *fd)
 		}
 		take(w, *fd, buf, (size_t)n);
 	}
+}
+
+/*
+ * stdout in the loop while the display holds bytes its reader has not
+ * taken: written as it takes them (display.h), never waited for. A
+ * regular file or /dev/null cannot be watched (EPERM), and never needs
+ * to be: always ready, it took everything already.
+ */
+static void watch_stdout(struct vm_watch *w)
+{
+	struct epoll_event ev = { .events = EPOLLOUT, .data.fd = STDOUT_FILENO };
+	int want = display_pending(&w->disp) > 0;
+
+	if (want == w->stdout_watched || w->stdout_unwatchable)
+		return;
+	if (epoll_ctl(w->epfd, want ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, STDOUT_FILENO, &ev) < 0) {
+		w->stdout_unwatchable = 1;
+		return;
+	}
+	w->stdout_watched = want;
 }
 
 /* The member of w->p that holds fd, or NULL for another descriptor. */
@@ -138,6 +158,8 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 
 			if (q) {
 				drain(w, q);
+			} else if (fd == STDOUT_FILENO) {
+				display_flush(&w->disp);
 			} else if (fd == w->p.pidfd) {
 				while (waitpid(pid, wstatus, 0) < 0)
 					if (errno != EINTR)
@@ -187,6 +209,7 @@ enum wait_result vm_watch_qemu(struct vm_watch *w, const struct qemu_proc *p, do
 					vm_timer_arm(w->timerfd, timeout - t);
 			}
 		}
+		watch_stdout(w);
 	}
 done:
 	/* qemu is gone: its write ends are closed, so these reach EOF */
@@ -200,6 +223,10 @@ done:
 		drain(w, &w->p.results_rd);
 	while (w->p.display_rd >= 0)
 		drain(w, &w->p.display_rd);
+	if (w->stdout_watched) {
+		epoll_ctl(w->epfd, EPOLL_CTL_DEL, STDOUT_FILENO, NULL);
+		w->stdout_watched = 0;
+	}
 	display_end(&w->disp);
 	return res;
 }

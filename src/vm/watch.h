@@ -3,8 +3,10 @@
  * watch.h: one epoll loop over a running qemu: its pidfd, a timerfd (the
  * timeout, the KVM probe), a signalfd, and the descriptors qemu writes:
  * the status port (kept), the console (kept, logged, scanned for kernel
- * reports, copied to --results), the results port, ./vm's monitor, and
- * qemu's stdout when ./vm shows the console (display.h).
+ * reports, copied to --results, shown), the results port, ./vm's
+ * monitor, qemu's stdout when ./vm shows an interactive console, and
+ * ./vm's own stdout while the display has bytes its reader has not taken
+ * (display.h).
  */
 #ifndef RAPIDO_VM_WATCH_H
 #define RAPIDO_VM_WATCH_H
@@ -38,6 +40,8 @@ struct vm_watch {
 	struct vm_watchdog dog;		/* --test-timeout */
 	struct vm_display disp;		/* the console on stdout, when ./vm writes it */
 	int tickfd;			/* each second: the status line's clock; -1 without one */
+	int stdout_watched;		/* stdout in the loop: the display waits for its reader */
+	int stdout_unwatchable;		/* stdout cannot be polled (a regular file: always ready) */
 	struct execframe_reader *exec;	/* rapido run's command's output (execout.c), or NULL */
 };
 

@@ -1,13 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout.sh: a guest that never finishes is killed at --timeout: exit 124,
-# no qemu process left, and the VM number is free again.
+# no qemu process left, and the VM number is free again. The first one's
+# stdout is a FIFO nobody reads (a reader that stopped): ./vm shows the
+# console through a buffer that never waits for stdout (display.h), so its
+# timeout still fires (a 25 s timeout once took 60 s under | sleep 60); it
+# says once that stdout is not read, and its log has every byte.
 . "$(dirname "$0")/lib.sh"
 
-"$CUT" simple -x 'echo sleeping-forever; sleep infinity' > /dev/null
+# 2 MiB of console: the FIFO's 64 KiB and ./vm's 1 MiB fill, the rest is not shown
+"$CUT" simple -x 'yes 0123456789012345678901234567890123456789012345678901234567890123 | head -n 32768; echo "sleeping-forever-$((6 * 7))"; sleep infinity' > /dev/null
 expect_rc "cut" 0 $?
+mkfifo "$T/stalled"
+# held open for reading, and never read
+exec 7<> "$T/stalled"
 start=$(date +%s)
-"$VM" --batch --timeout 40 > "$T/console" 2> "$T/err" &
+# a ./vm that blocks on its stdout would never end by itself: 137, killed
+timeout -s KILL 200 "$VM" --batch --timeout 40 > "$T/stalled" 2> "$T/err" &
 vm=$!
 # the check for a qemu left behind must see this one while it runs
 for i in $(seq 1 300); do
@@ -22,6 +31,12 @@ check "took about the timeout (${secs}s)" test $secs -ge 40 -a $secs -lt 80
 check "stderr names the timeout" grep -q "timeout: vm1 killed after 40s" "$T/err"
 check "no qemu left running" no_test_qemu
 check "slot 1 is free again" flock -n "$VM_LOCK_DIR/vm1.lock" true
+check "stdout not read: said once on stderr" test "$(grep -c 'stdout is not being read' "$T/err")" = 1
+guest_text "$VM_STATE_DIR/vm1.log" > "$T/log"
+check "  the log has every byte (the 32768 lines, the last line after them)" \
+	test "$(grep -cx 0123456789012345678901234567890123456789012345678901234567890123 "$T/log")" = 32768 -a \
+	-n "$(grep -x 'sleeping-forever-42' "$T/log")"
+exec 7<&-
 
 # VM_TIMEOUT from rapido.conf works the same
 echo 'VM_TIMEOUT=30' > "$RAPIDO_CONF"

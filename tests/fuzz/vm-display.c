@@ -3,9 +3,11 @@
  * vm-display.c: fuzz the console as ./vm shows it (display.c), whose input
  * any guest program can write. The first byte picks where the input is cut
  * in two reads, the second the mode. Properties: the output does not
- * depend on how the bytes were read; without the boot log, every line of
- * a program's (no kernel stamp first) is shown whole; with kernel reports
- * only (-q --batch), every line shown is a kernel line.
+ * depend on how the bytes were read; all of it (-v, CI) is every byte as
+ * it came, through the buffer stdout drains (outbuf.c); without the boot
+ * log, every line of a program's (no kernel stamp first) is shown whole;
+ * with kernel reports only (-q --batch), every line shown is a kernel
+ * line.
  */
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -75,12 +77,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 2)
 		return 0;
-	mode = data[1] & 1 ? DISPLAY_REPORTS : DISPLAY_BOOT_QUIET;
+	mode = data[1] & 2 ? DISPLAY_ALL : data[1] & 1 ? DISPLAY_REPORTS : DISPLAY_BOOT_QUIET;
 	cut = n ? data[0] % (n + 1) : 0;
 	a = shown(mode, in, n, n, &alen);
 	b = shown(mode, in, n, cut, &blen);
 	fuzz_assert(alen == blen && !memcmp(a, b, alen), "read whole: %zu bytes, cut at %zu: %zu",
 		    alen, cut, blen);
+	if (mode == DISPLAY_ALL)
+		fuzz_assert(alen == n && !memcmp(a, in, n), "all of it: %zu bytes fed, %zu shown",
+			    n, alen);
 	for (const char *p = in, *nl; p < in + n && (nl = memchr(p, '\n', (size_t)(in + n - p)));
 	     p = nl + 1) {
 		size_t len = (size_t)(nl - p) + 1;
