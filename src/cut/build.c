@@ -5,8 +5,12 @@
  * whatever dracut must build), the helpers, then the image: head + tail
  * naming the cached layers, or head + layers + tail when standalone.
  * Everything is written in a work directory next to the image and
- * renamed into place.
+ * renamed into place. Two layers only some boots need carry a condition
+ * in rapido/layers, which ./vm reads: the modules the init loads on
+ * demand (kmods.c), and the shared libraries, when no program of the
+ * image asks for the dynamic loader (libs_when()).
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -20,14 +24,19 @@
 #include <unistd.h>
 
 #include "cpio.h"
+#include "elfdyn.h"
 #include "err.h"
+#include "guestmods.h"
 #include "io.h"
 #include "layer.h"
 #include "layers.h"
 #include "fsinfo.h"
+#include "protocol.h"
 #include "run.h"
+#include "strbuf.h"
 
-enum { L_MODULES, L_BINS };
+/* dracut's archive, split: L_LIBS is the shared libraries of what would be the bins layer */
+enum { L_MODULES, L_BINS, L_LIBS, N_SPLIT };
 
 /* This run's private directory (work.c) and cut.c's exit path for a signal. */
 static struct cut_work *work;
@@ -107,9 +116,10 @@ static const char *const bash_names[] = { "usr/bin/bash", "bin/bash" };
 
 struct split_ctx {
 	const struct cut_plan *p;
-	int want[2];
-	FILE *deps[2];
+	int want[N_SPLIT];
+	FILE *deps[N_SPLIT];
 	int bash_dropped[N_BASH_NAMES];	/* the dynamic bash left out for the static one */
+	size_t libs;			/* files that went to L_LIBS */
 };
 
 /* The dynamic bash dracut copied, when the guest gets the static one in its place. */
@@ -127,12 +137,13 @@ static int swapped_bash(struct split_ctx *s, const char *name, mode_t mode)
 
 /*
  * The static bash, under each name the dynamic one had. The libraries
- * dracut resolved for the dynamic bash stay, even where no program of
- * the image is dynamic (simple's, 2.4 MiB for the kernel to unpack): a
- * host program run from a share (./vm --share, a reproducer built on the
- * host) needs the loader and the C library. No bash in dracut's
- * archive (a stub dracut's empty one, in the tests): nothing to swap, and
- * the image is what dracut made.
+ * dracut resolved for the dynamic bash go to the libs layer, which every
+ * boot gets where a program of the image is dynamic, and else only a
+ * boot with a share (libs_when(): simple's 2.4 MiB, which the kernel
+ * would unpack on every boot; a host program run from a share, a
+ * reproducer built on the host, needs the loader and the C library). No
+ * bash in dracut's archive (a stub dracut's empty one, in the tests):
+ * nothing to swap, and the image is what dracut made.
  */
 static void add_static_bash(const struct split_ctx *s, struct cpio_writer *w)
 {
@@ -206,6 +217,85 @@ static int is_module_parent(const char *name)
 	return 0;
 }
 
+/*
+ * A shared library, by its name in the archive: under lib/, usr/lib
+ * (lib64, x86_64-linux-gnu, ...), NAME.so or NAME.so.DIGITS... (libc.so.6,
+ * ld-linux-x86-64.so.2, libc.so, a linker script), a file or a link. Only
+ * the dynamic loader reads one, for a program that asks for it.
+ */
+int cut_is_shared_lib(const char *name)
+{
+	const char *base = strrchr(name, '/'), *so;
+
+	if (strncmp(name, "usr/lib", 7) && strncmp(name, "lib", 3))
+		return 0;
+	base = base ? base + 1 : name;
+	so = strstr(base, ".so");
+	return so && (so[3] == '\0' || (so[3] == '.' && so[4] >= '0' && so[4] <= '9'));
+}
+
+/*
+ * Does the program at path (busybox, a helper: ./cut copies them as they
+ * are) ask for the dynamic loader? One that cannot be read is taken to
+ * (the libraries then stay in every boot).
+ */
+static int asks_loader(const char *path)
+{
+	struct elf_deps d;
+	int rc = elf_read_deps_path(path, &d), yes;
+
+	if (rc == -ENOEXEC)
+		return 0;	/* a script, a data file: a program it runs is an entry of its own */
+	if (rc)
+		return 1;
+	yes = d.interp != NULL;
+	elf_deps_free(&d);
+	return yes;
+}
+
+/* An ELF file of a layer past this is not read: taken to ask for the loader. */
+#define LOADER_SCAN_MAX (256 << 20)
+
+/* cpio_walk: the first regular file of the layer that asks for the loader, "/NAME" in *arg. */
+static int find_loader(int fd, const char *name, mode_t mode, off_t data, uint64_t size, void *arg)
+{
+	char **loader = arg, magic[SELFMAG], *buf;
+	int asks = 1;
+
+	if (!S_ISREG(mode) || size < SELFMAG || pread(fd, magic, SELFMAG, data) != SELFMAG ||
+	    memcmp(magic, ELFMAG, SELFMAG))
+		return 0;	/* a script, a data file: a program it runs is an entry of its own */
+	if (size <= LOADER_SCAN_MAX) {
+		buf = xmalloc(size);
+		if (pread_full(fd, buf, size, data) == (ssize_t)size)
+			asks = elf_asks_loader(buf, size) == 1;
+		free(buf);
+	}
+	if (!asks)
+		return 0;
+	*loader = xasprintf("/%s", name);
+	return 1;
+}
+
+/*
+ * The first program of the layer file at path that asks for the dynamic
+ * loader ("/usr/bin/perl"), or "none": every ELF file it holds read, the
+ * interpreters dracut adds for scripts too (perl for a perl script).
+ */
+static char *layer_loader(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	char *loader = NULL;
+
+	if (fd < 0)
+		die_errno("%s", path);
+	rc = cpio_walk(fd, find_loader, &loader);
+	close(fd);
+	if (rc < 0)
+		die_err(rc, "reading the layer %s", path);
+	return loader ? loader : xstrdup("none");
+}
+
 static int route(const char *name, mode_t mode, void *arg)
 {
 	struct split_ctx *s = arg;
@@ -220,6 +310,11 @@ static int route(const char *name, mode_t mode, void *arg)
 		return 0;
 	if (to == L_BINS && swapped_bash(s, name, mode))
 		return 0;
+	/* the libs layer has no directories: the bins layer, unpacked before it, has them all */
+	if (to == L_BINS && (S_ISREG(mode) || S_ISLNK(mode)) && cut_is_shared_lib(name)) {
+		to = L_LIBS;
+		s->libs++;
+	}
 	if ((S_ISREG(mode) || S_ISLNK(mode)) && !generated(name)) {
 		char *host = host_path(s->p, name);
 
@@ -229,20 +324,26 @@ static int route(const char *name, mode_t mode, void *arg)
 	return 1 << to;
 }
 
-/* Split dracut's archive into the wanted layers, in the cache if it takes them. */
+/*
+ * Split dracut's archive into the wanted layers, in the cache if it takes
+ * them; the libs layer goes with the bins layer, and is none (kind NULL)
+ * when no library was in it. The bins layer's record says which (apart)
+ * and whether a program of it asks for the loader.
+ */
 static void split_layers(const struct cut_plan *p, struct cut_cache *c, const char *raw,
-			 const int need[2], struct cut_layer ly[2])
+			 const int need[N_SPLIT], struct cut_layer ly[N_SPLIT])
 {
-	static struct cpio_writer w[2];
+	static struct cpio_writer w[N_SPLIT];
 
 	for (int attempt = 0; ; attempt++) {
 		struct split_ctx s = { .p = p };
-		struct cut_sink out[2] = { { .path = NULL }, { .path = NULL } };
-		char *dtext[2] = { NULL, NULL }, *bad;
-		size_t dlen[2];
-		int in, rc, werr[2] = { 0, 0 };
+		struct cut_sink out[N_SPLIT] = { { .path = NULL }, { .path = NULL },
+						 { .path = NULL } };
+		char *dtext[N_SPLIT] = { NULL, NULL, NULL }, *bad;
+		size_t dlen[N_SPLIT];
+		int in, rc, werr[N_SPLIT] = { 0, 0, 0 };
 
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < N_SPLIT; i++) {
 			if (!need[i])
 				continue;
 			s.want[i] = 1;
@@ -265,24 +366,34 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 			die_err(rc, "reading dracut's archive %s", raw);
 		if (need[L_BINS] && p->static_bash)
 			add_static_bash(&s, &w[L_BINS]);
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < N_SPLIT; i++) {
 			if (!need[i])
 				continue;
 			werr[i] = cut_sink_close(&out[i], cpio_finish(&w[i]));
 			fclose(s.deps[i]);
 		}
-		if (cut_sink_retry(c, out, werr, 2)) {
-			free(dtext[0]);
-			free(dtext[1]);
+		if (cut_sink_retry(c, out, werr, N_SPLIT)) {
+			for (int i = 0; i < N_SPLIT; i++)
+				free(dtext[i]);
 			continue;
 		}
-		for (int i = 0; i < 2; i++)
+		for (int i = 0; i < N_SPLIT; i++)
 			if (werr[i])
 				cut_die_write(werr[i], "writing a layer in", out[i].path);
-		for (int i = 0; i < 2; i++) {
+		if (need[L_BINS]) {
+			ly[L_BINS].apart = s.libs;
+			free(ly[L_BINS].loader);
+			ly[L_BINS].loader = layer_loader(out[L_BINS].path);
+		}
+		for (int i = 0; i < N_SPLIT; i++) {
 			if (!need[i])
 				continue;
 			ly[i].deps = dtext[i];
+			if (i == L_LIBS && !s.libs) {
+				cut_sink_drop(&out[i]);
+				ly[i].kind = NULL;
+				continue;
+			}
 			cut_sink_keep(&out[i], c, &ly[i]);
 		}
 		return;
@@ -342,11 +453,14 @@ static void ldd_ahead(const struct cut_plan *p, const struct strv *libs, const c
 	free(dir);
 }
 
-/* Find or build the modules and bins layers; exists[i]: the image has that layer. */
+/*
+ * Find or build the modules and bins layers (and the libs layer split
+ * from the bins layer); exists[i]: the image has that layer.
+ */
 static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, struct cut_cache *c,
-			  const struct strv *libs, const int exists[2], struct cut_layer ly[2])
+			  const struct strv *libs, const int exists[2], struct cut_layer ly[N_SPLIT])
 {
-	int need[2] = { 0, 0 };
+	int need[N_SPLIT] = { 0, 0, 0 };
 	enum cut_dracut_part part;
 	struct strv argv = STRV_INIT;
 	char *raw, *tmpdir, *ldd, *sink, *dd;
@@ -357,6 +471,11 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 		if (!exists[i])
 			continue;
 		need[i] = !cut_cache_lookup(c, &ly[i]);
+		/* the bins layer's libraries: built again with it if they are gone */
+		if (i == L_BINS && !need[i] && !ly[i].apart)
+			ly[L_LIBS].kind = NULL;
+		else if (i == L_BINS && !need[i])
+			need[i] = !cut_cache_lookup(c, &ly[L_LIBS]);
 		if (!need[i]) {
 			char *size = cut_mib(ly[i].size);
 
@@ -364,6 +483,7 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 			free(size);
 		}
 	}
+	need[L_LIBS] = need[L_BINS];
 	if (!need[0] && !need[1])
 		return;
 	part = need[0] && need[1] ? DRACUT_ALL : need[0] ? DRACUT_MODULES : DRACUT_BINS;
@@ -405,8 +525,9 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 	run_dracut(o, p, &argv);
 	split_layers(p, c, archive_of(raw, sink), need, ly);
 	{
+		uint64_t bins = ly[1].size + (ly[L_LIBS].kind ? ly[L_LIBS].size : 0);
 		char *size[2] = { need[0] ? cut_mib(ly[0].size) : NULL,
-				  need[1] ? cut_mib(ly[1].size) : NULL };
+				  need[1] ? cut_mib(bins) : NULL };
 
 		cut_progress("dracut: done in %.1f s: %s%s%s%s%s%s", cut_progress_secs() - start,
 			     need[0] ? "modules layer " : "", need[0] ? size[0] : "",
@@ -507,7 +628,8 @@ static void write_image(const struct cut_opts *o, const struct cut_plan *p, stru
 	if (tail_len < 0)
 		die_errno("memfd");
 	for (size_t i = 0; i < n; i++)
-		img_layers_add(&l, v[i].kind, v[i].size, v[i].xxh, v[i].key, v[i].path);
+		img_layers_add_when(&l, v[i].kind, v[i].size, v[i].xxh, v[i].key, v[i].path,
+				    v[i].when);
 	l.tail = (uint64_t)tail_len;
 	text = img_layers_format(&l);
 
@@ -571,24 +693,86 @@ static char *merged_usr_dest(const struct cut_plan *p, const char *dest)
 	return xasprintf("/%s%s", target, dest + 1 + n);
 }
 
+/* The libs layer's key: the bins layer's, of which it is a part. */
+static void libs_key(const struct cut_layer *bins, struct cut_layer *ly)
+{
+	struct sha256 s;
+
+	sha256_init(&s);
+	sha256_update(&s, CACHE_FORMAT " libs of ", sizeof(CACHE_FORMAT " libs of "));
+	sha256_update(&s, bins->key, strlen(bins->key) + 1);
+	sha256_hex(&s, ly->key);
+	ly->kind = "libs";
+	ly->desc = xasprintf("the shared libraries of: %s", bins->desc);
+}
+
+/*
+ * Which boots need the libs layer. Every boot where a program of the
+ * image asks for the dynamic loader: one in the bins layer (its record
+ * says), busybox, a helper, or a tree (a suite's programs, which are
+ * not read here). Else none of the image's own programs loads a library,
+ * and only a host program run from a share does (./vm --share,
+ * --virtiofs): NULL, or the kernel parameters of those boots; *why names
+ * what kept them in every boot (NULL: nothing).
+ */
+static char *libs_when(const struct cut_plan *p, const struct cut_layer *bins, char **why)
+{
+	const char *prog = NULL;
+
+	*why = NULL;
+	if (!bins->loader)
+		*why = xstrdup("its bins layer's record does not say whether a program asks for the "
+			       "dynamic loader");
+	else if (strcmp(bins->loader, "none"))
+		prog = bins->loader;
+	else if (p->n_trees)
+		*why = xstrdup("a #@ files: tree's programs may ask for the dynamic loader");
+	else if (p->busybox && asks_loader(p->busybox))
+		prog = p->busybox;
+	for (size_t i = 0; !prog && !*why && i < p->helpers.n; i++)
+		if (asks_loader(p->helpers.v[i]))
+			prog = p->helpers.v[i];
+	if (prog)
+		*why = xasprintf("%s asks for the dynamic loader", prog);
+	return *why ? NULL : xstrdup(KP_SHARES "," KP_VIRTIOFS);
+}
+
+/* The on-demand modules' layer: the kernel parameters that have the init load them (guestmods.h). */
+static char *ondemand_when(void)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	for (const struct guestmods_feature *f = guestmods_features; f->mods; f++)
+		if (f->kparam)
+			strbuf_addf(&b, "%s%s", b.len ? "," : "", f->kparam);
+	return b.s;
+}
+
+/*
+ * v[] holds the image's layers in order; the trees, built first, wait at
+ * v[LAYERS_BEFORE_TREES] on until the modules, ondemand, bins and libs
+ * layers go before them.
+ */
+#define LAYERS_BEFORE_TREES 4
+
 void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	       void (*on_stop)(void))
 {
 	struct cut_cache c;
 	struct cut_cache none = { .dir = NULL, .lock_fd = -1 };
-	struct cut_layer dl[2] = { { 0 }, { 0 } }, *v, *sv;
+	struct cut_layer dl[N_SPLIT] = { { 0 }, { 0 }, { 0 } }, km[2] = { { 0 }, { 0 } }, *v, *sv;
 	size_t ntrees = 0, nsecrets = 0, n = 0;
-	int exists[2] = { p->modules.n || p->extra_modules.n, 1 }, standalone;
-	int dracut_exists[2] = { 0, 1 }, kmods;
+	int exists[2] = { p->modules.n || p->extra_modules.n || p->ondemand_modules.n, 1 };
+	int dracut_exists[2] = { 0, 1 }, kmods, standalone;
 	struct strv libs = STRV_INIT;
-	char *err;
+	char *err, *libs_why = NULL;
 	int rc;
 
 	work = w;
 	cleanup = on_stop;
 	cut_cache_open(&c, &p->conf, o->no_cache);
 	work_create(p);
-	v = xcalloc(p->n_trees + 4, sizeof(*v));
+	v = xcalloc(p->n_trees + LAYERS_BEFORE_TREES + 2, sizeof(*v));
 	sv = xcalloc(p->n_trees + 1, sizeof(*sv));
 
 	/*
@@ -599,7 +783,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 	for (int secret = 0; secret < 2; secret++)
 		for (size_t i = 0; i < p->n_trees; i++) {
 			const struct cut_tree *tr = &p->trees[i];
-			struct cut_layer *t = secret ? &sv[nsecrets] : &v[2 + ntrees];
+			struct cut_layer *t = secret ? &sv[nsecrets] :
+					      &v[LAYERS_BEFORE_TREES + ntrees];
 			char *dest;
 			int rc;
 
@@ -619,25 +804,43 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 					strv_push(&libs, t->libs.v[k]);
 		}
 	strv_sort(&libs);
-	/* the modules layer: ./cut's own (kmods.c), or dracut's with --dracut-modules */
+	/*
+	 * the modules layer: ./cut's own (kmods.c), with the on-demand
+	 * modules apart, or dracut's with --dracut-modules, which holds them
+	 */
 	kmods = exists[L_MODULES] && !o->dracut_modules;
 	dracut_exists[L_MODULES] = exists[L_MODULES] && !kmods;
 	if (kmods) {
-		if (cut_kmods_layer(&c, p, work, &dl[L_MODULES], &err))
+		if (cut_kmods_layer(&c, p, work, km, &err))
 			die("%s", err);
+		dl[L_MODULES] = km[0];
 		stop_if_signalled();
 	} else if (exists[L_MODULES]) {
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
 	}
 	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
+	libs_key(&dl[L_BINS], &dl[L_LIBS]);
 	dracut_layers(o, p, &c, &libs, dracut_exists, dl);
 
-	/* image order: modules, bins, trees, busybox, helpers; the tail (scripts) after them all */
-	for (int i = 0; i < 2; i++)
-		if (exists[i])
-			v[n++] = dl[i];
+	/*
+	 * image order: modules, ondemand, bins, libs, trees, busybox,
+	 * helpers; the tail (scripts) after them all
+	 */
+	if (exists[L_MODULES])
+		v[n++] = dl[L_MODULES];
+	if (km[1].kind) {
+		km[1].when = ondemand_when();
+		v[n++] = km[1];
+	}
+	v[n++] = dl[L_BINS];
+	if (dl[L_LIBS].kind) {
+		dl[L_LIBS].when = libs_when(p, &dl[L_BINS], &libs_why);
+		v[n++] = dl[L_LIBS];
+	} else {
+		cut_layer_free(&dl[L_LIBS]);
+	}
 	for (size_t i = 0; i < ntrees; i++)
-		v[n++] = v[2 + i];
+		v[n++] = v[LAYERS_BEFORE_TREES + i];
 	if (p->busybox) {
 		struct cut_layer bl = { 0 };
 
@@ -665,7 +868,12 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 		printf("\n");
 	}
 	for (size_t i = 0; o->verbose && i < n; i++)
-		printf("  %-8s %-6s %s\n", v[i].kind, v[i].built ? "built" : "cached", v[i].desc);
+		printf("  %-8s %-6s %s%s%s%s\n", v[i].kind, v[i].built ? "built" : "cached", v[i].desc,
+		       v[i].when ? " (only a boot with " : "", v[i].when ? v[i].when : "",
+		       v[i].when ? ")" : "");
+	if (o->verbose && libs_why)
+		printf("  every boot has the libs layer: %s\n", libs_why);
+	free(libs_why);
 	for (size_t i = 0; o->verbose && i < nsecrets; i++)
 		printf("  %-8s %-6s %s\n", "secret", "image", sv[i].desc);
 	cut_cache_close(&c);

@@ -196,6 +196,9 @@ static int lookup(struct cut_cache *c, struct cut_layer *ly, int locked)
 	ly->xxh = want_xxh;
 	strv_free(&ly->libs);
 	strv_push_all(&ly->libs, &m.libs);
+	free(ly->loader);
+	ly->loader = m.loader ? xstrdup(m.loader) : NULL;
+	ly->apart = m.apart ? (size_t)strtoull(m.apart, NULL, 10) : 0;
 	free(ly->path);
 	ly->path = layer_path;
 	layer_path = NULL;
@@ -366,5 +369,7 @@ void cut_layer_free(struct cut_layer *ly)
 	strv_free(&ly->libs);
 	free(ly->ldcache);
 	free(ly->deps);
+	free(ly->loader);
+	free(ly->when);
 	memset(ly, 0, sizeof(*ly));
 }

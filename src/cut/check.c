@@ -343,13 +343,21 @@ static void resolve_modules(struct cut_plan *p)
 	/*
 	 * Every image can mount a host share (./vm --share), bring up a NIC,
 	 * keep a shell on the virtio console, ...: the init loads these
-	 * (guestmods.h) only when the kernel command line asks.
+	 * (guestmods.h) only when the kernel command line asks, and they go
+	 * into a layer of their own that ./vm adds only then (kmods.c); the
+	 * lists every boot loads (pvpanic, qemu_fw_cfg) go with the profile's.
 	 */
-	for (const char *const *const *l = guestmods_on_demand; *l; l++)
-		for (const char *const *m = *l; *m; m++)
-			if (kernel_has_module(&p->kern, *m) == 2 && !strv_contains(&p->modules, *m) &&
-			    !strv_contains(&p->extra_modules, *m))
-				strv_push(&p->extra_modules, *m);
+	for (int demand = 0; demand < 2; demand++) {
+		struct strv *to = demand ? &p->ondemand_modules : &p->extra_modules;
+
+		for (const struct guestmods_feature *f = guestmods_features; f->mods; f++)
+			for (const char *const *m = f->mods; *m && !f->kparam == !demand; m++)
+				if (kernel_has_module(&p->kern, *m) == 2 &&
+				    !strv_contains(&p->modules, *m) &&
+				    !strv_contains(&p->extra_modules, *m) &&
+				    !strv_contains(&p->ondemand_modules, *m))
+					strv_push(to, *m);
+	}
 	/*
 	 * The init loads modules itself (tools/init/modload.c), so kmod's
 	 * modprobe (with libcrypto, libzstd and liblzma: 6 MiB that every
@@ -359,7 +367,8 @@ static void resolve_modules(struct cut_plan *p)
 	 * modules: the kernel may not decompress them itself).
 	 */
 	p->modprobe = prof_mods || p->prof.modules_demand.n ||
-		      (p->kern.compressed && (p->modules.n || p->extra_modules.n));
+		      (p->kern.compressed && (p->modules.n || p->extra_modules.n ||
+					      p->ondemand_modules.n));
 }
 
 static void resolve_helpers(struct cut_plan *p)
@@ -957,6 +966,7 @@ void cut_plan_free(struct cut_plan *p)
 	strv_free(&p->bins);
 	strv_free(&p->modules);
 	strv_free(&p->extra_modules);
+	strv_free(&p->ondemand_modules);
 	strv_free(&p->helpers);
 	for (size_t i = 0; i < p->n_trees; i++) {
 		free(p->trees[i].src);

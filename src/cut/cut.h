@@ -58,7 +58,14 @@ struct cut_plan {
 	char *output;
 	struct strv bins;	/* absolute host paths; with a sysroot, paths in it and every library */
 	struct strv modules;	/* to include and load at boot */
-	struct strv extra_modules; /* included, loaded by the init when needed (9p) or by the profile */
+	/* included, loaded by the init on every boot (pvpanic) or by the profile */
+	struct strv extra_modules;
+	/*
+	 * the init loads these when the kernel command line asks (9p for
+	 * rapido.shares=, guestmods.h): the modules layer's modules.dep names
+	 * them, their files are in a layer only such a boot gets (kmods.c)
+	 */
+	struct strv ondemand_modules;
 	int modprobe;		/* the image needs kmod's modprobe (check.c says when) */
 	char *busybox;		/* the host's static busybox for GUEST_BUSYBOX_DIR (guestpath.h); NULL: none */
 	char *static_bash;	/* the host's static bash as the guest's bash (bash.c); NULL: the dynamic one */

@@ -93,7 +93,8 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		     const char *sink, struct strv *argv)
 {
 	const char *dracut = conf_str(&p->conf, "DRACUT", NULL);
-	int mods = part != DRACUT_BINS && (p->modules.n || p->extra_modules.n);
+	int mods = part != DRACUT_BINS &&
+		   (p->modules.n || p->extra_modules.n || p->ondemand_modules.n);
 
 	if (p->sysroot || sink)
 		strv_push(argv, "env");
@@ -164,6 +165,8 @@ void cut_dracut_argv(const struct cut_opts *o, const struct cut_plan *p, const c
 		}
 		strv_push_all(&all, &p->modules);
 		strv_push_all(&all, &p->extra_modules);
+		/* dracut's layer holds them all: every boot gets them (kmods.c splits its own) */
+		strv_push_all(&all, &p->ondemand_modules);
 		push_list(argv, "--drivers", &all);
 		strv_free(&all);
 	} else {
@@ -310,7 +313,7 @@ void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut
 			free(f);
 		}
 		ly->desc = xasprintf("kernel %s: %zu modules asked for", p->kern.release,
-				     p->modules.n + p->extra_modules.n);
+				     p->modules.n + p->extra_modules.n + p->ondemand_modules.n);
 	} else {
 		ly->kind = "bins";
 		/* the named binaries; what dracut pulls in besides is checked as "dep" lines */
@@ -328,6 +331,8 @@ void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut
 			      strlen(p->static_bash ? "static bash" : "dynamic bash") + 1);
 		if (p->static_bash)
 			cut_key_stat(&s, p->static_bash);
+		/* its shared libraries go to a layer of their own (build.c), its record says more */
+		sha256_update(&s, "libraries apart", sizeof("libraries apart"));
 		ly->desc = xasprintf("%zu binaries, %zu tree libraries (profile %s)%s", p->bins.n,
 				     libs ? libs->n : 0, p->prof.name, p->static_bash ? ", static bash" : "");
 	}

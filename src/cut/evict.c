@@ -71,6 +71,18 @@ static int is_key(const char *s, size_t len)
 	return 1;
 }
 
+/* What a record says of its layer; a bins layer's, what keeps its libs in every boot (build.c). */
+static char *entry_desc(const struct cut_meta *m)
+{
+	const char *d = m->desc ? m->desc : "";
+
+	if (!m->loader)
+		return xstrdup(d);
+	if (strcmp(m->loader, "none"))
+		return xasprintf("%s; %s asks for the loader", d, m->loader);
+	return xasprintf("%s; no program asks for the loader", d);
+}
+
 struct cut_entry *cut_cache_entries(const char *dir, size_t *n, int tidy, int describe)
 {
 	char *layers = xasprintf("%s/layers", dir);
@@ -108,7 +120,7 @@ struct cut_entry *cut_cache_entries(const char *dir, size_t *n, int tidy, int de
 								   &text, NULL, NULL)) {
 					if (!cut_meta_parse(text, &m)) {
 						v[*n].kind = xstrdup(m.kind);
-						v[*n].desc = xstrdup(m.desc ? m.desc : "");
+						v[*n].desc = entry_desc(&m);
 					}
 					cut_meta_free(&m);
 				}

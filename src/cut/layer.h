@@ -22,7 +22,8 @@ struct cut_cache {
 };
 
 struct cut_layer {
-	const char *kind;	/* "modules", "bins", "tree", "busybox", "helpers" */
+	/* "modules", "ondemand", "bins", "libs", "tree", "busybox", "helpers" */
+	const char *kind;
 	char key[65];		/* SHA-256 hex of everything that makes its bytes */
 	char *desc;		/* one line for --cache-info */
 	char *path;		/* the layer's file: in the cache, or the work directory */
@@ -32,6 +33,13 @@ struct cut_layer {
 	struct strv libs;	/* tree: host libraries its programs need */
 	char *ldcache;		/* tree: /etc/ld.so.cache those were found with */
 	char *deps;		/* meta lines: host files its bytes came from */
+	/*
+	 * bins: the first program it holds that asks for the dynamic loader
+	 * ("/usr/bin/perl"), or "none"; NULL: its record does not say
+	 */
+	char *loader;
+	size_t apart;		/* bins: files of dracut's that went to its libs layer */
+	char *when;		/* rapido/layers' condition (layers.h); NULL: every boot */
 };
 
 /* cache.c: the store */
@@ -85,6 +93,8 @@ void cut_cache_evict(struct cut_cache *c);
 struct cut_meta {
 	char *text;
 	const char *kind, *size, *xxh, *sig, *desc, *ldcache;	/* into text */
+	char *loader;		/* into text, unescaped; NULL: no loader line */
+	const char *apart;
 	struct strv libs;
 	struct strv deps;	/* "dep ..." lines, unescaped in place when checked */
 };
@@ -156,12 +166,14 @@ void cut_dracut_key(const struct cut_opts *o, const struct cut_plan *p, enum cut
 		    const struct strv *libs, struct cut_layer *ly);
 
 /*
- * kmods.c: the modules layer written by ./cut (without --dracut-modules):
- * found in the cache or built into it (or the work directory w); 0, or
- * -errno with *err saying why.
+ * kmods.c: the modules layers written by ./cut (without --dracut-modules):
+ * ly[0] every boot's ("modules": depmod's files name every module of
+ * both), ly[1] the modules only a boot that asks loads ("ondemand";
+ * kind NULL when there are none); found in the cache or built into it
+ * (or the work directory w); 0, or -errno with *err saying why.
  */
 int cut_kmods_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
-		    struct cut_layer *ly, char **err);
+		    struct cut_layer ly[2], char **err);
 
 /*
  * helpers.c: /init and the profile's helpers, found in the cache or built
@@ -173,6 +185,11 @@ int cut_helpers_layer(struct cut_cache *c, const struct cut_plan *p, const struc
 int cut_busybox_layer(struct cut_cache *c, const struct cut_plan *p, const struct cut_work *w,
 		      struct cut_layer *ly, char **err);
 
+/*
+ * build.c: an archive name that is a shared library (lib/ or usr/lib,
+ * NAME.so or NAME.so.DIGITS...): the libs layer's, not the bins layer's.
+ */
+int cut_is_shared_lib(const char *name);
 /*
  * build.c: build (or find) every layer and write the image, its
  * temporaries in w (created here); on_stop runs before cut dies of a signal.

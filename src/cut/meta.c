@@ -2,7 +2,8 @@
 /*
  * meta.c: the record of a cache entry, layers/KEY.meta (docs/CACHE.md):
  * "rapido-layer 1", then one "NAME VALUE" line each (kind, size, xxh64,
- * sig, desc, ldcache; lib and dep lines repeat). Paths in it are
+ * sig, desc, ldcache; a bins layer's loader and apart, build.c; lib and
+ * dep lines repeat). Paths in it are
  * %XX-escaped (pct.h), so that each stays one word of one line.
  */
 #include <errno.h>
@@ -58,6 +59,11 @@ int cut_meta_parse(char *text, struct cut_meta *m)
 			m->desc = sp;
 		else if (!strcmp(line, "ldcache"))
 			m->ldcache = sp;
+		else if (!strcmp(line, "loader")) {
+			pct_unescape(sp);
+			m->loader = sp;
+		} else if (!strcmp(line, "apart"))
+			m->apart = sp;
 		else if (!strcmp(line, "lib")) {
 			pct_unescape(sp);
 			strv_push(&m->libs, sp);
@@ -93,6 +99,11 @@ char *cut_meta_text(const struct cut_layer *ly, const char *sig)
 	}
 	if (ly->ldcache)
 		fprintf(f, "ldcache %s\n", ly->ldcache);
+	if (ly->loader) {
+		fputs("loader ", f);
+		cut_meta_escape(f, ly->loader);
+		fprintf(f, "\napart %zu\n", ly->apart);
+	}
 	if (ly->deps)
 		fputs(ly->deps, f);
 	if (fclose(f))

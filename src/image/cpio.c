@@ -6,6 +6,7 @@
  * layers (kernel modules, binaries, trees), rapido's tail.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,11 +248,17 @@ int cpio_find_at(int fd, off_t start, const char *name, unsigned int max_entries
 	return -ENOENT;
 }
 
-int cpio_archive_end(int fd, off_t start, unsigned int max_entries, off_t *end)
+/*
+ * The entries of the archive at start, up to its trailer (max of them at
+ * most): fn for each (NULL: none); *end (if set) just past the trailer,
+ * rounded up to 512 bytes as cpio_finish() pads. 0, fn's non-zero
+ * return, -EINVAL (not newc, no trailer within max), or -errno.
+ */
+static int walk(int fd, off_t start, unsigned int max, cpio_walk_fn fn, void *arg, off_t *end)
 {
 	off_t off = start;
 
-	for (unsigned int i = 0; i < max_entries; i++) {
+	for (unsigned int i = 0; i < max; i++) {
 		unsigned long f[13];
 		char *ename;
 		off_t doff;
@@ -260,14 +267,29 @@ int cpio_archive_end(int fd, off_t start, unsigned int max_entries, off_t *end)
 		if (rc)
 			return rc;
 		last = !strcmp(ename, "TRAILER!!!");
+		if (!last && fn)
+			rc = fn(fd, ename, (mode_t)f[F_MODE], doff, f[F_SIZE], arg);
 		free(ename);
+		if (rc)
+			return rc;
 		off = (doff + (off_t)f[F_SIZE] + 3) & ~(off_t)3;
 		if (last) {
-			*end = (off + 511) & ~(off_t)511;
+			if (end)
+				*end = (off + 511) & ~(off_t)511;
 			return 0;
 		}
 	}
 	return -EINVAL;
+}
+
+int cpio_walk(int fd, cpio_walk_fn fn, void *arg)
+{
+	return walk(fd, 0, UINT_MAX, fn, arg, NULL);
+}
+
+int cpio_archive_end(int fd, off_t start, unsigned int max_entries, off_t *end)
+{
+	return walk(fd, start, max_entries, NULL, NULL, end);
 }
 
 /* A sequential reader over a big archive: one read(2) per megabyte. */

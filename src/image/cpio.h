@@ -82,4 +82,14 @@ typedef int (*cpio_route_fn)(const char *name, mode_t mode, void *arg);
  */
 int cpio_split(int in, struct cpio_writer *outs, cpio_route_fn route, void *arg, char **bad);
 
+/*
+ * Call fn for each entry of the archive at the start of fd, in order, up
+ * to its trailer: its name, mode, and where its size bytes of data are
+ * in fd. fn returns 0 to go on; anything else stops the walk and is
+ * returned. 0 at the trailer, -EINVAL if fd is not newc, or -errno.
+ */
+typedef int (*cpio_walk_fn)(int fd, const char *name, mode_t mode, off_t data, uint64_t size,
+			    void *arg);
+int cpio_walk(int fd, cpio_walk_fn fn, void *arg);
+
 #endif

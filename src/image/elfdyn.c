@@ -209,6 +209,24 @@ int elf_read_deps_path(const char *path, struct elf_deps *d)
 	return rc;
 }
 
+int elf_asks_loader(const void *data, size_t len)
+{
+	struct elf e;
+	int rc = elf_open(&e, data, len);
+
+	/* broken section headers are not the loader's business */
+	if (rc && e.bad != ELF_BAD_SHDRS)
+		return rc;
+	for (unsigned int i = 0; i < e.phnum; i++) {
+		struct elf_segment s;
+
+		elf_segment(&e, i, &s);
+		if (s.type == PT_INTERP)
+			return 1;
+	}
+	return 0;
+}
+
 void elf_deps_free(struct elf_deps *d)
 {
 	free(d->interp);

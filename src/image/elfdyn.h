@@ -26,5 +26,10 @@ int elf_read_deps(int fd, struct elf_deps *d);
 /* The same for the file at path; -errno of open(2) too. */
 int elf_read_deps_path(const char *path, struct elf_deps *d);
 void elf_deps_free(struct elf_deps *d);
+/*
+ * Does the ELF file data[0, len) ask for a dynamic loader (PT_INTERP)?
+ * 1 or 0; -ENOEXEC if it is no ELF file whose segments hold together.
+ */
+int elf_asks_loader(const void *data, size_t len);
 
 #endif

@@ -16,17 +16,57 @@
 #include "io.h"
 #include "tree.h"
 #include "layers.h"
+#include "protocol.h"
+
+void img_layers_add_when(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
+			 const char *key, const char *path, const char *when)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n] = (struct img_layer){
+		.kind = xstrdup(kind), .size = size, .xxh = xxh, .key = xstrdup(key),
+		.path = path ? xstrdup(path) : NULL, .when = when ? xstrdup(when) : NULL,
+	};
+	l->n++;
+}
 
 void img_layers_add(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
 		    const char *key, const char *path)
 {
-	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n].kind = xstrdup(kind);
-	l->v[l->n].size = size;
-	l->v[l->n].xxh = xxh;
-	l->v[l->n].key = xstrdup(key);
-	l->v[l->n].path = path ? xstrdup(path) : NULL;
-	l->n++;
+	img_layers_add_when(l, kind, size, xxh, key, path, NULL);
+}
+
+/* A condition: kernel parameter names, each with its '=', joined by commas. */
+static int when_valid(const char *p)
+{
+	for (;;) {
+		size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz" "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789_.-");
+
+		if (!n || p[n] != '=')
+			return 0;
+		p += n + 1;
+		if (!*p)
+			return 1;
+		if (*p++ != ',')
+			return 0;
+	}
+}
+
+int img_layer_wanted(const struct img_layer *ly, const char *const *params, size_t n)
+{
+	const char *p;
+
+	if (!ly->when)
+		return 1;
+	for (p = ly->when; *p; p += *p == ',') {
+		size_t len = strcspn(p, ",");
+
+		for (size_t i = 0; i < n; i++)
+			if (!strncmp(params[i], p, len))
+				return 1;
+		p += len;
+	}
+	return 0;
 }
 
 char *img_layers_format(const struct img_layers *l)
@@ -39,8 +79,9 @@ char *img_layers_format(const struct img_layers *l)
 		die_errno("open_memstream");
 	fprintf(f, "# written by ./cut: ./vm puts these cached layers after this archive, in order\n");
 	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, "layer %s %" PRIu64 " %016" PRIx64 " %s\n", l->v[i].kind, l->v[i].size,
-			l->v[i].xxh, l->v[i].key);
+		fprintf(f, "layer %s %" PRIu64 " %016" PRIx64 " %s%s%s\n", l->v[i].kind, l->v[i].size,
+			l->v[i].xxh, l->v[i].key, l->v[i].when ? " when " : "",
+			l->v[i].when ? l->v[i].when : "");
 	fprintf(f, "tail %" PRIu64 "\n", l->tail);
 	if (fclose(f))
 		die_errno("open_memstream");
@@ -56,6 +97,7 @@ int img_layers_parse(const char *text, struct img_layers *l, char **err)
 	*err = NULL;
 	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char kind[32], hex[17], key[65], *end;
+		const char *when = NULL;
 		unsigned long long size;
 		int n = 0;
 
@@ -63,11 +105,21 @@ int img_layers_parse(const char *text, struct img_layers *l, char **err)
 		if (line[0] == '#')
 			continue;
 		if (sscanf(line, "layer %31s %llu %16s %64[0-9a-f]%n", kind, &size, hex, key, &n) == 4 &&
-		    !line[n] && strlen(hex) == 16 && strlen(key) == 64) {
+		    strlen(hex) == 16 && strlen(key) == 64 &&
+		    (!line[n] || !strncmp(line + n, " when ", 6))) {
 			uint64_t x = strtoull(hex, &end, 16);
 
+			/* an image cut before conditions has none: every layer in */
+			if (line[n])
+				when = line + n + 6;
+			if (when && !when_valid(when)) {
+				*err = xasprintf("%s line %d: when: expected kernel parameter names, each "
+						 "ending in '=', joined by commas (" KP_SHARES "," KP_IP "), "
+						 "got '%s'", IMG_LAYERS_NAME, lineno, when);
+				break;
+			}
 			if (!*end) {
-				img_layers_add(l, kind, size, x, key, NULL);
+				img_layers_add_when(l, kind, size, x, key, NULL, when);
 				continue;
 			}
 		} else if (sscanf(line, "tail %llu%n", &size, &n) == 1 && !line[n]) {
@@ -75,8 +127,8 @@ int img_layers_parse(const char *text, struct img_layers *l, char **err)
 			have_tail = 1;
 			continue;
 		}
-		*err = xasprintf("%s line %d: expected 'layer KIND SIZE XXH64 KEY' or 'tail SIZE', "
-				 "got '%s'", IMG_LAYERS_NAME, lineno, line);
+		*err = xasprintf("%s line %d: expected 'layer KIND SIZE XXH64 KEY [when PARAM=,...]' or "
+				 "'tail SIZE', got '%s'", IMG_LAYERS_NAME, lineno, line);
 		break;
 	}
 	if (!*err && !have_tail)
@@ -95,6 +147,7 @@ void img_layers_free(struct img_layers *l)
 		free(l->v[i].kind);
 		free(l->v[i].key);
 		free(l->v[i].path);
+		free(l->v[i].when);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
@@ -410,6 +463,8 @@ int img_assemble(int fd, const char *path, const struct img_layers *l, off_t hea
 	for (size_t i = 0; i < l->n; i++) {
 		const struct img_layer *ly = &l->v[i];
 
+		if (ly->skip)
+			continue;
 		rc = img_layer_copy(ly, out);
 		if (rc)
 			return layer_error(path, ly, rc, err);

@@ -24,6 +24,13 @@ struct img_layer {
 	uint64_t xxh;	/* XXH64 of the layer's bytes */
 	char *key;	/* its cache key: CACHE/layers/KEY.cpio */
 	char *path;	/* that file, once the cache is known (img_probe); else NULL */
+	/*
+	 * NULL: every boot needs it. Else a comma-separated list of kernel
+	 * parameters ("rapido.shares=,rapido.virtiofs="): a boot needs the
+	 * layer only when its command line has one of them (img_layer_wanted).
+	 */
+	char *when;
+	int skip;	/* left out of img_assemble's archive (the launcher's decision) */
 };
 
 struct img_layers {
@@ -40,6 +47,16 @@ enum img_form {
 
 void img_layers_add(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
 		    const char *key, const char *path);
+/* The same, with the condition of a layer only some boots need (NULL: every boot). */
+void img_layers_add_when(struct img_layers *l, const char *kind, uint64_t size, uint64_t xxh,
+			 const char *key, const char *path, const char *when);
+/*
+ * Does a boot whose kernel command line holds the n parameters params
+ * need the layer? Yes without a condition (every layer of an image cut
+ * before conditions were written), else when one of them starts with a
+ * name its condition lists.
+ */
+int img_layer_wanted(const struct img_layer *ly, const char *const *params, size_t n);
 /* rapido/layers text (malloc'd). */
 char *img_layers_format(const struct img_layers *l);
 /* Returns 0 or -EINVAL with *err (malloc'd) naming the bad line. */
@@ -81,7 +98,7 @@ int img_layer_intact(const char *layer_path);
 
 /*
  * Write the whole image (head, layers, tail) of the IMG_CACHED image open
- * on fd to out. A layer that fails its checksum is removed from the cache
+ * on fd to out, but the layers marked skip. A layer that fails its checksum is removed from the cache
  * (so the next ./cut rebuilds it), unless it still matches its own record:
  * then the image's record is to blame, and the entry, which other images
  * may name, is kept. Returns 0 or -errno with *err.

@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "guestmods.h"
+#include "protocol.h"
 
 const char *const guestmods_share[] = { "virtio_pci", "9pnet_virtio", "9p", NULL };
 const char *const guestmods_virtiofs[] = { "virtio_pci", "virtiofs", NULL };
@@ -19,7 +20,15 @@ const char *const guestmods_pvpanic_pci[] = { "pvpanic_pci", NULL };
 const char *const guestmods_vmcore[] = { "qemu_fw_cfg", NULL };
 const char *const guestmods_results[] = { "virtio_pci", "virtio_console", "9pnet_virtio", "9p", NULL };
 
-const char *const *const guestmods_on_demand[] = {
-	guestmods_share, guestmods_virtiofs, guestmods_net, guestmods_hvc, guestmods_pvpanic_isa,
-	guestmods_pvpanic_pci, guestmods_vmcore, guestmods_results, NULL,
+/* tools/init/setup.c, debug.c and results.c load each list on these words */
+const struct guestmods_feature guestmods_features[] = {
+	{ KP_SHARES, guestmods_share },
+	{ KP_VIRTIOFS, guestmods_virtiofs },
+	{ KP_IP, guestmods_net },
+	{ KP_HVC, guestmods_hvc },
+	{ KP_RESULTS, guestmods_results },
+	{ NULL, guestmods_pvpanic_isa },
+	{ NULL, guestmods_pvpanic_pci },
+	{ NULL, guestmods_vmcore },
+	{ NULL, NULL },
 };

@@ -4,7 +4,8 @@
  * command line asks for a feature. One list per feature, read by both
  * ends: tools/init modprobes a list, and ./cut (src/cut/check.c) puts every
  * module of every list into each image, so that no list can name a module
- * the image lacks.
+ * the image lacks: those of a feature named by a kernel parameter into a
+ * layer that ./vm adds only when its command line has that parameter.
  */
 #ifndef RAPIDO_GUESTMODS_H
 #define RAPIDO_GUESTMODS_H
@@ -20,7 +21,12 @@ extern const char *const guestmods_pvpanic_pci[];
 extern const char *const guestmods_vmcore[];
 extern const char *const guestmods_results[];	/* rapido.results=1: the results port and 9p share */
 
-/* The lists above, NULL-terminated. */
-extern const char *const *const guestmods_on_demand[];
+/* A list above, and the kernel parameter that has the init load it. */
+struct guestmods_feature {
+	const char *kparam;		/* protocol.h's KP_SHARES...; NULL: every boot loads it */
+	const char *const *mods;
+};
+/* Every list above, ended by { NULL, NULL }. */
+extern const struct guestmods_feature guestmods_features[];
 
 #endif

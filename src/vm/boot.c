@@ -57,9 +57,14 @@ static void launch_prepare_or_die(struct vm_launch *l)
 	if (mkdir(s->log_dir, 0755) < 0 && errno != EEXIST)
 		die_errno("cannot create log directory %s", s->log_dir);
 	if (s->initrd.needs_cache) {
+		struct strv k = STRV_INIT;
+
 		vm_deadline_step("putting the image together from the layer cache");
-		if (vm_initrd_prepare(s->image, 0, &l->initrd, &err))
+		/* the layers this boot's command line asks for; a fallback to TCG asks no other */
+		vm_kernel_params(l, &k);
+		if (vm_initrd_prepare(s->image, 0, &k, &l->initrd, &err))
 			die("%s", err);
+		strv_free(&k);
 	}
 }
 

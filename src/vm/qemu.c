@@ -13,37 +13,43 @@
 #include "protocol.h"
 #include "vm.h"
 
-/* The kernel command line: what ./vm and the network add, then the user's parameters. */
-static char *kernel_cmdline(const struct vm_launch *l)
+void vm_kernel_params(const struct vm_launch *l, struct strv *k)
 {
 	const struct vm_settings *s = l->s;
 	const struct arch *a = s->im.arch;
-	struct strv append = STRV_INIT;
-	size_t len = 0;
-	char *cmdline, *p;
 
-	strv_pushf(&append, "console=%s", a->console);
-	strv_push(&append, "panic=-1");
+	strv_pushf(k, "console=%s", a->console);
+	strv_push(k, "panic=-1");
 	if (l->accel == ACCEL_TCG && *a->tcg_kparams)
-		strv_push(&append, a->tcg_kparams);
+		strv_push(k, a->tcg_kparams);
 	/* the init writes its status record to that virtio serial port, not to ttyS1 */
 	if (a->status_port)
-		strv_pushf(&append, KP_STATUS "%s", a->status_port);
-	strv_pushf(&append, KP_VM "%u", l->vm);
-	strv_pushf(&append, KP_NONCE "%s", l->nonce);
+		strv_pushf(k, KP_STATUS "%s", a->status_port);
+	strv_pushf(k, KP_VM "%u", l->vm);
+	strv_pushf(k, KP_NONCE "%s", l->nonce);
 	if (s->batch)
-		strv_push(&append, KP_BATCH "1");
+		strv_push(k, KP_BATCH "1");
 	for (const struct vm_device *const *d = vm_devices; *d; d++)
 		if ((*d)->kparams)
-			(*d)->kparams(l, &append);
-	strv_push_all(&append, &s->kparams);
+			(*d)->kparams(l, k);
+	strv_push_all(k, &s->kparams);
 	/*
 	 * After the user's parameters, so it wins: the splat scanner tells
 	 * the kernel's lines from the guest's by the printk timestamp, and a
 	 * kernel built without CONFIG_PRINTK_TIME (or printk.time=0) would
 	 * hide every Oops and WARNING from it.
 	 */
-	strv_push(&append, "printk.time=1");
+	strv_push(k, "printk.time=1");
+}
+
+/* The kernel command line: what ./vm and the network add, then the user's parameters. */
+static char *kernel_cmdline(const struct vm_launch *l)
+{
+	struct strv append = STRV_INIT;
+	size_t len = 0;
+	char *cmdline, *p;
+
+	vm_kernel_params(l, &append);
 	for (size_t i = 0; i < append.n; i++)
 		len += strlen(append.v[i]) + 1;
 	cmdline = p = xmalloc(len + 1);

@@ -302,7 +302,7 @@ void vm_settings_resolve_or_die(struct vm_settings *s, struct vm_opts *o, const 
 		    s->image, s->im.arch->name, arch_host()->name);
 	}
 	/* what the image is; a cached one is put together at launch (vm.c) */
-	if (vm_initrd_prepare(s->image, 1, &s->initrd, &err))
+	if (vm_initrd_prepare(s->image, 1, NULL, &s->initrd, &err))
 		die("%s", err);
 	if (s->initrd.needs_cache && s->dry_run)
 		warn("%s takes its layers from ./cut's cache: qemu alone cannot boot it "

@@ -50,8 +50,14 @@ void vm_kernel_match_or_die(const struct vm_settings *s, const struct vm_src *vm
  */
 char *vm_pvh_kernel(const struct vm_settings *s);
 
-/* initrd.c: what qemu gets as -initrd for an image (assembled from ./cut's cache if need be). */
-int vm_initrd_prepare(const char *image, int dry_run, struct vm_initrd *ird, char **err);
+/*
+ * initrd.c: what qemu gets as -initrd for an image (assembled from ./cut's
+ * cache if need be; dry_run: only which form it is). A layer that only
+ * some boots need (layers.h) is left out unless kparams, the kernel's
+ * command line (vm_kernel_params), asks for it; kparams NULL: all in.
+ */
+int vm_initrd_prepare(const char *image, int dry_run, const struct strv *kparams,
+		      struct vm_initrd *ird, char **err);
 void vm_initrd_free(struct vm_initrd *ird);
 
 /*
@@ -66,6 +72,8 @@ void vm_initrd_free(struct vm_initrd *ird);
 /* --results: the guest's results port (a virtio serial port), a pipe too */
 #define VM_FD_RESULTS 6
 void vm_qemu_argv(const struct vm_launch *l, struct strv *argv);
+/* qemu.c: the kernel's command line, a parameter a string (-append joins them). */
+void vm_kernel_params(const struct vm_launch *l, struct strv *k);
 
 /* The devices each have a file (devices.h); rbd.c and net.c have these too. */
 

@@ -45,7 +45,7 @@ wait $p1; r1=$?
 wait $p2; r2=$?
 check "parallel cuts of two profiles both succeed ($r1, $r2)" test "$r1$r2" = 00
 sed 's/^/# /' "$T/p1" "$T/p2" | grep -v '^# dracut' | head -n 20
-check "  seven layers in the cache (modules, bins of each; one tree; one busybox, one helpers, the same programs)" test "$(entries "$CUT_CACHE_DIR")" = 7
+check "  ten layers in the cache (modules, bins, libs of each; one ondemand, the same modules; one tree; one busybox, one helpers, the same programs)" test "$(entries "$CUT_CACHE_DIR")" = 10
 check "  no temporaries left in the cache" test -z "$(ls -A "$CUT_CACHE_DIR/tmp")"
 "$CUT" -v cachetest -o "$T/ct2.img" > "$T/out" 2>&1
 check "  a re-cut finds every layer of the parallel cut" \
@@ -61,8 +61,8 @@ check "parallel cuts of one profile run dracut at once" dracut_overlap $p1 $p2
 wait $p1; r1=$?
 wait $p2; r2=$?
 check "  both succeed ($r1, $r2)" test "$r1$r2" = 00
-check "  five layers in the cache (modules, bins, busybox, helpers, tree), no layer without its record" \
-	test "$(entries "$CUT_CACHE_DIR") $(ls "$CUT_CACHE_DIR"/layers/*.cpio | wc -l)" = "5 5"
+check "  seven layers in the cache (modules, ondemand, bins, libs, busybox, helpers, tree), no layer without its record" \
+	test "$(entries "$CUT_CACHE_DIR") $(ls "$CUT_CACHE_DIR"/layers/*.cpio | wc -l)" = "7 7"
 check "  no temporaries left in the cache" test -z "$(ls -A "$CUT_CACHE_DIR/tmp")"
 check "  the two images are the same bytes" cmp -s "$T/s1.img" "$T/s2.img"
 "$CUT" --no-cache cachetest -o "$T/nc.img" > /dev/null 2>&1
@@ -113,7 +113,7 @@ check "  ./cut rebuilds just that layer" \
 CUT_CACHE_SIZE=1M "$CUT" simple -o "$T/simple.img" > "$T/out" 2>&1
 check "a cut over a small cap succeeds and says the cap is too small" \
 	grep -q "exceed CUT_CACHE_SIZE" "$T/out"
-check "  only simple's four layers stay (modules, bins, busybox, helpers)" test "$(entries "$CUT_CACHE_DIR")" = 4
+check "  only simple's six layers stay (modules, ondemand, bins, libs, busybox, helpers)" test "$(entries "$CUT_CACHE_DIR")" = 6
 boot "$T/ct.img" 125 "./vm refuses the image whose layers were evicted"
 check "  naming a missing layer" grep -q "is gone (evicted or removed" "$T/console"
 "$CUT" cachetest -o "$T/ct.img" > /dev/null 2>&1

@@ -7,7 +7,8 @@
 # replaced (by the same bytes: nothing; by others: the modules layer), a
 # binary upgraded, dracut.conf.d edited, a tree file touched, a profile's
 # bins list edited, a helper rebuilt (the helpers layer only). One boot of
-# a cached image under TCG.
+# a cached image under TCG. --cache-info lists every kind, and which
+# program of a bins layer asks for the loader.
 . "$(dirname "$0")/lib.sh"
 
 installed_kernel_or_skip
@@ -158,4 +159,7 @@ check "./vm --dry-run warns that qemu alone cannot boot a cached image" grep -q 
 "$CUT" --cache-info > "$T/info"
 check "cut --cache-info names the cache and the layers" \
 	bash -c "grep -q '^cache: $CUT_CACHE_DIR' '$T/info' && grep -q '^modules ' '$T/info' && grep -q '^tree ' '$T/info'"
+check "  the on-demand modules' and the libraries' layers; a bins layer names its program that asks for the loader" \
+	bash -c "grep -q '^ondemand ' '$T/info' && grep -q '^libs ' '$T/info' &&
+		grep -Eq '^bins .*; /[^ ]*/(cat|rapido-test-tool) asks for the loader$' '$T/info'"
 done_testing

@@ -143,6 +143,36 @@ console_verdicts() {
 layer() {
 	cpio -i --quiet --to-stdout rapido/layers < "$2" | awk -v k="$1" '$1 == "layer" && $2 == k {print $5}'
 }
+# image_names IMAGE: the name of every entry of every archive IMAGE holds
+# (cpio -t stops at the first archive's end), a line each
+image_names() {
+	perl -0777 -ne 'my ($o, $n) = (0, length);
+		while ($o < $n) {
+			if (substr($_, $o, 1) eq "\0") { $o++; next }
+			last if substr($_, $o, 6) ne "070701";
+			my @f = map { hex } unpack("(A8)13", substr($_, $o + 6, 104));
+			my $name = substr($_, $o + 110, $f[11] - 1);
+			$o = (($o + 110 + $f[11] + 3) & ~3) + $f[6];
+			$o = ($o + 3) & ~3;
+			print "$name\n" if $name ne "TRAILER!!!";
+		}' "$1"
+}
+# modules_unpack IMAGE DIR: the image's modules layer and, where it has
+# one, its on-demand modules' (src/cut/kmods.c), unpacked into DIR from
+# CUT_CACHE_DIR: depmod's files in the first name the modules of both
+modules_unpack() {
+	local k key
+	mkdir -p "$2" || return 1
+	for k in modules ondemand; do
+		key=$(layer "$k" "$1")
+		if [ -z "$key" ]; then
+			[ "$k" = ondemand ] && continue
+			return 1
+		fi
+		[ -f "$CUT_CACHE_DIR/layers/$key.cpio" ] || return 1
+		(cd "$2" && cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$key.cpio") || return 1
+	done
+}
 # state KIND [FILE]: built or cached, KIND's line of a `cut -v` output
 # (FILE, by default the last one in $T/out)
 state() {

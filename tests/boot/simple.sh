@@ -16,7 +16,11 @@
 # the guest library's _rapido_mark (bench/boot --timeline) reaches dmesg;
 # the guest's bash is the host's static bash-static (CUT_BASH);
 # a batch run that starts no test leaves results.sh unread, and one that
-# does (an extra's rapido_test) still fails on a test left open.
+# does (an extra's rapido_test) still fails on a test left open; a batch
+# boot with no share, NIC or results port has neither the on-demand
+# modules (9p) nor, as no program of simple's is dynamic, the loader and
+# libc (./vm leaves those layers out); a #!/usr/bin/perl script given with
+# --bins runs (dracut adds perl, which is dynamic: libc in every boot).
 . "$(dirname "$0")/lib.sh"
 
 out=$("$CUT" simple 2>&1)
@@ -87,6 +91,19 @@ check "  names the key, its value and what is expected" \
 # empty is the default, as --check-conf takes it
 CUT_BASH= "$CUT" -q simple -o "$T/empty-bash" > "$T/cut" 2>&1
 expect_rc "cut simple with CUT_BASH= (empty: auto)" 0 $?
+# the layers only some boots need: rapido/layers says which parameters
+# ask for each (./vm reads it); a --standalone image holds them all, so
+# qemu alone, or ./vm with --share, boots it whole
+check "rapido/layers: ondemand for a share, virtiofs, NIC, console or results; libs for a share or virtiofs" \
+	sh -c 'cpio -i --quiet --to-stdout rapido/layers < "$1" > "$2" &&
+		grep -qx "layer ondemand .* when rapido.shares=,rapido.virtiofs=,rapido.ip=,rapido.hvc=,rapido.results=" "$2" &&
+		grep -qx "layer libs .* when rapido.shares=,rapido.virtiofs=" "$2" &&
+		test "$(grep -c " when " "$2")" = 2' sh "$DRACUT_OUT" "$T/layers"
+"$CUT" -q --standalone simple -o "$T/standalone" > "$T/cut" 2>&1
+expect_rc "cut --standalone simple" 0 $?
+check "  the --standalone image holds libc and 9p's module" \
+	eval 'image_names "$T/standalone" > "$T/standalone.list" &&
+		grep -q "/libc\.so\.6$" "$T/standalone.list" && grep -q "/fs/9p/9p\.ko$" "$T/standalone.list"'
 check "the helpers layer's programs are stripped${unstripped:+ (not: ${unstripped% })}" \
 	test -z "$unstripped" -a -x "$T/helpers/init"
 # dracut copied /lib32's libgcc_s for its pthread workaround (--libdirs)
@@ -193,14 +210,39 @@ check "  the init said so on the console" grep -q "^rapido-init: the init was si
 check "  and in results.txt, whose meta exit is 123" \
 	bash -c "grep -q 'meta cause .*signalled.*before%20the%20profile%20finished' '$T/res-off/results.txt' && tail -n 1 '$T/res-off/results.txt' | grep -q ' meta exit 123$'"
 
-"$CUT" -q simple -x 'rapido_test_start left-open; (exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
+"$CUT" -q simple -x 'ls /usr/lib/*/libc.so.6 /lib*/libc.so.6 /lib*/*/libc.so.6 "/usr/lib/modules/$(uname -r)/kernel/fs/9p" 2> /dev/null | grep -q . ||
+	echo "lean: no libc, no 9p"' \
+	-x 'rapido_test_start left-open; (exit 3); poweroff' -x 'echo "after: poweroff"' > "$T/cut" 2>&1
 expect_rc "cut simple -x 'rapido_test_start left-open; (exit 3); poweroff'" 0 $?
 "$VM" --batch --timeout 300 > "$T/console-off" 2>&1
 expect_rc "vm: poweroff after a command that exited 3: status 3, as exit" 3 $?
+# each byte of an image is unpacked by the kernel on every boot (6-8 ms a
+# MiB under TCG): a boot that asks for no share, NIC, console or results
+# port gets neither their modules nor the loader and libc no program of
+# simple's loads (the ondemand and libs layers: 4.1 MiB)
+check "  a plain batch boot has no libc and no 9p module (./vm left their layers out)" \
+	guest_says "$T/console-off" "lean: no libc, no 9p"
 check "  the extra's test left open is closed as failed (results.sh sourced: the extra names it)" \
 	grep -q "rapido: test left-open: FAILED: did not finish" "$T/console-off"
 check "  nothing after the power-off ran" test -z "$(grep "after: poweroff" "$T/console-off")"
 check "  a clean power-off" grep -q "reboot: Power down" "$T/console-off"
 check "  kernel console clean" console_clean "$T/console-off"
 check "no qemu left running" no_test_qemu
+
+# a script's interpreter is a program of the image: dracut installs perl
+# for a #!/usr/bin/perl script given with --bins, and perl is dynamic, so
+# the loader and libc are in every boot of that image (perl exited 127
+# when they went by the programs named alone); outside /tmp, which the
+# guest mounts over
+P=$(mktemp -d /var/tmp/rapido-simple.XXXXXX) || exit 1
+trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T" "$P"' EXIT
+printf '#!/usr/bin/perl\nprint "perl: ran\\n";\n' > "$P/hello.pl" && chmod +x "$P/hello.pl"
+"$CUT" -q simple --bins "$P/hello.pl" -x "$P/hello.pl; echo \"perl: exit \$?\"" > "$T/cut" 2>&1
+expect_rc "cut simple --bins a #!/usr/bin/perl script" 0 $?
+check "  its libs layer has no condition: every boot gets it" \
+	sh -c 'cpio -i --quiet --to-stdout rapido/layers < "$1" | grep -q "^layer libs [^ ]* [^ ]* [^ ]*$"' sh "$DRACUT_OUT"
+"$VM" --batch --timeout 300 > "$T/console-perl" 2>&1
+expect_rc "vm: the perl script's boot" 0 $?
+check "  the script ran: perl, dynamic, found the loader and libc" guest_says "$T/console-perl" "perl: ran"
+check "  kernel console clean" console_clean "$T/console-perl"
 done_testing

@@ -5,7 +5,9 @@
  * locator naming the cache). The input is the list, and also the image.
  * Properties: a parse error names rapido/layers and leaves no layers; a
  * parsed list formats and parses back to the same layers and tail; a
- * probe that fails says why; a cached image's layers each have a path in
+ * probe that fails says why; a layer's condition (when) reads back the
+ * same, no boot without its parameters needs it, the first name of it
+ * does; a cached image's layers each have a path in
  * the cache it names, a standalone one's sizes add up to the file.
  */
 #include <errno.h>
@@ -36,8 +38,25 @@ static void parse(const char *text)
 		    l.n, (unsigned long long)l.tail, m.n, (unsigned long long)m.tail);
 	for (size_t i = 0; i < l.n; i++)
 		fuzz_assert(!strcmp(l.v[i].kind, m.v[i].kind) && l.v[i].size == m.v[i].size &&
-			    l.v[i].xxh == m.v[i].xxh && !strcmp(l.v[i].key, m.v[i].key),
+			    l.v[i].xxh == m.v[i].xxh && !strcmp(l.v[i].key, m.v[i].key) &&
+			    !l.v[i].when == !m.v[i].when &&
+			    (!l.v[i].when || !strcmp(l.v[i].when, m.v[i].when)),
 			    "layer %zu read back differently from \"%s\"", i, again);
+	/* a condition holds names ending in '=': the name itself asks for the layer */
+	for (size_t i = 0; i < l.n; i++) {
+		char *name;
+		const char *p;
+
+		if (!l.v[i].when)
+			continue;
+		fuzz_assert(!img_layer_wanted(&l.v[i], NULL, 0), "layer %zu wanted by no parameter", i);
+		p = strchr(l.v[i].when, '=');
+		fuzz_assert(p != NULL, "layer %zu: condition '%s' without '='", i, l.v[i].when);
+		name = strndup(l.v[i].when, (size_t)(p - l.v[i].when) + 1);
+		fuzz_assert(img_layer_wanted(&l.v[i], (const char *const *)&name, 1),
+			    "layer %zu: '%s' does not ask for it (%s)", i, name, l.v[i].when);
+		free(name);
+	}
 	free(again);
 	img_layers_free(&m);
 	img_layers_free(&l);

@@ -9,7 +9,8 @@
  * a link to another (rapido-ktap to rapido-init) a link in the image, the
  * program once. And the refusals: a -f
  * that is missing or not a regular file, a helper not built, a value with
- * a newline, each naming what is wrong.
+ * a newline, each naming what is wrong. Which names of dracut's archive
+ * are shared libraries (the libs layer's).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -163,7 +164,7 @@ int main(void)
 	int fd, rc;
 
 	err_prog = "cut";
-	tap_plan(33);
+	tap_plan(35);
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -373,6 +374,19 @@ int main(void)
 	conf_set(&p.conf, "OPT", "line one\nline two");
 	refused(&o, &p, "a newline in a passed value",
 		"config key OPT: a newline in the value cannot be passed to the guest", "the key");
+
+	/* 5. what goes from dracut's archive to the libs layer, not the bins layer (build.c) */
+	tap_ok(cut_is_shared_lib("usr/lib/x86_64-linux-gnu/libc.so.6") &&
+	       cut_is_shared_lib("usr/lib64/ld-linux-x86-64.so.2") &&
+	       cut_is_shared_lib("lib/ld-linux-aarch64.so.1") &&
+	       cut_is_shared_lib("usr/lib/x86_64-linux-gnu/libc.so") &&
+	       cut_is_shared_lib("lib/libtinfo.so.6.4"),
+	       "shared libraries: the loader, libc.so.6, its linker script, a versioned name");
+	tap_ok(!cut_is_shared_lib("usr/bin/bash") && !cut_is_shared_lib("usr/lib/x.sock") &&
+	       !cut_is_shared_lib("usr/lib/dracut/modules.txt") && !cut_is_shared_lib("etc/ld.so.cache") &&
+	       !cut_is_shared_lib("usr/share/foo.so.6") && !cut_is_shared_lib("etc/ld.so.conf") &&
+	       !cut_is_shared_lib("usr/lib/libfoo.sox") && !cut_is_shared_lib("usr/lib/libfoo.so.x"),
+	       "not: a program, a socket's name, ld.so.cache, .so outside the library dirs, ld.so.conf");
 
 	free(extra_path);
 	free(prof_path);

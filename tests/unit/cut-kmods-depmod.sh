@@ -33,8 +33,7 @@ compare() {
 	expect_rc "$what: cut $prof" 0 "$rc"
 	key=$(layer modules "$DRACUT_OUT")
 	rm -rf "$T/x"
-	mkdir -p "$T/x"
-	(cd "$T/x" && cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$key.cpio")
+	modules_unpack "$DRACUT_OUT" "$T/x"
 	d=$(ls -d "$T/x"/usr/lib/modules/* "$T/x"/lib/modules/* 2> /dev/null | head -n 1)
 	echo "$d" > "$T/dir"
 	differ=$(depmod_differs "$d")
@@ -108,8 +107,8 @@ msg="kmod 34.0's depmod: its indexes are built by depmod, the built-in writer is
 check "kmod 34.0's depmod: ./cut says so, once" test "$(grep -cxF -- "cut: $msg" "$T/err")" = 1
 check "kmod 34.0's depmod: it ran, on the stage (-a -b DIR $rel)" grep -qx -- "-a -b .* $rel" "$T/depmod.log"
 key=$(layer modules "$DRACUT_OUT")
-rm -rf "$T/x" && mkdir -p "$T/x"
-(cd "$T/x" && cpio -id --quiet --no-absolute-filenames < "$CUT_CACHE_DIR/layers/$key.cpio")
+rm -rf "$T/x"
+modules_unpack "$DRACUT_OUT" "$T/x"
 d=$(ls -d "$T/x"/usr/lib/modules/* "$T/x"/lib/modules/* 2> /dev/null | head -n 1)
 differ=$(depmod_differs "$d")
 check "kmod 34.0's depmod: its layer holds depmod's bytes${differ:+ (differ:$differ)}" \

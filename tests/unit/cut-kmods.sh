@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# cut-kmods.sh: the modules layer ./cut writes itself (src/cut/kmods.c)
-# holds, for every shipped profile, what dracut's held: the same files
+# cut-kmods.sh: the modules layer ./cut writes itself (src/cut/kmods.c),
+# with its on-demand modules' layer, holds, for every shipped profile,
+# what dracut's held: the same files
 # (modules, firmware, module lists) with the same bytes and modes, so
 # depmod's output in it is equal too. Against the installed kernel.
 # dracut builds only its modules layer here: its --install list is dropped
@@ -38,12 +39,9 @@ chmod +x "$T/dracut-modules-only" "$T/dracut-empty"
 # enough configuration for every profile to cut (nothing boots here)
 . "$(dirname "$0")/profiles-conf.inc"
 
-# the modules layer of IMAGE, cut with CACHE, unpacked into DIR
+# the modules layers of IMAGE (every boot's and the on-demand one), cut with CACHE, unpacked into DIR
 unpack_modules() {
-	local image=$1 cache=$2 dir=$3 key
-	key=$(cpio -i --quiet --to-stdout rapido/layers < "$image" 2>/dev/null | awk '$2 == "modules" {print $5}')
-	[ -n "$key" ] && [ -f "$cache/layers/$key.cpio" ] || return 1
-	mkdir -p "$dir" && (cd "$dir" && cpio -id --quiet --no-absolute-filenames < "$cache/layers/$key.cpio")
+	CUT_CACHE_DIR=$2 modules_unpack "$1" "$3"
 }
 
 # what a tree holds: each entry's type, mode and name; each file's checksum

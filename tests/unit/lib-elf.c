@@ -4,7 +4,7 @@
  * helper (static), a program built here with a run path, files that are
  * not ELF or are cut short, ELF files of other classes and byte orders
  * built here; and their libraries resolved in a sysroot made here, and in
- * this host's root.
+ * this host's root. Whether a file's bytes ask for the dynamic loader.
  */
 #include <elf.h>
 #include <errno.h>
@@ -337,7 +337,7 @@ int main(void)
 	size_t len;
 	int rc;
 
-	tap_plan(34);
+	tap_plan(38);
 	if (!mkdtemp(dir))
 		return 1;
 
@@ -366,8 +366,15 @@ int main(void)
 	rc = read_file(bash, &text, &len);
 	if (!rc)
 		rc = write_file_atomic(cut, text, 200, 0755);
-	free(text);
 	TAP_EQ_INT(rc ? rc : elf_read_deps_path(cut, &d), -ENOEXEC, "a cut-short ELF file is refused");
+	/* what build.c asks of each program of a bins layer, its bytes in memory */
+	TAP_EQ_INT(rc ? rc : elf_asks_loader(text, len), 1, "bash's bytes ask for the dynamic loader");
+	TAP_EQ_INT(rc ? rc : elf_asks_loader(text, 200), -ENOEXEC, "  its first 200 bytes: no ELF file");
+	free(text);
+	rc = read_file("build/guest/rapido-init", &text, &len);
+	TAP_EQ_INT(rc ? rc : elf_asks_loader(text, len), 0, "the static init's bytes do not");
+	free(text);
+	TAP_EQ_INT(elf_asks_loader("#!/usr/bin/perl\n", 16), -ENOEXEC, "a script: no ELF file");
 
 	src = xasprintf("%s/p.c", dir);
 	out = xasprintf("%s/p", dir);

@@ -8,6 +8,10 @@
  * record keeps the intact entry it names; a FIFO, a symlink to /dev/zero or
  * a directory in a layer's place is named, never opened so that it blocks
  * (an alarm bails out if it does); an unreadable layer names file and cause.
+ * A layer only some boots need: its condition parses back, a bad one is
+ * named with its line, a boot whose command line does not ask for it
+ * gets head + the other layers + tail, and an image with no condition
+ * (cut before them) gets every layer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -162,7 +166,7 @@ int main(void)
 	size_t la, lb;
 	int fd, out, rc;
 
-	tap_plan(29);
+	tap_plan(38);
 	signal(SIGALRM, on_alarm);
 	if (!mkdtemp(dir))
 		return 1;
@@ -204,9 +208,59 @@ int main(void)
 	a = slurp(assembled, &la);
 	tap_ok(rc == 0 && la == lb && !memcmp(a, b, la), "assembled through the records' signatures: same bytes");
 	free(a);
+
+	/* a boot that does not need layer 1 (the launcher marked it): head, layer 0, tail */
+	p.v[1].skip = 1;
+	out = open(assembled, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	rc = img_assemble(fd, cached, &p, head, out, &err);
+	close(out);
+	a = slurp(assembled, &la);
+	{
+		size_t cut = (size_t)head + l.v[0].size, gone = l.v[1].size;
+
+		tap_ok(rc == 0 && la == lb - gone && !memcmp(a, b, cut) &&
+		       !memcmp(a + cut, b + cut + gone, la - cut),
+		       "a layer left out: head, the other layer and the tail (%zu bytes of %zu)", la, lb);
+	}
+	free(a);
 	free(b);
 	img_layers_free(&p);
 	close(fd);
+
+	/* a condition: kernel parameters, one of which has a boot need the layer */
+	{
+		struct img_layers c = { 0 }, q;
+		const char *share[] = { "console=ttyS0", "rapido.shares=1" };
+		const char *other[] = { "console=ttyS0", "rapido.sharesx=1", "rapido.ip" };
+		char *text;
+
+		img_layers_add_when(&c, "ondemand", 10, 1, keys[0], NULL, "rapido.shares=,rapido.ip=");
+		img_layers_add(&c, "bins", 20, 2, keys[1], NULL);
+		c.tail = 5;
+		text = img_layers_format(&c);
+		rc = img_layers_parse(text, &q, &err);
+		tap_ok(rc == 0 && q.n == 2 && q.v[0].when && !strcmp(q.v[0].when, "rapido.shares=,rapido.ip=") &&
+		       !q.v[1].when, "a layer's condition formats and parses back");
+		tap_ok(!rc && img_layer_wanted(&q.v[0], share, 2) && !img_layer_wanted(&q.v[0], other, 3) &&
+		       !img_layer_wanted(&q.v[0], NULL, 0),
+		       "  a boot needs it with rapido.shares=1, not with rapido.sharesx=1 nor a bare rapido.ip");
+		tap_ok(!rc && img_layer_wanted(&q.v[1], other, 3) && img_layer_wanted(&q.v[1], NULL, 0),
+		       "  a layer without one: every boot (an image cut before conditions)");
+		if (!rc)
+			img_layers_free(&q);
+		img_layers_free(&c);
+		free(text);
+		for (const char *bad = "rapido.shares\0rapido.shares=,\0=\0rapido.shares=,,rapido.ip=\0"
+				       "rapido shares=\0"; *bad; bad += strlen(bad) + 1) {
+			text = xasprintf("# x\nlayer bins 12 0000000000000001 %s when %s\ntail 5\n", keys[1], bad);
+			rc = img_layers_parse(text, &q, &err);
+			tap_ok(rc == -EINVAL && err && strstr(err, IMG_LAYERS_NAME " line 2: when:") &&
+			       strstr(err, bad) && !q.n, "a bad condition '%s': named with its line: %s", bad,
+			       err ? err : "");
+			free(err);
+			free(text);
+		}
+	}
 
 	fd = open(alone, O_RDONLY);
 	rc = img_probe(fd, alone, &p, &head, &form, &err);
@@ -382,7 +436,7 @@ int main(void)
 			e2 = xstrdup("blocked for 20s");
 		} else {
 			alarm(20);
-			rc = vm_initrd_prepare(fifo, 0, &ird, &e2);
+			rc = vm_initrd_prepare(fifo, 0, NULL, &ird, &e2);
 			alarm(0);
 		}
 		tap_ok(rc < 0 && e2 && strstr(e2, "not a regular file but a FIFO"),
