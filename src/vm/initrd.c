@@ -87,13 +87,13 @@ int vm_initrd_prepare(const char *image, int dry_run, const struct strv *kparams
 		close(mfd);
 		goto out;
 	}
-	/* mark the layers used, for the cache's least-recently-used eviction */
+	/*
+	 * mark the layers used, for the cache's least-recently-used eviction:
+	 * those left out of this boot too, which the next boot of the same
+	 * image with a share needs (one evicted first would have it cut again)
+	 */
 	for (size_t i = 0; i < l.n; i++) {
-		char *meta;
-
-		if (l.v[i].skip)
-			continue;
-		meta = img_layer_meta_path(l.v[i].path);
+		char *meta = img_layer_meta_path(l.v[i].path);
 
 		utimensat(AT_FDCWD, meta, NULL, 0);	/* a read-only cache is fine */
 		free(meta);

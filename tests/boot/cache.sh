@@ -147,9 +147,21 @@ fi
 
 # 4. boot a cached image (the layers come from the cache through ./vm)
 cutv "cut for a boot" cachetest -x 'test -x /usr/bin/rapido-zram && while read -r m _; do [ "$m" = zram ] && exit 9; done < /proc/modules'
+# every layer's record marked used by the boot, those it leaves out too
+# (ondemand here: no share, NIC or results port), else the cache's
+# least-recently-used eviction takes first what the next boot with a
+# share needs
+touch -d @1 "$CUT_CACHE_DIR"/layers/*.meta
 check "  from the cache" test "$(states)" = "cached cached cached"
 "$VM" --batch --timeout 400 > "$T/console" 2>&1
 expect_rc "the cached image boots; zram (modules layer) loaded, the helper (tail) there" 9 $?
+stale=
+for k in $(cpio -i --quiet --to-stdout rapido/layers < "$DRACUT_OUT" | awk '$1 == "layer" {print $5}'); do
+	[ -n "$(find "$CUT_CACHE_DIR/layers/$k.meta" -newermt @2)" ] || stale="$stale $k"
+done
+check "  every layer of the image marked used, ondemand's too (stale:${stale:- none})" test -z "$stale"
+check "  ondemand, left out of this boot, is one of them" \
+	grep -q '^layer ondemand .* when ' <(cpio -i --quiet --to-stdout rapido/layers < "$DRACUT_OUT")
 check "  the tree layer is in the guest" guest_says "$T/console" "cachetest: "
 check "  kernel console clean" console_clean "$T/console"
 diag
