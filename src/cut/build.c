@@ -13,6 +13,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,8 +245,18 @@ static int asks_loader(const char *path)
 	struct elf_deps d;
 	int rc = elf_read_deps_path(path, &d), yes;
 
-	if (rc == -ENOEXEC)
-		return 0;	/* a script, a data file: a program it runs is an entry of its own */
+	if (rc == -ENOEXEC) {
+		/* a script, a data file: a program it runs is an entry of its own */
+		char magic[SELFMAG];
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		/* but an ELF file the reader refuses (the kernel may still run it) asks */
+		yes = fd >= 0 && pread(fd, magic, SELFMAG, 0) == SELFMAG &&
+		      !memcmp(magic, ELFMAG, SELFMAG);
+		if (fd >= 0)
+			close(fd);
+		return yes;
+	}
 	if (rc)
 		return 1;
 	yes = d.interp != NULL;
@@ -268,7 +279,7 @@ static int find_loader(int fd, const char *name, mode_t mode, off_t data, uint64
 	if (size <= LOADER_SCAN_MAX) {
 		buf = xmalloc(size);
 		if (pread_full(fd, buf, size, data) == (ssize_t)size)
-			asks = elf_asks_loader(buf, size) == 1;
+			asks = elf_asks_loader(buf, size) != 0;	/* a broken ELF: may still run */
 		free(buf);
 	}
 	if (!asks)
@@ -322,6 +333,32 @@ static int route(const char *name, mode_t mode, void *arg)
 		free(host);
 	}
 	return 1 << to;
+}
+
+/*
+ * The libs layer's key: the bins layer's, of which it is a part, and that
+ * layer's bytes. Which libraries dracut resolves follows from the programs
+ * the bins layer holds, some of which its key does not cover (the
+ * interpreter dracut adds for a #! script, an alternatives link's
+ * target): a bins layer built again with other programs under the same
+ * key must not find the libraries of the old ones (a program then exits
+ * 127 in the guest). Known only once the bins layer is: after its lookup
+ * or its build.
+ */
+static void libs_key(const struct cut_layer *bins, struct cut_layer *ly)
+{
+	char xxh[17];
+	struct sha256 s;
+
+	snprintf(xxh, sizeof(xxh), "%016" PRIx64, bins->xxh);
+	sha256_init(&s);
+	sha256_update(&s, CACHE_FORMAT " libs of ", sizeof(CACHE_FORMAT " libs of "));
+	sha256_update(&s, bins->key, strlen(bins->key) + 1);
+	sha256_update(&s, xxh, sizeof(xxh));
+	sha256_hex(&s, ly->key);
+	ly->kind = "libs";
+	free(ly->desc);
+	ly->desc = xasprintf("the shared libraries of: %s", bins->desc);
 }
 
 /*
@@ -394,6 +431,9 @@ static void split_layers(const struct cut_plan *p, struct cut_cache *c, const ch
 				ly[i].kind = NULL;
 				continue;
 			}
+			/* the bins layer, kept just before, has its bytes' hash now */
+			if (i == L_LIBS)
+				libs_key(&ly[L_BINS], &ly[L_LIBS]);
 			cut_sink_keep(&out[i], c, &ly[i]);
 		}
 		return;
@@ -474,8 +514,10 @@ static void dracut_layers(const struct cut_opts *o, const struct cut_plan *p, st
 		/* the bins layer's libraries: built again with it if they are gone */
 		if (i == L_BINS && !need[i] && !ly[i].apart)
 			ly[L_LIBS].kind = NULL;
-		else if (i == L_BINS && !need[i])
+		else if (i == L_BINS && !need[i]) {
+			libs_key(&ly[L_BINS], &ly[L_LIBS]);
 			need[i] = !cut_cache_lookup(c, &ly[L_LIBS]);
+		}
 		if (!need[i]) {
 			char *size = cut_mib(ly[i].size);
 
@@ -693,19 +735,6 @@ static char *merged_usr_dest(const struct cut_plan *p, const char *dest)
 	return xasprintf("/%s%s", target, dest + 1 + n);
 }
 
-/* The libs layer's key: the bins layer's, of which it is a part. */
-static void libs_key(const struct cut_layer *bins, struct cut_layer *ly)
-{
-	struct sha256 s;
-
-	sha256_init(&s);
-	sha256_update(&s, CACHE_FORMAT " libs of ", sizeof(CACHE_FORMAT " libs of "));
-	sha256_update(&s, bins->key, strlen(bins->key) + 1);
-	sha256_hex(&s, ly->key);
-	ly->kind = "libs";
-	ly->desc = xasprintf("the shared libraries of: %s", bins->desc);
-}
-
 /*
  * Which boots need the libs layer. Every boot where a program of the
  * image asks for the dynamic loader: one in the bins layer (its record
@@ -819,7 +848,8 @@ void cut_build(const struct cut_opts *o, struct cut_plan *p, struct cut_work *w,
 		cut_dracut_key(o, p, DRACUT_MODULES, NULL, &dl[L_MODULES]);
 	}
 	cut_dracut_key(o, p, DRACUT_BINS, &libs, &dl[L_BINS]);
-	libs_key(&dl[L_BINS], &dl[L_LIBS]);
+	/* its key once the bins layer's bytes are known (libs_key) */
+	dl[L_LIBS].kind = "libs";
 	dracut_layers(o, p, &c, &libs, dracut_exists, dl);
 
 	/*

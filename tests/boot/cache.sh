@@ -114,6 +114,29 @@ check "  only the helpers layer rebuilt" test "$(states) $(state helpers)" = "ca
 check "  the new helper is in it" \
 	grep -qa rapido-cache-test-marker "$CUT_CACHE_DIR/layers/$(layer helpers "$DRACUT_OUT").cpio"
 
+# a #! script given with -b: dracut adds its interpreter, which the bins
+# key does not name; replaced by a program that needs another library,
+# the bins layer is built again under the same key, and its libraries
+# must be the new program's, not the cached ones of the old (the libs
+# layer's key takes the bins layer's bytes)
+# (outside /tmp, which the guest mounts over: ./cut refuses a -b path there)
+P=$(mktemp -d /var/tmp/rapido-cache.XXXXXX) || exit 1
+trap '[ -n "${KEEP_TEST_DIR:-}" ] || rm -rf "$T" "$P"' EXIT
+cp /bin/true "$P/interp"
+printf '#!%s\n' "$P/interp" > "$P/script"
+chmod +x "$P/script"
+# names of the image's libs layer, from the cache
+libs_names() {
+	cpio -t --quiet < "$CUT_CACHE_DIR/layers/$(layer libs "$DRACUT_OUT").cpio"
+}
+cutv "a #! script given with -b" cachetest -b "$P/script"
+libs=$(layer libs "$DRACUT_OUT")
+check "  no libpcre2 in its libs layer yet" eval '! libs_names | grep -q "libpcre2-8\.so"'
+cp /usr/bin/grep "$P/interp.new" && mv "$P/interp.new" "$P/interp"
+cutv "its interpreter replaced by grep, which needs libpcre2" cachetest -b "$P/script"
+check "  the libs layer under a new key" test -n "$libs" -a "$(layer libs "$DRACUT_OUT")" != "$libs"
+check "  holding libpcre2" eval 'libs_names | grep -q "libpcre2-8\.so"'
+
 # kernel modules: a KERNEL_SRC tree whose modules are a hard-linked copy of the installed ones
 ktree=$T/linux
 mkdir -p "$ktree/arch/x86/boot" "$ktree/include/config" "$T/mods/lib/modules"
