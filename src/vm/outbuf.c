@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* outbuf.c: a bounded buffer written to a blocking descriptor only as poll(2) allows (outbuf.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,21 +14,45 @@
 #include "mono.h"
 #include "outbuf.h"
 
+/*
+ * A description of its own for what fd is open on, non-blocking: a write
+ * then takes what the reader has room for and never waits, whatever fd is
+ * (a terminal's POLLOUT means room for some bytes, not PIPE_BUF: a
+ * blocking write to a terminal whose reader stopped waits for ever). Not
+ * fd's own description, which the calling shell and the reader share. -1
+ * where it cannot be had (a socket: ENXIO; a FIFO whose reader is gone).
+ */
+static int reopen_nonblocking(int fd)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+}
+
 void outbuf_init(struct outbuf *o, int fd, size_t cap)
 {
 	struct stat st;
+	int reg;
 
 	memset(o, 0, sizeof(*o));
 	o->fd = fd;
+	o->own = -1;
 	o->cap = cap;
 	o->buf = xmalloc(cap);
 	/*
 	 * A regular file (or a block device) has no poll of its own: always
 	 * "ready", and a write never waits for a reader. Anything else (a
-	 * pipe, a FIFO, a socket, a terminal) gets PIPE_BUF a ready poll.
+	 * pipe, a FIFO, a socket, a terminal) is written through a
+	 * non-blocking description of its own where one can be had, else
+	 * PIPE_BUF a ready poll (all a pipe's POLLOUT promises).
 	 */
-	o->chunk = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) ?
-		   cap : PIPE_BUF;
+	reg = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+	if (!reg)
+		o->own = reopen_nonblocking(fd);
+	if (o->own >= 0)
+		o->fd = o->own;
+	o->chunk = reg || o->own >= 0 ? cap : PIPE_BUF;
 }
 
 void outbuf_free(struct outbuf *o)
@@ -34,6 +60,9 @@ void outbuf_free(struct outbuf *o)
 	free(o->buf);
 	o->buf = NULL;
 	o->off = o->len = 0;
+	if (o->own >= 0)
+		close(o->own);
+	o->own = -1;
 }
 
 static int outbuf_fail(struct outbuf *o, int err)

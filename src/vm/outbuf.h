@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * outbuf.h: bytes for a descriptor whose reader may stall (./vm's stdout
- * into a pipe nobody reads), kept in a bounded buffer and written only as
- * much as poll(2) says it takes, so the writer's loop never blocks in
- * write(2): its deadlines (the timeout, the watchdog) still run.
+ * into a pipe nobody reads, a terminal whose reader stopped), kept in a
+ * bounded buffer and written only as much as the reader takes, so the
+ * writer's loop never blocks in write(2): its deadlines (the timeout,
+ * the watchdog) still run.
  *
- * The descriptor stays blocking: O_NONBLOCK would be set on an open file
- * description shared with the calling shell and the reader. For a pipe
- * (and a FIFO, a socket) POLLOUT means room for PIPE_BUF bytes, so at most
- * PIPE_BUF is written per ready poll; a regular file is always ready, and
- * takes the whole buffer at once. What does not fit is dropped and counted.
+ * The descriptor itself stays blocking: O_NONBLOCK would be set on an
+ * open file description shared with the calling shell and the reader.
+ * The writes go through a non-blocking description of their own, opened
+ * again from /proc/self/fd (a pipe, a FIFO, a terminal). Where none can
+ * be had (a socket), at most PIPE_BUF is written per ready poll (what a
+ * pipe's POLLOUT promises); a regular file is always ready, and takes the
+ * whole buffer at once. What does not fit is dropped and counted.
  */
 #ifndef RAPIDO_VM_OUTBUF_H
 #define RAPIDO_VM_OUTBUF_H
@@ -17,10 +20,11 @@
 #include <stddef.h>
 
 struct outbuf {
-	int fd;
+	int fd;			/* where the bytes go: own, else the caller's */
+	int own;		/* a non-blocking description of our own, or -1 */
 	char *buf;
 	size_t off, len, cap;	/* the bytes waiting are buf[off, off + len) */
-	size_t chunk;		/* at most this much a write: PIPE_BUF, or cap for a regular file */
+	size_t chunk;		/* at most this much a write: PIPE_BUF, or cap (a file, own) */
 	unsigned long long dropped;	/* bytes that did not fit */
 	int err;		/* a write failed (-errno): nothing more is kept or written */
 };

@@ -145,8 +145,8 @@ if wait_dracut A "$a"; then
 	expect_rc "  the second succeeds" 0 "$rb"
 	check "  no temporary is left" test -z "$(leftovers)"
 	check "  none in the cache either" test -z "$(ls -A "$CUT_CACHE_DIR/tmp")"
-	check "  one entry per layer (modules, bins, busybox, helpers)" \
-		test "$(ls "$CUT_CACHE_DIR"/layers/*.meta | wc -l) $(ls "$CUT_CACHE_DIR"/layers/*.cpio | wc -l)" = "4 4"
+	check "  one entry per layer (modules, ondemand, bins, libs, busybox, helpers)" \
+		test "$(ls "$CUT_CACHE_DIR"/layers/*.meta | wc -l) $(ls "$CUT_CACHE_DIR"/layers/*.cpio | wc -l)" = "6 6"
 	check "  the image is a cpio archive" test "$(head -c 6 "$T/image")" = 070701
 	[ $fails = 0 ] || { show A; show B; }
 else

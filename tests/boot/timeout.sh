@@ -5,7 +5,8 @@
 # stdout is a FIFO nobody reads (a reader that stopped): ./vm shows the
 # console through a buffer that never waits for stdout (display.h), so its
 # timeout still fires (a 25 s timeout once took 60 s under | sleep 60); it
-# says once that stdout is not read, and its log has every byte.
+# says once that stdout is not read, and its log has every byte. The
+# second's stdout is a terminal whose reader stopped.
 . "$(dirname "$0")/lib.sh"
 
 # 2 MiB of console: the FIFO's 64 KiB and ./vm's 1 MiB fill, the rest is not shown
@@ -37,6 +38,32 @@ check "  the log has every byte (the 32768 lines, the last line after them)" \
 	test "$(grep -cx 0123456789012345678901234567890123456789012345678901234567890123 "$T/log")" = 32768 -a \
 	-n "$(grep -x 'sleeping-forever-42' "$T/log")"
 exec 7<&-
+
+# the same on a terminal whose reader stopped: ./vm's stdout a pty, the
+# terminal's output into a FIFO nobody reads. A terminal's POLLOUT means
+# room for some bytes, not 4 KiB: a blocking write there waited for ever,
+# and the timeout with it (./vm writes through a non-blocking description
+# of its own: outbuf.h)
+mkfifo "$T/stalled-pty"
+exec 7<> "$T/stalled-pty"
+start=$(date +%s)
+script -qfc "\"$VM\" --batch --timeout 40 2> \"$T/err-pty\"; echo \$? > \"$T/rc-pty\"" /dev/null \
+	> "$T/stalled-pty" 2>&1 &
+spid=$!
+# until ./vm has exited (script itself stays blocked on its own stdout)
+for i in $(seq 1 2000); do
+	[ -s "$T/rc-pty" ] && break
+	sleep 0.1
+done
+secs=$(( $(date +%s) - start ))
+# script blocks in its own write to the FIFO, and outlives a SIGTERM there
+kill -KILL "$spid" 2> /dev/null
+wait "$spid" 2> /dev/null
+exec 7<&-
+check "a terminal nobody reads: 124 at the timeout ($(cat "$T/rc-pty" 2> /dev/null), ${secs}s)" \
+	test "$(cat "$T/rc-pty" 2> /dev/null)" = 124 -a $secs -lt 80
+check "  said once on stderr" test "$(grep -c 'stdout is not being read' "$T/err-pty")" = 1
+check "  no qemu left running" no_test_qemu
 
 # VM_TIMEOUT from rapido.conf works the same
 echo 'VM_TIMEOUT=30' > "$RAPIDO_CONF"
