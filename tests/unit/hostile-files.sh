@@ -95,11 +95,13 @@ hostile() {
 # read_regular_file, open_regular: a regular file, never a blocking open).
 # Left: files ./cut makes itself (dracut's archive, secret trees, build/'s
 # helpers), mpath's disks (O_RDWR never blocks), the kernel's /dev, /proc,
-# /sys and netns files (ceph-local/cli.c: /run/netns/NAME), and the
-# writers (O_CREAT: open_output where the directory is not ours).
+# /sys and netns files (ceph-local/cli.c: /run/netns/NAME), the
+# writers (O_CREAT: open_output where the directory is not ours), and
+# ./vm's own stdout opened again, to write it without blocking
+# (vm/outbuf.c: /proc/self/fd/1; never a file to read).
 raw=$(cd "$TOP" && grep -rnE '\b(open|openat|fopen)\(' src --include='*.c' |
 	grep -vE 'O_CREAT|O_DIRECTORY|open_memstream|"/dev/(null|kvm)"|"/proc|"/sys|/run/netns' |
-	grep -vE '^src/base/io\.c:|^src/cut/(build|helpers)\.c:|^src/vm/mpath\.c:|^src/ceph-local/cli\.c:|^[^:]+:[0-9]+:\s*/?\*')
+	grep -vE '^src/base/io\.c:|^src/cut/(build|helpers)\.c:|^src/vm/mpath\.c:|^src/vm/outbuf\.c:|^src/ceph-local/cli\.c:|^[^:]+:[0-9]+:\s*/?\*')
 if [ -z "$raw" ]; then
 	ok "no raw open()/fopen() of a file to read in src/ outside io.c"
 else
