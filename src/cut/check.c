@@ -347,16 +347,20 @@ static void resolve_modules(struct cut_plan *p)
 	 * into a layer of their own that ./vm adds only then (kmods.c); the
 	 * lists every boot loads (pvpanic, qemu_fw_cfg) go with the profile's.
 	 */
+	/* every boot's lists first (no kernel parameter): a module in both kinds is every boot's */
 	for (int demand = 0; demand < 2; demand++) {
 		struct strv *to = demand ? &p->ondemand_modules : &p->extra_modules;
 
-		for (const struct guestmods_feature *f = guestmods_features; f->mods; f++)
-			for (const char *const *m = f->mods; *m && !f->kparam == !demand; m++)
+		for (const struct guestmods_feature *f = guestmods_features; f->mods; f++) {
+			if ((f->kparam != NULL) != demand)
+				continue;
+			for (const char *const *m = f->mods; *m; m++)
 				if (kernel_has_module(&p->kern, *m) == 2 &&
 				    !strv_contains(&p->modules, *m) &&
 				    !strv_contains(&p->extra_modules, *m) &&
 				    !strv_contains(&p->ondemand_modules, *m))
 					strv_push(to, *m);
+		}
 	}
 	/*
 	 * The init loads modules itself (tools/init/modload.c), so kmod's
