@@ -55,6 +55,9 @@ not_ok() {
 	fails=$((fails + 1))
 	echo "not ok $tap_n - $*"
 	[ -z "${TAP_ON_FAIL:-}" ] || $TAP_ON_FAIL
+	# false, so that `check ... || show what went wrong` shows it (it
+	# returned the test of TAP_ON_FAIL: true, and no diagnostic ran)
+	return 1
 }
 check() {
 	local d=$1

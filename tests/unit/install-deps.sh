@@ -50,8 +50,11 @@ printf '#!/bin/sh\nexit 1\n' > "$T/bin/dpkg-query"
 printf '#!/bin/sh\necho "apt-get $*" >> "$FAKE/apt-get.log"\n' > "$T/bin/apt-get"
 chmod +x "$T"/bin/*
 
-# every name of the table, as each release spells the per-release ones
-names=$(awk '!/^#/ && NF == 3 { print $2 }' "$TOP/autorun/packages" | tr '|' '\n' |
+# every name of the table, as each release spells the per-release ones,
+# and of the profiles' own #@ packages: BIN=PACKAGE
+names=$( (awk '!/^#/ && NF == 3 { print $2 }' "$TOP/autorun/packages"
+	sed -n 's/^#@ packages://p' "$TOP"/autorun/*.sh "$TOP"/autorun/include/*.inc | tr ' ' '\n' |
+		sed -n 's/^[^=]*=//p') | tr '|' '\n' | sort -u |
 	grep -v -x -e linux-source -e 'libclang-rt-.*')
 fake_release bookworm 12 6.1.0-28-amd64 $names libclang-rt-14-dev linux-source-6.1
 fake_release trixie 13 - $names libclang-rt-dev linux-source-6.12 linux-image-amd64
@@ -70,10 +73,11 @@ for r in bookworm trixie; do
 	check "$r: no argument: the lean set" out_is "$(printf '%s\n' $lean $([ $r = trixie ] && echo linux-image-amd64))"
 	check "$r:   never a server" eval '! grep -q -e samba -e nfs -e ceph -e multipath "$T/out"'
 	deps $r --list --tests
-	check "$r: --tests: exit 0" exits 0
-	check "$r:   the lean set, git, strace and zstd" eval 'for p in $lean git strace zstd; do has $p || exit 1; done'
+	check "$r: --tests: exit 0" exits 0 || show_run
+	check "$r:   the lean set, git, strace and zstd" eval '(for p in $lean git strace zstd; do has $p || exit 1; done)'
 	check "$r:   every profile's (samba, nfs-kernel-server, fio)" eval 'has samba && has nfs-kernel-server && has fio'
 	check "$r:   gdb and readelf's binutils (debug.sh, pvh.sh)" eval 'has gdb && has binutils'
+	check "$r:   blktests' blktrace (only in its profile's #@ packages)" has blktrace
 	check "$r:   not --all's qemu-system-arm, nor ksmbd-tools (Conflicts: samba)" \
 		eval '! has qemu-system-arm && ! has ksmbd-tools'
 	deps $r --list --all
