@@ -255,7 +255,7 @@ PATH=$T/noapt run "$TOP/host/install-deps" fstests_local
 check "no apt: exit 1" exits 1
 check "  says so" contains "$T/err" "install-deps: no apt on this host: install these commands"
 # (those in PATH only: a program in /usr/sbin is found there, as ./cut does)
-check "  listing the commands (gcc, dracut, zstd, fio, bc)" eval 'for c in gcc dracut zstd fio bc; do grep -qx "  $c" "$T/err" || exit 1; done'
+check "  listing the commands (gcc, dracut, zstd, fio, bc)" eval '(for c in gcc dracut zstd fio bc; do grep -qx "  $c" "$T/err" || exit 1; done)'
 if [ -x "$TOP/rapido" ]; then
 	PATH=$T/noapt run "$TOP/rapido" deps fstests_xfs
 	check "no apt: rapido deps fstests_xfs: exit 1, the same list" eval '[ $rc = 1 ] && grep -qx "  fio" "$T/err"'
