@@ -22,7 +22,7 @@
  * fd's own description, which the calling shell and the reader share. -1
  * where it cannot be had (a socket: ENXIO; a FIFO whose reader is gone).
  */
-static int reopen_nonblocking(int fd)
+int outbuf_reopen_nonblocking(int fd)
 {
 	char path[32];
 
@@ -49,7 +49,7 @@ void outbuf_init(struct outbuf *o, int fd, size_t cap)
 	 */
 	reg = fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
 	if (!reg)
-		o->own = reopen_nonblocking(fd);
+		o->own = outbuf_reopen_nonblocking(fd);
 	if (o->own >= 0)
 		o->fd = o->own;
 	o->chunk = reg || o->own >= 0 ? cap : PIPE_BUF;

@@ -29,6 +29,12 @@ struct outbuf {
 	int err;		/* a write failed (-errno): nothing more is kept or written */
 };
 
+/*
+ * A non-blocking description of its own for what fd is open on (a pipe, a
+ * FIFO, a terminal), close-on-exec; -1 where none can be had (a socket).
+ * errout.c writes ./vm's stderr through one too.
+ */
+int outbuf_reopen_nonblocking(int fd);
 void outbuf_init(struct outbuf *o, int fd, size_t cap);
 void outbuf_free(struct outbuf *o);
 /* Keep p for fd, or what fits of it: the number of bytes dropped (all of them once err is set). */

@@ -38,6 +38,7 @@ int cmd_vm_exec(int argc, char **argv, const char *cmd)
 
 	err_prog = "vm";
 	err_exit_status = VM_EXIT_FAILED;
+	vm_errout_init();
 	if (argc > 1 && !strcmp(argv[1], "--merge-results"))
 		return cmd_results_merge(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "--compare-results"))

@@ -117,6 +117,9 @@ char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
  * literal); stop: no alarm any more (the qemu loop has its own timer),
  * returns the seconds left; left: the seconds left (0: no timeout).
  */
+/* errout.c: ./vm's stderr through a description of its own that waits for a stalled reader at most 2 s */
+void vm_errout_init(void);
+int vm_errout_fd(void);
 void vm_deadline_arm(unsigned int secs);
 void vm_deadline_step(const char *what);
 double vm_deadline_stop(void);

@@ -4,18 +4,13 @@
 # interface: one listens on a loopback port, the other connects; they ping.
 . "$(dirname "$0")/lib.sh"
 
-port=$((20000 + $$ % 20000))
 # the peers boot at their own pace: wait for each other, then linger so the
 # slower one can still reach this one
 "$CUT" net -x 'peer=192.168.156.$((3 - RAPIDO_VM)); for ((i = 0; i < 120; i++)); do ping -c 1 -W 1 $peer > /dev/null && break; done; ping -c 3 -W 5 $peer && echo "LINK-OK from $RAPIDO_VM" && sleep 15' > /dev/null
 expect_rc "cut net" 0 $?
-"$VM" --batch --link-listen "127.0.0.1:$port" --timeout 240 > "$T/c1" 2>&1 &
-p1=$!
-sleep 2
-"$VM" --batch --link-connect "127.0.0.1:$port" --timeout 240 > "$T/c2" 2>&1 &
-p2=$!
-wait $p1; r1=$?
-wait $p2; r2=$?
+# the second VM connects once the first one's qemu listens (link_boot),
+# not after a fixed time: a connect to nothing ends that qemu at once
+link_boot "$T/c1" "$T/c2" --batch --timeout 240 -- --batch --timeout 240
 expect_rc "listening VM pinged its peer" 0 $r1
 expect_rc "connecting VM pinged its peer" 0 $r2
 check "both report success" test "$(cat "$T/c1" "$T/c2" | grep -ac 'LINK-OK from')" = 2

@@ -6,7 +6,8 @@
 # console through a buffer that never waits for stdout (display.h), so its
 # timeout still fires (a 25 s timeout once took 60 s under | sleep 60); it
 # says once that stdout is not read, and its log has every byte. The
-# second's stdout is a terminal whose reader stopped.
+# second's stdout is a terminal whose reader stopped; the third's stdout and
+# stderr are one FIFO nobody reads.
 . "$(dirname "$0")/lib.sh"
 
 # 2 MiB of console: the FIFO's 64 KiB and ./vm's 1 MiB fill, the rest is not shown
@@ -64,6 +65,28 @@ check "a terminal nobody reads: 124 at the timeout ($(cat "$T/rc-pty" 2> /dev/nu
 	test "$(cat "$T/rc-pty" 2> /dev/null)" = 124 -a $secs -lt 80
 check "  said once on stderr" test "$(grep -c 'stdout is not being read' "$T/err-pty")" = 1
 check "  no qemu left running" no_test_qemu
+
+# stdout and stderr one FIFO nobody reads (`./vm --batch 2>&1 | reader`,
+# the reader stopped): ./vm's own messages (that stdout is not read, the
+# timeout) must not wait for it either (errout.c): before, the first of
+# them blocked ./vm for good, and qemu ran on (as in the first case, the
+# stdout not read: said once on stderr). Filled to the last byte first, a
+# byte a write: a pipe's last page that has room takes a short message
+# even when no page is free, which hid this
+mkfifo "$T/stalled-both"
+exec 7<> "$T/stalled-both"
+perl -MFcntl -e 'sysopen(my $f, $ARGV[0], O_WRONLY | O_NONBLOCK) or die "$ARGV[0]: $!";
+	my $n = 0; $n++ while syswrite($f, "x", 1); print "$n\n"' "$T/stalled-both" > "$T/filled"
+check "the FIFO filled ($(cat "$T/filled") bytes)" test "$(cat "$T/filled")" -gt 0
+start=$(date +%s)
+timeout -s KILL 200 "$VM" --batch --timeout 40 > "$T/stalled-both" 2>&1
+rc=$?
+secs=$(( $(date +%s) - start ))
+exec 7<&-
+expect_rc "stdout and stderr one FIFO nobody reads: the timeout's code (${secs}s)" 124 $rc
+check "  at about the timeout" test $secs -ge 40 -a $secs -lt 80
+check "  no qemu left running" no_test_qemu
+check "  slot 1 is free again" flock -n "$VM_LOCK_DIR/vm1.lock" true
 
 # VM_TIMEOUT from rapido.conf works the same
 echo 'VM_TIMEOUT=30' > "$RAPIDO_CONF"
