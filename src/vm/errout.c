@@ -16,7 +16,9 @@
  * as it was.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,8 +52,9 @@ static ssize_t errout_write(void *cookie, const char *buf, size_t n)
 		}
 		if (w < 0 && errno == EINTR)
 			continue;
+		/* EPIPE, EIO: dropped too (a cookie's write must not return -1) */
 		if (w < 0 && errno != EAGAIN)
-			return done ? (ssize_t)done : -1;	/* EPIPE, EIO: stdio's error */
+			break;
 		left = until - mono_secs();
 		if (left <= 0) {
 			stalled = 1;
@@ -63,25 +66,50 @@ static ssize_t errout_write(void *cookie, const char *buf, size_t n)
 	return (ssize_t)n;
 }
 
+/*
+ * A child of ./vm (qemu's, virtiofsd's, run.c's, a --jobs shard) writes its
+ * messages to fd 2 as it is there, which it may have moved (virtiofsd's
+ * log): stdio's own stderr again, and no description of ours.
+ */
+static FILE *orig;
+
+static void errout_child(void)
+{
+	if (!orig)
+		return;
+	stderr = orig;
+	close(own);
+	own = -1;
+}
+
 void vm_errout_init(void)
 {
 	cookie_io_functions_t io = { .write = errout_write };
 	struct stat st;
 	FILE *f;
+	int fd;
 
 	if (own >= 0 || fstat(2, &st) < 0 || S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
 		return;
-	own = outbuf_reopen_nonblocking(2);
-	if (own < 0)
+	fd = outbuf_reopen_nonblocking(2);
+	if (fd < 0)
 		return;		/* a socket (ENXIO): stderr as it was */
+	/* above the numbers the children's dup2()s take (spawn.c: 3..6; virtiofsd's 3) */
+	own = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	close(fd);
+	if (own < 0)
+		return;
 	f = fopencookie(NULL, "w", io);
-	if (!f) {
+	if (!f || pthread_atfork(NULL, NULL, errout_child)) {
+		if (f)
+			fclose(f);
 		close(own);
 		own = -1;
 		return;
 	}
 	setvbuf(f, NULL, _IONBF, 0);
 	fflush(stderr);
+	orig = stderr;
 	stderr = f;
 }
 

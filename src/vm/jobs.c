@@ -162,6 +162,7 @@ static noreturn void job_child(struct vm_settings *s, const struct job *j, const
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	vm_errout_init();	/* a shard's messages wait for a stalled reader no more than ./vm's */
 	/* N consoles on one stdout are noise: each is in its DIR/console.log */
 	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0)
 		die_errno("/dev/null");

@@ -112,14 +112,19 @@ enum vm_accel vm_accel_choose(const struct vm_settings *s);
 char *vm_vmcore_path(const struct vm_settings *s, unsigned int vm);
 
 /*
+ * errout.c: ./vm's stderr through a description of its own that waits
+ * for a stalled reader at most 2 s (its children get fd 2's stderr back);
+ * fd: that description, else 2.
+ */
+void vm_errout_init(void);
+int vm_errout_fd(void);
+
+/*
  * deadline.c: --timeout over every step of ./vm. arm: from now, SIGALRM
  * ends ./vm with 124 naming the step; step: what ./vm does now (a string
  * literal); stop: no alarm any more (the qemu loop has its own timer),
  * returns the seconds left; left: the seconds left (0: no timeout).
  */
-/* errout.c: ./vm's stderr through a description of its own that waits for a stalled reader at most 2 s */
-void vm_errout_init(void);
-int vm_errout_fd(void);
 void vm_deadline_arm(unsigned int secs);
 void vm_deadline_step(const char *what);
 double vm_deadline_stop(void);

@@ -94,6 +94,7 @@ boot() {
 	fi
 	sed 's/^/# /' "$SHARE/probe.txt"
 	check "$d: kernel console clean" console_clean "$T/console"
+	return 0	# the boot's checks go on: a kernel report is one not-ok, not the end of them
 }
 
 head -c 3M /dev/urandom > "$T/data.bin"
