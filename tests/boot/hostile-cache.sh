@@ -3,7 +3,8 @@
 # hostile-cache.sh: nothing blocks past --timeout (issue 33 item 4). A FIFO
 # in place of a cached layer that the boot unpacks is named by ./vm (125, at
 # once) and replaced by the next ./cut; one in place of a layer this boot
-# leaves out (the on-demand modules of a batch boot) is never opened; a console log that is a FIFO nobody reads (which once
+# leaves out (the on-demand modules of a batch boot) is never opened; a
+# console log that is a FIFO nobody reads (which once
 # left ./vm stuck before qemu until --timeout) is refused at once by name,
 # the run goes on without it and leaves no process of its session behind.
 # The cache's lock a link: its target is never made.
